@@ -1,0 +1,478 @@
+"""The compiled game: a public betting tree over a table of deals.
+
+See ``shared/DESIGN.md``.  A builder (``toypoker.games``) produces a
+:class:`GameDefinition` -- the deal table and the public tree -- and
+:class:`Game` compiles it once into flat arrays that every evaluator and
+solver reads:
+
+* a **row** is a pair (public node, deal) that chance and betting can reach;
+  rows are ordered by depth, then node, then deal, so a depth is a slice;
+* ``parent_row[r]`` and ``edge_sigma[r]`` (the flat strategy index of the
+  action leading to ``r``, ``-1`` after a chance node) let one gather and one
+  ``bincount`` per depth do a whole forward or backward pass;
+* an **information set** is (decision node, private observation of its actor);
+  a profile is one flat vector of action probabilities with per-infoset
+  offsets.
+
+Terminal payoffs are ``u[p] = share[p] * pot - committed[p]`` with ties split.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from .errors import ProfileError
+
+ACTION_NAMES = {"k": "check", "b": "bet", "c": "call", "f": "fold", "r": "raise"}
+
+
+@dataclass
+class RawNode:
+    """A public-tree node as a builder makes it (before compilation)."""
+
+    kind: str  # "decision" | "chance" | "terminal"
+    actor: int  # the acting player, -1 for chance and terminal nodes
+    actions: tuple[str, ...]
+    children: list[int]
+    committed: tuple[Fraction, ...]
+    live: tuple[bool, ...]
+    history: str
+    round: int
+    board: tuple[int, ...]  # 0-based ranks revealed so far
+    reveal: tuple[int, ...] = ()  # chance node: deal columns it reveals
+    child_values: list[tuple[int, ...]] = field(default_factory=list)
+
+
+@dataclass
+class GameDefinition:
+    """What a builder hands to :class:`Game`: deal table, public tree, restrictions."""
+
+    name: str
+    params: dict[str, object]
+    n_players: int
+    n_ranks: int
+    cards: np.ndarray  # (deals, slots) 0-based ranks
+    weight_num: np.ndarray  # (deals,) int: probability = weight_num / weight_den
+    weight_den: int
+    hole_slots: list[tuple[int, ...]]  # per player: the deal columns of its cards
+    strength: np.ndarray  # (players, deals) showdown strength, higher wins
+    nodes: list[RawNode]
+    root: int
+    restrictions: list[tuple[int, tuple[int, ...], str, dict[str, Fraction]]]
+
+
+@dataclass(frozen=True)
+class Node:
+    """A compiled public node.  ``id`` is its position in depth order."""
+
+    id: int
+    kind: str
+    actor: int
+    actions: tuple[str, ...]
+    children: tuple[int, ...]
+    parent: int
+    depth: int
+    committed: tuple[Fraction, ...]
+    live: tuple[bool, ...]
+    history: str
+    board: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class InfoSet:
+    """An information set: a decision node and the private cards of its actor.
+
+    ``player`` is 0-based; ``private`` the ranks held (1 lowest); ``history``
+    the public actions (``k b c f r``, ``/`` between rounds, board cards in
+    brackets); ``label`` the stable name used in profile files, e.g.
+    ``P2:3:kb`` (player as printed in the papers, 1-based).
+    """
+
+    index: int
+    node: int
+    player: int
+    private: tuple[int, ...]
+    history: str
+    actions: tuple[str, ...]
+    offset: int
+    restricted: bool
+
+    @property
+    def private_label(self) -> str:
+        return "-".join(str(r) for r in self.private)
+
+    @property
+    def label(self) -> str:
+        return make_label(self.player, self.private_label, self.history)
+
+
+def make_label(player: int, private: str, history: str) -> str:
+    """The label of an infoset: ``P{player+1}:{private}:{history}``."""
+    return f"P{player + 1}:{private}:{history}"
+
+
+class Game:
+    """A compiled poker game.  Immutable after construction.
+
+    Attributes (arrays; ``R`` rows, ``D`` deals, ``A`` flat actions)
+    ----------------------------------------------------------------
+    weights : (D,) float64 deal probabilities (exact: ``weight_num/weight_den``)
+    obs : (n, D) int  private observation index of each player in each deal
+    row_node, row_deal : (R,) int
+    parent_row, edge_sigma : (R,) int  (``-1`` at the root; ``edge_sigma`` is
+        ``-1`` for rows reached through a chance node)
+    row_actor : (R,) int  actor of the row's node (-1 chance/terminal)
+    depth_start : (depths+1,) int  rows of depth t are ``depth_start[t]:depth_start[t+1]``
+    term_rows : (T,) int, term_u : (n, T) float64 payoffs at terminal rows
+    """
+
+    def __init__(self, definition: GameDefinition, spec: str):
+        self.definition = definition
+        self.spec = spec
+        self.name = definition.name
+        self.params = dict(definition.params)
+        self.n_players = definition.n_players
+        d = definition
+        self.cards = d.cards
+        self.n_deals = len(d.cards)
+        self.weight_num = d.weight_num
+        self.weight_den = d.weight_den
+        self.weights = d.weight_num.astype(np.float64) / float(d.weight_den)
+        self._compile_nodes()
+        self._compile_observations()
+        self._compile_rows()
+        self._compile_infosets()
+        self._compile_terminals()
+        self._compile_restrictions()
+
+    # ------------------------------------------------------------------ compile
+    def _compile_nodes(self) -> None:
+        raw = self.definition.nodes
+        order: list[int] = []
+        depth_of: dict[int, int] = {self.definition.root: 0}
+        parent_of: dict[int, int] = {self.definition.root: -1}
+        queue = deque([self.definition.root])
+        while queue:
+            i = queue.popleft()
+            order.append(i)
+            for c in raw[i].children:
+                depth_of[c] = depth_of[i] + 1
+                parent_of[c] = i
+                queue.append(c)
+        new_id = {old: k for k, old in enumerate(order)}
+        nodes = []
+        for old in order:
+            r = raw[old]
+            nodes.append(
+                Node(
+                    id=new_id[old],
+                    kind=r.kind,
+                    actor=r.actor,
+                    actions=r.actions,
+                    children=tuple(new_id[c] for c in r.children),
+                    parent=new_id[parent_of[old]] if parent_of[old] >= 0 else -1,
+                    depth=depth_of[old],
+                    committed=r.committed,
+                    live=r.live,
+                    history=r.history,
+                    board=r.board,
+                )
+            )
+        self.nodes: tuple[Node, ...] = tuple(nodes)
+        self._raw_order = order
+        self.n_depths = max(n.depth for n in nodes) + 1
+
+    def _compile_observations(self) -> None:
+        d = self.definition
+        self.obs = np.empty((self.n_players, self.n_deals), dtype=np.int64)
+        self.obs_private: list[list[tuple[int, ...]]] = []
+        for p in range(self.n_players):
+            hole = np.sort(d.cards[:, list(d.hole_slots[p])], axis=1)
+            if hole.shape[1] == 1:  # one card: the rank is the observation
+                present = np.zeros(d.n_ranks, dtype=bool)
+                present[hole[:, 0]] = True
+                uniq = np.nonzero(present)[0][:, None]
+                self.obs[p] = (np.cumsum(present) - 1)[hole[:, 0]]
+            else:
+                uniq, inv = np.unique(hole, axis=0, return_inverse=True)
+                self.obs[p] = inv.reshape(-1)
+            self.obs_private.append([tuple(int(x) + 1 for x in row) for row in uniq])
+
+    def _compile_rows(self) -> None:
+        raw = self.definition.nodes
+        nn = len(self.nodes)
+        deals: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * nn
+        deals[0] = np.arange(self.n_deals, dtype=np.int64)
+        parent_pos: list[np.ndarray | None] = [None] * nn  # positions within parent's deals
+        for node in self.nodes:
+            s = deals[node.id]
+            if node.kind == "decision":
+                for c in node.children:
+                    deals[c] = s
+                    parent_pos[c] = None  # identity
+            elif node.kind == "chance":
+                r = raw[self._raw_order[node.id]]
+                shown = self.cards[np.ix_(s, list(r.reveal))]
+                for c, v in zip(node.children, r.child_values, strict=True):
+                    pos = np.nonzero(np.all(shown == np.asarray(v), axis=1))[0]
+                    deals[c] = s[pos]
+                    parent_pos[c] = pos
+        sizes = np.array([len(x) for x in deals], dtype=np.int64)
+        self.node_row_start = np.concatenate([[0], np.cumsum(sizes)])
+        self.node_deals = deals
+        self.n_rows = int(self.node_row_start[-1])
+        self.row_deal = np.concatenate(deals)
+        self.row_node = np.repeat(np.arange(nn, dtype=np.int64), sizes)
+        parent_row = np.full(self.n_rows, -1, dtype=np.int64)
+        edge_action = np.full(self.n_rows, -1, dtype=np.int64)
+        for node in self.nodes:
+            if node.parent < 0:
+                continue
+            a, b = self.node_row_start[node.id], self.node_row_start[node.id + 1]
+            pstart = self.node_row_start[node.parent]
+            pos = parent_pos[node.id]
+            parent_row[a:b] = pstart + (np.arange(b - a) if pos is None else pos)
+            par = self.nodes[node.parent]
+            if par.kind == "decision":
+                edge_action[a:b] = par.children.index(node.id)
+        self.parent_row = parent_row
+        self._edge_action = edge_action
+        depth = np.array([n.depth for n in self.nodes], dtype=np.int64)
+        starts = [0]
+        for t in range(self.n_depths):
+            last = max(i for i in range(nn) if depth[i] == t)
+            starts.append(int(self.node_row_start[last + 1]))
+        self.depth_start = np.array(starts, dtype=np.int64)
+        self.row_actor = np.array([n.actor for n in self.nodes], dtype=np.int64)[self.row_node]
+
+    def _compile_infosets(self) -> None:
+        infosets: list[InfoSet] = []
+        row_infoset = np.full(self.n_rows, -1, dtype=np.int64)
+        offset = 0
+        for node in self.nodes:
+            if node.kind != "decision":
+                continue
+            p = node.actor
+            a, b = self.node_row_start[node.id], self.node_row_start[node.id + 1]
+            ob = self.obs[p, self.node_deals[node.id]]
+            # observations are small ints: rank them with a presence table, not a sort
+            present = np.zeros(len(self.obs_private[p]), dtype=bool)
+            present[ob] = True
+            uniq = np.nonzero(present)[0]
+            local = np.cumsum(present) - 1
+            base = len(infosets)
+            row_infoset[a:b] = base + local[ob]
+            for o in uniq:
+                infosets.append(
+                    InfoSet(
+                        index=len(infosets),
+                        node=node.id,
+                        player=p,
+                        private=self.obs_private[p][int(o)],
+                        history=node.history,
+                        actions=node.actions,
+                        offset=offset,
+                        restricted=False,
+                    )
+                )
+                offset += len(node.actions)
+        self.infosets: tuple[InfoSet, ...] = tuple(infosets)
+        self.n_infosets = len(infosets)
+        self.n_sigma = offset
+        self.row_infoset = row_infoset
+        self.infoset_offset = np.array([i.offset for i in infosets] + [offset], dtype=np.int64)
+        self.infoset_player = np.array([i.player for i in infosets], dtype=np.int64)
+        self.infoset_n_actions = np.diff(self.infoset_offset)
+        self.sigma_infoset = np.repeat(np.arange(self.n_infosets), self.infoset_n_actions)
+        self.sigma_player = self.infoset_player[self.sigma_infoset]
+        edge_sigma = np.full(self.n_rows, -1, dtype=np.int64)
+        has = self._edge_action >= 0
+        edge_sigma[has] = (
+            self.infoset_offset[row_infoset[self.parent_row[has]]] + self._edge_action[has]
+        )
+        self.edge_sigma = edge_sigma
+        # one representative row per infoset (own reach is the same on all its rows)
+        rep = np.full(self.n_infosets, -1, dtype=np.int64)
+        dec = np.nonzero(row_infoset >= 0)[0]
+        rep[row_infoset[dec[::-1]]] = dec[::-1]
+        self.infoset_rep_row = rep
+        kmax = int(self.infoset_n_actions.max()) if self.n_infosets else 1
+        pad = np.full((self.n_infosets, kmax), -1, dtype=np.int64)
+        for k in range(kmax):
+            ok = self.infoset_n_actions > k
+            pad[ok, k] = self.infoset_offset[:-1][ok] + k
+        self.infoset_actions_padded = pad
+        self._label_index = {i.label: i.index for i in infosets}
+        # per depth t: the action edges into depth t, split by the acting player
+        # (local indices within the depth slice), and the infosets decided there
+        actor_of_edge = self.row_actor[self.parent_row.clip(0)]
+        self.depth_player_edges: list[list[np.ndarray]] = [[] for _ in range(self.n_depths)]
+        node_depth = np.array([nd.depth for nd in self.nodes], dtype=np.int64)
+        inf_depth = node_depth[np.array([i.node for i in infosets], dtype=np.int64)] \
+            if infosets else np.zeros(0, dtype=np.int64)
+        self.depth_player_infosets: list[list[np.ndarray]] = [[] for _ in range(self.n_depths)]
+        for t in range(self.n_depths):
+            a, b = self.depth_start[t], self.depth_start[t + 1]
+            es = edge_sigma[a:b]
+            act = actor_of_edge[a:b]
+            for p in range(self.n_players):
+                self.depth_player_edges[t].append(np.nonzero((es >= 0) & (act == p))[0])
+                self.depth_player_infosets[t].append(
+                    np.nonzero((inf_depth == t - 1) & (self.infoset_player == p))[0]
+                    if t > 0 else np.zeros(0, dtype=np.int64))
+
+    def _compile_terminals(self) -> None:
+        n = self.n_players
+        strength = self.definition.strength
+        term_nodes = [nd for nd in self.nodes if nd.kind == "terminal"]
+        rows, u_parts, win_parts, cnt_parts = [], [], [], []
+        for nd in term_nodes:
+            a, b = self.node_row_start[nd.id], self.node_row_start[nd.id + 1]
+            s = self.node_deals[nd.id]
+            live = np.array(nd.live)
+            st = np.where(live[:, None], strength[:, s], np.iinfo(np.int64).min)
+            win = st == st.max(axis=0, keepdims=True)
+            cnt = win.sum(axis=0)
+            committed = np.array([float(c) for c in nd.committed])
+            pot = committed.sum()
+            u_parts.append(win / cnt * pot - committed[:, None])
+            rows.append(np.arange(a, b))
+            win_parts.append(win)
+            cnt_parts.append(cnt)
+        self.term_rows = np.concatenate(rows)
+        self.term_u = np.concatenate(u_parts, axis=1)
+        self._term_win = np.concatenate(win_parts, axis=1)
+        self._term_cnt = np.concatenate(cnt_parts)
+        self._term_nodes = term_nodes
+        self.n_terminals = len(term_nodes)
+        self.row_is_terminal = np.zeros(self.n_rows, dtype=bool)
+        self.row_is_terminal[self.term_rows] = True
+        assert n == self.term_u.shape[0]
+
+    def _compile_restrictions(self) -> None:
+        fixed = np.zeros(self.n_sigma, dtype=bool)
+        fixed_exact: dict[int, Fraction] = {}
+        restricted = set()
+        for player, private, history, probs in self.definition.restrictions:
+            label = make_label(player, "-".join(str(r) for r in private), history)
+            idx = self._label_index.get(label)
+            if idx is None:
+                continue  # that card never reaches that node
+            info = self.infosets[idx]
+            if set(probs) != set(info.actions) or sum(probs.values()) != 1:
+                raise ValueError(f"bad restriction at {label}: {probs}")
+            for k, a in enumerate(info.actions):
+                fixed[info.offset + k] = True
+                fixed_exact[info.offset + k] = Fraction(probs[a])
+            restricted.add(idx)
+        if restricted:
+            self.infosets = tuple(
+                InfoSet(**{**i.__dict__, "restricted": i.index in restricted})
+                for i in self.infosets
+            )
+        self.sigma_fixed = fixed
+        self._fixed_exact = fixed_exact
+        self.fixed_values = np.zeros(self.n_sigma)
+        for k, v in fixed_exact.items():
+            self.fixed_values[k] = float(v)
+        self.infoset_restricted = np.array([i.restricted for i in self.infosets], dtype=bool)
+
+    # ---------------------------------------------------------------- exact data
+    @cached_property
+    def weights_exact(self) -> np.ndarray:
+        """Deal probabilities as an object array of :class:`Fraction`."""
+        den = self.weight_den
+        return np.array([Fraction(int(x), den) for x in self.weight_num], dtype=object)
+
+    @cached_property
+    def term_u_exact(self) -> np.ndarray:
+        """Terminal payoffs as exact rationals, shape ``(n, T)``."""
+        parts = []
+        for nd, (a, b) in zip(
+            self._term_nodes, self._term_slices(), strict=True
+        ):
+            committed = nd.committed
+            pot = sum(committed, Fraction(0))
+            win = self._term_win[:, a:b]
+            cnt = self._term_cnt[a:b]
+            block = np.empty(win.shape, dtype=object)
+            for p in range(self.n_players):
+                block[p] = [
+                    (Fraction(int(w), int(c)) * pot - committed[p]) for w, c in zip(win[p], cnt,
+                                                                                    strict=True)
+                ]
+            parts.append(block)
+        return np.concatenate(parts, axis=1)
+
+    def _term_slices(self) -> list[tuple[int, int]]:
+        out, pos = [], 0
+        for nd in self._term_nodes:
+            m = int(self.node_row_start[nd.id + 1] - self.node_row_start[nd.id])
+            out.append((pos, pos + m))
+            pos += m
+        return out
+
+    @property
+    def fixed_values_exact(self) -> dict[int, Fraction]:
+        return dict(self._fixed_exact)
+
+    # ------------------------------------------------------------------ lookups
+    def infoset(self, key: str | tuple) -> InfoSet:
+        """Find an infoset by label (``"P2:3:kb"``) or ``(player, private, history)``.
+
+        ``player`` is 0-based; ``private`` an int rank, a tuple of ranks or a
+        string like ``"3"``.
+        """
+        label = self._key_to_label(key)
+        idx = self._label_index.get(label)
+        if idx is None:
+            raise ProfileError(f"unknown infoset {label!r} in game {self.spec}")
+        return self.infosets[idx]
+
+    def _key_to_label(self, key: str | tuple) -> str:
+        if isinstance(key, str):
+            return key.strip()
+        if isinstance(key, tuple) and len(key) == 3:
+            player, private, history = key
+            if isinstance(private, int | np.integer):
+                priv = str(int(private))
+            elif isinstance(private, tuple | list):
+                priv = "-".join(str(int(x)) for x in private)
+            else:
+                priv = str(private)
+            return make_label(int(player), priv, str(history))
+        raise ProfileError(f"an infoset key is a label or (player, private, history), not {key!r}")
+
+    def has_infoset(self, key: str | tuple) -> bool:
+        return self._key_to_label(key) in self._label_index
+
+    def infosets_of(self, player: int) -> list[InfoSet]:
+        return [i for i in self.infosets if i.player == player]
+
+    def summary(self) -> dict[str, object]:
+        """Sizes of the compiled game (``toypoker info``)."""
+        return {
+            "spec": self.spec,
+            "players": self.n_players,
+            "deals": self.n_deals,
+            "public_nodes": len(self.nodes),
+            "decision_nodes": sum(1 for n in self.nodes if n.kind == "decision"),
+            "chance_nodes": sum(1 for n in self.nodes if n.kind == "chance"),
+            "terminal_nodes": self.n_terminals,
+            "infosets": self.n_infosets,
+            "restricted_infosets": int(self.infoset_restricted.sum()),
+            "infosets_per_player": [
+                int((self.infoset_player == p).sum()) for p in range(self.n_players)
+            ],
+            "sequences": self.n_sigma,
+            "rows": self.n_rows,
+            "terminal_histories": int(len(self.term_rows)),
+        }
+
+    def __repr__(self) -> str:
+        return f"Game({self.spec!r})"

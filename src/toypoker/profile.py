@@ -1,0 +1,334 @@
+"""Strategy profiles: one flat vector of action probabilities per game.
+
+A :class:`Profile` holds ``probs``, a flat vector over the game's
+(infoset, action) pairs, either ``float64`` or an object array of exact
+:class:`fractions.Fraction`.  It is validated on construction: probabilities
+non-negative, each infoset summing to one, restricted infosets at their fixed
+values.  Profiles are read from mappings keyed by infoset label (``"P2:3:kb"``)
+or ``(player, private, history)`` and round-trip through JSON (with the game
+spec) and CSV.  No pickle.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Mapping
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+
+from .errors import ProfileError
+from .game import ACTION_NAMES, Game
+from .io import atomic_write_text
+
+FORMAT = "toypoker-profile/1"
+FLOAT_TOL = 1e-9
+
+
+def to_fraction(x: object) -> Fraction:
+    """An exact probability from an int, Fraction or string like ``"1/3"``."""
+    if isinstance(x, bool):
+        raise ProfileError(f"a probability must be a number, not {x!r}")
+    if isinstance(x, Fraction | int):
+        return Fraction(x)
+    if isinstance(x, str):
+        try:
+            return Fraction(x.strip())
+        except (ValueError, ZeroDivisionError) as exc:
+            raise ProfileError(f"bad probability {x!r}") from exc
+    if isinstance(x, float):
+        # read a decimal as written (0.1 -> 1/10), not as its binary expansion
+        return Fraction(repr(x))
+    raise ProfileError(f"a probability must be a number, not {x!r}")
+
+
+def _is_exact_value(x: object) -> bool:
+    return isinstance(x, Fraction | int | str) and not isinstance(x, bool)
+
+
+def _check_row(label: str, row: list[object]) -> None:
+    """Reject a negative entry or a row that does not sum to one (before any fill)."""
+    try:
+        vals = [to_fraction(x) if _is_exact_value(x) else float(x) for x in row]
+    except (TypeError, ValueError) as exc:
+        raise ProfileError(f"bad probability at {label}: {exc}") from exc
+    if any(x < 0 for x in vals):
+        raise ProfileError(f"negative probability at {label}")
+    total = sum(vals)
+    if abs(float(total) - 1.0) > 1e-6 or (
+        all(isinstance(x, Fraction) for x in vals) and total != 1
+    ):
+        raise ProfileError(f"probabilities at {label} sum to {total}, not 1")
+
+
+class Profile:
+    """A behaviour-strategy profile of a compiled game.
+
+    Parameters
+    ----------
+    game
+        The compiled game.
+    probs
+        Flat vector over ``game``'s actions (see ``InfoSet.offset``); float64
+        or an object array of Fractions.
+    validate
+        Check non-negativity, sums and restrictions (default True).
+    """
+
+    __slots__ = ("game", "probs")
+
+    def __init__(self, game: Game, probs: np.ndarray, validate: bool = True):
+        probs = np.asarray(probs)
+        if probs.shape != (game.n_sigma,):
+            raise ProfileError(f"a profile of {game.spec} has {game.n_sigma} entries, "
+                               f"got shape {probs.shape}")
+        if probs.dtype != object:
+            probs = probs.astype(np.float64)
+        self.game = game
+        self.probs = probs
+        if validate:
+            self._validate()
+
+    # ---------------------------------------------------------------- checks
+    @property
+    def exact(self) -> bool:
+        return self.probs.dtype == object
+
+    def _validate(self) -> None:
+        g = self.game
+        p = self.probs
+        if self.exact:
+            bad = [k for k, x in enumerate(p) if not isinstance(x, Fraction) or x < 0]
+            if bad:
+                raise ProfileError(
+                    f"negative or non-rational probability at {self._where(bad[0])}")
+            sums = np.zeros(g.n_infosets, dtype=object)
+            np.add.at(sums, g.sigma_infoset, p)
+            off = [i for i in range(g.n_infosets) if sums[i] != 1]
+            if off:
+                i = off[0]
+                raise ProfileError(
+                    f"probabilities at {g.infosets[i].label} sum to {sums[i]}, not 1")
+            for k, v in g.fixed_values_exact.items():
+                if p[k] != v:
+                    raise ProfileError(f"{self._where(k)} is restricted to {v}, got {p[k]}")
+        else:
+            if not np.all(np.isfinite(p)):
+                k = int(np.argmin(np.isfinite(p)))
+                raise ProfileError(f"non-finite probability at {self._where(k)}")
+            if np.any(p < -FLOAT_TOL):
+                raise ProfileError(f"negative probability at {self._where(int(np.argmin(p)))}")
+            sums = np.bincount(g.sigma_infoset, weights=p, minlength=g.n_infosets)
+            dev = np.abs(sums - 1.0)
+            if g.n_infosets and dev.max() > 1e-6:
+                i = int(np.argmax(dev))
+                raise ProfileError(
+                    f"probabilities at {g.infosets[i].label} sum to {sums[i]:.12g}, not 1")
+            fixed = g.sigma_fixed
+            if fixed.any() and np.abs(p[fixed] - g.fixed_values[fixed]).max() > 1e-9:
+                k = int(np.nonzero(fixed & (np.abs(p - g.fixed_values) > 1e-9))[0][0])
+                raise ProfileError(
+                    f"{self._where(k)} is restricted to {g.fixed_values[k]}, got {p[k]}")
+
+    def _where(self, k: int) -> str:
+        g = self.game
+        info = g.infosets[g.sigma_infoset[k]]
+        return f"{info.label} action {info.actions[k - info.offset]!r}"
+
+    # ---------------------------------------------------------- constructors
+    @classmethod
+    def uniform(cls, game: Game, exact: bool = False) -> Profile:
+        """Every free infoset uniform; restricted infosets at their fixed values."""
+        k = game.infoset_n_actions[game.sigma_infoset]
+        if exact:
+            probs = np.array([Fraction(1, int(x)) for x in k], dtype=object)
+            for i, v in game.fixed_values_exact.items():
+                probs[i] = v
+        else:
+            probs = 1.0 / k
+            probs[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
+        return cls(game, probs)
+
+    @classmethod
+    def from_mapping(
+        cls,
+        game: Game,
+        mapping: Mapping[object, object],
+        *,
+        exact: bool | None = None,
+        fill: str | None = None,
+    ) -> Profile:
+        """A profile from ``{infoset key: probabilities}``.
+
+        Keys are labels (``"P2:3:kb"``) or ``(player, private, history)`` tuples
+        (player 0-based).  Values are ``{action letter: p}``, a sequence in the
+        infoset's action order, or -- for two-action infosets -- one number,
+        the probability of the aggressive action (bet or call), as the papers
+        write them.  Restricted infosets may be omitted.  Missing free
+        infosets are an error unless ``fill="uniform"``.  ``exact`` defaults
+        to True when every given value is an int, Fraction or string.
+        """
+        if fill not in (None, "uniform"):
+            raise ProfileError(f"fill must be None or 'uniform', not {fill!r}")
+        given: dict[int, list[object]] = {}
+        all_exact = True
+        for key, value in mapping.items():
+            info = game.infoset(key)
+            if isinstance(value, Mapping):
+                unknown = set(value) - set(info.actions)
+                if unknown:
+                    raise ProfileError(
+                        f"unknown action(s) {sorted(unknown)} at {info.label}; "
+                        f"actions are {list(info.actions)}")
+                row = [value.get(a, 0) for a in info.actions]
+            elif isinstance(value, list | tuple):
+                if len(value) != len(info.actions):
+                    raise ProfileError(
+                        f"{info.label} has {len(info.actions)} actions, got {len(value)} values")
+                row = list(value)
+            else:
+                if len(info.actions) != 2:
+                    raise ProfileError(
+                        f"{info.label} has {len(info.actions)} actions: give a mapping")
+                x = value
+                one_minus = (1 - to_fraction(x)) if _is_exact_value(x) else 1.0 - float(x)
+                row = [one_minus, x]
+            all_exact &= all(_is_exact_value(x) for x in row)
+            _check_row(info.label, row)
+            if info.index in given:
+                raise ProfileError(f"infoset {info.label} given twice")
+            given[info.index] = row
+        if exact is None:
+            exact = all_exact
+        base = cls.uniform(game, exact=exact).probs.copy()
+        missing = [
+            i for i in game.infosets if not i.restricted and i.index not in given
+        ]
+        if missing and fill is None:
+            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+            raise ProfileError(f"no probabilities for infoset {missing[0].label}{more}")
+        for idx, row in given.items():
+            info = game.infosets[idx]
+            for k, x in enumerate(row):
+                if exact:
+                    base[info.offset + k] = to_fraction(x)
+                else:
+                    try:
+                        base[info.offset + k] = float(x)
+                    except (TypeError, ValueError) as exc:
+                        raise ProfileError(f"bad probability {x!r} at {info.label}") from exc
+        return cls(game, base)
+
+    # -------------------------------------------------------------- accessors
+    def __getitem__(self, key: object) -> dict[str, object]:
+        info = self.game.infoset(key)
+        return {a: self.probs[info.offset + k] for k, a in enumerate(info.actions)}
+
+    def aggressive(self, key: object) -> object:
+        """Probability of the aggressive action (bet/call) at a two-action infoset."""
+        info = self.game.infoset(key)
+        return self.probs[info.offset + len(info.actions) - 1]
+
+    def to_float(self) -> Profile:
+        return Profile(self.game, np.array([float(x) for x in self.probs]), validate=False)
+
+    def to_exact(self, max_denominator: int | None = None) -> Profile:
+        """Exact copy; floats become the nearest rational (bounded denominator if given),
+        renormalised so each infoset sums to one exactly."""
+        if self.exact:
+            return self
+        g = self.game
+        fr = [Fraction(float(x)) for x in self.probs]
+        if max_denominator:
+            fr = [f.limit_denominator(max_denominator) for f in fr]
+        probs = np.array(fr, dtype=object)
+        for info in g.infosets:
+            sl = slice(info.offset, info.offset + len(info.actions))
+            s = sum(probs[sl], Fraction(0))
+            probs[sl] = [x / s for x in probs[sl]]
+        for k, v in g.fixed_values_exact.items():
+            probs[k] = v
+        return Profile(g, probs)
+
+    def as_dict(self) -> dict[str, dict[str, object]]:
+        """``{label: {action: probability}}`` in the game's infoset order."""
+        return {
+            info.label: {a: self.probs[info.offset + k] for k, a in enumerate(info.actions)}
+            for info in self.game.infosets
+        }
+
+    # --------------------------------------------------------------------- I/O
+    def to_json_dict(self) -> dict[str, object]:
+        def enc(x: object) -> object:
+            return str(x) if isinstance(x, Fraction) else float(x)
+
+        return {
+            "format": FORMAT,
+            "game": self.game.spec,
+            "exact": self.exact,
+            "infosets": {
+                label: {a: enc(x) for a, x in acts.items()}
+                for label, acts in self.as_dict().items()
+            },
+        }
+
+    def to_json(self, path: str | Path | None = None) -> str:
+        text = json.dumps(self.to_json_dict(), indent=1) + "\n"
+        if path is not None:
+            atomic_write_text(path, text)
+        return text
+
+    @classmethod
+    def from_json_dict(cls, data: object, game: Game | None = None) -> Profile:
+        from .games import load_game
+
+        if not isinstance(data, dict) or "infosets" not in data:
+            raise ProfileError("not a toypoker profile: expected an object with 'infosets'")
+        spec = data.get("game")
+        if game is None:
+            if not isinstance(spec, str):
+                raise ProfileError("the profile names no game; give the game spec")
+            game = load_game(spec)
+        elif isinstance(spec, str) and load_game(spec).spec != game.spec:
+            raise ProfileError(f"the profile is for {spec}, not for {game.spec}")
+        infosets = data["infosets"]
+        if not isinstance(infosets, dict):
+            raise ProfileError("'infosets' must map infoset labels to action probabilities")
+        exact = data.get("exact")
+        mapping = {k: v for k, v in infosets.items()}
+        return cls.from_mapping(game, mapping, exact=exact if isinstance(exact, bool) else None)
+
+    @classmethod
+    def from_json(cls, path: str | Path, game: Game | None = None) -> Profile:
+        try:
+            text = Path(path).read_text()
+        except OSError as exc:
+            raise ProfileError(f"cannot read profile {path}: {exc.strerror}") from exc
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ProfileError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") \
+                from exc
+        return cls.from_json_dict(data, game)
+
+    def to_csv(self, path: str | Path | None = None) -> str:
+        """One row per (infoset, action): label, player (1-based), private, history,
+        action, action name, probability (exact as ``p/q`` when exact)."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["infoset", "player", "private", "history", "action", "name", "probability"])
+        for info in self.game.infosets:
+            for k, a in enumerate(info.actions):
+                x = self.probs[info.offset + k]
+                w.writerow([info.label, info.player + 1, info.private_label, info.history, a,
+                            ACTION_NAMES[a], str(x) if self.exact else repr(float(x))])
+        text = buf.getvalue()
+        if path is not None:
+            atomic_write_text(path, text)
+        return text
+
+    def __repr__(self) -> str:
+        return f"Profile({self.game.spec!r}, exact={self.exact})"
