@@ -67,10 +67,16 @@ def games(json_: JsonOpt = False) -> None:
                     "doc": g.doc,
                     "source": g.source,
                     "params": [
-                        {"name": p.name, "type": p.kind,
-                         "default": None if p.default is None else format_value(p.default)
-                         if not isinstance(p.default, int | bool) else p.default,
-                         "doc": p.doc}
+                        {
+                            "name": p.name,
+                            "type": p.kind,
+                            "default": None
+                            if p.default is None
+                            else format_value(p.default)
+                            if not isinstance(p.default, int | bool)
+                            else p.default,
+                            "doc": p.doc,
+                        }
                         for p in g.params
                     ],
                 }
@@ -79,8 +85,12 @@ def games(json_: JsonOpt = False) -> None:
         )
         return
     for g in GAMES.values():
-        t = Table(title=f"{g.name}: {g.doc}", title_justify="left", caption=g.source,
-                  caption_justify="left")
+        t = Table(
+            title=f"{g.name}: {g.doc}",
+            title_justify="left",
+            caption=g.source,
+            caption_justify="left",
+        )
         t.add_column("parameter")
         t.add_column("default")
         t.add_column("meaning")
@@ -114,8 +124,9 @@ def strategy_table(profile: Profile, limit: int = 120) -> Table:
     """
     g = profile.game
     privates = sorted({i.private for i in g.infosets})
-    t = Table(title="Strategy: P(bet) at check/bet nodes, P(call) facing a bet",
-              title_justify="left")
+    t = Table(
+        title="Strategy: P(bet) at check/bet nodes, P(call) facing a bet", title_justify="left"
+    )
     t.add_column("player")
     t.add_column("history")
     t.add_column("actions")
@@ -203,11 +214,16 @@ def solve(
         def progress(t: int, nc: float | None) -> None:
             if nc is not None:
                 last["nc"] = nc
-            bar.update(task, completed=t,
-                       nc=f"{last['nc']:.3g}" if last["nc"] is not None else "-")
+            bar.update(task, completed=t, nc=f"{last['nc']:.3g}" if last["nc"] is not None else "-")
 
-        res = run(g, method=method, iterations=iterations, target_nash_conv=target_nash_conv,
-                  seconds=seconds, progress=progress)
+        res = run(
+            g,
+            method=method,
+            iterations=iterations,
+            target_nash_conv=target_nash_conv,
+            seconds=seconds,
+            progress=progress,
+        )
     if output:
         res.profile.to_json(output)
     if csv:
@@ -309,4 +325,3 @@ def run() -> None:
 
 if __name__ == "__main__":  # pragma: no cover
     sys.exit(main())
-

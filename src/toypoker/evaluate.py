@@ -80,9 +80,7 @@ def terminal_payoffs(game: Game, exact: bool) -> np.ndarray:
     return game.term_u_exact if exact else game.term_u
 
 
-def backward_values(
-    game: Game, eprob: np.ndarray, players: list[int] | None = None
-) -> np.ndarray:
+def backward_values(game: Game, eprob: np.ndarray, players: list[int] | None = None) -> np.ndarray:
     """Expected payoff of each player at every row, given the deal, shape ``(k, R)``."""
     exact = eprob.dtype == object
     players = list(range(game.n_players)) if players is None else players
@@ -112,8 +110,7 @@ def expected_values(game: Game, profile: Profile | np.ndarray) -> np.ndarray:
     sigma = profile.probs if isinstance(profile, Profile) else profile
     eprob = edge_probabilities(game, sigma)
     vals = backward_values(game, eprob)
-    return np.array([root_value(game, vals[p]) for p in range(game.n_players)],
-                    dtype=vals.dtype)
+    return np.array([root_value(game, vals[p]) for p in range(game.n_players)], dtype=vals.dtype)
 
 
 # ------------------------------------------------------------- best response
@@ -143,7 +140,11 @@ class BestResponse:
 
 
 def best_response(
-    game: Game, profile: Profile | np.ndarray, player: int, reach: np.ndarray | None = None
+    game: Game,
+    profile: Profile | np.ndarray,
+    player: int,
+    reach: np.ndarray | None = None,
+    eprob: np.ndarray | None = None,
 ) -> BestResponse:
     """A best response of ``player`` to ``profile`` and its value.
 
@@ -153,7 +154,8 @@ def best_response(
     """
     sigma = profile.probs if isinstance(profile, Profile) else profile
     exact = _is_exact(sigma)
-    eprob = edge_probabilities(game, sigma)
+    if eprob is None:
+        eprob = edge_probabilities(game, sigma)
     if reach is None:
         reach = reaches(game, eprob)
     cf = counterfactual_reach(game, reach, player)
@@ -178,8 +180,14 @@ def best_response(
             pad = game.infoset_actions_padded[infs]
             qm = np.where(pad >= 0, q[pad.clip(0)], neg)
             if exact:
-                best = np.array([max(range(len(r)), key=lambda k, r=r: (r[k], -k)) for r in qm],
-                                dtype=np.int64) if len(qm) else np.zeros(0, dtype=np.int64)
+                best = (
+                    np.array(
+                        [max(range(len(r)), key=lambda k, r=r: (r[k], -k)) for r in qm],
+                        dtype=np.int64,
+                    )
+                    if len(qm)
+                    else np.zeros(0, dtype=np.int64)
+                )
             else:
                 best = np.argmax(qm, axis=1)
             chosen = pad[np.arange(len(infs)), best]
@@ -234,7 +242,7 @@ def evaluate(game: Game, profile: Profile) -> Evaluation:
     vals = backward_values(game, eprob)
     values = tuple(root_value(game, vals[p]) for p in range(game.n_players))
     reach = reaches(game, eprob)
-    brs = tuple(best_response(game, sigma, p, reach) for p in range(game.n_players))
+    brs = tuple(best_response(game, sigma, p, reach, eprob) for p in range(game.n_players))
     br_values = tuple(br.value for br in brs)
     gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
     if not profile.exact:

@@ -28,6 +28,8 @@ import numpy as np
 
 from .errors import ProfileError
 
+IDX = np.int32  # row-level index arrays (rows < 2**31)
+
 ACTION_NAMES = {"k": "check", "b": "bet", "c": "call", "f": "fold", "r": "raise"}
 
 
@@ -206,8 +208,8 @@ class Game:
     def _compile_rows(self) -> None:
         raw = self.definition.nodes
         nn = len(self.nodes)
-        deals: list[np.ndarray] = [np.empty(0, dtype=np.int64)] * nn
-        deals[0] = np.arange(self.n_deals, dtype=np.int64)
+        deals: list[np.ndarray] = [np.empty(0, dtype=IDX)] * nn
+        deals[0] = np.arange(self.n_deals, dtype=IDX)
         parent_pos: list[np.ndarray | None] = [None] * nn  # positions within parent's deals
         for node in self.nodes:
             s = deals[node.id]
@@ -227,9 +229,12 @@ class Game:
         self.node_deals = deals
         self.n_rows = int(self.node_row_start[-1])
         self.row_deal = np.concatenate(deals)
-        self.row_node = np.repeat(np.arange(nn, dtype=np.int64), sizes)
-        parent_row = np.full(self.n_rows, -1, dtype=np.int64)
-        edge_action = np.full(self.n_rows, -1, dtype=np.int64)
+        self.row_node = np.repeat(np.arange(nn, dtype=IDX), sizes)
+        # every row but the root's is written below; the root's stay -1
+        parent_row = np.empty(self.n_rows, dtype=IDX)
+        parent_row[: sizes[0]] = -1
+        edge_action = np.empty(self.n_rows, dtype=IDX)
+        edge_action[: sizes[0]] = -1
         for node in self.nodes:
             if node.parent < 0:
                 continue
@@ -238,8 +243,7 @@ class Game:
             pos = parent_pos[node.id]
             parent_row[a:b] = pstart + (np.arange(b - a) if pos is None else pos)
             par = self.nodes[node.parent]
-            if par.kind == "decision":
-                edge_action[a:b] = par.children.index(node.id)
+            edge_action[a:b] = par.children.index(node.id) if par.kind == "decision" else -1
         self.parent_row = parent_row
         self._edge_action = edge_action
         depth = np.array([n.depth for n in self.nodes], dtype=np.int64)
@@ -248,11 +252,11 @@ class Game:
             last = max(i for i in range(nn) if depth[i] == t)
             starts.append(int(self.node_row_start[last + 1]))
         self.depth_start = np.array(starts, dtype=np.int64)
-        self.row_actor = np.array([n.actor for n in self.nodes], dtype=np.int64)[self.row_node]
+        self.row_actor = np.array([n.actor for n in self.nodes], dtype=IDX)[self.row_node]
 
     def _compile_infosets(self) -> None:
         infosets: list[InfoSet] = []
-        row_infoset = np.full(self.n_rows, -1, dtype=np.int64)
+        row_infoset = np.full(self.n_rows, -1, dtype=IDX)
         offset = 0
         for node in self.nodes:
             if node.kind != "decision":
@@ -290,7 +294,7 @@ class Game:
         self.infoset_n_actions = np.diff(self.infoset_offset)
         self.sigma_infoset = np.repeat(np.arange(self.n_infosets), self.infoset_n_actions)
         self.sigma_player = self.infoset_player[self.sigma_infoset]
-        edge_sigma = np.full(self.n_rows, -1, dtype=np.int64)
+        edge_sigma = np.full(self.n_rows, -1, dtype=IDX)
         has = self._edge_action >= 0
         edge_sigma[has] = (
             self.infoset_offset[row_infoset[self.parent_row[has]]] + self._edge_action[has]
@@ -313,8 +317,11 @@ class Game:
         actor_of_edge = self.row_actor[self.parent_row.clip(0)]
         self.depth_player_edges: list[list[np.ndarray]] = [[] for _ in range(self.n_depths)]
         node_depth = np.array([nd.depth for nd in self.nodes], dtype=np.int64)
-        inf_depth = node_depth[np.array([i.node for i in infosets], dtype=np.int64)] \
-            if infosets else np.zeros(0, dtype=np.int64)
+        inf_depth = (
+            node_depth[np.array([i.node for i in infosets], dtype=np.int64)]
+            if infosets
+            else np.zeros(0, dtype=np.int64)
+        )
         self.depth_player_infosets: list[list[np.ndarray]] = [[] for _ in range(self.n_depths)]
         for t in range(self.n_depths):
             a, b = self.depth_start[t], self.depth_start[t + 1]
@@ -324,7 +331,9 @@ class Game:
                 self.depth_player_edges[t].append(np.nonzero((es >= 0) & (act == p))[0])
                 self.depth_player_infosets[t].append(
                     np.nonzero((inf_depth == t - 1) & (self.infoset_player == p))[0]
-                    if t > 0 else np.zeros(0, dtype=np.int64))
+                    if t > 0
+                    else np.zeros(0, dtype=np.int64)
+                )
 
     def _compile_terminals(self) -> None:
         n = self.n_players
@@ -393,9 +402,7 @@ class Game:
     def term_u_exact(self) -> np.ndarray:
         """Terminal payoffs as exact rationals, shape ``(n, T)``."""
         parts = []
-        for nd, (a, b) in zip(
-            self._term_nodes, self._term_slices(), strict=True
-        ):
+        for nd, (a, b) in zip(self._term_nodes, self._term_slices(), strict=True):
             committed = nd.committed
             pot = sum(committed, Fraction(0))
             win = self._term_win[:, a:b]
@@ -403,8 +410,8 @@ class Game:
             block = np.empty(win.shape, dtype=object)
             for p in range(self.n_players):
                 block[p] = [
-                    (Fraction(int(w), int(c)) * pot - committed[p]) for w, c in zip(win[p], cnt,
-                                                                                    strict=True)
+                    (Fraction(int(w), int(c)) * pot - committed[p])
+                    for w, c in zip(win[p], cnt, strict=True)
                 ]
             parts.append(block)
         return np.concatenate(parts, axis=1)

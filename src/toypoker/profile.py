@@ -83,8 +83,9 @@ class Profile:
     def __init__(self, game: Game, probs: np.ndarray, validate: bool = True):
         probs = np.asarray(probs)
         if probs.shape != (game.n_sigma,):
-            raise ProfileError(f"a profile of {game.spec} has {game.n_sigma} entries, "
-                               f"got shape {probs.shape}")
+            raise ProfileError(
+                f"a profile of {game.spec} has {game.n_sigma} entries, got shape {probs.shape}"
+            )
         if probs.dtype != object:
             probs = probs.astype(np.float64)
         self.game = game
@@ -103,15 +104,15 @@ class Profile:
         if self.exact:
             bad = [k for k, x in enumerate(p) if not isinstance(x, Fraction) or x < 0]
             if bad:
-                raise ProfileError(
-                    f"negative or non-rational probability at {self._where(bad[0])}")
+                raise ProfileError(f"negative or non-rational probability at {self._where(bad[0])}")
             sums = np.zeros(g.n_infosets, dtype=object)
             np.add.at(sums, g.sigma_infoset, p)
             off = [i for i in range(g.n_infosets) if sums[i] != 1]
             if off:
                 i = off[0]
                 raise ProfileError(
-                    f"probabilities at {g.infosets[i].label} sum to {sums[i]}, not 1")
+                    f"probabilities at {g.infosets[i].label} sum to {sums[i]}, not 1"
+                )
             for k, v in g.fixed_values_exact.items():
                 if p[k] != v:
                     raise ProfileError(f"{self._where(k)} is restricted to {v}, got {p[k]}")
@@ -126,12 +127,14 @@ class Profile:
             if g.n_infosets and dev.max() > 1e-6:
                 i = int(np.argmax(dev))
                 raise ProfileError(
-                    f"probabilities at {g.infosets[i].label} sum to {sums[i]:.12g}, not 1")
+                    f"probabilities at {g.infosets[i].label} sum to {sums[i]:.12g}, not 1"
+                )
             fixed = g.sigma_fixed
             if fixed.any() and np.abs(p[fixed] - g.fixed_values[fixed]).max() > 1e-9:
                 k = int(np.nonzero(fixed & (np.abs(p - g.fixed_values) > 1e-9))[0][0])
                 raise ProfileError(
-                    f"{self._where(k)} is restricted to {g.fixed_values[k]}, got {p[k]}")
+                    f"{self._where(k)} is restricted to {g.fixed_values[k]}, got {p[k]}"
+                )
 
     def _where(self, k: int) -> str:
         g = self.game
@@ -182,17 +185,20 @@ class Profile:
                 if unknown:
                     raise ProfileError(
                         f"unknown action(s) {sorted(unknown)} at {info.label}; "
-                        f"actions are {list(info.actions)}")
+                        f"actions are {list(info.actions)}"
+                    )
                 row = [value.get(a, 0) for a in info.actions]
             elif isinstance(value, list | tuple):
                 if len(value) != len(info.actions):
                     raise ProfileError(
-                        f"{info.label} has {len(info.actions)} actions, got {len(value)} values")
+                        f"{info.label} has {len(info.actions)} actions, got {len(value)} values"
+                    )
                 row = list(value)
             else:
                 if len(info.actions) != 2:
                     raise ProfileError(
-                        f"{info.label} has {len(info.actions)} actions: give a mapping")
+                        f"{info.label} has {len(info.actions)} actions: give a mapping"
+                    )
                 x = value
                 one_minus = (1 - to_fraction(x)) if _is_exact_value(x) else 1.0 - float(x)
                 row = [one_minus, x]
@@ -204,9 +210,7 @@ class Profile:
         if exact is None:
             exact = all_exact
         base = cls.uniform(game, exact=exact).probs.copy()
-        missing = [
-            i for i in game.infosets if not i.restricted and i.index not in given
-        ]
+        missing = [i for i in game.infosets if not i.restricted and i.index not in given]
         if missing and fill is None:
             more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
             raise ProfileError(f"no probabilities for infoset {missing[0].label}{more}")
@@ -310,8 +314,7 @@ class Profile:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise ProfileError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") \
-                from exc
+            raise ProfileError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
         return cls.from_json_dict(data, game)
 
     def to_csv(self, path: str | Path | None = None) -> str:
@@ -323,8 +326,17 @@ class Profile:
         for info in self.game.infosets:
             for k, a in enumerate(info.actions):
                 x = self.probs[info.offset + k]
-                w.writerow([info.label, info.player + 1, info.private_label, info.history, a,
-                            ACTION_NAMES[a], str(x) if self.exact else repr(float(x))])
+                w.writerow(
+                    [
+                        info.label,
+                        info.player + 1,
+                        info.private_label,
+                        info.history,
+                        a,
+                        ACTION_NAMES[a],
+                        str(x) if self.exact else repr(float(x)),
+                    ]
+                )
         text = buf.getvalue()
         if path is not None:
             atomic_write_text(path, text)

@@ -120,8 +120,10 @@ def _leduc(p: dict[str, object]) -> GameDefinition:
         params=p,
         n_players=n,
         multiplicity=[2] * (n + 1),
-        rounds=[Round(board=0, bet=Fraction(2), max_bets=2), Round(board=1, bet=Fraction(4),
-                                                                     max_bets=2)],
+        rounds=[
+            Round(board=0, bet=Fraction(2), max_bets=2),
+            Round(board=1, bet=Fraction(4), max_bets=2),
+        ],
         ante=Fraction(1),
         strength=leduc_strength(n),
     )
@@ -181,9 +183,7 @@ def _validate(info: GameInfo, spec: Spec) -> dict[str, object]:
     known = {p.name: p for p in info.params}
     for k in given:
         if k not in known:
-            raise SpecError(
-                f"unknown parameter {k!r} for {info.name}; known: {', '.join(known)}"
-            )
+            raise SpecError(f"unknown parameter {k!r} for {info.name}; known: {', '.join(known)}")
     out: dict[str, object] = {}
     for p in info.params:
         if p.name not in given:
@@ -196,7 +196,8 @@ def _validate(info: GameInfo, spec: Spec) -> dict[str, object]:
         elif p.kind == "bool":
             if not isinstance(v, bool):
                 raise SpecError(
-                    f"parameter {p.name!r} must be true or false, not {format_value(v)}")
+                    f"parameter {p.name!r} must be true or false, not {format_value(v)}"
+                )
             out[p.name] = v
     # defaults and game-specific checks
     if info.name in ("kuhn", "leduc"):

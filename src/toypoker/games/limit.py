@@ -37,9 +37,7 @@ class Round:
     max_bets: int
 
 
-def deal_table(
-    multiplicity: Sequence[int], slots: int
-) -> tuple[np.ndarray, np.ndarray, int]:
+def deal_table(multiplicity: Sequence[int], slots: int) -> tuple[np.ndarray, np.ndarray, int]:
     """All ordered rank sequences of length ``slots`` dealt without replacement.
 
     ``multiplicity[r]`` is how many cards of rank ``r`` (0-based) the deck has.
@@ -209,7 +207,14 @@ def build_limit_game(
             return betting(*args, history + letter, board_hist)
         nid = add(
             RawNode(
-                "decision", p, tuple(o[0] for o in options), [], committed, live, history, rnd,
+                "decision",
+                p,
+                tuple(o[0] for o in options),
+                [],
+                committed,
+                live,
+                history,
+                rnd,
                 board_hist,
             )
         )

@@ -79,9 +79,7 @@ class _Edges:
             idx = np.nonzero((es >= 0) & (actor == p))[0]
             idx = idx[~game.sigma_fixed[es[idx]]]
             self.rows.append(idx)
-        self.mask = [
-            (game.sigma_player == p) & ~game.sigma_fixed for p in range(game.n_players)
-        ]
+        self.mask = [(game.sigma_player == p) & ~game.sigma_fixed for p in range(game.n_players)]
 
 
 _EDGE_CACHE: dict[int, tuple[Game, _Edges]] = {}
@@ -96,8 +94,9 @@ def _edges(game: Game) -> _Edges:
     return hit[1]
 
 
-def regret_matching(game: Game, regrets: np.ndarray, sigma: np.ndarray,
-                    mask: np.ndarray) -> np.ndarray:
+def regret_matching(
+    game: Game, regrets: np.ndarray, sigma: np.ndarray, mask: np.ndarray
+) -> np.ndarray:
     """New strategy at the entries in ``mask``: positive regrets normalised per
     infoset, uniform where no regret is positive.  Other entries unchanged."""
     pos = np.where(mask, np.maximum(regrets, 0.0), 0.0)
@@ -116,9 +115,14 @@ def initial_state(game: Game) -> CFRState:
     return CFRState(0, z, z.copy(), sigma)
 
 
-def _instant_regrets(game: Game, sigma: np.ndarray, player: int, edges: _Edges,
-                     eprob: np.ndarray | None = None,
-                     reach: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _instant_regrets(
+    game: Game,
+    sigma: np.ndarray,
+    player: int,
+    edges: _Edges,
+    eprob: np.ndarray | None = None,
+    reach: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
     """Counterfactual regrets of ``player``'s actions and its own reach per row."""
     if eprob is None:
         eprob = edge_probabilities(game, sigma)
@@ -128,8 +132,9 @@ def _instant_regrets(game: Game, sigma: np.ndarray, player: int, edges: _Edges,
     v = backward_values(game, eprob, [player])[0]
     idx = edges.rows[player]
     par = game.parent_row[idx]
-    inst = np.bincount(game.edge_sigma[idx], weights=cf[par] * (v[idx] - v[par]),
-                       minlength=game.n_sigma)
+    inst = np.bincount(
+        game.edge_sigma[idx], weights=cf[par] * (v[idx] - v[par]), minlength=game.n_sigma
+    )
     return inst, reach[player]
 
 

@@ -1,0 +1,5 @@
+"""``python -m toypoker`` runs the command line."""
+
+from .cli import run
+
+run()

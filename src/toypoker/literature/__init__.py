@@ -1,0 +1,1 @@
+"""Closed-form results of the papers, as exact objects with their sources."""

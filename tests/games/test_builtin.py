@@ -1,0 +1,113 @@
+"""The built-in games: structure, sizes and parameter validation."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from tests.conftest import game
+from toypoker import load_game
+from toypoker.errors import SpecError
+
+
+def test_kuhn_two_player_structure():
+    # Kuhn (1950): 3 cards, 6 deals, 30 plays (6 deals x 5 courses of action)
+    g = game("kuhn(players=2)")
+    assert g.n_deals == 6
+    assert len(g.term_rows) == 30
+    assert g.n_infosets == 12
+    assert np.isclose(g.weights.sum(), 1.0)
+    assert sum(Fraction(int(x), g.weight_den) for x in g.weight_num) == 1
+
+
+def test_kuhn_three_player_structure():
+    # Szafron et al. (2013), Sec. 3: 24 deals, 4 situations x 4 cards x 3 players = 48 params
+    g = game("kuhn(players=3)")
+    assert g.n_deals == 24
+    assert g.n_infosets == 48
+    assert all(len(i.actions) == 2 for i in g.infosets)
+    # Billingham (N cards): twelve decision nodes
+    assert sum(n.kind == "decision" for n in g.nodes) == 12
+
+
+def test_infoset_fields():
+    g = game("kuhn(players=3)")
+    assert not g.has_infoset("P2:3:kb")  # after "kb" it is P3 who acts
+    j = g.infoset((1, 3, "k"))
+    assert (j.player, j.private, j.history, j.actions) == (1, (3,), "k", ("k", "b"))
+    assert j.label == "P2:3:k"
+    assert g.infoset("P3:4:kb").actions == ("f", "c")
+    assert g.infoset((2, (4,), "kb")) is g.infoset("P3:4:kb")
+
+
+def test_payoff_example_szafron_sec2():
+    # Szafron et al. Sec. 2: P1 checks, P2 bets, P3 folds, P1 calls; cards 1,2,4:
+    # P1 -2, P2 +3, P3 -1 (the a13 leaf of their Figure 1).
+    g = game("kuhn(players=3)")
+    node = next(n for n in g.nodes if n.history == "kbfc")
+    a, b = g.node_row_start[node.id], g.node_row_start[node.id + 1]
+    deals = g.node_deals[node.id]
+    d = next(k for k, x in enumerate(deals) if tuple(g.cards[x] + 1) == (1, 2, 4))
+    t = np.searchsorted(g.term_rows, a + d)
+    assert tuple(g.term_u[:, t]) == (-2.0, 3.0, -1.0)
+    assert b > a
+
+
+def test_ties_split_in_leduc():
+    g = game("leduc(players=2)")
+    # deal ranks (2, 2, board 1): showdown after kk/kk splits the pot (2 each)
+    node = next(n for n in g.nodes if n.kind == "terminal" and n.history == "kk/[1]kk")
+    deals = g.node_deals[node.id]
+    a = g.node_row_start[node.id]
+    d = next(k for k, x in enumerate(deals) if tuple(g.cards[x] + 1) == (2, 2, 1))
+    t = np.searchsorted(g.term_rows, a + d)
+    assert tuple(g.term_u[:, t]) == (0.0, 0.0)
+
+
+def test_leduc_sizes_match_openspiel_rules():
+    # leduc_poker: 2 players, 6 cards; 3 players, 8 cards (two suits of n+1 ranks)
+    g2, g3 = game("leduc(players=2)"), game("leduc(players=3)")
+    assert g2.cards.max() + 1 == 3 and g3.cards.max() + 1 == 4
+    assert np.isclose(g2.weights.sum(), 1) and np.isclose(g3.weights.sum(), 1)
+    # at most 2 bets a round: no raise available after "br"
+    assert g2.infoset("P1:1:br").actions == ("f", "c")
+    assert g2.infoset("P2:1:b").actions == ("f", "c", "r")
+    assert g2.infoset("P1:1:").actions == ("k", "b")
+
+
+def test_third_street_and_skp():
+    # Billingham Sec. 2: P1 and P2 must check; P3 checks or bets; then P1, P2 fold/call
+    g = game("kuhn_third_street(pot=3)")
+    assert {i.history for i in g.infosets} == {"kk", "kkb", "kkbf", "kkbc"}
+    assert g.infoset("P3:1:kk").actions == ("k", "b")
+    s = game("skp(pot=9)")
+    free = [i.label for i in s.infosets if not i.restricted]
+    # Sec. 3: the remaining decisions are b_J (P3), c_K (P1), d_Q (P2)
+    assert free == ["P3:1:kk", "P1:3:kkb", "P2:2:kkbf"]
+
+
+def test_pot_and_ante_are_the_same_game():
+    a = load_game("kuhn(players=3, pot=3)")
+    b = load_game("kuhn(players=3, ante=1)")
+    assert np.array_equal(a.term_u, b.term_u)
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("poker()", "unknown game"),
+        ("kuhn(players=1)", "players >= 2"),
+        ("kuhn(players=3, cards=2)", "cards >= players"),
+        ("kuhn(ante=0)", "positive"),
+        ("kuhn(bet=-1)", "positive"),
+        ("kuhn(pot=-3)", "positive"),
+        ("kuhn(pot=3, ante=1)", "not both"),
+        ("kuhn(players=2.5)", "whole number"),
+        ("kuhn(colour=red)", "unknown parameter"),
+        ("skp(pot=0)", "positive"),
+        ("leduc(players=4)", "players=2 or 3"),
+    ],
+)
+def test_bad_specs(spec, message):
+    with pytest.raises(SpecError, match=message):
+        load_game(spec)

@@ -1,0 +1,129 @@
+"""The toypoker command line, run as a user would."""
+
+import json
+import subprocess
+import sys
+from fractions import Fraction as F
+
+import pytest
+
+from toypoker.cli import main
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_games_lists_builtins(capsys):
+    code, out, _ = run(capsys, "games", "--json")
+    assert code == 0
+    names = [g["name"] for g in json.loads(out)]
+    assert names == ["kuhn", "kuhn_third_street", "skp", "leduc"]
+
+
+def test_info_json(capsys):
+    code, out, _ = run(capsys, "info", "kuhn(players=3)", "--json")
+    data = json.loads(out)
+    # Szafron et al.: 24 deals, 48 information sets
+    assert code == 0 and data["deals"] == 24 and data["infosets"] == 48 and data["players"] == 3
+
+
+def test_solve_writes_profile_and_eval_reads_it(capsys, tmp_path):
+    path = tmp_path / "k3.json"
+    code, out, _ = run(
+        capsys, "solve", "kuhn(players=3)", "--iterations", "1500", "-o", str(path), "--json"
+    )
+    assert code == 0
+    res = json.loads(out)
+    assert res["nash_conv"] < 1e-3 and res["iterations"] == 1500
+    code, out, _ = run(capsys, "eval", "kuhn(players=3)", str(path), "--json")
+    ev = json.loads(out)
+    assert code == 0 and ev["nash_conv"] == pytest.approx(res["nash_conv"], abs=1e-12)
+
+
+def test_solve_prints_table_values_and_nash_conv(capsys):
+    code, out, _ = run(capsys, "solve", "kuhn(players=2)", "--iterations", "300")
+    assert code == 0
+    assert "NashConv" in out and "P1" in out and "expected value" in out
+
+
+def test_eval_exact(capsys, tmp_path):
+    # Kuhn (1950), gamma = 1 member (K, L): (alpha, beta, gamma) = (1/3, 2/3, 1)
+    path = tmp_path / "kuhn.json"
+    profile = {
+        "game": "kuhn(players=2)",
+        "infosets": {
+            "P1:1:": {"k": 0.66666666666666663, "b": 0.33333333333333337},
+            "P1:2:": {"k": 1, "b": 0},
+            "P1:3:": {"k": 0, "b": 1},
+            "P1:1:kb": {"f": 1, "c": 0},
+            "P1:2:kb": {"f": "1/3", "c": "2/3"},
+            "P1:3:kb": {"f": 0, "c": 1},
+            "P2:1:k": {"k": "2/3", "b": "1/3"},
+            "P2:2:k": {"k": 1, "b": 0},
+            "P2:3:k": {"k": 0, "b": 1},
+            "P2:1:b": {"f": 1, "c": 0},
+            "P2:2:b": {"f": "2/3", "c": "1/3"},
+            "P2:3:b": {"f": 0, "c": 1},
+        },
+    }
+    profile["infosets"]["P1:1:"] = {"k": "2/3", "b": "1/3"}
+    path.write_text(json.dumps(profile))
+    code, out, _ = run(capsys, "eval", "kuhn(players=2)", str(path), "--exact", "--json")
+    ev = json.loads(out)
+    assert code == 0
+    assert F(ev["values"][0]["exact"]) == F(-1, 18)
+    assert ev["nash_conv"]["exact"] == "0"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["info", "kuhn(players=1)"], "players >= 2"),
+        (["info", "kuhn(players=3"], "malformed game spec"),
+        (["info", "nope()"], "unknown game"),
+        (["info", "kuhn(ante=-1)"], "positive"),
+        (["solve", "kuhn()", "--iterations", "x"], "--iterations"),
+        (["solve", "kuhn()", "--method", "magic"], "unknown method"),
+        (["eval", "kuhn()", "/nonexistent/p.json"], "cannot read profile"),
+        (["frobnicate"], "No such command"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert err.startswith("toypoker: error: ") and message in err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "infosets, message",
+    [
+        ({"P1:1:": {"k": 0.5, "b": 0.6}}, "sum to"),
+        ({"P7:1:": {"k": 0.5, "b": 0.5}}, "unknown infoset"),
+    ],
+)
+def test_bad_profile_files(capsys, tmp_path, infosets, message):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"game": "kuhn(players=2)", "infosets": infosets}))
+    code, _, err = run(capsys, "eval", "kuhn(players=2)", str(path))
+    assert code == 2 and message in err and err.count("\n") == 1
+
+
+def test_not_json(capsys, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    code, _, err = run(capsys, "eval", "kuhn(players=2)", str(path))
+    assert code == 2 and "not valid JSON" in err
+
+
+def test_console_script_subprocess():
+    proc = subprocess.run(
+        [sys.executable, "-m", "toypoker", "info", "kuhn(players=0)"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == "toypoker: error: kuhn needs players >= 2, got 0"

@@ -1,0 +1,117 @@
+"""Expected values, best responses and NashConv, exact and float."""
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.conftest import game, random_profile
+from toypoker.evaluate import best_response, evaluate, expected_values
+from toypoker.profile import Profile
+
+
+def kuhn_family(gamma: F) -> dict[str, F]:
+    """Kuhn (1950): player I's one-parameter family alpha = gamma/3,
+    beta = gamma/3 + 1/3 (0 <= gamma <= 1), player II's unique (xi, eta) = (1/3, 1/3).
+
+    alpha: bet with 1 in the first round; beta: bet (call) with 2 in the second
+    round; gamma: bet with 3 in the first round; xi: bet with 1 against a pass;
+    eta: bet (call) with 2 against a bet.  Dominated choices as in the paper.
+    """
+    return {
+        "P1:1:": gamma / 3,
+        "P1:2:": 0,
+        "P1:3:": gamma,
+        "P1:1:kb": 0,
+        "P1:2:kb": gamma / 3 + F(1, 3),
+        "P1:3:kb": 1,
+        "P2:1:k": F(1, 3),
+        "P2:2:k": 0,
+        "P2:3:k": 1,
+        "P2:1:b": 0,
+        "P2:2:b": F(1, 3),
+        "P2:3:b": 1,
+    }
+
+
+@pytest.mark.parametrize("gamma", [F(0), F(1, 7), F(1, 3), F(1, 2), F(5, 6), F(1)])
+def test_kuhn_family_value_and_exact_nash_conv(gamma):
+    # Kuhn (1950): "These strategies yield the value of Simplified Poker as -1/18."
+    g = game("kuhn(players=2)")
+    ev = evaluate(g, Profile.from_mapping(g, kuhn_family(gamma)))
+    assert ev.exact
+    assert ev.values == (F(-1, 18), F(1, 18))
+    assert ev.gains == (0, 0)
+    assert ev.nash_conv == 0
+    assert all(isinstance(x, F) for x in ev.values + ev.gains)
+
+
+def test_kuhn_off_family_is_not_an_equilibrium():
+    # alpha = gamma/3 violated.  Player II still plays his optimal strategy, which
+    # guarantees the value -1/18 (Kuhn 1950), so player I gains nothing by
+    # deviating; but the family is all of player I's optimal strategies, so II
+    # can now exploit I.
+    g = game("kuhn(players=2)")
+    m = kuhn_family(F(1, 2))
+    m["P1:1:"] = F(1, 2)
+    ev = evaluate(g, Profile.from_mapping(g, m))
+    assert ev.br_values[0] == F(-1, 18)
+    assert ev.gains[0] == 0
+    assert ev.gains[1] > 0
+
+
+def test_uniform_leduc_nash_conv():
+    # OpenSpiel's published NashConv of the uniform policy on leduc_poker
+    g = game("leduc(players=2)")
+    assert evaluate(g, Profile.uniform(g)).nash_conv == pytest.approx(4.747222222222222, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "spec", ["kuhn(players=3)", "leduc(players=2)", "skp(pot=7)", "kuhn_third_street(pot=5)"]
+)
+def test_exact_and_float_agree(spec, rng):
+    g = game(spec)
+    p = random_profile(g, rng).to_exact(max_denominator=97)
+    exact = evaluate(g, p)
+    flt = evaluate(g, p.to_float())
+    assert np.allclose([float(x) for x in exact.values], flt.values, atol=1e-12)
+    assert np.allclose([float(x) for x in exact.gains], flt.gains, atol=1e-12)
+    assert sum(exact.values) == 0  # poker is zero-sum, exactly
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    spec=st.sampled_from(
+        [
+            "kuhn(players=2)",
+            "kuhn(players=3)",
+            "kuhn(players=3,cards=5,pot=2)",
+            "leduc(players=2)",
+            "kuhn(players=2,ante=2,bet=3)",
+        ]
+    ),
+)
+def test_best_response_dominates_and_is_consistent(seed, spec):
+    g = game(spec)
+    p = random_profile(g, np.random.default_rng(seed))
+    values = expected_values(g, p)
+    for player in range(g.n_players):
+        br = best_response(g, p, player)
+        assert br.value >= values[player] - 1e-12
+        # playing the returned pure response achieves the claimed value
+        assert expected_values(g, br.as_profile(p))[player] == pytest.approx(br.value, abs=1e-12)
+        # and no single-infoset deviation from it does better
+        q = br.as_profile(p)
+        assert best_response(g, q, player).value == pytest.approx(br.value, abs=1e-12)
+
+
+def test_best_response_respects_restrictions():
+    # SKP: P2 must call with K (d_K = 1); her best response may not fold it
+    g = game("skp(pot=9)")
+    p = Profile.uniform(g)
+    br = best_response(g, p, 1)
+    q = br.as_profile(p)
+    assert q["P2:3:kkbf"] == {"f": 0.0, "c": 1.0}
