@@ -12,7 +12,6 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
-import click
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -301,9 +300,9 @@ def main(argv: list[str] | None = None) -> int:
     except ToypokerError as exc:
         _one_line(str(exc))
         return 2
-    except (typer.Exit, click.exceptions.Exit) as exc:
+    except typer.Exit as exc:
         return int(getattr(exc, "exit_code", 0) or 0)
-    except (typer.Abort, click.exceptions.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("toypoker: interrupted\n")
         return 130
     except BrokenPipeError:
