@@ -127,3 +127,95 @@ def test_console_script_subprocess():
     )
     assert proc.returncode == 2
     assert proc.stderr.strip() == "toypoker: error: kuhn needs players >= 2, got 0"
+
+
+def test_solve_lp_prints_exact_value(capsys):
+    code, out, _ = run(capsys, "solve", "kuhn(players=2)", "--method", "lp", "--json")
+    data = json.loads(out)
+    # Kuhn (1950): value -1/18
+    assert code == 0 and data["extra"]["value_exact"] == "-1/18" and data["nash_conv"] == 0
+
+
+def test_solve_seeds_summarises_spread(capsys, tmp_path):
+    path = tmp_path / "seeds.json"
+    code, out, _ = run(
+        capsys,
+        "solve",
+        "kuhn(players=3)",
+        "--method",
+        "es-mccfr",
+        "--seeds",
+        "3",
+        "--iterations",
+        "300",
+        "--result",
+        str(path),
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and data["seeds"] == 3 and len(data["runs"]) == 3
+    assert [r["seed"] for r in data["runs"]] == [0, 1, 2]
+    assert json.loads(path.read_text()) == data
+    assert {v["player"] for v in data["values"]} == {1, 2, 3}
+
+
+def test_compare_writes_table_and_plot(capsys, tmp_path):
+    plot = tmp_path / "cmp.png"
+    code, out, _ = run(
+        capsys,
+        "compare",
+        "kuhn(players=2)",
+        "--methods",
+        "cfr+,fp,lp",
+        "--seconds",
+        "0.3",
+        "--plot",
+        str(plot),
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and [m["method"] for m in data["methods"]] == ["cfr+", "fp", "lp"]
+    assert plot.exists() and plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_checkpoint_and_resume_from_the_command_line(capsys, tmp_path):
+    ck = tmp_path / "ck.npz"
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    assert (
+        run(
+            capsys,
+            "solve",
+            "kuhn(players=3)",
+            "--iterations",
+            "40",
+            "--checkpoint",
+            str(ck),
+            "--json",
+        )[0]
+        == 0
+    )
+    assert (
+        run(
+            capsys,
+            "solve",
+            "kuhn(players=3)",
+            "--iterations",
+            "80",
+            "--resume",
+            str(ck),
+            "-o",
+            str(a),
+            "--json",
+        )[0]
+        == 0
+    )
+    assert (
+        run(capsys, "solve", "kuhn(players=3)", "--iterations", "80", "-o", str(b), "--json")[0]
+        == 0
+    )
+    assert json.loads(a.read_text()) == json.loads(b.read_text())
+
+
+def test_resume_missing_checkpoint_is_one_line(capsys, tmp_path):
+    code, _, err = run(capsys, "solve", "kuhn()", "--resume", str(tmp_path / "none.npz"))
+    assert code == 2 and "cannot read checkpoint" in err and err.count("\n") == 1

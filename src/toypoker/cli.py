@@ -169,15 +169,57 @@ def values_table(ev: Evaluation) -> Table:
 
 
 # -------------------------------------------------------------------- solve
+def _progress_bar(label: str, total: int | None, quiet: bool) -> Progress:
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("NashConv {task.fields[nc]}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=quiet or not err.is_terminal,
+    )
+
+
+def _run_with_bar(g: Game, method: str, quiet: bool, **kw: object):
+    from .solvers import solve as run
+
+    total = kw.get("iterations")
+    last: dict[str, float | None] = {"nc": None}
+    with _progress_bar(f"{method} {g.spec}", total, quiet) as bar:
+        task = bar.add_task("solve", total=total, nc="-")
+
+        def progress(t: int, nc: float | None) -> None:
+            if nc is not None:
+                last["nc"] = nc
+            bar.update(task, completed=t, nc=f"{last['nc']:.3g}" if last["nc"] is not None else "-")
+
+        return run(g, method=method, progress=progress, **kw)
+
+
+def _check_method(method: str) -> None:
+    from .solvers import METHODS
+
+    if method not in METHODS:
+        raise ToypokerError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+
+
 @app.command()
 def solve(
     spec: SpecArg,
-    method: Annotated[str, typer.Option(help="cfr, cfr+, lcfr or dcfr.")] = "cfr+",
+    method: Annotated[
+        str, typer.Option(help="cfr, cfr+, lcfr, dcfr, fp, es-mccfr, os-mccfr or lp.")
+    ] = "cfr+",
     iterations: Annotated[int, typer.Option(help="Maximum iterations.")] = 2000,
     target_nash_conv: Annotated[
         float | None, typer.Option(help="Stop once NashConv is at or below this.")
     ] = None,
     seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Seed of sampling methods.")] = None,
+    seeds: Annotated[
+        int, typer.Option(help="Run this many seeds (0..N-1) and summarise their spread.")
+    ] = 1,
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write the profile as JSON here.")
     ] = None,
@@ -185,44 +227,37 @@ def solve(
         Path | None, typer.Option(help="Write the whole result (trace, parameters) as JSON.")
     ] = None,
     csv: Annotated[Path | None, typer.Option(help="Write the profile as a CSV table.")] = None,
+    checkpoint: Annotated[
+        Path | None, typer.Option(help="Checkpoint file (.npz), written atomically.")
+    ] = None,
+    checkpoint_seconds: Annotated[float, typer.Option(help="Seconds between checkpoints.")] = 60.0,
+    resume: Annotated[Path | None, typer.Option(help="Continue from a checkpoint.")] = None,
     table: Annotated[bool, typer.Option(help="Print the strategy table.")] = True,
     json_: JsonOpt = False,
 ) -> None:
     """Solve a game (CFR+ by default) and print the strategy, values and NashConv."""
-    from .solvers import METHODS
-    from .solvers import solve as run
-
-    if method not in METHODS:
-        raise ToypokerError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
+    _check_method(method)
     if iterations < 1:
         raise ToypokerError(f"--iterations must be at least 1, got {iterations}")
+    if seeds < 1:
+        raise ToypokerError(f"--seeds must be at least 1, got {seeds}")
     g = load_game(spec)
-    last = {"nc": None}
-    with Progress(
-        TextColumn(f"{method} {g.spec}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("NashConv {task.fields[nc]}"),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=json_ and not err.is_terminal,
-    ) as bar:
-        task = bar.add_task("solve", total=iterations, nc="-")
-
-        def progress(t: int, nc: float | None) -> None:
-            if nc is not None:
-                last["nc"] = nc
-            bar.update(task, completed=t, nc=f"{last['nc']:.3g}" if last["nc"] is not None else "-")
-
-        res = run(
-            g,
-            method=method,
-            iterations=iterations,
-            target_nash_conv=target_nash_conv,
-            seconds=seconds,
-            progress=progress,
-        )
+    if seeds > 1:
+        _solve_seeds(g, method, iterations, target_nash_conv, seconds, seeds, result, json_)
+        return
+    quiet = json_ and not err.is_terminal
+    res = _run_with_bar(
+        g,
+        method,
+        quiet,
+        iterations=iterations,
+        target_nash_conv=target_nash_conv,
+        seconds=seconds,
+        seed=seed,
+        checkpoint=checkpoint,
+        checkpoint_seconds=checkpoint_seconds,
+        resume=resume,
+    )
     if output:
         res.profile.to_json(output)
     if csv:
@@ -231,17 +266,203 @@ def solve(
         res.save(result)
     if json_:
         _print_json(res.to_json_dict())
+    else:
+        if table:
+            out.print(strategy_table(res.profile))
+        out.print(values_table(evaluate(g, res.profile)))
+        extra = ""
+        if res.method == "lp":
+            extra = (
+                f"; exact value {res.extra['value_exact']}"
+                if res.extra["certified"]
+                else f"; value in [{res.extra['value_bounds'][0]}, {res.extra['value_bounds'][1]}]"
+            )
+        seed_txt = f", seed {res.seed}" if res.seed is not None else ""
+        out.print(
+            f"{res.method}: {res.iterations} iterations in {res.seconds:.2f} s "
+            f"(stopped by {res.stopped}{seed_txt}); NashConv {res.nash_conv:.3g}{extra}"
+        )
+        if output:
+            out.print(f"profile written to {output}")
+        if checkpoint:
+            out.print(f"checkpoint written to {checkpoint}")
+    if res.stopped == "interrupted":
+        raise typer.Exit(130)
+
+
+def _solve_seeds(
+    g: Game,
+    method: str,
+    iterations: int,
+    target: float | None,
+    seconds: float | None,
+    seeds: int,
+    result: Path | None,
+    json_: bool,
+) -> None:
+    """Run ``seeds`` seeds and summarise the spread of the solutions found
+    (the experiment that led Szafron et al. to their family)."""
+    import numpy as np
+
+    from .io import atomic_write_text
+    from .solvers import solve as run
+
+    runs = []
+    with Progress(
+        TextColumn(f"{method} {g.spec}: seeds"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as bar:
+        task = bar.add_task("seeds", total=seeds)
+        for s in range(seeds):
+            runs.append(
+                run(
+                    g,
+                    method=method,
+                    iterations=iterations,
+                    target_nash_conv=target,
+                    seconds=seconds,
+                    seed=s,
+                )
+            )
+            bar.update(task, completed=s + 1)
+    values = np.array([r.values for r in runs])
+    probs = np.array([r.profile.probs for r in runs])
+    nash = np.array([r.nash_conv for r in runs])
+    spread = []
+    for info in g.infosets:
+        if info.restricted:
+            continue
+        col = probs[:, info.offset + len(info.actions) - 1]
+        spread.append((float(col.max() - col.min()), info, col))
+    spread.sort(key=lambda x: -x[0])
+    varying = [x for x in spread if x[0] > 0.02]
+    summary = {
+        "game": g.spec,
+        "method": method,
+        "seeds": seeds,
+        "iterations": iterations,
+        "nash_conv": {"max": float(nash.max()), "mean": float(nash.mean())},
+        "values": [
+            {
+                "player": p + 1,
+                "mean": float(values[:, p].mean()),
+                "std": float(values[:, p].std()),
+                "min": float(values[:, p].min()),
+                "max": float(values[:, p].max()),
+            }
+            for p in range(g.n_players)
+        ],
+        "varying_infosets": [
+            {
+                "infoset": i.label,
+                "action": i.actions[-1],
+                "min": float(c.min()),
+                "max": float(c.max()),
+                "mean": float(c.mean()),
+            }
+            for _, i, c in varying
+        ],
+        "runs": [
+            {"seed": r.seed, "values": list(r.values), "nash_conv": r.nash_conv} for r in runs
+        ],
+    }
+    if result:
+        atomic_write_text(result, json.dumps(summary, indent=1) + "\n")
+    if json_:
+        _print_json(summary)
         return
-    if table:
-        out.print(strategy_table(res.profile))
-    ev = evaluate(g, res.profile)
-    out.print(values_table(ev))
-    out.print(
-        f"{res.method}: {res.iterations} iterations in {res.seconds:.2f} s "
-        f"(stopped by {res.stopped}); NashConv {res.nash_conv:.3g}"
+    t = Table(title=f"{seeds} seeds of {method} on {g.spec}: expected values", title_justify="left")
+    for c in ["player", "mean", "std", "min", "max"]:
+        t.add_column(c, justify="right")
+    for v in summary["values"]:
+        t.add_row(f"P{v['player']}", *(f"{v[k]:.5f}" for k in ("mean", "std", "min", "max")))
+    t.caption = f"NashConv: max {nash.max():.3g}, mean {nash.mean():.3g}"
+    t.caption_justify = "left"
+    out.print(t)
+    v = Table(
+        title="Infosets whose strategy varies across seeds (P of the last action)",
+        title_justify="left",
     )
-    if output:
-        out.print(f"profile written to {output}")
+    for c in ["infoset", "action", "min", "max", "mean"]:
+        v.add_column(c, justify="right")
+    for item in summary["varying_infosets"]:
+        v.add_row(
+            item["infoset"], item["action"], *(f"{item[k]:.3f}" for k in ("min", "max", "mean"))
+        )
+    out.print(v)
+
+
+# ------------------------------------------------------------------ compare
+@app.command()
+def compare(
+    spec: SpecArg,
+    methods: Annotated[
+        str, typer.Option(help="Comma-separated methods.")
+    ] = "cfr,cfr+,dcfr,lcfr,fp,es-mccfr,os-mccfr",
+    seconds: Annotated[float, typer.Option(help="Time budget of each method.")] = 30.0,
+    seed: Annotated[int, typer.Option(help="Seed of the sampling methods.")] = 0,
+    plot: Annotated[
+        Path | None, typer.Option(help="Plot file (PNG); default compare-<game>.png")
+    ] = None,
+    result: Annotated[Path | None, typer.Option(help="Write all traces as JSON.")] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Run several methods for the same time and plot NashConv against time (log-log)."""
+    from .io import atomic_write_text
+    from .plots import plot_convergence
+
+    names = [m.strip() for m in methods.split(",") if m.strip()]
+    for m in names:
+        _check_method(m)
+    if seconds <= 0:
+        raise ToypokerError(f"--seconds must be positive, got {seconds}")
+    g = load_game(spec)
+    results = []
+    quiet = json_ and not err.is_terminal
+    for m in names:
+        if m == "lp" and g.n_players != 2:
+            err.print(f"skipping lp: {g.spec} is not a two-player game")
+            continue
+        results.append(_run_with_bar(g, m, quiet, iterations=None, seconds=seconds, seed=seed))
+    plot = plot or Path(f"compare-{g.name}-{g.n_players}p.png")
+    plot_convergence(results, plot, title=f"{g.spec}: NashConv against time")
+    rows = []
+    for r in results:
+        reach = next((p.seconds for p in r.trace if p.nash_conv <= 1e-3), None)
+        rows.append(
+            {
+                "method": r.method,
+                "iterations": r.iterations,
+                "seconds": r.seconds,
+                "nash_conv": r.nash_conv,
+                "seconds_to_1e-3": reach,
+                "trace": [[p.iteration, p.seconds, p.nash_conv] for p in r.trace],
+            }
+        )
+    data = {"game": g.spec, "seconds": seconds, "seed": seed, "plot": str(plot), "methods": rows}
+    if result:
+        atomic_write_text(result, json.dumps(data, indent=1) + "\n")
+    if json_:
+        _print_json(data)
+        return
+    t = Table(title=f"{g.spec}: {seconds:g} s per method", title_justify="left")
+    for c in ["method", "iterations", "s/iteration", "final NashConv", "time to 1e-3"]:
+        t.add_column(c, justify="right")
+    for r in rows:
+        t.add_row(
+            r["method"],
+            str(r["iterations"]),
+            f"{r['seconds'] / max(r['iterations'], 1):.3g}",
+            f"{r['nash_conv']:.3g}",
+            "-" if r["seconds_to_1e-3"] is None else f"{r['seconds_to_1e-3']:.2f} s",
+        )
+    out.print(t)
+    out.print(f"plot written to {plot}")
 
 
 # --------------------------------------------------------------------- eval

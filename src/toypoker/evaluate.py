@@ -66,6 +66,22 @@ def reaches(game: Game, eprob: np.ndarray) -> np.ndarray:
     return reach
 
 
+def own_reach(game: Game, eprob: np.ndarray, player: int) -> np.ndarray:
+    """``player``'s own reach at every row (one player's forward pass)."""
+    exact = eprob.dtype == object
+    reach = np.empty(game.n_rows, dtype=object if exact else np.float64)
+    d1 = game.depth_start[1]
+    reach[:d1] = Fraction(1) if exact else 1.0
+    for t in range(1, game.n_depths):
+        a, b = game.depth_start[t], game.depth_start[t + 1]
+        rp = reach[game.parent_row[a:b]]
+        e = game.depth_player_edges[t][player]
+        if len(e):
+            rp[e] = rp[e] * eprob[a + e]
+        reach[a:b] = rp
+    return reach
+
+
 def counterfactual_reach(game: Game, reach: np.ndarray, player: int) -> np.ndarray:
     """Chance times the other players' reach, at every row."""
     w = game.weights_exact if reach.dtype == object else game.weights

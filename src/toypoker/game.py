@@ -118,6 +118,26 @@ def make_label(player: int, private: str, history: str) -> str:
     return f"P{player + 1}:{private}:{history}"
 
 
+@dataclass(frozen=True)
+class DealBlocks:
+    """Rows grouped by deal (each block in depth order) and children lists.
+
+    ``order[start[d]:start[d+1]]`` are deal ``d``'s rows; ``local_parent`` the
+    parent's position inside the block (-1 at the root); ``depth_start[d]``
+    the block's depth boundaries; ``row_term[r]`` the column of a terminal row
+    in ``term_u`` (-1 otherwise); the children of row ``r`` are
+    ``child_rows[child_ptr[r]:child_ptr[r+1]]`` in action order.
+    """
+
+    order: np.ndarray
+    start: np.ndarray
+    local_parent: np.ndarray
+    depth_start: np.ndarray
+    row_term: np.ndarray
+    child_ptr: np.ndarray
+    child_rows: np.ndarray
+
+
 class Game:
     """A compiled poker game.  Immutable after construction.
 
@@ -423,6 +443,40 @@ class Game:
             out.append((pos, pos + m))
             pos += m
         return out
+
+    @cached_property
+    def deal_blocks(self) -> DealBlocks:
+        """The rows of each deal, for sampling methods (compiled on first use)."""
+        order = np.argsort(self.row_deal, kind="stable").astype(IDX)
+        counts = np.bincount(self.row_deal, minlength=self.n_deals)
+        start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+        position = np.empty(self.n_rows, dtype=np.int64)
+        position[order] = np.arange(self.n_rows)
+        deal_of = self.row_deal[order]
+        par = self.parent_row[order]
+        local_parent = np.where(par >= 0, position[par.clip(0)] - start[deal_of], -1)
+        row_depth = np.searchsorted(self.depth_start, np.arange(self.n_rows), side="right") - 1
+        depth_counts = np.zeros((self.n_deals, self.n_depths), dtype=np.int64)
+        np.add.at(depth_counts, (deal_of, row_depth[order]), 1)
+        depth_start = np.concatenate(
+            [np.zeros((self.n_deals, 1), dtype=np.int64), np.cumsum(depth_counts, axis=1)], axis=1
+        )
+        row_term = np.full(self.n_rows, -1, dtype=np.int64)
+        row_term[self.term_rows] = np.arange(len(self.term_rows))
+        # children of every row in action order (CSR), for trajectory sampling
+        child_order = np.argsort(self.parent_row, kind="stable")
+        child_order = child_order[self.parent_row[child_order] >= 0]
+        n_children = np.bincount(self.parent_row[child_order], minlength=self.n_rows)
+        child_ptr = np.concatenate([[0], np.cumsum(n_children)]).astype(np.int64)
+        return DealBlocks(
+            order,
+            start,
+            local_parent.astype(np.int64),
+            depth_start,
+            row_term,
+            child_ptr,
+            child_order.astype(np.int64),
+        )
 
     @property
     def fixed_values_exact(self) -> dict[int, Fraction]:

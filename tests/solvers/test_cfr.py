@@ -43,7 +43,7 @@ def test_result_is_frozen_and_complete():
     its = [p.iteration for p in r.trace]
     assert its == sorted(its)
     d = r.to_json_dict()
-    assert d["params"]["schedule"]["floor"] is True
+    assert d["params"]["options"]["floor"] is True
     assert d["profile"]["game"] == r.game
 
 

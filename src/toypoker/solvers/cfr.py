@@ -184,3 +184,34 @@ def average_strategy(game: Game, state: CFRState) -> np.ndarray:
     avg = np.where(s > 0, state.average / np.where(s > 0, s, 1.0), state.sigma)
     avg[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
     return avg
+
+
+def _output(game: Game, state: CFRState, which: str) -> np.ndarray:
+    return average_strategy(game, state) if which == "average" else state.sigma
+
+
+def _register() -> None:
+    from dataclasses import asdict
+
+    from .base import Method, register
+
+    docs = {
+        "cfr": "vanilla CFR, simultaneous updates, uniform average",
+        "cfr+": "CFR+: regrets floored at 0, alternating updates, linear average",
+        "lcfr": "linear CFR: iteration t weighted by t in regrets and average",
+        "dcfr": "discounted CFR (alpha=1.5, beta=0, gamma=2)",
+    }
+    for name, sched in SCHEDULES.items():
+        register(
+            Method(
+                name,
+                docs[name],
+                init=lambda g, o, s: initial_state(g),
+                step=lambda g, st, o: step(g, st, Schedule(**o)),
+                output=_output,
+                defaults=asdict(sched),
+            )
+        )
+
+
+_register()

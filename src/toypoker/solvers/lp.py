@@ -1,0 +1,375 @@
+"""The sequence-form linear program for two-player zero-sum games
+(Koller, Megiddo, von Stengel 1996), solved with scipy's HiGHS on sparse
+matrices, then certified exactly.
+
+Player 1's realization plan ``x`` and player 2's ``y`` satisfy ``E x = e`` and
+``F y = f`` (the empty sequence has weight 1; each infoset's actions sum to its
+parent sequence; restricted infosets keep their fixed probabilities).  With
+``A[s1, s2] = sum_z chance(z) u_1(z)`` over terminal rows whose sequences are
+``(s1, s2)``, player 1 solves::
+
+    max_{x, q}  f^T q   s.t.  F^T q - A^T x <= 0,  E x = e,  x >= 0
+
+and player 2 the symmetric problem.  The value and strategies are then
+rationalised (continued fractions of growing precision) and certified by the
+exact evaluator: when both players' exact best-response gains are 0 the value
+is exact; otherwise the exact security levels bracket it.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import scipy.sparse as sp
+from scipy.optimize import linprog
+
+from ..errors import ToypokerError
+from ..evaluate import evaluate
+from ..game import Game
+from ..profile import Profile
+
+
+@dataclass(frozen=True)
+class SequenceForm:
+    """Sequences and constraints of both players (sequence 0 is the empty one)."""
+
+    seq_of_sigma: np.ndarray  # flat action index -> sequence index of its player (>= 1)
+    n_seq: tuple[int, int]
+    E: tuple[sp.csr_matrix, sp.csr_matrix]
+    e: tuple[np.ndarray, np.ndarray]
+    A: sp.csr_matrix  # (n_seq[0], n_seq[1]) expected payoff of player 1
+    parent_seq: np.ndarray  # per infoset: its player's parent sequence
+
+
+def sequence_form(game: Game) -> SequenceForm:
+    if game.n_players != 2:
+        raise ToypokerError(
+            f"the sequence-form LP is for two-player games; {game.spec} has "
+            f"{game.n_players} players"
+        )
+    seq_of_sigma = np.zeros(game.n_sigma, dtype=np.int64)
+    n_seq = []
+    for p in range(2):
+        idx = np.nonzero(game.sigma_player == p)[0]
+        seq_of_sigma[idx] = 1 + np.arange(len(idx))
+        n_seq.append(1 + len(idx))
+    # each row's last own sequence, per player (0 = empty)
+    last = np.zeros((2, game.n_rows), dtype=np.int64)
+    actor_of_edge = game.row_actor[game.parent_row.clip(0)]
+    for t in range(1, game.n_depths):
+        a, b = game.depth_start[t], game.depth_start[t + 1]
+        par = game.parent_row[a:b]
+        es = game.edge_sigma[a:b]
+        for p in range(2):
+            mine = (es >= 0) & (actor_of_edge[a:b] == p)
+            last[p, a:b] = np.where(mine, seq_of_sigma[np.where(es >= 0, es, 0)], last[p, par])
+    parent_seq = last[game.infoset_player, game.infoset_rep_row]
+    Es, es_ = [], []
+    for p in range(2):
+        rows, cols, vals = [0], [0], [1.0]
+        r = 1
+        for info in game.infosets:
+            if info.player != p:
+                continue
+            k = len(info.actions)
+            seqs = seq_of_sigma[info.offset : info.offset + k]
+            ps = parent_seq[info.index]
+            if info.restricted:  # x[I,a] = fixed(a) * x[parent]
+                for j in range(k):
+                    rows += [r, r]
+                    cols += [int(seqs[j]), int(ps)]
+                    vals += [1.0, -game.fixed_values[info.offset + j]]
+                    r += 1
+            else:  # sum_a x[I,a] = x[parent]
+                rows += [r] * k + [r]
+                cols += [int(s) for s in seqs] + [int(ps)]
+                vals += [1.0] * k + [-1.0]
+                r += 1
+        Es.append(sp.csr_matrix((vals, (rows, cols)), shape=(r, n_seq[p])))
+        rhs = np.zeros(r)
+        rhs[0] = 1.0
+        es_.append(rhs)
+    term = game.term_rows
+    coef = game.weights[game.row_deal[term]] * game.term_u[0]
+    A = sp.csr_matrix((coef, (last[0, term], last[1, term])), shape=(n_seq[0], n_seq[1]))
+    A.sum_duplicates()
+    return SequenceForm(
+        seq_of_sigma, (n_seq[0], n_seq[1]), (Es[0], Es[1]), (es_[0], es_[1]), A, parent_seq
+    )
+
+
+def _solve_player(sf: SequenceForm, player: int) -> tuple[np.ndarray, float]:
+    """Realization plan of ``player`` maximising its guaranteed payoff, and that value."""
+    if player == 0:
+        M, E, e, F, f = sf.A, sf.E[0], sf.e[0], sf.E[1], sf.e[1]
+    else:
+        M, E, e, F, f = (-sf.A).T.tocsr(), sf.E[1], sf.e[1], sf.E[0], sf.e[0]
+    nx, nq = E.shape[1], F.shape[0]
+    c = np.concatenate([np.zeros(nx), -f])
+    A_ub = sp.hstack([-M.T, F.T]).tocsr()
+    A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], nq))]).tocsr()
+    bounds = [(0, None)] * nx + [(None, None)] * nq
+    res = linprog(
+        c, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=A_eq, b_eq=e, bounds=bounds, method="highs"
+    )
+    if res.status != 0:
+        raise ToypokerError(f"the LP solver failed: {res.message}")
+    return res.x[:nx], float(-res.fun)
+
+
+def _exact_payoffs(game: Game) -> dict[tuple[int, int], Fraction]:
+    """``A`` with exact rational entries, as a dict of (s1, s2) -> coefficient."""
+    sf = sequence_form(game)
+    out: dict[tuple[int, int], Fraction] = {}
+    last0, last1 = _last_sequences(game, sf)
+    w = game.weights_exact
+    u = game.term_u_exact[0]
+    for k, r in enumerate(game.term_rows):
+        key = (int(last0[r]), int(last1[r]))
+        out[key] = out.get(key, Fraction(0)) + w[game.row_deal[r]] * u[k]
+    return out
+
+
+def _last_sequences(game: Game, sf: SequenceForm) -> tuple[np.ndarray, np.ndarray]:
+    last = np.zeros((2, game.n_rows), dtype=np.int64)
+    actor_of_edge = game.row_actor[game.parent_row.clip(0)]
+    for t in range(1, game.n_depths):
+        a, b = game.depth_start[t], game.depth_start[t + 1]
+        par = game.parent_row[a:b]
+        es = game.edge_sigma[a:b]
+        for p in range(2):
+            mine = (es >= 0) & (actor_of_edge[a:b] == p)
+            last[p, a:b] = np.where(mine, sf.seq_of_sigma[np.where(es >= 0, es, 0)], last[p, par])
+    return last[0], last[1]
+
+
+def _exact_E(game: Game, sf: SequenceForm, player: int) -> list[dict[int, Fraction]]:
+    """Rows of ``E`` (``F``) with exact entries."""
+    rows: list[dict[int, Fraction]] = [{0: Fraction(1)}]
+    fixed = game.fixed_values_exact
+    for info in game.infosets:
+        if info.player != player:
+            continue
+        k = len(info.actions)
+        seqs = [int(x) for x in sf.seq_of_sigma[info.offset : info.offset + k]]
+        ps = int(sf.parent_seq[info.index])
+        if info.restricted:
+            for j in range(k):
+                rows.append({seqs[j]: Fraction(1), ps: -fixed[info.offset + j]})
+        else:
+            row = {s: Fraction(1) for s in seqs}
+            row[ps] = row.get(ps, Fraction(0)) - 1
+            rows.append(row)
+    return rows
+
+
+def exact_plan(
+    game: Game,
+    sf: SequenceForm,
+    player: int,
+    x: np.ndarray,
+    payoffs: dict[tuple[int, int], Fraction],
+    tol: float = 1e-9,
+) -> list[Fraction] | None:
+    """An exact realization plan on the face the LP's float optimum ``x`` lies on.
+
+    Complementary slackness: ``E x = e`` and the inequalities ``F^T q <= M^T x``
+    that are tight at the float optimum hold with equality; sequences at zero
+    stay zero.  Independent rows and columns are chosen by pivoted QR in
+    floats, the square system is solved in exact rationals (python-flint), and
+    any free unknowns are fixed at rounded float values.  ``None`` if the
+    result is not a valid plan (the caller then keeps the float bracket).
+    """
+    try:
+        import flint
+    except ImportError:  # pragma: no cover - optional speed-up
+        return None
+    from scipy.linalg import qr
+
+    me, other = player, 1 - player
+    nx = sf.n_seq[me]
+    Erows = _exact_E(game, sf, me)
+    Frows = _exact_E(game, sf, other)
+    nq = len(Frows)
+    sign = 1 if player == 0 else -1
+    # M[s_me, s_other]: payoff of ``player``
+    M: dict[tuple[int, int], Fraction] = {}
+    for (s1, s2), c in payoffs.items():
+        key = (s1, s2) if player == 0 else (s2, s1)
+        M[key] = sign * c
+    # the q-side: F^T q - M^T x <= 0, one row per sequence of the other player
+    Fcols: list[dict[int, Fraction]] = [dict() for _ in range(sf.n_seq[other])]
+    for i, row in enumerate(Frows):
+        for s, c in row.items():
+            Fcols[s][i] = c
+    Mcols: list[dict[int, Fraction]] = [dict() for _ in range(sf.n_seq[other])]
+    for (sm, so), c in M.items():
+        Mcols[so][sm] = c
+    # float q from the LP dual is not at hand: tightness from x alone via a dual solve
+    xf = np.maximum(x, 0.0)
+    support = [i for i in range(nx) if xf[i] > tol]
+    # slack of each other-sequence row needs q; solve the LP dual in floats for it
+    Fmat = np.zeros((nq, sf.n_seq[other]))
+    for i, row in enumerate(Frows):
+        for s, c in row.items():
+            Fmat[i, s] = float(c)
+    Mx = np.zeros(sf.n_seq[other])
+    for (sm, so), c in M.items():
+        Mx[so] += float(c) * xf[sm]
+    f = np.zeros(nq)
+    f[0] = 1.0
+    from scipy.optimize import linprog as _lp
+
+    res = _lp(-f, A_ub=Fmat.T, b_ub=Mx, bounds=[(None, None)] * nq, method="highs")
+    if res.status != 0:
+        return None
+    qf = res.x
+    slack = Mx - Fmat.T @ qf
+    tight = [j for j in range(sf.n_seq[other]) if abs(slack[j]) < tol]
+    # unknowns: x_support then q; equations: E rows then tight rows
+    cols = [("x", i) for i in support] + [("q", i) for i in range(nq)]
+    eqs: list[tuple[dict[tuple[str, int], Fraction], Fraction]] = []
+    for row in Erows:
+        eqs.append(
+            (
+                {("x", s): c for s, c in row.items() if s in set(support)},
+                Fraction(1) if row is Erows[0] else Fraction(0),
+            )
+        )
+    sup = set(support)
+    for j in tight:
+        eq = {("q", i): c for i, c in Fcols[j].items()}
+        for sm, c in Mcols[j].items():
+            if sm in sup:
+                eq[("x", sm)] = eq.get(("x", sm), Fraction(0)) - c
+        eqs.append((eq, Fraction(0)))
+    col_index = {c: k for k, c in enumerate(cols)}
+    K = np.zeros((len(eqs), len(cols)))
+    for r, (eq, _) in enumerate(eqs):
+        for c, v in eq.items():
+            K[r, col_index[c]] = float(v)
+    _, _, piv = qr(K, pivoting=True, mode="economic")
+    rank = int(np.linalg.matrix_rank(K))
+    keep_cols = sorted(piv[:rank])
+    free_cols = [k for k in range(len(cols)) if k not in set(keep_cols)]
+    guess = np.concatenate([xf[support], qf])
+    fixed_vals = {k: Fraction(float(guess[k])).limit_denominator(10**6) for k in free_cols}
+    _, _, rpiv = qr(K[:, keep_cols].T, pivoting=True, mode="economic")
+    keep_rows = sorted(rpiv[:rank])
+    A_ = flint.fmpq_mat(rank, rank)
+    b_ = flint.fmpq_mat(rank, 1)
+    for ri, r in enumerate(keep_rows):
+        eq, rhs = eqs[r]
+        acc = rhs
+        for c, v in eq.items():
+            k = col_index[c]
+            if k in fixed_vals:
+                acc -= v * fixed_vals[k]
+        b_[ri, 0] = flint.fmpq(acc.numerator, acc.denominator)
+        for ci, k in enumerate(keep_cols):
+            v = eq.get(cols[k])
+            if v:
+                A_[ri, ci] = flint.fmpq(v.numerator, v.denominator)
+    try:
+        sol = A_.solve(b_)
+    except (ZeroDivisionError, ValueError):
+        return None
+    values = dict(fixed_vals)
+    for ci, k in enumerate(keep_cols):
+        q = sol[ci, 0]
+        values[k] = Fraction(int(q.p), int(q.q))
+    plan = [Fraction(0)] * nx
+    for k, (kind, i) in enumerate(cols):
+        if kind == "x":
+            plan[i] = values[k]
+    if any(v < 0 for v in plan):
+        return None
+    return plan
+
+
+def behaviour(game: Game, sf: SequenceForm, plans: list[np.ndarray]) -> np.ndarray:
+    """Behaviour strategies from realization plans (uniform where unreachable)."""
+    probs = np.empty(game.n_sigma)
+    for info in game.infosets:
+        x = plans[info.player]
+        sl = slice(info.offset, info.offset + len(info.actions))
+        if info.restricted:
+            probs[sl] = game.fixed_values[sl]
+            continue
+        px = x[sf.parent_seq[info.index]]
+        num = np.maximum(x[sf.seq_of_sigma[sl]], 0.0)
+        tot = num.sum()
+        probs[sl] = num / tot if px > 1e-12 and tot > 0 else 1.0 / len(num)
+    return probs
+
+
+@dataclass(frozen=True)
+class LPResult:
+    profile: Profile  # float behaviour profile from the LP
+    value: float  # player 1's value from the LP
+    exact_profile: Profile | None  # rationalised profile
+    value_bounds: tuple[Fraction, Fraction]  # exact security levels [lower, upper]
+    certified: bool  # lower == upper: the exact value
+    seconds: float
+
+
+def solve_lp(game: Game, max_denominator: int = 10**12) -> LPResult:
+    """Solve a two-player zero-sum game exactly: LP, then rational certification."""
+    t0 = time.perf_counter()
+    sf = sequence_form(game)
+    x, v1 = _solve_player(sf, 0)
+    y, _ = _solve_player(sf, 1)
+    probs = behaviour(game, sf, [x, y])
+    prof = Profile(game, probs, validate=False)
+    seconds = time.perf_counter() - t0
+    best: tuple[Fraction, Fraction] | None = None
+    best_prof = None
+    # first: the exact plans on the LP's optimal face
+    payoffs = _exact_payoffs(game)
+    plans = [exact_plan(game, sf, 0, x, payoffs), exact_plan(game, sf, 1, y, payoffs)]
+    if all(p is not None for p in plans):
+        cand = _exact_behaviour(game, sf, plans)
+        if cand is not None:
+            ev = evaluate(game, cand)
+            best, best_prof = (-ev.br_values[1], ev.br_values[0]), cand
+            if best[0] == best[1]:
+                return LPResult(Profile(game, probs), v1, cand, best, True, seconds)
+    den = 10
+    while den <= max_denominator:
+        cand = prof.to_exact(max_denominator=den)
+        ev = evaluate(game, cand)
+        # security levels in a zero-sum game: P1 guarantees -BR2, P2 concedes BR1
+        lower, upper = -ev.br_values[1], ev.br_values[0]
+        if best is None or upper - lower < best[1] - best[0]:
+            best, best_prof = (lower, upper), cand
+        if lower == upper:
+            break
+        den *= 100
+    assert best is not None
+    return LPResult(Profile(game, probs), v1, best_prof, best, best[0] == best[1], seconds)
+
+
+def _exact_behaviour(game: Game, sf: SequenceForm, plans: list[list[Fraction]]) -> Profile | None:
+    probs = np.empty(game.n_sigma, dtype=object)
+    fixed = game.fixed_values_exact
+    for info in game.infosets:
+        x = plans[info.player]
+        k = len(info.actions)
+        if info.restricted:
+            for j in range(k):
+                probs[info.offset + j] = fixed[info.offset + j]
+            continue
+        px = x[int(sf.parent_seq[info.index])]
+        num = [x[int(s)] for s in sf.seq_of_sigma[info.offset : info.offset + k]]
+        if px > 0:
+            if sum(num) != px:
+                return None
+            for j in range(k):
+                probs[info.offset + j] = num[j] / px
+        else:
+            for j in range(k):
+                probs[info.offset + j] = Fraction(1, k)
+    return Profile(game, probs)
