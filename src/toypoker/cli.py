@@ -501,6 +501,161 @@ def read_profile(g: Game, path: Path, exact: bool) -> Profile:
     return Profile.from_json_dict(data, g)
 
 
+# ------------------------------------------------------------------- verify
+@app.command()
+def verify(
+    spec: SpecArg,
+    profile: Annotated[Path, typer.Argument(help="Profile JSON file.")],
+    json_: JsonOpt = False,
+) -> None:
+    """Exact certificate: expected values and every player's exact best-response gain
+    (0 for an equilibrium), with the best responses where a gain is positive."""
+    g = load_game(spec)
+    prof = read_profile(g, profile, exact=True)
+    ev = evaluate(g, prof)
+    deviations = {}
+    for p, br in enumerate(ev.best_responses):
+        if ev.gains[p] > 0:
+            q = br.as_profile(prof)
+            deviations[f"P{p + 1}"] = {
+                i.label: {a: str(q.probs[i.offset + k]) for k, a in enumerate(i.actions)}
+                for i in g.infosets_of(p)
+                if not i.restricted
+                and any(
+                    q.probs[i.offset + k] != prof.probs[i.offset + k] for k in range(len(i.actions))
+                )
+            }
+    equilibrium = all(x == 0 for x in ev.gains)
+    if json_:
+        _print_json(
+            {
+                "game": g.spec,
+                "equilibrium": equilibrium,
+                **ev.to_dict(),
+                "best_response_deviations": deviations,
+            }
+        )
+        return
+    out.print(values_table(ev))
+    if equilibrium:
+        out.print("[bold green]certified: an exact Nash equilibrium (every gain is 0)[/]")
+    else:
+        out.print("[bold red]not an equilibrium[/]: best responses that gain")
+        for player, dev in deviations.items():
+            t = Table(
+                title=f"{player}'s best response (infosets where it differs)", title_justify="left"
+            )
+            t.add_column("infoset")
+            t.add_column("probabilities")
+            for label, row in dev.items():
+                t.add_row(label, ", ".join(f"{a}={x}" for a, x in row.items()))
+            out.print(t)
+    if not equilibrium:
+        raise typer.Exit(1)
+
+
+# --------------------------------------------------------------- literature
+literature_app = typer.Typer(
+    help="The papers' closed-form claims, checked exactly.",
+    invoke_without_command=True,
+    no_args_is_help=False,
+)
+app.add_typer(literature_app, name="literature")
+
+
+@literature_app.callback()
+def literature(ctx: typer.Context, json_: JsonOpt = False) -> None:
+    """List the catalogued claims (``toypoker literature check`` runs them)."""
+    if ctx.invoked_subcommand is not None:
+        return
+    from .literature.claims import CLAIMS
+
+    if json_:
+        _print_json(
+            [{"id": c.id, "source": c.source, "statement": c.statement} for c in CLAIMS.values()]
+        )
+        return
+    t = Table(title="Catalogued claims", title_justify="left")
+    for col in ["id", "source", "statement"]:
+        t.add_column(col)
+    for c in CLAIMS.values():
+        t.add_row(c.id, c.source, c.statement)
+    out.print(t)
+
+
+@literature_app.command("check")
+def literature_check(
+    claim: Annotated[
+        list[str] | None, typer.Option(help="Only these claim ids (repeatable).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the random family members.")] = 0,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write the rows as JSON.")
+    ] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Instantiate every claim over its parameters, certify exactly, print the table."""
+    from .io import atomic_write_text
+    from .literature.claims import CLAIMS, check
+
+    for c in claim or []:
+        if c not in CLAIMS:
+            raise ToypokerError(f"unknown claim {c!r}; known: {', '.join(CLAIMS)}")
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as bar:
+        task = bar.add_task("claims", total=len(claim or CLAIMS))
+        rows = check(
+            claim, seed=seed, progress=lambda cid: bar.update(task, advance=1, description=cid)
+        )
+    data = [r.to_dict() for r in rows]
+    if output:
+        atomic_write_text(output, json.dumps(data, indent=1) + "\n")
+    if json_:
+        _print_json(data)
+        return
+    t = Table(title="The literature, checked exactly", title_justify="left", show_lines=False)
+    for col in ["claim", "source", "parameters", "status", "exact"]:
+        t.add_column(col, overflow="fold")
+    for r in rows:
+        style = "green" if r.status == "verified" else "bold red"
+        t.add_row(r.claim, r.source, r.params, f"[{style}]{r.status}[/]", r.detail)
+    out.print(t)
+    n_bad = sum(r.status != "verified" for r in rows)
+    out.print(
+        f"{len(rows)} checks: {len(rows) - n_bad} verified, {n_bad} disagree with the "
+        "printed text (the exact value is beside each)"
+    )
+
+
+# ------------------------------------------------------------------- export
+@app.command()
+def export(
+    spec: SpecArg,
+    format_: Annotated[str, typer.Option("--format", help="efg (Gambit).")] = "efg",
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="File (default: stdout).")
+    ] = None,
+) -> None:
+    """Write the game as a plain extensive form (Gambit .efg)."""
+    from .interop.gambit import to_efg
+    from .io import atomic_write_text
+
+    if format_ != "efg":
+        raise ToypokerError(f"unknown format {format_!r}; known: efg")
+    text = to_efg(load_game(spec))
+    if output:
+        atomic_write_text(output, text)
+        err.print(f"wrote {output}")
+    else:
+        sys.stdout.write(text)
+
+
 # --------------------------------------------------------------------- main
 def _one_line(message: str) -> None:
     """Print ``toypoker: error: MESSAGE`` on stderr as exactly one line."""
