@@ -99,7 +99,8 @@ else:
             nc = nash_conv(); nxt = max(n + 1, int(n * 1.25))
             if nc <= a["target"]:
                 break
-    out.update(seconds=spent, iterations=n, nash_conv=nc, reached=nc is not None and nc <= a["target"])
+    reached = nc is not None and nc <= a["target"]
+    out.update(seconds=spent, iterations=n, nash_conv=nc, reached=reached)
 print(json.dumps(out))
 """
 

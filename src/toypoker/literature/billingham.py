@@ -146,7 +146,7 @@ def skp_maxmin(P: Fraction) -> dict[int, list[int]]:
     best: dict[int, list[int]] = {}
     for player in (1, 2, 3):
         worth = {}
-        for k, mine in opts[player].items():
+        for k in opts[player]:
             worst = None
             for k1, c in opts[1].items():
                 for k2, d in opts[2].items():
