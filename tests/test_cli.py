@@ -219,3 +219,42 @@ def test_checkpoint_and_resume_from_the_command_line(capsys, tmp_path):
 def test_resume_missing_checkpoint_is_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "solve", "kuhn()", "--resume", str(tmp_path / "none.npz"))
     assert code == 2 and "cannot read checkpoint" in err and err.count("\n") == 1
+
+
+def test_verify_certifies_and_reports_best_responses(capsys, tmp_path):
+    from toypoker.games import load_game
+    from toypoker.literature import szafron2013 as S
+
+    g = load_game(S.GAME_SPEC)
+    path = tmp_path / "t4.json"
+    S.profile(g, S.table4()).to_json(path)
+    code, out, _ = run(capsys, "verify", "kuhn(players=3)", str(path), "--json")
+    data = json.loads(out)
+    # Szafron et al. Table 4: not an equilibrium; P1 gains 1/12, P2 gains 1/96
+    assert code == 1 and data["equilibrium"] is False
+    assert [x["exact"] for x in data["gains"]] == ["1/12", "1/96", "0"]
+    assert set(data["best_response_deviations"]) == {"P1", "P2"}
+
+
+def test_literature_list_and_check_json(capsys):
+    code, out, _ = run(capsys, "literature", "--json")
+    assert code == 0 and len(json.loads(out)) >= 10
+    code, out, _ = run(capsys, "literature", "check", "--claim", "billingham-p-star", "--json")
+    rows = json.loads(out)
+    assert code == 0 and [r["status"] for r in rows] == ["verified", "disagrees"]
+
+
+def test_export_efg(capsys, tmp_path):
+    path = tmp_path / "k.efg"
+    code, _, _ = run(capsys, "export", "kuhn(players=2)", "-o", str(path))
+    text = path.read_text()
+    assert code == 0 and text.startswith('EFG 2 R "kuhn(players=2,cards=3,ante=1,bet=1)"')
+    assert text.count("\nt ") == 30  # 30 plays (Kuhn 1950)
+
+
+def test_equilibria_command(capsys):
+    code, out, _ = run(capsys, "equilibria", "skp", "--symbolic-pot", "--pot-min", "5", "--json")
+    data = json.loads(out)
+    assert code == 0 and len(data["equilibria"]) == 3
+    code, _, err = run(capsys, "equilibria", "kuhn(players=2)")
+    assert code == 2 and "too many" in err

@@ -535,6 +535,8 @@ def verify(
                 "best_response_deviations": deviations,
             }
         )
+        if not equilibrium:
+            raise typer.Exit(1)
         return
     out.print(values_table(ev))
     if equilibrium:
@@ -631,6 +633,114 @@ def literature_check(
         f"{len(rows)} checks: {len(rows) - n_bad} verified, {n_bad} disagree with the "
         "printed text (the exact value is beside each)"
     )
+
+
+# --------------------------------------------------------------- equilibria
+MAX_ENUMERATED = 9  # free binary choices (3^9 = 19683 combinations before pruning)
+
+
+@app.command()
+def equilibria(
+    spec: SpecArg,
+    symbolic_pot: Annotated[
+        bool, typer.Option(help="Treat the pot P as a symbol (say for which P).")
+    ] = False,
+    pot_min: Annotated[
+        str, typer.Option(help="With --symbolic-pot: P ranges over (pot_min, oo).")
+    ] = "0",
+    at_p_star: Annotated[
+        bool, typer.Option(help="Solve at P* = (5 + sqrt 73)/2 exactly (Billingham's point).")
+    ] = False,
+    json_: JsonOpt = False,
+) -> None:
+    """All equilibria of a small game with binary choices, exactly (free parameters
+    and their ranges included)."""
+    import sympy as sp
+
+    from .solvers.enumerate import game_equilibria
+    from .spec import parse_spec, parse_value
+
+    g = load_game(spec)
+    parsed = parse_spec(g.spec)
+    params = dict(parsed.params)
+    if (symbolic_pot or at_p_star) and "pot" not in params:
+        raise ToypokerError(f"{g.name} has no pot parameter")
+
+    def make(p):
+        return load_game(format_spec_with(parsed.name, params, p))
+
+    lo = parse_value(pot_min)
+    if isinstance(lo, bool) or not hasattr(lo, "denominator"):
+        raise ToypokerError(f"--pot-min must be a number, not {pot_min!r}")
+    if symbolic_pot:
+        pot = "symbolic"
+    elif at_p_star:
+        pot = (5 + sp.sqrt(73)) / 2
+    else:
+        pot = params.get("pot", None)
+        if pot is None:
+            pieces_game = g
+            pot = None
+    if pot is None:
+        from .solvers.enumerate import enumerate_equilibria
+        from .symbolic import symbolic_values
+
+        infos = [i for i in g.infosets if not i.restricted]
+        if any(len(i.actions) != 2 for i in infos):
+            raise ToypokerError("the enumerator needs binary choices at every free infoset")
+        if len(infos) > MAX_ENUMERATED:
+            raise ToypokerError(
+                f"{len(infos)} free choices: too many to enumerate (3^k); at most {MAX_ENUMERATED}"
+            )
+        vs = [sp.Symbol(i.label.replace(":", "_")) for i in infos]
+        E = symbolic_values(pieces_game, dict(zip([i.label for i in infos], vs, strict=True)))
+        pieces = enumerate_equilibria(E, vs, [i.player for i in infos])
+    else:
+        n_free = sum(not i.restricted for i in g.infosets)
+        if n_free > MAX_ENUMERATED:
+            raise ToypokerError(
+                f"{n_free} free choices: too many to enumerate (3^k); at most {MAX_ENUMERATED}"
+            )
+        pieces, vs = game_equilibria(
+            make,
+            pot=pot,
+            P_domain=sp.Interval.open(sp.Rational(lo.numerator, lo.denominator), sp.oo),
+        )
+    names = {v: v.name.replace("_", ":", 2) for v in vs}
+    rows = []
+    for pc in pieces:
+        text = pc.describe()
+        for v, lbl in names.items():
+            text = text.replace(v.name, lbl)
+        rows.append(
+            {
+                "status": list(pc.status),
+                "description": text,
+                "values": {names[k]: str(v) for k, v in pc.values.items()},
+                "free": [names[f] for f in pc.free],
+                "region": None if pc.region is None else str(pc.region),
+            }
+        )
+    title = g.spec if not symbolic_pot else f"{g.name} with symbolic pot P > {lo}"
+    if at_p_star:
+        title = f"{g.name} at P* = (5 + sqrt(73))/2"
+    if json_:
+        _print_json({"game": title, "equilibria": rows})
+        return
+    t = Table(title=f"All equilibria of {title}: {len(rows)} piece(s)", title_justify="left")
+    t.add_column("#", justify="right")
+    t.add_column(
+        "equilibrium (aggressive-action probabilities; free parameters and ranges)", overflow="fold"
+    )
+    for k, r in enumerate(rows, 1):
+        t.add_row(str(k), r["description"])
+    out.print(t)
+
+
+def format_spec_with(name: str, params: dict, pot) -> str:
+    from .spec import format_spec
+
+    return format_spec(name, {**params, "pot": pot})
 
 
 # ------------------------------------------------------------------- export

@@ -1,0 +1,97 @@
+"""All equilibria of small games, exactly (Billingham Appendix C, generalised)."""
+
+from fractions import Fraction as F
+
+import sympy as sp
+
+from tests.conftest import game
+from toypoker.evaluate import evaluate
+from toypoker.literature import billingham as B
+from toypoker.profile import Profile
+from toypoker.solvers.enumerate import game_equilibria
+
+P = sp.Symbol("P", positive=True)
+
+
+def named(pieces, variables):
+    """Pieces with values keyed by Billingham's names."""
+    inv = {label: name for name, label in B.LABELS.items()}
+    out = []
+    for pc in pieces:
+        out.append({inv[x.name.replace("_", ":", 2)]: v for x, v in pc.values.items()})
+    return out
+
+
+def test_skp_symbolic_pot_reproduces_eqs_12_to_14():
+    pieces, vs = game_equilibria(
+        lambda q: game(B.skp_spec(q)), pot="symbolic", P_domain=sp.Interval.open(5, sp.oo)
+    )
+    sols = named(pieces, vs)
+    assert len(sols) == 3
+    want = {
+        1: (2 / (P + 1), 0, (P - 5) / (P + 1)),
+        2: (2 / P, (P - 5) / (P + 1), 0),
+        3: (2 / P, 2 / (P + 2), (P**2 - 5 * P - 12) / (P * (P + 1))),
+    }
+    for k, (b, c, d) in want.items():
+        assert any(
+            sp.simplify(s["b_J"] - b) == 0
+            and sp.simplify(s["c_K"] - c) == 0
+            and sp.simplify(s["d_Q"] - d) == 0
+            for s in sols
+        ), k
+    regions = {str(pc.region) for pc in pieces}
+    # Solution 1 for 5 < P; Solutions 2, 3 for P >= P* (closed at P*)
+    assert regions == {str(sp.Interval.open(5, sp.oo)), str(sp.Interval(B.P_STAR, sp.oo))}
+
+
+def test_skp_counts_and_p_star():
+    # one equilibrium for 5 < P < P*, three for P > P*
+    assert len(game_equilibria(lambda q: game(B.skp_spec(q)), pot=F(6))[0]) == 1
+    assert len(game_equilibria(lambda q: game(B.skp_spec(q)), pot=F(9))[0]) == 3
+    # at P = P* exactly: two (Solutions 2 and 3 coincide), not one as the abstract says
+    pieces, vs = game_equilibria(lambda q: game(B.skp_spec(q)), pot=B.P_STAR)
+    sols = named(pieces, vs)
+    assert len(sols) == 2
+    assert any(s["d_Q"] == 0 and sp.simplify(s["b_J"] - 2 / B.P_STAR) == 0 for s in sols)
+
+
+def test_third_street_regimes():
+    def run(p):
+        return game_equilibria(lambda q: game(B.third_street_spec(q)), pot=p)
+
+    # P = 3 (eq. 2): b_J + b_Q = 2/(P+1), d_K = (2P-4)/(P+1), b_Q free in [0, 1/2]
+    pieces, vs = run(F(3))
+    assert len(pieces) == 1
+    s = named(pieces, vs)[0]
+    assert s["d_K"] == sp.Rational(1, 2) and sp.simplify(s["b_J"] + s["b_Q"]) == sp.Rational(1, 2)
+    assert pieces[0].region == sp.Interval(0, sp.Rational(1, 2))
+    # P = 9 (eqs. 5, 6): Solution A (b_J + b_Q = 2/9) and Solution B (c_Q in [0, 2/13])
+    pieces, vs = run(F(9))
+    regions = sorted(str(pc.region) for pc in pieces)
+    assert regions == sorted(
+        [str(sp.Interval(0, sp.Rational(2, 13))), str(sp.Interval(0, sp.Rational(2, 9)))]
+    )
+    # P = 5: 1/3 <= b_J + b_Q <= 2/5 and b_J <= 1/3 (eq. 3 omits the last)
+    pieces, _ = run(F(5))
+    assert len(pieces) == 1
+    assert set(pieces[0].extra["polygon"]) == {
+        (sp.Rational(1, 3), 0),
+        (sp.Rational(1, 3), sp.Rational(1, 15)),
+        (0, sp.Rational(2, 5)),
+        (0, sp.Rational(1, 3)),
+    }
+    # P = 2 (eq. 1): b_J + b_Q <= 2/3 (and, with no bluffs, o_K is free)
+    pieces, _ = run(F(2))
+    polys = [pc.extra.get("polygon") for pc in pieces]
+    assert {(0, 0), (sp.Rational(2, 3), 0), (0, sp.Rational(2, 3))} in [set(p) for p in polys if p]
+
+
+def test_every_enumerated_point_is_certified():
+    # cross-check: exact best responses of the enumerated points (P = 9, SKP)
+    g = game(B.skp_spec(F(9)))
+    pieces, vs = game_equilibria(lambda q: game(B.skp_spec(q)), pot=F(9))
+    for pc in pieces:
+        m = {x.name.replace("_", ":", 2): F(str(v)) for x, v in pc.values.items()}
+        ev = evaluate(g, Profile.from_mapping(g, m, exact=True))
+        assert ev.gains == (0, 0, 0)
