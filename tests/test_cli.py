@@ -258,3 +258,31 @@ def test_equilibria_command(capsys):
     assert code == 0 and len(data["equilibria"]) == 3
     code, _, err = run(capsys, "equilibria", "kuhn(players=2)")
     assert code == 2 and "too many" in err
+
+
+def test_dynamics_commands(capsys, tmp_path):
+    code, out, _ = run(
+        capsys, "dynamics", "ode", "--outdir", str(tmp_path), "--t-end", "100", "--json"
+    )
+    data = json.loads(out)
+    assert code == 0 and [f["name"] for f in data["fixed_points"]] == ["S1", "S2", "S3"]
+    assert (tmp_path / "fig7_limit_cycles.png").exists() and (tmp_path / "ode.csv").exists()
+    code, out, _ = run(
+        capsys,
+        "dynamics",
+        "play",
+        "--rounds",
+        "20000",
+        "--record-every",
+        "1000",
+        "--outdir",
+        str(tmp_path),
+        "--json",
+    )
+    data = json.loads(out)
+    assert code == 0 and len(data["expectation"]) == 3
+    assert (tmp_path / "play.csv").read_text().count("\n") == 21
+    code, _, err = run(capsys, "dynamics", "play", "--pot", "-1")
+    assert code == 2 and "positive" in err
+    code, _, err = run(capsys, "dynamics", "play", "--L", "0")
+    assert code == 2 and "at least 1" in err

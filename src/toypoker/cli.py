@@ -766,6 +766,355 @@ def export(
         sys.stdout.write(text)
 
 
+# ----------------------------------------------------------------- dynamics
+dynamics_app = typer.Typer(
+    help="Learning dynamics: the adaptation ODE and repeated play.", no_args_is_help=True
+)
+app.add_typer(dynamics_app, name="dynamics")
+
+
+def _floats(text: str, n: int | None = None, name: str = "value") -> list[float]:
+    try:
+        vals = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError as exc:
+        raise ToypokerError(f"{name} must be comma-separated numbers, not {text!r}") from exc
+    if n is not None and len(vals) == 1:
+        vals = vals * n
+    if n is not None and len(vals) != n:
+        raise ToypokerError(f"{name} needs {n} numbers, got {len(vals)}")
+    return vals
+
+
+def _pot(pot: float) -> float:
+    if not pot > 0:
+        raise ToypokerError(f"--pot must be positive, got {pot}")
+    return pot
+
+
+@dynamics_app.command("ode")
+def dynamics_ode(
+    pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
+    k: Annotated[str, typer.Option(help="Rates k1,k2,k3 (or one value).")] = "1",
+    y0: Annotated[str, typer.Option(help="Initial b_J,c_K,d_Q.")] = "0.25,0.2,0.25",
+    t_end: Annotated[float, typer.Option(help="Integration time.")] = 400.0,
+    game: Annotated[
+        str | None, typer.Option(help="Any game with binary choices instead of SKP's ODE.")
+    ] = None,
+    outdir: Annotated[Path, typer.Option(help="Folder for CSV and figures.")] = Path("dynamics"),
+    json_: JsonOpt = False,
+) -> None:
+    """The ODE model (eqs. 18-26): fixed points and stability, limit cycle, basin,
+    expectation integrals; CSV and Figures 7-10."""
+    import numpy as np
+
+    from .dynamics import figures
+    from .dynamics.ode import SKPDynamics, basin, classify, expectations, poincare
+    from .io import atomic_write_text
+
+    outdir.mkdir(parents=True, exist_ok=True)
+    if game is not None:
+        from .dynamics.general import GameDynamics
+
+        g = load_game(game)
+        gd = GameDynamics(g, k=_floats(k, None, "--k")[0])
+        x0 = _floats(y0, len(gd.labels), "--y0")
+        sol = gd.integrate(x0, t_end, t_eval=np.linspace(0, t_end, 2001))
+        rows = ["t," + ",".join(gd.labels)]
+        rows += [",".join(f"{v:.10g}" for v in (t, *sol.y[:, i])) for i, t in enumerate(sol.t)]
+        atomic_write_text(outdir / "trajectory.csv", "\n".join(rows) + "\n")
+        final = dict(zip(gd.labels, sol.y[:, -1].tolist(), strict=True))
+        if json_:
+            _print_json({"game": g.spec, "final": final, "csv": str(outdir / "trajectory.csv")})
+        else:
+            out.print(f"{g.spec}: integrated {len(gd.labels)} variables to t = {t_end:g}")
+            for lbl, v in final.items():
+                out.print(f"  {lbl}: {v:.6f}")
+        return
+    dyn = SKPDynamics(P=_pot(pot), k=tuple(_floats(k, 3, "--k")))
+    y = _floats(y0, 3, "--y0")
+    reports = classify(dyn)
+    lc = poincare(dyn, y, t_end=t_end)
+    b = basin(dyn, y, t_end)
+    sols = figures.fig_solutions(
+        dyn, [y], outdir / "fig9_solution.png", outdir / "fig10_expectations.png", t_end
+    )
+    sol = sols[0]
+    e = expectations(dyn, sol)
+    rows = ["t,b_J,c_K,d_Q,E1,E2,E3"]
+    rows += [
+        ",".join(f"{v:.10g}" for v in (t, *sol.y[:, i], *e[:, i])) for i, t in enumerate(sol.t)
+    ]
+    atomic_write_text(outdir / "ode.csv", "\n".join(rows) + "\n")
+    figures.fig_limit_cycles(dyn, outdir / "fig7_limit_cycles.png")
+    if "S3" in dyn.fixed_points():
+        figures.fig_manifold(dyn, outdir / "fig8_stable_manifold.png")
+    data = {
+        "P": dyn.P,
+        "k": list(dyn.k),
+        "fixed_points": [
+            {
+                "name": r.name,
+                "point": r.point.tolist(),
+                "eigenvalues": [[float(z.real), float(z.imag)] for z in r.eigenvalues],
+                "kind": r.kind,
+            }
+            for r in reports
+        ],
+        "limit_cycle": {
+            "period": lc.period,
+            "amplitude": lc.amplitude.tolist(),
+            "converged": lc.converged,
+        },
+        "basin": b,
+        "outdir": str(outdir),
+    }
+    if json_:
+        _print_json(data)
+        return
+    t = Table(title=f"Fixed points of the ODE (18)-(23), P = {dyn.P:g}", title_justify="left")
+    for c in ["point", "(b_J, c_K, d_Q)", "eigenvalues", "manifolds"]:
+        t.add_column(c)
+    for r in reports:
+        t.add_row(
+            r.name,
+            ", ".join(f"{v:.4f}" for v in r.point),
+            ", ".join(f"{z.real:.5f}{z.imag:+.5f}i" for z in r.eigenvalues),
+            r.kind,
+        )
+    out.print(t)
+    out.print(
+        f"from {tuple(y)}: attracted to {b}; limit cycle period {lc.period:.3f}, "
+        f"amplitude {np.round(lc.amplitude, 4).tolist()} (converged: {lc.converged})"
+    )
+    out.print(f"CSV and Figures 7-10 written to {outdir}/")
+
+
+@dynamics_app.command("play")
+def dynamics_play(
+    pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
+    k: Annotated[str, typer.Option(help="Rates k1,k2,k3 (or one value).")] = "0.001",
+    L: Annotated[str, typer.Option("--L", help="Memories L1,L2,L3 (or one value).")] = "24",
+    rounds: Annotated[int, typer.Option(help="Rounds of play.")] = 11_000_000,
+    y0: Annotated[
+        str | None, typer.Option(help="Initial b,c,d (default: near Solution 3).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    record_every: Annotated[int, typer.Option(help="Record frequencies every N rounds.")] = 10000,
+    outdir: Annotated[Path, typer.Option(help="Folder for CSV and figure.")] = Path("dynamics"),
+    json_: JsonOpt = False,
+) -> None:
+    """Repeated play with estimators (eqs. 27-29, 44-47): time series CSV, realised
+    ex-showdown expectations with Monte Carlo errors, and the figure."""
+    import time
+
+    from .dynamics import figures
+    from .dynamics.play import play
+    from .io import atomic_write_text
+
+    if rounds < 1:
+        raise ToypokerError(f"--rounds must be positive, got {rounds}")
+    Ls = [int(x) for x in _floats(L, 3, "--L")]
+    if min(Ls) < 1:
+        raise ToypokerError("--L must be at least 1")
+    x0 = None if y0 is None else tuple(_floats(y0, 3, "--y0"))
+    if x0 is not None and not all(0 <= v <= 1 for v in x0):
+        raise ToypokerError("--y0 frequencies must lie in [0, 1]")
+    t0 = time.perf_counter()
+    r = play(
+        P=_pot(pot),
+        k=tuple(_floats(k, 3, "--k")),
+        L=tuple(Ls),
+        x0=x0,
+        rounds=rounds,
+        seed=seed,
+        record_every=record_every,
+    )
+    dt = time.perf_counter() - t0
+    outdir.mkdir(parents=True, exist_ok=True)
+    rows = ["round,b,c,d"] + [
+        f"{(i + 1) * r.record_every},{a:.6f},{b:.6f},{c:.6f}" for i, (a, b, c) in enumerate(r.freqs)
+    ]
+    atomic_write_text(outdir / "play.csv", "\n".join(rows) + "\n")
+    P = r.P
+    figures.fig_play(
+        [r], outdir / "play.png", reference=(2 / P, (P - 5) / (P + 1)) if P > 5 else None
+    )
+    data = {
+        "P": P,
+        "k": r.k,
+        "L": r.L,
+        "rounds": r.rounds,
+        "seed": r.seed,
+        "seconds": dt,
+        "expectation": r.expectation.tolist(),
+        "standard_error": r.expectation_se.tolist(),
+        "final": r.freqs[-1].tolist(),
+        "csv": str(outdir / "play.csv"),
+    }
+    if json_:
+        _print_json(data)
+        return
+    out.print(f"{rounds:,} rounds in {dt:.2f} s ({rounds / dt:,.0f} rounds/s)")
+    for p in range(3):
+        out.print(
+            f"  P{p + 1}: ex-showdown expectation {r.expectation[p]:+.4f} "
+            f"+- {r.expectation_se[p]:.4f}"
+        )
+    out.print(
+        f"final (b, c, d) = {tuple(round(x, 4) for x in r.freqs[-1])}; CSV and figure in {outdir}/"
+    )
+
+
+@dynamics_app.command("estimators")
+def dynamics_estimators(
+    pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
+    L: Annotated[str, typer.Option("--L", help="Memories to test.")] = "6,12,24,48,96,192",
+    rounds: Annotated[int, typer.Option(help="Rounds per memory.")] = 1_100_000,
+    outdir: Annotated[Path, typer.Option(help="Folder for figures.")] = Path("dynamics"),
+    json_: JsonOpt = False,
+) -> None:
+    """Figures 16-17: mean and standard deviation of each estimator against L, at fixed
+    Solution 3 frequencies; beside the exact large-L limit of each printed estimator."""
+    from .dynamics import figures
+    from .dynamics.play import estimator_limits, estimator_study
+
+    P = _pot(pot)
+    if P * P - 5 * P - 12 <= 0:
+        raise ToypokerError("Solution 3 exists only for P > P* = (5 + sqrt 73)/2")
+    Ls = [int(x) for x in _floats(L, None, "--L")]
+    means, stds, truth = estimator_study(P, Ls, rounds)
+    limits = estimator_limits(truth[0], truth[2], truth[3])
+    outdir.mkdir(parents=True, exist_ok=True)
+    figures.fig_estimators(
+        Ls,
+        means,
+        stds,
+        truth,
+        outdir / "fig16_estimator_means.png",
+        outdir / "fig17_estimator_stds.png",
+    )
+    names = ["b1 (44)", "b2 (44)", "c2 (46)", "d (45)", "c3 (47)"]
+    data = {
+        "P": P,
+        "L": Ls,
+        "names": names,
+        "means": means.tolist(),
+        "stds": stds.tolist(),
+        "truth": truth.tolist(),
+        "limits": limits.tolist(),
+    }
+    if json_:
+        _print_json(data)
+        return
+    t = Table(
+        title=f"Estimators at fixed Solution 3, P = {P:g} ({rounds:,} rounds each)",
+        title_justify="left",
+    )
+    t.add_column("L", justify="right")
+    for n in names:
+        t.add_column(n, justify="right")
+    for i, Lv in enumerate(Ls):
+        t.add_row(str(Lv), *(f"{means[i, j]:.4f} +- {stds[i, j]:.3f}" for j in range(5)))
+    t.add_row("true", *(f"{x:.4f}" for x in truth))
+    t.add_row("limit L->oo", *(f"{x:.4f}" for x in limits))
+    out.print(t)
+    out.print(f"Figures 16-17 written to {outdir}/")
+
+
+@dynamics_app.command("table1")
+def dynamics_table1(
+    rounds: Annotated[int, typer.Option(help="Rounds per run.")] = 11_000_000,
+    ks: Annotated[str, typer.Option("--k", help="Rates.")] = "0.001,0.01",
+    Ls: Annotated[str, typer.Option("--L", help="Memories.")] = "6,12,24,48,96,192",
+    pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
+    workers: Annotated[int, typer.Option(help="Parallel processes.")] = 2,
+    seed: Annotated[int, typer.Option(help="Base seed.")] = 0,
+    outdir: Annotated[Path, typer.Option(help="Folder for figures.")] = Path("dynamics"),
+    json_: JsonOpt = False,
+) -> None:
+    """Table 1 (and any (k, L) sweep): repeated play started near S3, realised
+    ex-showdown expectations beside the published values, with Monte Carlo errors."""
+    from .dynamics import figures
+    from .dynamics.play import TABLE1, sweep
+
+    k_list = _floats(ks, None, "--k")
+    L_list = [int(x) for x in _floats(Ls, None, "--L")]
+    P = _pot(pot)
+    with Progress(
+        TextColumn("repeated play"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as bar:
+        task = bar.add_task("runs", total=len(k_list) * len(L_list))
+        res = sweep(
+            P,
+            k_list,
+            L_list,
+            rounds,
+            seed=seed,
+            workers=workers,
+            progress=lambda: bar.advance(task),
+        )
+    outdir.mkdir(parents=True, exist_ok=True)
+    for kk in k_list:
+        figures.fig_play(
+            [res[(Lv, kk)] for Lv in L_list],
+            outdir / f"play_k{kk:g}.png",
+            reference=(2 / P, (P - 5) / (P + 1)),
+        )
+    rows = []
+    for Lv in L_list:
+        for kk in k_list:
+            r = res[(Lv, kk)]
+            pub = TABLE1.get((Lv, kk)) if P == 9 else None
+            z = None
+            if pub is not None:
+                # published to 3 decimals: allow their rounding (0.0005) beside our error
+                z = [
+                    float(
+                        abs(r.expectation[p] - pub[p])
+                        / (r.expectation_se[p] ** 2 + 0.0005**2 / 3) ** 0.5
+                    )
+                    for p in range(3)
+                ]
+            rows.append(
+                {
+                    "L": Lv,
+                    "k": kk,
+                    "ours": r.expectation.tolist(),
+                    "se": r.expectation_se.tolist(),
+                    "published": pub,
+                    "z": z,
+                }
+            )
+    if json_:
+        _print_json({"P": P, "rounds": rounds, "runs": rows})
+        return
+    t = Table(
+        title=f"Table 1: ex-showdown expectations, P = {P:g}, {rounds:,} rounds per run",
+        title_justify="left",
+    )
+    for c in ["L", "k", "player", "ours +- MC error", "published", "|diff|/error"]:
+        t.add_column(c, justify="right")
+    for row in rows:
+        for p in range(3):
+            pub = "-" if row["published"] is None else f"{row['published'][p]:+.3f}"
+            z = "-" if row["z"] is None else f"{row['z'][p]:.1f}"
+            t.add_row(
+                str(row["L"]) if p == 0 else "",
+                f"{row['k']:g}" if p == 0 else "",
+                f"P{p + 1}",
+                f"{row['ours'][p]:+.4f} +- {row['se'][p]:.4f}",
+                pub,
+                z,
+            )
+    out.print(t)
+
+
 # --------------------------------------------------------------------- main
 def _one_line(message: str) -> None:
     """Print ``toypoker: error: MESSAGE`` on stderr as exactly one line."""
