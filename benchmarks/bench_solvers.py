@@ -72,7 +72,8 @@ if a["impl"] == "cpp":
     solver = cls(game)
     step = getattr(solver, "evaluate_and_update_policy", None) or solver.run_iteration
     def nash_conv():
-        return pyspiel.nash_conv(game, solver.average_policy())
+        # MCCFR's average policy only answers per state (use_state_get_policy)
+        return pyspiel.nash_conv(game, solver.average_policy(), hasattr(solver, "run_iteration"))
 else:
     import importlib
     from open_spiel.python.algorithms import exploitability
@@ -99,8 +100,9 @@ else:
             nc = nash_conv(); nxt = max(n + 1, int(n * 1.25))
             if nc <= a["target"]:
                 break
-    reached = nc is not None and nc <= a["target"]
-    out.update(seconds=spent, iterations=n, nash_conv=nc, reached=reached)
+    reached = bool(nc is not None and nc <= a["target"])
+    out.update(seconds=spent, iterations=n, nash_conv=None if nc is None else float(nc),
+               reached=reached)
 print(json.dumps(out))
 """
 

@@ -5,7 +5,7 @@ Documented tolerances (NashConv after the given iterations; README, "Solvers"):
 =========  ==================  ===================
 method     kuhn(players=3)     leduc(players=2)
 =========  ==================  ===================
-cfr        2e-2 @ 1000         0.1 @ 1000
+cfr        1e-2 @ 1000         5e-2 @ 1000
 cfr+       1e-3 @ 2000         1e-2 @ 400
 lcfr       1e-3 @ 1500         2e-2 @ 1000
 dcfr       1e-3 @ 2000         1e-2 @ 400

@@ -51,7 +51,8 @@ class Schedule:
 
 # the named variants (toypoker solve --method NAME)
 SCHEDULES: dict[str, Schedule] = {
-    "cfr": Schedule(floor=False, gamma=0.0, alternating=False),
+    # alternating updates, as OpenSpiel's CFRSolver (simultaneous: alternating=False)
+    "cfr": Schedule(floor=False, gamma=0.0, alternating=True),
     "cfr+": Schedule(floor=True, gamma=1.0, alternating=True),
     "lcfr": Schedule(alpha=1.0, beta=1.0, gamma=1.0, alternating=True),
     "dcfr": Schedule(alpha=1.5, beta=0.0, gamma=2.0, alternating=True),
@@ -196,7 +197,7 @@ def _register() -> None:
     from .base import Method, register
 
     docs = {
-        "cfr": "vanilla CFR, simultaneous updates, uniform average",
+        "cfr": "vanilla CFR, alternating updates, uniform average",
         "cfr+": "CFR+: regrets floored at 0, alternating updates, linear average",
         "lcfr": "linear CFR: iteration t weighted by t in regrets and average",
         "dcfr": "discounted CFR (alpha=1.5, beta=0, gamma=2)",
