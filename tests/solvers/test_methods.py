@@ -28,7 +28,7 @@ from toypoker.solvers.lp import solve_lp
 
 TOL = {
     "kuhn(players=3)": {
-        "cfr": (2e-2, 1000),
+        "cfr": (1e-2, 1000),
         "cfr+": (1e-3, 2000),
         "lcfr": (1e-3, 1500),
         "dcfr": (1e-3, 2000),
@@ -37,7 +37,7 @@ TOL = {
         "os-mccfr": (0.3, 4000),
     },
     "leduc(players=2)": {
-        "cfr": (0.1, 1000),
+        "cfr": (5e-2, 1000),
         "cfr+": (1e-2, 400),
         "lcfr": (2e-2, 1000),
         "dcfr": (1e-2, 400),
