@@ -1,0 +1,258 @@
+"""Compiled (numba) traversals for Monte Carlo CFR over the compiled game.
+
+The benchmark (``benchmarks/bench_solvers.py``) showed that one sampled
+traversal is too small a unit of work for numpy's per-call overhead, so the
+two MCCFR traversals run as loops over one deal's block of rows (see
+:attr:`toypoker.game.Game.deal_blocks`: rows of a deal in depth order, each
+with its parent's position).  They compute exactly what
+:mod:`toypoker.solvers.mccfr` documents; the random generator is passed in and
+advanced in place.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..game import Game
+
+
+class Blocks:
+    """Per-deal row blocks of a game as flat arrays for the kernels."""
+
+    def __init__(self, game: Game):
+        b = game.deal_blocks
+        rows = b.order.astype(np.int64)
+        self.start = b.start.astype(np.int64)
+        self.lp = b.local_parent.astype(np.int64)
+        self.es = game.edge_sigma[rows].astype(np.int64)
+        self.inf = game.row_infoset[rows].astype(np.int64)
+        self.actor = game.row_actor[rows].astype(np.int64)
+        self.term = b.row_term[rows].astype(np.int64)
+        self.term_u = np.ascontiguousarray(game.term_u)
+        self.offset = game.infoset_offset.astype(np.int64)
+        self.nact = game.infoset_n_actions.astype(np.int64)
+        self.fixed = game.sigma_fixed.copy()
+        self.inf_fixed = game.infoset_restricted.copy()
+        self.cumw = np.cumsum(game.weights)
+        self.n_players = game.n_players
+        self.max_block = int(np.diff(self.start).max())
+
+
+@njit(cache=True)
+def _sample_deal(cumw, rng):
+    u = rng.random() * cumw[-1]
+    lo, hi = 0, len(cumw) - 1
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if cumw[mid] > u:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+@njit(cache=True)
+def _regret_match(regrets, sigma, offset, nact, info):
+    off, k = offset[info], nact[info]
+    total = 0.0
+    for a in range(k):
+        if regrets[off + a] > 0:
+            total += regrets[off + a]
+    for a in range(k):
+        if total > 0:
+            sigma[off + a] = max(regrets[off + a], 0.0) / total
+        else:
+            sigma[off + a] = 1.0 / k
+
+
+@njit(cache=True)
+def es_traverse(
+    p,
+    t,
+    regrets,
+    average,
+    sigma,
+    floor,
+    weight,
+    start,
+    lp,
+    es,
+    inf,
+    actor,
+    term,
+    term_u,
+    offset,
+    nact,
+    fixed,
+    inf_fixed,
+    cumw,
+    rng,
+):
+    """One external-sampling traversal for player ``p`` (in place)."""
+    d = _sample_deal(cumw, rng)
+    a, b = start[d], start[d + 1]
+    m = b - a
+    chosen = np.full(m, -1)
+    for i in range(m):  # the others' sampled actions, one per decision row
+        info = inf[a + i]
+        if info >= 0 and actor[a + i] != p:
+            off, k = offset[info], nact[info]
+            u = rng.random()
+            acc = 0.0
+            pick = k - 1
+            for x in range(k):
+                acc += sigma[off + x]
+                if u < acc:
+                    pick = x
+                    break
+            chosen[i] = pick
+    eprob = np.ones(m)
+    reached = np.ones(m)
+    for j in range(1, m):
+        pr = lp[a + j]
+        e = es[a + j]
+        if e >= 0:
+            if actor[a + pr] == p:
+                eprob[j] = sigma[e]
+                reached[j] = reached[pr]
+            else:
+                eprob[j] = 1.0 if e - offset[inf[a + pr]] == chosen[pr] else 0.0
+                reached[j] = reached[pr] * eprob[j]
+        else:
+            reached[j] = reached[pr]
+    v = np.zeros(m)
+    for j in range(m):
+        if term[a + j] >= 0:
+            v[j] = term_u[p, term[a + j]]
+    for j in range(m - 1, 0, -1):
+        v[lp[a + j]] += eprob[j] * v[j]
+    for j in range(1, m):  # regrets of p's actions; then p's infosets re-matched
+        e = es[a + j]
+        pr = lp[a + j]
+        if e >= 0 and actor[a + pr] == p and not fixed[e] and reached[pr] > 0:
+            regrets[e] += reached[pr] * (v[j] - v[pr])
+    for i in range(m):
+        info = inf[a + i]
+        if info < 0 or inf_fixed[info]:
+            continue
+        if actor[a + i] == p:
+            if floor:
+                for x in range(nact[info]):
+                    if regrets[offset[info] + x] < 0:
+                        regrets[offset[info] + x] = 0.0
+        elif reached[i] > 0 and weight > 0:  # simple averaging at visited rows of the others
+            for x in range(nact[info]):
+                average[offset[info] + x] += weight * sigma[offset[info] + x]
+    for i in range(m):
+        info = inf[a + i]
+        if info >= 0 and actor[a + i] == p and not inf_fixed[info]:
+            _regret_match(regrets, sigma, offset, nact, info)
+
+
+@njit(cache=True)
+def os_traverse(
+    p,
+    t,
+    regrets,
+    average,
+    sigma,
+    floor,
+    weight,
+    eps,
+    n_players,
+    start,
+    lp,
+    es,
+    inf,
+    actor,
+    term,
+    term_u,
+    offset,
+    nact,
+    fixed,
+    inf_fixed,
+    cumw,
+    rng,
+):
+    """One outcome-sampling traversal for player ``p`` (in place)."""
+    d = _sample_deal(cumw, rng)
+    a, b = start[d], start[d + 1]
+    m = b - a
+    # children of each local row, found by scanning the block once
+    first_child = np.full(m, -1)
+    n_child = np.zeros(m, dtype=np.int64)
+    for j in range(1, m):
+        pr = lp[a + j]
+        if first_child[pr] < 0:
+            first_child[pr] = j
+        n_child[pr] += 1
+    reach = np.ones(n_players)
+    q_p = 1.0
+    steps_info = np.empty(m, dtype=np.int64)
+    steps_a = np.empty(m, dtype=np.int64)
+    n_steps = 0
+    i = 0
+    while term[a + i] < 0:
+        info = inf[a + i]
+        if info < 0:
+            i = first_child[i]
+            continue
+        q = actor[a + i]
+        off, k = offset[info], nact[info]
+        explore = q == p and not inf_fixed[info]
+        u = rng.random()
+        acc = 0.0
+        pick = k - 1
+        for x in range(k):
+            s = eps / k + (1.0 - eps) * sigma[off + x] if explore else sigma[off + x]
+            acc += s
+            if u < acc:
+                pick = x
+                break
+        s_pick = eps / k + (1.0 - eps) * sigma[off + pick] if explore else sigma[off + pick]
+        if q == p:
+            steps_info[n_steps] = info
+            steps_a[n_steps] = pick
+            n_steps += 1
+            q_p *= s_pick
+        elif not inf_fixed[info] and weight > 0:
+            rest = 1.0
+            for r in range(n_players):
+                if r != p and r != q:
+                    rest *= reach[r]
+            if rest * q_p > 0:
+                for x in range(k):
+                    average[off + x] += weight * sigma[off + x] / (rest * q_p)
+        reach[q] *= sigma[off + pick]
+        # children are in action order in the block
+        j = first_child[i]
+        c = 0
+        while c < pick:
+            j += 1
+            while lp[a + j] != i:
+                j += 1
+            c += 1
+        i = j
+    w = term_u[p, term[a + i]] / q_p
+    tail = 1.0
+    for s_ in range(n_steps - 1, -1, -1):
+        info = steps_info[s_]
+        pick = steps_a[s_]
+        off, k = offset[info], nact[info]
+        sp = sigma[off + pick]
+        if not inf_fixed[info]:
+            for x in range(k):
+                if x == pick:
+                    regrets[off + x] += w * tail * (1.0 - sp)
+                else:
+                    regrets[off + x] -= w * tail * sp
+            if floor:
+                for x in range(k):
+                    if regrets[off + x] < 0:
+                        regrets[off + x] = 0.0
+        tail *= sp
+    for s_ in range(n_steps):
+        info = steps_info[s_]
+        if not inf_fixed[info]:
+            _regret_match(regrets, sigma, offset, nact, info)
