@@ -165,3 +165,20 @@ def test_fictitious_play_is_ullmans_averaging():
             if info.player == p and info.node == g.infosets_of(p)[0].node:
                 sl = slice(info.offset, info.offset + 2)
                 assert np.allclose(r.profile.probs[sl], (u.probs[sl] + br.choice[sl]) / 2)
+
+
+@pytest.mark.parametrize("method", ["es-mccfr", "os-mccfr"])
+def test_step_many_equals_single_steps(method):
+    from toypoker.solvers.base import REGISTRY
+
+    g = game("leduc(players=2)")
+    m = REGISTRY[method]
+    opts = dict(m.defaults)
+    a = m.init(g, opts, 9)
+    b = m.init(g, opts, 9)
+    for _ in range(37):
+        a = m.step(g, a, opts)
+    b = m.step_many(g, b, opts, 37)
+    assert a.iteration == b.iteration == 37
+    assert np.array_equal(a.regrets, b.regrets) and np.array_equal(a.average, b.average)
+    assert a.rng == b.rng

@@ -49,6 +49,8 @@ class Method:
     defaults: dict[str, Any] = field(default_factory=dict)
     stochastic: bool = False
     two_player_zero_sum_only: bool = False
+    # optional: ``n`` iterations at once, identical to ``n`` calls of ``step``
+    step_many: Callable[[Game, Any, dict, int], Any] | None = None
 
 
 REGISTRY: dict[str, Method] = {}
@@ -260,9 +262,22 @@ def run(
             save_checkpoint(checkpoint, game, method.name, options, seed, state, trace, spent)
 
     try:
+        per_iteration = None
         while not (iterations is not None and state.iteration >= iterations):
             t0 = time.perf_counter()
-            state = method.step(game, state, options)
+            if method.step_many is not None:
+                # batch up to the next check (and within ~0.2 s, for budgets and the bar)
+                n = 1
+                while not checks(state.iteration + n) and n < 100000:
+                    n += 1
+                if iterations is not None:
+                    n = min(n, iterations - state.iteration)
+                if per_iteration:
+                    n = max(1, min(n, int(0.2 / per_iteration)))
+                state = method.step_many(game, state, options, n)
+                per_iteration = (time.perf_counter() - t0) / n
+            else:
+                state = method.step(game, state, options)
             spent += time.perf_counter() - t0
             t = state.iteration
             nc: float | None = None

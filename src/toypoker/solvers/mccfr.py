@@ -27,7 +27,7 @@ import numpy as np
 from ..game import Game
 from .base import Method, make_rng, register
 from .cfr import Schedule, average_strategy
-from .mccfr_kernels import Blocks, es_traverse, os_traverse
+from .mccfr_kernels import Blocks, run_many
 
 
 @dataclass(frozen=True)
@@ -61,87 +61,52 @@ def _blocks(game: Game) -> Blocks:
     return hit[1]
 
 
-def _discount(game: Game, regrets: np.ndarray, player: int, schedule: Schedule, t: int) -> None:
-    """DCFR discounting of ``player``'s accumulated regrets (before iteration ``t`` adds)."""
-    if schedule.alpha is None:
-        return
-    mask = (game.sigma_player == player) & ~game.sigma_fixed
-    r = regrets[mask]
-    ta, tb = float(t) ** schedule.alpha, float(t) ** schedule.beta
-    regrets[mask] = np.where(r > 0, r * (ta / (ta + 1.0)), r * (tb / (tb + 1.0)))
+def step_many(kind: int, game: Game, state: MCCFRState, options: dict, n: int) -> MCCFRState:
+    """``n`` iterations in one compiled call; identical to ``n`` single steps."""
+    schedule = _schedule(options)
+    rng = make_rng(None, state.rng)
+    regrets, average, sigma = state.regrets.copy(), state.average.copy(), state.sigma.copy()
+    b = _blocks(game)
+    run_many(
+        kind,
+        int(n),
+        state.iteration,
+        regrets,
+        average,
+        sigma,
+        schedule.floor,
+        float(schedule.gamma),
+        schedule.alpha is not None,
+        float(schedule.alpha or 0.0),
+        float(schedule.beta or 0.0),
+        float(options.get("epsilon", 0.6)),
+        b.n_players,
+        b.sigma_player,
+        b.start,
+        b.lp,
+        b.es,
+        b.inf,
+        b.actor,
+        b.term,
+        b.term_u,
+        b.offset,
+        b.nact,
+        b.fixed,
+        b.inf_fixed,
+        b.cumw,
+        rng,
+    )
+    return MCCFRState(state.iteration + n, regrets, average, sigma, rng.bit_generator.state)
 
 
 def es_step(game: Game, state: MCCFRState, options: dict) -> MCCFRState:
     """One external-sampling iteration: a traversal for each player in turn."""
-    schedule = _schedule(options)
-    rng = make_rng(None, state.rng)
-    t = state.iteration + 1
-    regrets, average, sigma = state.regrets.copy(), state.average.copy(), state.sigma.copy()
-    weight = float(t) ** schedule.gamma
-    b = _blocks(game)
-    for p in range(game.n_players):
-        _discount(game, regrets, p, schedule, t)
-        es_traverse(
-            p,
-            t,
-            regrets,
-            average,
-            sigma,
-            schedule.floor,
-            weight,
-            b.start,
-            b.lp,
-            b.es,
-            b.inf,
-            b.actor,
-            b.term,
-            b.term_u,
-            b.offset,
-            b.nact,
-            b.fixed,
-            b.inf_fixed,
-            b.cumw,
-            rng,
-        )
-    return MCCFRState(t, regrets, average, sigma, rng.bit_generator.state)
+    return step_many(0, game, state, options, 1)
 
 
 def os_step(game: Game, state: MCCFRState, options: dict) -> MCCFRState:
     """One outcome-sampling iteration: a trajectory for each player in turn."""
-    schedule = _schedule(options)
-    eps = float(options.get("epsilon", 0.6))
-    rng = make_rng(None, state.rng)
-    t = state.iteration + 1
-    regrets, average, sigma = state.regrets.copy(), state.average.copy(), state.sigma.copy()
-    weight = float(t) ** schedule.gamma
-    b = _blocks(game)
-    for p in range(game.n_players):
-        _discount(game, regrets, p, schedule, t)
-        os_traverse(
-            p,
-            t,
-            regrets,
-            average,
-            sigma,
-            schedule.floor,
-            weight,
-            eps,
-            b.n_players,
-            b.start,
-            b.lp,
-            b.es,
-            b.inf,
-            b.actor,
-            b.term,
-            b.term_u,
-            b.offset,
-            b.nact,
-            b.fixed,
-            b.inf_fixed,
-            b.cumw,
-            rng,
-        )
-    return MCCFRState(t, regrets, average, sigma, rng.bit_generator.state)
+    return step_many(1, game, state, options, 1)
 
 
 def _schedule(options: dict) -> Schedule:
@@ -172,6 +137,7 @@ register(
         _output,
         dict(ES_DEFAULTS),
         stochastic=True,
+        step_many=lambda g, st, o, n: step_many(0, g, st, o, n),
     )
 )
 register(
@@ -183,6 +149,7 @@ register(
         _output,
         {**ES_DEFAULTS, "epsilon": 0.6},
         stochastic=True,
+        step_many=lambda g, st, o, n: step_many(1, g, st, o, n),
     )
 )
 

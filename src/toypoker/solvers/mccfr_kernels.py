@@ -33,6 +33,7 @@ class Blocks:
         self.offset = game.infoset_offset.astype(np.int64)
         self.nact = game.infoset_n_actions.astype(np.int64)
         self.fixed = game.sigma_fixed.copy()
+        self.sigma_player = game.sigma_player.astype(np.int64)
         self.inf_fixed = game.infoset_restricted.copy()
         self.cumw = np.cumsum(game.weights)
         self.n_players = game.n_players
@@ -256,3 +257,103 @@ def os_traverse(
         info = steps_info[s_]
         if not inf_fixed[info]:
             _regret_match(regrets, sigma, offset, nact, info)
+
+
+@njit(cache=True)
+def _discount_player(regrets, p, sigma_player, fixed, t, alpha, beta):
+    ta = float(t) ** alpha
+    tb = float(t) ** beta
+    for e in range(len(regrets)):
+        if sigma_player[e] == p and not fixed[e]:
+            if regrets[e] > 0:
+                regrets[e] *= ta / (ta + 1.0)
+            else:
+                regrets[e] *= tb / (tb + 1.0)
+
+
+@njit(cache=True)
+def run_many(
+    kind,
+    n_iter,
+    t0,
+    regrets,
+    average,
+    sigma,
+    floor,
+    gamma,
+    discount,
+    alpha,
+    beta,
+    eps,
+    n_players,
+    sigma_player,
+    start,
+    lp,
+    es,
+    inf,
+    actor,
+    term,
+    term_u,
+    offset,
+    nact,
+    fixed,
+    inf_fixed,
+    cumw,
+    rng,
+):
+    """``n_iter`` MCCFR iterations (kind 0: external, 1: outcome sampling) in place,
+    iterations ``t0 + 1 .. t0 + n_iter``, every player traversing in turn."""
+    for it in range(n_iter):
+        t = t0 + it + 1
+        weight = float(t) ** gamma
+        for p in range(n_players):
+            if discount:
+                _discount_player(regrets, p, sigma_player, fixed, t, alpha, beta)
+            if kind == 0:
+                es_traverse(
+                    p,
+                    t,
+                    regrets,
+                    average,
+                    sigma,
+                    floor,
+                    weight,
+                    start,
+                    lp,
+                    es,
+                    inf,
+                    actor,
+                    term,
+                    term_u,
+                    offset,
+                    nact,
+                    fixed,
+                    inf_fixed,
+                    cumw,
+                    rng,
+                )
+            else:
+                os_traverse(
+                    p,
+                    t,
+                    regrets,
+                    average,
+                    sigma,
+                    floor,
+                    weight,
+                    eps,
+                    n_players,
+                    start,
+                    lp,
+                    es,
+                    inf,
+                    actor,
+                    term,
+                    term_u,
+                    offset,
+                    nact,
+                    fixed,
+                    inf_fixed,
+                    cumw,
+                    rng,
+                )
