@@ -216,6 +216,10 @@ def solve(
         float | None, typer.Option(help="Stop once NashConv is at or below this.")
     ] = None,
     seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
+    target_max_gain: Annotated[
+        float | None,
+        typer.Option(help="Stop once every best-response gain is at or below this (eps)."),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of sampling methods.")] = None,
     seeds: Annotated[
         int, typer.Option(help="Run this many seeds (0..N-1) and summarise their spread.")
@@ -252,6 +256,7 @@ def solve(
         quiet,
         iterations=iterations,
         target_nash_conv=target_nash_conv,
+        target_max_gain=target_max_gain,
         seconds=seconds,
         seed=seed,
         checkpoint=checkpoint,
@@ -404,7 +409,7 @@ def compare(
     methods: Annotated[
         str, typer.Option(help="Comma-separated methods.")
     ] = "cfr,cfr+,dcfr,lcfr,fp,es-mccfr,os-mccfr",
-    seconds: Annotated[float, typer.Option(help="Time budget of each method.")] = 30.0,
+    seconds: Annotated[float, typer.Option(help="Time budget of each method.")] = 8.0,
     seed: Annotated[int, typer.Option(help="Seed of the sampling methods.")] = 0,
     plot: Annotated[
         Path | None, typer.Option(help="Plot file (PNG); default compare-<game>.png")
@@ -797,6 +802,7 @@ def dynamics_ode(
     k: Annotated[str, typer.Option(help="Rates k1,k2,k3 (or one value).")] = "1",
     y0: Annotated[str, typer.Option(help="Initial b_J,c_K,d_Q.")] = "0.25,0.2,0.25",
     t_end: Annotated[float, typer.Option(help="Integration time.")] = 400.0,
+    basins_grid: Annotated[int, typer.Option(help="Basin grid size (n x n).")] = 9,
     game: Annotated[
         str | None, typer.Option(help="Any game with binary choices instead of SKP's ODE.")
     ] = None,
@@ -808,7 +814,7 @@ def dynamics_ode(
     import numpy as np
 
     from .dynamics import figures
-    from .dynamics.ode import SKPDynamics, basin, classify, expectations, poincare
+    from .dynamics.ode import SKPDynamics, basin, basins, classify, expectations, poincare
     from .io import atomic_write_text
 
     outdir.mkdir(parents=True, exist_ok=True)
@@ -846,8 +852,19 @@ def dynamics_ode(
     ]
     atomic_write_text(outdir / "ode.csv", "\n".join(rows) + "\n")
     figures.fig_limit_cycles(dyn, outdir / "fig7_limit_cycles.png")
+    basin_counts = None
     if "S3" in dyn.fixed_points():
         figures.fig_manifold(dyn, outdir / "fig8_stable_manifold.png")
+        cs, ds, which = basins(dyn, n=basins_grid, t_end=t_end)
+        b_fix = dyn.fixed_points()["S3"][0]
+        figures.fig_basins(cs, ds, which, b_fix, outdir / "basins.png")
+        grid_rows = ["b_J,c_K,d_Q,attractor"] + [
+            f"{b_fix:.6f},{c:.6f},{d:.6f},{'S1' if which[i, j] == 1 else 'S2'}"
+            for i, c in enumerate(cs)
+            for j, d in enumerate(ds)
+        ]
+        atomic_write_text(outdir / "basins.csv", "\n".join(grid_rows) + "\n")
+        basin_counts = {"S1": int((which == 1).sum()), "S2": int((which == 2).sum())}
     data = {
         "P": dyn.P,
         "k": list(dyn.k),
@@ -866,6 +883,7 @@ def dynamics_ode(
             "converged": lc.converged,
         },
         "basin": b,
+        "basin_grid": basin_counts,
         "outdir": str(outdir),
     }
     if json_:
@@ -886,7 +904,12 @@ def dynamics_ode(
         f"from {tuple(y)}: attracted to {b}; limit cycle period {lc.period:.3f}, "
         f"amplitude {np.round(lc.amplitude, 4).tolist()} (converged: {lc.converged})"
     )
-    out.print(f"CSV and Figures 7-10 written to {outdir}/")
+    if basin_counts:
+        out.print(
+            f"basins over a {basins_grid}x{basins_grid} grid of initial (c_K, d_Q): "
+            f"{basin_counts['S1']} -> c_K = 0 (S1), {basin_counts['S2']} -> d_Q = 0 (S2)"
+        )
+    out.print(f"CSV and Figures 7-10 (and basins.png) written to {outdir}/")
 
 
 @dynamics_app.command("play")

@@ -182,3 +182,11 @@ def test_step_many_equals_single_steps(method):
     assert a.iteration == b.iteration == 37
     assert np.array_equal(a.regrets, b.regrets) and np.array_equal(a.average, b.average)
     assert a.rng == b.rng
+
+
+def test_fictitious_play_stops_on_ullmans_eps():
+    # Ullman (2015): stop when the largest best-response gain is below eps
+    r = solve(
+        game("kuhn(players=2)"), method="fp", iterations=None, target_max_gain=0.01, check_every=10
+    )
+    assert r.stopped == "target" and max(r.gains) <= 0.01

@@ -116,3 +116,18 @@ def fig_estimators(
     ax.set_ylabel("standard deviation")
     ax.legend(fontsize=8)
     save_figure(fig, std_path)
+
+
+def fig_basins(cs: np.ndarray, ds: np.ndarray, which: np.ndarray, b: float, path: Path) -> None:
+    """The two basins of attraction over a grid of initial (c_K, d_Q) at fixed b_J."""
+    from matplotlib.colors import ListedColormap
+
+    fig, ax = plt.subplots(figsize=(5, 4.5))
+    ax.pcolormesh(cs, ds, which.T, cmap=ListedColormap(["#9ecae1", "#fdae6b"]), shading="nearest")
+    ax.set_xlabel("initial $c_K$")
+    ax.set_ylabel("initial $d_Q$")
+    ax.set_title(
+        f"Basins at $b_J$ = {b:.3f}: blue -> $c_K = 0$ ($S_1$), orange -> $d_Q = 0$ ($S_2$)",
+        fontsize=8,
+    )
+    save_figure(fig, path)

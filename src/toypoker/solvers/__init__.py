@@ -39,6 +39,7 @@ def solve(
     iterations: int | None = 1000,
     target_nash_conv: float | None = None,
     seconds: float | None = None,
+    target_max_gain: float | None = None,
     output: str = "average",
     check_every: int | None = None,
     seed: int | None = None,
@@ -62,6 +63,9 @@ def solve(
         Stop as soon as a check finds NashConv at or below this.
     seconds
         Stop after this much time spent iterating.
+    target_max_gain
+        Stop as soon as every player's best-response gain is at or below this
+        (Ullman's ``eps`` for fictitious play).
     output
         ``"average"`` (the converging one for CFR) or ``"current"`` strategy.
     check_every
@@ -87,7 +91,12 @@ def solve(
     m = REGISTRY.get(method)
     if m is None:
         raise ToypokerError(f"unknown method {method!r}; known: {', '.join(METHODS)}")
-    if iterations is None and target_nash_conv is None and seconds is None:
+    if (
+        iterations is None
+        and target_nash_conv is None
+        and seconds is None
+        and (target_max_gain is None)
+    ):
         raise ToypokerError("give iterations, target_nash_conv or seconds")
     if iterations is not None and iterations < 1:
         raise ToypokerError(f"iterations must be at least 1, got {iterations}")
@@ -106,6 +115,7 @@ def solve(
         iterations=iterations,
         target_nash_conv=target_nash_conv,
         seconds=seconds,
+        target_max_gain=target_max_gain,
         output=output,
         check_every=check_every,
         seed=seed,

@@ -224,6 +224,7 @@ def run(
     iterations: int | None,
     target_nash_conv: float | None,
     seconds: float | None,
+    target_max_gain: float | None = None,
     output: str,
     check_every: int | None,
     seed: int | None,
@@ -282,9 +283,12 @@ def run(
             t = state.iteration
             nc: float | None = None
             out_of_time = seconds is not None and spent >= seconds
+            max_gain = None
             if checks(t) or out_of_time:
                 probs = method.output(game, state, output)
-                nc = float(evaluate(game, Profile(game, probs, validate=False)).nash_conv)
+                ev_t = evaluate(game, Profile(game, probs, validate=False))
+                nc = float(ev_t.nash_conv)
+                max_gain = float(max(ev_t.gains))
                 trace.append(TracePoint(t, spent, nc))
             if progress is not None:
                 progress(t, nc)
@@ -293,6 +297,13 @@ def run(
                 last_save = time.monotonic()
             if nc is not None and target_nash_conv is not None and nc <= target_nash_conv:
                 stopped = "target"
+                break
+            if (
+                max_gain is not None
+                and target_max_gain is not None
+                and (max_gain <= target_max_gain)
+            ):
+                stopped = "target"  # Ullman (2015): the largest best-response gain < eps
                 break
             if out_of_time:
                 stopped = "seconds"
@@ -309,6 +320,7 @@ def run(
         "options": options,
         "iterations": iterations,
         "target_nash_conv": target_nash_conv,
+        "target_max_gain": target_max_gain,
         "seconds": seconds,
         "output": output,
         "check_every": check_every,
