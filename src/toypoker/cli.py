@@ -54,6 +54,18 @@ def _print_json(data: object) -> None:
     sys.stdout.write(json.dumps(data, indent=1) + "\n")
 
 
+def _emit(data: object, path: Path | None, json_: bool) -> bool:
+    """Write ``data`` as JSON to ``path`` (atomically) if given; print it if ``--json``.
+    Returns True when the JSON was printed (the command is done)."""
+    from .io import atomic_write_text
+
+    if path:
+        atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+    if json_:
+        _print_json(data)
+    return json_
+
+
 # -------------------------------------------------------------------- games
 @app.command()
 def games(json_: JsonOpt = False) -> None:
@@ -309,7 +321,6 @@ def _solve_seeds(
     (the experiment that led Szafron et al. to their family)."""
     import numpy as np
 
-    from .io import atomic_write_text
     from .solvers import solve as run
 
     runs = []
@@ -376,10 +387,7 @@ def _solve_seeds(
             {"seed": r.seed, "values": list(r.values), "nash_conv": r.nash_conv} for r in runs
         ],
     }
-    if result:
-        atomic_write_text(result, json.dumps(summary, indent=1) + "\n")
-    if json_:
-        _print_json(summary)
+    if _emit(summary, result, json_):
         return
     t = Table(title=f"{seeds} seeds of {method} on {g.spec}: expected values", title_justify="left")
     for c in ["player", "mean", "std", "min", "max"]:
@@ -418,7 +426,6 @@ def compare(
     json_: JsonOpt = False,
 ) -> None:
     """Run several methods for the same time and plot NashConv against time (log-log)."""
-    from .io import atomic_write_text
     from .plots import plot_convergence
 
     names = [m.strip() for m in methods.split(",") if m.strip()]
@@ -450,10 +457,7 @@ def compare(
             }
         )
     data = {"game": g.spec, "seconds": seconds, "seed": seed, "plot": str(plot), "methods": rows}
-    if result:
-        atomic_write_text(result, json.dumps(data, indent=1) + "\n")
-    if json_:
-        _print_json(data)
+    if _emit(data, result, json_):
         return
     t = Table(title=f"{g.spec}: {seconds:g} s per method", title_justify="left")
     for c in ["method", "iterations", "s/iteration", "final NashConv", "time to 1e-3"]:
@@ -602,7 +606,6 @@ def literature_check(
     json_: JsonOpt = False,
 ) -> None:
     """Instantiate every claim over its parameters, certify exactly, print the table."""
-    from .io import atomic_write_text
     from .literature.claims import CLAIMS, check
 
     for c in claim or []:
@@ -621,10 +624,7 @@ def literature_check(
             claim, seed=seed, progress=lambda cid: bar.update(task, advance=1, description=cid)
         )
     data = [r.to_dict() for r in rows]
-    if output:
-        atomic_write_text(output, json.dumps(data, indent=1) + "\n")
-    if json_:
-        _print_json(data)
+    if _emit(data, output, json_):
         return
     t = Table(title="The literature, checked exactly", title_justify="left", show_lines=False)
     for col in ["claim", "source", "parameters", "status", "exact"]:

@@ -56,16 +56,7 @@ def sequence_form(game: Game) -> SequenceForm:
         idx = np.nonzero(game.sigma_player == p)[0]
         seq_of_sigma[idx] = 1 + np.arange(len(idx))
         n_seq.append(1 + len(idx))
-    # each row's last own sequence, per player (0 = empty)
-    last = np.zeros((2, game.n_rows), dtype=np.int64)
-    actor_of_edge = game.row_actor[game.parent_row.clip(0)]
-    for t in range(1, game.n_depths):
-        a, b = game.depth_start[t], game.depth_start[t + 1]
-        par = game.parent_row[a:b]
-        es = game.edge_sigma[a:b]
-        for p in range(2):
-            mine = (es >= 0) & (actor_of_edge[a:b] == p)
-            last[p, a:b] = np.where(mine, seq_of_sigma[np.where(es >= 0, es, 0)], last[p, par])
+    last = _last_sequences(game, seq_of_sigma)
     parent_seq = last[game.infoset_player, game.infoset_rep_row]
     Es, es_ = [], []
     for p in range(2):
@@ -124,7 +115,7 @@ def _exact_payoffs(game: Game) -> dict[tuple[int, int], Fraction]:
     """``A`` with exact rational entries, as a dict of (s1, s2) -> coefficient."""
     sf = sequence_form(game)
     out: dict[tuple[int, int], Fraction] = {}
-    last0, last1 = _last_sequences(game, sf)
+    last0, last1 = _last_sequences(game, sf.seq_of_sigma)
     w = game.weights_exact
     u = game.term_u_exact[0]
     for k, r in enumerate(game.term_rows):
@@ -133,7 +124,8 @@ def _exact_payoffs(game: Game) -> dict[tuple[int, int], Fraction]:
     return out
 
 
-def _last_sequences(game: Game, sf: SequenceForm) -> tuple[np.ndarray, np.ndarray]:
+def _last_sequences(game: Game, seq_of_sigma: np.ndarray) -> np.ndarray:
+    """Each row's last own sequence per player (0 = the empty sequence), shape (2, R)."""
     last = np.zeros((2, game.n_rows), dtype=np.int64)
     actor_of_edge = game.row_actor[game.parent_row.clip(0)]
     for t in range(1, game.n_depths):
@@ -142,8 +134,8 @@ def _last_sequences(game: Game, sf: SequenceForm) -> tuple[np.ndarray, np.ndarra
         es = game.edge_sigma[a:b]
         for p in range(2):
             mine = (es >= 0) & (actor_of_edge[a:b] == p)
-            last[p, a:b] = np.where(mine, sf.seq_of_sigma[np.where(es >= 0, es, 0)], last[p, par])
-    return last[0], last[1]
+            last[p, a:b] = np.where(mine, seq_of_sigma[np.where(es >= 0, es, 0)], last[p, par])
+    return last
 
 
 def _exact_E(game: Game, sf: SequenceForm, player: int) -> list[dict[int, Fraction]]:

@@ -26,7 +26,7 @@ import numpy as np
 
 from ..game import Game
 from .base import Method, make_rng, register
-from .cfr import Schedule, average_strategy
+from .cfr import Schedule, average_strategy, initial_state
 from .mccfr_kernels import Blocks, run_many
 
 
@@ -42,11 +42,8 @@ class MCCFRState:
 
 
 def init(game: Game, options: dict, seed: int | None) -> MCCFRState:
-    k = game.infoset_n_actions[game.sigma_infoset]
-    sigma = 1.0 / k
-    sigma[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
-    z = np.zeros(game.n_sigma)
-    return MCCFRState(0, z, z.copy(), sigma, make_rng(seed).bit_generator.state)
+    st = initial_state(game)  # uniform, restrictions kept (as CFR)
+    return MCCFRState(0, st.regrets, st.average, st.sigma, make_rng(seed).bit_generator.state)
 
 
 _BLOCKS: dict[int, tuple[Game, Blocks]] = {}
