@@ -671,46 +671,27 @@ def equilibria(
     if (symbolic_pot or at_p_star) and "pot" not in params:
         raise ToypokerError(f"{g.name} has no pot parameter")
 
-    def make(p):
-        return load_game(format_spec_with(parsed.name, params, p))
-
     lo = parse_value(pot_min)
     if isinstance(lo, bool) or not hasattr(lo, "denominator"):
         raise ToypokerError(f"--pot-min must be a number, not {pot_min!r}")
+    n_free = sum(not i.restricted for i in g.infosets)
+    if n_free > MAX_ENUMERATED:
+        raise ToypokerError(
+            f"{n_free} free choices: too many to enumerate (3^k); at most {MAX_ENUMERATED}"
+        )
     if symbolic_pot:
         pot = "symbolic"
     elif at_p_star:
         pot = (5 + sp.sqrt(73)) / 2
-    else:
-        pot = params.get("pot", None)
-        if pot is None:
-            pieces_game = g
-            pot = None
-    if pot is None:
-        from .solvers.enumerate import enumerate_equilibria
-        from .symbolic import symbolic_values
+    else:  # the game as given: its own pot, if any
+        pot = params.get("pot", Fraction(1))
 
-        infos = [i for i in g.infosets if not i.restricted]
-        if any(len(i.actions) != 2 for i in infos):
-            raise ToypokerError("the enumerator needs binary choices at every free infoset")
-        if len(infos) > MAX_ENUMERATED:
-            raise ToypokerError(
-                f"{len(infos)} free choices: too many to enumerate (3^k); at most {MAX_ENUMERATED}"
-            )
-        vs = [sp.Symbol(i.label.replace(":", "_")) for i in infos]
-        E = symbolic_values(pieces_game, dict(zip([i.label for i in infos], vs, strict=True)))
-        pieces = enumerate_equilibria(E, vs, [i.player for i in infos])
-    else:
-        n_free = sum(not i.restricted for i in g.infosets)
-        if n_free > MAX_ENUMERATED:
-            raise ToypokerError(
-                f"{n_free} free choices: too many to enumerate (3^k); at most {MAX_ENUMERATED}"
-            )
-        pieces, vs = game_equilibria(
-            make,
-            pot=pot,
-            P_domain=sp.Interval.open(sp.Rational(lo.numerator, lo.denominator), sp.oo),
-        )
+    def make(p):
+        return load_game(format_spec_with(parsed.name, params, p)) if "pot" in params else g
+
+    pieces, vs = game_equilibria(
+        make, pot=pot, P_domain=sp.Interval.open(sp.Rational(lo.numerator, lo.denominator), sp.oo)
+    )
     names = {v: v.name.replace("_", ":", 2) for v in vs}
     rows = []
     for pc in pieces:
