@@ -68,6 +68,24 @@ def _regret_match(regrets, sigma, offset, nact, info):
 
 
 @njit(cache=True)
+def _sample_action(i, a, p, inf, actor, offset, nact, sigma, chosen, rng):
+    """Sample another player's action at reached decision row ``i`` (lazily)."""
+    info = inf[a + i]
+    if info < 0 or actor[a + i] == p:
+        return
+    off, k = offset[info], nact[info]
+    u = rng.random()
+    acc = 0.0
+    pick = k - 1
+    for x in range(k):
+        acc += sigma[off + x]
+        if u < acc:
+            pick = x
+            break
+    chosen[i] = pick
+
+
+@njit(cache=True)
 def es_traverse(
     p,
     t,
@@ -95,23 +113,17 @@ def es_traverse(
     a, b = start[d], start[d + 1]
     m = b - a
     chosen = np.full(m, -1)
-    for i in range(m):  # the others' sampled actions, one per decision row
-        info = inf[a + i]
-        if info >= 0 and actor[a + i] != p:
-            off, k = offset[info], nact[info]
-            u = rng.random()
-            acc = 0.0
-            pick = k - 1
-            for x in range(k):
-                acc += sigma[off + x]
-                if u < acc:
-                    pick = x
-                    break
-            chosen[i] = pick
     eprob = np.ones(m)
     reached = np.ones(m)
+    vis = np.empty(m, dtype=np.int64)  # rows reached under the sampled actions, depth order
+    vis[0] = 0
+    nv = 1
+    _sample_action(0, a, p, inf, actor, offset, nact, sigma, chosen, rng)
     for j in range(1, m):
         pr = lp[a + j]
+        if reached[pr] == 0.0:
+            reached[j] = 0.0
+            continue
         e = es[a + j]
         if e >= 0:
             if actor[a + pr] == p:
@@ -122,18 +134,26 @@ def es_traverse(
                 reached[j] = reached[pr] * eprob[j]
         else:
             reached[j] = reached[pr]
+        if reached[j] > 0.0:
+            vis[nv] = j
+            nv += 1
+            _sample_action(j, a, p, inf, actor, offset, nact, sigma, chosen, rng)
     v = np.zeros(m)
-    for j in range(m):
+    for q in range(nv):
+        j = vis[q]
         if term[a + j] >= 0:
             v[j] = term_u[p, term[a + j]]
-    for j in range(m - 1, 0, -1):
+    for q in range(nv - 1, 0, -1):
+        j = vis[q]
         v[lp[a + j]] += eprob[j] * v[j]
-    for j in range(1, m):  # regrets of p's actions; then p's infosets re-matched
+    for q in range(1, nv):  # regrets of p's actions
+        j = vis[q]
         e = es[a + j]
         pr = lp[a + j]
-        if e >= 0 and actor[a + pr] == p and not fixed[e] and reached[pr] > 0:
+        if e >= 0 and actor[a + pr] == p and not fixed[e]:
             regrets[e] += reached[pr] * (v[j] - v[pr])
-    for i in range(m):
+    for q in range(nv):
+        i = vis[q]
         info = inf[a + i]
         if info < 0 or inf_fixed[info]:
             continue
@@ -142,13 +162,10 @@ def es_traverse(
                 for x in range(nact[info]):
                     if regrets[offset[info] + x] < 0:
                         regrets[offset[info] + x] = 0.0
-        elif reached[i] > 0 and weight > 0:  # simple averaging at visited rows of the others
+            _regret_match(regrets, sigma, offset, nact, info)
+        elif weight > 0:  # simple averaging at visited rows of the others
             for x in range(nact[info]):
                 average[offset[info] + x] += weight * sigma[offset[info] + x]
-    for i in range(m):
-        info = inf[a + i]
-        if info >= 0 and actor[a + i] == p and not inf_fixed[info]:
-            _regret_match(regrets, sigma, offset, nact, info)
 
 
 @njit(cache=True)
