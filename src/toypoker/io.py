@@ -7,6 +7,12 @@ import tempfile
 from pathlib import Path
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically: a temporary file in the same folder,
     flushed and fsynced, then renamed over the target."""
@@ -19,6 +25,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a result file is ordinary
         os.replace(tmp, path)
     except BaseException:
         try:
