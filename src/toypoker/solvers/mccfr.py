@@ -43,7 +43,9 @@ class MCCFRState:
 
 def init(game: Game, options: dict, seed: int | None) -> MCCFRState:
     st = initial_state(game)  # uniform, restrictions kept (as CFR)
-    return MCCFRState(0, st.regrets, st.average, st.sigma, make_rng(seed).bit_generator.state)
+    state = MCCFRState(0, st.regrets, st.average, st.sigma, make_rng(seed).bit_generator.state)
+    step_many(0, game, state, options, 0)  # compile (or load) the kernels outside the timing
+    return state
 
 
 _BLOCKS: dict[int, tuple[Game, Blocks]] = {}
