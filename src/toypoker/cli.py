@@ -210,6 +210,19 @@ def _run_with_bar(g: Game, method: str, quiet: bool, **kw: object):
         return run(g, method=method, progress=progress, **kw)
 
 
+def _count_bar(label: str) -> Progress:
+    """A progress bar counting finished units (seeds, runs) on stderr, terminals only."""
+    return Progress(
+        TextColumn(label),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+
+
 def _check_method(method: str) -> None:
     from .solvers import METHODS
 
@@ -324,15 +337,7 @@ def _solve_seeds(
     from .solvers import solve as run
 
     runs = []
-    with Progress(
-        TextColumn(f"{method} {g.spec}: seeds"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as bar:
+    with _count_bar(f"{method} {g.spec}: seeds") as bar:
         task = bar.add_task("seeds", total=seeds)
         for s in range(seeds):
             runs.append(
@@ -611,14 +616,7 @@ def literature_check(
     for c in claim or []:
         if c not in CLAIMS:
             raise ToypokerError(f"unknown claim {c!r}; known: {', '.join(CLAIMS)}")
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as bar:
+    with _count_bar("{task.description}") as bar:
         task = bar.add_task("claims", total=len(claim or CLAIMS))
         rows = check(
             claim, seed=seed, progress=lambda cid: bar.update(task, advance=1, description=cid)
@@ -1044,15 +1042,7 @@ def dynamics_table1(
     k_list = _floats(ks, None, "--k")
     L_list = [int(x) for x in _floats(Ls, None, "--L")]
     P = _pot(pot)
-    with Progress(
-        TextColumn("repeated play"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    ) as bar:
+    with _count_bar("repeated play") as bar:
         task = bar.add_task("runs", total=len(k_list) * len(L_list))
         res = sweep(
             P,

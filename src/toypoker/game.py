@@ -478,6 +478,14 @@ class Game:
             child_order.astype(np.int64),
         )
 
+    def derived(self, name: str, factory):
+        """A structure derived from the compiled arrays, built once per game
+        (solvers keep their precomputed edge lists and kernels' arrays here)."""
+        cache = self.__dict__.setdefault("_derived", {})
+        if name not in cache:
+            cache[name] = factory(self)
+        return cache[name]
+
     @property
     def fixed_values_exact(self) -> dict[int, Fraction]:
         return dict(self._fixed_exact)

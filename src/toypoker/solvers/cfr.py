@@ -83,16 +83,8 @@ class _Edges:
         self.mask = [(game.sigma_player == p) & ~game.sigma_fixed for p in range(game.n_players)]
 
 
-_EDGE_CACHE: dict[int, tuple[Game, _Edges]] = {}
-
-
 def _edges(game: Game) -> _Edges:
-    hit = _EDGE_CACHE.get(id(game))
-    if hit is None or hit[0] is not game:
-        hit = (game, _Edges(game))
-        _EDGE_CACHE.clear()
-        _EDGE_CACHE[id(game)] = hit
-    return hit[1]
+    return game.derived("cfr_edges", _Edges)
 
 
 def regret_matching(

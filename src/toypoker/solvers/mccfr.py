@@ -48,16 +48,8 @@ def init(game: Game, options: dict, seed: int | None) -> MCCFRState:
     return state
 
 
-_BLOCKS: dict[int, tuple[Game, Blocks]] = {}
-
-
 def _blocks(game: Game) -> Blocks:
-    hit = _BLOCKS.get(id(game))
-    if hit is None or hit[0] is not game:
-        hit = (game, Blocks(game))
-        _BLOCKS.clear()
-        _BLOCKS[id(game)] = hit
-    return hit[1]
+    return game.derived("mccfr_blocks", Blocks)
 
 
 def step_many(kind: int, game: Game, state: MCCFRState, options: dict, n: int) -> MCCFRState:
