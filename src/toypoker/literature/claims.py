@@ -527,29 +527,29 @@ def _expectation_polynomials(rng: np.random.Generator) -> Iterator[Row]:
         )
         / 24,
     ]
-    for p, eq in enumerate((30, 31, 32)):
-        ok = sp.expand(E[p] - printed[p]) == 0
-        yield Row(
-            c.id,
-            c.source,
-            f"eq. ({eq}), E{p + 1}(P, 7 parameters)",
-            "verified" if ok else "disagrees",
-            "polynomial identity" if ok else f"difference {sp.factor(E[p] - printed[p])}",
-        )
+    yield from _identity_rows(
+        c, E, printed, [f"eq. ({q}), E{k + 1}(P, 7 parameters)" for k, q in enumerate((30, 31, 32))]
+    )
     E = values_in_pot(lambda p: _game(B.skp_spec(p)), {B.LABELS[k]: sy[k] for k in B.SKP_PARAMS}, P)
-    printed = [
-        (cK * (P * bJ - 2) - (P - 2) * bJ) / 24,
-        (dQ * (cK - 2 + bJ * (1 - cK) * (P + 1)) + bJ * (cK + 3) - 2) / 24,
-        (bJ * (P - 5 - (P + 1) * (dQ + (1 - dQ) * cK)) + 2 * cK + (2 - cK) * dQ + 2) / 24,
-    ]
-    for p, eq in enumerate((38, 39, 40)):
-        ok = sp.expand(E[p] - printed[p]) == 0
+    printed = list(B.skp_expectations(P, bJ, cK, dQ))  # eqs. (38)-(40)
+    yield from _identity_rows(
+        c,
+        E,
+        printed,
+        [f"eq. ({q}), SKP E{k + 1}(P, b_J, c_K, d_Q)" for k, q in enumerate((38, 39, 40))],
+    )
+
+
+def _identity_rows(c: Claim, E: list, printed: list, params: list[str]) -> Iterator[Row]:
+    """One row per expected value: verified when ours equals the printed polynomial."""
+    for e, q, label in zip(E, printed, params, strict=True):
+        ok = sp.expand(e - q) == 0
         yield Row(
             c.id,
             c.source,
-            f"eq. ({eq}), SKP E{p + 1}(P, b_J, c_K, d_Q)",
+            label,
             "verified" if ok else "disagrees",
-            "polynomial identity" if ok else f"difference {sp.factor(E[p] - printed[p])}",
+            "polynomial identity" if ok else f"difference {sp.factor(e - q)}",
         )
 
 

@@ -16,6 +16,22 @@ from numba import njit
 
 from ..game import Game
 
+GAME_ARRAYS = (
+    "start",
+    "lp",
+    "es",
+    "inf",
+    "actor",
+    "term",
+    "term_u",
+    "offset",
+    "nact",
+    "fixed",
+    "inf_fixed",
+    "cumw",
+    "sigma_player",
+)
+
 
 class Blocks:
     """Per-deal row blocks of a game as flat arrays for the kernels."""
@@ -38,6 +54,8 @@ class Blocks:
         self.cumw = np.cumsum(game.weights)
         self.n_players = game.n_players
         self.max_block = int(np.diff(self.start).max())
+        # what the kernels read, in one tuple (order: GAME_ARRAYS)
+        self.arrays = tuple(getattr(self, f) for f in GAME_ARRAYS)
 
 
 @njit(cache=True)
@@ -86,29 +104,9 @@ def _sample_action(i, a, p, inf, actor, offset, nact, sigma, chosen, rng):
 
 
 @njit(cache=True)
-def es_traverse(
-    p,
-    t,
-    regrets,
-    average,
-    sigma,
-    floor,
-    weight,
-    start,
-    lp,
-    es,
-    inf,
-    actor,
-    term,
-    term_u,
-    offset,
-    nact,
-    fixed,
-    inf_fixed,
-    cumw,
-    rng,
-):
+def es_traverse(p, t, regrets, average, sigma, floor, weight, g, rng):
     """One external-sampling traversal for player ``p`` (in place)."""
+    start, lp, es, inf, actor, term, term_u, offset, nact, fixed, inf_fixed, cumw, sigma_player = g
     d = _sample_deal(cumw, rng)
     a, b = start[d], start[d + 1]
     m = b - a
@@ -169,31 +167,9 @@ def es_traverse(
 
 
 @njit(cache=True)
-def os_traverse(
-    p,
-    t,
-    regrets,
-    average,
-    sigma,
-    floor,
-    weight,
-    eps,
-    n_players,
-    start,
-    lp,
-    es,
-    inf,
-    actor,
-    term,
-    term_u,
-    offset,
-    nact,
-    fixed,
-    inf_fixed,
-    cumw,
-    rng,
-):
+def os_traverse(p, t, regrets, average, sigma, floor, weight, eps, n_players, g, rng):
     """One outcome-sampling traversal for player ``p`` (in place)."""
+    start, lp, es, inf, actor, term, term_u, offset, nact, fixed, inf_fixed, cumw, sigma_player = g
     d = _sample_deal(cumw, rng)
     a, b = start[d], start[d + 1]
     m = b - a
@@ -303,23 +279,12 @@ def run_many(
     beta,
     eps,
     n_players,
-    sigma_player,
-    start,
-    lp,
-    es,
-    inf,
-    actor,
-    term,
-    term_u,
-    offset,
-    nact,
-    fixed,
-    inf_fixed,
-    cumw,
+    g,
     rng,
 ):
     """``n_iter`` MCCFR iterations (kind 0: external, 1: outcome sampling) in place,
     iterations ``t0 + 1 .. t0 + n_iter``, every player traversing in turn."""
+    start, lp, es, inf, actor, term, term_u, offset, nact, fixed, inf_fixed, cumw, sigma_player = g
     for it in range(n_iter):
         t = t0 + it + 1
         weight = float(t) ** gamma
@@ -327,50 +292,6 @@ def run_many(
             if discount:
                 _discount_player(regrets, p, sigma_player, fixed, t, alpha, beta)
             if kind == 0:
-                es_traverse(
-                    p,
-                    t,
-                    regrets,
-                    average,
-                    sigma,
-                    floor,
-                    weight,
-                    start,
-                    lp,
-                    es,
-                    inf,
-                    actor,
-                    term,
-                    term_u,
-                    offset,
-                    nact,
-                    fixed,
-                    inf_fixed,
-                    cumw,
-                    rng,
-                )
+                es_traverse(p, t, regrets, average, sigma, floor, weight, g, rng)
             else:
-                os_traverse(
-                    p,
-                    t,
-                    regrets,
-                    average,
-                    sigma,
-                    floor,
-                    weight,
-                    eps,
-                    n_players,
-                    start,
-                    lp,
-                    es,
-                    inf,
-                    actor,
-                    term,
-                    term_u,
-                    offset,
-                    nact,
-                    fixed,
-                    inf_fixed,
-                    cumw,
-                    rng,
-                )
+                os_traverse(p, t, regrets, average, sigma, floor, weight, eps, n_players, g, rng)
