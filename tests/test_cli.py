@@ -89,6 +89,12 @@ def test_eval_exact(capsys, tmp_path):
         (["solve", "kuhn()", "--method", "magic"], "unknown method"),
         (["eval", "kuhn()", "/nonexistent/p.json"], "cannot read profile"),
         (["frobnicate"], "No such command"),
+        (["trace", "kuhn(players=3)", "--pot", "-1:5"], "pot must stay positive"),
+        (["trace", "kuhn(players=3)", "--pot", "5:2"], "LO < HI"),
+        (["trace", "kuhn(players=3)", "--pot", "a:b"], "LO:HI"),
+        (["trace", "kuhn(players=3)"], "--pot LO:HI"),
+        (["trace", "kuhn(players=3)", "--param", "cards", "--range", "1:2"], "numeric parameter"),
+        (["trace", "kuhn(players=3)", "--pot", "1:5", "--at", "7"], "outside"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):
@@ -286,3 +292,36 @@ def test_dynamics_commands(capsys, tmp_path):
     assert code == 2 and "positive" in err
     code, _, err = run(capsys, "dynamics", "play", "--L", "0")
     assert code == 2 and "at least 1" in err
+
+
+def test_trace_writes_curve_plots_and_certified_equilibria(capsys, tmp_path):
+    # Billingham (N cards), Sec. 5.1 / Szafron et al.: N = 4 at P = 3 has E2 = -1/48
+    code, out, _ = run(
+        capsys,
+        "trace",
+        "kuhn(players=3,cards=4)",
+        "--pot",
+        "2.5:3.5",
+        "--at",
+        "3",
+        "--outdir",
+        str(tmp_path),
+        "--json",
+    )
+    assert code == 0
+    data = json.loads(out)
+    assert data["reason"] == "reached" and data["eps"] == 1e-6
+    (eq,) = data["equilibria"][0]["list"]
+    assert abs(eq["expectations"][1] + 1 / 48) < 1e-12 and eq["nash_conv"] < 1e-6
+    for f in [
+        "curve.csv",
+        "curve.csv.json",
+        "expectations.png",
+        "frequencies.png",
+        "multiplicity.csv",
+        "multiplicity.png",
+        "ranges_pot3.png",
+        "animation.gif",
+    ]:
+        assert (tmp_path / f).stat().st_size > 0, f
+    assert (tmp_path / "animation.gif").read_bytes()[:3] == b"GIF"

@@ -727,6 +727,186 @@ def format_spec_with(name: str, params: dict, pot) -> str:
     return format_spec(name, {**params, "pot": pot})
 
 
+# -------------------------------------------------------------------- trace
+def _window(text: str, name: str) -> tuple[float, float]:
+    try:
+        a, b = (float(v) for v in text.split(":"))
+    except ValueError:
+        raise ToypokerError(f"{name} must be LO:HI, e.g. 0.5:20, not {text!r}") from None
+    if not a < b:
+        raise ToypokerError(f"{name} needs LO < HI, got {text!r}")
+    return a, b
+
+
+@app.command()
+def trace(
+    spec: SpecArg,
+    pot: Annotated[
+        str | None, typer.Option(help="Trace in the pot over LO:HI, e.g. 0.5:20.")
+    ] = None,
+    param: Annotated[
+        str | None, typer.Option(help="Another numeric game parameter to trace in (ante, bet).")
+    ] = None,
+    window: Annotated[str | None, typer.Option("--range", help="LO:HI for --param.")] = None,
+    eps: Annotated[float, typer.Option(help="Regularization eps (units of dE/dx).")] = 1e-6,
+    start: Annotated[
+        float | None, typer.Option(help="Parameter value of the first point (default LO).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Random start for the first solve (default: all 1/2).")
+    ] = None,
+    response: Annotated[str, typer.Option(help="arctan, algebraic or logistic.")] = "arctan",
+    keep_dominated: Annotated[
+        bool, typer.Option(help="Do not fix Kuhn's dominated choices.")
+    ] = False,
+    ds_max: Annotated[float, typer.Option(help="Largest arclength step.")] = 0.25,
+    at: Annotated[
+        str | None, typer.Option(help="Parameter values to list certified equilibria at (a,b,..).")
+    ] = None,
+    log: Annotated[bool, typer.Option(help="Log scale for the parameter axis.")] = False,
+    gif: Annotated[bool, typer.Option(help="Write the animation along the curve.")] = True,
+    outdir: Annotated[Path, typer.Option(help="Folder for CSV and figures.")] = Path("trace"),
+    json_: JsonOpt = False,
+) -> None:
+    """Trace the curve of (regularized) equilibria in the pot or another parameter
+    (Billingham, N cards): CSV, plots, range bars, animation, multiplicity."""
+    import numpy as np
+    from rich.progress import SpinnerColumn
+
+    from .continuation import figures
+    from .continuation.curves import equilibria_at, multiplicity, system_for, trace_curve
+
+    if (pot is None) == (param is None):
+        raise ToypokerError("give --pot LO:HI, or --param NAME with --range LO:HI")
+    if param is not None and window is None:
+        raise ToypokerError("--param needs --range LO:HI")
+    parameter = "pot" if pot is not None else param
+    lo, hi = _window(pot if pot is not None else window, "--pot" if pot is not None else "--range")
+    at_values = _floats(at, None, "--at") if at else []
+    for v in at_values:
+        if not lo <= v <= hi:
+            raise ToypokerError(f"--at value {v} is outside [{lo}, {hi}]")
+    g = load_game(spec)
+    outdir.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed) if seed is not None else None
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        TextColumn("{task.fields[where]}"),
+        TextColumn("step {task.fields[ds]}"),
+        TimeElapsedColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    ) as bar:
+        task = bar.add_task(f"trace {g.spec}", where="", ds="")
+
+        def progress(stage: str, lam: float, ds: float) -> None:
+            bar.update(task, where=f"{stage} = {lam:.6g}", ds=f"{ds:.2e}")
+
+        curve = trace_curve(
+            g.spec,
+            lo,
+            hi,
+            parameter=parameter,
+            eps=eps,
+            start=start,
+            response=response,
+            dominated=not keep_dominated,
+            rng=rng,
+            ds_max=ds_max,
+            progress=progress,
+        )
+    csv_path = curve.save(outdir / "curve.csv")
+    figures.plot_expectations(curve, outdir / "expectations.png", log=log)
+    figures.plot_frequencies(curve, g, outdir / "frequencies.png", log=log)
+    system = system_for(curve, dominated=not keep_dominated)
+    mult = multiplicity(curve, system)
+    figures.plot_multiplicity(mult, curve, outdir / "multiplicity.png")
+    from .io import atomic_write_text
+
+    atomic_write_text(
+        outdir / "multiplicity.csv",
+        f"{parameter}_from,{parameter}_to,crossings,distinct\n"
+        + "".join(f"{a:.10g},{b:.10g},{c},{d}\n" for a, b, c, d in mult.rows()),
+    )
+    listed = []
+    for v in at_values:
+        eqs = equilibria_at(curve, v, system)
+        figures.plot_ranges(
+            system.exact_game(v),
+            eqs[0].sigma if eqs else curve.sigma[0],
+            f"{g.spec}: {parameter} = {v:g} (equilibrium 1 of {len(eqs)})",
+            outdir / f"ranges_{parameter}{v:g}.png",
+        )
+        listed.append((v, eqs))
+    if gif:
+        with _count_bar("animation") as b2:
+            b2.add_task("gif", total=None)
+            figures.animate_ranges(curve, g, outdir / "animation.gif")
+    data = {
+        "spec": g.spec,
+        "parameter": parameter,
+        "window": [lo, hi],
+        "eps": eps,
+        "points": len(curve.theta),
+        "steps": curve.steps,
+        "seconds": round(curve.seconds, 3),
+        "reason": curve.reason,
+        "csv": str(csv_path),
+        "max_equilibria": int(mult.distinct.max()),
+        "multiplicity": [
+            {"from": a, "to": b, "crossings": c, "distinct": d} for a, b, c, d in mult.rows()
+        ],
+        "equilibria": [
+            {
+                parameter: v,
+                "list": [
+                    {
+                        "expectations": e.expectations.tolist(),
+                        "nash_conv": e.nash_conv,
+                        "raw_nash_conv": e.raw_nash_conv,
+                    }
+                    for e in eqs
+                ],
+            }
+            for v, eqs in listed
+        ],
+        "outdir": str(outdir),
+    }
+    if json_:
+        _print_json(data)
+        return
+    out.print(
+        f"{g.spec}: {len(curve.theta)} points over {parameter} in [{lo:g}, {hi:g}] "
+        f"({curve.steps} steps, {curve.seconds:.1f} s, eps = {eps:g}, {curve.reason})"
+    )
+    out.print(
+        f"up to {int(mult.distinct.max())} distinct equilibria on the branch; where more than one:"
+    )
+    for a, b, c, d in mult.rows():
+        if d > 1:
+            out.print(f"  {parameter} in ({a:.6g}, {b:.6g}): {d} distinct ({c} branch points)")
+    for v, eqs in listed:
+        t = Table(
+            title=f"{parameter} = {v:g}: {len(eqs)} distinct equilibria", title_justify="left"
+        )
+        t.add_column("#")
+        for p in range(g.n_players):
+            t.add_column(f"E{p + 1}")
+        t.add_column("NashConv (polished)")
+        t.add_column("NashConv (regularized)")
+        for k, e in enumerate(eqs):
+            t.add_row(
+                str(k + 1),
+                *(f"{x:+.6f}" for x in e.expectations),
+                f"{e.nash_conv:.2e}",
+                f"{e.raw_nash_conv:.2e}",
+            )
+        out.print(t)
+    out.print(f"CSV, expectations/frequencies/multiplicity plots, range bars and GIF in {outdir}/")
+
+
 # ------------------------------------------------------------------- export
 @app.command()
 def export(

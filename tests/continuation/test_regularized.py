@@ -1,22 +1,33 @@
-"""The regularized system x = F(D/eps) on SKP against the exact equilibria (eqs. 12-14)."""
+"""The regularized system x = F(D/eps): SKP's advantages, the dominated choices, and
+the limit eps -> 0 against the exact equilibria (Billingham, SKP, eqs. 12-17)."""
 
 import numpy as np
+import pytest
 
-from tests.conftest import game
-from toypoker.continuation.regularized import Advantage, RegularizedSystem
+from toypoker.continuation.regularized import RegularizedSystem, dominated_actions
+from toypoker.continuation.tracer import trace
+from toypoker.errors import ToypokerError
+from toypoker.games import load_game
+from toypoker.literature.billingham import skp_expectations
 
 
-def skp(p):
-    return game(f"skp(pot={p})")
+def skp_solutions(P):
+    # Billingham (simplified), eqs. (12)-(14): (b_J, c_K, d_Q)
+    return [
+        np.array([2 / (P + 1), 0, (P - 5) / (P + 1)]),
+        np.array([2 / P, (P - 5) / (P + 1), 0]),
+        np.array([2 / P, 2 / (P + 2), (P * P - 5 * P - 12) / (P * (P + 1))]),
+    ]
 
 
-def test_advantage_and_its_exact_jacobian():
-    # SKP eqs. (38)-(40): D = (dE3/db_J, dE1/dc_K, dE2/dd_Q) (no own-sequence in SKP)
-    P = 9.0
-    adv = Advantage(skp(9))
+def test_skp_advantages_are_eqs_38_to_40():
+    # D = (dE3/db_J, dE1/dc_K, dE2/dd_Q) of eqs. (38)-(40); its derivative in P too
+    sys_ = RegularizedSystem("skp", parameter="pot", eps=1.0)
+    assert sys_.labels == ["P3:1:kk", "P1:3:kkb", "P2:2:kkbf"]
     rng = np.random.default_rng(1)
     for _ in range(5):
         b, c, d = rng.random(3)
+        P = 2 + 10 * rng.random()
         want = np.array(
             [
                 (P - 5 - (P + 1) * (d + (1 - d) * c)) / 24,
@@ -24,31 +35,85 @@ def test_advantage_and_its_exact_jacobian():
                 (c - 2 + b * (1 - c) * (P + 1)) / 24,
             ]
         )
-        assert np.allclose(adv(np.array([b, c, d])), want, atol=1e-14)
-    J = adv.jacobian(np.array([0.3, 0.2, 0.1]))
-    assert np.isclose(J[1, 0], P / 24) and J[1, 1] == 0 and J[1, 2] == 0
+        g, _ = sys_.GJ(np.array([b, c, d, P]))
+        x = np.array([b, c, d])
+        D = np.tan(np.pi * (x - g - 0.5))  # g = x - F(D), F = 1/2 + arctan/pi
+        assert np.allclose(D, want, atol=1e-12)
+        E = sys_.expectations(x, P)
+        assert np.allclose(E, skp_expectations(P, b, c, d), atol=1e-14)
 
 
-def test_eps_continuation_reaches_an_skp_equilibrium():
+def test_jacobian_matches_differences():
+    sys_ = RegularizedSystem("kuhn(players=3,cards=5)", parameter="pot", eps=1e-2)
+    rng = np.random.default_rng(2)
+    u = np.append(rng.random(sys_.n), 2.5)
+    g, J = sys_.GJ(u)
+    h = 1e-7
+    for j in rng.choice(sys_.n + 1, 12, replace=False):
+        e = np.zeros_like(u)
+        e[j] = h
+        fd = (sys_.GJ(u + e)[0] - sys_.GJ(u - e)[0]) / (2 * h)
+        assert np.allclose(J[:, j], fd, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("N", [4, 5, 10])
+def test_the_papers_22_dominated_choices(N):
+    # Billingham (N cards), Sec. 2: best card bets/calls at nodes 3-12, worst folds at
+    # nodes 4-12, second-worst folds at the overcall nodes 6, 9, 12
+    g = load_game(f"kuhn(players=3,cards={N})")
+    pins = dominated_actions(g)
+    fixed = {}
+    for k, v in pins.items():
+        inf = g.infosets[g.sigma_infoset[k]]
+        if k == inf.offset + 1:
+            fixed[(inf.private[0], inf.history)] = v
+    assert len(fixed) == 22
+    facing = ["kkb", "kkbf", "kkbc", "kb", "kbf", "kbc", "b", "bf", "bc"]
+    assert all(fixed[(N, h)] == 1 for h in ["kk"] + facing)
+    assert all(fixed[(1, h)] == 0 for h in facing)
+    assert all(fixed[(2, h)] == 0 for h in ["kkbc", "kbc", "bc"])
+    sys_ = RegularizedSystem(f"kuhn(players=3,cards={N})", eps=1e-3)
+    assert sys_.n == 12 * N - 22
+
+
+def test_skp_limit_eps_to_zero():
+    # Figures 2-4: as eps decreases the regularized point tends to an exact solution
     P = 9.0
-    sys_ = RegularizedSystem(skp, parameter="log_eps", pot=P)
-    u0 = sys_.solve(np.full(3, 0.5), np.log(1.0))
-    br = sys_.trace(u0, np.log(1e-5), ds=0.1, ds_max=1.0)
-    assert br.reason == "reached"
-    x = br.points[-1][:-1]
-    sols = [
-        np.array([2 / (P + 1), 0, (P - 5) / (P + 1)]),
-        np.array([2 / P, (P - 5) / (P + 1), 0]),
-        np.array([2 / P, 2 / (P + 2), (P * P - 5 * P - 12) / (P * (P + 1))]),
-    ]
-    assert min(np.abs(x - s).max() for s in sols) < 2e-3
+    sys_ = RegularizedSystem("skp(pot=9)", parameter="eps")
+    u = sys_.solve(np.full(3, 0.5), np.log(1.0))
+    errors = []
+    for eps in (1e-3, 1e-4, 1e-5, 1e-6):
+        br = trace(sys_.GJ, u, np.log(eps), 1.0, direction=-1.0, ds=0.1, ds_max=1.0)
+        assert br.reason == "reached"
+        u = br.points[-1]
+        errors.append(min(np.abs(u[:-1] - s).max() for s in skp_solutions(P)))
+    assert all(a > b for a, b in zip(errors, errors[1:], strict=False))
+    assert errors[-1] < 1e-4
 
 
-def test_pot_continuation_follows_solution_2():
-    # eq. (13) along P at eps = 1e-4, starting on Solution 2 at P = 9
-    sys_ = RegularizedSystem(skp, parameter="pot", eps=1e-4)
-    u = sys_.solve(np.array([2 / 9, 0.4, 0.0]), 9.0)
-    br = sys_.trace(u, 20.0, ds=0.05, ds_max=0.5)
-    assert br.reason == "reached"
-    for x, P in zip(br.y, br.lam, strict=True):
-        assert np.abs(x - [2 / P, (P - 5) / (P + 1), 0]).max() < 5e-3
+def test_skp_pot_curve_follows_eqs_12_to_17():
+    # P-continuation at two eps along Solution 2 (eq. 13, its expectations eqs. 15-17
+    # through eqs. 38-40); the error shrinks with eps
+    worst = []
+    for eps in (1e-4, 1e-6):
+        sys_ = RegularizedSystem("skp", parameter="pot", eps=eps)
+        u = sys_.solve(np.array([2 / 9, 0.4, 0.0]), 9.0)
+        br = trace(sys_.GJ, u, 1.0, 20.0, direction=1.0, ds=0.05, ds_max=0.5)
+        assert br.reason == "reached" and br.lam[-1] == 20.0
+        err = 0.0
+        for x, P in zip(br.y, br.lam, strict=True):
+            exact = skp_solutions(P)[1]
+            err = max(err, np.abs(x - exact).max())
+            E = sys_.expectations(x, P)
+            assert np.allclose(E, skp_expectations(P, *exact), atol=2 * err + 1e-12)
+        worst.append(err)
+    assert worst[1] < worst[0] / 10 and worst[1] < 1e-4
+
+
+def test_bad_inputs():
+    with pytest.raises(ToypokerError, match="numeric parameter"):
+        RegularizedSystem("kuhn(players=3)", parameter="cards")
+    with pytest.raises(ToypokerError, match="eps must be positive"):
+        RegularizedSystem("kuhn(players=3)", eps=-1)
+    with pytest.raises(ToypokerError, match="unknown response"):
+        RegularizedSystem("kuhn(players=3)", response="tanh")

@@ -14,7 +14,10 @@ def test_passes_a_fold():
     def J(u):
         return np.array([[2 * u[0], -1.0]])
 
-    br = trace(G, J, np.array([-1.0, 1.0]), lam_end=4.0, direction=-1.0, ds=0.1)
+    def GJ(u):
+        return G(u), J(u)
+
+    br = trace(GJ, np.array([-1.0, 1.0]), -10.0, 4.0, direction=-1.0, ds=0.1)
     assert br.reason == "reached"
     assert br.y[:, 0].min() < 0 < br.y[:, 0].max()  # went round the fold at y = 0
     assert np.argmin(br.lam) not in (0, len(br.lam) - 1)  # lam fell, then rose
@@ -31,7 +34,10 @@ def test_circle_arclength():
     def J(u):
         return np.array([[2 * u[0], 2 * u[1]]])
 
-    br = trace(G, J, np.array([1.0, 0.0]), lam_end=0.8, ds=0.01, ds_max=0.02)
+    def GJ(u):
+        return G(u), J(u)
+
+    br = trace(GJ, np.array([1.0, 0.0]), -2.0, 0.8, ds=0.01, ds_max=0.02)
     assert br.reason == "reached"
     assert abs(br.points[-1][0] - 0.6) < 1e-9
     assert abs(br.arclength[-1] - np.arcsin(0.8)) < 1e-3

@@ -1,0 +1,196 @@
+"""Pictures of equilibrium curves: expectations and frequencies against the
+parameter, the range bars of Billingham's Figure 10, and the animation along
+the curve (his videos: equal arclength steps, linear interpolation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..game import Game
+from ..plots import plt, save_figure
+from .curves import EquilibriumCurve
+
+# Billingham's node numbers for three-player Kuhn poker (Sec. 2, NOTES.md)
+PAPER_NODES = {
+    "": 1, "k": 2, "kk": 3, "kkb": 4, "kkbf": 5, "kkbc": 6,
+    "kb": 7, "kbf": 8, "kbc": 9, "b": 10, "bf": 11, "bc": 12,
+}  # fmt: skip
+
+
+def node_title(game: Game, node: int) -> str:
+    nd = game.nodes[node]
+    h = nd.history
+    if game.name == "kuhn" and game.n_players == 3 and h in PAPER_NODES:
+        return f"node {PAPER_NODES[h]}: P{nd.actor + 1} '{h or '-'}'"
+    return f"P{nd.actor + 1} '{h or '-'}'"
+
+
+def decision_nodes(game: Game) -> list[int]:
+    nodes = sorted({i.node for i in game.infosets})
+    if game.name == "kuhn" and game.n_players == 3:
+        nodes.sort(key=lambda n: PAPER_NODES.get(game.nodes[n].history, 99))
+    return nodes
+
+
+def _grid(k: int) -> tuple[int, int]:
+    cols = min(4, k) if k > 1 else 1
+    return (k + cols - 1) // cols, cols
+
+
+def plot_expectations(curve: EquilibriumCurve, path: str | Path, log: bool = False) -> None:
+    """Each player's expectation against the parameter (Billingham's Figs. 5, 6, 8)."""
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    for p in range(curve.expectations.shape[1]):
+        ax.plot(curve.theta, curve.expectations[:, p], linewidth=1.1, label=f"E{p + 1}")
+    if log:
+        ax.set_xscale("log")
+    ax.axhline(0, color="k", linewidth=0.5)
+    ax.set_xlabel(curve.parameter)
+    ax.set_ylabel("expectation")
+    ax.set_title(f"{curve.spec}, eps = {curve.eps:g}")
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    save_figure(fig, path)
+
+
+def plot_frequencies(
+    curve: EquilibriumCurve, game: Game, path: str | Path, log: bool = False
+) -> None:
+    """Aggressive-action frequency against the parameter, one panel per node, a line per card."""
+    nodes = decision_nodes(game)
+    rows, cols = _grid(len(nodes))
+    fig, axes = plt.subplots(
+        rows, cols, figsize=(3.4 * cols, 2.6 * rows), squeeze=False, sharex=True
+    )
+    for ax, node in zip(axes.flat, nodes, strict=False):
+        infs = [i for i in game.infosets if i.node == node]
+        cmap = plt.get_cmap("viridis", max(len(infs), 2))
+        for j, inf in enumerate(infs):
+            ax.plot(
+                curve.theta,
+                curve.sigma[:, inf.offset + len(inf.actions) - 1],
+                color=cmap(j),
+                linewidth=0.9,
+                label="-".join(map(str, inf.private)),
+            )
+        ax.set_title(node_title(game, node), fontsize=9)
+        ax.set_ylim(-0.03, 1.03)
+        if log:
+            ax.set_xscale("log")
+    for ax in list(axes.flat)[len(nodes) :]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=6, ncol=2, title="card", title_fontsize=6)
+    fig.supxlabel(curve.parameter)
+    fig.suptitle(f"{curve.spec}: frequency of the aggressive action")
+    fig.tight_layout()
+    save_figure(fig, path)
+
+
+def own_reach(game: Game, sigma: np.ndarray) -> np.ndarray:
+    """Per infoset: the owner's probability of reaching it with that holding."""
+    key = {(i.node, i.private): i for i in game.infosets}
+    out = np.ones(game.n_infosets)
+    for inf in game.infosets:
+        child, node = inf.node, game.nodes[inf.node].parent
+        r = 1.0
+        while node >= 0:
+            nd = game.nodes[node]
+            if nd.kind == "decision" and nd.actor == inf.player:
+                up = key[(node, inf.private)]
+                r *= sigma[up.offset + nd.children.index(child)]
+            child, node = node, nd.parent
+        out[inf.index] = r
+    return out
+
+
+class RangeBars:
+    """Billingham's Figure 10: a bar per card (low to high) at each node; the bar's
+    height is the share of that holding still in the player's range there, the
+    dark part the share that takes the aggressive action.  ``update`` redraws
+    for another profile (the animation reuses the axes)."""
+
+    def __init__(self, fig: plt.Figure, game: Game):
+        self.fig, self.game = fig, game
+        nodes = decision_nodes(game)
+        rows, cols = _grid(len(nodes))
+        self.panels = []
+        for k, node in enumerate(nodes):
+            ax = fig.add_subplot(rows, cols, k + 1)
+            infs = [i for i in game.infosets if i.node == node]
+            xs = np.arange(len(infs))
+            light = ax.bar(xs, np.ones(len(infs)), color="0.85", edgecolor="0.5", linewidth=0.4)
+            dark = ax.bar(xs, np.zeros(len(infs)), color="0.1")
+            ax.set_ylim(0, 1.02)
+            ax.set_xticks(xs, ["-".join(map(str, i.private)) for i in infs], fontsize=6)
+            ax.set_yticks([])
+            ax.set_title(node_title(game, node), fontsize=8)
+            self.panels.append((infs, light, dark))
+        self.title = fig.suptitle("", fontsize=10)
+        fig.tight_layout()
+
+    def update(self, sigma: np.ndarray, title: str) -> None:
+        reach = own_reach(self.game, sigma)
+        for infs, light, dark in self.panels:
+            for inf, lb, db in zip(infs, light, dark, strict=True):
+                h = reach[inf.index]
+                lb.set_height(h)
+                db.set_height(h * sigma[inf.offset + len(inf.actions) - 1])
+        self.title.set_text(title)
+
+
+def _figure_for(game: Game, w: float = 3.2, h: float = 2.2) -> plt.Figure:
+    rows, cols = _grid(len(decision_nodes(game)))
+    return plt.figure(figsize=(w * cols, h * rows))
+
+
+def plot_ranges(game: Game, sigma: np.ndarray, title: str, path: str | Path) -> None:
+    fig = _figure_for(game)
+    RangeBars(fig, game).update(sigma, title)
+    save_figure(fig, path)
+
+
+def animate_ranges(
+    curve: EquilibriumCurve, game: Game, path: str | Path, frames: int = 40, fps: int = 4
+) -> None:
+    """A GIF of the range bars along the curve, in equal steps of arclength."""
+    import os
+    import tempfile
+
+    from matplotlib.animation import FuncAnimation, PillowWriter
+
+    from ..io import atomic_write_bytes
+
+    fig = _figure_for(game, 3.0, 2.1)
+    bars = RangeBars(fig, game)
+    s_all = np.linspace(0.0, curve.arclength[-1], frames)
+
+    def frame(k: int):
+        theta, E, sig = curve.at_arclength(s_all[k])
+        es = ", ".join(f"E{p + 1}={e:+.4f}" for p, e in enumerate(E))
+        bars.update(sig, f"{curve.spec}: {curve.parameter} = {theta:.4f}  ({es})")
+        return []
+
+    anim = FuncAnimation(fig, frame, frames=frames, blit=False)
+    fd, tmp = tempfile.mkstemp(suffix=".gif")
+    os.close(fd)
+    try:
+        anim.save(tmp, writer=PillowWriter(fps=fps), dpi=50)
+        data = Path(tmp).read_bytes()
+    finally:
+        os.unlink(tmp)
+        plt.close(fig)
+    atomic_write_bytes(path, data)
+
+
+def plot_multiplicity(mult, curve: EquilibriumCurve, path: str | Path) -> None:
+    """Distinct equilibria on the branch against the parameter (piecewise constant)."""
+    fig, ax = plt.subplots(figsize=(7.5, 3.2))
+    for a, b, _, d in mult.rows():
+        ax.plot([a, b], [d, d], color="C0", linewidth=2)
+    ax.set_xlabel(curve.parameter)
+    ax.set_ylabel("distinct equilibria")
+    ax.set_title(f"{curve.spec}, eps = {curve.eps:g}")
+    ax.grid(True, alpha=0.3)
+    save_figure(fig, path)
