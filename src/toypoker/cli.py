@@ -766,6 +766,12 @@ def trace(
     log: Annotated[bool, typer.Option(help="Log scale for the parameter axis.")] = False,
     gif: Annotated[bool, typer.Option(help="Write the animation along the curve.")] = True,
     outdir: Annotated[Path, typer.Option(help="Folder for CSV and figures.")] = Path("trace"),
+    checkpoint_every: Annotated[
+        float, typer.Option(help="Seconds between saves of the curve so far.")
+    ] = 30.0,
+    resume: Annotated[
+        Path | None, typer.Option(help="Continue an interrupted curve (its curve.csv).")
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Trace the curve of (regularized) equilibria in the pot or another parameter
@@ -774,21 +780,38 @@ def trace(
     from rich.progress import SpinnerColumn
 
     from .continuation import figures
-    from .continuation.curves import equilibria_at, multiplicity, system_for, trace_curve
+    from .continuation.curves import (
+        EquilibriumCurve,
+        equilibria_at,
+        multiplicity,
+        resume_curve,
+        system_for,
+        trace_curve,
+    )
 
-    if (pot is None) == (param is None):
-        raise ToypokerError("give --pot LO:HI, or --param NAME with --range LO:HI")
-    if param is not None and window is None:
-        raise ToypokerError("--param needs --range LO:HI")
-    parameter = "pot" if pot is not None else param
-    lo, hi = _window(pot if pot is not None else window, "--pot" if pot is not None else "--range")
+    previous = EquilibriumCurve.load(resume) if resume is not None else None
+    g = load_game(spec)
+    if previous is not None:
+        if previous.spec != g.spec:
+            raise ToypokerError(f"{resume} traces {previous.spec}, not {g.spec}")
+        parameter, (lo, hi) = previous.parameter, previous.info["window"]
+        eps, keep_dominated = previous.eps, not previous.info.get("dominated", True)
+    else:
+        if (pot is None) == (param is None):
+            raise ToypokerError("give --pot LO:HI, or --param NAME with --range LO:HI")
+        if param is not None and window is None:
+            raise ToypokerError("--param needs --range LO:HI")
+        parameter = "pot" if pot is not None else param
+        lo, hi = _window(
+            pot if pot is not None else window, "--pot" if pot is not None else "--range"
+        )
     at_values = _floats(at, None, "--at") if at else []
     for v in at_values:
         if not lo <= v <= hi:
             raise ToypokerError(f"--at value {v} is outside [{lo}, {hi}]")
-    g = load_game(spec)
     outdir.mkdir(parents=True, exist_ok=True)
     rng = np.random.default_rng(seed) if seed is not None else None
+    ckpt = outdir / "curve.csv"
     with Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -804,19 +827,37 @@ def trace(
         def progress(stage: str, lam: float, ds: float) -> None:
             bar.update(task, where=f"{stage} = {lam:.6g}", ds=f"{ds:.2e}")
 
-        curve = trace_curve(
-            g.spec,
-            lo,
-            hi,
-            parameter=parameter,
-            eps=eps,
-            start=start,
-            response=response,
-            dominated=not keep_dominated,
-            rng=rng,
-            ds_max=ds_max,
-            progress=progress,
+        if previous is not None:
+            curve = resume_curve(
+                previous,
+                ds_max=ds_max,
+                progress=progress,
+                checkpoint=ckpt,
+                checkpoint_every=checkpoint_every,
+            )
+        else:
+            curve = trace_curve(
+                g.spec,
+                lo,
+                hi,
+                parameter=parameter,
+                eps=eps,
+                start=start,
+                response=response,
+                dominated=not keep_dominated,
+                rng=rng,
+                ds_max=ds_max,
+                progress=progress,
+                checkpoint=ckpt if parameter != "eps" else None,
+                checkpoint_every=checkpoint_every,
+            )
+    if curve.reason.endswith("interrupted"):
+        curve.save(ckpt)
+        err.print(
+            f"interrupted at {parameter} = {curve.theta[-1]:.6g}; {len(curve.theta)} points "
+            f"saved in {ckpt}; continue with: toypoker trace '{g.spec}' --resume {ckpt}"
         )
+        raise typer.Exit(130)
     csv_path = curve.save(outdir / "curve.csv")
     figures.plot_expectations(curve, outdir / "expectations.png", log=log)
     figures.plot_frequencies(curve, g, outdir / "frequencies.png", log=log)
@@ -827,8 +868,8 @@ def trace(
 
     atomic_write_text(
         outdir / "multiplicity.csv",
-        f"{parameter}_from,{parameter}_to,crossings,distinct\n"
-        + "".join(f"{a:.10g},{b:.10g},{c},{d}\n" for a, b, c, d in mult.rows()),
+        f"{parameter}_from,{parameter}_to,crossings,distinct,unpolished\n"
+        + "".join(f"{a:.10g},{b:.10g},{c},{d},{u}\n" for a, b, c, d, u in mult.rows()),
     )
     listed = []
     for v in at_values:
@@ -856,7 +897,8 @@ def trace(
         "csv": str(csv_path),
         "max_equilibria": int(mult.distinct.max()),
         "multiplicity": [
-            {"from": a, "to": b, "crossings": c, "distinct": d} for a, b, c, d in mult.rows()
+            {"from": a, "to": b, "crossings": c, "distinct": d, "unpolished": u}
+            for a, b, c, d, u in mult.rows()
         ],
         "equilibria": [
             {
@@ -866,6 +908,7 @@ def trace(
                         "expectations": e.expectations.tolist(),
                         "nash_conv": e.nash_conv,
                         "raw_nash_conv": e.raw_nash_conv,
+                        "certified": e.certified,
                     }
                     for e in eqs
                 ],
@@ -881,11 +924,14 @@ def trace(
         f"{g.spec}: {len(curve.theta)} points over {parameter} in [{lo:g}, {hi:g}] "
         f"({curve.steps} steps, {curve.seconds:.1f} s, eps = {eps:g}, {curve.reason})"
     )
+    top = int(mult.distinct.max())
+    multi = [r for r in mult.rows() if r[3] > 1]
     out.print(
-        f"up to {int(mult.distinct.max())} distinct equilibria on the branch; where more than one:"
+        f"up to {top} distinct equilibria on the branch; {len(multi)} intervals with more than "
+        f"one (all in {outdir / 'multiplicity.csv'}); where {top}:"
     )
-    for a, b, c, d in mult.rows():
-        if d > 1:
+    for a, b, c, d, _ in multi:
+        if d == top:
             out.print(f"  {parameter} in ({a:.6g}, {b:.6g}): {d} distinct ({c} branch points)")
     for v, eqs in listed:
         t = Table(
@@ -896,12 +942,14 @@ def trace(
             t.add_column(f"E{p + 1}")
         t.add_column("NashConv (polished)")
         t.add_column("NashConv (regularized)")
+        t.add_column("certified")
         for k, e in enumerate(eqs):
             t.add_row(
                 str(k + 1),
                 *(f"{x:+.6f}" for x in e.expectations),
                 f"{e.nash_conv:.2e}",
                 f"{e.raw_nash_conv:.2e}",
+                "yes" if e.certified else "NO",
             )
         out.print(t)
     out.print(f"CSV, expectations/frequencies/multiplicity plots, range bars and GIF in {outdir}/")

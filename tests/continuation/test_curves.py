@@ -11,6 +11,7 @@ from toypoker.continuation.curves import (
     EquilibriumCurve,
     equilibria_at,
     multiplicity,
+    resume_curve,
     trace_curve,
     turning_points,
 )
@@ -67,7 +68,7 @@ def test_n4_multiplicity_and_certificates(curve4):
     m = multiplicity(curve4)
     assert m.distinct.max() == 3
     rows = [r for r in m.rows() if r[3] == 3]
-    a, b, _, _ = rows[0]
+    a, b, _, _, _ = rows[0]
     eqs = equilibria_at(curve4, 0.5 * (a + b))
     assert len(eqs) == 3
     g = load_game(f"kuhn(players=3,cards=4,pot={0.5 * (a + b)!r})")
@@ -104,3 +105,41 @@ def test_beyond_the_paper_four_players_and_other_games():
     assert c.reason == "reached"
     exact = -1454920850547486749701863871533 / 16995463438839962469905132501930
     assert abs(c.expectations[-1, 0] - exact) < 1e-3
+
+
+def test_interrupt_checkpoint_and_resume(curve4, tmp_path):
+    # Ctrl-C in the middle: the curve so far is kept and written; resuming reaches the
+    # end of the window on the same branch as an uninterrupted run
+    calls = {"n": 0}
+
+    def progress(stage, lam, ds):
+        if stage == "pot":
+            calls["n"] += 1
+            if calls["n"] == 150:
+                raise KeyboardInterrupt
+
+    ckpt = tmp_path / "curve.csv"
+    part = trace_curve(
+        "kuhn(players=3,cards=4)", 0.5, 10.0, eps=1e-6, progress=progress, checkpoint=ckpt
+    )
+    assert part.reason == "interrupted" and part.theta[-1] < 10.0
+    saved = EquilibriumCurve.load(ckpt)
+    assert saved.info["todo"] == ["last"] and len(saved.theta) == len(part.theta)
+    done = resume_curve(saved)
+    assert done.reason == "reached" and done.theta[-1] == 10.0
+    assert np.allclose(done.expectations[-1], curve4.expectations[-1], atol=1e-9)
+    m1, m2 = multiplicity(done), multiplicity(curve4)
+    assert m1.distinct.max() == m2.distinct.max() == 3
+
+
+def test_n5_up_to_five_coexisting_equilibria():
+    # Billingham (N cards), Sec. 5.2: "a multiplicity of up to five" for N = 5; found
+    # at the default eps near P = 1.777 (and five other short intervals), all certified
+    c = trace_curve("kuhn(players=3,cards=5)", 1.0, 3.0, eps=1e-6)
+    m = multiplicity(c)
+    assert m.distinct.max() == 5
+    a, b, _, _, _ = next(r for r in m.rows() if r[3] == 5)
+    eqs = equilibria_at(c, 0.5 * (a + b))
+    assert len(eqs) == 5 and all(e.certified for e in eqs)
+    E = np.array([e.expectations for e in eqs])
+    assert np.ptp(E, axis=0).max() > 1e-4  # different expectations, not one family

@@ -189,6 +189,8 @@ def trace_curve(
     ds_max: float = 0.25,
     max_steps: int = 200_000,
     progress: Progress | None = None,
+    checkpoint: Path | None = None,
+    checkpoint_every: float = 30.0,
 ) -> EquilibriumCurve:
     """Trace the branch of regularized equilibria of ``spec`` for ``parameter`` in ``[lo, hi]``.
 
@@ -196,6 +198,9 @@ def trace_curve(
     trust-region solve from ``x0`` (default: uniform random from ``rng``, or 1/2
     without one), followed by continuation in ``log eps`` down to ``eps``.  If
     ``start`` lies inside the window the branch is traced both ways and joined.
+    With ``checkpoint`` the curve so far is written there (CSV + JSON, atomically)
+    every ``checkpoint_every`` seconds; Ctrl-C returns the curve so far (reason
+    ``"interrupted"``), which :func:`resume_curve` continues.
     """
     if not lo < hi:
         raise ToypokerError(f"empty window [{lo}, {hi}]")
@@ -223,56 +228,152 @@ def trace_curve(
         )
 
     br = eps_branch(sys_eps, x0, eps_start, eps, max_steps, report("eps"))
+    if br.reason == "interrupted":
+        raise KeyboardInterrupt
     if br.reason != "reached" or br.info.get("edge") != "min":
         raise ToypokerError(
             f"eps-continuation failed ({br.reason}) at eps={np.exp(br.lam[-1]):.3g}"
         )
-    x_start = br.points[-1][:-1]
-    u = np.append(x_start, start)
-    parts = []
-    for direction, skip in ((1.0, start >= hi), (-1.0, start <= lo)):
-        if skip:
-            continue
+    u = np.append(br.points[-1][:-1], start)
+    ends = (["last"] if start < hi else []) + (["first"] if start > lo else [])
+    info = {"window": [lo, hi], "start": start, "eps_start": eps_start, "dominated": dominated}
+    acc = _Accumulator(system, spec, parameter, eps, response, info, t0)
+    acc.extend(np.array([u]), "last")
+    return _continue(
+        acc, ends, lo, hi, ds_max, max_steps, report(parameter), checkpoint, checkpoint_every
+    )
+
+
+def resume_curve(
+    curve: EquilibriumCurve,
+    ds_max: float = 0.25,
+    max_steps: int = 200_000,
+    progress: Progress | None = None,
+    checkpoint: Path | None = None,
+    checkpoint_every: float = 30.0,
+) -> EquilibriumCurve:
+    """Continue an interrupted (or checkpointed) curve from where it stopped."""
+    todo = list(curve.info.get("todo", []))
+    if curve.parameter == "eps" or not todo:
+        raise ToypokerError(f"nothing to resume: the curve ended with {curve.reason!r}")
+    system = system_for(curve, dominated=curve.info.get("dominated", True))
+    lo, hi = curve.info["window"]
+    t0 = time.perf_counter() - curve.seconds
+    acc = _Accumulator(
+        system,
+        curve.spec,
+        curve.parameter,
+        curve.eps,
+        curve.response,
+        {k: v for k, v in curve.info.items() if k != "todo"},
+        t0,
+    )
+    acc.steps = curve.steps
+    acc.reasons = [r for r in curve.reason.split(" / ") if r not in ("interrupted", "partial")]
+    pts = np.array(
+        [np.append(system.unknowns(s), th) for s, th in zip(curve.sigma, curve.theta, strict=True)]
+    )
+    acc.extend(pts, "last")
+    cb = None
+    if progress is not None:
+        cb = lambda v, ds: progress(curve.parameter, float(v[-1]), ds)  # noqa: E731
+    return _continue(acc, todo, lo, hi, ds_max, max_steps, cb, checkpoint, checkpoint_every)
+
+
+class _Accumulator:
+    """The curve's points in order, with their expectations and profiles computed once."""
+
+    def __init__(self, system, spec, parameter, eps, response, info, t0):
+        self.system, self.spec, self.parameter, self.eps = system, spec, parameter, eps
+        self.response, self.info, self.t0 = response, info, t0
+        self.pts = np.zeros((0, system.n + 1))
+        self.E = np.zeros((0, system.game.n_players))
+        self.sig = np.zeros((0, system.game.n_sigma))
+        self.steps, self.reasons = 0, []
+
+    def _rows(self, pts):
+        E = np.array([self.system.expectations(p[:-1], p[-1]) for p in pts]).reshape(len(pts), -1)
+        sig = np.array([self.system.sigma(p[:-1]) for p in pts]).reshape(len(pts), -1)
+        return E, sig
+
+    def extend(self, pts: np.ndarray, end: str) -> None:
+        if not len(pts):
+            return
+        E, sig = self._rows(pts)
+        if end == "last":
+            self.pts, self.E, self.sig = (
+                np.vstack([a, b]) for a, b in ((self.pts, pts), (self.E, E), (self.sig, sig))
+            )
+        else:
+            self.pts, self.E, self.sig = (
+                np.vstack([b[::-1], a]) for a, b in ((self.pts, pts), (self.E, E), (self.sig, sig))
+            )
+
+    def curve(self, reason: str, todo: list[str], extra=None) -> EquilibriumCurve:
+        pts, E, sig = self.pts, self.E, self.sig
+        if extra is not None:  # points of the branch in progress, not yet accumulated
+            end, more = extra
+            mE, msig = self._rows(more)
+            if end == "last":
+                pts, E, sig = np.vstack([pts, more]), np.vstack([E, mE]), np.vstack([sig, msig])
+            else:
+                pts = np.vstack([more[::-1], pts])
+                E, sig = np.vstack([mE[::-1], E]), np.vstack([msig[::-1], sig])
+        arc = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(pts, axis=0), axis=1))])
+        g = self.system.game
+        return EquilibriumCurve(
+            spec=self.spec,
+            parameter=self.parameter,
+            eps=self.eps,
+            response=self.response,
+            theta=pts[:, -1].copy(),
+            arclength=arc,
+            expectations=E,
+            sigma=sig,
+            sigma_labels=tuple(f"{i.label}={a}" for i in g.infosets for a in i.actions),
+            reason=" / ".join(self.reasons + ([reason] if reason else [])),
+            steps=self.steps,
+            seconds=time.perf_counter() - self.t0,
+            info={**self.info, "todo": todo},
+        )
+
+
+def _continue(acc, ends, lo, hi, ds_max, max_steps, progress, checkpoint, checkpoint_every):
+    """Trace each pending end of the curve ("last": onward, "first": backward)."""
+    ends = list(ends)
+    while ends:
+        end = ends[0]
+        base = acc.pts[-1] if end == "last" else acc.pts[0]
+        nxt = (acc.pts[-2] if end == "last" else acc.pts[1]) if len(acc.pts) > 1 else None
+        orient = None if nxt is None else base - nxt
+
+        def save(points: np.ndarray, end: str = end) -> None:
+            acc.curve("partial", list(ends), (end, points[1:])).save(checkpoint)
+
         b = trace(
-            system.GJ,
-            u,
+            acc.system.GJ,
+            base,
             lo,
             hi,
-            direction=direction,
+            direction=1.0 if end == "last" else -1.0,
             ds=0.01,
             ds_max=ds_max,
             max_steps=max_steps,
-            progress=report(parameter),
+            progress=progress,
+            orient=orient,
+            checkpoint=save if checkpoint is not None else None,
+            checkpoint_every=checkpoint_every,
         )
-        parts.append((direction, b))
-    pts_list, reasons, steps = [], [], 0
-    for direction, b in parts:
-        reasons.append(b.reason)
-        steps += b.steps
-        pts_list.append(b.points if direction > 0 else b.points[::-1])
-    if len(pts_list) == 2:  # backward part (reversed) then forward part
-        pts = np.vstack([pts_list[1], pts_list[0][1:]])
-    else:
-        pts = pts_list[0]
-    arc = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(pts, axis=0), axis=1))])
-    E = np.array([system.expectations(p[:-1], p[-1]) for p in pts])
-    sig = np.array([system.sigma(p[:-1]) for p in pts])
-    labels = tuple(f"{inf.label}={a}" for inf in system.game.infosets for a in inf.actions)
-    return EquilibriumCurve(
-        spec=spec,
-        parameter=parameter,
-        eps=eps,
-        response=response,
-        theta=pts[:, -1].copy(),
-        arclength=arc,
-        expectations=E,
-        sigma=sig,
-        sigma_labels=labels,
-        reason=" / ".join(reasons),
-        steps=steps,
-        seconds=time.perf_counter() - t0,
-        info={"window": [lo, hi], "start": start, "eps_start": eps_start, "dominated": dominated},
-    )
+        acc.extend(b.points[1:], end)
+        acc.steps += b.steps
+        if b.reason == "interrupted":
+            curve = acc.curve("interrupted", ends)
+            if checkpoint is not None:
+                curve.save(checkpoint)
+            return curve
+        acc.reasons.append(b.reason)
+        ends.pop(0)
+    return acc.curve("", [])
 
 
 def _start_vector(system: RegularizedSystem, x0, rng) -> np.ndarray:
@@ -348,6 +449,11 @@ class Equilibrium:
     nash_conv: float  # of the polished profile, on the unregularized game
     raw_nash_conv: float  # of the regularized point itself
 
+    @property
+    def certified(self) -> bool:
+        """NashConv of the polished profile below 1e-6 on the unregularized game."""
+        return self.nash_conv < 1e-6
+
 
 def equilibria_at(
     curve: EquilibriumCurve,
@@ -359,7 +465,9 @@ def equilibria_at(
 
     Each crossing is corrected onto the regularized system at ``value``,
     polished (:meth:`RegularizedSystem.certify`), certified by its NashConv on
-    the unregularized game, and deduplicated (polished profiles within ``tol``).
+    the unregularized game, and deduplicated (sequence forms within ``tol``: two
+    profiles that differ only where their owner never arrives are one equilibrium;
+    nearby members of one continuum with equal expectations count once).
     """
     system = system or system_for(curve, dominated=curve.info.get("dominated", True))
     out: list[Equilibrium] = []
@@ -374,9 +482,9 @@ def equilibria_at(
         except ToypokerError:
             pass
         sig, nc, raw = system.certify(x, value)
-        if any(np.abs(e.sigma - sig).max() < tol for e in out):
-            continue
         E = system.model.expectations(sig, value)
+        if any(_same(system, e.sigma, e.expectations, sig, E, tol) for e in out):
+            continue
         out.append(Equilibrium(float(value), sig, E, nc, raw))
     return out
 
@@ -388,20 +496,28 @@ class Multiplicity:
     The number of branch points at a parameter value changes only at folds, so
     the window is cut at every turning point and each piece is examined at its
     midpoint: ``crossings`` is the number of regularized equilibria there,
-    ``distinct`` the number of different polished equilibria (see
-    :meth:`RegularizedSystem.polish`).
+    ``distinct`` the number of different equilibria they polish to (each with
+    counterfactual regret sum, a bound on NashConv, below 1e-6), ``unpolished``
+    the crossings whose polishing failed (degenerate supports; see
+    :meth:`RegularizedSystem.certify` for the slower route that certifies them).
     """
 
     lower: np.ndarray
     upper: np.ndarray
     crossings: np.ndarray
     distinct: np.ndarray
+    unpolished: np.ndarray
 
-    def rows(self) -> list[tuple[float, float, int, int]]:
+    def rows(self) -> list[tuple[float, float, int, int, int]]:
         return [
-            (float(a), float(b), int(c), int(d))
-            for a, b, c, d in zip(
-                self.lower, self.upper, self.crossings, self.distinct, strict=True
+            (float(a), float(b), int(c), int(d), int(u))
+            for a, b, c, d, u in zip(
+                self.lower,
+                self.upper,
+                self.crossings,
+                self.distinct,
+                self.unpolished,
+                strict=True,
             )
         ]
 
@@ -419,28 +535,43 @@ def multiplicity(curve: EquilibriumCurve, system: RegularizedSystem | None = Non
     system = system or system_for(curve, dominated=curve.info.get("dominated", True))
     lo, hi = float(curve.theta.min()), float(curve.theta.max())
     cuts = np.unique(np.concatenate([[lo, hi], turning_points(curve)]))
-    lower, upper, crossings, distinct = [], [], [], []
+    rows: list[list] = []
     for a, b in zip(cuts[:-1], cuts[1:], strict=True):
         v = 0.5 * (a + b)
         k = len(curve.crossings(v))
-        d = k if k <= 1 else len(_polished(curve, v, system))
-        if lower and crossings[-1] == k and distinct[-1] == d:
-            upper[-1] = b
+        good, bad = _polished(curve, v, system)
+        d, u = len(good), bad
+        if rows and rows[-1][2:] == [k, d, u]:
+            rows[-1][1] = b
             continue
-        lower.append(a)
-        upper.append(b)
-        crossings.append(k)
-        distinct.append(d)
-    return Multiplicity(np.array(lower), np.array(upper), np.array(crossings), np.array(distinct))
+        rows.append([a, b, k, d, u])
+    cols = np.array(rows, dtype=float).T if rows else np.zeros((5, 0))
+    return Multiplicity(cols[0], cols[1], *(cols[i].astype(int) for i in (2, 3, 4)))
 
 
-def _polished(curve: EquilibriumCurve, value: float, system: RegularizedSystem) -> list:
-    out: list[np.ndarray] = []
+def _same(system, s1, E1, s2, E2, tol: float) -> bool:
+    """One equilibrium, or two members of one continuum met by adjacent crossings:
+    sequence forms within ``tol``, or within 1e-3 with expectations within 1e-6."""
+    d = np.abs(system.realization(s1) - system.realization(s2)).max()
+    return bool(d < tol or (d < 1e-3 and np.abs(np.asarray(E1) - E2).max() < 1e-6))
+
+
+def _polished(
+    curve: EquilibriumCurve, value: float, system: RegularizedSystem
+) -> tuple[list[tuple[np.ndarray, np.ndarray]], int]:
+    """Distinct polished equilibria at ``value`` (regret sum below 1e-6) and the
+    number of crossings that did not polish."""
+    out: list[tuple[np.ndarray, np.ndarray]] = []
+    failed = 0
     for i in curve.crossings(value):
         j = min(i + 1, len(curve.theta) - 1)
         a, b = curve.theta[i], curve.theta[j]
         w = 0.0 if a == b else (value - a) / (b - a)
         s = system.polish((1 - w) * curve.sigma[i] + w * curve.sigma[j], value, 1e-2)
-        if not any(np.abs(o - s).max() < 1e-6 for o in out):
-            out.append(s)
-    return out
+        if system.gap(s, value) > 1e-6:
+            failed += 1
+            continue
+        E = system.model.expectations(s, value)
+        if not any(_same(system, o, oE, s, E, 1e-6) for o, oE in out):
+            out.append((s, E))
+    return out, failed

@@ -11,6 +11,7 @@ import numpy as np
 from ..game import Game
 from ..plots import plt, save_figure
 from .curves import EquilibriumCurve
+from .regularized import own_reach
 
 # Billingham's node numbers for three-player Kuhn poker (Sec. 2, NOTES.md)
 PAPER_NODES = {
@@ -88,23 +89,6 @@ def plot_frequencies(
     save_figure(fig, path)
 
 
-def own_reach(game: Game, sigma: np.ndarray) -> np.ndarray:
-    """Per infoset: the owner's probability of reaching it with that holding."""
-    key = {(i.node, i.private): i for i in game.infosets}
-    out = np.ones(game.n_infosets)
-    for inf in game.infosets:
-        child, node = inf.node, game.nodes[inf.node].parent
-        r = 1.0
-        while node >= 0:
-            nd = game.nodes[node]
-            if nd.kind == "decision" and nd.actor == inf.player:
-                up = key[(node, inf.private)]
-                r *= sigma[up.offset + nd.children.index(child)]
-            child, node = node, nd.parent
-        out[inf.index] = r
-    return out
-
-
 class RangeBars:
     """Billingham's Figure 10: a bar per card (low to high) at each node; the bar's
     height is the share of that holding still in the player's range there, the
@@ -134,7 +118,7 @@ class RangeBars:
         reach = own_reach(self.game, sigma)
         for infs, light, dark in self.panels:
             for inf, lb, db in zip(infs, light, dark, strict=True):
-                h = reach[inf.index]
+                h = reach[inf.offset]
                 lb.set_height(h)
                 db.set_height(h * sigma[inf.offset + len(inf.actions) - 1])
         self.title.set_text(title)
@@ -187,7 +171,7 @@ def animate_ranges(
 def plot_multiplicity(mult, curve: EquilibriumCurve, path: str | Path) -> None:
     """Distinct equilibria on the branch against the parameter (piecewise constant)."""
     fig, ax = plt.subplots(figsize=(7.5, 3.2))
-    for a, b, _, d in mult.rows():
+    for a, b, _, d, _ in mult.rows():
         ax.plot([a, b], [d, d], color="C0", linewidth=2)
     ax.set_xlabel(curve.parameter)
     ax.set_ylabel("distinct equilibria")

@@ -90,6 +90,30 @@ def dominated_actions(game: Game) -> dict[int, float]:
     return out
 
 
+def _ancestor_table(game: Game) -> np.ndarray:
+    lists = []
+    key = {(i.node, i.private): i for i in game.infosets}
+    for inf in game.infosets:
+        up, child, node = [], inf.node, game.nodes[inf.node].parent
+        while node >= 0:
+            nd = game.nodes[node]
+            if nd.kind == "decision" and nd.actor == inf.player:
+                up.append(key[(node, inf.private)].offset + nd.children.index(child))
+            child, node = node, nd.parent
+        lists += [up] * len(inf.actions)
+    width = max([1] + [len(x) for x in lists])
+    anc = np.full((game.n_sigma, width), game.n_sigma, dtype=np.int64)
+    for k, x in enumerate(lists):
+        anc[k, : len(x)] = x
+    return anc
+
+
+def own_reach(game: Game, sigma: np.ndarray) -> np.ndarray:
+    """Per sigma index: its owner's probability of reaching that infoset (own actions only)."""
+    anc = game.derived("own_ancestors", _ancestor_table)
+    return np.append(np.asarray(sigma, dtype=float), 1.0)[anc].prod(axis=1)
+
+
 def game_at(spec: str, parameter: str, value: float | Fraction) -> Game:
     """``spec`` with one numeric parameter set (``pot`` replaces ``ante`` and vice versa)."""
     parsed = parse_spec(spec)
@@ -189,6 +213,15 @@ class RegularizedSystem:
                 labels += [f"{inf.label}={a}" for a in inf.actions]
         self.labels = labels
 
+    def own_reach(self, sigma: np.ndarray) -> np.ndarray:
+        """Per sigma index: the owner's probability of reaching that infoset."""
+        return own_reach(self.game, sigma)
+
+    def realization(self, sigma: np.ndarray) -> np.ndarray:
+        """The sequence form (own reach times the action's probability): profiles that
+        differ only where their owner never arrives are the same equilibrium."""
+        return self.own_reach(sigma) * np.asarray(sigma, dtype=float)
+
     # ------------------------------------------------------------------ layout
     def sigma(self, x: np.ndarray) -> np.ndarray:
         """The full behaviour vector for the unknowns ``x``."""
@@ -285,62 +318,183 @@ class RegularizedSystem:
     def polish(self, sigma: np.ndarray, theta: float | None, tau: float) -> np.ndarray:
         """Round a regularized point to an equilibrium of the unregularized game.
 
-        Probabilities below ``tau`` become 0 (Appendix A: at leading order the
-        pure components are exact), the mixed ones are moved, by Gauss-Newton
-        with minimum-norm steps, onto the indifference equations of their
-        supports (``Q`` equal on the support, probabilities summing to one).
+        Supports start as the actions with probability above ``tau`` (Appendix A:
+        at leading order the pure components are exact); then an active-set loop:
+        the mixed probabilities are moved, by damped Gauss-Newton with
+        minimum-norm steps, onto the indifference equations of their supports
+        (``Q`` equal on the support, probabilities summing to one); an action
+        whose probability went negative leaves its support, the action outside
+        any support with the largest counterfactual regret joins it; until
+        neither happens.
         """
         s = np.asarray(sigma, dtype=float).copy()
-        cols: list[int] = []
+        support = {}
         for inf in self.free:
-            sl = slice(inf.offset, inf.offset + len(inf.actions))
-            p = s[sl].copy()
+            p = s[inf.offset : inf.offset + len(inf.actions)]
             sup = p > tau
             if not sup.any():
                 sup[np.argmax(p)] = True
-            p[~sup] = 0.0
-            s[sl] = p / p.sum()
+            support[inf.index] = sup
+        best, best_gap = None, np.inf
+        for _ in range(2 * len(self.free) + 2):
+            s = self._solve_supports(s, support, theta)
+            g = self.gap(s, theta)
+            if g < best_gap:
+                best, best_gap = s.copy(), g
+            if g < 1e-13:
+                break
+            changed = False
+            for inf in self.free:  # negative probabilities leave the support
+                sl = slice(inf.offset, inf.offset + len(inf.actions))
+                neg = (s[sl] < -1e-12) & support[inf.index]
+                if neg.any() and support[inf.index].sum() > 1:
+                    support[inf.index] = support[inf.index] & ~neg
+                    changed = True
+            if not changed:  # the largest regret joins its support
+                Q = self.model.values(np.clip(s, 0, 1), theta)
+                worst, where = 1e-13, None
+                for inf in self.free:
+                    sl = slice(inf.offset, inf.offset + len(inf.actions))
+                    q, sup = Q[sl], support[inf.index]
+                    out = ~sup
+                    if out.any():
+                        r = q[out].max() - q[sup].max()
+                        if r > worst:
+                            worst, where = r, (inf.index, np.nonzero(out)[0][np.argmax(q[out])])
+                if where is None:
+                    break
+                support[where[0]] = support[where[0]].copy()
+                support[where[0]][where[1]] = True
+        for inf in self.free:  # round-off: back onto the simplex
+            sl = slice(inf.offset, inf.offset + len(inf.actions))
+            p = np.clip(best[sl], 0.0, 1.0)
+            best[sl] = p / p.sum()
+        return best
+
+    def _solve_supports(
+        self, s: np.ndarray, support: dict[int, np.ndarray], theta: float | None
+    ) -> np.ndarray:
+        """Probabilities on the given supports with ``Q`` equal across each support."""
+        s = s.copy()
+        cols: list[int] = []
+        for inf in self.free:
+            sl = slice(inf.offset, inf.offset + len(inf.actions))
+            sup = support[inf.index]
+            p = np.where(sup, np.clip(s[sl], 0.0, 1.0), 0.0)
+            s[sl] = p / p.sum() if p.sum() > 0 else sup / sup.sum()
             if sup.sum() >= 2:
                 cols += [inf.offset + a for a in np.nonzero(sup)[0]]
         if not cols:
             return s
         cols_a = np.array(cols, dtype=np.int64)
         inf_of = self.game.sigma_infoset[cols_a]
-        for _ in range(30):
-            Q, Js, _ = self.model.values_and_jacobian(s, theta)
-            rows_r, rows_J = [], []
-            for i in np.unique(inf_of):
-                c = cols_a[inf_of == i]
-                for a in c[1:]:
-                    rows_r.append(Q[a] - Q[c[0]])
-                    rows_J.append(Js[a, cols_a] - Js[c[0], cols_a])
-                rows_r.append(s[c].sum() - 1.0)
-                rows_J.append((inf_of == i).astype(float))
-            r = np.array(rows_r)
-            if np.abs(r).max() < 1e-14:
+        # rows: Q[a] - Q[first of its support] for the others, and sum - 1 per infoset
+        first = {}
+        for k, i in enumerate(inf_of):
+            first.setdefault(int(i), k)
+        lead = np.array([first[int(i)] for i in inf_of])
+        others = np.nonzero(lead != np.arange(len(cols_a)))[0]
+        groups = np.unique(inf_of, return_inverse=True)[1]
+        S1 = np.zeros((groups.max() + 1, len(cols_a)))
+        S1[groups, np.arange(len(cols_a))] = 1.0
+
+        def residual(s: np.ndarray, jac: bool):
+            if jac:
+                Q, Js, _ = self.model.values_and_jacobian(s, theta)
+            else:
+                Q, Js = self.model.values(s, theta), None
+            r = np.concatenate([Q[cols_a[others]] - Q[cols_a[lead[others]]], S1 @ s[cols_a] - 1])
+            if not jac:
+                return r, None
+            Jr = np.vstack(
+                [Js[np.ix_(cols_a[others], cols_a)] - Js[np.ix_(cols_a[lead[others]], cols_a)], S1]
+            )
+            return r, Jr
+
+        r, Jr = residual(s, True)
+        for _ in range(40):  # damped Gauss-Newton, minimum-norm steps
+            rn = np.abs(r).max()
+            if rn < 1e-14:
                 break
-            step = np.linalg.lstsq(np.array(rows_J), -r, rcond=None)[0]
-            s[cols_a] += step
-        for inf in self.free:
-            sl = slice(inf.offset, inf.offset + len(inf.actions))
-            p = np.clip(s[sl], 0.0, 1.0)
-            s[sl] = p / p.sum()
+            step = np.linalg.lstsq(Jr, -r, rcond=1e-9)[0]
+            lam = 1.0
+            while lam > 1e-3:
+                trial = s.copy()
+                trial[cols_a] += lam * step
+                rt, _ = residual(trial, False)
+                if np.abs(rt).max() < rn:
+                    break
+                lam /= 2
+            else:
+                break
+            s = trial
+            r, Jr = residual(s, True)
         return s
 
-    def certify(self, x: np.ndarray, theta: float | None) -> tuple[np.ndarray, float, float]:
+    def gap(self, sigma: np.ndarray, theta: float | None) -> float:
+        """Sum over infosets of the counterfactual regret ``max_a Q_a - sigma . Q``.
+
+        An upper bound on NashConv (counterfactual regret bounds the best-response
+        gain, Zinkevich et al. 2007) from one pass of the model: 0 exactly at an
+        equilibrium, and no compiled game at ``theta`` needed.
+        """
+        s = np.asarray(sigma, dtype=float)
+        Q = self.model.values(s, theta)
+        g = self.game
+        v = np.bincount(g.sigma_infoset, weights=s * Q, minlength=g.n_infosets)
+        pad = g.infoset_actions_padded
+        Qp = np.where(pad >= 0, Q[pad.clip(0)], -np.inf)
+        regret = np.maximum(Qp.max(axis=1) - v, 0.0)
+        return float(regret[~g.infoset_restricted].sum())
+
+    def certify(
+        self, x: np.ndarray, theta: float | None, eps_floor: float = 1e-11
+    ) -> tuple[np.ndarray, float, float]:
         """Best polished equilibrium near ``x``: ``(sigma, NashConv, raw NashConv)``.
 
-        NashConv is computed by the core's best response on the unregularized game.
+        NashConv is computed by the core's best response on the unregularized
+        game.  When polishing the point fails (degenerate supports), the point is
+        first carried by continuation in ``eps`` at fixed ``theta`` down to
+        ``eps_floor``, where its own NashConv is of order ``eps_floor``, and
+        polished there.
         """
         game = self.exact_game(theta)
         raw = self.sigma(x)
         raw_nc = float(nash_conv(game, raw))
         best, best_nc = raw, raw_nc
-        for tau in (1e-2, 1e-3, 5e-2, 1e-4):
-            s = self.polish(raw, theta, tau)
-            nc = float(nash_conv(game, s))
-            if nc < best_nc:
-                best, best_nc = s, nc
-            if best_nc < 1e-9:
-                break
+
+        def consider(cands):
+            nonlocal best, best_nc
+            for c in cands:
+                nc = float(nash_conv(game, c))
+                if nc < best_nc:
+                    best, best_nc = c, nc
+                if best_nc < 1e-9:
+                    return True
+            return False
+
+        if consider(self.polish(raw, theta, tau) for tau in (1e-2, 1e-3)):
+            return best, best_nc, raw_nc
+        if self.parameter != "eps" and self.eps > eps_floor:
+            from .tracer import trace
+
+            low = RegularizedSystem(
+                game.spec, "eps", response=self.response, dominated=bool(self.pins)
+            )
+            br = trace(
+                low.GJ,
+                np.append(x, np.log(self.eps)),
+                np.log(eps_floor),
+                np.log(self.eps) + 1.0,
+                direction=-1.0,
+                ds=0.2,
+                ds_max=1.0,
+                max_steps=2000,
+            )
+            k = int(np.argmin(br.lam))  # as far down as the branch went (it may fold)
+            if br.lam[k] < np.log(self.eps):
+                xs = br.points[k][:-1]
+                consider(
+                    [low.sigma(xs)] + [low.polish(low.sigma(xs), None, t) for t in (1e-3, 1e-2)]
+                )
         return best, best_nc, raw_nc

@@ -147,7 +147,7 @@ class PayoffTensors:
             self.rec_sig[self._ko][:, :, None] * m + self.rec_sig[self._lo][:, None, :]
         ).ravel()
         self._flat_s = (self.rec_sig[self._ks] * m + self.rec_sig[self._ls]).ravel()
-        # einsum subscripts: contract W[:, p] with every reach but those kept
+        # einsum subscripts: contract W[p] with every reach but those kept
         self._sub: dict[tuple[int, ...], str] = {}
         for keep in (
             [()] + [(p,) for p in range(n)] + [(p, q) for p in range(n) for q in range(n) if p != q]
@@ -157,7 +157,8 @@ class PayoffTensors:
             self._sub[keep] = ",".join(ins) + "->t" + "".join(axes[q] for q in keep)
 
     def _tensors(self, g: Game, flat: np.ndarray) -> np.ndarray:
-        """(T, n, O, ..., O): chance weight times payoff, by observations, per terminal."""
+        """(n, T, O, ..., O): chance weight times payoff, by observations, per terminal
+        (player-major, so each player's block is contiguous for the contractions)."""
         n, O = self.n_players, self.n_obs
         size = O**n
         W = np.zeros((g.n_terminals, n, size))
@@ -170,11 +171,12 @@ class PayoffTensors:
                 u = g.term_u[p, start : start + b - a]
                 W[t, p] = np.bincount(flat[deals], weights=w * u, minlength=size)
             start += b - a
-        return W.reshape((g.n_terminals, n) + (O,) * n)
+        W = W.reshape((g.n_terminals, n) + (O,) * n)
+        return np.ascontiguousarray(np.swapaxes(W, 0, 1))
 
     # ------------------------------------------------------------------ pieces
     def payoff_tensor(self, theta: float | None = None, slope: bool = False) -> np.ndarray:
-        """``W(theta)`` (or its slope ``dW``): shape ``(terminals, players, O, ..., O)``."""
+        """``W(theta)`` (or its slope ``dW``): shape ``(players, terminals, O, ..., O)``."""
         if slope:
             if self.dW is None:
                 raise ToypokerError("no parameter: the model was built from one game")
@@ -188,11 +190,11 @@ class PayoffTensors:
         return np.vstack([s[self.rec_sig], np.ones((1, self.n_obs))])  # (K+1, O)
 
     def _reach(self, vals: np.ndarray) -> np.ndarray:
-        T = self.W.shape[0]
+        T = self.W.shape[1]
         return _gather_prod(vals, self._reach_idx).reshape(T, self.n_players, self.n_obs)
 
     def _C(self, W: np.ndarray, r: np.ndarray, keep: tuple[int, ...], p: int) -> np.ndarray:
-        ops = [W[:, p]] + [r[:, q] for q in range(self.n_players) if q not in keep]
+        ops = [W[p]] + [r[:, q] for q in range(self.n_players) if q not in keep]
         return np.einsum(self._sub[keep], *ops, optimize=True)
 
     # ------------------------------------------------------------------ values
@@ -225,7 +227,7 @@ class PayoffTensors:
         vals = self._vals(sigma)
         r = self._reach(vals)
         W = self.payoff_tensor(theta)
-        T = W.shape[0]
+        T = W.shape[1]
         M = np.zeros((T, n, n, O, O))
         for p in range(n):
             for q in range(n):
