@@ -27,7 +27,7 @@ import numpy as np
 from ..errors import ToypokerError
 from ..io import atomic_write_text
 from .regularized import RegularizedSystem
-from .tracer import trace
+from .tracer import newton_at, trace
 
 Progress = Callable[[str, float, float], None]  # (stage, lam, ds)
 
@@ -179,7 +179,7 @@ def trace_curve(
     lo: float,
     hi: float,
     parameter: str = "pot",
-    eps: float = 1e-4,
+    eps: float = 1e-6,
     start: float | None = None,
     eps_start: float = 1.0,
     response: str = "arctan",
@@ -455,6 +455,17 @@ class Equilibrium:
         return self.nash_conv < 1e-6
 
 
+def _point_at(curve: EquilibriumCurve, i: int, value: float, system: RegularizedSystem):
+    """The regularized point where the branch crosses ``value`` between points ``i``
+    and ``i + 1``: interpolated, then corrected at fixed ``value`` (damped Newton)."""
+    j = min(i + 1, len(curve.theta) - 1)
+    a, b = curve.theta[i], curve.theta[j]
+    w = 0.0 if a == b else (value - a) / (b - a)
+    x = system.unknowns((1 - w) * curve.sigma[i] + w * curve.sigma[j])
+    z = newton_at(system.GJ, np.append(x, value), 1e-10, 10)
+    return x if z is None else z[:-1]
+
+
 def equilibria_at(
     curve: EquilibriumCurve,
     value: float,
@@ -472,16 +483,7 @@ def equilibria_at(
     system = system or system_for(curve, dominated=curve.info.get("dominated", True))
     out: list[Equilibrium] = []
     for i in curve.crossings(value):
-        j = min(i + 1, len(curve.theta) - 1)
-        a, b = curve.theta[i], curve.theta[j]
-        w = 0.0 if a == b else (value - a) / (b - a)
-        s = (1 - w) * curve.sigma[i] + w * curve.sigma[j]
-        x = system.unknowns(s)
-        try:
-            x = system.solve(x, value)[:-1]
-        except ToypokerError:
-            pass
-        sig, nc, raw = system.certify(x, value)
+        sig, nc, raw = system.certify(_point_at(curve, i, value, system), value)
         E = system.model.expectations(sig, value)
         if any(_same(system, e.sigma, e.expectations, sig, E, tol) for e in out):
             continue
@@ -564,10 +566,7 @@ def _polished(
     out: list[tuple[np.ndarray, np.ndarray]] = []
     failed = 0
     for i in curve.crossings(value):
-        j = min(i + 1, len(curve.theta) - 1)
-        a, b = curve.theta[i], curve.theta[j]
-        w = 0.0 if a == b else (value - a) / (b - a)
-        s = system.polish((1 - w) * curve.sigma[i] + w * curve.sigma[j], value, 1e-2)
+        s = system.polish(system.sigma(_point_at(curve, i, value, system)), value, 1e-2)
         if system.gap(s, value) > 1e-6:
             failed += 1
             continue

@@ -72,7 +72,7 @@ def tangent(Jm: np.ndarray, prev: np.ndarray | None) -> np.ndarray | None:
     return t / np.linalg.norm(t)
 
 
-def _newton_fixed_lam(GJ: Residual, z: np.ndarray, tol: float, iters: int) -> np.ndarray | None:
+def newton_at(GJ: Residual, z: np.ndarray, tol: float, iters: int) -> np.ndarray | None:
     """Damped Newton in ``y`` at fixed ``lam``; None unless it converges."""
     g, Jm = GJ(z)
     r = np.abs(g).max()
@@ -245,7 +245,7 @@ def _land(GJ, pts, arc, u, t, edge, tol, gtol, newton_max):
         return None
     z = best.copy()
     z[-1] = edge
-    return _newton_fixed_lam(GJ, z, tol, newton_max)
+    return newton_at(GJ, z, tol, newton_max)
 
 
 def _loop(
