@@ -336,7 +336,7 @@ class RegularizedSystem:
                 sup[np.argmax(p)] = True
             support[inf.index] = sup
         best, best_gap = None, np.inf
-        for _ in range(2 * len(self.free) + 2):
+        for _ in range(12):  # active-set rounds (degenerate supports may never settle)
             s = self._solve_supports(s, support, theta)
             g = self.gap(s, theta)
             if g < best_gap:
