@@ -143,3 +143,11 @@ def test_n5_up_to_five_coexisting_equilibria():
     assert len(eqs) == 5 and all(e.certified for e in eqs)
     E = np.array([e.expectations for e in eqs])
     assert np.ptp(E, axis=0).max() > 1e-4  # different expectations, not one family
+
+
+def test_any_numeric_parameter_the_bet():
+    # two-player Kuhn traced in the bet: at a = b = 1 the value is -1/18 (Kuhn 1950)
+    c = trace_curve("kuhn(players=2)", 0.5, 1.5, parameter="bet", start=1.0)
+    assert c.reason == "reached / reached" and c.theta.min() == 0.5 and c.theta.max() == 1.5
+    (eq,) = equilibria_at(c, 1.0)
+    assert eq.certified and abs(eq.expectations[0] + 1 / 18) < 1e-12

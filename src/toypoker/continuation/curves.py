@@ -566,7 +566,7 @@ def _polished(
     out: list[tuple[np.ndarray, np.ndarray]] = []
     failed = 0
     for i in curve.crossings(value):
-        s = system.polish(system.sigma(_point_at(curve, i, value, system)), value, 1e-2)
+        s = system.polish(system.sigma(_point_at(curve, i, value, system)), value, 1e-2, rounds=2)
         if system.gap(s, value) > 1e-6:
             failed += 1
             continue

@@ -315,7 +315,9 @@ class RegularizedSystem:
             self._games[key] = game_at(self.spec, self.parameter, key)
         return self._games[key]
 
-    def polish(self, sigma: np.ndarray, theta: float | None, tau: float) -> np.ndarray:
+    def polish(
+        self, sigma: np.ndarray, theta: float | None, tau: float, rounds: int = 12
+    ) -> np.ndarray:
         """Round a regularized point to an equilibrium of the unregularized game.
 
         Supports start as the actions with probability above ``tau`` (Appendix A:
@@ -325,7 +327,7 @@ class RegularizedSystem:
         (``Q`` equal on the support, probabilities summing to one); an action
         whose probability went negative leaves its support, the action outside
         any support with the largest counterfactual regret joins it; until
-        neither happens.
+        neither happens (at most ``rounds`` times).
         """
         s = np.asarray(sigma, dtype=float).copy()
         support = {}
@@ -336,7 +338,7 @@ class RegularizedSystem:
                 sup[np.argmax(p)] = True
             support[inf.index] = sup
         best, best_gap = None, np.inf
-        for _ in range(12):  # active-set rounds (degenerate supports may never settle)
+        for _ in range(rounds):  # active-set rounds (degenerate supports may never settle)
             s = self._solve_supports(s, support, theta)
             g = self.gap(s, theta)
             if g < best_gap:
