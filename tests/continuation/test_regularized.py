@@ -117,3 +117,17 @@ def test_bad_inputs():
         RegularizedSystem("kuhn(players=3)", eps=-1)
     with pytest.raises(ToypokerError, match="unknown response"):
         RegularizedSystem("kuhn(players=3)", response="tanh")
+
+
+def test_logit_blocks_jacobian_matches_differences():
+    # Leduc has fold/call/raise infosets: sigma = softmax(Q/eps) there; d/d(log eps) too
+    sys_ = RegularizedSystem("leduc(players=2)", parameter="eps")
+    rng = np.random.default_rng(4)
+    u = np.append(sys_.normalize(rng.random(sys_.n)), np.log(0.01))
+    _, J = sys_.GJ(u)
+    h = 1e-7
+    for j in [*rng.choice(sys_.n, 8, replace=False), sys_.n]:
+        e = np.zeros_like(u)
+        e[j] = h
+        fd = (sys_.GJ(u + e)[0] - sys_.GJ(u - e)[0]) / (2 * h)
+        assert np.allclose(J[:, j], fd, rtol=1e-5, atol=1e-7)

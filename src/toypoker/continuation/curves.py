@@ -381,12 +381,10 @@ def _start_vector(system: RegularizedSystem, x0, rng) -> np.ndarray:
     normalised onto the simplex."""
     if x0 is None:
         x0 = rng.random(system.n) if rng is not None else np.full(system.n, 0.5)
-    x0 = np.asarray(x0, dtype=float).copy()
+    x0 = np.asarray(x0, dtype=float)
     if x0.shape != (system.n,):
         raise ToypokerError(f"start vector needs {system.n} entries, got {x0.shape}")
-    for idx, _, _ in system._multi:
-        x0[idx] = x0[idx] / x0[idx].sum()
-    return x0
+    return system.normalize(x0)
 
 
 def eps_branch(system: RegularizedSystem, x0, eps_hi: float, eps_lo: float, max_steps, progress):

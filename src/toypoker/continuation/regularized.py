@@ -200,6 +200,12 @@ class RegularizedSystem:
                     minus.append(-1)
                     owner.append(inf.index)
                 self._multi.append((np.arange(first, first + k), inf.offset, k))
+        by_k: dict[int, list] = {}
+        for idx, off, k in self._multi:
+            by_k.setdefault(k, []).append((idx, np.arange(off, off + k)))
+        self._multi_groups = [
+            (np.array([u for u, _ in v]), np.array([sg for _, sg in v])) for v in by_k.values()
+        ]
         self.plus = np.array(plus, dtype=np.int64)
         self.minus = np.array(minus, dtype=np.int64)
         self.unknown_infoset = np.array(owner, dtype=np.int64)
@@ -230,6 +236,13 @@ class RegularizedSystem:
         b = self.binary
         s[self.minus[b]] = 1.0 - x[b]
         return s
+
+    def normalize(self, x: np.ndarray) -> np.ndarray:
+        """``x`` with every logit block scaled onto the simplex."""
+        x = np.asarray(x, dtype=float).copy()
+        for U, _ in self._multi_groups:
+            x[U] = x[U] / x[U].sum(axis=1, keepdims=True)
+        return x
 
     def unknowns(self, sigma: np.ndarray) -> np.ndarray:
         return np.asarray(sigma, dtype=float)[self.plus].copy()
@@ -267,16 +280,20 @@ class RegularizedSystem:
             Jl[b] = df * D / eps
         else:
             Jl[b] = -(df / eps) * (dQ[agg] - dQ[pas])
-        # more actions: sigma = softmax(Q / eps) (agent logit response)
-        for idx, off, k in self._multi:
-            Qb = Q[off : off + k]
+        # more actions: sigma = softmax(Q / eps) (agent logit response), by action count
+        for U, Sg in self._multi_groups:
+            Qb = Q[Sg]  # (m, k)
             z = Qb / eps
-            p = np.exp(z - z.max())
-            p /= p.sum()
-            S = (np.diag(p) - np.outer(p, p)) / eps  # dp/dQ
-            g[idx] = x[idx] - p
-            Jx[idx] -= S @ dQdx[off : off + k]
-            Jl[idx] = S @ Qb if self.parameter == "eps" else -(S @ dQ[off : off + k])
+            p = np.exp(z - z.max(axis=1, keepdims=True))
+            p /= p.sum(axis=1, keepdims=True)
+            k = Sg.shape[1]
+            S = (p[:, :, None] * np.eye(k) - p[:, :, None] * p[:, None, :]) / eps  # dp/dQ
+            g[U] = x[U] - p
+            Jx[U] -= np.einsum("mab,mbn->man", S, dQdx[Sg])
+            if self.parameter == "eps":
+                Jl[U] = np.einsum("mab,mb->ma", S, Qb)
+            else:
+                Jl[U] = -np.einsum("mab,mb->ma", S, dQ[Sg])
         return g, np.hstack([Jx, Jl[:, None]])
 
     def solve(self, x0: np.ndarray, lam: float) -> np.ndarray:
