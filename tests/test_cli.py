@@ -95,6 +95,7 @@ def test_eval_exact(capsys, tmp_path):
         (["trace", "kuhn(players=3)"], "--pot LO:HI"),
         (["trace", "kuhn(players=3)", "--param", "cards", "--range", "1:2"], "numeric parameter"),
         (["trace", "kuhn(players=3)", "--pot", "1:5", "--at", "7"], "outside"),
+        (["trace", "kuhn(players=3)", "--resume", "/nonexistent/curve.csv"], "cannot read curve"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, args, message):

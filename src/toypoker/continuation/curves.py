@@ -117,20 +117,26 @@ class EquilibriumCurve:
         try:
             meta = json.loads(meta_path.read_text())
             rows = list(csv.reader(path.read_text().splitlines()))
-        except (OSError, ValueError) as e:
-            raise ToypokerError(f"cannot read curve {path}: {e}") from None
-        header, data = rows[0], np.array(rows[1:], dtype=float)
+            return cls._from_rows(meta, rows[0], np.array(rows[1:], dtype=float))
+        except (OSError, ValueError, KeyError, IndexError) as e:
+            raise ToypokerError(f"cannot read curve {path}: {e!r}") from None
+
+    @classmethod
+    def _from_rows(cls, meta: dict, header: list[str], data: np.ndarray) -> EquilibriumCurve:
         labels = tuple(meta["sigma_labels"])
         n = sum(1 for h in header if h.startswith("E") and h[1:].isdigit())
         sigma = np.zeros((len(data), len(labels)))
         by_label = {lab: k for k, lab in enumerate(labels)}
+        by_infoset: dict[str, list[int]] = {}
+        for k, lab in enumerate(labels):
+            by_infoset.setdefault(lab.rpartition("=")[0], []).append(k)
         for c, name in enumerate(header[2 + n :], start=2 + n):
             if name in by_label:
                 sigma[:, by_label[name]] = data[:, c]
             else:  # binary infoset: the aggressive action's column
-                inf_cols = [k for k, lab in enumerate(labels) if lab.rpartition("=")[0] == name]
-                sigma[:, inf_cols[1]] = data[:, c]
-                sigma[:, inf_cols[0]] = 1.0 - data[:, c]
+                passive, aggressive = by_infoset[name]
+                sigma[:, aggressive] = data[:, c]
+                sigma[:, passive] = 1.0 - data[:, c]
         return cls(
             spec=meta["spec"],
             parameter=meta["parameter"],
@@ -151,10 +157,7 @@ class EquilibriumCurve:
     def crossings(self, value: float) -> list[int]:
         """Indices ``i`` with ``theta`` crossing ``value`` between points ``i`` and ``i + 1``."""
         d = self.theta - value
-        out = []
-        for i in range(len(d) - 1):
-            if d[i] == 0 or d[i] * d[i + 1] < 0:
-                out.append(i)
+        out = np.nonzero((d[:-1] == 0) | (d[:-1] * d[1:] < 0))[0].tolist()
         if len(d) and d[-1] == 0:
             out.append(len(d) - 1)
         return out
