@@ -25,15 +25,14 @@ from rich.table import Table
 
 CHILD_CURVE = r"""
 import json, sys, time
-from toypoker.continuation.curves import trace_curve, multiplicity
+from toypoker.continuation.curves import trace_curve, turning_points
 N, eps = int(sys.argv[1]), float(sys.argv[2])
 t0 = time.perf_counter()
 c = trace_curve(f"kuhn(players=3,cards={N})", 2 / (N - 3), 10.0, eps=eps)
 dt = time.perf_counter() - t0
-m = multiplicity(c)
 hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM")][0].split()[1]
 print(json.dumps({"N": N, "seconds": dt, "points": len(c.theta), "steps": c.steps,
-                  "reason": c.reason, "max_distinct": int(m.distinct.max()),
+                  "reason": c.reason, "folds": len(turning_points(c)),
                   "peak_mb": int(hwm) / 1024}))
 """
 
@@ -131,7 +130,7 @@ def main() -> None:
         title=f"Full curves over P in [P_min, 10], eps = {a.eps:g} (fresh process each)",
         title_justify="left",
     )
-    for c in ["N", "seconds", "peak MB", "points", "steps", "max distinct", "ended", "target"]:
+    for c in ["N", "seconds", "peak MB", "points", "steps", "turning points", "ended", "target"]:
         t.add_column(c, justify="right")
     targets = {26: "< 300 s, < 2048 MB", 52: "completes"}
     for N in [int(x) for x in a.cards.split(",")]:
@@ -154,7 +153,7 @@ def main() -> None:
             f"{r['peak_mb']:.0f}",
             str(r["points"]),
             str(r["steps"]),
-            str(r["max_distinct"]),
+            str(r["folds"]),
             r["reason"],
             targets.get(N, ""),
         )
