@@ -483,12 +483,14 @@ def equilibria_at(
     """
     system = system or system_for(curve, dominated=curve.info.get("dominated", True))
     out: list[Equilibrium] = []
+    keys: list[tuple] = []
     for i in curve.crossings(value):
         sig, nc, raw = system.certify(_point_at(curve, i, value, system), value)
-        E = system.model.expectations(sig, value)
-        if any(_same(system, e.sigma, e.expectations, sig, E, tol) for e in out):
+        key = (sig, system.model.expectations(sig, value), system.realization(sig))
+        if any(_same(k, key, tol) for k in keys):
             continue
-        out.append(Equilibrium(float(value), sig, E, nc, raw))
+        keys.append(key)
+        out.append(Equilibrium(float(value), sig, key[1], nc, raw))
     return out
 
 
@@ -552,26 +554,27 @@ def multiplicity(curve: EquilibriumCurve, system: RegularizedSystem | None = Non
     return Multiplicity(cols[0], cols[1], *(cols[i].astype(int) for i in (2, 3, 4)))
 
 
-def _same(system, s1, E1, s2, E2, tol: float) -> bool:
+def _same(a: tuple, b: tuple, tol: float) -> bool:
     """One equilibrium, or two members of one continuum met by adjacent crossings:
-    sequence forms within ``tol``, or within 1e-3 with expectations within 1e-6."""
-    d = np.abs(system.realization(s1) - system.realization(s2)).max()
-    return bool(d < tol or (d < 1e-3 and np.abs(np.asarray(E1) - E2).max() < 1e-6))
+    ``(sigma, E, sequence form)`` triples with sequence forms within ``tol``, or within
+    1e-3 with expectations within 1e-6."""
+    d = np.abs(a[2] - b[2]).max()
+    return bool(d < tol or (d < 1e-3 and np.abs(np.asarray(a[1]) - b[1]).max() < 1e-6))
 
 
 def _polished(
     curve: EquilibriumCurve, value: float, system: RegularizedSystem
-) -> tuple[list[tuple[np.ndarray, np.ndarray]], int]:
+) -> tuple[list[tuple[np.ndarray, np.ndarray, np.ndarray]], int]:
     """Distinct polished equilibria at ``value`` (regret sum below 1e-6) and the
     number of crossings that did not polish."""
-    out: list[tuple[np.ndarray, np.ndarray]] = []
+    out: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
     failed = 0
     for i in curve.crossings(value):
         s = system.polish(system.sigma(_point_at(curve, i, value, system)), value, 1e-2, rounds=2)
         if system.gap(s, value) > 1e-6:
             failed += 1
             continue
-        E = system.model.expectations(s, value)
-        if not any(_same(system, o, oE, s, E, 1e-6) for o, oE in out):
-            out.append((s, E))
+        key = (s, system.model.expectations(s, value), system.realization(s))
+        if not any(_same(k, key, 1e-6) for k in out):
+            out.append(key)
     return out, failed

@@ -22,7 +22,7 @@ import numpy as np
 from scipy.optimize import root
 
 from ..errors import ToypokerError
-from ..evaluate import nash_conv
+from ..evaluate import edge_probabilities, nash_conv, reaches
 from ..game import Game
 from ..games import GAMES, load_game
 from ..spec import format_spec, parse_spec
@@ -90,28 +90,12 @@ def dominated_actions(game: Game) -> dict[int, float]:
     return out
 
 
-def _ancestor_table(game: Game) -> np.ndarray:
-    lists = []
-    key = {(i.node, i.private): i for i in game.infosets}
-    for inf in game.infosets:
-        up, child, node = [], inf.node, game.nodes[inf.node].parent
-        while node >= 0:
-            nd = game.nodes[node]
-            if nd.kind == "decision" and nd.actor == inf.player:
-                up.append(key[(node, inf.private)].offset + nd.children.index(child))
-            child, node = node, nd.parent
-        lists += [up] * len(inf.actions)
-    width = max([1] + [len(x) for x in lists])
-    anc = np.full((game.n_sigma, width), game.n_sigma, dtype=np.int64)
-    for k, x in enumerate(lists):
-        anc[k, : len(x)] = x
-    return anc
-
-
 def own_reach(game: Game, sigma: np.ndarray) -> np.ndarray:
-    """Per sigma index: its owner's probability of reaching that infoset (own actions only)."""
-    anc = game.derived("own_ancestors", _ancestor_table)
-    return np.append(np.asarray(sigma, dtype=float), 1.0)[anc].prod(axis=1)
+    """Per sigma index: its owner's probability of reaching that infoset (own actions only),
+    from the core's reach pass at each infoset's representative row."""
+    reach = reaches(game, edge_probabilities(game, np.asarray(sigma, dtype=float)))
+    at_infoset = reach[game.infoset_player, game.infoset_rep_row]
+    return at_infoset[game.sigma_infoset]
 
 
 def game_at(spec: str, parameter: str, value: float | Fraction) -> Game:
