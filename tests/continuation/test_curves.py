@@ -103,6 +103,7 @@ def test_beyond_the_paper_four_players_and_other_games():
     # Leduc has no numeric parameter: its logit branch in eps (agent QRE)
     c = trace_curve("leduc(players=2)", 1e-4, 1.0, parameter="eps")
     assert c.reason == "reached"
+    # Leduc's exact value: the sequence-form LP's certified optimum (tests/solvers, README)
     exact = -1454920850547486749701863871533 / 16995463438839962469905132501930
     assert abs(c.expectations[-1, 0] - exact) < 1e-3
 

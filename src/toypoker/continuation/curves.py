@@ -26,7 +26,7 @@ import numpy as np
 
 from ..errors import ToypokerError
 from ..io import atomic_write_text
-from .regularized import RegularizedSystem
+from .regularized import RegularizedSystem, spec_at
 from .tracer import newton_at, trace
 
 Progress = Callable[[str, float, float], None]  # (stage, lam, ds)
@@ -218,7 +218,7 @@ def trace_curve(
     if not lo <= start <= hi:
         raise ToypokerError(f"start {start} outside [{lo}, {hi}]")
     sys_eps = RegularizedSystem(
-        _spec_at(spec, parameter, start), "eps", response=response, dominated=dominated
+        spec_at(spec, parameter, start), "eps", response=response, dominated=dominated
     )
     system = RegularizedSystem(spec, parameter, eps=eps, response=response, dominated=dominated)
     x0 = _start_vector(system, x0, rng)
@@ -432,12 +432,6 @@ def _trace_eps(spec, lo, hi, response, dominated, x0, rng, max_steps, progress, 
         seconds=time.perf_counter() - t0,
         info={"window": [lo, hi], "dominated": dominated},
     )
-
-
-def _spec_at(spec: str, parameter: str, value: float) -> str:
-    from .regularized import game_at
-
-    return game_at(spec, parameter, value).spec
 
 
 @dataclass(frozen=True)

@@ -98,7 +98,7 @@ def own_reach(game: Game, sigma: np.ndarray) -> np.ndarray:
     return at_infoset[game.sigma_infoset]
 
 
-def game_at(spec: str, parameter: str, value: float | Fraction) -> Game:
+def spec_at(spec: str, parameter: str, value: float | Fraction) -> str:
     """``spec`` with one numeric parameter set (``pot`` replaces ``ante`` and vice versa)."""
     parsed = parse_spec(spec)
     info = GAMES.get(parsed.name)
@@ -115,7 +115,12 @@ def game_at(spec: str, parameter: str, value: float | Fraction) -> Game:
         params.pop("ante" if parameter == "pot" else "pot", None)
     v = value if isinstance(value, Fraction) else Fraction(value).limit_denominator(10**12)
     params[parameter] = v
-    return load_game(format_spec(parsed.name, params))
+    return format_spec(parsed.name, params)
+
+
+def game_at(spec: str, parameter: str, value: float | Fraction) -> Game:
+    """The game of :func:`spec_at`, compiled."""
+    return load_game(spec_at(spec, parameter, value))
 
 
 class RegularizedSystem:
