@@ -1,4 +1,4 @@
-"""Equilibrium curves of N-card three-player Kuhn poker (issue 5), beside Gambit.
+"""Equilibrium curves of N-card three-player Kuhn poker (issues 5 and 11), beside Gambit.
 
 Prints, in one run:
 
@@ -7,16 +7,27 @@ Prints, in one run:
    .efg; the paper quotes about 150 s for it), with both results certified by our
    evaluator (NashConv) and placed in the Szafron et al. family (E2 = -1/48);
 2. time and peak memory (VmHWM of a fresh process) of full curves over [P_min, 10]
-   for N = 13, 26 and 52 (targets: N = 26 under 5 min and 2 GB; N = 52 completes).
+   for N = 13, 26 and 52 (targets: N = 26 under 5 min and 2 GB; N = 52 completes);
+3. thread control (issue 11): the curve of ``kuhn(players=3,cards=13)`` over
+   P in [0.5, 10] and the Leduc LP with its exact certificate, each in a fresh
+   process in the default environment (OpenBLAS starts its own threads; the
+   library limits BLAS around its small dense solves) and with
+   ``OPENBLAS_NUM_THREADS=1`` etc.  Targets: the curve within 2x of its
+   single-thread time; the Leduc LP with certificate < 2 s.
+
+Every curve is traced as users run it:
+``trace_curve(load_game(spec), "pot", lo, hi, eps=...).curve``.
 
 Usage: ``python benchmarks/bench_continuation.py [--eps 1e-6] [--cards 13,26,52]
-[--gambit-timeout 900]``.  Each measurement runs in its own process.
+[--gambit-timeout 900] [--only threads]``.  Each measurement runs in its own process;
+the machine load (``os.getloadavg``) is printed with each table.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 
@@ -26,9 +37,11 @@ from rich.table import Table
 CHILD_CURVE = r"""
 import json, sys, time
 from toypoker.continuation.curves import trace_curve, turning_points
+from toypoker.games import load_game
 N, eps = int(sys.argv[1]), float(sys.argv[2])
+lo = float(sys.argv[3]) if len(sys.argv) > 3 else 2 / (N - 3)
 t0 = time.perf_counter()
-c = trace_curve(f"kuhn(players=3,cards={N})", 2 / (N - 3), 10.0, eps=eps)
+c = trace_curve(load_game(f"kuhn(players=3,cards={N})"), "pot", lo, 10.0, eps=eps).curve
 dt = time.perf_counter() - t0
 hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM")][0].split()[1]
 print(json.dumps({"N": N, "seconds": dt, "points": len(c.theta), "steps": c.steps,
@@ -39,8 +52,10 @@ print(json.dumps({"N": N, "seconds": dt, "points": len(c.theta), "steps": c.step
 CHILD_OURS = r"""
 import json, sys, time
 from toypoker.continuation.curves import equilibria_at, trace_curve
+from toypoker.games import load_game
 t0 = time.perf_counter()
-c = trace_curve("kuhn(players=3,cards=4)", 2.0, 10.0, eps=float(sys.argv[1]))
+g = load_game("kuhn(players=3,cards=4)")
+c = trace_curve(g, "pot", 2.0, 10.0, eps=float(sys.argv[1])).curve
 dt = time.perf_counter() - t0
 eqs = equilibria_at(c, 3.0)
 print(json.dumps({"seconds": dt, "E": eqs[0].expectations.tolist(),
@@ -66,10 +81,39 @@ print(json.dumps({"seconds": dt, "E": [float(v) for v in ev.values],
 """
 
 
-def child(code: str, args: list[str], timeout: float) -> dict | None:
+CHILD_LP = r"""
+import json, time
+from toypoker.games import load_game
+from toypoker.solvers import solve
+g = load_game("leduc(players=2)")
+t0 = time.perf_counter()
+r = solve(g, "lp")
+dt = time.perf_counter() - t0
+print(json.dumps({"seconds": dt, "certified": r.certified, "value": float(r.value_exact[0])}))
+"""
+
+# the thread variables of OpenBLAS, MKL, OpenMP and numba: one thread each
+ONE_THREAD = {
+    k: "1"
+    for k in (
+        "OPENBLAS_NUM_THREADS",
+        "MKL_NUM_THREADS",
+        "OMP_NUM_THREADS",
+        "NUMBA_NUM_THREADS",
+    )
+}
+
+
+def child(
+    code: str, args: list[str], timeout: float, env: dict[str, str] | None = None
+) -> dict | None:
     try:
         r = subprocess.run(
-            [sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=timeout
+            [sys.executable, "-c", code, *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env=None if env is None else {**os.environ, **env},
         )
     except subprocess.TimeoutExpired:
         return None
@@ -78,14 +122,57 @@ def child(code: str, args: list[str], timeout: float) -> dict | None:
     return json.loads(r.stdout.strip().splitlines()[-1])
 
 
+def load() -> str:
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def table_threads(con: Console, eps: float, timeout: float) -> None:
+    """Issue 11: default environment vs every thread pool at 1 (fresh processes)."""
+    default = {k: v for k, v in os.environ.items() if k not in ONE_THREAD}
+    start = load()
+    rows = []
+    for what, code, args, target in (
+        ("kuhn(players=3,cards=13) curve, P in [0.5, 10]", CHILD_CURVE, ["13", str(eps), "0.5"],
+         "default within 2x of 1 thread"),
+        ("leduc(players=2) LP + exact certificate", CHILD_LP, [], "< 2 s"),
+    ):  # fmt: skip
+        one = child(code, args, timeout, env=ONE_THREAD)
+        dflt = child(code, args, timeout, env=default)
+        cells = []
+        for r in (dflt, one):
+            if r is None:
+                cells.append(f"> {timeout:g} s")
+            elif "error" in r:
+                cells.append(r["error"][:40])
+            else:
+                cells.append(f"{r['seconds']:.2f} s")
+        ok = dflt and one and "error" not in dflt and "error" not in one
+        ratio = f"{dflt['seconds'] / one['seconds']:.2f}x" if ok else "-"  # type: ignore[index]
+        rows.append([what, *cells, ratio, target])
+    t = Table(
+        title=f"Thread control (issue 11): default environment vs 1 thread "
+        f"(load {start} -> {load()}, {os.cpu_count()} CPUs)",
+        title_justify="left",
+    )
+    for c in ["workload", "default env", "all pools at 1 thread", "default / 1 thread", "target"]:
+        t.add_column(c, justify="right")
+    for r in rows:
+        t.add_row(*r)
+    con.print(t)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--eps", type=float, default=1e-6)
     ap.add_argument("--cards", default="13,26,52")
     ap.add_argument("--gambit-timeout", type=float, default=900.0)
     ap.add_argument("--curve-timeout", type=float, default=3600.0)
+    ap.add_argument("--only", choices=["threads"], default=None, help="only the thread table")
     a = ap.parse_args()
     con = Console(width=170)
+    if a.only == "threads":
+        table_threads(con, a.eps, a.curve_timeout)
+        return
 
     t = Table(
         title=f"N = 4, three players: our whole curve (P in [2, 10], eps = {a.eps:g}) "
@@ -158,6 +245,7 @@ def main() -> None:
             targets.get(N, ""),
         )
     con.print(t)
+    table_threads(con, a.eps, a.curve_timeout)
 
 
 if __name__ == "__main__":

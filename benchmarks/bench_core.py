@@ -1,10 +1,13 @@
 """Game core benchmark: toypoker beside OpenSpiel's C++, measured in one run.
 
-Prints, per game: time per CFR+ iteration (ours vs OpenSpiel's C++
-``CFRPlusSolver``) and time per NashConv evaluation (ours vs C++
-``pyspiel.nash_conv`` on the same policy), with the speed-up; then the time
-and peak memory of compiling ``kuhn(players=3, cards=52, pot=3)`` and
-evaluating one NashConv, in a fresh process.
+Prints, per game: time per CFR+ iteration as users run it
+(``Solver(game, "cfr+").step()``: the fused numba kernel), the bare kernel
+call and the numpy reference (``backend="numpy"``), beside OpenSpiel's C++
+``CFRPlusSolver``; and time per NashConv evaluation as users get it
+(``toypoker.evaluate.nash_conv`` on a float profile: the fused kernel), the
+numpy reference ``evaluate`` and C++ ``pyspiel.nash_conv`` on the same policy;
+then the time and peak memory of compiling ``kuhn(players=3, cards=52, pot=3)``
+and evaluating one NashConv, in a fresh process.  The machine load is printed.
 
 Usage::
 
@@ -20,17 +23,19 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import time
 
+import numpy as np
 from rich.console import Console
 from rich.table import Table
 
 from toypoker import load_game
-from toypoker.evaluate import evaluate
-from toypoker.profile import Profile
-from toypoker.solvers import cfr as C
+from toypoker.evaluate import evaluate, nash_conv
+from toypoker.kernels import CFRKernel
+from toypoker.solvers import Solver
 
 GAMES = ["kuhn(players=2)", "kuhn(players=3)", "leduc(players=2)", "leduc(players=3)"]
 
@@ -48,17 +53,37 @@ def timed(fn, min_seconds: float = 1.0, max_reps: int = 1000) -> float:
 
 
 def ours(spec: str) -> tuple[float, float]:
+    """As users run it: ``Solver.step`` (numba backend) and ``evaluate.nash_conv``."""
     g = load_game(spec)
-    state = [C.initial_state(g)]
-    sched = C.SCHEDULES["cfr+"]
+    s = Solver(g, "cfr+")
+    t_iter = timed(lambda: s.step(1))
+    prof = s.profile()
+    t_nc = timed(lambda: nash_conv(g, prof))
+    return t_iter, t_nc
+
+
+def ours_reference(spec: str) -> tuple[float, float]:
+    """The numpy reference: ``Solver(..., backend="numpy").step`` and ``evaluate``."""
+    g = load_game(spec)
+    s = Solver(g, "cfr+", backend="numpy")
+    t_iter = timed(lambda: s.step(1), min_seconds=0.5)
+    prof = s.profile()
+    t_nc = timed(lambda: evaluate(g, prof), min_seconds=0.5)
+    return t_iter, t_nc
+
+
+def ours_kernel(spec: str) -> float:
+    """The bare fused kernel call (no state object): the solver's overhead floor."""
+    g = load_game(spec)
+    k = CFRKernel(g)
+    sigma, regrets, ssum = k.uniform(), np.zeros(g.n_sigma), np.zeros(g.n_sigma)
+    t = [0]
 
     def it() -> None:
-        state[0] = C.step(g, state[0], sched)
+        t[0] += 1
+        k.iteration(sigma, regrets, ssum, weight=float(t[0]))
 
-    t_iter = timed(it)
-    prof = Profile(g, C.average_strategy(g, state[0]), validate=False)
-    t_nc = timed(lambda: evaluate(g, prof))
-    return t_iter, t_nc
+    return timed(it)
 
 
 def openspiel(spec: str, iterations: int) -> tuple[float, float]:
@@ -90,12 +115,12 @@ def peak_mb():
 import time, json
 t0 = time.perf_counter()
 from toypoker import load_game
-from toypoker.evaluate import evaluate
+from toypoker.evaluate import nash_conv
 from toypoker.profile import Profile
 t1 = time.perf_counter()
 g = load_game("kuhn(players=3,cards=52,pot=3)")
 t2 = time.perf_counter()
-nc = evaluate(g, Profile.uniform(g)).nash_conv
+nc = float(nash_conv(g, Profile.uniform(g)))
 t3 = time.perf_counter()
 print(json.dumps({"deals": g.n_deals, "rows": g.n_rows, "compile": t2 - t1, "nash_conv": t3 - t2,
                   "nc": nc, "peak_mb": peak_mb()}))
@@ -114,17 +139,23 @@ def main() -> None:
     except ImportError:
         have_os = False
         console.print("[yellow]open_spiel not installed: ours only[/yellow]")
+    load = "/".join(f"{x:.2f}" for x in os.getloadavg())
     t = Table(
-        title="CFR+ iteration and NashConv: toypoker vs OpenSpiel C++ (same run)",
-        caption="speed-up = OpenSpiel time / ours; targets: Leduc CFR+ 5x (2p), "
-        "50x (3p); Leduc NashConv 10x",
+        title=f"CFR+ iteration and NashConv: toypoker vs OpenSpiel C++ (same run; load {load})",
+        caption="ours = Solver.step / evaluate.nash_conv (fused kernel); bare = the kernel "
+        "call alone; numpy = the reference backend; speed-up = OpenSpiel time / ours. "
+        "Like-for-like tables (suit-merged games, LiteEFG): benchmarks/bench_peers.py. "
+        "Targets: Leduc CFR+ 5x (2p), 50x (3p); Leduc NashConv 10x",
     )
     for col in [
         "game",
         "ours CFR+ it",
+        "bare kernel",
+        "numpy",
         "OpenSpiel CFR+ it",
         "speed-up",
         "ours NashConv",
+        "numpy evaluate",
         "OpenSpiel nash_conv",
         "speed-up",
     ]:
@@ -132,20 +163,24 @@ def main() -> None:
     for spec in GAMES:
         with console.status(f"{spec}: toypoker"):
             oi, on = ours(spec)
+            ki = ours_kernel(spec)
+            ri, rn = ours_reference(spec)
+        si = sn = None
         if have_os and not (args.quick and spec == "leduc(players=3)"):
             with console.status(f"{spec}: OpenSpiel (3-player Leduc takes minutes)"):
                 si, sn = openspiel(spec, 1 if "players=3" in spec and "leduc" in spec else 20)
-            t.add_row(
-                spec,
-                f"{oi * 1e3:.3f} ms",
-                f"{si * 1e3:.3g} ms",
-                f"{si / oi:.2g}x",
-                f"{on * 1e3:.3f} ms",
-                f"{sn * 1e3:.3g} ms",
-                f"{sn / on:.2g}x",
-            )
-        else:
-            t.add_row(spec, f"{oi * 1e3:.3f} ms", "-", "-", f"{on * 1e3:.3f} ms", "-", "-")
+        t.add_row(
+            spec,
+            f"{oi * 1e3:.3f} ms",
+            f"{ki * 1e3:.3f} ms",
+            f"{ri * 1e3:.3f} ms",
+            "-" if si is None else f"{si * 1e3:.3g} ms",
+            "-" if si is None else f"{si / oi:.2g}x",
+            f"{on * 1e3:.3f} ms",
+            f"{rn * 1e3:.3f} ms",
+            "-" if sn is None else f"{sn * 1e3:.3g} ms",
+            "-" if sn is None else f"{sn / on:.2g}x",
+        )
     console.print(t)
     proc = subprocess.run([sys.executable, "-c", BIG], capture_output=True, text=True, check=True)
     big = json.loads(proc.stdout)

@@ -2,6 +2,10 @@
 
 One run prints three tables, ours measured beside the peers:
 
+Ours is measured as users run it: ``Solver(game, method).step()`` and
+``solve(...)`` (the CFR family on the fused numba kernel, the default backend;
+NashConv checks on the fused best-response kernel).
+
 1. time per iteration of every method on ``kuhn(players=3)``,
    ``leduc(players=2)``, ``leduc(players=3)`` -- ours, OpenSpiel's C++ solver
    of the same name (``CFRSolver``, ``CFRPlusSolver``,
@@ -10,8 +14,9 @@ One run prints three tables, ours measured beside the peers:
    ``external_sampling_mccfr``, ``outcome_sampling_mccfr``);
 2. time to reach NashConv 1e-3 (NashConv checks excluded from the time, for
    both sides alike), within a budget;
-3. the two-player LP: ours (HiGHS + exact certificate) beside Gambit's
-   ``lp_solve`` and ``lcp_solve`` on the same game exported as ``.efg``.
+3. the two-player LP: ours (HiGHS + exact certificate, BLAS limited inside
+   ``solve_lp``) beside Gambit's ``lp_solve`` and ``lcp_solve`` on the same game
+   exported as ``.efg``.
 
 Each peer runs in a subprocess with a time limit; ">N s" means it did not
 finish one measurement within the limit.  Usage::
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -38,9 +44,19 @@ from rich.table import Table
 
 from toypoker import load_game
 from toypoker.solvers import solve
-from toypoker.solvers.base import REGISTRY
 
-METHODS = ["cfr", "cfr+", "lcfr", "dcfr", "fp", "es-mccfr", "os-mccfr"]
+METHODS = [
+    "cfr",
+    "cfr+",
+    "lcfr",
+    "dcfr",
+    "pcfr+",
+    "dcfr+",
+    "pdcfr+",
+    "fp",
+    "es-mccfr",
+    "os-mccfr",
+]
 CPP = {
     "cfr": "CFRSolver",
     "cfr+": "CFRPlusSolver",
@@ -123,21 +139,16 @@ def peer(args: dict, timeout: float) -> dict | None:
 
 
 def ours_per_iteration(spec: str, method: str, min_seconds: float) -> float:
-    g = load_game(spec)
-    m = REGISTRY[method]
-    opts = dict(m.defaults)
-    state = m.init(g, opts, 0)
-    state = m.step(g, state, opts)  # warm-up (and compilation)
-    if m.step_many is not None:  # sampling methods run in compiled batches, as solve() does
-        n, t0 = 0, time.perf_counter()
-        while time.perf_counter() - t0 < min_seconds:
-            state = m.step_many(g, state, opts, 1000)
-            n += 1000
-        return (time.perf_counter() - t0) / n
+    from toypoker.solvers import Solver
+
+    seeded = {"seed": 0} if "mccfr" in method else {}
+    s = Solver(load_game(spec), method, **seeded)
+    s.step(1)  # warm-up (and compilation)
+    batch = 1000 if "mccfr" in method else 1  # sampling methods step in compiled batches
     n, t0 = 0, time.perf_counter()
     while True:
-        state = m.step(g, state, opts)
-        n += 1
+        s.step(batch)
+        n += batch
         spent = time.perf_counter() - t0
         if spent >= min_seconds or n >= 100000:
             return spent / n
@@ -214,6 +225,9 @@ def table_target(console: Console, games: list[str], budget: float, target: floa
                     else f"not reached ({r.nash_conv:.2g})"
                 )
                 impl, names = ("cpp", CPP) if m in CPP else ("py", PY)
+                if m not in names:  # no OpenSpiel implementation (pcfr+, dcfr+, pdcfr+)
+                    t.add_row(spec, m, ours, str(r.iterations), "n/a", "-", "-")
+                    continue
                 p = peer(
                     {
                         "game": osg,
@@ -320,6 +334,7 @@ def main() -> None:
     ap.add_argument("--only", choices=["iterations", "target", "lp"], default=None)
     args = ap.parse_args()
     console = Console(width=140)
+    console.print(f"load average (1/5/15 min) {'/'.join(f'{x:.2f}' for x in os.getloadavg())}")
     games = ["kuhn(players=3)", "leduc(players=2)"]
     if not args.quick:
         games.append("leduc(players=3)")

@@ -1,26 +1,31 @@
-"""Shared fixtures: compiled games are immutable, so compile each once per session."""
+"""Shared fixtures.
+
+Compiled games are immutable, so each spec is compiled once per test session:
+tests take the ``game`` fixture and call it with a spec string.
+"""
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 
-from toypoker import load_game
-from toypoker.profile import Profile
+from toypoker import Game, load_game
+
+_COMPILED: dict[str, Game] = {}
 
 
-@functools.cache
-def game(spec: str):
-    return load_game(spec)
+@pytest.fixture(scope="session")
+def game() -> Callable[[str], Game]:
+    """``game(spec)``: the compiled game, compiled once per session."""
 
+    def get(spec: str) -> Game:
+        if spec not in _COMPILED:
+            _COMPILED[spec] = load_game(spec)
+        return _COMPILED[spec]
 
-def random_profile(g, rng: np.random.Generator) -> Profile:
-    """A random behaviour profile (Dirichlet per free infoset, restrictions kept)."""
-    probs = np.concatenate([rng.dirichlet(np.ones(len(i.actions))) for i in g.infosets])
-    probs[g.sigma_fixed] = g.fixed_values[g.sigma_fixed]
-    return Profile(g, probs)
+    return get
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import game, random_profile
 from toypoker.evaluate import best_response, evaluate, expected_values
 from toypoker.profile import Profile
 
@@ -37,7 +36,7 @@ def kuhn_family(gamma: F) -> dict[str, F]:
 
 
 @pytest.mark.parametrize("gamma", [F(0), F(1, 7), F(1, 3), F(1, 2), F(5, 6), F(1)])
-def test_kuhn_family_value_and_exact_nash_conv(gamma):
+def test_kuhn_family_value_and_exact_nash_conv(gamma, game):
     # Kuhn (1950): "These strategies yield the value of Simplified Poker as -1/18."
     g = game("kuhn(players=2)")
     ev = evaluate(g, Profile.from_mapping(g, kuhn_family(gamma)))
@@ -48,7 +47,7 @@ def test_kuhn_family_value_and_exact_nash_conv(gamma):
     assert all(isinstance(x, F) for x in ev.values + ev.gains)
 
 
-def test_kuhn_off_family_is_not_an_equilibrium():
+def test_kuhn_off_family_is_not_an_equilibrium(game):
     # alpha = gamma/3 violated.  Player II still plays his optimal strategy, which
     # guarantees the value -1/18 (Kuhn 1950), so player I gains nothing by
     # deviating; but the family is all of player I's optimal strategies, so II
@@ -62,7 +61,7 @@ def test_kuhn_off_family_is_not_an_equilibrium():
     assert ev.gains[1] > 0
 
 
-def test_uniform_leduc_nash_conv():
+def test_uniform_leduc_nash_conv(game):
     # OpenSpiel's published NashConv of the uniform policy on leduc_poker
     g = game("leduc(players=2)")
     assert evaluate(g, Profile.uniform(g)).nash_conv == pytest.approx(4.747222222222222, abs=1e-12)
@@ -71,9 +70,9 @@ def test_uniform_leduc_nash_conv():
 @pytest.mark.parametrize(
     "spec", ["kuhn(players=3)", "leduc(players=2)", "skp(pot=7)", "kuhn_third_street(pot=5)"]
 )
-def test_exact_and_float_agree(spec, rng):
+def test_exact_and_float_agree(spec, rng, game):
     g = game(spec)
-    p = random_profile(g, rng).to_exact(max_denominator=97)
+    p = Profile.random(g, rng).to_exact(max_denominator=97)
     exact = evaluate(g, p)
     flt = evaluate(g, p.to_float())
     assert np.allclose([float(x) for x in exact.values], flt.values, atol=1e-12)
@@ -94,9 +93,9 @@ def test_exact_and_float_agree(spec, rng):
         ]
     ),
 )
-def test_best_response_dominates_and_is_consistent(seed, spec):
+def test_best_response_dominates_and_is_consistent(seed, spec, game):
     g = game(spec)
-    p = random_profile(g, np.random.default_rng(seed))
+    p = Profile.random(g, np.random.default_rng(seed))
     values = expected_values(g, p)
     for player in range(g.n_players):
         br = best_response(g, p, player)
@@ -108,10 +107,37 @@ def test_best_response_dominates_and_is_consistent(seed, spec):
         assert best_response(g, q, player).value == pytest.approx(br.value, abs=1e-12)
 
 
-def test_best_response_respects_restrictions():
+def test_best_response_respects_restrictions(game):
     # SKP: P2 must call with K (d_K = 1); her best response may not fold it
     g = game("skp(pot=9)")
     p = Profile.uniform(g)
     br = best_response(g, p, 1)
     q = br.as_profile(p)
     assert q["P2:3:kkbf"] == {"f": 0.0, "c": 1.0}
+
+
+def test_values_in_pot_uses_the_games_affine_payoffs(game):
+    # SKP: E(P) as polynomials in (b_J, c_K, d_Q, P) equal the values at P = 7 exactly
+    import sympy as sp
+
+    from toypoker.symbolic import symbolic_values, values_in_pot
+
+    g = game("skp(pot=9)")
+    b, c, d, P = sp.symbols("b c d P")
+    assign = {"P3:1:kk": b, "P1:3:kkb": c, "P2:2:kkbf": d}
+    E = values_in_pot(g, assign, P)
+    at7 = symbolic_values(g.at(pot=7), assign)
+    assert all(sp.expand(e.subs(P, 7) - v) == 0 for e, v in zip(E, at7, strict=True))
+    assert sp.expand(sum(E)) == 0  # zero-sum
+
+
+def test_reach_names(game):
+    from toypoker.evaluate import edge_probabilities, infoset_reach, player_reach, realization
+
+    g = game("kuhn(players=2)")
+    p = Profile.uniform(g)
+    rows = player_reach(g, edge_probabilities(g, p.probs), 0)
+    assert rows.shape == (g.n_rows,)
+    r = infoset_reach(g, p.probs)
+    assert r[g.infoset("P1:1:kb").offset] == 0.5  # P1 checked with probability 1/2
+    assert np.allclose(realization(g, p.probs), r * p.probs, rtol=0, atol=0)

@@ -6,19 +6,18 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from tests.conftest import game, random_profile
 from toypoker.errors import ProfileError
 from toypoker.profile import Profile
 
 
-def test_uniform_respects_restrictions():
+def test_uniform_respects_restrictions(game):
     g = game("skp(pot=9)")
     p = Profile.uniform(g, exact=True)
     assert p["P3:4:kk"] == {"k": 0, "b": 1}  # Billingham point 1: P3 bets A
     assert p["P3:1:kk"] == {"k": F(1, 2), "b": F(1, 2)}
 
 
-def test_keys_by_label_or_tuple_and_scalars():
+def test_keys_by_label_or_tuple_and_scalars(game):
     g = game("kuhn(players=2)")
     m = {(0, 1, ""): F(1, 3), "P1:2:": {"k": 1}, "P1:3:": [0, 1]}
     p = Profile.from_mapping(g, m, fill="uniform")
@@ -39,26 +38,26 @@ def test_keys_by_label_or_tuple_and_scalars():
         ({"P1:1:": 0.5}, "no probabilities for infoset"),
     ],
 )
-def test_invalid_profiles(mapping, message):
+def test_invalid_profiles(mapping, message, game):
     with pytest.raises(ProfileError, match=message):
         Profile.from_mapping(game("kuhn(players=2)"), mapping)
 
 
-def test_restricted_infoset_cannot_deviate():
+def test_restricted_infoset_cannot_deviate(game):
     g = game("skp(pot=9)")
     with pytest.raises(ProfileError, match="restricted"):
         Profile.from_mapping(g, {"P3:4:kk": 0}, fill="uniform")
 
 
-def test_exact_sum_must_be_exactly_one():
+def test_exact_sum_must_be_exactly_one(game):
     g = game("kuhn(players=2)")
     with pytest.raises(ProfileError, match="sum to"):
         Profile.from_mapping(g, {"P1:1:": ["1/3", "1/2"]}, fill="uniform")
 
 
-def test_json_roundtrip_exact_and_float(tmp_path, rng):
+def test_json_roundtrip_exact_and_float(tmp_path, rng, game):
     g = game("kuhn(players=3)")
-    p = random_profile(g, rng)
+    p = Profile.random(g, rng)
     path = tmp_path / "p.json"
     p.to_json(path)
     q = Profile.from_json(path)
@@ -72,7 +71,7 @@ def test_json_roundtrip_exact_and_float(tmp_path, rng):
     assert r.exact and list(r.probs) == list(e.probs)
 
 
-def test_json_for_another_game_is_rejected(tmp_path):
+def test_json_for_another_game_is_rejected(tmp_path, game):
     p = Profile.uniform(game("kuhn(players=2)"))
     path = tmp_path / "p.json"
     p.to_json(path)
@@ -80,10 +79,71 @@ def test_json_for_another_game_is_rejected(tmp_path):
         Profile.from_json(path, game("kuhn(players=3)"))
 
 
-def test_csv_table():
+def test_csv_table(game):
     g = game("kuhn(players=2)")
     text = Profile.uniform(g, exact=True).to_csv()
     lines = text.strip().splitlines()
     assert lines[0] == "infoset,player,private,history,action,name,probability"
     assert len(lines) == 1 + g.n_sigma
     assert lines[1] == "P1:1:,1,1,,k,check,1/2"
+
+
+def test_exact_decimals_from_iterative_solvers_are_snapped(game):
+    # CFR output written with 17 digits: 0.33333333333333331 + 0.66666666666666670 = 1 + 10^-17
+    g = game("kuhn(players=2)")
+    m = {"P1:1:": ["0.33333333333333331", "0.66666666666666670"]}
+    with pytest.warns(UserWarning, match="snapped"):
+        p = Profile.from_mapping(g, m, exact=True, fill="uniform")
+    assert p.exact and p.snapped == ("P1:1:",)
+    row = p["P1:1:"]
+    assert sum(row.values()) == 1 and row["k"] == F(33333333333333331, 100000000000000001)
+    # exact fractions must still sum to one exactly, and decimals far off are an error
+    with pytest.raises(ProfileError, match="sum to"):
+        Profile.from_mapping(g, {"P1:1:": ["1/3", "1/2"]}, fill="uniform")
+    with pytest.raises(ProfileError, match="sum to"):
+        Profile.from_mapping(g, {"P1:1:": ["0.3", "0.6"]}, exact=True, fill="uniform")
+    with pytest.raises(ProfileError, match="sum to"):  # floats 1e-7 off: not snapped
+        Profile.from_mapping(g, {"P1:1:": [0.3, 0.7000001]}, exact=True, fill="uniform")
+    assert Profile.uniform(g, exact=True).snapped == ()
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('{"game": "kuhn(players=2)", "infosets": {"P1:1:": [NaN, 0.5]}}', "NaN"),
+        ('{"game": "kuhn(players=2)", "infosets": {"P1:1:": [Infinity, 0]}}', "Infinity"),
+        ('{"game": 42, "infosets": {}}', "'game' must be a game spec"),
+        ('{"game": "kuhn(players=2)", "infosets": {"P1:1:": ["1e999999999", 0]}}', "out of range"),
+        ('{"game": "kuhn(pot=1e400)", "infosets": {}}', "out of range"),
+        ("[" * 100000 + "]" * 100000, "nested too deeply"),
+        ('{"game": "kuhn(players=2)", "infosets": {"P1:1:": [' + "1" * 5000 + ", 0]}}", "profile"),
+    ],
+)
+def test_bad_profile_files_are_one_line_errors(text, message, tmp_path):
+    path = tmp_path / "p.json"
+    path.write_text(text)
+    with pytest.raises(ProfileError, match=message) as e:
+        Profile.from_json(path)
+    assert "\n" not in str(e.value)
+
+
+def test_binary_profile_file(tmp_path):
+    path = tmp_path / "p.json"
+    path.write_bytes(bytes(range(256)))
+    with pytest.raises(ProfileError, match="not a text"):
+        Profile.from_json(path)
+
+
+def test_reading_a_profile_compiles_once(tmp_path, monkeypatch):
+    # eval/verify's path: load_game + Profile.from_json compiles the game once
+    from toypoker import Game, load_game
+
+    g = load_game("kuhn(players=3,pot=3)")
+    path = tmp_path / "p.json"
+    Profile.uniform(g).to_json(path)
+    count = []
+    init = Game.__init__
+    monkeypatch.setattr(Game, "__init__", lambda s, *a, **k: count.append(1) or init(s, *a, **k))
+    g2 = load_game("kuhn(players=3, pot=3)")
+    q = Profile.from_json(path, g2)
+    assert len(count) == 1 and q.game is g2

@@ -3,12 +3,15 @@
 Every pass is vectorised over the rows (public node, deal) of the compiled
 game: one gather and one ``bincount`` per depth.  The same functions run over
 ``float64`` arrays (fast) or over object arrays of :class:`fractions.Fraction`
-(exact): pass a profile whose probabilities are Fractions, or ``exact=True``.
+(exact): pass a profile whose probabilities are Fractions.
 
 Conventions: ``values[p, r]`` is player ``p``'s expected payoff from row ``r``
 *given its deal* (chance weights enter only at the root and in
 counterfactual reaches); ``reach[p, r]`` is the product of ``p``'s own
-action probabilities on the path to ``r``.
+action probabilities on the path to ``r``.  Three names for three reaches:
+:func:`reaches` (every player, every row), :func:`player_reach` (one player,
+every row) and :func:`infoset_reach` (per action: its owner's reach of the
+infoset); :func:`realization` is the sequence form ``infoset_reach * sigma``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from fractions import Fraction
 import numpy as np
 
 from .game import Game
+from .kernels import kernel_for
+from .kernels import nash_conv as kernel_nash_conv
 from .profile import Profile
 
 
@@ -66,8 +71,8 @@ def reaches(game: Game, eprob: np.ndarray) -> np.ndarray:
     return reach
 
 
-def own_reach(game: Game, eprob: np.ndarray, player: int) -> np.ndarray:
-    """``player``'s own reach at every row (one player's forward pass)."""
+def player_reach(game: Game, eprob: np.ndarray, player: int) -> np.ndarray:
+    """``player``'s own reach at every row (one player's forward pass), shape ``(R,)``."""
     exact = eprob.dtype == object
     reach = np.empty(game.n_rows, dtype=object if exact else np.float64)
     d1 = game.depth_start[1]
@@ -82,6 +87,24 @@ def own_reach(game: Game, eprob: np.ndarray, player: int) -> np.ndarray:
     return reach
 
 
+def infoset_reach(game: Game, sigma: np.ndarray) -> np.ndarray:
+    """Per flat action (sigma index): its owner's probability of reaching that
+    action's infoset, own actions only (float), from one reach pass read at each
+    infoset's representative row."""
+    reach = reaches(game, edge_probabilities(game, np.asarray(sigma, dtype=float)))
+    at_infoset = reach[game.infoset_player, game.infoset_rep_row]
+    return at_infoset[game.sigma_infoset]
+
+
+def realization(game: Game, sigma: np.ndarray) -> np.ndarray:
+    """The sequence form (realization plan): ``infoset_reach * sigma`` per action.
+
+    Profiles that differ only where their owner never arrives have the same
+    realization: they are the same equilibrium.
+    """
+    return infoset_reach(game, sigma) * np.asarray(sigma, dtype=float)
+
+
 def counterfactual_reach(game: Game, reach: np.ndarray, player: int) -> np.ndarray:
     """Chance times the other players' reach, at every row."""
     w = game.weights_exact if reach.dtype == object else game.weights
@@ -93,6 +116,7 @@ def counterfactual_reach(game: Game, reach: np.ndarray, player: int) -> np.ndarr
 
 
 def terminal_payoffs(game: Game, exact: bool) -> np.ndarray:
+    """``game.term_u`` or, if ``exact``, ``game.term_u_exact``."""
     return game.term_u_exact if exact else game.term_u
 
 
@@ -146,7 +170,7 @@ class BestResponse:
     def as_profile(self, profile: Profile) -> Profile:
         """``profile`` with ``player``'s free infosets replaced by this response."""
         game = profile.game
-        mask = (game.sigma_player == self.player) & ~game.sigma_fixed
+        mask = game.free_mask(self.player)
         probs = profile.probs.copy()
         if probs.dtype == object:
             probs[mask] = [Fraction(int(x)) for x in self.choice[mask]]
@@ -234,9 +258,12 @@ class Evaluation:
 
     @property
     def max_gain(self) -> object:
+        """The largest gain of one player by deviating."""
         return max(self.gains)
 
     def to_dict(self) -> dict[str, object]:
+        """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
+
         def num(x: object) -> object:
             if isinstance(x, Fraction):
                 return {"exact": str(x), "float": float(x)}
@@ -270,7 +297,15 @@ def evaluate(game: Game, profile: Profile) -> Evaluation:
 
 
 def nash_conv(game: Game, profile: Profile | np.ndarray) -> object:
-    """Sum over players of the best-response gain (0 exactly at an equilibrium)."""
+    """Sum over players of the best-response gain (0 exactly at an equilibrium).
+
+    Exact (Fraction) profiles: :func:`evaluate`, exactly.  Float profiles: the
+    fused best-response kernel (:func:`toypoker.kernels.nash_conv`, equal to
+    ``evaluate(game, profile).nash_conv`` to 1e-12, ``tests/kernels``).
+    """
     if not isinstance(profile, Profile):
         profile = Profile(game, profile)
-    return evaluate(game, profile).nash_conv
+    if profile.exact:
+        return evaluate(game, profile).nash_conv
+    sigma = np.ascontiguousarray(profile.probs, dtype=np.float64)
+    return kernel_nash_conv(kernel_for(game), sigma)

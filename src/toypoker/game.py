@@ -15,131 +15,64 @@ solver reads:
   offsets.
 
 Terminal payoffs are ``u[p] = share[p] * pot - committed[p]`` with ties split.
+
+**Games carry their parameters.**  The builder records the chips each player
+has committed at every public node as an affine form (:class:`Linear`) in the
+game's numeric parameters (ante, bet, pot; :class:`NumericParams`), so the
+payoffs are affine in them too: :meth:`Game.at` gives the same game at other
+values without recompiling (the deal table, tree, rows and infosets are
+shared) and :meth:`Game.payoff_slope` the exact derivative of the payoffs.
+
+A :class:`Game` is immutable: its attributes cannot be rebound and its arrays
+are read-only.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import deque
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
+from types import MappingProxyType
+from typing import TypeVar
 
 import numpy as np
 
+from .definition import (
+    ACTION_NAMES,
+    IDX,
+    DealBlocks,
+    GameDefinition,
+    InfoSet,
+    Linear,
+    Node,
+    NumericParams,
+    RawNode,
+    deal_blocks,
+    make_label,
+)
 from .errors import ProfileError
+from .spec import format_spec
 
-IDX = np.int32  # row-level index arrays (rows < 2**31)
+T = TypeVar("T")
 
-ACTION_NAMES = {"k": "check", "b": "bet", "c": "call", "f": "fold", "r": "raise"}
-
-
-@dataclass
-class RawNode:
-    """A public-tree node as a builder makes it (before compilation)."""
-
-    kind: str  # "decision" | "chance" | "terminal"
-    actor: int  # the acting player, -1 for chance and terminal nodes
-    actions: tuple[str, ...]
-    children: list[int]
-    committed: tuple[Fraction, ...]
-    live: tuple[bool, ...]
-    history: str
-    round: int
-    board: tuple[int, ...]  # 0-based ranks revealed so far
-    reveal: tuple[int, ...] = ()  # chance node: deal columns it reveals
-    child_values: list[tuple[int, ...]] = field(default_factory=list)
-
-
-@dataclass
-class GameDefinition:
-    """What a builder hands to :class:`Game`: deal table, public tree, restrictions."""
-
-    name: str
-    params: dict[str, object]
-    n_players: int
-    n_ranks: int
-    cards: np.ndarray  # (deals, slots) 0-based ranks
-    weight_num: np.ndarray  # (deals,) int: probability = weight_num / weight_den
-    weight_den: int
-    hole_slots: list[tuple[int, ...]]  # per player: the deal columns of its cards
-    strength: np.ndarray  # (players, deals) showdown strength, higher wins
-    nodes: list[RawNode]
-    root: int
-    restrictions: list[tuple[int, tuple[int, ...], str, dict[str, Fraction]]]
-
-
-@dataclass(frozen=True)
-class Node:
-    """A compiled public node.  ``id`` is its position in depth order."""
-
-    id: int
-    kind: str
-    actor: int
-    actions: tuple[str, ...]
-    children: tuple[int, ...]
-    parent: int
-    depth: int
-    committed: tuple[Fraction, ...]
-    live: tuple[bool, ...]
-    history: str
-    board: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class InfoSet:
-    """An information set: a decision node and the private cards of its actor.
-
-    ``player`` is 0-based; ``private`` the ranks held (1 lowest); ``history``
-    the public actions (``k b c f r``, ``/`` between rounds, board cards in
-    brackets); ``label`` the stable name used in profile files, e.g.
-    ``P2:3:kb`` (player as printed in the papers, 1-based).
-    """
-
-    index: int
-    node: int
-    player: int
-    private: tuple[int, ...]
-    history: str
-    actions: tuple[str, ...]
-    offset: int
-    restricted: bool
-
-    @property
-    def private_label(self) -> str:
-        return "-".join(str(r) for r in self.private)
-
-    @property
-    def label(self) -> str:
-        return make_label(self.player, self.private_label, self.history)
-
-
-def make_label(player: int, private: str, history: str) -> str:
-    """The label of an infoset: ``P{player+1}:{private}:{history}``."""
-    return f"P{player + 1}:{private}:{history}"
-
-
-@dataclass(frozen=True)
-class DealBlocks:
-    """Rows grouped by deal (each block in depth order) and children lists.
-
-    ``order[start[d]:start[d+1]]`` are deal ``d``'s rows; ``local_parent`` the
-    parent's position inside the block (-1 at the root); ``depth_start[d]``
-    the block's depth boundaries; ``row_term[r]`` the column of a terminal row
-    in ``term_u`` (-1 otherwise); the children of row ``r`` are
-    ``child_rows[child_ptr[r]:child_ptr[r+1]]`` in action order.
-    """
-
-    order: np.ndarray
-    start: np.ndarray
-    local_parent: np.ndarray
-    depth_start: np.ndarray
-    row_term: np.ndarray
-    child_ptr: np.ndarray
-    child_rows: np.ndarray
+__all__ = [
+    "ACTION_NAMES",
+    "DealBlocks",
+    "Game",
+    "GameDefinition",
+    "InfoSet",
+    "Linear",
+    "Node",
+    "NumericParams",
+    "RawNode",
+    "make_label",
+]
 
 
 class Game:
-    """A compiled poker game.  Immutable after construction.
+    """A compiled poker game.  Immutable: attributes cannot be rebound, arrays are read-only.
 
     Attributes (arrays; ``R`` rows, ``D`` deals, ``A`` flat actions)
     ----------------------------------------------------------------
@@ -151,13 +84,17 @@ class Game:
     row_actor : (R,) int  actor of the row's node (-1 chance/terminal)
     depth_start : (depths+1,) int  rows of depth t are ``depth_start[t]:depth_start[t+1]``
     term_rows : (T,) int, term_u : (n, T) float64 payoffs at terminal rows
+
+    Numeric parameters: ``numeric_params`` (e.g. ``("ante", "bet", "pot")``);
+    :meth:`at` gives the game at other values without recompiling and
+    :meth:`payoff_slope` the derivative of ``term_u`` in one of them.
     """
 
     def __init__(self, definition: GameDefinition, spec: str):
         self.definition = definition
         self.spec = spec
         self.name = definition.name
-        self.params = dict(definition.params)
+        self.params: Mapping[str, object] = MappingProxyType(dict(definition.params))
         self.n_players = definition.n_players
         d = definition
         self.cards = d.cards
@@ -171,6 +108,23 @@ class Game:
         self._compile_infosets()
         self._compile_terminals()
         self._compile_restrictions()
+        self.numeric_params: tuple[str, ...] = tuple(n for n, _, _ in definition.numeric.names)
+        self._derived: dict[object, object] = {}
+        self._freeze()
+
+    def _freeze(self) -> None:
+        for v in self.__dict__.values():
+            if isinstance(v, np.ndarray):
+                v.flags.writeable = False
+        self.__dict__["_frozen"] = True
+
+    def __setattr__(self, name: str, value: object) -> None:
+        if self.__dict__.get("_frozen"):
+            raise AttributeError(f"a compiled Game is immutable (cannot set {name!r})")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a compiled Game is immutable (cannot delete {name!r})")
 
     # ------------------------------------------------------------------ compile
     def _compile_nodes(self) -> None:
@@ -207,6 +161,8 @@ class Game:
             )
         self.nodes: tuple[Node, ...] = tuple(nodes)
         self._raw_order = order
+        # the committed chips of each compiled node as affine forms (None: constants)
+        self._chips: tuple[tuple[Linear, ...] | None, ...] = tuple(raw[old].chips for old in order)
         self.n_depths = max(n.depth for n in nodes) + 1
 
     def _compile_observations(self) -> None:
@@ -359,29 +315,52 @@ class Game:
         n = self.n_players
         strength = self.definition.strength
         term_nodes = [nd for nd in self.nodes if nd.kind == "terminal"]
-        rows, u_parts, win_parts, cnt_parts = [], [], [], []
+        rows, win_parts, cnt_parts = [], [], []
         for nd in term_nodes:
             a, b = self.node_row_start[nd.id], self.node_row_start[nd.id + 1]
             s = self.node_deals[nd.id]
             live = np.array(nd.live)
             st = np.where(live[:, None], strength[:, s], np.iinfo(np.int64).min)
             win = st == st.max(axis=0, keepdims=True)
-            cnt = win.sum(axis=0)
-            committed = np.array([float(c) for c in nd.committed])
-            pot = committed.sum()
-            u_parts.append(win / cnt * pot - committed[:, None])
             rows.append(np.arange(a, b))
             win_parts.append(win)
-            cnt_parts.append(cnt)
+            cnt_parts.append(win.sum(axis=0))
         self.term_rows = np.concatenate(rows)
-        self.term_u = np.concatenate(u_parts, axis=1)
         self._term_win = np.concatenate(win_parts, axis=1)
         self._term_cnt = np.concatenate(cnt_parts)
         self._term_nodes = term_nodes
         self.n_terminals = len(term_nodes)
+        self.term_u = self._payoffs([nd.committed for nd in term_nodes])
         self.row_is_terminal = np.zeros(self.n_rows, dtype=bool)
         self.row_is_terminal[self.term_rows] = True
         assert n == self.term_u.shape[0]
+
+    def _payoffs(self, committed: Sequence[Sequence[Fraction]]) -> np.ndarray:
+        """``u = share * pot - committed`` (float64) at the terminal rows, given the chips
+        committed at each terminal node (ties split the pot)."""
+        parts = []
+        for c, (a, b) in zip(committed, self._term_slices(), strict=True):
+            chips = np.array([float(x) for x in c])
+            parts.append(
+                self._term_win[:, a:b] / self._term_cnt[a:b] * chips.sum() - chips[:, None]
+            )
+        return np.concatenate(parts, axis=1)
+
+    def _payoffs_exact(self, committed: Sequence[Sequence[Fraction]]) -> np.ndarray:
+        """:meth:`_payoffs` in exact rationals (object array of Fraction)."""
+        parts = []
+        for c, (a, b) in zip(committed, self._term_slices(), strict=True):
+            pot = sum(c, Fraction(0))
+            win = self._term_win[:, a:b]
+            cnt = self._term_cnt[a:b]
+            block = np.empty(win.shape, dtype=object)
+            for p in range(self.n_players):
+                block[p] = [
+                    (Fraction(int(w), int(k)) * pot - c[p])
+                    for w, k in zip(win[p], cnt, strict=True)
+                ]
+            parts.append(block)
+        return np.concatenate(parts, axis=1)
 
     def _compile_restrictions(self) -> None:
         fixed = np.zeros(self.n_sigma, dtype=bool)
@@ -416,25 +395,16 @@ class Game:
     def weights_exact(self) -> np.ndarray:
         """Deal probabilities as an object array of :class:`Fraction`."""
         den = self.weight_den
-        return np.array([Fraction(int(x), den) for x in self.weight_num], dtype=object)
+        w = np.array([Fraction(int(x), den) for x in self.weight_num], dtype=object)
+        w.flags.writeable = False
+        return w
 
     @cached_property
     def term_u_exact(self) -> np.ndarray:
         """Terminal payoffs as exact rationals, shape ``(n, T)``."""
-        parts = []
-        for nd, (a, b) in zip(self._term_nodes, self._term_slices(), strict=True):
-            committed = nd.committed
-            pot = sum(committed, Fraction(0))
-            win = self._term_win[:, a:b]
-            cnt = self._term_cnt[a:b]
-            block = np.empty(win.shape, dtype=object)
-            for p in range(self.n_players):
-                block[p] = [
-                    (Fraction(int(w), int(c)) * pot - committed[p])
-                    for w, c in zip(win[p], cnt, strict=True)
-                ]
-            parts.append(block)
-        return np.concatenate(parts, axis=1)
+        u = self._payoffs_exact([nd.committed for nd in self._term_nodes])
+        u.flags.writeable = False
+        return u
 
     def _term_slices(self) -> list[tuple[int, int]]:
         out, pos = [], 0
@@ -447,47 +417,136 @@ class Game:
     @cached_property
     def deal_blocks(self) -> DealBlocks:
         """The rows of each deal, for sampling methods (compiled on first use)."""
-        order = np.argsort(self.row_deal, kind="stable").astype(IDX)
-        counts = np.bincount(self.row_deal, minlength=self.n_deals)
-        start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        position = np.empty(self.n_rows, dtype=np.int64)
-        position[order] = np.arange(self.n_rows)
-        deal_of = self.row_deal[order]
-        par = self.parent_row[order]
-        local_parent = np.where(par >= 0, position[par.clip(0)] - start[deal_of], -1)
-        row_depth = np.searchsorted(self.depth_start, np.arange(self.n_rows), side="right") - 1
-        depth_counts = np.zeros((self.n_deals, self.n_depths), dtype=np.int64)
-        np.add.at(depth_counts, (deal_of, row_depth[order]), 1)
-        depth_start = np.concatenate(
-            [np.zeros((self.n_deals, 1), dtype=np.int64), np.cumsum(depth_counts, axis=1)], axis=1
-        )
-        row_term = np.full(self.n_rows, -1, dtype=np.int64)
-        row_term[self.term_rows] = np.arange(len(self.term_rows))
-        # children of every row in action order (CSR), for trajectory sampling
-        child_order = np.argsort(self.parent_row, kind="stable")
-        child_order = child_order[self.parent_row[child_order] >= 0]
-        n_children = np.bincount(self.parent_row[child_order], minlength=self.n_rows)
-        child_ptr = np.concatenate([[0], np.cumsum(n_children)]).astype(np.int64)
-        return DealBlocks(
-            order,
-            start,
-            local_parent.astype(np.int64),
-            depth_start,
-            row_term,
-            child_ptr,
-            child_order.astype(np.int64),
-        )
+        return deal_blocks(self)
 
-    def derived(self, name: str, factory):
-        """A structure derived from the compiled arrays, built once per game
-        (solvers keep their precomputed edge lists and kernels' arrays here)."""
-        cache = self.__dict__.setdefault("_derived", {})
-        if name not in cache:
-            cache[name] = factory(self)
-        return cache[name]
+    def derived(self, factory: Callable[[Game], T]) -> T:
+        """A structure derived from the compiled arrays, built once per game.
+
+        ``game.derived(Factory)`` returns ``Factory(game)``, built on first use and
+        kept with the game (keyed by the factory itself, so the result is typed as
+        the factory's return type).  Solvers keep their precomputed edge lists and
+        kernel arrays here.  :meth:`at` starts a fresh cache (such structures may
+        copy the payoffs).
+        """
+        cache = self._derived
+        if factory not in cache:
+            cache[factory] = factory(self)
+        return cache[factory]  # type: ignore[return-value]
+
+    def free_mask(self, player: int | None = None) -> np.ndarray:
+        """Boolean mask over the flat actions that are free (not restricted), optionally
+        only ``player``'s: what solvers update and best responses may change."""
+        mask = ~self.sigma_fixed
+        if player is not None:
+            mask = mask & (self.sigma_player == player)
+        return mask
+
+    # ------------------------------------------------------- numeric parameters
+    def at(self, **values: object) -> Game:
+        """The same game at other values of its numeric parameters, without recompiling.
+
+        The deals, public tree, rows, infosets and restrictions are shared; the
+        chips committed at each node are re-evaluated from their affine forms, so
+        ``term_u`` (and ``term_u_exact``) equal those of ``load_game`` at the new
+        values exactly.  For Kuhn poker ``pot`` and ``ante`` are one coordinate
+        (``pot = n * ante``): ``at(pot=P)`` on a game given with ``ante`` works and
+        the spec then names the pot.
+
+        Parameters
+        ----------
+        **values
+            Numeric parameters (see :attr:`numeric_params`) and their new values:
+            ints, Fractions, finite floats (read as written: ``0.1`` is ``1/10``) or
+            strings such as ``"3/2"``.
+
+        Returns
+        -------
+        Game
+            The game at those values (``.spec`` and ``.params`` updated).
+
+        Raises
+        ------
+        ToypokerError
+            For a parameter the payoffs are not affine in, or an invalid value
+            (checked as :func:`toypoker.games.load_game` checks it, e.g. pot > 0).
+
+        Examples
+        --------
+        >>> from toypoker import load_game
+        >>> g = load_game("kuhn(players=3)")
+        >>> g.at(pot=6).spec
+        'kuhn(players=3,cards=4,bet=1,pot=6)'
+        """
+        if not values:
+            return self
+        num = self.definition.numeric
+        x, params = num.assign(self.name, self.params, values)
+        if self.definition.validate is not None:
+            params = self.definition.validate(params)
+        new_num = dataclasses.replace(num, values=x)
+        chips = self.__dict__["_chips"]
+        nodes = tuple(
+            nd if c is None else dataclasses.replace(nd, committed=tuple(f.at(x) for f in c))
+            for nd, c in zip(self.nodes, chips, strict=True)
+        )
+        definition = dataclasses.replace(
+            self.definition,
+            params=dict(params),
+            numeric=new_num,
+            nodes=[
+                r
+                if r.chips is None
+                else dataclasses.replace(r, committed=tuple(f.at(x) for f in r.chips))
+                for r in self.definition.nodes
+            ],
+        )
+        term_nodes = [nodes[nd.id] for nd in self._term_nodes]
+        keep = {
+            k: v
+            for k, v in self.__dict__.items()
+            if k not in ("term_u_exact", "_derived", "_frozen")
+        }
+        new = object.__new__(Game)
+        new.__dict__.update(keep)
+        new.__dict__.update(
+            definition=definition,
+            spec=format_spec(self.name, params),
+            params=MappingProxyType(dict(params)),
+            nodes=nodes,
+            _term_nodes=term_nodes,
+            _derived={},
+        )
+        new.__dict__["term_u"] = new._payoffs([nd.committed for nd in term_nodes])
+        new._freeze()
+        return new
+
+    def payoff_slope(self, name: str, exact: bool = False) -> np.ndarray:
+        """``d term_u / d name``: the payoffs' derivative in a numeric parameter.
+
+        Parameters
+        ----------
+        name
+            One of :attr:`numeric_params` (the others held fixed; for Kuhn poker
+            ``pot`` and ``ante`` move together, ``pot = n * ante``).
+        exact
+            Return an object array of :class:`Fraction` instead of float64.
+
+        Returns
+        -------
+        numpy.ndarray
+            Shape ``(n_players, n_terminal_rows)``, like ``term_u``: payoffs are
+            affine, so ``game.at(name=v).term_u = term_u + (v - v0) * slope``.
+        """
+        j, scale = self.definition.numeric.find(self.name, name)
+        chips = self.__dict__["_chips"]
+        coef = [tuple(f.coef[j] / scale for f in chips[nd.id]) for nd in self._term_nodes]
+        out = self._payoffs_exact(coef) if exact else self._payoffs(coef)
+        out.flags.writeable = False
+        return out
 
     @property
     def fixed_values_exact(self) -> dict[int, Fraction]:
+        """``{sigma index: exact probability}`` of the restricted actions (a copy)."""
         return dict(self._fixed_exact)
 
     # ------------------------------------------------------------------ lookups
@@ -518,9 +577,11 @@ class Game:
         raise ProfileError(f"an infoset key is a label or (player, private, history), not {key!r}")
 
     def has_infoset(self, key: str | tuple) -> bool:
+        """Whether the game has that infoset (keys as for :meth:`infoset`)."""
         return self._key_to_label(key) in self._label_index
 
     def infosets_of(self, player: int) -> list[InfoSet]:
+        """``player``'s infosets (0-based player), in the game's order."""
         return [i for i in self.infosets if i.player == player]
 
     def summary(self) -> dict[str, object]:

@@ -7,6 +7,10 @@ non-negative, each infoset summing to one, restricted infosets at their fixed
 values.  Profiles are read from mappings keyed by infoset label (``"P2:3:kb"``)
 or ``(player, private, history)`` and round-trip through JSON (with the game
 spec) and CSV.  No pickle.
+
+Exact profiles may be written with decimals by the iterative solvers: a row of
+decimals whose exact sum is within :data:`SNAP_TOL` of one is snapped onto the
+simplex (divided by its sum) and the profile records it in ``snapped``.
 """
 
 from __future__ import annotations
@@ -14,18 +18,38 @@ from __future__ import annotations
 import csv
 import io
 import json
+import warnings
 from collections.abc import Mapping
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
-from .errors import ProfileError
+from .errors import ProfileError, SpecError
 from .game import ACTION_NAMES, Game
+from .games import canonical_spec, load_game
 from .io import atomic_write_text
+from .spec import parse_number
 
 FORMAT = "toypoker-profile/1"
 FLOAT_TOL = 1e-9
+SNAP_TOL = Fraction(1, 10**9)
+"""Rows of decimals (exact mode) whose sum is within this of one are snapped onto the simplex."""
+MAX_PROFILE_BYTES = 256 * 2**20  # a profile file larger than this is refused unread
+
+
+def uniform_sigma(game: Game, exact: bool = False) -> np.ndarray:
+    """The uniform strategy vector: every free infoset uniform, restricted infosets at
+    their fixed values (float64, or Fractions if ``exact``).  The one place for it."""
+    k = game.infoset_n_actions[game.sigma_infoset]
+    if exact:
+        probs = np.array([Fraction(1, int(x)) for x in k], dtype=object)
+        for i, v in game.fixed_values_exact.items():
+            probs[i] = v
+    else:
+        probs = 1.0 / k
+        probs[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
+    return probs
 
 
 def to_fraction(x: object) -> Fraction:
@@ -36,12 +60,14 @@ def to_fraction(x: object) -> Fraction:
         return Fraction(x)
     if isinstance(x, str):
         try:
-            return Fraction(x.strip())
-        except (ValueError, ZeroDivisionError) as exc:
-            raise ProfileError(f"bad probability {x!r}") from exc
+            return parse_number(x)  # bounded: "1e999999999" is an error, not a hang
+        except SpecError as exc:
+            raise ProfileError(f"bad probability: {exc}") from None
     if isinstance(x, float):
+        if not np.isfinite(x):
+            raise ProfileError(f"a probability must be finite, not {x!r}")
         # read a decimal as written (0.1 -> 1/10), not as its binary expansion
-        return Fraction(repr(x))
+        return parse_number(repr(x))
     raise ProfileError(f"a probability must be a number, not {x!r}")
 
 
@@ -49,19 +75,45 @@ def _is_exact_value(x: object) -> bool:
     return isinstance(x, Fraction | int | str) and not isinstance(x, bool)
 
 
+def _is_decimal(x: object) -> bool:
+    """Written as a decimal (``0.25``, ``1e-3``, a float), not as an int or ``p/q``."""
+    if isinstance(x, float):
+        return True
+    return isinstance(x, str) and "/" not in x and any(c in x for c in ".eE")
+
+
 def _check_row(label: str, row: list[object]) -> None:
-    """Reject a negative entry or a row that does not sum to one (before any fill)."""
+    """Reject a negative entry or a row that does not sum to one (before any fill);
+    exact decimals within :data:`SNAP_TOL` of one pass (they are snapped later)."""
     try:
         vals = [to_fraction(x) if _is_exact_value(x) else float(x) for x in row]
     except (TypeError, ValueError) as exc:
-        raise ProfileError(f"bad probability at {label}: {exc}") from exc
+        raise ProfileError(f"bad probability at {label}: {exc}") from None
     if any(x < 0 for x in vals):
         raise ProfileError(f"negative probability at {label}")
     total = sum(vals)
-    if abs(float(total) - 1.0) > 1e-6 or (
-        all(isinstance(x, Fraction) for x in vals) and total != 1
-    ):
+    exact_row = all(isinstance(x, Fraction) for x in vals)
+    snappable = any(_is_decimal(x) for x in row) and abs(total - 1) <= SNAP_TOL
+    if abs(float(total) - 1.0) > 1e-6 or (exact_row and total != 1 and not snappable):
         raise ProfileError(f"probabilities at {label} sum to {total}, not 1")
+
+
+def _reject_constant(name: str) -> object:
+    raise ProfileError(f"{name} is not a probability")
+
+
+def _loads(text: str, path: object) -> object:
+    """JSON without NaN/Infinity; errors (deep nesting, huge ints) as one line."""
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise ProfileError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from None
+    except RecursionError:
+        raise ProfileError(f"{path} is nested too deeply to be a profile") from None
+    except ProfileError as exc:
+        raise ProfileError(f"{path}: {exc}") from None
+    except ValueError as exc:  # e.g. an integer of more than 4300 digits
+        raise ProfileError(f"{path} is not a profile: {str(exc).splitlines()[0]}") from None
 
 
 class Profile:
@@ -76,11 +128,20 @@ class Profile:
         or an object array of Fractions.
     validate
         Check non-negativity, sums and restrictions (default True).
+    snapped
+        Labels of infosets whose written decimals were snapped onto the exact
+        simplex when read (see :data:`SNAP_TOL`); empty otherwise.
     """
 
-    __slots__ = ("game", "probs")
+    __slots__ = ("game", "probs", "snapped")
 
-    def __init__(self, game: Game, probs: np.ndarray, validate: bool = True):
+    def __init__(
+        self,
+        game: Game,
+        probs: np.ndarray,
+        validate: bool = True,
+        snapped: tuple[str, ...] = (),
+    ):
         probs = np.asarray(probs)
         if probs.shape != (game.n_sigma,):
             raise ProfileError(
@@ -90,12 +151,14 @@ class Profile:
             probs = probs.astype(np.float64)
         self.game = game
         self.probs = probs
+        self.snapped = tuple(snapped)  # infosets whose decimals were snapped onto the simplex
         if validate:
             self._validate()
 
     # ---------------------------------------------------------------- checks
     @property
     def exact(self) -> bool:
+        """Whether the probabilities are exact Fractions (an object array)."""
         return self.probs.dtype == object
 
     def _validate(self) -> None:
@@ -144,15 +207,24 @@ class Profile:
     # ---------------------------------------------------------- constructors
     @classmethod
     def uniform(cls, game: Game, exact: bool = False) -> Profile:
-        """Every free infoset uniform; restricted infosets at their fixed values."""
-        k = game.infoset_n_actions[game.sigma_infoset]
-        if exact:
-            probs = np.array([Fraction(1, int(x)) for x in k], dtype=object)
-            for i, v in game.fixed_values_exact.items():
-                probs[i] = v
-        else:
-            probs = 1.0 / k
-            probs[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
+        """Every free infoset uniform; restricted infosets at their fixed values
+        (:func:`uniform_sigma`)."""
+        return cls(game, uniform_sigma(game, exact))
+
+    @classmethod
+    def random(cls, game: Game, rng: np.random.Generator) -> Profile:
+        """A random behaviour profile: a flat Dirichlet draw at every free infoset,
+        restricted infosets at their fixed values.
+
+        Parameters
+        ----------
+        game
+            The compiled game.
+        rng
+            The random generator (explicit: no global random state).
+        """
+        probs = np.concatenate([rng.dirichlet(np.ones(len(i.actions))) for i in game.infosets])
+        probs[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
         return cls(game, probs)
 
     @classmethod
@@ -172,7 +244,11 @@ class Profile:
         the probability of the aggressive action (bet or call), as the papers
         write them.  Restricted infosets may be omitted.  Missing free
         infosets are an error unless ``fill="uniform"``.  ``exact`` defaults
-        to True when every given value is an int, Fraction or string.
+        to True when every given value is an int, Fraction or string.  In exact
+        mode a row written in decimals whose sum is within :data:`SNAP_TOL` of
+        one (``0.33333333333333331``, as iterative solvers write) is divided by
+        its sum; the profile's ``snapped`` lists those infosets and a
+        ``UserWarning`` says so.
         """
         if fill not in (None, "uniform"):
             raise ProfileError(f"fill must be None or 'uniform', not {fill!r}")
@@ -214,17 +290,36 @@ class Profile:
         if missing and fill is None:
             more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
             raise ProfileError(f"no probabilities for infoset {missing[0].label}{more}")
+        snapped: list[str] = []
         for idx, row in given.items():
             info = game.infosets[idx]
+            if exact:
+                fr = [to_fraction(x) for x in row]
+                total = sum(fr, Fraction(0))
+                if total != 1 and any(_is_decimal(x) for x in row):
+                    if abs(total - 1) > SNAP_TOL:
+                        raise ProfileError(
+                            f"probabilities at {info.label} sum to {float(total)!r}, not 1 "
+                            f"(exact mode snaps decimals within {float(SNAP_TOL):g} only)"
+                        )
+                    fr = [x / total for x in fr]  # onto the simplex
+                    snapped.append(info.label)
+                base[info.offset : info.offset + len(fr)] = fr
+                continue
             for k, x in enumerate(row):
-                if exact:
-                    base[info.offset + k] = to_fraction(x)
-                else:
-                    try:
-                        base[info.offset + k] = float(x)
-                    except (TypeError, ValueError) as exc:
-                        raise ProfileError(f"bad probability {x!r} at {info.label}") from exc
-        return cls(game, base)
+                try:
+                    base[info.offset + k] = float(x)
+                except (TypeError, ValueError):
+                    raise ProfileError(f"bad probability {x!r} at {info.label}") from None
+        if snapped:
+            more = f" and {len(snapped) - 1} more" if len(snapped) > 1 else ""
+            warnings.warn(
+                f"decimals at {snapped[0]}{more} did not sum to 1 exactly; snapped onto the "
+                f"simplex (within {float(SNAP_TOL):g})",
+                UserWarning,
+                stacklevel=2,
+            )
+        return cls(game, base, snapped=tuple(snapped))
 
     # -------------------------------------------------------------- accessors
     def __getitem__(self, key: object) -> dict[str, object]:
@@ -237,6 +332,7 @@ class Profile:
         return self.probs[info.offset + len(info.actions) - 1]
 
     def to_float(self) -> Profile:
+        """A float64 copy."""
         return Profile(self.game, np.array([float(x) for x in self.probs]), validate=False)
 
     def to_exact(self, max_denominator: int | None = None) -> Profile:
@@ -266,6 +362,9 @@ class Profile:
 
     # --------------------------------------------------------------------- I/O
     def to_json_dict(self) -> dict[str, object]:
+        """The profile as JSON data: format, game spec, exactness, ``{label: {action: p}}``
+        (exact probabilities as ``"p/q"`` strings)."""
+
         def enc(x: object) -> object:
             return str(x) if isinstance(x, Fraction) else float(x)
 
@@ -280,6 +379,7 @@ class Profile:
         }
 
     def to_json(self, path: str | Path | None = None) -> str:
+        """The JSON text of :meth:`to_json_dict`, written atomically to ``path`` if given."""
         text = json.dumps(self.to_json_dict(), indent=1) + "\n"
         if path is not None:
             atomic_write_text(path, text)
@@ -287,17 +387,36 @@ class Profile:
 
     @classmethod
     def from_json_dict(cls, data: object, game: Game | None = None) -> Profile:
-        from .games import load_game
+        """A profile from its JSON object (``to_json_dict``).
 
+        Parameters
+        ----------
+        data
+            The decoded JSON: ``{"game": spec, "exact": bool, "infosets": {...}}``.
+        game
+            The compiled game; if given, the profile's spec must name the same game
+            (compared as canonical specs, without compiling); if not, the profile's
+            spec is compiled.
+
+        Raises
+        ------
+        ProfileError
+            For anything but a profile of this game (one line).
+        """
         if not isinstance(data, dict) or "infosets" not in data:
             raise ProfileError("not a toypoker profile: expected an object with 'infosets'")
         spec = data.get("game")
-        if game is None:
-            if not isinstance(spec, str):
-                raise ProfileError("the profile names no game; give the game spec")
-            game = load_game(spec)
-        elif isinstance(spec, str) and load_game(spec).spec != game.spec:
-            raise ProfileError(f"the profile is for {spec}, not for {game.spec}")
+        if spec is not None and not isinstance(spec, str):
+            raise ProfileError(f"'game' must be a game spec string, not {type(spec).__name__}")
+        try:
+            if game is None:
+                if spec is None:
+                    raise ProfileError("the profile names no game; give the game spec")
+                game = load_game(spec)
+            elif spec is not None and canonical_spec(spec) != game.spec:
+                raise ProfileError(f"the profile is for {spec}, not for {game.spec}")
+        except SpecError as exc:
+            raise ProfileError(f"the profile's game: {exc}") from None
         infosets = data["infosets"]
         if not isinstance(infosets, dict):
             raise ProfileError("'infosets' must map infoset labels to action probabilities")
@@ -307,15 +426,25 @@ class Profile:
 
     @classmethod
     def from_json(cls, path: str | Path, game: Game | None = None) -> Profile:
+        """Read a profile written by :meth:`to_json`.
+
+        Raises
+        ------
+        ProfileError
+            For an unreadable, binary, non-JSON (NaN and Infinity included),
+            nested too deeply or invalid file (one line).
+        """
         try:
-            text = Path(path).read_text()
+            raw = Path(path).read_bytes()
         except OSError as exc:
-            raise ProfileError(f"cannot read profile {path}: {exc.strerror}") from exc
+            raise ProfileError(f"cannot read profile {path}: {exc.strerror}") from None
+        if len(raw) > MAX_PROFILE_BYTES:
+            raise ProfileError(f"{path} is larger than {MAX_PROFILE_BYTES} bytes: not a profile")
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ProfileError(f"{path} is not valid JSON: {exc.msg} at line {exc.lineno}") from exc
-        return cls.from_json_dict(data, game)
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise ProfileError(f"{path} is not a text (UTF-8) file") from None
+        return cls.from_json_dict(_loads(text, path), game)
 
     def to_csv(self, path: str | Path | None = None) -> str:
         """One row per (infoset, action): label, player (1-based), private, history,

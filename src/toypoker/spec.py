@@ -2,10 +2,14 @@
 
 Values are exact numbers (``3``, ``1.5``, ``3/2`` -> :class:`fractions.Fraction`),
 booleans (``true``/``false``) or bare words.  The grammar is deliberately tiny.
+Numbers are parsed with bounded size (:func:`parse_number`): ``1e999999999``
+is one clear error, never a hang building a billion-digit integer.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
 import re
 from dataclasses import dataclass
 from fractions import Fraction
@@ -15,6 +19,10 @@ from .errors import SpecError
 _NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?(/[+-]?\d+)?$")
+_DECIMAL = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE]([+-]?\d+))?$")
+
+MAX_EXPONENT = 300  # |decimal exponent| of a number written in a spec or profile
+MAX_NUMBER_CHARS = 400  # characters of one written number
 
 Value = Fraction | bool | str
 
@@ -27,10 +35,70 @@ class Spec:
     params: tuple[tuple[str, Value], ...]
 
     def as_dict(self) -> dict[str, Value]:
+        """The parameters as a dict, in the order written."""
         return dict(self.params)
 
     def __str__(self) -> str:
         return format_spec(self.name, dict(self.params))
+
+
+def _show(text: str) -> str:
+    """A written number for an error message (long ones shortened)."""
+    return repr(text if len(text) <= 40 else text[:20] + "..." + text[-12:])
+
+
+def _decimal(text: str) -> Fraction:
+    m = _DECIMAL.match(text)
+    if not m:
+        raise SpecError(f"bad number {_show(text)}")
+    exp = m.group(4)
+    if exp is not None and (len(exp.lstrip("+-").lstrip("0")) > 6 or abs(int(exp)) > MAX_EXPONENT):
+        raise SpecError(f"number {_show(text)} out of range: exponents are limited to +-300")
+    whole, _, frac = m.group(1).partition(".")
+    whole = whole.lstrip("0")
+    if whole:
+        lead = len(whole) - 1  # the leading digit's power of ten
+    elif frac.strip("0"):
+        lead = -(len(frac) - len(frac.lstrip("0")) + 1)
+    else:
+        return Fraction(0)
+    if abs(lead + (int(exp) if exp is not None else 0)) > MAX_EXPONENT:
+        raise SpecError(f"number {_show(text)} out of range: magnitudes are limited to 1e+-300")
+    return Fraction(text)
+
+
+def parse_number(text: str) -> Fraction:
+    """An exact number from ``3``, ``-1.5``, ``2e-3`` or ``3/2``, with bounded size.
+
+    Parameters
+    ----------
+    text
+        The written number.
+
+    Returns
+    -------
+    Fraction
+        Its exact value.
+
+    Raises
+    ------
+    SpecError
+        For anything else, for more than ``MAX_NUMBER_CHARS`` characters, an
+        exponent or magnitude beyond ``1e+-MAX_EXPONENT``, or a zero denominator.
+    """
+    t = text.strip()
+    if len(t) > MAX_NUMBER_CHARS:
+        raise SpecError(f"number too long ({len(t)} characters; at most {MAX_NUMBER_CHARS})")
+    if not _NUMBER.match(t):
+        raise SpecError(f"bad number {_show(t)}")
+    num, _, den = t.partition("/")
+    value = _decimal(num)
+    if den:
+        d = _decimal(den)
+        if d == 0:
+            raise SpecError(f"bad number {_show(t)}: zero denominator")
+        value /= d
+    return value
 
 
 def parse_value(text: str) -> Value:
@@ -39,19 +107,13 @@ def parse_value(text: str) -> Value:
     if not t:
         raise SpecError("empty value")
     if _NUMBER.match(t):
-        try:
-            if "/" in t:
-                num, den = t.split("/")
-                return Fraction(num) / Fraction(den)
-            return Fraction(t)
-        except (ValueError, ZeroDivisionError) as exc:
-            raise SpecError(f"bad number {t!r}") from exc
+        return parse_number(t)
     low = t.lower()
     if low in ("true", "false"):
         return low == "true"
     if re.match(r"^[A-Za-z_][A-Za-z0-9_.-]*$", t):
         return t
-    raise SpecError(f"bad value {t!r}")
+    raise SpecError(f"bad value {_show(t)}")
 
 
 def parse_spec(text: str) -> Spec:
@@ -80,6 +142,7 @@ def parse_spec(text: str) -> Spec:
 
 
 def format_value(v: object) -> str:
+    """A spec value as written in a canonical spec (``3/2``, ``true``, a bare word)."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, Fraction):
@@ -93,3 +156,20 @@ def format_spec(name: str, params: dict[str, object]) -> str:
         return f"{name}()"
     inner = ",".join(f"{k}={format_value(v)}" for k, v in params.items())
     return f"{name}({inner})"
+
+
+def parameter_value(name: str, v: object) -> Fraction:
+    """An exact parameter value from an int, a rational, a finite float (read as written:
+    ``0.1`` is ``1/10``) or a string (:func:`parse_number`); SpecError otherwise."""
+    if isinstance(v, bool):
+        raise SpecError(f"parameter {name!r} must be a number, not {v!r}")
+    if isinstance(v, numbers.Rational):
+        return Fraction(int(v.numerator), int(v.denominator))
+    if isinstance(v, numbers.Real):
+        f = float(v)
+        if not math.isfinite(f):
+            raise SpecError(f"parameter {name!r} must be finite, got {f}")
+        return parse_number(repr(f))
+    if isinstance(v, str):
+        return parse_number(v)
+    raise SpecError(f"parameter {name!r} must be a number, not {v!r}")

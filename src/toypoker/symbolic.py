@@ -3,13 +3,14 @@
 The exact evaluator runs over object arrays; filled with sympy expressions it
 returns each player's expected value as a polynomial in the free action
 probabilities -- multilinear, as every expected value of a behaviour profile
-is.  Payoffs of the Kuhn-type games are affine in the pot ``P`` (each player
-put in ``P/n``), so values at two pots give the polynomial in ``P`` exactly.
+is.  Payoffs are affine in the game's numeric parameters (the compiled game
+records it: :meth:`toypoker.game.Game.at`), so values at two pots give the
+polynomial in the pot ``P`` exactly, without recompiling.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from fractions import Fraction
 
 import numpy as np
@@ -65,12 +66,35 @@ def symbolic_values(game: Game, assignment: Mapping[str, object]) -> list[sp.Exp
 
 
 def values_in_pot(
-    make_game: Callable[[Fraction], Game], assignment: Mapping[str, object], P: sp.Symbol
+    game: Game, assignment: Mapping[str, object], P: sp.Symbol, parameter: str = "pot"
 ) -> list[sp.Expr]:
-    """Expected values as polynomials in the free probabilities and the pot ``P``.
+    """Expected values as polynomials in the free probabilities and a numeric parameter.
 
-    Uses that payoffs are affine in ``P``: ``E(P) = E(1) + (P - 1)(E(2) - E(1))``.
+    Parameters
+    ----------
+    game
+        The compiled game (any value of ``parameter``; it is moved with
+        :meth:`~toypoker.game.Game.at`, never recompiled).
+    assignment
+        As for :func:`symbolic_values`.
+    P
+        The symbol standing for the parameter.
+    parameter
+        A numeric parameter of the game (``game.numeric_params``), the pot by default.
+
+    Returns
+    -------
+    list of sympy.Expr
+        Each player's expected value: payoffs are affine in ``parameter``, so
+        ``E(P) = E(1) + (P - 1)(E(2) - E(1))`` exactly.
     """
-    e1 = symbolic_values(make_game(Fraction(1)), assignment)
-    e2 = symbolic_values(make_game(Fraction(2)), assignment)
+    if not isinstance(game, Game) and callable(game):
+        # TODO(integration): the old make_game(Fraction) factory form, until
+        # solvers/enumerate.py and literature/claims.py pass the game itself
+        game = game(Fraction(1))
+    if parameter not in game.numeric_params:
+        known = ", ".join(game.numeric_params) or "none"
+        raise ToypokerError(f"{game.name} has no numeric parameter {parameter!r}; numeric: {known}")
+    e1 = symbolic_values(game.at(**{parameter: 1}), assignment)
+    e2 = symbolic_values(game.at(**{parameter: 2}), assignment)
     return [sp.expand(a + (P - 1) * (b - a)) for a, b in zip(e1, e2, strict=True)]

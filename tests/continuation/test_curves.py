@@ -7,6 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from toypoker import Game
 from toypoker.continuation.curves import (
     EquilibriumCurve,
     equilibria_at,
@@ -15,21 +16,28 @@ from toypoker.continuation.curves import (
     trace_curve,
     turning_points,
 )
-from toypoker.evaluate import evaluate, nash_conv
+from toypoker.errors import ToypokerError
+from toypoker.evaluate import evaluate, expected_values, nash_conv
 from toypoker.games import load_game
 from toypoker.profile import Profile
+from toypoker.result import Result
 
 
 @pytest.fixture(scope="module")
-def curve4():
+def curve4(game):
     # the default eps of `toypoker trace` (1e-6), over the window of the paper's Fig. 6
-    return trace_curve("kuhn(players=3,cards=4)", 0.5, 10.0, eps=1e-6)
+    return trace_curve(game("kuhn(players=3,cards=4)"), "pot", 0.5, 10.0, eps=1e-6).curve
 
 
 def test_n4_curve_is_traced(curve4):
     assert curve4.reason == "reached"
     assert curve4.theta[0] == 0.5 and curve4.theta[-1] == 10.0
-    assert np.all(np.abs(curve4.expectations.sum(axis=1)) < 1e-12)  # zero-sum
+    # the tracer's expectations (payoff-tensor contractions) equal the core evaluator's
+    # backward pass at the same profiles and pots: two independent paths
+    g = curve4.system.game
+    for i in np.linspace(0, len(curve4.theta) - 1, 7).astype(int):
+        core = expected_values(g.at(pot=float(curve4.theta[i])), curve4.sigma[i])
+        assert np.allclose(curve4.expectations[i], core, rtol=0, atol=1e-12)
 
 
 def test_n4_at_pot_3_is_in_the_szafron_family(curve4):
@@ -52,10 +60,11 @@ def test_n4_at_pot_3_is_in_the_szafron_family(curve4):
 
 
 @pytest.mark.parametrize("N", [4, 5, 6])
-def test_expectations_vanish_below_p_min(N):
+def test_expectations_vanish_below_p_min(N, game):
     # Billingham (N cards), Sec. 2: no profit below P_min = 2/(N-3)
     p_min = 2 / (N - 3)
-    c = trace_curve(f"kuhn(players=3,cards={N})", 0.2 * p_min, 0.9 * p_min, eps=1e-6)
+    g = game(f"kuhn(players=3,cards={N})")
+    c = trace_curve(g, "pot", 0.2 * p_min, 0.9 * p_min, eps=1e-6).curve
     assert np.abs(c.expectations).max() < 1e-4  # regularized, O(eps/|D|)
     for v in (0.3 * p_min, 0.8 * p_min):
         for eq in equilibria_at(c, v):
@@ -85,30 +94,30 @@ def test_csv_round_trip(curve4, tmp_path):
     back = EquilibriumCurve.load(path)
     assert back.spec == curve4.spec and back.eps == curve4.eps
     assert np.allclose(back.theta, curve4.theta, rtol=1e-11)
-    assert np.allclose(back.sigma, curve4.sigma, atol=1e-11)
+    assert np.allclose(back.sigma, curve4.sigma, rtol=0, atol=1e-11)
     header = path.read_text().splitlines()[0].split(",")
     assert header[:5] == ["pot", "arclength", "E1", "E2", "E3"]
     assert len(header) == 5 + 12 * 4  # every frequency, dominated ones included
 
 
-def test_beyond_the_paper_four_players_and_other_games():
-    c = trace_curve("kuhn(players=4,cards=6)", 1.0, 3.0, eps=1e-5)
+def test_beyond_the_paper_four_players_and_other_games(game):
+    c = trace_curve(game("kuhn(players=4,cards=6)"), "pot", 1.0, 3.0, eps=1e-5).curve
     assert c.reason == "reached"
     (eq,) = equilibria_at(c, 2.0)[:1]
     assert eq.nash_conv < 1e-6
-    c = trace_curve("kuhn_third_street(pot=2)", 2.0, 9.0, eps=1e-6)
+    c = trace_curve(game("kuhn_third_street(pot=2)"), "pot", 2.0, 9.0, eps=1e-6).curve
     assert c.reason == "reached"
     for eq in equilibria_at(c, 8.0):
         assert eq.nash_conv < 1e-9
     # Leduc has no numeric parameter: its logit branch in eps (agent QRE)
-    c = trace_curve("leduc(players=2)", 1e-4, 1.0, parameter="eps")
+    c = trace_curve(game("leduc(players=2)"), "eps", 1e-4, 1.0).curve
     assert c.reason == "reached"
     # Leduc's exact value: the sequence-form LP's certified optimum (tests/solvers, README)
     exact = -1454920850547486749701863871533 / 16995463438839962469905132501930
     assert abs(c.expectations[-1, 0] - exact) < 1e-3
 
 
-def test_interrupt_checkpoint_and_resume(curve4, tmp_path):
+def test_interrupt_checkpoint_and_resume(curve4, tmp_path, game):
     # Ctrl-C in the middle: the curve so far is kept and written; resuming reaches the
     # end of the window on the same branch as an uninterrupted run
     calls = {"n": 0}
@@ -120,23 +129,26 @@ def test_interrupt_checkpoint_and_resume(curve4, tmp_path):
                 raise KeyboardInterrupt
 
     ckpt = tmp_path / "curve.csv"
-    part = trace_curve(
-        "kuhn(players=3,cards=4)", 0.5, 10.0, eps=1e-6, progress=progress, checkpoint=ckpt
-    )
+    g = game("kuhn(players=3,cards=4)")
+    r = trace_curve(g, "pot", 0.5, 10.0, eps=1e-6, progress=progress, checkpoint=ckpt)
+    assert r.stopped == "interrupted" and r.method == "trace"
+    part = r.curve
     assert part.reason == "interrupted" and part.theta[-1] < 10.0
     saved = EquilibriumCurve.load(ckpt)
     assert saved.info["todo"] == ["last"] and len(saved.theta) == len(part.theta)
-    done = resume_curve(saved)
+    resumed = resume_curve(saved, g)
+    assert resumed.stopped == "finished" and resumed.game is g
+    done = resumed.curve
     assert done.reason == "reached" and done.theta[-1] == 10.0
-    assert np.allclose(done.expectations[-1], curve4.expectations[-1], atol=1e-9)
+    assert np.allclose(done.expectations[-1], curve4.expectations[-1], rtol=0, atol=1e-9)
     m1, m2 = multiplicity(done), multiplicity(curve4)
     assert m1.distinct.max() == m2.distinct.max() == 3
 
 
-def test_n5_up_to_five_coexisting_equilibria():
+def test_n5_up_to_five_coexisting_equilibria(game):
     # Billingham (N cards), Sec. 5.2: "a multiplicity of up to five" for N = 5; found
     # at the default eps near P = 1.777 (and five other short intervals), all certified
-    c = trace_curve("kuhn(players=3,cards=5)", 1.0, 3.0, eps=1e-6)
+    c = trace_curve(game("kuhn(players=3,cards=5)"), "pot", 1.0, 3.0, eps=1e-6).curve
     m = multiplicity(c)
     assert m.distinct.max() == 5
     a, b, _, _, _ = next(r for r in m.rows() if r[3] == 5)
@@ -146,9 +158,41 @@ def test_n5_up_to_five_coexisting_equilibria():
     assert np.ptp(E, axis=0).max() > 1e-4  # different expectations, not one family
 
 
-def test_any_numeric_parameter_the_bet():
+def test_any_numeric_parameter_the_bet(game):
     # two-player Kuhn traced in the bet: at a = b = 1 the value is -1/18 (Kuhn 1950)
-    c = trace_curve("kuhn(players=2)", 0.5, 1.5, parameter="bet", start=1.0)
+    c = trace_curve(game("kuhn(players=2)"), "bet", 0.5, 1.5, start=1.0).curve
     assert c.reason == "reached / reached" and c.theta.min() == 0.5 and c.theta.max() == 1.5
     (eq,) = equilibria_at(c, 1.0)
     assert eq.certified and abs(eq.expectations[0] + 1 / 18) < 1e-12
+
+
+def test_a_trace_compiles_the_game_once(monkeypatch):
+    # `toypoker trace "kuhn(players=3,cards=4)" --pot 2:4 --at 3`: the library calls the
+    # CLI makes (load_game, trace_curve with at, multiplicity) compile the game once
+    # (it used to be 9 times: every pot value was a new spec string)
+    calls = []
+    init = Game.__init__
+    monkeypatch.setattr(Game, "__init__", lambda s, *a, **k: calls.append(1) or init(s, *a, **k))
+    g = load_game("kuhn(players=3,cards=4)")
+    r = trace_curve(g, "pot", 2.0, 4.0, eps=1e-6, at=(3.0,))
+    m = multiplicity(r.curve)
+    assert len(calls) == 1
+    assert isinstance(r, Result) and r.method == "trace" and r.game is g
+    assert r.curve.spec == g.spec and r.curve.reason == "reached"
+    assert len(r.equilibria) == 1 and r.certified and r.equilibria[0].theta == 3.0
+    assert abs(r.equilibria[0].expectations[1] + 1 / 48) < 1e-12  # Szafron et al.: E2 = -1/48
+    assert r.stopped == "finished" and r.options["at"] == [3.0]
+    csv_text = m.to_csv()
+    assert csv_text.splitlines()[0] == "pot_from,pot_to,crossings,distinct,unpolished"
+    assert len(csv_text.splitlines()) == 1 + len(m.rows())
+    assert isinstance(r.to_json_dict()["curve"], dict)
+
+
+def test_trace_curve_bad_inputs(game):
+    g = game("kuhn(players=3,cards=4)")
+    with pytest.raises(ToypokerError, match="compiled game"):
+        trace_curve("kuhn(players=3)", "pot", 1.0, 2.0)
+    with pytest.raises(ToypokerError, match="outside"):
+        trace_curve(g, "pot", 1.0, 2.0, at=(3.0,))
+    with pytest.raises(ToypokerError, match="no numeric parameter 'cards'"):
+        trace_curve(g, "cards", 1.0, 2.0)

@@ -7,8 +7,7 @@ import pytest
 from toypoker.continuation.regularized import RegularizedSystem, dominated_actions
 from toypoker.continuation.tracer import trace
 from toypoker.errors import ToypokerError
-from toypoker.games import load_game
-from toypoker.literature.billingham import skp_expectations
+from toypoker.literature.papers.billingham import skp_expectations
 
 
 def skp_solutions(P):
@@ -20,9 +19,9 @@ def skp_solutions(P):
     ]
 
 
-def test_skp_advantages_are_eqs_38_to_40():
+def test_skp_advantages_are_eqs_38_to_40(game):
     # D = (dE3/db_J, dE1/dc_K, dE2/dd_Q) of eqs. (38)-(40); its derivative in P too
-    sys_ = RegularizedSystem("skp", parameter="pot", eps=1.0)
+    sys_ = RegularizedSystem(game("skp"), parameter="pot", eps=1.0)
     assert sys_.labels == ["P3:1:kk", "P1:3:kkb", "P2:2:kkbf"]
     rng = np.random.default_rng(1)
     for _ in range(5):
@@ -38,13 +37,13 @@ def test_skp_advantages_are_eqs_38_to_40():
         g, _ = sys_.GJ(np.array([b, c, d, P]))
         x = np.array([b, c, d])
         D = np.tan(np.pi * (x - g - 0.5))  # g = x - F(D), F = 1/2 + arctan/pi
-        assert np.allclose(D, want, atol=1e-12)
+        assert np.allclose(D, want, rtol=0, atol=1e-12)
         E = sys_.expectations(x, P)
         assert np.allclose(E, skp_expectations(P, b, c, d), atol=1e-14)
 
 
-def test_jacobian_matches_differences():
-    sys_ = RegularizedSystem("kuhn(players=3,cards=5)", parameter="pot", eps=1e-2)
+def test_jacobian_matches_differences(game):
+    sys_ = RegularizedSystem(game("kuhn(players=3,cards=5)"), parameter="pot", eps=1e-2)
     rng = np.random.default_rng(2)
     u = np.append(rng.random(sys_.n), 2.5)
     g, J = sys_.GJ(u)
@@ -57,10 +56,10 @@ def test_jacobian_matches_differences():
 
 
 @pytest.mark.parametrize("N", [4, 5, 10])
-def test_the_papers_22_dominated_choices(N):
+def test_the_papers_22_dominated_choices(N, game):
     # Billingham (N cards), Sec. 2: best card bets/calls at nodes 3-12, worst folds at
     # nodes 4-12, second-worst folds at the overcall nodes 6, 9, 12
-    g = load_game(f"kuhn(players=3,cards={N})")
+    g = game(f"kuhn(players=3,cards={N})")
     pins = dominated_actions(g)
     fixed = {}
     for k, v in pins.items():
@@ -72,14 +71,14 @@ def test_the_papers_22_dominated_choices(N):
     assert all(fixed[(N, h)] == 1 for h in ["kk"] + facing)
     assert all(fixed[(1, h)] == 0 for h in facing)
     assert all(fixed[(2, h)] == 0 for h in ["kkbc", "kbc", "bc"])
-    sys_ = RegularizedSystem(f"kuhn(players=3,cards={N})", eps=1e-3)
+    sys_ = RegularizedSystem(game(f"kuhn(players=3,cards={N})"), eps=1e-3)
     assert sys_.n == 12 * N - 22
 
 
-def test_skp_limit_eps_to_zero():
+def test_skp_limit_eps_to_zero(game):
     # Figures 2-4: as eps decreases the regularized point tends to an exact solution
     P = 9.0
-    sys_ = RegularizedSystem("skp(pot=9)", parameter="eps")
+    sys_ = RegularizedSystem(game("skp(pot=9)"), parameter="eps")
     u = sys_.solve(np.full(3, 0.5), np.log(1.0))
     errors = []
     for eps in (1e-3, 1e-4, 1e-5, 1e-6):
@@ -91,12 +90,12 @@ def test_skp_limit_eps_to_zero():
     assert errors[-1] < 1e-4
 
 
-def test_skp_pot_curve_follows_eqs_12_to_17():
+def test_skp_pot_curve_follows_eqs_12_to_17(game):
     # P-continuation at two eps along Solution 2 (eq. 13, its expectations eqs. 15-17
     # through eqs. 38-40); the error shrinks with eps
     worst = []
     for eps in (1e-4, 1e-6):
-        sys_ = RegularizedSystem("skp", parameter="pot", eps=eps)
+        sys_ = RegularizedSystem(game("skp"), parameter="pot", eps=eps)
         u = sys_.solve(np.array([2 / 9, 0.4, 0.0]), 9.0)
         br = trace(sys_.GJ, u, 1.0, 20.0, direction=1.0, ds=0.05, ds_max=0.5)
         assert br.reason == "reached" and br.lam[-1] == 20.0
@@ -110,18 +109,18 @@ def test_skp_pot_curve_follows_eqs_12_to_17():
     assert worst[1] < worst[0] / 10 and worst[1] < 1e-4
 
 
-def test_bad_inputs():
+def test_bad_inputs(game):
     with pytest.raises(ToypokerError, match="numeric parameter"):
-        RegularizedSystem("kuhn(players=3)", parameter="cards")
+        RegularizedSystem(game("kuhn(players=3)"), parameter="cards")
     with pytest.raises(ToypokerError, match="eps must be positive"):
-        RegularizedSystem("kuhn(players=3)", eps=-1)
+        RegularizedSystem(game("kuhn(players=3)"), eps=-1)
     with pytest.raises(ToypokerError, match="unknown response"):
-        RegularizedSystem("kuhn(players=3)", response="tanh")
+        RegularizedSystem(game("kuhn(players=3)"), response="tanh")
 
 
-def test_logit_blocks_jacobian_matches_differences():
+def test_logit_blocks_jacobian_matches_differences(game):
     # Leduc has fold/call/raise infosets: sigma = softmax(Q/eps) there; d/d(log eps) too
-    sys_ = RegularizedSystem("leduc(players=2)", parameter="eps")
+    sys_ = RegularizedSystem(game("leduc(players=2)"), parameter="eps")
     rng = np.random.default_rng(4)
     u = np.append(sys_.normalize(rng.random(sys_.n)), np.log(0.01))
     _, J = sys_.GJ(u)

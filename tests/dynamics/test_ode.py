@@ -24,7 +24,7 @@ def test_fixed_points_and_stability_at_p9():
     s3 = rep["S3"].eigenvalues
     assert np.any(np.abs(s3.imag) > 0.1)  # "the dynamics on the stable manifold are oscillatory"
     # S1, S2, S3 are eqs. (12)-(14)
-    assert np.allclose(rep["S3"].point, [2 / 9, 2 / 11, (81 - 45 - 12) / 90])
+    assert np.allclose(rep["S3"].point, [2 / 9, 2 / 11, (81 - 45 - 12) / 90], rtol=0, atol=1e-15)
 
 
 def test_s2_manifold_unstable_below_p_star():
@@ -65,4 +65,4 @@ def test_expectation_integrals_at_a_fixed_point():
     sol = dyn.integrate(dyn.fixed_points()["S2"], 10.0, t_eval=np.linspace(0, 10, 11))
     e = expectations(dyn, sol)[:, -1] / 10.0
     want = [-(P - 2) / (12 * P), -(P - 1) * (P - 2) / (12 * P * (P + 1)), (P - 2) / (6 * (P + 1))]
-    assert np.allclose(e, want, atol=1e-9)
+    assert np.allclose(e, want, rtol=0, atol=1e-9)

@@ -5,12 +5,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from tests.conftest import game
 from toypoker import load_game
 from toypoker.errors import SpecError
 
 
-def test_kuhn_two_player_structure():
+def test_kuhn_two_player_structure(game):
     # Kuhn (1950): 3 cards, 6 deals, 30 plays (6 deals x 5 courses of action)
     g = game("kuhn(players=2)")
     assert g.n_deals == 6
@@ -20,7 +19,7 @@ def test_kuhn_two_player_structure():
     assert sum(Fraction(int(x), g.weight_den) for x in g.weight_num) == 1
 
 
-def test_kuhn_three_player_structure():
+def test_kuhn_three_player_structure(game):
     # Szafron et al. (2013), Sec. 3: 24 deals, 4 situations x 4 cards x 3 players = 48 params
     g = game("kuhn(players=3)")
     assert g.n_deals == 24
@@ -30,7 +29,7 @@ def test_kuhn_three_player_structure():
     assert sum(n.kind == "decision" for n in g.nodes) == 12
 
 
-def test_infoset_fields():
+def test_infoset_fields(game):
     g = game("kuhn(players=3)")
     assert not g.has_infoset("P2:3:kb")  # after "kb" it is P3 who acts
     j = g.infoset((1, 3, "k"))
@@ -40,7 +39,7 @@ def test_infoset_fields():
     assert g.infoset((2, (4,), "kb")) is g.infoset("P3:4:kb")
 
 
-def test_payoff_example_szafron_sec2():
+def test_payoff_example_szafron_sec2(game):
     # Szafron et al. Sec. 2: P1 checks, P2 bets, P3 folds, P1 calls; cards 1,2,4:
     # P1 -2, P2 +3, P3 -1 (the a13 leaf of their Figure 1).
     g = game("kuhn(players=3)")
@@ -53,7 +52,7 @@ def test_payoff_example_szafron_sec2():
     assert b > a
 
 
-def test_ties_split_in_leduc():
+def test_ties_split_in_leduc(game):
     g = game("leduc(players=2)")
     # deal ranks (2, 2, board 1): showdown after kk/kk splits the pot (2 each)
     node = next(n for n in g.nodes if n.kind == "terminal" and n.history == "kk/[1]kk")
@@ -64,7 +63,7 @@ def test_ties_split_in_leduc():
     assert tuple(g.term_u[:, t]) == (0.0, 0.0)
 
 
-def test_leduc_sizes_match_openspiel_rules():
+def test_leduc_sizes_match_openspiel_rules(game):
     # leduc_poker: 2 players, 6 cards; 3 players, 8 cards (two suits of n+1 ranks)
     g2, g3 = game("leduc(players=2)"), game("leduc(players=3)")
     assert g2.cards.max() + 1 == 3 and g3.cards.max() + 1 == 4
@@ -75,7 +74,7 @@ def test_leduc_sizes_match_openspiel_rules():
     assert g2.infoset("P1:1:").actions == ("k", "b")
 
 
-def test_third_street_and_skp():
+def test_third_street_and_skp(game):
     # Billingham Sec. 2: P1 and P2 must check; P3 checks or bets; then P1, P2 fold/call
     g = game("kuhn_third_street(pot=3)")
     assert {i.history for i in g.infosets} == {"kk", "kkb", "kkbf", "kkbc"}
@@ -111,3 +110,32 @@ def test_pot_and_ante_are_the_same_game():
 def test_bad_specs(spec, message):
     with pytest.raises(SpecError, match=message):
         load_game(spec)
+
+
+def test_defaults_come_from_the_params():
+    from toypoker.games import GAMES
+
+    for info in GAMES.values():
+        params = info.validate({})
+        for p in info.params:
+            if p.default is not None and p.name in params and not p.excludes:
+                assert params[p.name] == p.default, (info.name, p.name)
+    assert GAMES["skp"].validate({})["rational"] is True
+    assert GAMES["kuhn_third_street"].validate({})["rational"] is False
+    assert GAMES["kuhn"].validate({"players": 3}) == {"players": 3, "cards": 4, "ante": 1, "bet": 1}
+    assert GAMES["kuhn"].validate({"pot": 3}) == {"players": 2, "cards": 3, "bet": 1, "pot": 3}
+
+
+def test_hooks_dominated_and_openspiel(game):
+    from toypoker.games import GAMES
+
+    g = game("kuhn(players=2)")
+    assert GAMES["kuhn"].openspiel(g) == ("kuhn_poker", {"players": 2})
+    assert GAMES["kuhn"].openspiel(game("kuhn(players=2,bet=2)")) is None
+    assert GAMES["kuhn"].openspiel(game("kuhn(players=3,pot=3)")) is None
+    assert GAMES["leduc"].openspiel(game("leduc(players=3)")) == ("leduc_poker", {"players": 3})
+    assert GAMES["skp"].openspiel(game("skp(pot=9)")) is None
+    assert GAMES["leduc"].dominated(game("leduc(players=2)")) == {}
+    assert GAMES["skp"].dominated(game("skp(pot=9)")) == {}
+    pins = GAMES["kuhn"].dominated(g)  # best card bets/calls, worst folds
+    assert {g.infosets[g.sigma_infoset[k]].label for k in pins} >= {"P1:3:kb", "P2:1:b"}

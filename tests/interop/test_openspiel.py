@@ -3,7 +3,6 @@
 import numpy as np
 import pytest
 
-from tests.conftest import game, random_profile
 from toypoker.evaluate import evaluate
 from toypoker.profile import Profile
 
@@ -16,18 +15,18 @@ pytestmark = pytest.mark.peer
 @pytest.mark.parametrize(
     "spec", ["kuhn(players=2)", "kuhn(players=3)", "kuhn(players=4)", "leduc(players=2)"]
 )
-def test_values_and_nash_conv_equal_openspiel(spec):
+def test_values_and_nash_conv_equal_openspiel(spec, game):
     g = game(spec)
     rng = np.random.default_rng(11)
     os_game = bridge.openspiel_game(g)
     for _ in range(3):
-        p = random_profile(g, rng)
+        p = Profile.random(g, rng)
         ours = evaluate(g, p)
         assert np.allclose(bridge.openspiel_values(p, os_game), ours.values, rtol=0, atol=1e-12)
         assert bridge.openspiel_nash_conv(p, os_game) == pytest.approx(ours.nash_conv, abs=1e-12)
 
 
-def test_uniform_leduc_nash_conv_equals_openspiel():
+def test_uniform_leduc_nash_conv_equals_openspiel(game):
     g = game("leduc(players=2)")
     assert bridge.openspiel_nash_conv(Profile.uniform(g)) == pytest.approx(
         4.747222222222222, abs=1e-12
@@ -35,10 +34,10 @@ def test_uniform_leduc_nash_conv_equals_openspiel():
 
 
 @pytest.mark.slow
-def test_three_player_leduc_equals_openspiel():
+def test_three_player_leduc_equals_openspiel(game):
     # one random profile: OpenSpiel's own evaluation takes about a minute here
     g = game("leduc(players=3)")
-    p = random_profile(g, np.random.default_rng(3))
+    p = Profile.random(g, np.random.default_rng(3))
     ours = evaluate(g, p)
     os_game = bridge.openspiel_game(g)
     assert np.allclose(bridge.openspiel_values(p, os_game), ours.values, rtol=0, atol=1e-12)

@@ -4,9 +4,10 @@ from fractions import Fraction as F
 
 import pytest
 
-from toypoker.literature import billingham as B
-from toypoker.literature import kuhn1950 as K
-from toypoker.literature.claims import CLAIMS, check
+from toypoker.errors import ToypokerError
+from toypoker.literature.claims import CLAIMS, check, claim_ids
+from toypoker.literature.papers import billingham as B
+from toypoker.literature.papers import kuhn1950 as K
 
 
 @pytest.fixture(scope="module")
@@ -21,9 +22,68 @@ def find(rows, claim, params):
 
 
 def test_every_claim_runs_and_is_classified(rows):
-    assert {r.claim for r in rows} == set(CLAIMS)
+    assert isinstance(CLAIMS, tuple) and len(set(claim_ids())) == len(CLAIMS)
+    assert [r.claim for r in rows if r.claim not in {x.claim for x in rows[: rows.index(r)]}] == [
+        c.id for c in CLAIMS
+    ]  # every claim ran, in the catalogue's order
     assert {r.status for r in rows} <= {"verified", "disagrees"}
-    assert len(rows) > 150
+    assert len(rows) == 206  # 190 before issue 15, + Table 1 caption, Table 2 (10), estimators (5)
+    # the disagreements, counted per claim (seed 0): Kuhn (1950) I and J, case 1's
+    # value, case 3's printed eta; Szafron's Sec. 5 text b33; Billingham eq. (3) at
+    # P = 5, eq. (11) without 1/24, the alliance's o_K, eq. (4)'s 6.67, Table 2's
+    # (B4, D9) and eq. (46) as printed
+    bad: dict[str, int] = {}
+    for r in rows:
+        if r.status == "disagrees":
+            bad[r.claim] = bad.get(r.claim, 0) + 1
+    assert bad == {
+        "kuhn-basic": 2,
+        "kuhn-general": 7,
+        "szafron-text-b33": 2,
+        "billingham-third-street": 1,
+        "billingham-solution-b": 6,
+        "billingham-alliance": 1,
+        "billingham-p-star": 1,
+        "billingham-table2": 1,
+        "billingham-estimators": 1,
+    }
+
+
+def test_check_validates_ids_and_runs_a_subset():
+    with pytest.raises(ToypokerError, match="unknown claim 'nope'"):
+        check(["nope"])
+    rows = check(["billingham-p-star"])
+    assert [(r.params, r.status) for r in rows] == [
+        ("abstract and Sec. 2.1: 6.77", "verified"),
+        ("eq. (4): 6.67", "disagrees"),
+    ]
+
+
+def test_billingham_estimator_rows(rows):
+    # App. D: (44), (45), (47) converge to b_J, d_Q, c_K; (46) as printed to
+    # 4c(1+b)/(4+2b+bc); the corrected (46) to c_K (exact limits, sympy)
+    assert find(rows, "billingham-estimators", "eq. (44), b_p").exact == {"limit": "b_J"}
+    assert find(rows, "billingham-estimators", "eq. (45), d").exact == {"limit": "d_Q"}
+    assert find(rows, "billingham-estimators", "eq. (47), c_3").exact == {"limit": "c_K"}
+    r = find(rows, "billingham-estimators", "eq. (46), c_2 as printed")
+    assert r.status == "disagrees" and "biased" in r.detail
+    assert r.exact == {
+        "limit_printed": "4*c_K*(b_J + 1)/(b_J*c_K + 2*b_J + 4)",
+        "limit_corrected": "c_K",
+    }
+    r = find(
+        rows,
+        "billingham-estimators",
+        "eq. (46) corrected: 2(N33+N34+N39+N57)/(N33+N34+N39+N57+2(N22+N24+N47+N48))",
+    )
+    assert r.status == "verified" and r.exact == {"limit": "c_K"}
+    # App. D Table 2: (B4, D9) is printed b_J(1 - c_K); the column then sums to more than 1
+    r = find(rows, "billingham-table2", "D9 = JKQ, (B4, D9) printed b_J(1 - c_K)")
+    assert r.status == "disagrees"
+    assert r.exact == {"sum_printed": "b_J*(c_K - 1)*(d_Q - 1) + 1", "sum_corrected": "1"}
+    # Table 1's caption: Solution 2 at P = 9 is twice eq. (16) = (-7/54, -14/135, 7/30)
+    r = find(rows, "billingham-table1-solution2", "P=9, Solution 2, twice eq. (16)")
+    assert r.status == "verified" and r.exact == {"values": ["-7/54", "-14/135", "7/30"]}
 
 
 def test_kuhn_family_and_matrices_verified(rows):
@@ -74,7 +134,10 @@ def test_kuhn_case3_eta_interval(rows):
 
 
 def test_szafron_rows(rows):
-    assert all(r.status == "verified" for r in rows if r.claim == "szafron-table3")
+    t3 = [r for r in rows if r.claim == "szafron-table3"]
+    assert len(t3) == 36 and all(
+        r.status == "verified" and r.source.startswith("Szafron") for r in t3
+    )
     t4 = find(rows, "szafron-table4", "beta=1/4")
     # Table 4 values; P2 gains k*beta = 1/96 (Sec. 6) and P1 gains 1/12
     assert t4.exact["values"] == ["-1/48", "-1/32", "5/96"]
@@ -98,8 +161,15 @@ def test_billingham_rows(rows):
     assert find(rows, "billingham-solution-b", "P=9, c_Q=0").status == "verified"
     assert find(rows, "billingham-p-star", "eq. (4): 6.67").status == "disagrees"
     # SKP: all three solutions exact equilibria with (15)-(17)
-    for k in (1, 2, 3):
-        assert find(rows, "billingham-skp", f"P=9, Solution {k}").status == "verified"
+    # eqs. (15)-(17) at P = 9, exactly
+    for k, values in (
+        (1, ["-7/120", "-7/120", "7/60"]),
+        (2, ["-7/108", "-7/135", "7/60"]),
+        (3, ["-7/108", "-16/297", "47/396"]),
+    ):
+        r = find(rows, "billingham-skp", f"P=9, Solution {k}")
+        assert r.status == "verified" and r.exact["values"] == values
+        assert r.exact["gains"] == ["0", "0", "0"] and r.source == "Billingham, eqs. (12)-(17)"
 
 
 def test_skp_maxmin_regimes_exact():

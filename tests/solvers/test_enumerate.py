@@ -2,13 +2,16 @@
 
 from fractions import Fraction as F
 
+import pytest
 import sympy as sp
 
-from tests.conftest import game
+from toypoker.errors import ToypokerError
 from toypoker.evaluate import evaluate
 from toypoker.literature import billingham as B
 from toypoker.profile import Profile
-from toypoker.solvers.enumerate import game_equilibria
+from toypoker.result import Result
+from toypoker.solvers import solve
+from toypoker.solvers.enumerate import Pot, game_equilibria
 
 P = sp.Symbol("P", positive=True)
 
@@ -22,10 +25,34 @@ def named(pieces, variables):
     return out
 
 
-def test_skp_symbolic_pot_reproduces_eqs_12_to_14():
-    pieces, vs = game_equilibria(
-        lambda q: game(B.skp_spec(q)), pot="symbolic", P_domain=sp.Interval.open(5, sp.oo)
-    )
+def test_skp_symbolic_pot_reproduces_eqs_12_to_14(game):
+    pieces, vs = game_equilibria(game("skp"), pot=Pot.SYMBOLIC, P_domain=sp.Interval.open(5, sp.oo))
+    check_eqs_12_to_14(pieces, vs)
+
+
+def test_solve_enumerate_returns_the_papers_solutions(game):
+    # the same through the one entry point: a Result with the pieces and symbols
+    r = solve(game("skp"), "enumerate", pot="symbolic", pot_min=5)
+    assert isinstance(r, Result) and r.exact and r.profile is None
+    assert r.stopped == "solved" and r.options["pot"] == "symbolic"
+    check_eqs_12_to_14(list(r.equilibria), list(r.variables))
+    assert len(r.to_json_dict()["equilibria"]) == 3
+
+
+def test_enumerate_options_are_checked(game):
+    with pytest.raises(ToypokerError, match="pot_min is read only"):
+        solve(game("skp"), "enumerate", pot_min=5)
+    with pytest.raises(ToypokerError, match="no pot parameter"):
+        solve(game("leduc(players=2)"), "enumerate", pot=F(3))
+    with pytest.raises(ToypokerError, match="12 free choices: too many"):
+        solve(game("kuhn(players=2)"), "enumerate")
+    with pytest.raises(ToypokerError, match="too many to enumerate"):
+        solve(game("skp"), "enumerate", max_free=2)
+    with pytest.raises(ToypokerError, match="number or 'symbolic'"):
+        solve(game("skp"), "enumerate", pot="big")
+
+
+def check_eqs_12_to_14(pieces, vs):
     sols = named(pieces, vs)
     assert len(sols) == 3
     want = {
@@ -45,20 +72,21 @@ def test_skp_symbolic_pot_reproduces_eqs_12_to_14():
     assert regions == {str(sp.Interval.open(5, sp.oo)), str(sp.Interval(B.P_STAR, sp.oo))}
 
 
-def test_skp_counts_and_p_star():
+def test_skp_counts_and_p_star(game):
     # one equilibrium for 5 < P < P*, three for P > P*
-    assert len(game_equilibria(lambda q: game(B.skp_spec(q)), pot=F(6))[0]) == 1
-    assert len(game_equilibria(lambda q: game(B.skp_spec(q)), pot=F(9))[0]) == 3
+    assert len(game_equilibria(game("skp"), pot=F(6))[0]) == 1
+    assert len(game_equilibria(game(B.skp_spec(F(6))))[0]) == 1  # the game as given
+    assert len(game_equilibria(game("skp"), pot=F(9))[0]) == 3
     # at P = P* exactly: two (Solutions 2 and 3 coincide), not one as the abstract says
-    pieces, vs = game_equilibria(lambda q: game(B.skp_spec(q)), pot=B.P_STAR)
+    pieces, vs = game_equilibria(game("skp"), pot=B.P_STAR)
     sols = named(pieces, vs)
     assert len(sols) == 2
     assert any(s["d_Q"] == 0 and sp.simplify(s["b_J"] - 2 / B.P_STAR) == 0 for s in sols)
 
 
-def test_third_street_regimes():
+def test_third_street_regimes(game):
     def run(p):
-        return game_equilibria(lambda q: game(B.third_street_spec(q)), pot=p)
+        return game_equilibria(game(B.third_street_spec(F(1))), pot=p)
 
     # P = 3 (eq. 2): b_J + b_Q = 2/(P+1), d_K = (2P-4)/(P+1), b_Q free in [0, 1/2]
     pieces, vs = run(F(3))
@@ -87,10 +115,10 @@ def test_third_street_regimes():
     assert {(0, 0), (sp.Rational(2, 3), 0), (0, sp.Rational(2, 3))} in [set(p) for p in polys if p]
 
 
-def test_every_enumerated_point_is_certified():
+def test_every_enumerated_point_is_certified(game):
     # cross-check: exact best responses of the enumerated points (P = 9, SKP)
     g = game(B.skp_spec(F(9)))
-    pieces, vs = game_equilibria(lambda q: game(B.skp_spec(q)), pot=F(9))
+    pieces, vs = game_equilibria(g)
     for pc in pieces:
         m = {x.name.replace("_", ":", 2): F(str(v)) for x, v in pc.values.items()}
         ev = evaluate(g, Profile.from_mapping(g, m, exact=True))

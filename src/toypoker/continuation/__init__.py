@@ -1,8 +1,12 @@
 """Equilibrium curves by regularization and arc-length continuation (Billingham, N cards).
 
-``tensors`` (expected values and exact derivatives as contractions of per-terminal
-payoff tensors), ``regularized`` (the system ``x = F(D/eps)``, logit for more
+Every entry point takes a compiled :class:`~toypoker.game.Game` (other
+parameter values are ``game.at``: nothing is recompiled).  ``tensors``
+(expected values and exact derivatives as contractions of per-terminal payoff
+tensors), ``regularized`` (the system ``x = F(D/eps)``, logit for more
 actions, dominated choices, polishing and certification), ``tracer`` (generic
-pseudo-arclength continuation), ``curves`` (first point, curves, multiplicity),
+pseudo-arclength continuation), ``curves`` (first point, curves, multiplicity;
+``trace_curve`` returns the one :class:`~toypoker.result.Result`), ``records``
+(the curve, equilibrium and multiplicity records with their CSV/JSON),
 ``figures`` (expectations, frequencies, range bars, animation).
 """

@@ -3,224 +3,201 @@
 :func:`trace_curve` is the whole method of Billingham (N cards, Sec. 3): a
 robust solve at a large ``eps`` from a random (or given) start, continuation
 in ``log eps`` down to the target ``eps``, then pseudo-arclength continuation
-in the game parameter over a window.  The result, :class:`EquilibriumCurve`,
-carries every point (parameter, arclength, expectations, every action
-probability) and writes/reads the CSV the paper published (plus a JSON
-sidecar with the settings).  :func:`equilibria_at` lists the distinct
-equilibria the curve crosses at a parameter value, each polished and
-certified on the unregularized game; :func:`multiplicity` counts them along
-the window.
+in the game parameter over a window.  It takes a compiled game (as OpenSpiel's
+and pygambit's functions do) and answers with the one
+:class:`~toypoker.result.Result`: ``method="trace"``, ``curve`` the
+:class:`EquilibriumCurve` (every point: parameter, arclength, expectations,
+every action probability; the CSV the paper published plus a JSON sidecar),
+``equilibria`` the certified :class:`Equilibrium` at the ``at`` values.
+:func:`equilibria_at` lists the distinct equilibria the curve crosses at a
+parameter value, each polished and certified on the unregularized game;
+:func:`multiplicity` counts them along the window.  The game is compiled once
+by the caller: every other parameter value is ``game.at(...)``.
 """
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import time
-from collections.abc import Callable
-from dataclasses import dataclass, field
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import ToypokerError
-from ..io import atomic_write_text
-from .regularized import RegularizedSystem, spec_at
+from ..game import Game
+from ..games import load_game
+from ..result import Result, Stopped
+from .records import Equilibrium, EquilibriumCurve, Multiplicity
+from .regularized import RegularizedSystem
 from .tracer import newton_at, trace
 
 Progress = Callable[[str, float, float], None]  # (stage, lam, ds)
 
+__all__ = [
+    "Equilibrium",
+    "EquilibriumCurve",
+    "Multiplicity",
+    "equilibria_at",
+    "multiplicity",
+    "resume_curve",
+    "system_for",
+    "trace_curve",
+    "turning_points",
+]
 
-@dataclass(frozen=True)
-class EquilibriumCurve:
-    """A traced branch of regularized equilibria.
 
-    Attributes
-    ----------
-    spec, parameter, eps, response : the settings (``parameter`` e.g. ``"pot"``)
-    theta : (m,) parameter values; arclength : (m,) along the branch (in ``(x, theta)``)
-    expectations : (m, n_players)
-    sigma : (m, n_sigma) every action probability of the game at each point
-    sigma_labels : (n_sigma,) ``infoset label=action``
-    reason, steps, seconds : how tracing ended, accepted+rejected steps, wall time
+def system_for(
+    curve: EquilibriumCurve, dominated: bool | None = None, game: Game | None = None
+) -> RegularizedSystem:
+    """The regularized system of a curve: the one that traced it when it is attached
+    (``curve.system``) and ``dominated`` agrees; else built from ``game`` (compiled
+    from ``curve.spec`` only when no game is given, e.g. for a curve read from disk).
     """
-
-    spec: str
-    parameter: str
-    eps: float
-    response: str
-    theta: np.ndarray
-    arclength: np.ndarray
-    expectations: np.ndarray
-    sigma: np.ndarray
-    sigma_labels: tuple[str, ...]
-    reason: str
-    steps: int
-    seconds: float
-    info: dict = field(default_factory=dict)
-
-    # ------------------------------------------------------------------ csv
-    def frequency_columns(self) -> list[tuple[str, int]]:
-        """CSV columns of the frequencies: binary infosets give the aggressive action only."""
-        out, by_inf = [], {}
-        for k, lab in enumerate(self.sigma_labels):
-            inf, _, _ = lab.rpartition("=")
-            by_inf.setdefault(inf, []).append(k)
-        for inf, ks in by_inf.items():
-            if len(ks) == 2:
-                out.append((inf, ks[1]))
-            else:
-                out += [(self.sigma_labels[k], k) for k in ks]
-        return out
-
-    def to_csv(self) -> str:
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        n = self.expectations.shape[1]
-        freq = self.frequency_columns()
-        w.writerow(
-            [self.parameter, "arclength"] + [f"E{p + 1}" for p in range(n)] + [c for c, _ in freq]
-        )
-        idx = [k for _, k in freq]
-        for i in range(len(self.theta)):
-            row = [self.theta[i], self.arclength[i], *self.expectations[i], *self.sigma[i, idx]]
-            w.writerow([f"{v:.12g}" for v in row])
-        return buf.getvalue()
-
-    def metadata(self) -> dict[str, object]:
-        return {
-            "spec": self.spec,
-            "parameter": self.parameter,
-            "eps": self.eps,
-            "response": self.response,
-            "reason": self.reason,
-            "steps": self.steps,
-            "seconds": self.seconds,
-            "points": len(self.theta),
-            "sigma_labels": list(self.sigma_labels),
-            "info": self.info,
-        }
-
-    def save(self, path: str | Path) -> Path:
-        """Write ``path`` (CSV) and ``path.json`` (settings), atomically."""
-        path = Path(path)
-        atomic_write_text(path, self.to_csv())
-        meta = path.with_suffix(path.suffix + ".json")
-        atomic_write_text(meta, json.dumps(self.metadata(), indent=1))
-        return path
-
-    @classmethod
-    def load(cls, path: str | Path) -> EquilibriumCurve:
-        path = Path(path)
-        meta_path = path.with_suffix(path.suffix + ".json")
-        try:
-            meta = json.loads(meta_path.read_text())
-            rows = list(csv.reader(path.read_text().splitlines()))
-            return cls._from_rows(meta, rows[0], np.array(rows[1:], dtype=float))
-        except (OSError, ValueError, KeyError, IndexError) as e:
-            raise ToypokerError(f"cannot read curve {path}: {e!r}") from None
-
-    @classmethod
-    def _from_rows(cls, meta: dict, header: list[str], data: np.ndarray) -> EquilibriumCurve:
-        labels = tuple(meta["sigma_labels"])
-        n = sum(1 for h in header if h.startswith("E") and h[1:].isdigit())
-        sigma = np.zeros((len(data), len(labels)))
-        by_label = {lab: k for k, lab in enumerate(labels)}
-        by_infoset: dict[str, list[int]] = {}
-        for k, lab in enumerate(labels):
-            by_infoset.setdefault(lab.rpartition("=")[0], []).append(k)
-        for c, name in enumerate(header[2 + n :], start=2 + n):
-            if name in by_label:
-                sigma[:, by_label[name]] = data[:, c]
-            else:  # binary infoset: the aggressive action's column
-                passive, aggressive = by_infoset[name]
-                sigma[:, aggressive] = data[:, c]
-                sigma[:, passive] = 1.0 - data[:, c]
-        return cls(
-            spec=meta["spec"],
-            parameter=meta["parameter"],
-            eps=meta["eps"],
-            response=meta["response"],
-            theta=data[:, 0],
-            arclength=data[:, 1],
-            expectations=data[:, 2 : 2 + n],
-            sigma=sigma,
-            sigma_labels=labels,
-            reason=meta["reason"],
-            steps=meta["steps"],
-            seconds=meta["seconds"],
-            info=meta.get("info", {}),
-        )
-
-    # ------------------------------------------------------------------ queries
-    def crossings(self, value: float) -> list[int]:
-        """Indices ``i`` with ``theta`` crossing ``value`` between points ``i`` and ``i + 1``."""
-        d = self.theta - value
-        out = np.nonzero((d[:-1] == 0) | (d[:-1] * d[1:] < 0))[0].tolist()
-        if len(d) and d[-1] == 0:
-            out.append(len(d) - 1)
-        return out
-
-    def at_arclength(self, s: float) -> tuple[float, np.ndarray, np.ndarray]:
-        """Linear interpolation ``(theta, expectations, sigma)`` at arclength ``s``."""
-        a = self.arclength
-        i = int(np.clip(np.searchsorted(a, s) - 1, 0, len(a) - 2))
-        w = 0.0 if a[i + 1] == a[i] else (s - a[i]) / (a[i + 1] - a[i])
-        lerp = lambda v: (1 - w) * v[i] + w * v[i + 1]  # noqa: E731
-        return float(lerp(self.theta)), lerp(self.expectations), lerp(self.sigma)
-
-
-def system_for(curve: EquilibriumCurve, dominated: bool = True) -> RegularizedSystem:
+    if dominated is None:
+        dominated = curve.info.get("dominated", True)
+    system = curve.system
+    if isinstance(system, RegularizedSystem) and bool(system.pins) == bool(dominated):
+        return system
+    if game is None:
+        game = load_game(curve.spec)
+    elif game.spec != curve.spec:
+        raise ToypokerError(f"the curve traces {curve.spec}, not {game.spec}")
     return RegularizedSystem(
-        curve.spec, curve.parameter, eps=curve.eps, response=curve.response, dominated=dominated
+        game, curve.parameter, eps=curve.eps, response=curve.response, dominated=dominated
     )
 
 
+def _result(
+    game: Game, curve: EquilibriumCurve, at: Sequence[float], options: dict[str, object]
+) -> Result:
+    """The one result type for a trace: the curve and the certified equilibria at ``at``."""
+    system = system_for(curve)
+    eqs: list[Equilibrium] = []
+    for v in at:
+        eqs += equilibria_at(curve, float(v), system)
+    stopped = Stopped.INTERRUPTED if curve.reason.endswith("interrupted") else Stopped.FINISHED
+    return Result(
+        game=game,
+        method="trace",
+        options={**options, "at": [float(v) for v in at]},
+        equilibria=tuple(eqs),
+        nash_conv=max((e.nash_conv for e in eqs), default=None),
+        certified=bool(eqs) and all(e.certified for e in eqs),
+        iterations=curve.steps,
+        seconds=curve.seconds,
+        stopped=stopped,
+        seed=options.get("seed"),  # type: ignore[arg-type]
+        curve=curve,
+    )
+
+
+def _check_at(at: Sequence[float], lo: float, hi: float) -> list[float]:
+    out = [float(v) for v in at]
+    for v in out:
+        if not lo <= v <= hi:
+            raise ToypokerError(f"at value {v} is outside [{lo}, {hi}]")
+    return out
+
+
 def trace_curve(
-    spec: str,
+    game: Game,
+    parameter: str,
     lo: float,
     hi: float,
-    parameter: str = "pot",
+    *,
     eps: float = 1e-6,
+    at: Sequence[float] = (),
     start: float | None = None,
     eps_start: float = 1.0,
     response: str = "arctan",
     dominated: bool = True,
     x0: np.ndarray | None = None,
     rng: np.random.Generator | None = None,
+    seed: int | None = None,
     ds_max: float = 0.25,
     max_steps: int = 200_000,
     progress: Progress | None = None,
     checkpoint: Path | None = None,
     checkpoint_every: float = 30.0,
-) -> EquilibriumCurve:
-    """Trace the branch of regularized equilibria of ``spec`` for ``parameter`` in ``[lo, hi]``.
+) -> Result:
+    """Trace the branch of regularized equilibria of ``game`` for ``parameter`` in ``[lo, hi]``.
 
-    The first point is found at ``start`` (default ``lo``) and ``eps_start`` by a
-    trust-region solve from ``x0`` (default: uniform random from ``rng``, or 1/2
-    without one), followed by continuation in ``log eps`` down to ``eps``.  If
-    ``start`` lies inside the window the branch is traced both ways and joined.
-    With ``checkpoint`` the curve so far is written there (CSV + JSON, atomically)
-    every ``checkpoint_every`` seconds; Ctrl-C returns the curve so far (reason
-    ``"interrupted"``), which :func:`resume_curve` continues.
+    Parameters
+    ----------
+    game
+        The compiled game (compiled once: other parameter values are ``game.at``).
+    parameter
+        A numeric parameter (``"pot"``, ``"ante"``, ``"bet"``; ``game.numeric_params``)
+        or ``"eps"`` (the branch in the regularization itself, e.g. for Leduc).
+    lo, hi
+        The window.
+    eps
+        The regularization along the branch.
+    at
+        Parameter values at which the distinct equilibria crossed are polished and
+        certified (``Result.equilibria``).
+    start, eps_start, x0, rng, seed
+        The first point is found at ``start`` (default ``lo``) and ``eps_start`` by a
+        trust-region solve from ``x0`` (default: uniform random from ``rng``, or from
+        ``numpy.random.default_rng(seed)`` if only ``seed`` is given, or 1/2),
+        followed by continuation in ``log eps`` down to ``eps``.  If ``start`` lies
+        inside the window the branch is traced both ways and joined.
+    response, dominated
+        As for :class:`RegularizedSystem`.
+    ds_max, max_steps
+        The tracer's largest arclength step and step budget.
+    progress
+        Called as ``progress(stage, lam, ds)`` after each step.
+    checkpoint, checkpoint_every
+        The curve so far is written there (CSV + JSON, atomically) every
+        ``checkpoint_every`` seconds.
+
+    Returns
+    -------
+    Result
+        ``method="trace"``, ``curve`` the :class:`EquilibriumCurve`,
+        ``equilibria`` the :class:`Equilibrium` list at the ``at`` values,
+        ``certified`` when all of them are.  Ctrl-C returns the curve so far
+        (``stopped="interrupted"``), which :func:`resume_curve` continues.
     """
+    if not isinstance(game, Game):
+        raise ToypokerError("trace_curve takes a compiled game: trace_curve(load_game(spec), ...)")
     if not lo < hi:
         raise ToypokerError(f"empty window [{lo}, {hi}]")
+    at = _check_at(at, lo, hi)
+    if rng is None and seed is not None:
+        rng = np.random.default_rng(seed)
+    options: dict[str, object] = {
+        "parameter": parameter, "window": [lo, hi], "eps": eps, "start": start,
+        "eps_start": eps_start, "response": response, "dominated": dominated,
+        "ds_max": ds_max, "max_steps": max_steps, "seed": seed,
+    }  # fmt: skip
+    curve = _trace(
+        game, parameter, lo, hi, eps, start, eps_start, response, dominated, x0, rng,
+        ds_max, max_steps, progress, checkpoint, checkpoint_every,
+    )  # fmt: skip
+    return _result(game, curve, at if not curve.reason.endswith("interrupted") else [], options)
+
+
+def _trace(
+    game, parameter, lo, hi, eps, start, eps_start, response, dominated, x0, rng,
+    ds_max, max_steps, progress, checkpoint, checkpoint_every,
+) -> EquilibriumCurve:  # fmt: skip
+    """The curve of :func:`trace_curve`."""
     if parameter in ("pot", "ante", "bet") and lo <= 0:
         raise ToypokerError(f"{parameter} must stay positive, got the window [{lo}, {hi}]")
     if parameter != "eps" and not 0 < eps < eps_start:
         raise ToypokerError(f"need 0 < eps < eps_start, got eps={eps}, eps_start={eps_start}")
     t0 = time.perf_counter()
     if parameter == "eps":
-        return _trace_eps(spec, lo, hi, response, dominated, x0, rng, max_steps, progress, t0)
+        return _trace_eps(game, lo, hi, response, dominated, x0, rng, max_steps, progress, t0)
     start = lo if start is None else float(start)
     if not lo <= start <= hi:
         raise ToypokerError(f"start {start} outside [{lo}, {hi}]")
+    system = RegularizedSystem(game, parameter, eps=eps, response=response, dominated=dominated)
     sys_eps = RegularizedSystem(
-        spec_at(spec, parameter, start), "eps", response=response, dominated=dominated
+        system.exact_game(start), "eps", response=response, dominated=dominated
     )
-    system = RegularizedSystem(spec, parameter, eps=eps, response=response, dominated=dominated)
     x0 = _start_vector(system, x0, rng)
 
     def report(stage: str):
@@ -240,7 +217,7 @@ def trace_curve(
     u = np.append(br.points[-1][:-1], start)
     ends = (["last"] if start < hi else []) + (["first"] if start > lo else [])
     info = {"window": [lo, hi], "start": start, "eps_start": eps_start, "dominated": dominated}
-    acc = _Accumulator(system, spec, parameter, eps, response, info, t0)
+    acc = _Accumulator(system, game.spec, parameter, eps, response, info, t0)
     acc.extend(np.array([u]), "last")
     return _continue(
         acc, ends, lo, hi, ds_max, max_steps, report(parameter), checkpoint, checkpoint_every
@@ -249,18 +226,37 @@ def trace_curve(
 
 def resume_curve(
     curve: EquilibriumCurve,
+    game: Game | None = None,
+    *,
+    at: Sequence[float] = (),
     ds_max: float = 0.25,
     max_steps: int = 200_000,
     progress: Progress | None = None,
     checkpoint: Path | None = None,
     checkpoint_every: float = 30.0,
-) -> EquilibriumCurve:
-    """Continue an interrupted (or checkpointed) curve from where it stopped."""
+) -> Result:
+    """Continue an interrupted (or checkpointed) curve from where it stopped.
+
+    Parameters
+    ----------
+    curve
+        The curve so far (e.g. ``EquilibriumCurve.load(checkpoint)``).
+    game
+        Its compiled game (``curve.spec``); compiled from the spec if not given.
+    at, ds_max, max_steps, progress, checkpoint, checkpoint_every
+        As for :func:`trace_curve`.
+
+    Returns
+    -------
+    Result
+        As :func:`trace_curve`'s, for the whole curve.
+    """
     todo = list(curve.info.get("todo", []))
     if curve.parameter == "eps" or not todo:
         raise ToypokerError(f"nothing to resume: the curve ended with {curve.reason!r}")
-    system = system_for(curve, dominated=curve.info.get("dominated", True))
+    system = system_for(curve, game=game)
     lo, hi = curve.info["window"]
+    at = _check_at(at, lo, hi)
     t0 = time.perf_counter() - curve.seconds
     acc = _Accumulator(
         system,
@@ -280,7 +276,15 @@ def resume_curve(
     cb = None
     if progress is not None:
         cb = lambda v, ds: progress(curve.parameter, float(v[-1]), ds)  # noqa: E731
-    return _continue(acc, todo, lo, hi, ds_max, max_steps, cb, checkpoint, checkpoint_every)
+    done = _continue(acc, todo, lo, hi, ds_max, max_steps, cb, checkpoint, checkpoint_every)
+    options: dict[str, object] = {
+        "parameter": curve.parameter, "window": [lo, hi], "eps": curve.eps,
+        "response": curve.response, "dominated": curve.info.get("dominated", True),
+        "ds_max": ds_max, "max_steps": max_steps, "resumed": True,
+    }  # fmt: skip
+    return _result(
+        system.source, done, at if not done.reason.endswith("interrupted") else [], options
+    )
 
 
 class _Accumulator:
@@ -338,6 +342,7 @@ class _Accumulator:
             steps=self.steps,
             seconds=time.perf_counter() - self.t0,
             info={**self.info, "todo": todo},
+            system=self.system,
         )
 
 
@@ -406,11 +411,11 @@ def eps_branch(system: RegularizedSystem, x0, eps_hi: float, eps_lo: float, max_
     )
 
 
-def _trace_eps(spec, lo, hi, response, dominated, x0, rng, max_steps, progress, t0):
+def _trace_eps(game, lo, hi, response, dominated, x0, rng, max_steps, progress, t0):
     """The branch in ``eps`` itself (e.g. Leduc, with no numeric parameter: its logit branch)."""
     if lo <= 0:
         raise ToypokerError(f"eps must stay positive, got the window [{lo}, {hi}]")
-    system = RegularizedSystem(spec, "eps", response=response, dominated=dominated)
+    system = RegularizedSystem(game, "eps", response=response, dominated=dominated)
     cb = None if progress is None else (lambda v, ds: progress("eps", float(np.exp(v[-1])), ds))
     br = eps_branch(system, _start_vector(system, x0, rng), hi, lo, max_steps, cb)
     pts = br.points
@@ -418,7 +423,7 @@ def _trace_eps(spec, lo, hi, response, dominated, x0, rng, max_steps, progress, 
     sig = np.array([system.sigma(p[:-1]) for p in pts])
     labels = tuple(f"{inf.label}={a}" for inf in system.game.infosets for a in inf.actions)
     return EquilibriumCurve(
-        spec=spec,
+        spec=game.spec,
         parameter="eps",
         eps=float(lo),
         response=response,
@@ -431,23 +436,8 @@ def _trace_eps(spec, lo, hi, response, dominated, x0, rng, max_steps, progress, 
         steps=br.steps,
         seconds=time.perf_counter() - t0,
         info={"window": [lo, hi], "dominated": dominated},
+        system=system,
     )
-
-
-@dataclass(frozen=True)
-class Equilibrium:
-    """A certified equilibrium crossed by a curve at one parameter value."""
-
-    theta: float
-    sigma: np.ndarray
-    expectations: np.ndarray
-    nash_conv: float  # of the polished profile, on the unregularized game
-    raw_nash_conv: float  # of the regularized point itself
-
-    @property
-    def certified(self) -> bool:
-        """NashConv of the polished profile below 1e-6 on the unregularized game."""
-        return self.nash_conv < 1e-6
 
 
 def _point_at(curve: EquilibriumCurve, i: int, value: float, system: RegularizedSystem):
@@ -475,7 +465,7 @@ def equilibria_at(
     profiles that differ only where their owner never arrives are one equilibrium;
     nearby members of one continuum with equal expectations count once).
     """
-    system = system or system_for(curve, dominated=curve.info.get("dominated", True))
+    system = system or system_for(curve)
     out: list[Equilibrium] = []
     keys: list[tuple] = []
     for i in curve.crossings(value):
@@ -488,39 +478,6 @@ def equilibria_at(
     return out
 
 
-@dataclass(frozen=True)
-class Multiplicity:
-    """Counts along the window, exact between the curve's turning points.
-
-    The number of branch points at a parameter value changes only at folds, so
-    the window is cut at every turning point and each piece is examined at its
-    midpoint: ``crossings`` is the number of regularized equilibria there,
-    ``distinct`` the number of different equilibria they polish to (each with
-    counterfactual regret sum, a bound on NashConv, below 1e-6), ``unpolished``
-    the crossings whose polishing failed (degenerate supports; see
-    :meth:`RegularizedSystem.certify` for the slower route that certifies them).
-    """
-
-    lower: np.ndarray
-    upper: np.ndarray
-    crossings: np.ndarray
-    distinct: np.ndarray
-    unpolished: np.ndarray
-
-    def rows(self) -> list[tuple[float, float, int, int, int]]:
-        return [
-            (float(a), float(b), int(c), int(d), int(u))
-            for a, b, c, d, u in zip(
-                self.lower,
-                self.upper,
-                self.crossings,
-                self.distinct,
-                self.unpolished,
-                strict=True,
-            )
-        ]
-
-
 def turning_points(curve: EquilibriumCurve) -> np.ndarray:
     """Parameter values where the branch folds back (local extrema of ``theta``)."""
     th = curve.theta
@@ -531,7 +488,7 @@ def turning_points(curve: EquilibriumCurve) -> np.ndarray:
 
 def multiplicity(curve: EquilibriumCurve, system: RegularizedSystem | None = None) -> Multiplicity:
     """How many equilibria the branch holds along its window (between turning points)."""
-    system = system or system_for(curve, dominated=curve.info.get("dominated", True))
+    system = system or system_for(curve)
     lo, hi = float(curve.theta.min()), float(curve.theta.max())
     cuts = np.unique(np.concatenate([[lo, hi], turning_points(curve)]))
     rows: list[list] = []
@@ -545,7 +502,9 @@ def multiplicity(curve: EquilibriumCurve, system: RegularizedSystem | None = Non
             continue
         rows.append([a, b, k, d, u])
     cols = np.array(rows, dtype=float).T if rows else np.zeros((5, 0))
-    return Multiplicity(cols[0], cols[1], *(cols[i].astype(int) for i in (2, 3, 4)))
+    return Multiplicity(
+        cols[0], cols[1], *(cols[i].astype(int) for i in (2, 3, 4)), parameter=curve.parameter
+    )
 
 
 def _same(a: tuple, b: tuple, tol: float) -> bool:

@@ -4,34 +4,43 @@ the curve (his videos: equal arclength steps, linear interpolation)."""
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import numpy as np
+from matplotlib.animation import FuncAnimation, PillowWriter
+from matplotlib.figure import Figure
 
+from ..evaluate import infoset_reach
 from ..game import Game
-from ..plots import plt, save_figure
+from ..io import atomic_write_bytes
+from ..literature.papers.billingham import NODE_NUMBERS
+from ..plots import figure, get_cmap, save_figure, subplots
 from .curves import EquilibriumCurve
-from .regularized import own_reach
 
-# Billingham's node numbers for three-player Kuhn poker (Sec. 2, NOTES.md)
-PAPER_NODES = {
-    "": 1, "k": 2, "kk": 3, "kkb": 4, "kkbf": 5, "kkbc": 6,
-    "kb": 7, "kbf": 8, "kbc": 9, "b": 10, "bf": 11, "bc": 12,
-}  # fmt: skip
+
+def paper_numbered(game: Game) -> bool:
+    """Whether the game's public tree is the one Billingham numbers (nodes 1-12 of
+    three-player Kuhn poker, any deck): three players and exactly his decision nodes."""
+    histories = {game.nodes[i.node].history for i in game.infosets}
+    return game.n_players == 3 and histories == set(NODE_NUMBERS)
 
 
 def node_title(game: Game, node: int) -> str:
+    """A panel title: the paper's node number where it has one, actor and history."""
     nd = game.nodes[node]
     h = nd.history
-    if game.name == "kuhn" and game.n_players == 3 and h in PAPER_NODES:
-        return f"node {PAPER_NODES[h]}: P{nd.actor + 1} '{h or '-'}'"
+    if paper_numbered(game):
+        return f"node {NODE_NUMBERS[h]}: P{nd.actor + 1} '{h or '-'}'"
     return f"P{nd.actor + 1} '{h or '-'}'"
 
 
 def decision_nodes(game: Game) -> list[int]:
+    """The decision nodes, in the paper's order where it numbers them."""
     nodes = sorted({i.node for i in game.infosets})
-    if game.name == "kuhn" and game.n_players == 3:
-        nodes.sort(key=lambda n: PAPER_NODES.get(game.nodes[n].history, 99))
+    if paper_numbered(game):
+        nodes.sort(key=lambda n: NODE_NUMBERS[game.nodes[n].history])
     return nodes
 
 
@@ -42,7 +51,7 @@ def _grid(k: int) -> tuple[int, int]:
 
 def plot_expectations(curve: EquilibriumCurve, path: str | Path, log: bool = False) -> None:
     """Each player's expectation against the parameter (Billingham's Figs. 5, 6, 8)."""
-    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    fig, ax = subplots(figsize=(7.5, 4.5))
     for p in range(curve.expectations.shape[1]):
         ax.plot(curve.theta, curve.expectations[:, p], linewidth=1.1, label=f"E{p + 1}")
     if log:
@@ -62,12 +71,10 @@ def plot_frequencies(
     """Aggressive-action frequency against the parameter, one panel per node, a line per card."""
     nodes = decision_nodes(game)
     rows, cols = _grid(len(nodes))
-    fig, axes = plt.subplots(
-        rows, cols, figsize=(3.4 * cols, 2.6 * rows), squeeze=False, sharex=True
-    )
+    fig, axes = subplots(rows, cols, figsize=(3.4 * cols, 2.6 * rows), squeeze=False, sharex=True)
     for ax, node in zip(axes.flat, nodes, strict=False):
         infs = [i for i in game.infosets if i.node == node]
-        cmap = plt.get_cmap("viridis", max(len(infs), 2))
+        cmap = get_cmap("viridis", max(len(infs), 2))
         for j, inf in enumerate(infs):
             ax.plot(
                 curve.theta,
@@ -95,7 +102,7 @@ class RangeBars:
     dark part the share that takes the aggressive action.  ``update`` redraws
     for another profile (the animation reuses the axes)."""
 
-    def __init__(self, fig: plt.Figure, game: Game):
+    def __init__(self, fig: Figure, game: Game):
         self.fig, self.game = fig, game
         nodes = decision_nodes(game)
         rows, cols = _grid(len(nodes))
@@ -115,7 +122,8 @@ class RangeBars:
         fig.tight_layout()
 
     def update(self, sigma: np.ndarray, title: str) -> None:
-        reach = own_reach(self.game, sigma)
+        """Redraw the bars for the profile ``sigma`` (own reach of each holding)."""
+        reach = infoset_reach(self.game, sigma)
         for infs, light, dark in self.panels:
             for inf, lb, db in zip(infs, light, dark, strict=True):
                 h = reach[inf.offset]
@@ -124,12 +132,13 @@ class RangeBars:
         self.title.set_text(title)
 
 
-def _figure_for(game: Game, w: float = 3.2, h: float = 2.2) -> plt.Figure:
+def _figure_for(game: Game, w: float = 3.2, h: float = 2.2) -> Figure:
     rows, cols = _grid(len(decision_nodes(game)))
-    return plt.figure(figsize=(w * cols, h * rows))
+    return figure(figsize=(w * cols, h * rows))
 
 
 def plot_ranges(game: Game, sigma: np.ndarray, title: str, path: str | Path) -> None:
+    """Billingham's Figure 10 for one profile ``sigma`` of ``game``, saved to ``path``."""
     fig = _figure_for(game)
     RangeBars(fig, game).update(sigma, title)
     save_figure(fig, path)
@@ -139,13 +148,6 @@ def animate_ranges(
     curve: EquilibriumCurve, game: Game, path: str | Path, frames: int = 40, fps: int = 4
 ) -> None:
     """A GIF of the range bars along the curve, in equal steps of arclength."""
-    import os
-    import tempfile
-
-    from matplotlib.animation import FuncAnimation, PillowWriter
-
-    from ..io import atomic_write_bytes
-
     fig = _figure_for(game, 3.0, 2.1)
     bars = RangeBars(fig, game)
     s_all = np.linspace(0.0, curve.arclength[-1], frames)
@@ -164,13 +166,12 @@ def animate_ranges(
         data = Path(tmp).read_bytes()
     finally:
         os.unlink(tmp)
-        plt.close(fig)
     atomic_write_bytes(path, data)
 
 
 def plot_multiplicity(mult, curve: EquilibriumCurve, path: str | Path) -> None:
     """Distinct equilibria on the branch against the parameter (piecewise constant)."""
-    fig, ax = plt.subplots(figsize=(7.5, 3.2))
+    fig, ax = subplots(figsize=(7.5, 3.2))
     for a, b, _, d, _ in mult.rows():
         ax.plot([a, b], [d, d], color="C0", linewidth=2)
     ax.set_xlabel(curve.parameter)

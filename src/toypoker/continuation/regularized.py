@@ -10,7 +10,12 @@ as Leduc can be traced too; ``response="logistic"`` makes every infoset logit.
 
 ``Q`` and its exact Jacobian come from :class:`PayoffTensors`.  The parameter
 ``lam`` of the system is a numeric game parameter (``pot``, ``ante``, ``bet``:
-payoffs are affine in each, which is checked) or ``log eps``.
+the compiled game records that payoffs are affine in each, ``Game.at`` and
+``Game.payoff_slope``; nothing is recompiled) or ``log eps``.
+
+:meth:`RegularizedSystem.solve`, :meth:`~RegularizedSystem.polish` and
+:meth:`~RegularizedSystem.certify` run with BLAS limited
+(:func:`toypoker.threads.limit_blas`; small dense solves, issue 11).
 """
 
 from __future__ import annotations
@@ -22,11 +27,12 @@ import numpy as np
 from scipy.optimize import root
 
 from ..errors import ToypokerError
-from ..evaluate import edge_probabilities, nash_conv, reaches
+from ..evaluate import infoset_reach, nash_conv, realization
 from ..game import Game
-from ..games import GAMES, load_game
-from ..spec import format_spec, parse_spec
+from ..games import GAMES
+from ..threads import blas_limited
 from .tensors import PayoffTensors
+from .tracer import trace
 
 
 # ------------------------------------------------------------------ responses
@@ -58,69 +64,19 @@ def F(s: np.ndarray) -> np.ndarray:
 
 # ------------------------------------------------------------------ dominated actions
 def dominated_actions(game: Game) -> dict[int, float]:
-    """Dominated choices of Kuhn poker, fixed as in the paper (Sec. 2): ``{sigma index: prob}``.
-
-    Facing a bet after ``m`` calls, a card among the ``m + 1`` lowest loses any
-    showdown for sure (fold); the best card calls; the best card bets when all
-    others have checked to the last opener.  For three players this is the
-    paper's list (best card at nodes 3-12, worst at 4-12, second-worst at the
-    overcall nodes 6, 9, 12): 22 choices.  Other games: none.
-    """
-    if game.name != "kuhn":
-        return {}
-    N, n = int(game.params["cards"]), game.n_players
-    out: dict[int, float] = {}
-    for inf in game.infosets:
-        if inf.restricted:
-            continue
-        rank, h = inf.private[0], inf.history
-        if inf.actions == ("f", "c"):
-            m = h[h.index("b") + 1 :].count("c")
-            if rank <= m + 1:
-                x = 0.0
-            elif rank == N:
-                x = 1.0
-            else:
-                continue
-        elif inf.actions == ("k", "b") and h == "k" * (n - 1) and rank == N:
-            x = 1.0
-        else:
-            continue
-        out[inf.offset], out[inf.offset + 1] = 1.0 - x, x
-    return out
+    """The game's dominated choices (its ``dominated`` hook in ``toypoker.games``):
+    ``{sigma index: probability}``; Kuhn poker's are the paper's (Billingham, N
+    cards, Sec. 2), other games have none."""
+    info = GAMES.get(game.name)
+    return info.dominated(game) if info is not None else {}
 
 
-def own_reach(game: Game, sigma: np.ndarray) -> np.ndarray:
-    """Per sigma index: its owner's probability of reaching that infoset (own actions only),
-    from the core's reach pass at each infoset's representative row."""
-    reach = reaches(game, edge_probabilities(game, np.asarray(sigma, dtype=float)))
-    at_infoset = reach[game.infoset_player, game.infoset_rep_row]
-    return at_infoset[game.sigma_infoset]
-
-
-def spec_at(spec: str, parameter: str, value: float | Fraction) -> str:
-    """``spec`` with one numeric parameter set (``pot`` replaces ``ante`` and vice versa)."""
-    parsed = parse_spec(spec)
-    info = GAMES.get(parsed.name)
-    if info is None:
-        raise ToypokerError(f"unknown game {parsed.name!r}")
-    kinds = {p.name: p.kind for p in info.params}
-    if kinds.get(parameter) != "number":
-        numeric = [k for k, v in kinds.items() if v == "number"]
-        raise ToypokerError(
-            f"{parsed.name} has no numeric parameter {parameter!r}; numeric: {', '.join(numeric)}"
-        )
-    params = parsed.as_dict()
-    if parameter in ("pot", "ante"):
-        params.pop("ante" if parameter == "pot" else "pot", None)
-    v = value if isinstance(value, Fraction) else Fraction(value).limit_denominator(10**12)
-    params[parameter] = v
-    return format_spec(parsed.name, params)
-
-
-def game_at(spec: str, parameter: str, value: float | Fraction) -> Game:
-    """The game of :func:`spec_at`, compiled."""
-    return load_game(spec_at(spec, parameter, value))
+def exact_value(theta: float | Fraction) -> Fraction:
+    """A parameter value of the continuation as an exact rational (floats: the nearest
+    with denominator up to 10^12, as the traced values are)."""
+    if isinstance(theta, Fraction):
+        return theta
+    return Fraction(float(theta)).limit_denominator(10**12)
 
 
 class RegularizedSystem:
@@ -128,11 +84,13 @@ class RegularizedSystem:
 
     Parameters
     ----------
-    spec : str
-        The game, e.g. ``"kuhn(players=3, cards=13)"``.
+    game : Game
+        The compiled game, e.g. ``load_game("kuhn(players=3, cards=13)")`` (any value
+        of ``parameter``: the system moves it with ``game.at``, never recompiles).
     parameter : str
-        The continuation parameter: a numeric game parameter (``"pot"``) or ``"eps"``
-        (then ``lam = log eps`` at the spec's own parameters).
+        The continuation parameter: a numeric game parameter (``"pot"``, one of
+        ``game.numeric_params``) or ``"eps"`` (then ``lam = log eps`` at the
+        game's own parameters).
     eps : float
         The regularization (when ``parameter`` is not ``"eps"``).
     response : str
@@ -143,29 +101,32 @@ class RegularizedSystem:
 
     def __init__(
         self,
-        spec: str,
+        game: Game,
         parameter: str = "pot",
         eps: float = 1e-4,
         response: str = "arctan",
         dominated: bool = True,
     ):
+        if not isinstance(game, Game):
+            raise ToypokerError("RegularizedSystem takes a compiled game: load_game(spec)")
         if response not in RESPONSES:
             raise ToypokerError(f"unknown response {response!r}; known: {', '.join(RESPONSES)}")
         if not eps > 0:
             raise ToypokerError(f"eps must be positive, got {eps}")
-        self.spec, self.parameter, self.eps, self.response = spec, parameter, eps, response
+        if parameter != "eps" and parameter not in game.numeric_params:
+            numeric = ", ".join(game.numeric_params) or "none"
+            raise ToypokerError(
+                f"{game.name} has no numeric parameter {parameter!r}; numeric: {numeric}"
+            )
+        self.source, self.parameter, self.eps, self.response = game, parameter, eps, response
+        self.spec = game.spec
         self._F = RESPONSES[response]
-        self._games: dict[float, Game] = {}
+        self._games: dict[Fraction, Game] = {}
         if parameter == "eps":
-            game = load_game(spec)
             self.model = PayoffTensors(game)
-        else:
-            game = game_at(spec, parameter, 1)
-            game_b = game_at(spec, parameter, 2)
-            self.model = PayoffTensors(game, game_b, 1.0, 2.0)
-            check = PayoffTensors(game_at(spec, parameter, 3))
-            if not np.allclose(self.model.payoff_tensor(3.0), check.W, atol=1e-12):
-                raise ToypokerError(f"payoffs of {spec} are not affine in {parameter}")
+        else:  # W(theta) = W(1) + (theta - 1) dW: the exact slope, no second compile
+            game = game.at(**{parameter: 1})
+            self.model = PayoffTensors(game, theta_a=1.0, slope=game.payoff_slope(parameter))
         self.game = game
         self.pins = dominated_actions(game) if dominated else {}
         base = game.fixed_values.copy()
@@ -174,21 +135,19 @@ class RegularizedSystem:
         self.base_sigma = base
         pinned = {game.sigma_infoset[k] for k in self.pins}
         self.free = [i for i in game.infosets if not i.restricted and i.index not in pinned]
-        plus, minus, owner = [], [], []
+        plus, minus = [], []
         self._multi: list[tuple[np.ndarray, int, int]] = []  # (unknown idx, offset, k)
         for inf in self.free:
             k = len(inf.actions)
             if k == 2:
                 plus.append(inf.offset + 1)
                 minus.append(inf.offset)
-                owner.append(inf.index)
             else:
                 first = len(plus)
                 for a in range(k):
                     plus.append(inf.offset + a)
                     minus.append(-1)
-                    owner.append(inf.index)
-                self._multi.append((np.arange(first, first + k), inf.offset, k))
+                    self._multi.append((np.arange(first, first + k), inf.offset, k))
         by_k: dict[int, list] = {}
         for idx, off, k in self._multi:
             by_k.setdefault(k, []).append((idx, np.arange(off, off + k)))
@@ -197,7 +156,6 @@ class RegularizedSystem:
         ]
         self.plus = np.array(plus, dtype=np.int64)
         self.minus = np.array(minus, dtype=np.int64)
-        self.unknown_infoset = np.array(owner, dtype=np.int64)
         self.binary = np.nonzero(self.minus >= 0)[0]
         self.n = len(plus)
         labels = []
@@ -208,14 +166,15 @@ class RegularizedSystem:
                 labels += [f"{inf.label}={a}" for a in inf.actions]
         self.labels = labels
 
-    def own_reach(self, sigma: np.ndarray) -> np.ndarray:
-        """Per sigma index: the owner's probability of reaching that infoset."""
-        return own_reach(self.game, sigma)
+    def infoset_reach(self, sigma: np.ndarray) -> np.ndarray:
+        """Per sigma index: the owner's probability of reaching that infoset
+        (:func:`toypoker.evaluate.infoset_reach`)."""
+        return infoset_reach(self.game, sigma)
 
     def realization(self, sigma: np.ndarray) -> np.ndarray:
-        """The sequence form (own reach times the action's probability): profiles that
+        """The sequence form (:func:`toypoker.evaluate.realization`): profiles that
         differ only where their owner never arrives are the same equilibrium."""
-        return self.own_reach(sigma) * np.asarray(sigma, dtype=float)
+        return realization(self.game, sigma)
 
     # ------------------------------------------------------------------ layout
     def sigma(self, x: np.ndarray) -> np.ndarray:
@@ -234,9 +193,11 @@ class RegularizedSystem:
         return x
 
     def unknowns(self, sigma: np.ndarray) -> np.ndarray:
+        """The unknowns ``x`` of a full behaviour vector (inverse of :meth:`sigma`)."""
         return np.asarray(sigma, dtype=float)[self.plus].copy()
 
     def split(self, u: np.ndarray) -> tuple[np.ndarray, float | None, float]:
+        """``u = (x, lam)`` as ``(x, theta or None, eps)``."""
         x, lam = u[:-1], float(u[-1])
         if self.parameter == "eps":
             return x, None, float(np.exp(lam))
@@ -285,6 +246,7 @@ class RegularizedSystem:
                 Jl[U] = -np.einsum("mab,mb->ma", S, dQ[Sg])
         return g, np.hstack([Jx, Jl[:, None]])
 
+    @blas_limited
     def solve(self, x0: np.ndarray, lam: float) -> np.ndarray:
         """A point of the system at ``lam`` from any start (MINPACK hybrid: trust-region dogleg)."""
 
@@ -309,18 +271,20 @@ class RegularizedSystem:
         return np.append(x, lam)
 
     def expectations(self, x: np.ndarray, theta: float | None) -> np.ndarray:
+        """Each player's expected value at the unknowns ``x`` and parameter ``theta``."""
         return self.model.expectations(self.sigma(x), theta)
 
     # ------------------------------------------------------------------ certification
     def exact_game(self, theta: float | None) -> Game:
-        """The unregularized game at ``theta`` (cached)."""
+        """The unregularized game at ``theta`` (``game.at``: no recompilation; cached)."""
         if self.parameter == "eps" or theta is None:
-            return self.game if self.parameter == "eps" else load_game(self.spec)
-        key = float(theta)
+            return self.game if self.parameter == "eps" else self.source
+        key = exact_value(theta)
         if key not in self._games:
-            self._games[key] = game_at(self.spec, self.parameter, key)
+            self._games[key] = self.source.at(**{self.parameter: key})
         return self._games[key]
 
+    @blas_limited
     def polish(
         self, sigma: np.ndarray, theta: float | None, tau: float, rounds: int = 12
     ) -> np.ndarray:
@@ -455,6 +419,7 @@ class RegularizedSystem:
         regret = np.maximum(Qp.max(axis=1) - v, 0.0)
         return float(regret[~g.infoset_restricted].sum())
 
+    @blas_limited
     def certify(
         self, x: np.ndarray, theta: float | None, eps_floor: float = 1e-11
     ) -> tuple[np.ndarray, float, float]:
@@ -484,11 +449,7 @@ class RegularizedSystem:
         if consider(self.polish(raw, theta, tau) for tau in (1e-2, 1e-3)):
             return best, best_nc, raw_nc
         if self.parameter != "eps" and self.eps > eps_floor:
-            from .tracer import trace
-
-            low = RegularizedSystem(
-                game.spec, "eps", response=self.response, dominated=bool(self.pins)
-            )
+            low = RegularizedSystem(game, "eps", response=self.response, dominated=bool(self.pins))
             br = trace(
                 low.GJ,
                 np.append(x, np.log(self.eps)),

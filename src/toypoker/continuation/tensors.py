@@ -15,8 +15,10 @@ same tensors with all but one or two of the reach vectors: no symbolic
 algebra, no finite differences, and one pass over ``sum_z prod_p O_p``
 numbers (140,400 per terminal for three players and 52 cards).
 
-Payoffs affine in a game parameter ``theta`` (the pot, the ante, the bet) are
-handled by two compilations: ``W(theta) = W_a + (theta - theta_a) * dW``.
+Payoffs affine in a game parameter ``theta`` (the pot, the ante, the bet):
+``W(theta) = W_a + (theta - theta_a) * dW``, with ``dW`` from the compiled
+game's exact payoff slope (:meth:`toypoker.game.Game.payoff_slope`) -- or, as
+before, from a second game at ``theta_b``.
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ class PayoffTensors:
         The same game at ``theta_b``: payoffs are taken affine in ``theta``.
     theta_a, theta_b : float
         The parameter values of ``game`` and ``game_b``.
+    slope : ndarray, optional
+        ``d term_u / d theta`` (``game.payoff_slope(name)``), instead of ``game_b``.
     """
 
     def __init__(
@@ -69,6 +73,8 @@ class PayoffTensors:
         game_b: Game | None = None,
         theta_a: float = 0.0,
         theta_b: float = 1.0,
+        *,
+        slope: np.ndarray | None = None,
     ):
         self.game = game
         self.theta_a = float(theta_a)
@@ -87,11 +93,15 @@ class PayoffTensors:
         flat = np.zeros(game.n_deals, dtype=np.int64)
         for p in range(n):
             flat = flat * O + game.obs[p]
-        self.W = self._tensors(game, flat)
+        self.W = self._tensors(game, game.term_u, flat)
         self.dW = None
-        if game_b is not None:
-            self.dW = (self._tensors(game_b, flat) - self.W) / (float(theta_b) - float(theta_a))
-        self.affine = game_b is not None
+        if slope is not None:
+            self.dW = self._tensors(game, np.asarray(slope, dtype=float), flat)
+        elif game_b is not None:
+            self.dW = (self._tensors(game_b, game_b.term_u, flat) - self.W) / (
+                float(theta_b) - float(theta_a)
+            )
+        self.affine = self.dW is not None
         # records: the decision positions on every terminal's path
         rec_t, rec_p, rec_sig = [], [], []
         paths: list[list[int]] = []
@@ -156,9 +166,10 @@ class PayoffTensors:
             ins = ["t" + axes] + [f"t{axes[q]}" for q in range(n) if q not in keep]
             self._sub[keep] = ",".join(ins) + "->t" + "".join(axes[q] for q in keep)
 
-    def _tensors(self, g: Game, flat: np.ndarray) -> np.ndarray:
-        """(n, T, O, ..., O): chance weight times payoff, by observations, per terminal
-        (player-major, so each player's block is contiguous for the contractions)."""
+    def _tensors(self, g: Game, term_u: np.ndarray, flat: np.ndarray) -> np.ndarray:
+        """(n, T, O, ..., O): chance weight times payoff (``term_u``, shaped like the
+        game's), by observations, per terminal (player-major, so each player's block
+        is contiguous for the contractions)."""
         n, O = self.n_players, self.n_obs
         size = O**n
         W = np.zeros((g.n_terminals, n, size))
@@ -168,7 +179,7 @@ class PayoffTensors:
             deals = g.node_deals[nd.id]
             w = g.weights[deals]
             for p in range(n):
-                u = g.term_u[p, start : start + b - a]
+                u = term_u[p, start : start + b - a]
                 W[t, p] = np.bincount(flat[deals], weights=w * u, minlength=size)
             start += b - a
         W = W.reshape((g.n_terminals, n) + (O,) * n)

@@ -10,6 +10,11 @@ jump much larger than ``ds`` and otherwise grows slowly up to ``ds_max``.
 Turning points (folds in ``lam``) are passed naturally because the curve is
 parameterised by arclength.  Tracing stops when ``lam`` leaves
 ``[lam_min, lam_max]`` (the last point is then corrected onto the boundary).
+
+The dense solves are small: :func:`trace` and :func:`newton_at` run with BLAS
+limited to :data:`toypoker.threads.DEFAULT_BLAS_THREADS` (1 unless ``--threads``
+said otherwise); OpenBLAS's own threads made them 10-15x slower on a busy
+machine (issue 11).
 """
 
 from __future__ import annotations
@@ -20,6 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.linalg
+
+from ..threads import blas_limited
 
 Residual = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 
@@ -72,6 +79,7 @@ def tangent(Jm: np.ndarray, prev: np.ndarray | None) -> np.ndarray | None:
     return t / np.linalg.norm(t)
 
 
+@blas_limited
 def newton_at(GJ: Residual, z: np.ndarray, tol: float, iters: int) -> np.ndarray | None:
     """Damped Newton in ``y`` at fixed ``lam``; None unless it converges."""
     g, Jm = GJ(z)
@@ -100,6 +108,7 @@ def newton_at(GJ: Residual, z: np.ndarray, tol: float, iters: int) -> np.ndarray
     return z if r < 1e-8 else None
 
 
+@blas_limited
 def trace(
     GJ: Residual,
     u0: np.ndarray,

@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from matplotlib.colors import ListedColormap
 
-from ..plots import plt, save_figure
+from ..plots import figure, save_figure, subplots
 from .ode import SKPDynamics, expectations, stable_manifold_s3
 from .play import PlayResult
 
 NAMES = ("$b_J$", "$c_K$", "$d_Q$")
+ESTIMATOR_LABELS = (
+    r"$\bar b_1$ (44)",
+    r"$\bar b_2$ (44)",
+    r"$\bar c_2$ (46)",
+    r"$\bar d$ (45)",
+    r"$\bar c_3$ (47)",
+)
 
 
 def fig_limit_cycles(dyn: SKPDynamics, path: Path, n: int = 6, t_end: float = 300.0) -> None:
     """Fig. 7: nested limit cycles in the invariant plane c_K = 0."""
     s1 = dyn.fixed_points()["S1"]
-    fig, ax = plt.subplots(figsize=(5.5, 5))
+    fig, ax = subplots(figsize=(5.5, 5))
     for r in np.linspace(0.02, 0.18, n):
         sol = dyn.integrate((s1[0] + r, 0.0, s1[2]), t_end, t_eval=np.linspace(0, t_end, 4000))
         ax.plot(sol.y[0], sol.y[2], lw=1)
@@ -30,7 +39,7 @@ def fig_limit_cycles(dyn: SKPDynamics, path: Path, n: int = 6, t_end: float = 30
 
 def fig_manifold(dyn: SKPDynamics, path: Path) -> None:
     """Fig. 8: integral paths in the stable manifold of S3 (the separatrix)."""
-    fig = plt.figure(figsize=(6, 5))
+    fig = figure(figsize=(6, 5))
     ax = fig.add_subplot(projection="3d")
     for y in stable_manifold_s3(dyn, n=16):
         ax.plot(y[0], y[1], y[2], lw=0.8)
@@ -50,7 +59,7 @@ def fig_solutions(
     """Figs. 9 and 10: solutions with different final behaviour and their
     expectation integrals (24)-(26)."""
     sols = [dyn.integrate(y0, t_end, t_eval=np.linspace(0, t_end, 4001)) for y0 in y0s]
-    fig, axes = plt.subplots(len(sols), 1, figsize=(7, 2.6 * len(sols)), sharex=True)
+    fig, axes = subplots(len(sols), 1, figsize=(7, 2.6 * len(sols)), sharex=True)
     axes = np.atleast_1d(axes)
     for ax, sol, y0 in zip(axes, sols, y0s, strict=True):
         for j in range(3):
@@ -59,7 +68,7 @@ def fig_solutions(
         ax.legend(loc="upper right")
     axes[-1].set_xlabel("t")
     save_figure(fig, path)
-    fig, axes = plt.subplots(len(sols), 1, figsize=(7, 2.6 * len(sols)), sharex=True)
+    fig, axes = subplots(len(sols), 1, figsize=(7, 2.6 * len(sols)), sharex=True)
     axes = np.atleast_1d(axes)
     for ax, sol in zip(axes, sols, strict=True):
         e = expectations(dyn, sol)
@@ -73,7 +82,7 @@ def fig_solutions(
 
 def fig_play(results: list[PlayResult], path: Path, reference=None) -> None:
     """Figs. 11-15: frequencies against rounds in repeated play."""
-    fig, axes = plt.subplots(len(results), 1, figsize=(7.5, 2.4 * len(results)), sharex=False)
+    fig, axes = subplots(len(results), 1, figsize=(7.5, 2.4 * len(results)), sharex=False)
     axes = np.atleast_1d(axes)
     for ax, r in zip(axes, results, strict=True):
         t = np.arange(1, len(r.freqs) + 1) * r.record_every
@@ -97,8 +106,8 @@ def fig_estimators(
     std_path: Path,
 ) -> None:
     """Figs. 16-17: estimator means and standard deviations against L."""
-    labels = [r"$\bar b_1$", r"$\bar b_2$", r"$\bar c_2$", r"$\bar d$", r"$\bar c_3$"]
-    fig, ax = plt.subplots(figsize=(6.5, 4))
+    labels = ESTIMATOR_LABELS
+    fig, ax = subplots(figsize=(6.5, 4))
     for j in range(5):
         (line,) = ax.semilogx(Ls, means[:, j], marker="o", label=labels[j])
         ax.axhline(truth[j], color=line.get_color(), ls=":", lw=0.8)
@@ -107,7 +116,7 @@ def fig_estimators(
     ax.legend(fontsize=8)
     ax.set_title("Estimator means (dotted: the true frequencies)")
     save_figure(fig, mean_path)
-    fig, ax = plt.subplots(figsize=(6.5, 4))
+    fig, ax = subplots(figsize=(6.5, 4))
     for j in range(5):
         ax.loglog(Ls, stds[:, j], marker="o", label=labels[j])
     ref = stds[0, 0] * np.sqrt(Ls[0] / np.asarray(Ls, dtype=float))
@@ -120,9 +129,7 @@ def fig_estimators(
 
 def fig_basins(cs: np.ndarray, ds: np.ndarray, which: np.ndarray, b: float, path: Path) -> None:
     """The two basins of attraction over a grid of initial (c_K, d_Q) at fixed b_J."""
-    from matplotlib.colors import ListedColormap
-
-    fig, ax = plt.subplots(figsize=(5, 4.5))
+    fig, ax = subplots(figsize=(5, 4.5))
     ax.pcolormesh(cs, ds, which.T, cmap=ListedColormap(["#9ecae1", "#fdae6b"]), shading="nearest")
     ax.set_xlabel("initial $c_K$")
     ax.set_ylabel("initial $d_Q$")
@@ -130,4 +137,64 @@ def fig_basins(cs: np.ndarray, ds: np.ndarray, which: np.ndarray, b: float, path
         f"Basins at $b_J$ = {b:.3f}: blue -> $c_K = 0$ ($S_1$), orange -> $d_Q = 0$ ($S_2$)",
         fontsize=8,
     )
+    save_figure(fig, path)
+
+
+def fig16_both_estimators(
+    Ls: Sequence[int],
+    corrected: np.ndarray,
+    printed: np.ndarray,
+    truth: np.ndarray,
+    path: Path,
+    printed_limit: float | None = None,
+    corrected_se: np.ndarray | None = None,
+    printed_se: np.ndarray | None = None,
+) -> None:
+    """Fig. 16 redrawn with both forms of Player 2's estimate of ``c_K``.
+
+    ``corrected`` and ``printed`` are the estimator means (rows per L, columns
+    b1, b2, c2, d, c3) of runs at fixed Solution 3 frequencies with the
+    corrected and the printed eq. (46); the other four estimators are the same
+    in both runs and drawn once (from ``corrected``).  Dotted lines: the true
+    frequencies; dash-dotted: the large-L limit of (46) as printed.
+    Error bars, if given: the standard errors of the means.
+    """
+    fig, ax = subplots(figsize=(8.2, 4.6))
+    Ls = np.asarray(Ls, dtype=float)
+    colours = {}
+    same_b = np.array_equal(corrected[:, 0], corrected[:, 1])  # equal memories: b1 = b2
+    for j in (0, 3, 4, 2) if same_b else (0, 1, 3, 4, 2):
+        se = None if corrected_se is None else corrected_se[:, j]
+        lab = ESTIMATOR_LABELS[j] + (" corrected" if j == 2 else "")
+        if j == 0 and same_b:
+            lab = r"$\bar b_1 = \bar b_2$ (44)"
+        cont = ax.errorbar(Ls, corrected[:, j], yerr=se, marker="o", ms=4, capsize=2, label=lab)
+        colours[j] = cont.lines[0].get_color()
+    for j in (0, 2, 3):  # b1 = b2 and c3's truth equals c2's
+        ax.axhline(truth[j], color=colours[j], ls=":", lw=0.9)
+    se = None if printed_se is None else printed_se[:, 2]
+    ax.errorbar(
+        Ls,
+        printed[:, 2],
+        yerr=se,
+        marker="s",
+        ms=4,
+        capsize=2,
+        ls="--",
+        color=colours[2],
+        mfc="white",
+        label=ESTIMATOR_LABELS[2] + " as printed",
+    )
+    if printed_limit is not None:
+        ax.axhline(
+            printed_limit, color=colours[2], ls="-.", lw=0.9, label="limit of (46) as printed"
+        )
+    ax.set_xscale("log")
+    ax.set_xticks(Ls, [f"{v:g}" for v in Ls])
+    ax.minorticks_off()
+    ax.set_xlabel("memory L (rounds)")
+    ax.set_ylabel("mean of the estimate")
+    ax.set_title("Fig. 16 redrawn: estimator means at Solution 3, P = 9 (dotted: true values)")
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
+    ax.grid(True, alpha=0.3)
     save_figure(fig, path)

@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import sympy as sp
-from scipy.integrate import solve_ivp
+from scipy.integrate import cumulative_trapezoid, solve_ivp
+
+from ..literature.papers import billingham as B
 
 
 def default_g(x: np.ndarray) -> np.ndarray:
@@ -86,14 +88,12 @@ class SKPDynamics:
     # ---------------------------------------------------------------- points
     def fixed_points(self) -> dict[str, np.ndarray]:
         """The interior equilibria S1, S2 and (for P > P*) S3 of eqs. (12)-(14)."""
-        P = self.P
-        pts = {
-            "S1": np.array([2 / (P + 1), 0.0, (P - 5) / (P + 1)]),
-            "S2": np.array([2 / P, (P - 5) / (P + 1), 0.0]),
-        }
-        d3 = (P * P - 5 * P - 12) / (P * (P + 1))
-        if d3 > 0:
-            pts["S3"] = np.array([2 / P, 2 / (P + 2), d3])
+        pts = {}
+        for k in (1, 2, 3):
+            sol, _ = B.skp_solution(float(self.P), k)
+            if k == 3 and sol["d_Q"] <= 0:  # S3 exists only for P > P*
+                continue
+            pts[f"S{k}"] = np.array([sol["b_J"], sol["c_K"], sol["d_Q"]], dtype=float)
         return pts
 
     def jacobian(self, y: np.ndarray, h: float = 1e-7) -> np.ndarray:
@@ -118,11 +118,10 @@ def exact_jacobian(P: sp.Expr, k: tuple = (1, 1, 1)) -> tuple[sp.Matrix, dict]:
         ]
     )
     J = F.jacobian([b, c, d])
-    pts = {
-        "S1": {b: 2 / (P + 1), c: 0, d: (P - 5) / (P + 1)},
-        "S2": {b: 2 / P, c: (P - 5) / (P + 1), d: 0},
-        "S3": {b: 2 / P, c: 2 / (P + 2), d: (P**2 - 5 * P - 12) / (P * (P + 1))},
-    }
+    pts = {}
+    for n in (1, 2, 3):
+        sol, _ = B.skp_solution(P, n)  # eqs. (12)-(14)
+        pts[f"S{n}"] = {b: sol["b_J"], c: sol["c_K"], d: sol["d_Q"]}
     return J, {name: sp.simplify(J.subs(pt)) for name, pt in pts.items()}
 
 
@@ -249,11 +248,7 @@ def basins(
 
 def expectations(dyn: SKPDynamics, sol) -> np.ndarray:
     """The expectation integrals (24)-(26) along a solution, shape (3, len(t))."""
-    from scipy.integrate import cumulative_trapezoid
-
     b, c, d = sol.y
-    P = dyn.P
-    e1 = c * (P * b - 2) - (P - 2) * b
-    e2 = d * (c - 2 + b * (1 - c) * (P + 1)) + b * (c + 3) - 2
-    e3 = b * (P - 5 - (P + 1) * (d + (1 - d) * c)) + 2 * c + (2 - c) * d + 2
-    return np.array([cumulative_trapezoid(e, sol.t, initial=0.0) / 24 for e in (e1, e2, e3)])
+    # the integrands of (24)-(26) are 24 times the expectations (38)-(40)
+    e = B.skp_expectations(dyn.P, b, c, d)
+    return np.array([cumulative_trapezoid(x, sol.t, initial=0.0) for x in e])

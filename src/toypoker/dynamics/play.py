@@ -4,19 +4,32 @@ Each round deals one of the twelve deals in which P3 holds A or J (the others
 involve no decision), plays SKP with the current frequencies ``(b, c, d)``,
 records the betting sequence ``B1..B5`` and deal ``D1..D10`` (eqs. 42-43;
 ``AJK``, ``AQK`` carry no information), and each player ``p`` re-estimates the
-others' frequencies from the last ``L_p`` rounds with the unbiased estimators
-(44)-(47) before adjusting its own by the difference equations (27)-(29).
+others' frequencies from the last ``L_p`` rounds with the estimators (44)-(47)
+before adjusting its own by the difference equations (27)-(29).
+
+Player 2's estimate of ``c_K`` is eq. (46) corrected by default (the printed
+form is biased: :func:`toypoker.literature.papers.billingham.c2_estimator`);
+``estimator="printed"`` reproduces the paper as printed.
 
 The kernel is compiled with numba: one pass, a ring buffer of outcomes and
-per-player windowed counts, about 10^7 rounds in a few seconds.
+per-player windowed counts, about 10^7 rounds in a few seconds.  The
+estimators are the very functions of :mod:`toypoker.literature.papers.billingham`,
+compiled.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
+
+from ..errors import ToypokerError
+from ..literature.papers import billingham as B
+
+ESTIMATORS = ("corrected", "printed")  # Player 2's c_K estimate: eq. (46) corrected / as printed
 
 # deals as (P3, P1, P2) ranks, J=1 Q=2 K=3 A=4; D1..D10 of eq. (42), then AJK, AQK
 DEALS = np.array(
@@ -36,67 +49,47 @@ DEALS = np.array(
     ],
     dtype=np.int64,
 )
-SEQUENCES = ("k", "bff", "bcf", "bfc", "bcc")  # B1..B5, eq. (43)
+
+# App. D's estimators (44)-(47), compiled from their one definition
+_b_est = njit(cache=True)(B.b_estimator)
+_d_est = njit(cache=True)(B.d_estimator)
+_c2_est = njit(cache=True)(B.c2_estimator)
+_c3_est = njit(cache=True)(B.c3_estimator)
 
 
 @njit(cache=True)
-def _n(counts, i, j):
-    """N_{i,j} with the paper's 1-based betting sequence i and deal j."""
-    return counts[(i - 1) * 12 + (j - 1)]
+def _ratio(num, den, prev, clip):
+    """``num/den`` (the previous estimate while ``den`` is 0), clipped to [0, 1] if asked."""
+    if den <= 0:
+        return prev
+    x = num / den
+    if clip:
+        x = min(1.0, max(0.0, x))
+    return x
 
 
 @njit(cache=True)
-def _estimates(cp, out_prev):
-    """(b1, b2, c2, d3, c3) from each player's counts cp[p] (eqs. 44-47)."""
+def _estimates(cp, out_prev, corrected, clip):
+    """(b1, b2, c2, d3, c3) from each player's counts ``cp[p][i, j] = N^p_{i,j}``."""
     res = out_prev.copy()
     for p in range(2):  # (44): Players 1 and 2 estimate b
-        c = cp[p]
-        num = _n(c, 3, 5) + _n(c, 3, 6) + _n(c, 4, 7) + _n(c, 5, 7) + _n(c, 4, 8) + _n(c, 4, 10)
-        chk = 0.0
-        for j in range(5, 11):
-            chk += _n(c, 1, j)
-        den = num + 5.0 / 6.0 * chk
-        if den > 0:
-            res[p] = num / den
-    c = cp[1]  # (46): Player 2's estimate of c
-    a = _n(c, 3, 3) + _n(c, 3, 4) + _n(c, 3, 9) + _n(c, 5, 7)
-    den = a + 2.0 * (_n(c, 2, 2) + _n(c, 2, 4)) + _n(c, 4, 7) + _n(c, 4, 8)
-    if den > 0:
-        res[2] = 2.0 * a / den
-    c = cp[2]  # (45): Player 3's estimate of d
-    x = _n(c, 4, 1) + _n(c, 4, 3)
-    den = x + _n(c, 2, 1) + _n(c, 2, 2) + _n(c, 2, 3) + _n(c, 2, 4) + _n(c, 2, 9) + _n(c, 4, 9)
-    if den > 0:
-        res[3] = (2.0 * x + _n(c, 4, 9)) / den
-    # (47): Player 3's estimate of c
-    num = 2.0 * (_n(c, 3, 3) + _n(c, 3, 4)) + 1.5 * (_n(c, 3, 9) + _n(c, 5, 7))
-    den = (
-        _n(c, 3, 3)
-        + _n(c, 3, 4)
-        + _n(c, 3, 9)
-        + _n(c, 5, 7)
-        + _n(c, 2, 1)
-        + _n(c, 2, 2)
-        + _n(c, 2, 3)
-        + _n(c, 2, 4)
-        + _n(c, 4, 1)
-        + _n(c, 4, 3)
-        + _n(c, 2, 9)
-        + _n(c, 4, 7)
-        + _n(c, 4, 8)
-        + _n(c, 4, 9)
-    )
-    if den > 0:
-        res[4] = num / den
+        num, den = _b_est(cp[p])
+        res[p] = _ratio(num, den, res[p], clip)
+    num, den = _c2_est(cp[1], corrected)  # (46): Player 2's estimate of c
+    res[2] = _ratio(num, den, res[2], clip)
+    num, den = _d_est(cp[2])  # (45): Player 3's estimate of d
+    res[3] = _ratio(num, den, res[3], clip)
+    num, den = _c3_est(cp[2])  # (47): Player 3's estimate of c
+    res[4] = _ratio(num, den, res[4], clip)
     return res
 
 
 @njit(cache=True)
-def _simulate(P, k, L, x0, n_rounds, rng, record_every, adapt, n_batches):
+def _simulate(P, k, L, x0, n_rounds, rng, record_every, adapt, n_batches, corrected, clip):
     b, c, d = x0[0], x0[1], x0[2]
     Lmax = max(L[0], max(L[1], L[2]))
     ring = np.zeros(Lmax, dtype=np.int64)
-    cp = np.zeros((3, 60))
+    cp = np.zeros((3, 6, 11))  # N^p_{i,j}, 1-based as printed
     est = np.array([b, b, c, d, c])  # estimates start at the initial frequencies
     n_rec = n_rounds // record_every
     freqs = np.zeros((n_rec, 3))
@@ -148,18 +141,18 @@ def _simulate(P, k, L, x0, n_rounds, rng, record_every, adapt, n_batches):
         bi = min(i // batch_len, n_batches - 1)
         batch[bi] += pay
         # observation, windowed counts per player
-        o = seq * 12 + di if di < 10 else -1
+        o = (seq + 1) * 11 + di + 1 if di < 10 else -1  # flat index of N_{seq+1, di+1}
         slot = i % Lmax
         for p in range(3):
             if i >= L[p]:
                 old = ring[(i - L[p]) % Lmax]
                 if old >= 0:
-                    cp[p, old] -= 1.0
+                    cp[p, old // 11, old % 11] -= 1.0
         ring[slot] = o
         if o >= 0:
             for p in range(3):
-                cp[p, o] += 1.0
-        est = _estimates(cp, est)
+                cp[p, o // 11, o % 11] += 1.0
+        est = _estimates(cp, est, corrected, clip)
         if i >= Lmax:
             est_sum += est
             est_sq += est * est
@@ -200,31 +193,77 @@ class PlayResult:
     expectation_se: np.ndarray  # Monte Carlo standard error (batch means)
     estimator_mean: np.ndarray
     estimator_std: np.ndarray
+    batch_means: np.ndarray  # (n_batches, 3): mean payoff per round in each batch, in order
+    estimator: str = "corrected"
+    clip: bool = False
+
+    def expectation_after(self, burn_in: float) -> np.ndarray:
+        """The mean payoff per round without the first ``burn_in`` fraction of the run
+        (whole batches)."""
+        if not 0 <= burn_in < 1:
+            raise ToypokerError("burn-in must be a fraction in [0, 1)")
+        skip = int(round(burn_in * len(self.batch_means)))
+        return self.batch_means[skip:].mean(axis=0)
+
+
+def solution3_start(P: float) -> tuple[float, float, float]:
+    """The default start of repeated play: Solution 3 (eq. 14) with ``b_J`` raised by
+    0.01 ("initial conditions close to S3", Sec. 4.2)."""
+    s3, _ = B.skp_solution(float(P), 3)
+    return (s3["b_J"] + 0.01, s3["c_K"], s3["d_Q"])
 
 
 def play(
     P: float = 9.0,
-    k=(0.001, 0.001, 0.001),
-    L=(24, 24, 24),
-    x0=None,
+    k: float | Sequence[float] = (0.001, 0.001, 0.001),
+    L: int | Sequence[int] = (24, 24, 24),
+    x0: Sequence[float] | None = None,
     rounds: int = 1_100_000,
     seed: int = 0,
     record_every: int = 1000,
     adapt: bool = True,
     n_batches: int = 100,
+    estimator: str = "corrected",
+    clip: bool = False,
 ) -> PlayResult:
     """Simulate ``rounds`` rounds of repeated SKP (eqs. 27-29 with 44-47).
 
-    ``k`` and ``L`` are per player (P1, P2, P3); ``x0`` the initial
-    ``(b, c, d)`` (default: Solution 3 at ``P``, slightly perturbed).
-    ``adapt=False`` keeps the frequencies fixed (the estimator study).
+    Parameters
+    ----------
+    P
+        The pot.
+    k, L
+        Adaptation rates and memories per player (P1, P2, P3), or one for all.
+    x0
+        The initial ``(b, c, d)``; default :func:`solution3_start`.
+    rounds, seed
+        Length of the run and the seed of its random stream.
+    record_every
+        Record frequencies and estimates every this many rounds.
+    adapt
+        ``False`` keeps the frequencies fixed (the estimator study).
+    n_batches
+        Batches for the batch-means standard error of the expectations.
+    estimator
+        Player 2's estimate of ``c_K``: ``"corrected"`` (unbiased, the default)
+        or ``"printed"`` (eq. (46) as printed).
+    clip
+        Clip every estimate to [0, 1] (the ratio estimators can exceed 1 at small L).
+
+    Returns
+    -------
+    PlayResult
     """
+    if estimator not in ESTIMATORS:
+        raise ToypokerError(f"unknown estimator {estimator!r}; known: {', '.join(ESTIMATORS)}")
     k = tuple(float(x) for x in np.broadcast_to(k, 3))
     L = tuple(int(x) for x in np.broadcast_to(L, 3))
     if min(L) < 1:
-        raise ValueError("memory L must be at least 1")
+        raise ToypokerError("memory L must be at least 1")
+    if rounds < n_batches:
+        raise ToypokerError(f"need at least {n_batches} rounds (one per batch)")
     if x0 is None:
-        x0 = (2 / P + 0.01, 2 / (P + 2), (P * P - 5 * P - 12) / (P * (P + 1)))
+        x0 = solution3_start(P)
     record_every = max(1, min(record_every, rounds))
     freqs, ests, stacks, batch, es, eq, en = _simulate(
         float(P),
@@ -236,6 +275,8 @@ def play(
         int(record_every),
         bool(adapt),
         int(n_batches),
+        estimator == "corrected",
+        bool(clip),
     )
     per_batch = batch / (rounds / n_batches)
     mean = stacks / rounds
@@ -246,7 +287,7 @@ def play(
         float(P),
         k,
         L,
-        tuple(x0),
+        tuple(float(v) for v in x0),
         int(rounds),
         int(seed),
         record_every,
@@ -256,95 +297,117 @@ def play(
         se,
         em,
         estd,
+        per_batch,
+        estimator,
+        bool(clip),
     )
 
 
 # --------------------------------------------------------------- experiments
-TABLE1 = {  # Billingham Table 1: (L, k) -> (E1, E2, E3), P = 9, started near S3
-    (6, 0.001): (-0.132, -0.098, 0.230),
-    (6, 0.01): (-0.134, -0.101, 0.235),
-    (12, 0.001): (-0.130, -0.103, 0.234),
-    (12, 0.01): (-0.132, -0.105, 0.237),
-    (24, 0.001): (-0.129, -0.105, 0.234),
-    (24, 0.01): (-0.133, -0.107, 0.241),
-    (48, 0.001): (-0.129, -0.105, 0.234),
-    (48, 0.01): (-0.138, -0.110, 0.248),
-    (96, 0.001): (-0.129, -0.106, 0.235),
-    (96, 0.01): (-0.143, -0.112, 0.255),
-    (192, 0.001): (-0.130, -0.107, 0.237),
-    (192, 0.01): (-0.139, -0.115, 0.254),
-}
-TABLE1_SOLUTION2 = (-0.130, -0.104, 0.233)  # "the corresponding values for Solution 2"
-
-
-def _run_one(args: tuple) -> PlayResult:
-    P, k, L, rounds, seed, record_every = args
-    return play(P=P, k=(k,) * 3, L=(L,) * 3, rounds=rounds, seed=seed, record_every=record_every)
+def _run_one(kwargs: dict) -> PlayResult:
+    return play(**kwargs)
 
 
 def sweep(
     P: float,
-    ks,
-    Ls,
+    ks: Sequence[float],
+    Ls: Sequence[int],
     rounds: int,
     seed: int = 0,
     workers: int = 2,
     record_every: int = 10000,
-    progress=None,
-) -> dict[tuple[int, float], PlayResult]:
-    """Repeated play over a (k, L) grid, in parallel on the local cores."""
-    from concurrent.futures import ProcessPoolExecutor
+    progress: Callable[[], None] | None = None,
+    estimator: str = "corrected",
+    clip: bool = False,
+    seeds: int = 1,
+    x0: Sequence[float] | None = None,
+    common_seed: bool = False,
+) -> dict[tuple[int, float], tuple[PlayResult, ...]]:
+    """Repeated play over a (k, L) grid, ``seeds`` independent runs per cell, on a
+    process pool of ``workers``.
 
+    Run ``s`` of cell ``(L_i, k_j)`` has seed ``seed + 1000 i + j + 100000 s``
+    (``seed + 100000 s`` for every cell with ``common_seed``: common random
+    numbers across the rows).  Returns ``{(L, k): (run per seed, ...)}``.
+    """
+    if seeds < 1:
+        raise ToypokerError("need at least one seed")
     jobs = [
-        (float(P), float(k), int(L), int(rounds), seed + 1000 * i + j, record_every)
+        dict(
+            P=float(P),
+            k=float(k),
+            L=int(L),
+            rounds=int(rounds),
+            seed=seed + 100000 * s + (0 if common_seed else 1000 * i + j),
+            record_every=record_every,
+            estimator=estimator,
+            clip=clip,
+            x0=x0,
+        )
+        for s in range(seeds)
         for i, L in enumerate(Ls)
         for j, k in enumerate(ks)
     ]
-    out = {}
+    runs: dict[tuple[int, float], list[PlayResult]] = {}
+
+    def keep(a: dict, r: PlayResult) -> None:
+        runs.setdefault((a["L"], a["k"]), []).append(r)
+        if progress:
+            progress()
+
     if workers <= 1:
         for a in jobs:
-            out[(a[2], a[1])] = _run_one(a)
-            if progress:
-                progress()
-        return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for a, r in zip(jobs, pool.map(_run_one, jobs), strict=True):
-            out[(a[2], a[1])] = r
-            if progress:
-                progress()
-    return out
+            keep(a, _run_one(a))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            for a, r in zip(jobs, pool.map(_run_one, jobs), strict=True):
+                keep(a, r)
+    return {key: tuple(v) for key, v in runs.items()}
 
 
 def estimator_study(
-    P: float = 9.0, Ls=(6, 12, 24, 48, 96, 192), rounds: int = 1_100_000, seed: int = 0
+    P: float = 9.0,
+    Ls: Sequence[int] = (6, 12, 24, 48, 96, 192),
+    rounds: int = 1_100_000,
+    seed: int = 0,
+    estimator: str = "corrected",
+    clip: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Means and standard deviations of the five estimates at fixed Solution 3
-    frequencies (App. D, Figs. 16-17); returns (means, stds, truth)."""
-    s3 = (2 / P, 2 / (P + 2), (P * P - 5 * P - 12) / (P * (P + 1)))
+    frequencies (App. D, Figs. 16-17); returns (means, stds, truth), rows per L and
+    columns (b1, b2, c2, d3, c3)."""
+    s3 = B.skp_solution(float(P), 3)[0]
+    x = (s3["b_J"], s3["c_K"], s3["d_Q"])
     means, stds = [], []
     for i, L in enumerate(Ls):
         r = play(
-            P=P, L=(L,) * 3, x0=s3, adapt=False, rounds=rounds, seed=seed + i, record_every=rounds
+            P=P,
+            L=(L,) * 3,
+            x0=x,
+            adapt=False,
+            rounds=rounds,
+            seed=seed + i,
+            record_every=rounds,
+            estimator=estimator,
+            clip=clip,
         )
         means.append(r.estimator_mean)
         stds.append(r.estimator_std)
-    truth = np.array([s3[0], s3[0], s3[1], s3[2], s3[1]])
+    truth = np.array([x[0], x[0], x[1], x[2], x[1]])
     return np.array(means), np.array(stds), truth
 
 
-def estimator_limits(b: float, c: float, d: float) -> np.ndarray:
-    """The large-L limits of the estimates (44)-(47), from the probabilities of
-    Table 2 of App. D: what each printed estimator converges to."""
-    b1 = 5 * b / (5 * b + 5.0 / 6.0 * 6 * (1 - b))  # (44)
-    n33 = n34 = c
-    n39 = n57 = b * c
-    n22, n24 = 1.0, 1 - c
-    n47, n48 = b * (1 - c), b
-    c2 = 2 * (n33 + n34 + n39 + n57) / (n33 + n34 + n39 + n57 + 2 * (n22 + n24) + n47 + n48)
-    n41, n43, n49 = d, (1 - c) * d, b * (1 - c) * d
-    n21, n23, n29 = 1 - d, (1 - c) * (1 - d), b * (1 - c) * (1 - d)
-    d3 = (2 * (n41 + n43) + n49) / (n41 + n43 + n21 + n22 + n23 + n24 + n29 + n49)
-    c3 = (2 * (n33 + n34) + 1.5 * (n39 + n57)) / (
-        n33 + n34 + n39 + n57 + n21 + n22 + n23 + n24 + n41 + n43 + n29 + n47 + n48 + n49
-    )
-    return np.array([b1, b1, c2, d3, c3])
+def estimator_limits(b: float, c: float, d: float, estimator: str = "corrected") -> np.ndarray:
+    """The large-L limits of the estimates (b1, b2, c2, d3, c3): each estimator (44)-(47)
+    at the expected counts of App. D's Table 2."""
+    if estimator not in ESTIMATORS:
+        raise ToypokerError(f"unknown estimator {estimator!r}; known: {', '.join(ESTIMATORS)}")
+    N = B.table2_counts(float(b), float(c), float(d)).astype(float)
+    pairs = [
+        B.b_estimator(N),
+        B.b_estimator(N),
+        B.c2_estimator(N, estimator == "corrected"),
+        B.d_estimator(N),
+        B.c3_estimator(N),
+    ]
+    return np.array([num / den for num, den in pairs])

@@ -71,6 +71,7 @@ def to_efg(game: Game) -> str:
 
 
 def write_efg(game: Game, path: str | Path) -> None:
+    """Write :func:`to_efg` to ``path`` atomically."""
     atomic_write_text(path, to_efg(game))
 
 

@@ -1,20 +1,56 @@
 """Bridge to OpenSpiel (optional dependency ``open_spiel``): the same game and
 the same profile on OpenSpiel's side, for cross-checks and benchmarks.
 
-``kuhn(players=n)`` (ante 1, bet 1, n+1 cards) is OpenSpiel's ``kuhn_poker``;
-``leduc(players=n)`` is ``leduc_poker`` (card ``c`` has rank ``c // 2``; our
-deal table is suit-free, so one of our infosets stands for OpenSpiel's infosets
-of both suits of a rank).
+Which OpenSpiel game is ours is each game's ``openspiel`` hook
+(``toypoker.games``): ``kuhn(players=n)`` (ante 1, bet 1, n+1 cards) is
+``kuhn_poker``; ``leduc(players=n)`` is ``leduc_poker``.  What is here is
+OpenSpiel's own encoding of those games (:data:`ENCODINGS`): action numbers,
+card numbers (``leduc_poker``'s card ``c`` has rank ``c // 2``; our deal table
+is suit-free, so one of our infosets stands for OpenSpiel's infosets of both
+suits of a rank) and bet sizes.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from ..errors import ToypokerError
 from ..game import Game, make_label
+from ..games import GAMES
 from ..profile import Profile
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """How an OpenSpiel poker game numbers actions and cards."""
+
+    unbet: dict[str, int]  # our letters as OpenSpiel actions when not facing a bet
+    facing: dict[str, int]  # ... and when facing one
+    suits: int  # OpenSpiel card c has rank c // suits (0-based)
+    bets: tuple[Fraction, ...]  # bet size per round (the last repeats)
+
+
+ENCODINGS: dict[str, Encoding] = {
+    "kuhn_poker": Encoding({"k": 0, "b": 1}, {"f": 0, "c": 1}, 1, (Fraction(1),)),
+    "leduc_poker": Encoding(
+        {"k": 1, "b": 2}, {"f": 0, "c": 1, "r": 2}, 2, (Fraction(2), Fraction(4))
+    ),
+}
+
+
+def counterpart(game: Game) -> tuple[str, dict[str, object]]:
+    """``(OpenSpiel game name, parameters)`` of ``game`` (its ``openspiel`` hook)."""
+    info = GAMES.get(game.name)
+    found = info.openspiel(game) if info is not None else None
+    if found is None or found[0] not in ENCODINGS:
+        raise ToypokerError(f"no OpenSpiel counterpart for {game.spec}")
+    return found
+
+
+def _encoding(game: Game) -> Encoding:
+    return ENCODINGS[counterpart(game)[0]]
 
 
 def _require() -> Any:
@@ -28,30 +64,8 @@ def _require() -> Any:
 def openspiel_game(game: Game) -> Any:
     """OpenSpiel's version of ``game`` (``kuhn_poker`` or ``leduc_poker``)."""
     pyspiel = _require()
-    p = game.params
-    if game.name == "kuhn":
-        if (
-            p.get("cards") != p["players"] + 1
-            or p.get("bet") != 1
-            or p.get("ante", 1) != 1
-            or "pot" in p
-        ):
-            raise ToypokerError("OpenSpiel's kuhn_poker has n+1 cards, ante 1 and bet 1")
-        return pyspiel.load_game("kuhn_poker", {"players": p["players"]})
-    if game.name == "leduc":
-        return pyspiel.load_game("leduc_poker", {"players": p["players"]})
-    raise ToypokerError(f"no OpenSpiel counterpart for {game.spec}")
-
-
-def _letters(game: Game) -> tuple[dict[str, int], dict[str, int]]:
-    """Our action letters as OpenSpiel actions: (not facing a bet, facing a bet)."""
-    if game.name == "kuhn":
-        return {"k": 0, "b": 1}, {"f": 0, "c": 1}
-    return {"k": 1, "b": 2}, {"f": 0, "c": 1, "r": 2}
-
-
-def _rank(game: Game, card: int) -> int:
-    return card + 1 if game.name == "kuhn" else card // 2 + 1
+    name, params = counterpart(game)
+    return pyspiel.load_game(name, params)
 
 
 def infoset_label(game: Game, os_game: Any, history: list[int], player: int) -> str:
@@ -61,10 +75,10 @@ def infoset_label(game: Game, os_game: Any, history: list[int], player: int) -> 
     a later chance action is the board; betting actions become our letters
     (facing a bet or not is read off the chips committed so far).
     """
-    unbet, facing = _letters(game)
-    bets = [Fraction(2), Fraction(4)] if game.name == "leduc" else [Fraction(1)]
+    enc = _encoding(game)
+    unbet, facing, bets = enc.unbet, enc.facing, enc.bets
     n = game.n_players
-    ranks = [_rank(game, c) for c in history[:n]]
+    ranks = [c // enc.suits + 1 for c in history[:n]]
     commit = [Fraction(1)] * n
     state = os_game.new_initial_state()
     for c in history[:n]:
@@ -72,7 +86,7 @@ def infoset_label(game: Game, os_game: Any, history: list[int], player: int) -> 
     text, rnd = "", 0
     for action in history[n:]:
         if state.is_chance_node():
-            text += f"/[{_rank(game, action)}]"
+            text += f"/[{action // enc.suits + 1}]"
             rnd += 1
             state.apply_action(action)
             continue
@@ -95,7 +109,8 @@ def to_openspiel_policy(profile: Profile, os_game: Any | None = None) -> Any:
     game = profile.game
     os_game = os_game or openspiel_game(game)
     tab = os_policy.TabularPolicy(os_game)
-    unbet, facing = _letters(game)
+    enc = _encoding(game)
+    unbet, facing = enc.unbet, enc.facing
     for key, state in zip(tab.state_lookup, tab.states, strict=True):
         p = state.current_player()
         info = game.infoset(infoset_label(game, os_game, state.history(), p))

@@ -1,1 +1,10 @@
-"""Closed-form results of the papers, as exact objects with their sources."""
+"""The papers: their data (:mod:`.papers`, low layer: formulas and printed numbers)
+and the claims framework that checks them exactly (:mod:`.claims`, high layer).
+
+``from toypoker.literature import billingham`` (or ``kuhn1950``, ``szafron2013``)
+gives the paper's data module.
+"""
+
+from .papers import billingham, kuhn1950, szafron2013
+
+__all__ = ["billingham", "kuhn1950", "szafron2013"]

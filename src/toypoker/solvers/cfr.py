@@ -1,30 +1,81 @@
 """Counterfactual regret minimisation as one traversal with a schedule.
 
 Vanilla CFR (Zinkevich et al. 2007), CFR+ (Tammelin 2014), linear CFR and
-discounted CFR (Brown & Sandholm 2019) differ only in how accumulated regrets
-are discounted or floored and how iterations are weighted in the average
-strategy.  :class:`Schedule` holds those choices; :func:`step` performs one
-iteration over the compiled game (full width, vectorised over the rows).
+discounted CFR (Brown & Sandholm 2019), predictive CFR+ (Farina, Kroer &
+Sandholm 2021), DCFR+ and predictive DCFR+ (Xu et al. 2024) differ only in how
+accumulated regrets are discounted, floored or predicted and how iterations are
+weighted in the average strategy.  :class:`CFROptions` holds those choices;
+:func:`step` performs one iteration over the compiled game (full width).
+Every method is the same traversal under a different schedule, in two
+implementations chosen by ``CFROptions.backend``: ``"numba"`` (the default)
+runs the fused compiled kernel (:mod:`toypoker.kernels`, one call per
+iteration, arguments from :func:`kernel_schedule`); ``"numpy"`` runs
+:func:`reference_step`, the readable reference vectorised over the rows
+(:func:`_instant_regrets`), which the tests compare the kernel with (equal
+iterates to 1e-12: the kernel sums in another order).
 
-Discounting (DCFR, Brown & Sandholm 2019, Sec. 3): after iteration ``t``
-accumulated positive regrets are multiplied by ``t^alpha / (t^alpha + 1)``
-and negative ones by ``t^beta / (t^beta + 1)``; iteration ``t`` enters the
-average strategy with weight proportional to ``t^gamma``.  CFR+ floors
-regrets at zero and averages linearly (``gamma = 1``).
+With ``r^t`` the instantaneous counterfactual regrets of iteration ``t``, the
+accumulated regrets of one player are, per sequence,
+
+* ``R^t = R^{t-1} + r^t`` (CFR, Zinkevich et al. 2007);
+* ``R^t = [R^{t-1} + r^t]^+`` with ``floor`` (CFR+ / regret matching+,
+  Tammelin 2014);
+* ``R^t = R^{t-1} d(t - lag) + r^t`` with ``alpha``/``beta`` (DCFR, Brown &
+  Sandholm 2019, Sec. 3), ``d(s) = s^alpha / (s^alpha + 1)`` on positive and
+  ``s^beta / (s^beta + 1)`` on negative entries; this package's ``lcfr`` and
+  ``dcfr`` use ``lag = 0``, Xu et al. (2024)'s DCFR+ ``R^t = [R^{t-1} d(t-1) +
+  r^t]^+`` is ``lag = 1`` with ``floor``.
+
+The next strategy is regret matching on ``R^t`` -- or, with ``predictive``, on
+the predicted regrets ``R~^{t+1} = R^t d(t + 1 - lag) + m^{t+1}`` with the
+prediction ``m^{t+1} = r^t`` (the last instantaneous regret): predictive
+regret matching+ (PRM+, Farina, Kroer & Sandholm 2021) with CFR's
+decomposition (PCFR+), and with the discount Xu et al. (2024)'s PDCFR+
+(``x^{t+1}`` from ``[R^t d(t) + r^t]^+``).  Iteration ``t`` enters the average
+strategy with weight ``t^gamma`` (``average`` names 0, 1, 2), which equals
+DCFR's multiplication of the accumulated strategy by ``((t-1)/t)^gamma``.
+
+Defaults (``registry.METHODS``): ``pcfr+`` quadratic averaging (``gamma = 2``,
+Farina, Kroer & Sandholm 2021); ``dcfr+`` ``alpha = 1.5, gamma = 4`` and
+``pdcfr+`` ``alpha = 2.3, gamma = 5`` (Xu et al. 2024's parameters as the
+authors' run script, github.com/rpSebastian/PDCFRPlus README, states them),
+with DCFR's ``d(s) = s^alpha / (s^alpha + 1)`` for both (the authors' DCFR+
+code divides by ``s^alpha + 1.5``; we keep DCFR's form).  The equations are
+written with the papers' symbols; the papers' equation numbers were not at hand.
+
+>>> from toypoker import load_game
+>>> g = load_game("kuhn(players=2)")
+>>> s = step(g, init(g, CFROptions(floor=True, gamma=1.0)), CFROptions(floor=True, gamma=1.0))
+>>> s.iteration
+1
+>>> CFROptions(predictive=True, average="quadratic").gamma
+2.0
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 
 import numpy as np
 
+from ..errors import ToypokerError
 from ..evaluate import backward_values, counterfactual_reach, edge_probabilities, reaches
 from ..game import Game
+from ..kernels import kernel_for
+from ..profile import Profile
+from .options import Average, Output, boolean, choice, integer, real
+
+
+class Backend(StrEnum):
+    """Which implementation of the one traversal runs (same iterates to 1e-12)."""
+
+    NUMBA = "numba"  # the fused compiled kernel (toypoker.kernels): fast
+    NUMPY = "numpy"  # reference_step: the readable reference, vectorised over rows
 
 
 @dataclass(frozen=True)
-class Schedule:
+class CFROptions:
     """How a CFR variant accumulates regrets and averages strategies.
 
     Attributes
@@ -32,13 +83,29 @@ class Schedule:
     floor : bool
         Clip accumulated regrets at zero after every update (CFR+).
     alpha, beta : float or None
-        DCFR discount exponents for positive / negative regrets (None: none).
+        DCFR discount exponents for positive / negative regrets (None: none);
+        give both or neither -- except that ``beta`` may be left out with
+        ``floor`` (floored regrets are never negative, so it is never read).
     gamma : float
         Average-strategy weight of iteration ``t`` is ``t**gamma``.
     alternating : bool
         Update players one after another (each sees the others' new strategy).
     delay : int
         Iterations before the average starts accumulating (CFR+ practice).
+    output : Output
+        ``"average"`` (the converging one) or ``"current"`` strategy.
+    predictive : bool
+        Regret matching on the predicted regrets ``R^t d + r^t`` (the last
+        instantaneous regret as the prediction): PCFR+ / PDCFR+.
+    discount_lag : int
+        0 or 1: iteration ``t`` multiplies the accumulated regrets by
+        ``d(t - discount_lag)``; 1 is Xu et al. (2024)'s DCFR+/PDCFR+.
+    average : Average or None
+        The named form of ``gamma``: ``"uniform"`` (0), ``"linear"`` (1) or
+        ``"quadratic"`` (2); when given it sets ``gamma``.
+    backend : Backend
+        ``"numba"`` (fused kernel, default) or ``"numpy"`` (the reference);
+        a checkpoint records it, so a resumed run continues bit for bit.
     """
 
     floor: bool = False
@@ -47,16 +114,46 @@ class Schedule:
     gamma: float = 0.0
     alternating: bool = True
     delay: int = 0
+    output: Output = Output.AVERAGE
+    predictive: bool = False
+    discount_lag: int = 0
+    average: Average | None = None
+    backend: Backend = Backend.NUMBA
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        if self.average is not None:
+            set_(self, "average", choice("average", self.average, Average))
+            set_(self, "gamma", self.average.exponent)  # type: ignore[union-attr]
+        check_regret_options(self)
+        set_(self, "alternating", boolean("alternating", self.alternating))
+        set_(self, "delay", integer("delay", self.delay))
+        set_(self, "predictive", boolean("predictive", self.predictive))
+        lag = integer("discount_lag", self.discount_lag)
+        if lag > 1:
+            raise ToypokerError(f"option discount_lag must be 0 or 1, not {lag!r}")
+        set_(self, "discount_lag", lag)
+        set_(self, "backend", choice("backend", self.backend, Backend))
 
 
-# the named variants (toypoker solve --method NAME)
-SCHEDULES: dict[str, Schedule] = {
-    # alternating updates, as OpenSpiel's CFRSolver (simultaneous: alternating=False)
-    "cfr": Schedule(floor=False, gamma=0.0, alternating=True),
-    "cfr+": Schedule(floor=True, gamma=1.0, alternating=True),
-    "lcfr": Schedule(alpha=1.0, beta=1.0, gamma=1.0, alternating=True),
-    "dcfr": Schedule(alpha=1.5, beta=0.0, gamma=2.0, alternating=True),
-}
+def check_regret_options(o: object) -> None:
+    """Check and normalise the fields the CFR family and MCCFR share (in place on
+    a frozen options object): floor, alpha/beta, gamma, output."""
+    set_ = object.__setattr__
+    set_(o, "floor", boolean("floor", o.floor))  # type: ignore[attr-defined]
+    alpha, beta, floor = o.alpha, o.beta, o.floor  # type: ignore[attr-defined]
+    # floored regrets are never negative: beta (their discount) may be left out
+    if (alpha is None and beta is not None) or (alpha is not None and beta is None and not floor):
+        raise ToypokerError(
+            "options alpha and beta go together: give both or neither "
+            "(beta may be left out with floor=true)"
+        )
+    if alpha is not None:
+        set_(o, "alpha", real("alpha", alpha))
+    if beta is not None:
+        set_(o, "beta", real("beta", beta))
+    set_(o, "gamma", real("gamma", o.gamma, low=0.0))  # type: ignore[attr-defined]
+    set_(o, "output", choice("output", o.output, Output))  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -80,11 +177,11 @@ class _Edges:
             idx = np.nonzero((es >= 0) & (actor == p))[0]
             idx = idx[~game.sigma_fixed[es[idx]]]
             self.rows.append(idx)
-        self.mask = [(game.sigma_player == p) & ~game.sigma_fixed for p in range(game.n_players)]
+        self.mask = [game.free_mask(p) for p in range(game.n_players)]
 
 
 def _edges(game: Game) -> _Edges:
-    return game.derived("cfr_edges", _Edges)
+    return game.derived(_Edges)
 
 
 def regret_matching(
@@ -100,27 +197,23 @@ def regret_matching(
     return np.where(mask, new, sigma)
 
 
-def initial_state(game: Game) -> CFRState:
-    k = game.infoset_n_actions[game.sigma_infoset]
-    sigma = 1.0 / k
-    sigma[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
+def init(game: Game, options: CFROptions | None = None, seed: int | None = None) -> CFRState:
+    """The start of every CFR run: uniform strategy, nothing accumulated.
+
+    ``options`` and ``seed`` are not read (the method protocol passes them)."""
+    sigma = Profile.uniform(game).probs
     z = np.zeros(game.n_sigma)
     return CFRState(0, z, z.copy(), sigma)
 
 
 def _instant_regrets(
     game: Game,
-    sigma: np.ndarray,
     player: int,
     edges: _Edges,
-    eprob: np.ndarray | None = None,
-    reach: np.ndarray | None = None,
+    eprob: np.ndarray,
+    reach: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Counterfactual regrets of ``player``'s actions and its own reach per row."""
-    if eprob is None:
-        eprob = edge_probabilities(game, sigma)
-    if reach is None:
-        reach = reaches(game, eprob)
     cf = counterfactual_reach(game, reach, player)
     v = backward_values(game, eprob, [player])[0]
     idx = edges.rows[player]
@@ -131,80 +224,191 @@ def _instant_regrets(
     return inst, reach[player]
 
 
-def step(game: Game, state: CFRState, schedule: Schedule) -> CFRState:
-    """One CFR iteration under ``schedule``; returns a new state."""
+def discount_factors(options: CFROptions, s: int) -> tuple[float, float]:
+    """DCFR's factors ``d(s)`` for positive and negative accumulated regrets.
+
+    ``s^alpha / (s^alpha + 1)`` and ``s^beta / (s^beta + 1)`` (Brown & Sandholm
+    2019, Sec. 3); ``(1, 1)`` without discounting; ``(0, 0)`` at ``s = 0``
+    (Xu et al. 2024's ``d(t-1)`` at ``t = 1``, where nothing has accumulated).
+    """
+    if options.alpha is None:
+        return 1.0, 1.0
+    if s <= 0:
+        return 0.0, 0.0
+    ta = float(s) ** options.alpha
+    if options.beta is None:  # floored: no negative regrets to discount
+        return ta / (ta + 1.0), 1.0
+    tb = float(s) ** options.beta
+    return ta / (ta + 1.0), tb / (tb + 1.0)
+
+
+def _discounted(r: np.ndarray, factors: tuple[float, float], options: CFROptions) -> np.ndarray:
+    """``r`` with DCFR's discount applied by sign (unchanged without ``alpha``)."""
+    if options.alpha is None:
+        return r
+    pos, neg = factors
+    return np.where(r > 0, r * pos, r * neg)
+
+
+def reference_step(game: Game, state: CFRState, options: CFROptions) -> CFRState:
+    """One CFR iteration under the schedule ``options`` in numpy: the reference.
+
+    The readable form of the traversal (``backend="numpy"``); :func:`step`
+    with the default backend computes the same iterates in the fused kernel.
+
+    Parameters
+    ----------
+    game
+        The compiled game.
+    state
+        The state after iteration ``t - 1`` (:func:`init` for ``t = 1``).
+    options
+        The schedule (see the module docstring for the update rules).
+
+    Returns
+    -------
+    CFRState
+        The state after iteration ``t``; ``sigma`` is the strategy of
+        iteration ``t + 1`` (for ``predictive`` schedules: matched on the
+        predicted regrets).
+    """
     edges = _edges(game)
     t = state.iteration + 1
     regrets = state.regrets.copy()
     average = state.average.copy()
     sigma = state.sigma.copy()
-    weight = float(t) ** schedule.gamma if t > schedule.delay else 0.0
+    weight = float(t) ** options.gamma if t > options.delay else 0.0
     players = range(game.n_players)
-    if schedule.alternating:
-        updates = [[p] for p in players]
-    else:
-        updates = [list(players)]
+    updates = [[p] for p in players] if options.alternating else [list(players)]
     own_rep = game.infoset_rep_row[game.sigma_infoset]
+    now = discount_factors(options, t - options.discount_lag)  # d(t - lag) on R^{t-1}
+    if options.predictive:  # the next iteration's discount, d(t + 1 - lag), on R^t
+        after = discount_factors(options, t + 1 - options.discount_lag)
     for group in updates:
         eprob = edge_probabilities(game, sigma)
         reach = reaches(game, eprob)
         news = []
         for p in group:
-            inst, own = _instant_regrets(game, sigma, p, edges, eprob, reach)
+            inst, own = _instant_regrets(game, p, edges, eprob, reach)
             mask = edges.mask[p]
             if weight:
+                # average strategy: iteration t weighted by t^gamma (own reach times sigma)
                 average[mask] += weight * own[own_rep[mask]] * sigma[mask]
             news.append((p, inst, mask))
         for _p, inst, mask in news:
-            r = regrets[mask]
-            if schedule.alpha is not None:
-                ta = float(t) ** schedule.alpha
-                tb = float(t) ** schedule.beta
-                r = np.where(r > 0, r * (ta / (ta + 1.0)), r * (tb / (tb + 1.0)))
-            r = r + inst[mask]
-            if schedule.floor:
+            # R^t = R^{t-1} d(t - lag) + r^t, floored at 0 for the "+" variants
+            r = _discounted(regrets[mask], now, options) + inst[mask]
+            if options.floor:
                 r = np.maximum(r, 0.0)
             regrets[mask] = r
-        for _p, _, mask in news:
-            sigma = regret_matching(game, regrets, sigma, mask)
+        for _p, inst, mask in news:
+            target = regrets
+            if options.predictive:
+                # predicted regrets R~^{t+1} = R^t d(t + 1 - lag) + m^{t+1}, m^{t+1} = r^t
+                # (Farina, Kroer & Sandholm 2021, PRM+; Xu et al. 2024, PDCFR+)
+                target = regrets.copy()
+                target[mask] = _discounted(regrets[mask], after, options) + inst[mask]
+            sigma = regret_matching(game, target, sigma, mask)
     return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)
 
 
-def average_strategy(game: Game, state: CFRState) -> np.ndarray:
-    """The normalised average strategy (current strategy where nothing accumulated)."""
-    sums = np.bincount(game.sigma_infoset, weights=state.average, minlength=game.n_infosets)
+def kernel_schedule(options: CFROptions, t: int) -> dict[str, object]:
+    """The fused kernel's arguments for iteration ``t`` (``CFRKernel.iteration``).
+
+    ``weight = t^gamma`` (0 up to ``delay``); ``pos_discount, neg_discount =
+    d(t - lag)`` on ``R^{t-1}``; with ``predictive`` the next iteration's pair
+    ``d(t + 1 - lag)`` on ``R^t`` (both factors: unfloored regrets may be
+    negative) -- the same numbers :func:`reference_step` uses.
+    """
+    pos, neg = discount_factors(options, t - options.discount_lag)
+    after = (1.0, 1.0)
+    if options.predictive:
+        after = discount_factors(options, t + 1 - options.discount_lag)
+    return {
+        "weight": float(t) ** options.gamma if t > options.delay else 0.0,
+        "alternating": options.alternating,
+        "floor": options.floor,
+        "pos_discount": pos,
+        "neg_discount": neg,
+        "predictive": options.predictive,
+        "predict_discount": after[0],
+        "predict_neg_discount": after[1],
+    }
+
+
+def step(game: Game, state: CFRState, options: CFROptions) -> CFRState:
+    """One CFR iteration under the schedule ``options``; returns a new state.
+
+    Parameters
+    ----------
+    game
+        The compiled game.
+    state
+        The state after iteration ``t - 1`` (:func:`init` for ``t = 1``); not
+        modified.
+    options
+        The schedule (see the module docstring for the update rules) and the
+        backend (``"numba"``: one fused kernel call; ``"numpy"``:
+        :func:`reference_step`).
+
+    Returns
+    -------
+    CFRState
+        The state after iteration ``t``; ``sigma`` is the strategy of
+        iteration ``t + 1`` (for ``predictive`` schedules: matched on the
+        predicted regrets).
+    """
+    return step_many(game, state, options, 1)
+
+
+def step_many(game: Game, state: CFRState, options: CFROptions, n: int) -> CFRState:
+    """``n`` iterations: the same state as ``n`` calls of :func:`step`, bit for bit.
+
+    On the numba backend the arrays are copied once and updated in place by
+    ``n`` kernel calls (no state object per iteration).
+    """
+    if options.backend is Backend.NUMPY:
+        for _ in range(n):
+            state = reference_step(game, state, options)
+        return state
+    kernel = kernel_for(game)
+    regrets = np.array(state.regrets, dtype=np.float64)  # fresh contiguous copies:
+    average = np.array(state.average, dtype=np.float64)  # the given state stays as it was
+    sigma = np.array(state.sigma, dtype=np.float64)
+    t = state.iteration
+    for _ in range(n):
+        t += 1
+        kernel.iteration(sigma, regrets, average, **kernel_schedule(options, t))  # type: ignore[arg-type]
+    return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)
+
+
+def average_strategy(game: Game, average: np.ndarray, sigma: np.ndarray) -> np.ndarray:
+    """The accumulated ``average`` normalised per infoset (``sigma`` where nothing
+    accumulated), restricted infosets at their fixed values."""
+    sums = np.bincount(game.sigma_infoset, weights=average, minlength=game.n_infosets)
     s = sums[game.sigma_infoset]
-    avg = np.where(s > 0, state.average / np.where(s > 0, s, 1.0), state.sigma)
+    avg = np.where(s > 0, average / np.where(s > 0, s, 1.0), sigma)
     avg[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
     return avg
 
 
-def _output(game: Game, state: CFRState, which: str) -> np.ndarray:
-    return average_strategy(game, state) if which == "average" else state.sigma
+def output(game: Game, state: CFRState, options: CFROptions) -> np.ndarray:
+    """The strategy ``options.output`` names, as a flat probability vector."""
+    if options.output is Output.CURRENT:
+        return state.sigma
+    return average_strategy(game, state.average, state.sigma)
 
 
-def _register() -> None:
-    from dataclasses import asdict
-
-    from .base import Method, register
-
-    docs = {
-        "cfr": "vanilla CFR, alternating updates, uniform average",
-        "cfr+": "CFR+: regrets floored at 0, alternating updates, linear average",
-        "lcfr": "linear CFR: iteration t weighted by t in regrets and average",
-        "dcfr": "discounted CFR (alpha=1.5, beta=0, gamma=2)",
-    }
-    for name, sched in SCHEDULES.items():
-        register(
-            Method(
-                name,
-                docs[name],
-                init=lambda g, o, s: initial_state(g),
-                step=lambda g, st, o: step(g, st, Schedule(**o)),
-                output=_output,
-                defaults=asdict(sched),
-            )
-        )
-
-
-_register()
+__all__ = [
+    "Backend",
+    "CFROptions",
+    "CFRState",
+    "average_strategy",
+    "discount_factors",
+    "init",
+    "kernel_schedule",
+    "output",
+    "reference_step",
+    "step",
+    "step_many",
+]

@@ -27,13 +27,25 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
+from fractions import Fraction
 
 import sympy as sp
 
 from ..errors import ToypokerError
 from ..game import Game
+from ..symbolic import symbolic_values, values_in_pot
 
-ZERO, ONE, FREE = "0", "1", "D=0"
+
+class Status(StrEnum):
+    """A variable's case at a leaf of the enumeration (``int()`` of 0 and 1 works)."""
+
+    ZERO = "0"  # x_i = 0 and D_i <= 0
+    ONE = "1"  # x_i = 1 and D_i >= 0
+    FREE = "D=0"  # D_i = 0 (indifferent)
+
+
+ZERO, ONE, FREE = Status.ZERO, Status.ONE, Status.FREE
 
 
 @dataclass(frozen=True)
@@ -48,11 +60,22 @@ class Piece:
     values: dict[sp.Symbol, sp.Expr]
     free: tuple[sp.Symbol, ...]
     constraints: tuple[sp.Basic, ...]
-    status: tuple[str, ...]
+    status: tuple[Status, ...]
     region: sp.Basic | None = None  # the set of P (symbolic P) or of the one free symbol
     extra: dict = field(default_factory=dict)
 
+    def to_json_dict(self) -> dict[str, object]:
+        """The piece as JSON data (sympy values and sets as strings)."""
+        return {
+            "status": [s.value for s in self.status],
+            "description": self.describe(),
+            "values": {str(k): str(v) for k, v in self.values.items()},
+            "free": [str(f) for f in self.free],
+            "region": None if self.region is None else str(self.region),
+        }
+
     def describe(self) -> str:
+        """The piece in one line: values, free symbols and their range."""
         parts = [f"{k} = {sp.simplify(v)}" for k, v in self.values.items()]
         text = ", ".join(parts)
         if self.free:
@@ -142,12 +165,8 @@ class _Fast:
         except sp.PolynomialError:
             poly = None
         if poly is not None and all(c.is_Rational for c in poly.coeffs()):
-            from fractions import Fraction
-
             self.terms = [(m, Fraction(int(c.p), int(c.q))) for m, c in poly.terms()]
         elif not self.syms and self.expr.is_Rational:
-            from fractions import Fraction
-
             self.terms = [((), Fraction(int(self.expr.p), int(self.expr.q)))]
 
     def sign_ok(self, point: Sequence, need: str) -> bool | None:
@@ -197,9 +216,9 @@ def enumerate_equilibria(
     symbolic = P is not None and any(d.has(P) for d in D)
     ml = None if symbolic else [_Multilinear(d, variables) for d in D]
     k = len(variables)
-    leaves: list[tuple[str, ...]] = []
+    leaves: list[tuple[Status, ...]] = []
 
-    def dfs(i: int, status: list[str], fixed: dict[int, int]) -> None:
+    def dfs(i: int, status: list[Status], fixed: dict[int, int]) -> None:
         if i == k:
             leaves.append(tuple(status))
             return
@@ -231,7 +250,9 @@ def enumerate_equilibria(
     return _merge(pieces, D, variables)
 
 
-def _consistent(ml: list[_Multilinear], status: list[str], fixed: dict[int, int], n: int) -> bool:
+def _consistent(
+    ml: list[_Multilinear], status: list[Status], fixed: dict[int, int], n: int
+) -> bool:
     for j in range(n):
         lo, hi = ml[j].bounds(fixed)
         s = status[j]
@@ -245,7 +266,7 @@ def _consistent(ml: list[_Multilinear], status: list[str], fixed: dict[int, int]
 
 
 def _solve_leaf(
-    status: tuple[str, ...],
+    status: tuple[Status, ...],
     D: Sequence[sp.Expr],
     variables: Sequence[sp.Symbol],
     P: sp.Symbol | None,
@@ -404,8 +425,6 @@ def _sample_points(
     cons: list[sp.Basic], free: tuple[sp.Symbol, ...], grid: int
 ) -> list[dict[sp.Symbol, sp.Rational]]:
     """Up to 8 rational points of the free symbols' grid that satisfy ``cons``."""
-    from fractions import Fraction
-
     fast = [(_Fast(_as_expr(c), free), _need(c)) for c in cons]
     pts = []
     axis = [Fraction(j, grid) for j in range(grid + 1)]
@@ -497,37 +516,69 @@ def _merge(
 
 
 # ------------------------------------------------------------------ for games
+class Pot(StrEnum):
+    """How :func:`game_equilibria` treats the pot (besides a number)."""
+
+    SYMBOLIC = "symbolic"  # a symbol P: the result says for which P each piece holds
+
+
 def game_equilibria(
-    make_game,
+    game: Game,
     free_labels: Sequence[str] | None = None,
-    pot: object = None,
+    pot: Fraction | int | sp.Expr | Pot | None = None,
     P_domain: sp.Set | None = None,
 ) -> tuple[list[Piece], list[sp.Symbol]]:
     """All equilibria of a compiled game with binary free choices.
 
-    ``make_game(pot)`` builds the game at a rational pot; ``pot`` is a
-    rational, an algebraic sympy number (e.g. ``(5 + sqrt(73))/2``) or
-    ``"symbolic"``.  Variables are named after the infoset labels.
+    Parameters
+    ----------
+    game
+        The compiled game.
+    free_labels
+        The infosets whose probabilities are the unknowns (default: every free one).
+    pot
+        ``None``: the game as given; a rational: the game at that pot
+        (:meth:`Game.at`, no recompilation); an algebraic sympy number such as
+        ``(5 + sqrt(73))/2``; or :attr:`Pot.SYMBOLIC` (the string ``"symbolic"``
+        is accepted) for a symbol ``P`` ranging over ``P_domain``.
+    P_domain
+        The set the symbolic pot ranges over, e.g. ``Interval.open(5, oo)``.
+
+    Returns
+    -------
+    pieces, variables
+        The equilibrium pieces and the symbols, named after the infoset labels
+        (``"P2:3:kb"`` -> ``P2_3_kb``), in order.
     """
-    from fractions import Fraction
-
-    from ..symbolic import symbolic_values, values_in_pot
-
-    g0: Game = make_game(Fraction(1) if not isinstance(pot, Fraction) else pot)
-    infos = [i for i in g0.infosets if not i.restricted]
+    if isinstance(pot, str):
+        pot = _pot(pot)
+    if pot is not None and "pot" not in game.numeric_params:
+        raise ToypokerError(f"{game.name} has no pot parameter")
+    if P_domain is not None and pot is not Pot.SYMBOLIC:
+        raise ToypokerError("P_domain is for a symbolic pot (pot=Pot.SYMBOLIC)")
+    infos = [i for i in game.infosets if not i.restricted]
     if free_labels is not None:
-        infos = [g0.infoset(lbl) for lbl in free_labels]
+        infos = [game.infoset(lbl) for lbl in free_labels]
     if any(len(i.actions) != 2 for i in infos):
         raise ToypokerError("the enumerator needs binary choices at every free infoset")
     variables = [sp.Symbol(i.label.replace(":", "_")) for i in infos]
     assign = {i.label: v for i, v in zip(infos, variables, strict=True)}
     owners = [i.player for i in infos]
-    if isinstance(pot, Fraction):
-        E = symbolic_values(g0, assign)
+    if pot is None or isinstance(pot, Fraction | int):
+        g = game if pot is None else game.at(pot=Fraction(pot))
+        E = symbolic_values(g, assign)
         return enumerate_equilibria(E, variables, owners), variables
     P = sp.Symbol("P", positive=True)
-    E = values_in_pot(make_game, assign, P)
-    if isinstance(pot, str) and pot == "symbolic":
+    E = values_in_pot(game, assign, P)
+    if pot is Pot.SYMBOLIC:
         return enumerate_equilibria(E, variables, owners, P=P, P_domain=P_domain), variables
     E = [sp.expand(e.subs(P, pot)) for e in E]
     return enumerate_equilibria(E, variables, owners), variables
+
+
+def _pot(text: str) -> Pot:
+    try:
+        return Pot(text)
+    except ValueError:
+        msg = f"pot must be a number or {Pot.SYMBOLIC.value!r}, not {text!r}"
+        raise ToypokerError(msg) from None

@@ -9,6 +9,9 @@ the uniform profile and averages with weight ``1/(t+1)``: every best response
 counts once, ``w_t = 1`` (``gamma = 0``); ``gamma > 0`` weights iteration ``t``
 by ``t**gamma`` (the generalized weighted variants).  Stop on a target for
 the largest best-response gain (``target_max_gain``, Ullman's ``eps``) or NashConv.
+
+The output is the average profile: fictitious play has no other strategy that
+converges (the current best response is pure), so it takes no ``output`` option.
 """
 
 from __future__ import annotations
@@ -17,80 +20,75 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..evaluate import (
-    backward_values,
-    best_response,
-    edge_probabilities,
-    own_reach,
-    reaches,
-    root_value,
-)
+from ..evaluate import best_response, edge_probabilities, player_reach, reaches
 from ..game import Game
-from .base import Method, register
+from ..profile import Profile
 from .cfr import average_strategy
+from .options import real
+
+
+@dataclass(frozen=True)
+class FPOptions:
+    """Options of fictitious play.
+
+    Attributes
+    ----------
+    gamma : float
+        Iteration ``t`` enters the average with weight ``(t + 1)**gamma``
+        (0: Ullman's plain ``1/(t+1)`` averaging).
+    """
+
+    gamma: float = 0.0
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "gamma", real("gamma", self.gamma, low=0.0))
 
 
 @dataclass(frozen=True)
 class FPState:
+    """Resumable state: accumulated realization weights and the average profile."""
+
     iteration: int
     average: np.ndarray  # accumulated realization weights
     sigma: np.ndarray  # the current average profile (behaviour)
-    gains: np.ndarray  # each player's best-response gain against ``sigma`` before the step
 
 
 def _realization(game: Game, sigma: np.ndarray, player: int) -> np.ndarray:
     """``pi_p(I) * sigma(a|I)`` at ``player``'s free entries, 0 elsewhere."""
-    reach = own_reach(game, edge_probabilities(game, sigma), player)
+    reach = player_reach(game, edge_probabilities(game, sigma), player)
     rep = game.infoset_rep_row[game.sigma_infoset]
-    mask = (game.sigma_player == player) & ~game.sigma_fixed
+    mask = game.free_mask(player)
     return np.where(mask, reach[rep] * sigma, 0.0)
 
 
-def init(game: Game, options: dict, seed: int | None) -> FPState:
-    k = game.infoset_n_actions[game.sigma_infoset]
-    sigma = 1.0 / k
-    sigma[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
+def init(game: Game, options: FPOptions | None = None, seed: int | None = None) -> FPState:
+    """Ullman's start: the uniform profile, counted once in the average.
+
+    ``options`` and ``seed`` are not read (the method protocol passes them)."""
+    sigma = Profile.uniform(game).probs
     avg = sum(_realization(game, sigma, p) for p in range(game.n_players))
-    return FPState(0, np.asarray(avg, dtype=np.float64), sigma, np.full(game.n_players, np.inf))
+    return FPState(0, np.asarray(avg, dtype=np.float64), sigma)
 
 
-def step(game: Game, state: FPState, options: dict) -> FPState:
+def step(game: Game, state: FPState, options: FPOptions) -> FPState:
+    """One iteration: every player's best response to the average enters it."""
     t = state.iteration + 1
-    w = float(t + 1) ** float(options.get("gamma", 0.0))
+    w = float(t + 1) ** options.gamma
     eprob = edge_probabilities(game, state.sigma)
     reach = reaches(game, eprob)
     average = state.average.copy()
-    vals = backward_values(game, eprob)
-    values = [root_value(game, vals[q]) for q in range(game.n_players)]
-    gains = np.zeros(game.n_players)
     for p in range(game.n_players):
         br = best_response(game, state.sigma, p, reach, eprob)
-        mask = (game.sigma_player == p) & ~game.sigma_fixed
+        mask = game.free_mask(p)
         response = np.where(mask, br.choice.astype(np.float64), state.sigma)
         average += w * _realization(game, response, p)
-        gains[p] = max(float(br.value - values[p]), 0.0)
-    sigma = average_strategy(game, _Avg(average, state.sigma))
-    return FPState(t, average, sigma, gains)
+    sigma = average_strategy(game, average, state.sigma)
+    return FPState(t, average, sigma)
 
 
-@dataclass(frozen=True)
-class _Avg:  # adapter: average_strategy reads .average and .sigma
-    average: np.ndarray
-    sigma: np.ndarray
-
-
-def output(game: Game, state: FPState, which: str) -> np.ndarray:
+def output(game: Game, state: FPState, options: FPOptions) -> np.ndarray:
+    """The average profile (the only output of fictitious play)."""
     return state.sigma
 
 
-register(
-    Method(
-        "fp",
-        "fictitious play: best responses to the average, realization-weighted "
-        "1/t averaging (gamma=0)",
-        init,
-        step,
-        output,
-        {"gamma": 0.0},
-    )
-)
+__all__ = ["FPOptions", "FPState", "init", "output", "step"]

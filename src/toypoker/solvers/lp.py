@@ -13,7 +13,10 @@ parent sequence; restricted infosets keep their fixed probabilities).  With
 and player 2 the symmetric problem.  The value and strategies are then
 rationalised (continued fractions of growing precision) and certified by the
 exact evaluator: when both players' exact best-response gains are 0 the value
-is exact; otherwise the exact security levels bracket it.
+is exact; otherwise the exact security levels bracket it.  :func:`solve_lp`
+runs with BLAS limited (:func:`toypoker.threads.limit_blas`): the certificate's
+QR factorisations are small, and OpenBLAS's default threads made them 10x
+slower on a busy machine (issue 11).
 """
 
 from __future__ import annotations
@@ -24,12 +27,16 @@ from fractions import Fraction
 
 import numpy as np
 import scipy.sparse as sp
+from scipy.linalg import qr
 from scipy.optimize import linprog
 
 from ..errors import ToypokerError
-from ..evaluate import evaluate
+from ..evaluate import Evaluation, evaluate
 from ..game import Game
 from ..profile import Profile
+from ..threads import blas_limited
+from .base import OneShotState
+from .options import integer
 
 
 @dataclass(frozen=True)
@@ -45,6 +52,8 @@ class SequenceForm:
 
 
 def sequence_form(game: Game) -> SequenceForm:
+    """Sequences, constraint matrices ``E``, ``F`` and payoff matrix ``A`` of a
+    two-player game (Koller, Megiddo, von Stengel 1996)."""
     if game.n_players != 2:
         raise ToypokerError(
             f"the sequence-form LP is for two-player games; {game.spec} has "
@@ -111,9 +120,8 @@ def _solve_player(sf: SequenceForm, player: int) -> tuple[np.ndarray, float]:
     return res.x[:nx], float(-res.fun)
 
 
-def _exact_payoffs(game: Game) -> dict[tuple[int, int], Fraction]:
+def _exact_payoffs(game: Game, sf: SequenceForm) -> dict[tuple[int, int], Fraction]:
     """``A`` with exact rational entries, as a dict of (s1, s2) -> coefficient."""
-    sf = sequence_form(game)
     out: dict[tuple[int, int], Fraction] = {}
     last0, last1 = _last_sequences(game, sf.seq_of_sigma)
     w = game.weights_exact
@@ -179,8 +187,6 @@ def exact_plan(
         import flint
     except ImportError:  # pragma: no cover - optional speed-up
         return None
-    from scipy.linalg import qr
-
     me, other = player, 1 - player
     nx = sf.n_seq[me]
     Erows = _exact_E(game, sf, me)
@@ -213,9 +219,7 @@ def exact_plan(
         Mx[so] += float(c) * xf[sm]
     f = np.zeros(nq)
     f[0] = 1.0
-    from scipy.optimize import linprog as _lp
-
-    res = _lp(-f, A_ub=Fmat.T, b_ub=Mx, bounds=[(None, None)] * nq, method="highs")
+    res = linprog(-f, A_ub=Fmat.T, b_ub=Mx, bounds=[(None, None)] * nq, method="highs")
     if res.status != 0:
         return None
     qf = res.x
@@ -300,16 +304,35 @@ def behaviour(game: Game, sf: SequenceForm, plans: list[np.ndarray]) -> np.ndarr
 
 @dataclass(frozen=True)
 class LPResult:
+    """What :func:`solve_lp` found: the LP's float solution and its exact certificate."""
+
     profile: Profile  # float behaviour profile from the LP
     value: float  # player 1's value from the LP
     exact_profile: Profile | None  # rationalised profile
     value_bounds: tuple[Fraction, Fraction]  # exact security levels [lower, upper]
     certified: bool  # lower == upper: the exact value
-    seconds: float
+    seconds: float  # the LP itself (certification excluded)
+    evaluation: Evaluation | None = None  # exact evaluation of ``exact_profile``
 
 
+@blas_limited
 def solve_lp(game: Game, max_denominator: int = 10**12) -> LPResult:
-    """Solve a two-player zero-sum game exactly: LP, then rational certification."""
+    """Solve a two-player zero-sum game exactly: LP, then rational certification.
+
+    Parameters
+    ----------
+    game
+        A two-player zero-sum game.
+    max_denominator
+        Largest denominator tried when the exact plans are not found on the LP's
+        optimal face and the float profile is rationalised instead.
+
+    Returns
+    -------
+    LPResult
+        ``certified`` when both exact best-response gains of the exact profile
+        are 0; then ``value_bounds[0]`` is the value of the game.
+    """
     t0 = time.perf_counter()
     sf = sequence_form(game)
     x, v1 = _solve_player(sf, 0)
@@ -318,17 +341,17 @@ def solve_lp(game: Game, max_denominator: int = 10**12) -> LPResult:
     prof = Profile(game, probs, validate=False)
     seconds = time.perf_counter() - t0
     best: tuple[Fraction, Fraction] | None = None
-    best_prof = None
+    best_prof = best_ev = None
     # first: the exact plans on the LP's optimal face
-    payoffs = _exact_payoffs(game)
+    payoffs = _exact_payoffs(game, sf)
     plans = [exact_plan(game, sf, 0, x, payoffs), exact_plan(game, sf, 1, y, payoffs)]
     if all(p is not None for p in plans):
         cand = _exact_behaviour(game, sf, plans)
         if cand is not None:
             ev = evaluate(game, cand)
-            best, best_prof = (-ev.br_values[1], ev.br_values[0]), cand
+            best, best_prof, best_ev = (-ev.br_values[1], ev.br_values[0]), cand, ev
             if best[0] == best[1]:
-                return LPResult(Profile(game, probs), v1, cand, best, True, seconds)
+                return LPResult(Profile(game, probs), v1, cand, best, True, seconds, ev)
     den = 10
     while den <= max_denominator:
         cand = prof.to_exact(max_denominator=den)
@@ -336,12 +359,85 @@ def solve_lp(game: Game, max_denominator: int = 10**12) -> LPResult:
         # security levels in a zero-sum game: P1 guarantees -BR2, P2 concedes BR1
         lower, upper = -ev.br_values[1], ev.br_values[0]
         if best is None or upper - lower < best[1] - best[0]:
-            best, best_prof = (lower, upper), cand
+            best, best_prof, best_ev = (lower, upper), cand, ev
         if lower == upper:
             break
         den *= 100
     assert best is not None
-    return LPResult(Profile(game, probs), v1, best_prof, best, best[0] == best[1], seconds)
+    return LPResult(Profile(game, probs), v1, best_prof, best, best[0] == best[1], seconds, best_ev)
+
+
+# --------------------------------------------------------- the "lp" method
+@dataclass(frozen=True)
+class LPOptions:
+    """Options of the sequence-form LP.
+
+    Attributes
+    ----------
+    max_denominator : int
+        See :func:`solve_lp`.
+    """
+
+    max_denominator: int = 10**12
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "max_denominator", integer("max_denominator", self.max_denominator, low=1)
+        )
+
+
+def init(game: Game, options: LPOptions, seed: int | None = None) -> OneShotState:
+    """Check the game (two players) before anything is built."""
+    if game.n_players != 2:
+        raise ToypokerError(
+            f"the sequence-form LP is for two-player games; {game.spec} has "
+            f"{game.n_players} players"
+        )
+    return OneShotState()
+
+
+def step(game: Game, state: OneShotState, options: LPOptions) -> OneShotState:
+    """Solve (once; a solved state is returned unchanged)."""
+    if state.iteration:
+        return state
+    return OneShotState(1, solve_lp(game, options.max_denominator))
+
+
+def output(game: Game, state: OneShotState, options: LPOptions) -> np.ndarray:
+    """The certified exact profile (else the LP's float profile)."""
+    r = _solved(state)
+    prof = r.exact_profile if r.certified and r.exact_profile is not None else r.profile
+    return prof.probs
+
+
+def summary(game: Game, state: OneShotState, options: LPOptions) -> dict[str, object]:
+    """The :class:`~toypoker.result.Result` fields of a solved LP."""
+    r = _solved(state)
+    if r.certified and r.exact_profile is not None and r.evaluation is not None:
+        ev, prof = r.evaluation, r.exact_profile
+        return {
+            "profile": prof,
+            "equilibria": (prof,),
+            "values": tuple(float(v) for v in ev.values),
+            "gains": tuple(float(v) for v in ev.gains),
+            "nash_conv": float(ev.nash_conv),
+            "exact": True,
+            "certified": True,
+            "value_exact": tuple(ev.values),
+        }
+    ev = evaluate(game, r.profile)  # not certified: the LP's float solution
+    return {
+        "profile": r.profile,
+        "values": tuple(float(v) for v in ev.values),
+        "gains": tuple(float(v) for v in ev.gains),
+        "nash_conv": float(ev.nash_conv),
+    }
+
+
+def _solved(state: OneShotState) -> LPResult:
+    if not isinstance(state.outcome, LPResult):
+        raise ToypokerError("the LP has not been solved yet: call step() first")
+    return state.outcome
 
 
 def _exact_behaviour(game: Game, sf: SequenceForm, plans: list[list[Fraction]]) -> Profile | None:

@@ -18,8 +18,8 @@ from ..game import Game
 
 GAME_ARRAYS = (
     "start",
-    "lp",
-    "es",
+    "local_parent",
+    "edge_sigma",
     "inf",
     "actor",
     "term",
@@ -40,8 +40,8 @@ class Blocks:
         b = game.deal_blocks
         rows = b.order.astype(np.int64)
         self.start = b.start.astype(np.int64)
-        self.lp = b.local_parent.astype(np.int64)
-        self.es = game.edge_sigma[rows].astype(np.int64)
+        self.local_parent = b.local_parent.astype(np.int64)
+        self.edge_sigma = game.edge_sigma[rows].astype(np.int64)
         self.inf = game.row_infoset[rows].astype(np.int64)
         self.actor = game.row_actor[rows].astype(np.int64)
         self.term = b.row_term[rows].astype(np.int64)
@@ -53,7 +53,6 @@ class Blocks:
         self.inf_fixed = game.infoset_restricted.copy()
         self.cumw = np.cumsum(game.weights)
         self.n_players = game.n_players
-        self.max_block = int(np.diff(self.start).max())
         # what the kernels read, in one tuple (order: GAME_ARRAYS)
         self.arrays = tuple(getattr(self, f) for f in GAME_ARRAYS)
 
@@ -104,9 +103,23 @@ def _sample_action(i, a, p, inf, actor, offset, nact, sigma, chosen, rng):
 
 
 @njit(cache=True)
-def es_traverse(p, t, regrets, average, sigma, floor, weight, g, rng):
+def es_traverse(p, regrets, average, sigma, floor, weight, g, rng):
     """One external-sampling traversal for player ``p`` (in place)."""
-    start, lp, es, inf, actor, term, term_u, offset, nact, fixed, inf_fixed, cumw, sigma_player = g
+    (
+        start,
+        local_parent,
+        edge_sigma,
+        inf,
+        actor,
+        term,
+        term_u,
+        offset,
+        nact,
+        fixed,
+        inf_fixed,
+        cumw,
+        sigma_player,
+    ) = g
     d = _sample_deal(cumw, rng)
     a, b = start[d], start[d + 1]
     m = b - a
@@ -118,11 +131,11 @@ def es_traverse(p, t, regrets, average, sigma, floor, weight, g, rng):
     nv = 1
     _sample_action(0, a, p, inf, actor, offset, nact, sigma, chosen, rng)
     for j in range(1, m):
-        pr = lp[a + j]
+        pr = local_parent[a + j]
         if reached[pr] == 0.0:
             reached[j] = 0.0
             continue
-        e = es[a + j]
+        e = edge_sigma[a + j]
         if e >= 0:
             if actor[a + pr] == p:
                 eprob[j] = sigma[e]
@@ -143,11 +156,11 @@ def es_traverse(p, t, regrets, average, sigma, floor, weight, g, rng):
             v[j] = term_u[p, term[a + j]]
     for q in range(nv - 1, 0, -1):
         j = vis[q]
-        v[lp[a + j]] += eprob[j] * v[j]
+        v[local_parent[a + j]] += eprob[j] * v[j]
     for q in range(1, nv):  # regrets of p's actions
         j = vis[q]
-        e = es[a + j]
-        pr = lp[a + j]
+        e = edge_sigma[a + j]
+        pr = local_parent[a + j]
         if e >= 0 and actor[a + pr] == p and not fixed[e]:
             regrets[e] += reached[pr] * (v[j] - v[pr])
     for q in range(nv):
@@ -167,9 +180,23 @@ def es_traverse(p, t, regrets, average, sigma, floor, weight, g, rng):
 
 
 @njit(cache=True)
-def os_traverse(p, t, regrets, average, sigma, floor, weight, eps, n_players, g, rng):
+def os_traverse(p, regrets, average, sigma, floor, weight, eps, n_players, g, rng):
     """One outcome-sampling traversal for player ``p`` (in place)."""
-    start, lp, es, inf, actor, term, term_u, offset, nact, fixed, inf_fixed, cumw, sigma_player = g
+    (
+        start,
+        local_parent,
+        edge_sigma,
+        inf,
+        actor,
+        term,
+        term_u,
+        offset,
+        nact,
+        fixed,
+        inf_fixed,
+        cumw,
+        sigma_player,
+    ) = g
     d = _sample_deal(cumw, rng)
     a, b = start[d], start[d + 1]
     m = b - a
@@ -177,7 +204,7 @@ def os_traverse(p, t, regrets, average, sigma, floor, weight, eps, n_players, g,
     first_child = np.full(m, -1)
     n_child = np.zeros(m, dtype=np.int64)
     for j in range(1, m):
-        pr = lp[a + j]
+        pr = local_parent[a + j]
         if first_child[pr] < 0:
             first_child[pr] = j
         n_child[pr] += 1
@@ -224,7 +251,7 @@ def os_traverse(p, t, regrets, average, sigma, floor, weight, eps, n_players, g,
         c = 0
         while c < pick:
             j += 1
-            while lp[a + j] != i:
+            while local_parent[a + j] != i:
                 j += 1
             c += 1
         i = j
@@ -282,9 +309,10 @@ def run_many(
     g,
     rng,
 ):
-    """``n_iter`` MCCFR iterations (kind 0: external, 1: outcome sampling) in place,
+    """``n_iter`` MCCFR iterations (``kind``: a :class:`~.options.Sampling` value,
+    0 external, 1 outcome sampling) in place,
     iterations ``t0 + 1 .. t0 + n_iter``, every player traversing in turn."""
-    start, lp, es, inf, actor, term, term_u, offset, nact, fixed, inf_fixed, cumw, sigma_player = g
+    fixed, sigma_player = g[9], g[12]  # order: GAME_ARRAYS
     for it in range(n_iter):
         t = t0 + it + 1
         weight = float(t) ** gamma
@@ -292,6 +320,6 @@ def run_many(
             if discount:
                 _discount_player(regrets, p, sigma_player, fixed, t, alpha, beta)
             if kind == 0:
-                es_traverse(p, t, regrets, average, sigma, floor, weight, g, rng)
+                es_traverse(p, regrets, average, sigma, floor, weight, g, rng)
             else:
-                os_traverse(p, t, regrets, average, sigma, floor, weight, eps, n_players, g, rng)
+                os_traverse(p, regrets, average, sigma, floor, weight, eps, n_players, g, rng)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from ..game import Game
-from ..profile import Profile
+from ...game import Game
+from ...profile import Profile
 
 F = Fraction
 SOURCE = "Kuhn (1950)"

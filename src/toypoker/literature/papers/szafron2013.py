@@ -26,8 +26,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..game import Game
-from ..profile import Profile
+from ...errors import ToypokerError
+from ...game import Game
+from ...profile import Profile
 
 GAME_SPEC = "kuhn(players=3)"
 KAPPA = Fraction(1, 24)  # probability of each deal (Sec. 3)
@@ -42,13 +43,12 @@ SITUATIONS: dict[str, dict[int, tuple[int, str]]] = {
 F = Fraction
 Z, ONE, HALF, QUARTER = F(0), F(1), F(1, 2), F(1, 4)
 
-# Table 2: the 21 necessary parameter values
-TABLE2: dict[str, Fraction] = {}
-for _x in "abc":
-    for _name in ("12", "13", "14", "24"):
-        TABLE2[_x + _name] = Z
-    for _name in ("42", "43", "44"):
-        TABLE2[_x + _name] = ONE
+# Table 2: the 21 necessary parameter values (0 for 12, 13, 14, 24; 1 for 42, 43, 44)
+TABLE2: dict[str, Fraction] = {
+    x + name: (ONE if name[0] == "4" else Z)
+    for x in "abc"
+    for name in ("12", "13", "14", "24", "42", "43", "44")
+}
 
 SUBFAMILIES = ("c11=0", "0<c11<1/2", "c11=1/2")
 
@@ -109,7 +109,7 @@ def _rand(
 ) -> Fraction:
     """A random rational in [lo, hi] (ends included unless open), often an endpoint."""
     if hi < lo:
-        raise ValueError(f"empty range [{lo}, {hi}]")
+        raise ToypokerError(f"empty range [{lo}, {hi}]")
     choice = rng.random()
     if choice < 0.15 and not open_lo:
         return lo
@@ -153,7 +153,7 @@ def sample_member(
         b32 = _rand(rng, Z, min(ONE, (2 + 4 * b11 + 3 * b21) / 4))
         width = (4 * b11 + 3 * b21) / 4
     else:
-        raise ValueError(f"unknown sub-family {sub!r}; known: {SUBFAMILIES}")
+        raise ToypokerError(f"unknown sub-family {sub!r}; known: {SUBFAMILIES}")
     c33 = _rand(rng, max(Z, HALF - b32), min(ONE, HALF - b32 + width))
     return sub, table3(b11, b21, b23, b32, c11, c33, c34)
 
@@ -177,5 +177,5 @@ TABLE4_UTILITIES = (-KAPPA * HALF, -KAPPA * (HALF + QUARTER), KAPPA * (1 + QUART
 def profile(game: Game, params: dict[str, Fraction]) -> Profile:
     """The exact profile of ``kuhn(players=3)`` given all 48 parameters."""
     if len(params) != 48:
-        raise ValueError(f"expected 48 parameters, got {len(params)}")
+        raise ToypokerError(f"expected 48 parameters, got {len(params)}")
     return Profile.from_mapping(game, {label(k): v for k, v in params.items()}, exact=True)

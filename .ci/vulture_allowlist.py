@@ -1,0 +1,20 @@
+# Names vulture cannot see used: read by people, pytest or reflection, not by our code.
+# (vulture's allow-list format: each line "uses" a name.)
+from toypoker.dynamics.ode import LimitCycle
+from toypoker.game import Game
+from toypoker.literature.papers import billingham, kuhn1950
+from toypoker.solvers.options import Average
+
+billingham.SOURCE  # the paper a data module transcribes (documentation)
+kuhn1950.SOURCE
+billingham.SEQUENCES  # App. D's betting sequences B1..B5, eq. (43), as the paper names them
+LimitCycle.section_point  # a field of the frozen result (printed in --json)
+Average.UNIFORM  # enum members are selected by value ("uniform", "linear", "quadratic")
+Average.LINEAR
+Average.QUADRATIC
+pytestmark  # pytest reads module-level marks
+
+Game._chips  # read through __dict__ (Game refuses attribute assignment after compiling)
+from toypoker.cli import _options  # noqa: E402
+
+_options  # the typer app's callback (global --threads), called by click

@@ -1,0 +1,297 @@
+"""What every command shares: options, printing, validation of options and output
+paths, progress that stays visible when piped, interrupts and resume hints."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shlex
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ..errors import ToypokerError
+from ..io import atomic_write_text
+
+out = Console()
+err = Console(stderr=True)
+
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+SpecArg = Annotated[str, typer.Argument(help='Game spec, e.g. "kuhn(players=3)".')]
+
+#: the arguments of the running command (set by :func:`toypoker.cli.main`), for resume hints
+ARGV: list[str] = []
+#: exit status of a command stopped by Ctrl-C or SIGTERM
+INTERRUPTED = 130
+#: seconds between progress lines when stderr is not a terminal
+PLAIN_PROGRESS_EVERY = 5.0
+
+
+def new_app(help_: str, **kwargs: object) -> typer.Typer:
+    """A typer app with plain click help (flags shown as ``--flag/--no-flag``,
+    never as ``--flag <bool>``)."""
+    return typer.Typer(
+        help=help_,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        rich_markup_mode=None,
+        **kwargs,
+    )
+
+
+# ------------------------------------------------------------------- printing
+def num(x: object) -> str:
+    """A number for people: exact ``p/q (decimal)`` for fractions, else 10 digits."""
+    if isinstance(x, Fraction):
+        return f"{x} ({float(x):.10g})" if x.denominator != 1 else str(x)
+    return f"{float(x):.10g}"
+
+
+def plain(x: object) -> object:
+    """JSON-able plain Python numbers (no ``np.float64(...)`` anywhere)."""
+    if isinstance(x, dict):
+        return {str(k): plain(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [plain(v) for v in x]
+    if hasattr(x, "tolist"):
+        return plain(x.tolist())
+    if isinstance(x, Fraction):
+        return str(x)
+    if isinstance(x, bool | int | float | str) or x is None:
+        return x
+    try:
+        return float(x)  # numpy scalars
+    except (TypeError, ValueError):
+        return str(x)
+
+
+def print_json(data: object) -> None:
+    sys.stdout.write(json.dumps(data, indent=1) + "\n")
+
+
+def emit(data: object, path: Path | None, json_: bool) -> bool:
+    """Write ``data`` as JSON to ``path`` (atomically) if given; print it if ``--json``.
+    Returns True when the JSON was printed (the command is done)."""
+
+    if path:
+        atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+    if json_:
+        print_json(data)
+    return json_
+
+
+def one_line(message: str, kind: str = "error") -> None:
+    """Print ``toypoker: error: MESSAGE`` on stderr as exactly one line."""
+    text = " ".join(str(message).split())
+    sys.stderr.write(f"toypoker: {kind}: {text}\n")
+
+
+# ------------------------------------------------------------ option checks
+def finite(name: str, x: float | None) -> float | None:
+    """``x`` unless it is NaN or infinite."""
+    if x is not None and not math.isfinite(x):
+        raise ToypokerError(f"{name} must be a finite number, got {x}")
+    return x
+
+
+def positive(name: str, x: float | None) -> float | None:
+    """``x`` unless it is NaN, infinite, zero or negative (``None`` passes)."""
+    if x is not None and not (math.isfinite(x) and x > 0):
+        raise ToypokerError(f"{name} must be a positive number, got {x}")
+    return x
+
+
+def non_negative(name: str, x: float | None) -> float | None:
+    if x is not None and not (math.isfinite(x) and x >= 0):
+        raise ToypokerError(f"{name} must be a number >= 0, got {x}")
+    return x
+
+
+def at_least(name: str, x: int | None, low: int) -> int | None:
+    if x is not None and x < low:
+        raise ToypokerError(f"{name} must be at least {low}, got {x}")
+    return x
+
+
+def floats(text: str, n: int | None = None, name: str = "value") -> list[float]:
+    """Comma-separated finite numbers; one value stands for all ``n``."""
+    try:
+        vals = [float(x) for x in text.split(",") if x.strip()]
+    except ValueError as exc:
+        raise ToypokerError(f"{name} must be comma-separated numbers, not {text!r}") from exc
+    if not vals:
+        raise ToypokerError(f"{name} needs at least one number")
+    for v in vals:
+        finite(name, v)
+    if n is not None and len(vals) == 1:
+        vals = vals * n
+    if n is not None and len(vals) != n:
+        raise ToypokerError(f"{name} needs {n} numbers (or one for all), got {len(vals)}")
+    return vals
+
+
+def integers(text: str, name: str, low: int = 1) -> list[int]:
+    """Comma-separated integers, each at least ``low``."""
+    vals = floats(text, None, name)
+    if any(v != int(v) for v in vals):
+        raise ToypokerError(f"{name} must be whole numbers, not {text!r}")
+    for v in vals:
+        at_least(name, int(v), low)
+    return [int(v) for v in vals]
+
+
+def window(text: str, name: str) -> tuple[float, float]:
+    """``LO:HI``, both finite, ``LO < HI``."""
+    try:
+        a, b = (float(v) for v in text.split(":"))
+    except ValueError:
+        raise ToypokerError(f"{name} must be LO:HI, e.g. 0.5:20, not {text!r}") from None
+    if not (math.isfinite(a) and math.isfinite(b)):
+        raise ToypokerError(f"{name} must be finite, not {text!r}")
+    if not a < b:
+        raise ToypokerError(f"{name} needs LO < HI, got {text!r}")
+    return a, b
+
+
+# --------------------------------------------------------------- output paths
+def _folder_ok(folder: Path, option: str, path: Path) -> None:
+    """``folder`` (or its nearest existing ancestor, to be created) is a writable folder."""
+    probe = folder
+    while not probe.exists():
+        if probe.parent == probe:
+            break
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise ToypokerError(f"{option} {path}: {probe} is a file, not a folder")
+    if probe != folder:
+        raise ToypokerError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise ToypokerError(f"{option} {path}: the folder {probe} is not writable")
+
+
+def check_file(path: Path | None, option: str) -> None:
+    """An output file: not a folder, in an existing writable folder. Checked before work."""
+    if path is None:
+        return
+    if str(path).endswith(os.sep) or path.is_dir():
+        raise ToypokerError(f"{option} {path} is a folder; give a file name")
+    _folder_ok(path.parent if str(path.parent) else Path("."), option, path)
+
+
+def check_folder(path: Path | None, option: str) -> None:
+    """An output folder: a folder (or creatable inside a writable folder), not a file."""
+    if path is None:
+        return
+    if path.exists() and not path.is_dir():
+        raise ToypokerError(f"{option} {path} is a file, not a folder")
+    if path.exists():
+        if not os.access(path, os.W_OK | os.X_OK):
+            raise ToypokerError(f"{option} {path}: the folder is not writable")
+        return
+    probe = path.parent
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    if not probe.is_dir():
+        raise ToypokerError(f"{option} {path}: {probe} is a file, not a folder")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise ToypokerError(f"{option} {path}: the folder {probe} is not writable")
+
+
+def check_readable(path: Path | None, option: str) -> None:
+    """An input file that must exist and be a regular file."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise ToypokerError(f"{option} {path} is a folder, not a file")
+
+
+def temp_checkpoint(kind: str) -> Path:
+    """Where an interrupted run without ``--checkpoint`` keeps its state."""
+    return Path(tempfile.gettempdir()) / f"toypoker-{kind}-{os.getpid()}.npz"
+
+
+# ------------------------------------------------------------ interrupts
+def resume_hint(drop: Sequence[str] = (), add: Sequence[str] = ()) -> str:
+    """The running command again, options in ``drop`` (with their value) removed and
+    ``add`` appended: the exact command that resumes it, every other option kept."""
+    drop_set = set(drop)
+    args: list[str] = []
+    skip = False
+    for a in ARGV:
+        if skip:
+            skip = False
+            continue
+        name = a.split("=", 1)[0]
+        if name in drop_set:
+            skip = "=" not in a
+            continue
+        args.append(a)
+    return shlex.join(["toypoker", *args, *add])
+
+
+def interrupted(what: str, hint: str | None) -> typer.Exit:
+    """Report an interrupt on stderr (with the resume command) and return exit 130."""
+    msg = f"toypoker: interrupted: {what}"
+    if hint:
+        msg += f"; resume with: {hint}"
+    sys.stderr.write(msg + "\n")
+    return typer.Exit(INTERRUPTED)
+
+
+def stopped_name(stopped: object) -> str:
+    """``"interrupted"`` etc. for a string or an enum member."""
+    return str(getattr(stopped, "value", stopped))
+
+
+# -------------------------------------------------------------- progress
+class Bar:
+    """A rich progress bar on a terminal; otherwise a plain line on stderr every
+    :data:`PLAIN_PROGRESS_EVERY` seconds (so piped and logged runs show life)."""
+
+    def __init__(self, label: str, total: int | None = None, *, fields: Sequence[str] = ()):
+        self.label, self.total, self.fields = label, total, tuple(fields)
+        self.terminal = err.is_terminal
+        self.values: dict[str, object] = {f: "-" for f in self.fields}
+        self.completed = 0
+        self.t0 = self.last = time.monotonic()
+        self._progress: Progress | None = None
+        self._task = None
+
+    def __enter__(self) -> Bar:
+        if self.terminal:
+            cols = [TextColumn(self.label.replace("[", r"\[")), BarColumn(), MofNCompleteColumn()]
+            cols += [TextColumn(f"{f} {{task.fields[{f}]}}") for f in self.fields]
+            cols.append(TimeElapsedColumn())
+            self._progress = Progress(*cols, console=err, transient=True)
+            self._progress.__enter__()
+            self._task = self._progress.add_task("", total=self.total, **self.values)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._progress is not None:
+            self._progress.__exit__(None, None, None)
+
+    def update(self, completed: int | None = None, advance: int = 0, **fields: object) -> None:
+        self.completed = self.completed + advance if completed is None else completed
+        self.values.update(fields)
+        if self._progress is not None:
+            self._progress.update(self._task, completed=self.completed, **self.values)
+            return
+        now = time.monotonic()
+        if now - self.last >= PLAIN_PROGRESS_EVERY:
+            self.last = now
+            total = f"/{self.total}" if self.total else ""
+            extra = "".join(f", {f} {self.values[f]}" for f in self.fields)
+            sys.stderr.write(
+                f"toypoker: {self.label}: {self.completed}{total}{extra}, {now - self.t0:.0f} s\n"
+            )
+            sys.stderr.flush()

@@ -1,0 +1,402 @@
+"""``toypoker dynamics``: the adaptation ODE and repeated play (Billingham)."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.table import Table
+
+from ..dynamics import figures
+from ..dynamics.general import GameDynamics
+from ..dynamics.ode import SKPDynamics, basin, basins, classify, expectations, poincare
+from ..dynamics.play import estimator_limits, estimator_study, play
+from ..dynamics.table1 import table1 as compare_table1
+from ..errors import ToypokerError
+from ..games import load_game
+from ..io import atomic_write_text
+from ..literature.papers import billingham as B
+from .common import (
+    Bar,
+    JsonOpt,
+    at_least,
+    check_file,
+    check_folder,
+    floats,
+    integers,
+    new_app,
+    out,
+    plain,
+    positive,
+    print_json,
+)
+
+app = new_app("Learning dynamics: the adaptation ODE and repeated play.", no_args_is_help=True)
+
+MAX_BASINS_GRID = 200  # n x n integrations of the ODE
+OutdirOpt = Annotated[Path, typer.Option(help="Folder for CSV and figures.")]
+ClipOpt = Annotated[bool, typer.Option("--clip/--no-clip", help="Clip every estimate to [0, 1].")]
+EstimatorOpt = Annotated[
+    str,
+    typer.Option(help="Player 2's c_K estimate (46): corrected (unbiased) or printed."),
+]
+
+
+def _pot(pot: float) -> float:
+    if not (np.isfinite(pot) and pot > 0):
+        raise ToypokerError(f"--pot must be positive, got {pot}")
+    return float(pot)
+
+
+def _rates(text: str, n: int | None) -> list[float]:
+    ks = floats(text, n, "--k")
+    for x in ks:
+        positive("--k", x)
+    return ks
+
+
+def _y0(text: str, n: int) -> list[float]:
+    y = floats(text, n, "--y0")
+    if not all(0 <= v <= 1 for v in y):
+        raise ToypokerError(f"--y0 frequencies must lie in [0, 1], got {text!r}")
+    return y
+
+
+def ode(
+    pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
+    k: Annotated[str, typer.Option(help="Rates k1,k2,k3 (or one value).")] = "1",
+    y0: Annotated[str, typer.Option(help="Initial b_J,c_K,d_Q.")] = "0.25,0.2,0.25",
+    t_end: Annotated[float, typer.Option(help="Integration time.")] = 400.0,
+    basins_grid: Annotated[int, typer.Option(help="Basin grid size (n x n).")] = 9,
+    game: Annotated[
+        str | None, typer.Option(help="Any game with binary choices instead of SKP's ODE.")
+    ] = None,
+    outdir: OutdirOpt = Path("dynamics"),
+    json_: JsonOpt = False,
+) -> None:
+    """The ODE model (eqs. 18-26): fixed points and stability, limit cycle, basin,
+    expectation integrals; CSV and Figures 7-10."""
+
+    positive("--t-end", t_end)
+    at_least("--basins-grid", basins_grid, 1)
+    if basins_grid > MAX_BASINS_GRID:
+        raise ToypokerError(f"--basins-grid must be at most {MAX_BASINS_GRID}, got {basins_grid}")
+    check_folder(outdir, "--outdir")
+    if game is not None:
+        g = load_game(game)
+        gd = GameDynamics(g, k=_rates(k, None)[0])
+        x0 = _y0(y0, len(gd.labels))
+        outdir.mkdir(parents=True, exist_ok=True)
+        sol = gd.integrate(x0, t_end, t_eval=np.linspace(0, t_end, 2001))
+        rows = ["t," + ",".join(gd.labels)]
+        rows += [",".join(f"{v:.10g}" for v in (t, *sol.y[:, i])) for i, t in enumerate(sol.t)]
+        atomic_write_text(outdir / "trajectory.csv", "\n".join(rows) + "\n")
+        final = {lbl: float(v) for lbl, v in zip(gd.labels, sol.y[:, -1], strict=True)}
+        if json_:
+            print_json({"game": g.spec, "final": final, "csv": str(outdir / "trajectory.csv")})
+        else:
+            out.print(f"{g.spec}: integrated {len(gd.labels)} variables to t = {t_end:g}")
+            for lbl, v in final.items():
+                out.print(f"  {lbl}: {v:.6f}")
+        return
+    dyn = SKPDynamics(P=_pot(pot), k=tuple(_rates(k, 3)))
+    y = _y0(y0, 3)
+    outdir.mkdir(parents=True, exist_ok=True)
+    reports = classify(dyn)
+    lc = poincare(dyn, y, t_end=t_end)
+    b = basin(dyn, y, t_end)
+    sols = figures.fig_solutions(
+        dyn, [y], outdir / "fig9_solution.png", outdir / "fig10_expectations.png", t_end
+    )
+    sol = sols[0]
+    e = expectations(dyn, sol)
+    rows = ["t,b_J,c_K,d_Q,E1,E2,E3"]
+    rows += [
+        ",".join(f"{v:.10g}" for v in (t, *sol.y[:, i], *e[:, i])) for i, t in enumerate(sol.t)
+    ]
+    atomic_write_text(outdir / "ode.csv", "\n".join(rows) + "\n")
+    figures.fig_limit_cycles(dyn, outdir / "fig7_limit_cycles.png")
+    basin_counts = None
+    if "S3" in dyn.fixed_points():
+        figures.fig_manifold(dyn, outdir / "fig8_stable_manifold.png")
+        cs, ds, which = basins(dyn, n=basins_grid, t_end=t_end)
+        b_fix = dyn.fixed_points()["S3"][0]
+        figures.fig_basins(cs, ds, which, b_fix, outdir / "basins.png")
+        grid_rows = ["b_J,c_K,d_Q,attractor"] + [
+            f"{b_fix:.6f},{c:.6f},{d:.6f},{'S1' if which[i, j] == 1 else 'S2'}"
+            for i, c in enumerate(cs)
+            for j, d in enumerate(ds)
+        ]
+        atomic_write_text(outdir / "basins.csv", "\n".join(grid_rows) + "\n")
+        basin_counts = {"S1": int((which == 1).sum()), "S2": int((which == 2).sum())}
+    data = {
+        "P": dyn.P,
+        "k": list(dyn.k),
+        "fixed_points": [
+            {
+                "name": r.name,
+                "point": r.point.tolist(),
+                "eigenvalues": [[float(z.real), float(z.imag)] for z in r.eigenvalues],
+                "kind": r.kind,
+            }
+            for r in reports
+        ],
+        "limit_cycle": {
+            "period": lc.period,
+            "amplitude": lc.amplitude.tolist(),
+            "converged": lc.converged,
+        },
+        "basin": b,
+        "basin_grid": basin_counts,
+        "outdir": str(outdir),
+    }
+    if json_:
+        print_json(plain(data))
+        return
+    t = Table(title=f"Fixed points of the ODE (18)-(23), P = {dyn.P:g}", title_justify="left")
+    for c in ["point", "(b_J, c_K, d_Q)", "eigenvalues", "manifolds"]:
+        t.add_column(c)
+    for r in reports:
+        t.add_row(
+            r.name,
+            ", ".join(f"{v:.4f}" for v in r.point),
+            ", ".join(f"{z.real:.5f}{z.imag:+.5f}i" for z in r.eigenvalues),
+            r.kind,
+        )
+    out.print(t)
+    start = ", ".join(f"{v:g}" for v in y)
+    if lc.converged:
+        cycle = (
+            f"limit cycle period {float(lc.period):.3f}, amplitude "
+            f"{', '.join(f'{float(a):.4f}' for a in lc.amplitude)}"
+        )
+    else:
+        cycle = f"no converged limit cycle by t = {t_end:g}"
+    out.print(f"from ({start}): attracted to {b}; {cycle}")
+    if basin_counts:
+        out.print(
+            f"basins over a {basins_grid}x{basins_grid} grid of initial (c_K, d_Q): "
+            f"{basin_counts['S1']} -> c_K = 0 (S1), {basin_counts['S2']} -> d_Q = 0 (S2)"
+        )
+    out.print(f"CSV and Figures 7-10 (and basins.png) written to {outdir}/")
+
+
+def play_(
+    pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
+    k: Annotated[str, typer.Option(help="Rates k1,k2,k3 (or one value).")] = "0.001",
+    L: Annotated[str, typer.Option("--L", help="Memories L1,L2,L3 (or one value).")] = "24",
+    rounds: Annotated[int, typer.Option(help="Rounds of play.")] = 11_000_000,
+    y0: Annotated[
+        str | None, typer.Option(help="Initial b,c,d (default: near Solution 3).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Random seed.")] = 0,
+    record_every: Annotated[int, typer.Option(help="Record frequencies every N rounds.")] = 10000,
+    estimator: EstimatorOpt = "corrected",
+    clip: ClipOpt = False,
+    outdir: OutdirOpt = Path("dynamics"),
+    json_: JsonOpt = False,
+) -> None:
+    """Repeated play with estimators (eqs. 27-29, 44-47): time series CSV, realised
+    ex-showdown expectations with Monte Carlo errors, and the figure."""
+
+    at_least("--rounds", rounds, 1)
+    at_least("--seed", seed, 0)
+    at_least("--record-every", record_every, 1)
+    Ls = integers(L, "--L", 1)
+    if len(Ls) not in (1, 3):
+        raise ToypokerError(f"--L needs 3 numbers (or one for all), got {len(Ls)}")
+    x0 = None if y0 is None else tuple(_y0(y0, 3))
+    ks = tuple(_rates(k, 3))
+    P = _pot(pot)
+    check_folder(outdir, "--outdir")
+    t0 = time.perf_counter()
+    r = play(
+        P=P,
+        k=ks,
+        L=tuple(Ls * 3 if len(Ls) == 1 else Ls),
+        x0=x0,
+        rounds=rounds,
+        seed=seed,
+        record_every=record_every,
+        estimator=estimator,
+        clip=clip,
+    )
+    dt = time.perf_counter() - t0
+    outdir.mkdir(parents=True, exist_ok=True)
+    rows = ["round,b,c,d"] + [
+        f"{(i + 1) * r.record_every},{a:.6f},{b:.6f},{c:.6f}" for i, (a, b, c) in enumerate(r.freqs)
+    ]
+    atomic_write_text(outdir / "play.csv", "\n".join(rows) + "\n")
+    figures.fig_play(
+        [r], outdir / "play.png", reference=(2 / P, (P - 5) / (P + 1)) if P > 5 else None
+    )
+    data = {
+        "P": P,
+        "k": r.k,
+        "L": r.L,
+        "rounds": r.rounds,
+        "seed": r.seed,
+        "estimator": estimator,
+        "clip": clip,
+        "seconds": dt,
+        "expectation": r.expectation,
+        "standard_error": r.expectation_se,
+        "final": r.freqs[-1],
+        "csv": str(outdir / "play.csv"),
+    }
+    data = plain(data)
+    if json_:
+        print_json(data)
+        return
+    out.print(f"{rounds:,} rounds in {dt:.2f} s ({rounds / dt:,.0f} rounds/s)")
+    for p in range(3):
+        out.print(
+            f"  P{p + 1}: ex-showdown expectation {data['expectation'][p]:+.4f} "
+            f"+- {data['standard_error'][p]:.4f}"
+        )
+    final = ", ".join(f"{x:.4f}" for x in data["final"])
+    out.print(f"final (b, c, d) = ({final}); CSV and figure in {outdir}/")
+
+
+def estimators(
+    pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
+    L: Annotated[str, typer.Option("--L", help="Memories to test.")] = "6,12,24,48,96,192",
+    rounds: Annotated[int, typer.Option(help="Rounds per memory.")] = 1_100_000,
+    estimator: EstimatorOpt = "corrected",
+    clip: ClipOpt = False,
+    outdir: Annotated[Path, typer.Option(help="Folder for figures.")] = Path("dynamics"),
+    json_: JsonOpt = False,
+) -> None:
+    """Figures 16-17: mean and standard deviation of each estimator against L, at fixed
+    Solution 3 frequencies; beside the exact large-L limit of each estimator."""
+
+    P = _pot(pot)
+    if not B.above_p_star(Fraction(P)):
+        raise ToypokerError("Solution 3 exists only for P > P* = (5 + sqrt 73)/2")
+    Ls = integers(L, "--L", 1)
+    at_least("--rounds", rounds, 1)
+    check_folder(outdir, "--outdir")
+    means, stds, truth = estimator_study(P, Ls, rounds, estimator=estimator, clip=clip)
+    limits = estimator_limits(truth[0], truth[2], truth[3], estimator=estimator)
+    outdir.mkdir(parents=True, exist_ok=True)
+    figures.fig_estimators(
+        Ls,
+        means,
+        stds,
+        truth,
+        outdir / "fig16_estimator_means.png",
+        outdir / "fig17_estimator_stds.png",
+    )
+    names = ["b1 (44)", "b2 (44)", "c2 (46)", "d (45)", "c3 (47)"]
+    data = {
+        "P": P,
+        "L": Ls,
+        "estimator": estimator,
+        "names": names,
+        "means": means,
+        "stds": stds,
+        "truth": truth,
+        "limits": limits,
+    }
+    if json_:
+        print_json(plain(data))
+        return
+    t = Table(
+        title=f"Estimators at fixed Solution 3, P = {P:g} ({rounds:,} rounds each)",
+        title_justify="left",
+    )
+    t.add_column("L", justify="right")
+    for n in names:
+        t.add_column(n, justify="right")
+    for i, Lv in enumerate(Ls):
+        t.add_row(str(Lv), *(f"{means[i, j]:.4f} +- {stds[i, j]:.3f}" for j in range(5)))
+    t.add_row("true", *(f"{x:.4f}" for x in truth))
+    t.add_row("limit L->oo", *(f"{x:.4f}" for x in limits))
+    out.print(t)
+    out.print(f"Figures 16-17 written to {outdir}/")
+
+
+def table1(
+    rounds: Annotated[int, typer.Option(help="Rounds per run.")] = 11_000_000,
+    ks: Annotated[str, typer.Option("--k", help="Rates.")] = "0.001,0.01",
+    Ls: Annotated[str, typer.Option("--L", help="Memories.")] = "6,12,24,48,96,192",
+    pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
+    seeds: Annotated[int, typer.Option(help="Independent runs per (L, k).")] = 1,
+    workers: Annotated[int, typer.Option(help="Parallel processes.")] = 2,
+    seed: Annotated[int, typer.Option(help="Base seed.")] = 0,
+    estimator: EstimatorOpt = "corrected",
+    clip: ClipOpt = False,
+    csv: Annotated[Path | None, typer.Option(help="Write the comparison as CSV.")] = None,
+    outdir: Annotated[Path, typer.Option(help="Folder for figures.")] = Path("dynamics"),
+    json_: JsonOpt = False,
+) -> None:
+    """Table 1 (and any (k, L) sweep): repeated play started near S3, realised
+    ex-showdown expectations beside the published values, with Monte Carlo errors."""
+
+    k_list = _rates(ks, None)
+    L_list = integers(Ls, "--L", 1)
+    P = _pot(pot)
+    at_least("--rounds", rounds, 1)
+    at_least("--seeds", seeds, 1)
+    at_least("--workers", workers, 1)
+    at_least("--seed", seed, 0)
+    check_folder(outdir, "--outdir")
+    check_file(csv, "--csv")
+    with Bar("repeated play", len(k_list) * len(L_list) * seeds) as bar:
+        cmp = compare_table1(
+            P,
+            tuple(k_list),
+            tuple(L_list),
+            rounds,
+            seeds=seeds,
+            seed=seed,
+            workers=workers,
+            estimator=estimator,
+            clip=clip,
+            progress=lambda: bar.update(advance=1),
+        )
+    outdir.mkdir(parents=True, exist_ok=True)
+    for kk in k_list:
+        figures.fig_play(
+            [cmp.runs[(Lv, kk)][0] for Lv in L_list],
+            outdir / f"play_k{kk:g}.png",
+            reference=(2 / P, (P - 5) / (P + 1)),
+        )
+    if csv:
+        cmp.to_csv(csv)
+    if json_:
+        print_json(plain(cmp.to_json_dict()))
+        return
+    t = Table(
+        title=f"Table 1: ex-showdown expectations, P = {P:g}, {rounds:,} rounds x {seeds} "
+        "seed(s) per row",
+        title_justify="left",
+        caption="|diff|/error: distance to the published value in Monte Carlo standard errors",
+        caption_justify="left",
+    )
+    for c in ["L", "k", "player", "ours +- MC error", "published", "|diff|/error"]:
+        t.add_column(c, justify="right")
+    for row in cmp.rows:
+        for p in range(3):
+            pub = "-" if row.published is None else f"{row.published[p]:+.3f}"
+            z = "-" if row.z is None else f"{abs(row.z[p]):.1f}"
+            t.add_row(
+                str(row.L) if p == 0 else "",
+                f"{row.k:g}" if p == 0 else "",
+                f"P{p + 1}",
+                f"{row.ours[p]:+.4f} +- {row.se[p]:.4f}",
+                pub,
+                z,
+            )
+    out.print(t)
+    out.print(cmp.reading)
+
+
+app.command("ode")(ode)
+app.command("play")(play_)
+app.command("estimators")(estimators)
+app.command("table1")(table1)

@@ -1,0 +1,44 @@
+"""``toypoker export``: the game in another tool's format."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..errors import ToypokerError
+from ..games import load_game
+from ..interop.gambit import to_efg
+from ..io import atomic_write_text
+from .common import JsonOpt, SpecArg, check_file, err, print_json
+
+FORMATS = ("efg",)
+
+
+def export(
+    spec: SpecArg,
+    format_: Annotated[str, typer.Option("--format", help="efg (Gambit).")] = "efg",
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="File (default: stdout).")
+    ] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Write the game as a plain extensive form (Gambit .efg)."""
+
+    if format_ not in FORMATS:
+        raise ToypokerError(f"unknown format {format_!r}; known: {', '.join(FORMATS)}")
+    check_file(output, "-o")
+    g = load_game(spec)
+    text = to_efg(g)
+    if output:
+        atomic_write_text(output, text)
+    if json_:
+        data: dict[str, object] = {"game": g.spec, "format": format_}
+        data.update({"output": str(output)} if output else {"text": text})
+        print_json(data)
+    elif output:
+        err.print(f"wrote {output}")
+    else:
+        sys.stdout.write(text)

@@ -1,0 +1,376 @@
+"""``toypoker solve`` and ``toypoker compare``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from ..errors import ToypokerError
+from ..evaluate import evaluate
+from ..game import Game
+from ..games import load_game
+from ..plots import plot_convergence
+from ..solvers import solve as solve_game
+from ..solvers.analysis import SeedSpread, time_to_target
+from ..solvers.registry import get_method
+from .common import (
+    Bar,
+    JsonOpt,
+    SpecArg,
+    at_least,
+    check_file,
+    check_readable,
+    emit,
+    err,
+    interrupted,
+    non_negative,
+    out,
+    plain,
+    positive,
+    print_json,
+    resume_hint,
+    stopped_name,
+    temp_checkpoint,
+)
+from .tables import strategy_table, values_table
+
+DecimalsOpt = Annotated[
+    int | None,
+    typer.Option(help="Print probabilities with this many decimals (default: exact fractions)."),
+]
+
+
+def method_of(name: str):
+    """The registry entry of ``name`` (one-line error for an unknown method)."""
+
+    m = get_method(name)
+    if m.name == "enumerate":
+        raise ToypokerError("--method enumerate lists every equilibrium: use toypoker equilibria")
+    return m
+
+
+def run_with_bar(g: Game, method: str, **kw: object):
+    """``solvers.solve`` with a progress bar (plain lines every few seconds when piped)."""
+
+    with Bar(f"{method} {g.spec}", kw.get("iterations"), fields=("NashConv",)) as bar:
+        last: list[float | None] = [None]
+
+        def progress(t: int, nc: float | None) -> None:
+            if nc is not None:
+                last[0] = nc
+            bar.update(t, NashConv="-" if last[0] is None else f"{last[0]:.3g}")
+
+        return solve_game(g, method=method, progress=progress, **kw)
+
+
+def lp_text(res: object) -> str:
+    """An exact method's value for the summary line."""
+    if res.value_exact:
+        return f"; exact value {res.value_exact[0]} (P1), certified: {res.certified}"
+    return ""
+
+
+def seeded(path: Path | None, seed: int) -> Path | None:
+    """``p.json`` -> ``p-seed3.json``: the file of one seed of a ``--seeds`` batch."""
+    return None if path is None else path.with_name(f"{path.stem}-seed{seed}{path.suffix}")
+
+
+def solve(
+    spec: SpecArg,
+    method: Annotated[
+        str,
+        typer.Option(
+            help="cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+, fp, es-mccfr, os-mccfr, lp "
+            "or enumerate."
+        ),
+    ] = "cfr+",
+    iterations: Annotated[int, typer.Option(help="Maximum iterations.")] = 2000,
+    target_nash_conv: Annotated[
+        float | None, typer.Option(help="Stop once NashConv is at or below this.")
+    ] = None,
+    seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
+    target_max_gain: Annotated[
+        float | None,
+        typer.Option(help="Stop once every best-response gain is at or below this (eps)."),
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Seed of sampling methods (with --seeds: the first seed).")
+    ] = None,
+    seeds: Annotated[
+        int, typer.Option(help="Run this many seeds (SEED..SEED+N-1) and summarise their spread.")
+    ] = 1,
+    output: Annotated[
+        Path | None,
+        typer.Option("-o", "--output", help="Write the profile as JSON (with --seeds: -seedK)."),
+    ] = None,
+    result: Annotated[
+        Path | None, typer.Option(help="Write the whole result (or the seed summary) as JSON.")
+    ] = None,
+    csv: Annotated[
+        Path | None, typer.Option(help="Write the profile as CSV (with --seeds: -seedK).")
+    ] = None,
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(help="Checkpoint file (.npz), written atomically (with --seeds: -seedK)."),
+    ] = None,
+    checkpoint_seconds: Annotated[float, typer.Option(help="Seconds between checkpoints.")] = 60.0,
+    resume: Annotated[Path | None, typer.Option(help="Continue from a checkpoint.")] = None,
+    table: Annotated[bool, typer.Option("--table/--no-table", help="Print the strategy.")] = True,
+    decimals: DecimalsOpt = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Solve a game (CFR+ by default) and print the strategy, values and NashConv."""
+    m = method_of(method)
+    at_least("--iterations", iterations, 1)
+    at_least("--seeds", seeds, 1)
+    at_least("--seed", seed, 0)
+    at_least("--decimals", decimals, 0)
+    non_negative("--target-nash-conv", target_nash_conv)
+    non_negative("--target-max-gain", target_max_gain)
+    positive("--seconds", seconds)
+    positive("--checkpoint-seconds", checkpoint_seconds)
+    for path, option in ((output, "-o"), (result, "--result"), (csv, "--csv")):
+        check_file(path, option)
+    check_file(checkpoint, "--checkpoint")
+    check_readable(resume, "--resume")
+    if m.one_shot and (checkpoint or resume or seeds > 1):
+        raise ToypokerError(f"--method {method} takes no --checkpoint, --resume or --seeds")
+    if seeds > 1 and not m.stochastic:
+        raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
+    g = load_game(spec)
+    kw = {
+        "iterations": iterations,
+        "target_nash_conv": target_nash_conv,
+        "target_max_gain": target_max_gain,
+        "seconds": seconds,
+        "checkpoint_seconds": checkpoint_seconds,
+    }
+    if seeds > 1:
+        base = checkpoint or resume or temp_checkpoint("seeds")
+        _solve_seeds(g, method, seeds, seed or 0, kw, output, csv, result, base, resume, json_)
+        if checkpoint is None and resume is None:
+            for k in range(seeds):
+                seeded(base, (seed or 0) + k).unlink(missing_ok=True)
+        return
+    ck = None if m.one_shot else checkpoint or temp_checkpoint("solve")
+    res = run_with_bar(g, method, seed=seed, checkpoint=ck, resume=resume, **kw)
+    stopped = stopped_name(res.stopped)
+    if checkpoint is None and ck is not None and stopped != "interrupted":
+        ck.unlink(missing_ok=True)
+        if resume is not None and resume.name.startswith("toypoker-solve-"):
+            resume.unlink(missing_ok=True)  # our own temporary state, now used up
+    if output:
+        res.profile.to_json(output)
+    if csv:
+        res.profile.to_csv(csv)
+    if result:
+        res.save(result)
+    if json_:
+        print_json(res.to_json_dict())
+    else:
+        if table:
+            out.print(strategy_table(res.profile, decimals))
+        out.print(values_table(evaluate(g, res.profile), decimals))
+        seed_txt = f", seed {res.seed}" if res.seed is not None else ""
+        out.print(
+            f"{res.method}: {res.iterations} iterations in {res.seconds:.2f} s "
+            f"(stopped by {stopped}{seed_txt}); NashConv {res.nash_conv:.3g}{lp_text(res)}"
+        )
+        if output:
+            out.print(f"profile written to {output}")
+        if checkpoint:
+            out.print(f"checkpoint written to {checkpoint}")
+    if stopped == "interrupted":
+        raise interrupted(
+            f"stopped after {res.iterations} iterations; state saved in {ck}",
+            resume_hint(drop=("--resume",), add=("--resume", str(ck))),
+        )
+
+
+def _solve_seeds(
+    g: Game,
+    method: str,
+    seeds: int,
+    first: int,
+    kw: dict,
+    output: Path | None,
+    csv: Path | None,
+    result: Path | None,
+    base: Path,
+    resume: Path | None,
+    json_: bool,
+) -> None:
+    """Run seeds ``first .. first + seeds - 1`` (each checkpointed beside ``base``) and
+    summarise the spread of the solutions (the experiment behind Szafron et al.'s family).
+    One Ctrl-C stops the batch; ``--resume`` continues every seed where it stopped."""
+
+    runs = []
+    with Bar(f"{method} {g.spec}: seeds", seeds) as bar:
+        for k in range(seeds):
+            s = first + k
+            previous = seeded(resume, s)
+            if previous is not None and not previous.exists():
+                previous = None
+            r = solve_game(
+                g, method=method, seed=s, checkpoint=seeded(base, s), resume=previous, **kw
+            )
+            if stopped_name(r.stopped) == "interrupted":
+                raise interrupted(
+                    f"seed {s} stopped after {r.iterations} iterations ({k} of {seeds} seeds "
+                    f"done); states saved as {seeded(base, s).name} etc. in {base.parent}",
+                    resume_hint(drop=("--resume",), add=("--resume", str(base))),
+                )
+            if output:
+                r.profile.to_json(seeded(output, s))
+            if csv:
+                r.profile.to_csv(seeded(csv, s))
+            runs.append(r)
+            bar.update(k + 1)
+    summary = plain(SeedSpread.from_runs(g, method, kw["iterations"], runs).to_json_dict())
+    if emit(summary, result, json_):
+        return
+    _print_spread(g, method, seeds, summary)
+    if output or csv:
+        out.print(f"profiles written as {seeded(output or csv, first)} ... (one per seed)")
+
+
+def _print_spread(g: Game, method: str, seeds: int, summary: dict) -> None:
+    nc = summary["nash_conv"]
+    t = Table(
+        title=f"{seeds} seeds of {method} on {g.spec}: expected values",
+        title_justify="left",
+        caption=f"NashConv: max {nc['max']:.3g}, mean {nc['mean']:.3g}",
+        caption_justify="left",
+    )
+    for c in ["player", "mean", "std", "min", "max"]:
+        t.add_column(c, justify="right")
+    for v in summary["values"]:
+        t.add_row(f"P{v['player']}", *(f"{v[k]:.5f}" for k in ("mean", "std", "min", "max")))
+    out.print(t)
+    v = Table(
+        title="Infosets whose strategy varies across seeds (P of the last action)",
+        title_justify="left",
+    )
+    for c in ["infoset", "action", "min", "max", "mean"]:
+        v.add_column(c, justify="right")
+    for item in summary["varying_infosets"]:
+        v.add_row(
+            item["infoset"], item["action"], *(f"{item[k]:.3f}" for k in ("min", "max", "mean"))
+        )
+    out.print(v)
+
+
+# ------------------------------------------------------------------ compare
+def compare(
+    spec: SpecArg,
+    methods: Annotated[
+        str, typer.Option(help="Comma-separated methods.")
+    ] = "cfr,cfr+,dcfr,lcfr,pcfr+,dcfr+,pdcfr+,fp,es-mccfr,os-mccfr",
+    seconds: Annotated[float, typer.Option(help="Time budget of each method.")] = 8.0,
+    seed: Annotated[int, typer.Option(help="Seed of the sampling methods.")] = 0,
+    plot: Annotated[
+        Path | None, typer.Option(help="Plot file (PNG); default compare-<game>.png")
+    ] = None,
+    result: Annotated[
+        Path | None, typer.Option(help="Write all traces as JSON (also on Ctrl-C).")
+    ] = None,
+    resume: Annotated[
+        Path | None, typer.Option(help="Keep the methods finished in this --result JSON.")
+    ] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Run several methods for the same time and plot NashConv against time (log-log)."""
+
+    names = [m.strip() for m in methods.split(",") if m.strip()]
+    if not names:
+        raise ToypokerError("--methods names no method")
+    sampling = {n for n in names if method_of(n).stochastic}
+    positive("--seconds", seconds)
+    at_least("--seed", seed, 0)
+    check_file(plot, "--plot")
+    check_file(result, "--result")
+    g = load_game(spec)
+    if g.n_players != 2 and "lp" in names:
+        names = [m for m in names if m != "lp"]
+        if not names:
+            raise ToypokerError(f"no method of --methods applies to {g.spec} (lp: two players)")
+        err.print(f"skipping lp: {g.spec} is not a two-player game")
+    plot = plot or Path(f"compare-{g.name}-{g.n_players}p.png")
+    check_file(plot, "--plot")
+    rows = _previous_rows(resume, g.spec, seconds) if resume else {}
+    for m in names:
+        if m in rows:
+            continue
+        r = run_with_bar(
+            g, m, iterations=None, seconds=seconds, seed=seed if m in sampling else None
+        )
+        if stopped_name(r.stopped) == "interrupted":
+            saved = result or Path(f"compare-{g.name}-{g.n_players}p.json")
+            data = _compare_data(g, seconds, seed, plot, [rows[n] for n in names if n in rows])
+            emit(data, saved, False)
+            raise interrupted(
+                f"{m} cut after {r.seconds:.1f} s (not reported); {len(rows)} finished "
+                f"methods saved in {saved}",
+                resume_hint(
+                    drop=("--resume", "--result"),
+                    add=("--result", str(saved), "--resume", str(saved)),
+                ),
+            )
+        rows[m] = {
+            "method": r.method,
+            "iterations": r.iterations,
+            "seconds": r.seconds,
+            "nash_conv": r.nash_conv,
+            "seconds_to_1e-3": time_to_target(r, 1e-3),
+            "trace": [[p.iteration, p.seconds, p.nash_conv] for p in r.trace],
+        }
+    ordered = [rows[n] for n in names]
+    curves = [
+        SimpleNamespace(
+            method=row["method"],
+            trace=[
+                SimpleNamespace(iteration=i, seconds=s, nash_conv=n) for i, s, n in row["trace"]
+            ],
+        )
+        for row in ordered
+    ]
+    plot_convergence(curves, plot, title=f"{g.spec}: NashConv against time")
+    data = _compare_data(g, seconds, seed, plot, ordered)
+    if emit(plain(data), result, json_):
+        return
+    t = Table(title=f"{g.spec}: {seconds:g} s per method", title_justify="left")
+    for c in ["method", "iterations", "s/iteration", "final NashConv", "time to 1e-3"]:
+        t.add_column(c, justify="right")
+    for r in ordered:
+        t.add_row(
+            r["method"],
+            str(r["iterations"]),
+            f"{r['seconds'] / max(r['iterations'], 1):.3g}",
+            f"{r['nash_conv']:.3g}",
+            "-" if r["seconds_to_1e-3"] is None else f"{r['seconds_to_1e-3']:.2f} s",
+        )
+    out.print(t)
+    out.print(f"plot written to {plot}")
+
+
+def _compare_data(g: Game, seconds: float, seed: int, plot: Path, rows: list) -> dict:
+    return {"game": g.spec, "seconds": seconds, "seed": seed, "plot": str(plot), "methods": rows}
+
+
+def _previous_rows(path: Path, spec: str, seconds: float) -> dict[str, dict]:
+    """The finished methods of an earlier (interrupted) ``compare --result`` file."""
+    import json
+
+    try:
+        data = json.loads(path.read_text())
+        rows = {row["method"]: row for row in data["methods"]}
+        same = data["game"] == spec and data["seconds"] == seconds
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ToypokerError(f"cannot read compare results {path}: {exc}") from exc
+    if not same:
+        raise ToypokerError(f"{path} compares {data['game']} for {data['seconds']} s, not this")
+    return rows

@@ -1,0 +1,92 @@
+"""Tables for people: strategies (one column per action) and values."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy as sp
+from rich.table import Table
+
+from ..evaluate import Evaluation
+from ..profile import Profile
+from .common import num
+
+
+def prob_text(x: object, decimals: int | None) -> str:
+    """A probability: the exact fraction in full, or ``decimals`` places."""
+    if decimals is None and isinstance(x, Fraction):
+        return str(x)
+    return f"{float(x):.{3 if decimals is None else decimals}f}"
+
+
+def strategy_table(profile: Profile, decimals: int | None = None, limit: int = 200) -> Table:
+    """One row per infoset, one column per action of the game.
+
+    Exact profiles print whole fractions unless ``decimals`` is given; floating
+    profiles print 3 decimals by default.  Restricted (forced) infosets are dim.
+    """
+    g = profile.game
+    actions: list[str] = []
+    for i in g.infosets:
+        for a in i.actions:
+            if a not in actions:
+                actions.append(a)
+    more = len(g.infosets) - limit
+    t = Table(
+        title="Strategy: probability of each action",
+        title_justify="left",
+        caption=f"... {more} more infosets; save all with -o or --csv" if more > 0 else None,
+        caption_justify="left",
+    )
+    t.add_column("infoset (player:cards:history)", no_wrap=True)
+    for a in actions:
+        t.add_column(a, justify="right", overflow="fold")
+    for n, i in enumerate(g.infosets):
+        if n >= limit:
+            break
+        cells = [""] * len(actions)
+        for k, a in enumerate(i.actions):
+            cells[actions.index(a)] = prob_text(profile.probs[i.offset + k], decimals)
+        if i.restricted:
+            cells = [f"[dim]{c}[/dim]" if c else c for c in cells]
+        t.add_row(i.label, *cells)
+    return t
+
+
+def values_table(ev: Evaluation, decimals: int | None = None) -> Table:
+    """Expected value, best-response value and gain of each player, and NashConv:
+    exact fractions in full (folded, never cut) with their decimal, or ``decimals``."""
+
+    def fmt(x: object) -> str:
+        return num(x) if decimals is None else f"{float(x):.{decimals}f}"
+
+    t = Table(
+        title="Expected values and best responses",
+        title_justify="left",
+        caption=f"NashConv = {fmt(ev.nash_conv)}",
+        caption_justify="left",
+    )
+    t.add_column("player")
+    for c in ("expected value", "best-response value", "gain"):
+        t.add_column(c, justify="right", overflow="fold")
+    for p, (v, b, gn) in enumerate(zip(ev.values, ev.br_values, ev.gains, strict=True)):
+        t.add_row(f"P{p + 1}", fmt(v), fmt(b), fmt(gn))
+    return t
+
+
+def set_text(s: object, symbol: str = "P") -> str:
+    """A sympy set as people write it: ``5 < P``, ``0 <= x <= 1/2``, unions with "or"."""
+    if isinstance(s, sp.Union):
+        return " or ".join(set_text(a, symbol) for a in s.args)
+    if isinstance(s, sp.FiniteSet):
+        return " or ".join(f"{symbol} = {sp.sstr(a)}" for a in s.args)
+    if isinstance(s, sp.Interval):
+        lo, hi = s.start, s.end
+        parts = []
+        if lo != -sp.oo:
+            parts.append(f"{sp.sstr(lo)} {'<' if s.left_open else '<='} ")
+        parts.append(symbol)
+        if hi != sp.oo:
+            parts.append(f" {'<' if s.right_open else '<='} {sp.sstr(hi)}")
+        return "".join(parts) if len(parts) > 1 else f"any {symbol}"
+    return sp.sstr(s)

@@ -1,0 +1,279 @@
+"""``toypoker trace``: the curve of (regularized) equilibria along a parameter."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.table import Table
+
+from ..continuation import figures
+from ..continuation.curves import (
+    EquilibriumCurve,
+    multiplicity,
+    resume_curve,
+    system_for,
+    trace_curve,
+)
+from ..errors import ToypokerError
+from ..games import load_game
+from .common import (
+    Bar,
+    JsonOpt,
+    SpecArg,
+    at_least,
+    check_folder,
+    check_readable,
+    floats,
+    interrupted,
+    one_line,
+    out,
+    positive,
+    print_json,
+    resume_hint,
+    window,
+)
+
+INCOMPLETE = 1  # exit status of a curve that stopped before its window's ends
+
+
+def _slug(text: str) -> str:
+    """A folder name from a spec and window: letters, digits, ``.=-`` only."""
+    return re.sub(r"[^A-Za-z0-9.=-]+", "_", text).strip("_")
+
+
+def trace(
+    spec: SpecArg,
+    pot: Annotated[
+        str | None, typer.Option(help="Trace in the pot over LO:HI, e.g. 0.5:20.")
+    ] = None,
+    param: Annotated[
+        str | None,
+        typer.Option(help="Another parameter to trace in: ante, bet, or eps (the logit branch)."),
+    ] = None,
+    window_: Annotated[str | None, typer.Option("--range", help="LO:HI for --param.")] = None,
+    eps: Annotated[float, typer.Option(help="Regularization eps (units of dE/dx).")] = 1e-6,
+    start: Annotated[
+        float | None, typer.Option(help="Parameter value of the first point (default LO).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Random start for the first solve (default: all 1/2).")
+    ] = None,
+    response: Annotated[str, typer.Option(help="arctan, algebraic or logistic.")] = "arctan",
+    keep_dominated: Annotated[
+        bool,
+        typer.Option("--keep-dominated/--fix-dominated", help="Do not fix dominated choices."),
+    ] = False,
+    ds_max: Annotated[float, typer.Option(help="Largest arclength step.")] = 0.25,
+    at: Annotated[
+        str | None, typer.Option(help="Parameter values to list certified equilibria at (a,b,..).")
+    ] = None,
+    log: Annotated[bool, typer.Option("--log/--linear", help="Log scale for the axis.")] = False,
+    gif: Annotated[bool, typer.Option("--gif/--no-gif", help="Write the animation.")] = True,
+    outdir: Annotated[
+        Path | None,
+        typer.Option(help="Folder for CSV and figures (default: trace/<game>-<param>-<lo>-<hi>)."),
+    ] = None,
+    checkpoint_every: Annotated[
+        float, typer.Option(help="Seconds between saves of the curve so far.")
+    ] = 30.0,
+    resume: Annotated[
+        Path | None, typer.Option(help="Continue an interrupted curve (its curve.csv).")
+    ] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """Trace the curve of (regularized) equilibria in the pot or another parameter
+    (Billingham, N cards): CSV, plots, range bars, animation, multiplicity.
+    Exit status 1 when the curve stopped before the end of its window."""
+
+    positive("--eps", eps)
+    positive("--ds-max", ds_max)
+    positive("--checkpoint-every", checkpoint_every)
+    at_least("--seed", seed, 0)
+    if start is not None and not np.isfinite(start):
+        raise ToypokerError(f"--start must be finite, got {start}")
+    check_folder(outdir, "--outdir")
+    check_readable(resume, "--resume")
+    if outdir is None and resume is not None:
+        outdir = resume.parent  # a resumed curve stays in its folder
+    previous = EquilibriumCurve.load(resume) if resume is not None else None
+    g = load_game(spec)
+    if previous is not None:
+        if previous.spec != g.spec:
+            raise ToypokerError(f"{resume} traces {previous.spec}, not {g.spec}")
+        parameter, (lo, hi) = previous.parameter, previous.info["window"]
+        eps, keep_dominated = previous.eps, not previous.info.get("dominated", True)
+    else:
+        if (pot is None) == (param is None):
+            raise ToypokerError("give --pot LO:HI, or --param NAME with --range LO:HI")
+        if param is not None and window_ is None:
+            raise ToypokerError("--param needs --range LO:HI")
+        parameter = "pot" if pot is not None else param
+        lo, hi = window(
+            pot if pot is not None else window_, "--pot" if pot is not None else "--range"
+        )
+    if outdir is None:  # each run its own folder
+        outdir = Path("trace") / _slug(f"{g.spec}-{parameter}-{lo:g}-{hi:g}")
+        check_folder(outdir, "--outdir")
+    at_values = floats(at, None, "--at") if at else []
+    for v in at_values:
+        if not lo <= v <= hi:
+            raise ToypokerError(f"--at value {v} is outside [{lo}, {hi}]")
+    outdir.mkdir(parents=True, exist_ok=True)
+    rng = np.random.default_rng(seed) if seed is not None else None
+    ckpt = outdir / "curve.csv"
+    with Bar(f"trace {g.spec}", fields=("at", "step")) as bar:
+
+        def progress(stage: str, lam: float, ds: float) -> None:
+            bar.update(advance=1, at=f"{stage} = {lam:.6g}", step=f"{ds:.2e}")
+
+        if previous is not None:
+            res = resume_curve(
+                previous,
+                g,
+                at=at_values,
+                ds_max=ds_max,
+                progress=progress,
+                checkpoint=ckpt,
+                checkpoint_every=checkpoint_every,
+            )
+        else:
+            res = trace_curve(
+                g,
+                parameter,
+                lo,
+                hi,
+                eps=eps,
+                at=at_values,
+                start=start,
+                response=response,
+                dominated=not keep_dominated,
+                rng=rng,
+                ds_max=ds_max,
+                progress=progress,
+                checkpoint=ckpt if parameter != "eps" else None,
+                checkpoint_every=checkpoint_every,
+            )
+    curve = res.curve
+    if curve.reason.endswith("interrupted"):
+        curve.save(ckpt)
+        if parameter == "eps":  # TODO(integration): eps traces resumable in the library
+            hint = resume_hint()
+            where = f"{len(curve.theta)} points saved in {ckpt} (eps traces restart)"
+        else:
+            hint = resume_hint(drop=("--resume",), add=("--resume", str(ckpt)))
+            where = f"{len(curve.theta)} points saved in {ckpt}"
+        raise interrupted(f"at {parameter} = {curve.theta[-1]:.6g}; {where}", hint)
+    csv_path = curve.save(outdir / "curve.csv")
+    figures.plot_expectations(curve, outdir / "expectations.png", log=log)
+    figures.plot_frequencies(curve, g, outdir / "frequencies.png", log=log)
+    system = system_for(curve, dominated=not keep_dominated, game=g)
+    mult = multiplicity(curve, system)
+    figures.plot_multiplicity(mult, curve, outdir / "multiplicity.png")
+    mult.to_csv(outdir / "multiplicity.csv")
+    listed = []
+    for v in at_values:
+        eqs = [e for e in res.equilibria if e.theta == v]
+        figures.plot_ranges(
+            system.exact_game(v),
+            eqs[0].sigma if eqs else curve.sigma[0],
+            f"{g.spec}: {parameter} = {v:g} (equilibrium 1 of {len(eqs)})",
+            outdir / f"ranges_{parameter}{v:g}.png",
+        )
+        listed.append((v, eqs))
+    if gif:
+        figures.animate_ranges(curve, g, outdir / "animation.gif")
+    rows = mult.rows()
+    complete = all(r.strip() == "reached" for r in curve.reason.split(" / "))
+    data = {
+        "spec": g.spec,
+        "parameter": parameter,
+        "window": [lo, hi],
+        "eps": None if parameter == "eps" else eps,
+        "points": len(curve.theta),
+        "steps": curve.steps,
+        "seconds": round(curve.seconds, 3),
+        "reason": curve.reason,
+        "complete": complete,
+        "csv": str(csv_path),
+        "max_equilibria": int(mult.distinct.max()) if rows else 0,
+        "unpolished": int(mult.unpolished.max()) if rows else 0,
+        "multiplicity": [
+            {"from": a, "to": b, "crossings": c, "distinct": d, "unpolished": u}
+            for a, b, c, d, u in rows
+        ],
+        "equilibria": [
+            {
+                parameter: v,
+                "list": [
+                    {
+                        "expectations": [float(x) for x in e.expectations],
+                        "nash_conv": float(e.nash_conv),
+                        "raw_nash_conv": float(e.raw_nash_conv),
+                        "certified": bool(e.certified),
+                    }
+                    for e in eqs
+                ],
+            }
+            for v, eqs in listed
+        ],
+        "outdir": str(outdir),
+    }
+    if json_:
+        print_json(data)
+    else:
+        _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir)
+    if not complete:
+        one_line(
+            f"the curve stopped early ({curve.reason}) at {parameter} = {curve.theta[-1]:.6g}; "
+            f"the partial curve is in {outdir}/ (try a smaller --ds-max or another --start)",
+            kind="warning",
+        )
+        raise typer.Exit(INCOMPLETE)
+
+
+def _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir: Path) -> None:
+    """The human summary: the run, where the branch holds several equilibria, the lists."""
+    reg = "tracing eps itself" if parameter == "eps" else f"eps = {eps:g}"
+    out.print(
+        f"{g.spec}: {len(curve.theta)} points over {parameter} in [{lo:g}, {hi:g}] "
+        f"({curve.steps} steps, {curve.seconds:.1f} s, {reg}, {curve.reason})"
+    )
+    if rows and parameter != "eps":
+        top = max(r[3] for r in rows)
+        multi = [r for r in rows if r[3] > 1 or r[4] > 0]
+        bad = sum(1 for r in rows if r[4] > 0)
+        note = f"; {bad} intervals with unpolished crossings" if bad else ""
+        out.print(
+            f"up to {top} distinct equilibria on the branch{note} "
+            f"(all in {outdir / 'multiplicity.csv'})"
+        )
+        for a, b, c, d, u in multi:
+            if d == top or u:
+                more = f" + {u} unpolished" if u else ""
+                out.print(
+                    f"  {parameter} in ({a:.6g}, {b:.6g}): {d} distinct{more} ({c} branch points)"
+                )
+    for v, eqs in listed:
+        t = Table(
+            title=f"{parameter} = {v:g}: {len(eqs)} distinct equilibria", title_justify="left"
+        )
+        t.add_column("#")
+        for p in range(g.n_players):
+            t.add_column(f"E{p + 1}", justify="right")
+        t.add_column("NashConv (polished)", justify="right")
+        t.add_column("NashConv (regularized)", justify="right")
+        t.add_column("certified")
+        for k, e in enumerate(eqs):
+            t.add_row(
+                str(k + 1),
+                *(f"{float(x):+.6f}" for x in e.expectations),
+                f"{float(e.nash_conv):.2e}",
+                f"{float(e.raw_nash_conv):.2e}",
+                "yes" if e.certified else "NO (unpolished)",
+            )
+        out.print(t)
+    out.print(f"CSV, plots, range bars and animation in {outdir}/")

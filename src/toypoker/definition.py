@@ -1,0 +1,251 @@
+"""What a builder hands to :class:`toypoker.game.Game`, and the small records of a compiled game.
+
+A :class:`GameDefinition` is the deal table and the public tree (:class:`RawNode`),
+with each node's committed chips also as affine forms (:class:`Linear`) in the
+game's numeric parameters (:class:`NumericParams`).  :class:`Node`,
+:class:`InfoSet` and :class:`DealBlocks` are the records of the compiled game.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .errors import ToypokerError
+from .spec import parameter_value
+
+if TYPE_CHECKING:
+    from .game import Game
+
+IDX = np.int32  # row-level index arrays (rows < 2**31)
+
+ACTION_NAMES = {"k": "check", "b": "bet", "c": "call", "f": "fold", "r": "raise"}
+
+
+@dataclass(frozen=True)
+class Linear:
+    """An affine form ``const + sum_j coef[j] * x_j`` in a game's numeric coordinates.
+
+    The chips a player has committed are such forms (ante and bets are), so
+    payoffs are affine in the numeric parameters.
+    """
+
+    const: Fraction
+    coef: tuple[Fraction, ...]
+
+    @classmethod
+    def constant(cls, value: Fraction | int, k: int) -> Linear:
+        """The constant ``value`` over ``k`` coordinates."""
+        return cls(Fraction(value), (Fraction(0),) * k)
+
+    @classmethod
+    def coordinate(cls, j: int, k: int, scale: Fraction | int = 1) -> Linear:
+        """``scale * x_j`` over ``k`` coordinates."""
+        return cls(Fraction(0), tuple(Fraction(scale) if i == j else Fraction(0) for i in range(k)))
+
+    def __add__(self, other: Linear) -> Linear:
+        return Linear(
+            self.const + other.const,
+            tuple(a + b for a, b in zip(self.coef, other.coef, strict=True)),
+        )
+
+    def at(self, x: Sequence[Fraction]) -> Fraction:
+        """The value at coordinates ``x``."""
+        return self.const + sum((c * v for c, v in zip(self.coef, x, strict=True)), Fraction(0))
+
+
+@dataclass(frozen=True)
+class NumericParams:
+    """The numeric parameters a game's payoffs are affine in.
+
+    ``coordinates`` are independent (e.g. ``("ante", "bet")`` for Kuhn poker)
+    with ``values`` in this game; ``names`` lists every numeric parameter as
+    ``(name, coordinate index, scale)``: ``name = scale * x[coordinate]`` (Kuhn's
+    ``pot`` is ``n * ante``).  Parameters on one coordinate are alternatives:
+    setting one drops the others from the spec.
+    """
+
+    coordinates: tuple[str, ...] = ()
+    values: tuple[Fraction, ...] = ()
+    names: tuple[tuple[str, int, Fraction], ...] = ()
+
+    def find(self, game: str, name: str) -> tuple[int, Fraction]:
+        """``(coordinate index, scale)`` of a numeric parameter of ``game`` (its name, for
+        the message); ToypokerError if it has none of that name."""
+        for n, j, scale in self.names:
+            if n == name:
+                return j, scale
+        known = ", ".join(n for n, _, _ in self.names) or "none"
+        raise ToypokerError(f"{game} has no numeric parameter {name!r}; numeric: {known}")
+
+    def assign(
+        self, game: str, params: Mapping[str, object], values: Mapping[str, object]
+    ) -> tuple[tuple[Fraction, ...], dict[str, object]]:
+        """New coordinates and spec parameters for ``values`` (``{name: value}``): a
+        parameter replaces the alternatives on its coordinate (Kuhn's pot and ante)."""
+        x, out, seen = list(self.values), dict(params), {}
+        for name, raw in values.items():
+            j, scale = self.find(game, name)
+            if j in seen:
+                raise ToypokerError(f"give either {seen[j]} or {name} for {game}, not both")
+            seen[j] = name
+            v = parameter_value(name, raw)
+            x[j] = v / scale
+            for other, k, _ in self.names:  # alternatives on the same coordinate
+                if k == j and other != name:
+                    out.pop(other, None)
+            out[name] = v
+        return tuple(x), out
+
+
+@dataclass
+class RawNode:
+    """A public-tree node as a builder makes it (before compilation)."""
+
+    kind: str  # "decision" | "chance" | "terminal"
+    actor: int  # the acting player, -1 for chance and terminal nodes
+    actions: tuple[str, ...]
+    children: list[int]
+    committed: tuple[Fraction, ...]
+    live: tuple[bool, ...]
+    history: str
+    round: int
+    board: tuple[int, ...]  # 0-based ranks revealed so far
+    reveal: tuple[int, ...] = ()  # chance node: deal columns it reveals
+    child_values: list[tuple[int, ...]] = field(default_factory=list)
+    chips: tuple[Linear, ...] | None = None  # ``committed`` as affine forms (NumericParams)
+
+
+@dataclass
+class GameDefinition:
+    """What a builder hands to :class:`Game`: deal table, public tree, restrictions."""
+
+    name: str
+    params: dict[str, object]
+    n_players: int
+    n_ranks: int
+    cards: np.ndarray  # (deals, slots) 0-based ranks
+    weight_num: np.ndarray  # (deals,) int: probability = weight_num / weight_den
+    weight_den: int
+    hole_slots: list[tuple[int, ...]]  # per player: the deal columns of its cards
+    strength: np.ndarray  # (players, deals) showdown strength, higher wins
+    nodes: list[RawNode]
+    root: int
+    restrictions: list[tuple[int, tuple[int, ...], str, dict[str, Fraction]]]
+    numeric: NumericParams = field(default_factory=NumericParams)
+    # the game's parameter check (``GameInfo.validate``), for Game.at
+    validate: Callable[[Mapping[str, object]], dict[str, object]] | None = None
+
+
+@dataclass(frozen=True)
+class Node:
+    """A compiled public node.  ``id`` is its position in depth order."""
+
+    id: int
+    kind: str
+    actor: int
+    actions: tuple[str, ...]
+    children: tuple[int, ...]
+    parent: int
+    depth: int
+    committed: tuple[Fraction, ...]
+    live: tuple[bool, ...]
+    history: str
+    board: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class InfoSet:
+    """An information set: a decision node and the private cards of its actor.
+
+    ``player`` is 0-based; ``private`` the ranks held (1 lowest); ``history``
+    the public actions (``k b c f r``, ``/`` between rounds, board cards in
+    brackets); ``label`` the stable name used in profile files, e.g.
+    ``P2:3:kb`` (player as printed in the papers, 1-based).
+    """
+
+    index: int
+    node: int
+    player: int
+    private: tuple[int, ...]
+    history: str
+    actions: tuple[str, ...]
+    offset: int
+    restricted: bool
+
+    @property
+    def private_label(self) -> str:
+        """The private ranks as written in labels: ``"3"``, ``"2-5"``."""
+        return "-".join(str(r) for r in self.private)
+
+    @property
+    def label(self) -> str:
+        """The stable label ``P{player+1}:{private}:{history}``, e.g. ``P2:3:kb``."""
+        return make_label(self.player, self.private_label, self.history)
+
+
+def make_label(player: int, private: str, history: str) -> str:
+    """The label of an infoset: ``P{player+1}:{private}:{history}``."""
+    return f"P{player + 1}:{private}:{history}"
+
+
+@dataclass(frozen=True)
+class DealBlocks:
+    """Rows grouped by deal (each block in depth order) and children lists.
+
+    ``order[start[d]:start[d+1]]`` are deal ``d``'s rows; ``local_parent`` the
+    parent's position inside the block (-1 at the root); ``depth_start[d]``
+    the block's depth boundaries; ``row_term[r]`` the column of a terminal row
+    in ``term_u`` (-1 otherwise); the children of row ``r`` are
+    ``child_rows[child_ptr[r]:child_ptr[r+1]]`` in action order.
+    """
+
+    order: np.ndarray
+    start: np.ndarray
+    local_parent: np.ndarray
+    depth_start: np.ndarray
+    row_term: np.ndarray
+    child_ptr: np.ndarray
+    child_rows: np.ndarray
+
+
+def deal_blocks(game: Game) -> DealBlocks:
+    """The rows of each deal of a compiled game (``Game.deal_blocks``), for sampling methods."""
+    order = np.argsort(game.row_deal, kind="stable").astype(IDX)
+    counts = np.bincount(game.row_deal, minlength=game.n_deals)
+    start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
+    position = np.empty(game.n_rows, dtype=np.int64)
+    position[order] = np.arange(game.n_rows)
+    deal_of = game.row_deal[order]
+    par = game.parent_row[order]
+    local_parent = np.where(par >= 0, position[par.clip(0)] - start[deal_of], -1)
+    row_depth = np.searchsorted(game.depth_start, np.arange(game.n_rows), side="right") - 1
+    depth_counts = np.zeros((game.n_deals, game.n_depths), dtype=np.int64)
+    np.add.at(depth_counts, (deal_of, row_depth[order]), 1)
+    depth_start = np.concatenate(
+        [np.zeros((game.n_deals, 1), dtype=np.int64), np.cumsum(depth_counts, axis=1)], axis=1
+    )
+    row_term = np.full(game.n_rows, -1, dtype=np.int64)
+    row_term[game.term_rows] = np.arange(len(game.term_rows))
+    # children of every row in action order (CSR), for trajectory sampling
+    child_order = np.argsort(game.parent_row, kind="stable")
+    child_order = child_order[game.parent_row[child_order] >= 0]
+    n_children = np.bincount(game.parent_row[child_order], minlength=game.n_rows)
+    child_ptr = np.concatenate([[0], np.cumsum(n_children)]).astype(np.int64)
+    blocks = DealBlocks(
+        order,
+        start,
+        local_parent.astype(np.int64),
+        depth_start,
+        row_term,
+        child_ptr,
+        child_order.astype(np.int64),
+    )
+    for f in dataclasses.fields(blocks):
+        getattr(blocks, f.name).flags.writeable = False
+    return blocks

@@ -1,0 +1,64 @@
+"""The catalogue of the papers' closed-form claims, each checked exactly.
+
+:data:`CLAIMS` is a literal tuple of :class:`Claim` (per paper in
+:mod:`.kuhn1950`, :mod:`.szafron2013`, :mod:`.billingham`); :func:`check` runs
+them and returns one :class:`Row` per checked instance.  The framework is in
+:mod:`.base`; the papers' data in :mod:`toypoker.literature.papers`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from ...errors import ToypokerError
+from . import billingham, kuhn1950, szafron2013
+from .base import Claim, Context, Row, certify
+
+# the order fixes which random family members a seed draws
+CLAIMS: tuple[Claim, ...] = (*kuhn1950.CLAIMS, *szafron2013.CLAIMS, *billingham.CLAIMS)
+
+
+def claim_ids() -> tuple[str, ...]:
+    """The ids of :data:`CLAIMS`, in order."""
+    return tuple(c.id for c in CLAIMS)
+
+
+def check(
+    claims: Sequence[str] | None = None,
+    seed: int = 0,
+    progress: Callable[[str], None] | None = None,
+) -> list[Row]:
+    """Run the claims (all by default) and return one row per checked instance.
+
+    Parameters
+    ----------
+    claims
+        Claim ids to run (all if ``None`` or empty); an unknown id is a
+        :class:`~toypoker.errors.ToypokerError`.
+    seed
+        Seed of the random family members drawn by some claims.
+    progress
+        Called with each claim's id before it runs.
+
+    Returns
+    -------
+    list of Row
+    """
+    known = claim_ids()
+    unknown = [c for c in claims or () if c not in known]
+    if unknown:
+        raise ToypokerError(f"unknown claim {unknown[0]!r}; known: {', '.join(known)}")
+    ctx = Context(np.random.default_rng(seed))  # games compiled once per call
+    rows: list[Row] = []
+    for claim in CLAIMS:
+        if claims and claim.id not in claims:
+            continue
+        if progress:
+            progress(claim.id)
+        rows.extend(claim.run(claim, ctx))
+    return rows
+
+
+__all__ = ["CLAIMS", "Claim", "Context", "Row", "certify", "check", "claim_ids"]

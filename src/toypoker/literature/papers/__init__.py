@@ -1,0 +1,9 @@
+"""The papers' data: formulas and printed numbers, each with its source.
+
+The low layer of :mod:`toypoker.literature`: no claims machinery here.
+:mod:`.kuhn1950`, :mod:`.szafron2013`, :mod:`.billingham`.
+"""
+
+from . import billingham, kuhn1950, szafron2013
+
+__all__ = ["billingham", "kuhn1950", "szafron2013"]

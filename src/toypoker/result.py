@@ -1,0 +1,208 @@
+"""The one result type every method returns: :class:`Result`.
+
+Iterative solvers (the CFR family, Monte Carlo CFR, fictitious play), the
+exact ones (the sequence-form LP, the equilibrium enumerator) and the
+continuation tracer all answer with a frozen :class:`Result`, as pygambit's
+``nash.*_solve`` functions all answer with one ``NashComputationResult``.
+
+>>> from fractions import Fraction
+>>> Stopped("target") is Stopped.TARGET
+True
+>>> jsonable({"pot": Fraction(9, 2), "why": Stopped.SOLVED})
+{'pot': '9/2', 'why': 'solved'}
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum, StrEnum
+from fractions import Fraction
+from pathlib import Path
+from types import MappingProxyType
+
+import numpy as np
+
+from .game import Game
+from .io import atomic_write_text
+from .profile import Profile
+
+RESULT_FORMAT = "toypoker-result/2"
+
+
+class Stopped(StrEnum):
+    """Why a run stopped (a ``str``: ``Stopped.TARGET == "target"``)."""
+
+    ITERATIONS = "iterations"  # the iteration budget was spent
+    SECONDS = "seconds"  # the time budget was spent
+    TARGET = "target"  # NashConv (or the largest gain) reached its target
+    INTERRUPTED = "interrupted"  # Ctrl-C: the result (and checkpoint) are usable
+    SOLVED = "solved"  # an exact method finished
+    FINISHED = "finished"  # a sweep (e.g. a continuation trace) covered its range
+
+
+@dataclass(frozen=True)
+class TracePoint:
+    """One NashConv check of an iterative run."""
+
+    iteration: int
+    seconds: float
+    nash_conv: float
+
+
+def jsonable(x: object) -> object:
+    """``x`` as plain JSON data: Fractions and sympy numbers as strings, enums as
+    their values, objects with ``to_json_dict()`` through it, arrays as lists."""
+    if x is None or isinstance(x, bool | int | str):
+        return x.value if isinstance(x, Enum) else x
+    if isinstance(x, Enum):
+        return jsonable(x.value)
+    if isinstance(x, float):
+        return x
+    if isinstance(x, Fraction):
+        return str(x)
+    if isinstance(x, np.generic):
+        return jsonable(x.item())
+    if isinstance(x, np.ndarray):
+        return [jsonable(v) for v in x.tolist()]
+    if hasattr(x, "to_json_dict"):
+        return x.to_json_dict()
+    if isinstance(x, Mapping):
+        return {str(k): jsonable(v) for k, v in x.items()}
+    if dataclasses.is_dataclass(x) and not isinstance(x, type):
+        return {f.name: jsonable(getattr(x, f.name)) for f in dataclasses.fields(x)}
+    if isinstance(x, list | tuple | set | frozenset):
+        return [jsonable(v) for v in x]
+    return str(x)  # sympy expressions and sets, paths
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of any method: one frozen record, JSON-able.
+
+    Attributes
+    ----------
+    game : Game
+        The compiled game solved (``spec`` gives its canonical spec).
+    method : str
+        ``"cfr+"``, ``"lp"``, ``"enumerate"``, ``"trace"``, ...
+    options : Mapping[str, object]
+        Every parameter of the run (method options and budgets), read-only.
+    profile : Profile or None
+        The main profile (None for set-valued results such as ``enumerate``).
+    equilibria : tuple
+        ``enumerate``: its pieces; ``lp``: ``(exact profile,)``; ``trace``: the
+        equilibria at the requested points.
+    values, gains : tuple of float
+        Each player's expected value and best-response gain under ``profile``.
+    nash_conv : float or None
+        Sum of the gains.
+    exact : bool
+        The numbers are exact rationals.
+    certified : bool
+        An exact certificate backs the claim (e.g. the LP's exact best responses
+        are all 0, so ``value_exact`` is the value of the game).
+    value_exact : tuple of Fraction or None
+        Each player's exact expected value.
+    iterations : int
+        Iterations (steps) performed.
+    seconds : float
+        Wall time spent stepping (NashConv checks excluded).
+    trace : tuple of TracePoint
+        NashConv against iterations and seconds.
+    stopped : Stopped
+        Why the run stopped.
+    seed : int or None
+        Seed of a sampling method.
+    curve : object or None
+        ``trace``: the continuation curve.
+    variables : tuple
+        ``enumerate``: the sympy symbols of the free probabilities, in order.
+    """
+
+    game: Game
+    method: str
+    options: Mapping[str, object] = field(default_factory=dict)
+    profile: Profile | None = None
+    equilibria: tuple = ()
+    values: tuple[float, ...] = ()
+    gains: tuple[float, ...] = ()
+    nash_conv: float | None = None
+    exact: bool = False
+    certified: bool = False
+    value_exact: tuple[Fraction, ...] | None = None
+    iterations: int = 0
+    seconds: float = 0.0
+    trace: tuple[TracePoint, ...] = ()
+    stopped: Stopped = Stopped.SOLVED
+    seed: int | None = None
+    curve: object | None = None
+    variables: tuple = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+        object.__setattr__(self, "stopped", Stopped(self.stopped))
+        object.__setattr__(self, "equilibria", tuple(self.equilibria))
+        object.__setattr__(self, "trace", tuple(self.trace))
+        object.__setattr__(self, "variables", tuple(self.variables))
+
+    @property
+    def spec(self) -> str:
+        """The canonical spec of the game solved."""
+        return self.game.spec
+
+    def to_json_dict(self) -> dict[str, object]:
+        """Everything as plain JSON data (exact numbers as ``"p/q"`` strings)."""
+        return {
+            "format": RESULT_FORMAT,
+            "game": self.spec,
+            "method": self.method,
+            "options": jsonable(self.options),
+            "exact": self.exact,
+            "certified": self.certified,
+            "values": list(self.values),
+            "value_exact": jsonable(self.value_exact),
+            "gains": list(self.gains),
+            "nash_conv": _finite(self.nash_conv),
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "stopped": self.stopped.value,
+            "seed": self.seed,
+            "trace": [[p.iteration, p.seconds, _finite(p.nash_conv)] for p in self.trace],
+            "profile": None if self.profile is None else self.profile.to_json_dict(),
+            "equilibria": [jsonable(e) for e in self.equilibria],
+            "variables": [str(v) for v in self.variables],
+            "curve": jsonable(self.curve),
+        }
+
+    def save(self, path: str | Path) -> None:
+        """Write :meth:`to_json_dict` as JSON, atomically."""
+        atomic_write_text(path, json.dumps(self.to_json_dict(), indent=1) + "\n")
+
+    def to_csv(self, path: str | Path | None = None) -> str:
+        """The trace as CSV (``iteration,seconds,nash_conv``); written atomically
+        to ``path`` if given."""
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(["iteration", "seconds", "nash_conv"])
+        for p in self.trace:
+            w.writerow([p.iteration, repr(float(p.seconds)), repr(float(p.nash_conv))])
+        text = buf.getvalue()
+        if path is not None:
+            atomic_write_text(path, text)
+        return text
+
+
+def _finite(x: float | None) -> float | None:
+    """JSON has no NaN or infinity: those become null."""
+    if x is None or not math.isfinite(float(x)):
+        return None
+    return float(x)
+
+
+__all__ = ["RESULT_FORMAT", "Result", "Stopped", "TracePoint", "jsonable"]

@@ -1,0 +1,237 @@
+"""Checkpoints: a solver's full state in one ``.npz`` (arrays + JSON metadata).
+
+No pickle.  The metadata records the game's spec, the method (the registry
+gives the state type), its options, the seed, the trace and the time spent, so
+:func:`load_checkpoint` needs nothing but the path.  Anything malformed -- not
+a zip, truncated, missing keys, wrong shapes, non-finite numbers -- is one
+:class:`~toypoker.errors.ToypokerError` naming the file and what is wrong.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ToypokerError
+from ..io import atomic_write_bytes
+from ..result import TracePoint, jsonable
+from .base import Method
+from .registry import METHODS, options_dict, parse_options
+
+CHECKPOINT_FORMAT = "toypoker-checkpoint/2"
+META_KEYS = (
+    "format",
+    "game",
+    "method",
+    "options",
+    "seed",
+    "state_type",
+    "scalars",
+    "trace",
+    "seconds",
+)
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """What a checkpoint holds.
+
+    Attributes
+    ----------
+    path : Path
+    spec : str
+        Canonical spec of the game (compile it with :func:`toypoker.load_game`).
+    method : str
+    options : object
+        The method's typed options.
+    seed : int or None
+    state : object
+        The method's state (``METHODS[method].state_type``).
+    trace : tuple of TracePoint
+    seconds : float
+        Time spent stepping so far.
+    """
+
+    path: Path
+    spec: str
+    method: str
+    options: Any
+    seed: int | None
+    state: Any
+    trace: tuple[TracePoint, ...]
+    seconds: float
+
+
+def check_state(state: Any, where: str) -> None:
+    """ToypokerError unless every array of ``state`` is finite (``where`` names it)."""
+    for f in dataclasses.fields(state):
+        v = getattr(state, f.name)
+        if isinstance(v, np.ndarray) and v.dtype.kind == "f" and not np.isfinite(v).all():
+            raise ToypokerError(f"{where}: non-finite values in {f.name}")
+
+
+def save_checkpoint(
+    path: str | Path,
+    spec: str,
+    method: Method,
+    options: object,
+    seed: int | None,
+    state: Any,
+    trace: tuple[TracePoint, ...] | list[TracePoint],
+    seconds: float,
+) -> None:
+    """Write a checkpoint atomically; a corrupt state (NaN, inf) is refused and the
+    file already at ``path`` is left as it was."""
+    if method.one_shot:
+        raise ToypokerError(f"{method.name} finishes in one step: it has no checkpoints")
+    check_state(state, f"not writing checkpoint {path}")
+    arrays, scalars = {}, {}
+    for f in dataclasses.fields(state):
+        v = getattr(state, f.name)
+        if isinstance(v, np.ndarray):
+            arrays[f.name] = v
+        else:
+            scalars[f.name] = v
+    meta = {
+        "format": CHECKPOINT_FORMAT,
+        "game": spec,
+        "method": method.name,
+        "options": jsonable(options_dict(options)),
+        "seed": seed,
+        "state_type": type(state).__name__,
+        "scalars": scalars,
+        "trace": [[p.iteration, p.seconds, p.nash_conv] for p in trace],
+        "seconds": seconds,
+    }
+    buf = io.BytesIO()
+    np.savez(buf, __meta__=np.array(json.dumps(meta)), **arrays)
+    atomic_write_bytes(path, buf.getvalue())
+
+
+def load_checkpoint(path: str | Path) -> Checkpoint:
+    """Read and check a checkpoint written by a solver run (no pickle).
+
+    Parameters
+    ----------
+    path
+        The ``.npz`` file.
+
+    Returns
+    -------
+    Checkpoint
+        Its :meth:`~toypoker.solvers.Solver.from_checkpoint` continues the run.
+
+    Raises
+    ------
+    ToypokerError
+        One line naming the file and what is wrong with it.
+    """
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            if not hasattr(data, "files"):
+                raise ToypokerError(f"{path} is not a toypoker checkpoint (a bare array)")
+            if "__meta__" not in data.files:
+                raise ToypokerError(f"{path} is not a toypoker checkpoint (no metadata)")
+            raw = str(data["__meta__"])
+            arrays = {k: data[k] for k in data.files if k != "__meta__"}
+    except FileNotFoundError:
+        raise ToypokerError(f"cannot read checkpoint {path}: no such file") from None
+    except OSError as exc:
+        raise ToypokerError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
+    except (ValueError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile) as exc:
+        reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise ToypokerError(
+            f"cannot read checkpoint {path}: not a valid .npz file ({reason})"
+        ) from None
+    try:
+        meta = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise ToypokerError(f"checkpoint {path}: metadata is not JSON ({exc.msg})") from None
+    if not isinstance(meta, dict):
+        raise ToypokerError(f"checkpoint {path}: metadata is not a JSON object")
+    if meta.get("format") != CHECKPOINT_FORMAT:
+        raise ToypokerError(
+            f"{path} is not a toypoker checkpoint of format {CHECKPOINT_FORMAT} "
+            f"(format: {meta.get('format')!r})"
+        )
+    missing = [k for k in META_KEYS if k not in meta]
+    if missing:
+        raise ToypokerError(f"checkpoint {path}: missing metadata key(s) {', '.join(missing)}")
+    method = METHODS.get(meta["method"])
+    if method is None or method.one_shot:
+        raise ToypokerError(f"checkpoint {path}: unknown method {meta['method']!r}")
+    cls = method.state_type
+    if meta["state_type"] != cls.__name__:
+        raise ToypokerError(
+            f"checkpoint {path}: state type {meta['state_type']!r} is not {method.name}'s "
+            f"{cls.__name__}"
+        )
+    if not isinstance(meta["options"], dict) or not isinstance(meta["scalars"], dict):
+        raise ToypokerError(f"checkpoint {path}: options and scalars must be JSON objects")
+    try:
+        options = parse_options(method, meta["options"])
+    except ToypokerError as exc:
+        raise ToypokerError(f"checkpoint {path}: {exc}") from None
+    state = _state(path, cls, arrays, meta["scalars"])
+    trace = _trace(path, meta["trace"])
+    seed, seconds = meta["seed"], meta["seconds"]
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise ToypokerError(f"checkpoint {path}: seed must be an integer, not {seed!r}")
+    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0:
+        raise ToypokerError(f"checkpoint {path}: seconds must be a number >= 0, not {seconds!r}")
+    if method.stochastic:
+        _check_rng(path, state)
+    return Checkpoint(
+        path, str(meta["game"]), method.name, options, seed, state, trace, float(seconds)
+    )
+
+
+def _state(path: Path, cls: type, arrays: dict[str, np.ndarray], scalars: dict) -> Any:
+    fields = {f.name for f in dataclasses.fields(cls)}
+    given = set(arrays) | set(scalars)
+    if given != fields:
+        parts = []
+        if fields - given:
+            parts.append(f"missing {', '.join(sorted(fields - given))}")
+        if given - fields:
+            parts.append(f"unexpected {', '.join(sorted(given - fields))}")
+        raise ToypokerError(f"checkpoint {path}: state fields {'; '.join(parts)}")
+    it = scalars.get("iteration")
+    if isinstance(it, bool) or not isinstance(it, int) or it < 0:
+        raise ToypokerError(f"checkpoint {path}: iteration must be an integer >= 0, not {it!r}")
+    shapes = {a.shape for a in arrays.values()}
+    if len(shapes) > 1 or any(a.ndim != 1 or a.dtype != np.float64 for a in arrays.values()):
+        desc = ", ".join(f"{k} {a.dtype}{list(a.shape)}" for k, a in sorted(arrays.items()))
+        raise ToypokerError(
+            f"checkpoint {path}: state arrays must be float64 vectors of one length ({desc})"
+        )
+    state = cls(**arrays, **scalars)
+    check_state(state, f"checkpoint {path}")
+    return state
+
+
+def _trace(path: Path, rows: object) -> tuple[TracePoint, ...]:
+    try:
+        return tuple(TracePoint(int(i), float(s), float(n)) for i, s, n in rows)  # type: ignore[attr-defined]
+    except (TypeError, ValueError):
+        raise ToypokerError(
+            f"checkpoint {path}: trace must be [iteration, seconds, nash_conv] rows"
+        ) from None
+
+
+def _check_rng(path: Path, state: Any) -> None:
+    try:
+        np.random.PCG64().state = state.rng
+    except (TypeError, ValueError, KeyError) as exc:
+        raise ToypokerError(f"checkpoint {path}: bad random generator state ({exc})") from None
+
+
+__all__ = ["CHECKPOINT_FORMAT", "Checkpoint", "check_state", "load_checkpoint", "save_checkpoint"]

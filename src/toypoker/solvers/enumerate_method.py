@@ -1,0 +1,116 @@
+"""The exact enumerator (:mod:`.enumerate`) as the registry's ``"enumerate"`` method.
+
+``solve(game, "enumerate", pot=..., pot_min=...)`` returns a
+:class:`~toypoker.result.Result` whose ``equilibria`` are the pieces and whose
+``variables`` are the symbols (named after the infoset labels).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import sympy as sp
+
+from ..errors import ToypokerError
+from ..game import Game
+from .base import OneShotState
+from .enumerate import Pot, game_equilibria
+from .options import integer
+
+MAX_FREE = 9  # free binary choices (3^9 = 19683 combinations before pruning)
+
+
+@dataclass(frozen=True)
+class EnumerateOptions:
+    """Options of the exact enumerator.
+
+    Attributes
+    ----------
+    pot : Fraction, sympy number, Pot or None
+        ``None``: the game as given; a rational or an algebraic sympy number
+        (e.g. ``(5 + sqrt(73))/2``): the game at that pot; ``Pot.SYMBOLIC``
+        (or ``"symbolic"``): a symbol ``P``.
+    pot_min : Fraction or None
+        With a symbolic pot: ``P`` ranges over ``(pot_min, oo)`` (default 0).
+    free_labels : tuple of str or None
+        The infosets whose probabilities are unknowns (default: every free one).
+    max_free : int
+        Refuse games with more free choices than this (the walk is ``3^k``).
+    """
+
+    pot: Fraction | sp.Expr | Pot | None = None
+    pot_min: Fraction | None = None
+    free_labels: tuple[str, ...] | None = None
+    max_free: int = MAX_FREE
+
+    def __post_init__(self) -> None:
+        set_ = object.__setattr__
+        pot = self.pot
+        if isinstance(pot, str):
+            try:
+                pot = Pot(pot)
+            except ValueError:
+                msg = f"option pot must be a number or 'symbolic', not {pot!r}"
+                raise ToypokerError(msg) from None
+        elif isinstance(pot, bool) or not (
+            pot is None or isinstance(pot, int | Fraction | sp.Expr)
+        ):
+            raise ToypokerError(f"option pot must be a number or 'symbolic', not {pot!r}")
+        if isinstance(pot, int):
+            pot = Fraction(pot)
+        set_(self, "pot", pot)
+        if self.pot_min is not None:
+            if pot is not Pot.SYMBOLIC:
+                raise ToypokerError("option pot_min is read only with pot='symbolic'")
+            if isinstance(self.pot_min, bool) or not isinstance(self.pot_min, int | Fraction):
+                raise ToypokerError(f"option pot_min must be a rational, not {self.pot_min!r}")
+            set_(self, "pot_min", Fraction(self.pot_min))
+        if self.free_labels is not None:
+            set_(self, "free_labels", tuple(str(x) for x in self.free_labels))
+        set_(self, "max_free", integer("max_free", self.max_free, low=1))
+
+    @property
+    def P_domain(self) -> sp.Set | None:
+        """The set a symbolic pot ranges over: ``(pot_min, oo)``."""
+        if self.pot is not Pot.SYMBOLIC:
+            return None
+        lo = self.pot_min or Fraction(0)
+        return sp.Interval.open(sp.Rational(lo.numerator, lo.denominator), sp.oo)
+
+
+def init(game: Game, options: EnumerateOptions, seed: int | None = None) -> OneShotState:
+    """Check the game before the walk: a pot to vary, few enough free choices."""
+    if options.pot is not None and "pot" not in game.numeric_params:
+        raise ToypokerError(f"{game.name} has no pot parameter")
+    n_free = (
+        len(options.free_labels)
+        if options.free_labels is not None
+        else sum(not i.restricted for i in game.infosets)
+    )
+    if n_free > options.max_free:
+        raise ToypokerError(
+            f"{n_free} free choices: too many to enumerate (3^k); at most {options.max_free}"
+        )
+    return OneShotState()
+
+
+def step(game: Game, state: OneShotState, options: EnumerateOptions) -> OneShotState:
+    """Enumerate (once; a finished state is returned unchanged)."""
+    if state.iteration:
+        return state
+    pieces, variables = game_equilibria(
+        game, options.free_labels, pot=options.pot, P_domain=options.P_domain
+    )
+    return OneShotState(1, (tuple(pieces), tuple(variables)))
+
+
+def summary(game: Game, state: OneShotState, options: EnumerateOptions) -> dict[str, object]:
+    """The :class:`~toypoker.result.Result` fields: the pieces and the symbols."""
+    if state.outcome is None:
+        raise ToypokerError("nothing enumerated yet: call step() first")
+    pieces, variables = state.outcome  # type: ignore[misc]
+    return {"equilibria": pieces, "variables": variables, "exact": True}
+
+
+__all__ = ["MAX_FREE", "EnumerateOptions", "init", "step", "summary"]

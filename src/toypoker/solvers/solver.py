@@ -1,0 +1,360 @@
+"""The stepping API (:class:`Solver`) and the one run loop over it (:func:`solve`).
+
+As with OpenSpiel's solvers (``evaluate_and_update_policy``) and
+postflop-solver's ``solve_step``, a user may own the loop::
+
+    s = Solver(game, "cfr+")
+    s.step(100)
+    s.profile()          # the current output strategy
+    s.result()           # a Result (values, gains, NashConv)
+
+:func:`solve` is that loop with budgets (iterations, seconds, a NashConv or
+largest-gain target), a geometric NashConv trace (float profiles evaluated by
+the fused best-response kernel, :mod:`toypoker.kernels`), atomic checkpoints,
+progress callbacks and Ctrl-C, which stops cleanly with a usable result and
+checkpoint.
+Resuming a checkpoint ends bit for bit where an uninterrupted run would.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ToypokerError
+from ..evaluate import Evaluation, evaluate
+from ..game import Game
+from ..games import load_game
+from ..kernels import KernelEvaluation, kernel_for
+from ..kernels import evaluate as kernel_evaluate
+from ..profile import Profile
+from ..result import Result, Stopped, TracePoint
+from .base import Method
+from .checkpoint import Checkpoint, load_checkpoint, save_checkpoint
+from .registry import get_method, options_dict, parse_options
+
+
+class Solver:
+    """One method on one game, stepped by the caller.
+
+    Parameters
+    ----------
+    game
+        A compiled game.
+    method
+        A name of :data:`~toypoker.solvers.METHODS` (``"cfr+"`` by default).
+    seed
+        Seed of a sampling method (drawn from the OS when not given); a
+        deterministic method refuses one.
+    **options
+        The method's typed options (e.g. ``floor``, ``gamma`` for the CFR family,
+        ``epsilon`` for outcome sampling); unknown or unread ones are errors.
+
+    Examples
+    --------
+    >>> from toypoker import load_game
+    >>> s = Solver(load_game("kuhn(players=2)"), "cfr+")
+    >>> s.step(200).iteration
+    200
+    >>> s.result().nash_conv < 1e-2
+    True
+    """
+
+    def __init__(
+        self, game: Game, method: str = "cfr+", *, seed: int | None = None, **options: object
+    ) -> None:
+        m = get_method(method)
+        opts = parse_options(m, options)
+        if seed is not None:
+            if not m.stochastic:
+                raise ToypokerError(f"{m.name} is deterministic: it takes no seed")
+            if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
+                raise ToypokerError(f"seed must be an integer >= 0, not {seed!r}")
+            seed = int(seed)
+        elif m.stochastic:
+            seed = int(np.random.SeedSequence().entropy % 2**63)
+        self._setup(game, m, opts, seed, m.init(game, opts, seed), 0.0)
+
+    def _setup(
+        self, game: Game, method: Method, options: Any, seed: int | None, state: Any, seconds: float
+    ) -> None:
+        self.game = game
+        self.method = method
+        self.options = options
+        self.seed = seed
+        self.state = state
+        self.seconds = seconds  # time spent stepping
+
+    @classmethod
+    def from_checkpoint(
+        cls, checkpoint: str | Path | Checkpoint, game: Game | None = None
+    ) -> Solver:
+        """The solver a checkpoint saved, ready to continue.
+
+        ``game`` (optional) must be the checkpoint's game; without it the game is
+        compiled from the recorded spec.
+        """
+        ck = checkpoint if isinstance(checkpoint, Checkpoint) else load_checkpoint(checkpoint)
+        if game is None:
+            game = load_game(ck.spec)
+        elif game.spec != ck.spec:
+            raise ToypokerError(f"checkpoint {ck.path} is for {ck.spec}, not {game.spec}")
+        n = {a.shape for a in vars(ck.state).values() if isinstance(a, np.ndarray)}
+        if n != {(game.n_sigma,)}:
+            raise ToypokerError(
+                f"checkpoint {ck.path}: state arrays of shape {sorted(n)} do not fit "
+                f"{game.spec} ({game.n_sigma} actions)"
+            )
+        s = cls.__new__(cls)
+        s._setup(game, get_method(ck.method), ck.options, ck.seed, ck.state, ck.seconds)
+        return s
+
+    @property
+    def iteration(self) -> int:
+        """Iterations done so far."""
+        return int(self.state.iteration)
+
+    @property
+    def name(self) -> str:
+        """The method's name."""
+        return self.method.name
+
+    def step(self, n: int = 1) -> Solver:
+        """Run ``n`` iterations (an exact method finishes in its first); returns self."""
+        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
+            raise ToypokerError(f"step(n) needs an integer n >= 0, not {n!r}")
+        t0 = time.perf_counter()
+        m, g, o = self.method, self.game, self.options
+        if m.step_many is not None and n > 1:
+            self.state = m.step_many(g, self.state, o, int(n))
+        else:
+            for _ in range(int(n)):
+                self.state = m.step(g, self.state, o)
+        self.seconds += time.perf_counter() - t0
+        return self
+
+    def profile(self) -> Profile:
+        """The current output strategy (``output`` option: average or current)."""
+        if self.method.output is None:
+            raise ToypokerError(
+                f"{self.name} gives a set of equilibria, not one profile: see result().equilibria"
+            )
+        probs = self.method.output(self.game, self.state, self.options)
+        return probs if isinstance(probs, Profile) else Profile(self.game, probs)
+
+    def result(
+        self,
+        stopped: Stopped | str = Stopped.ITERATIONS,
+        trace: tuple[TracePoint, ...] = (),
+        budgets: dict | None = None,
+    ) -> Result:
+        """The :class:`Result` of the current state.
+
+        ``stopped``, ``trace`` and ``budgets`` are what a run loop knows; a
+        stepping user may leave them (the trace then ends with this state).
+        """
+        if self.method.summary is not None:
+            fields = self.method.summary(self.game, self.state, self.options)
+        else:
+            prof = self.profile()
+            ev = _evaluate(self.game, prof)
+            fields = {
+                "profile": prof,
+                "values": tuple(float(x) for x in ev.values),
+                "gains": tuple(float(x) for x in ev.gains),
+                "nash_conv": float(ev.nash_conv),
+            }
+        trace = tuple(trace)
+        nc = fields.get("nash_conv")
+        if nc is not None and (not trace or trace[-1].iteration != self.iteration):
+            trace += (TracePoint(self.iteration, self.seconds, float(nc)),)  # type: ignore[arg-type]
+        stopped = Stopped.SOLVED if self.method.one_shot else Stopped(stopped)
+        return Result(
+            game=self.game,
+            method=self.name,
+            options={**options_dict(self.options), **(budgets or {})},
+            iterations=self.iteration,
+            seconds=self.seconds,
+            trace=trace,
+            stopped=stopped,
+            seed=self.seed,
+            **fields,  # type: ignore[arg-type]
+        )
+
+    def save_checkpoint(self, path: str | Path, trace: tuple[TracePoint, ...] = ()) -> None:
+        """Write the full state to ``path`` atomically (see :mod:`.checkpoint`)."""
+        save_checkpoint(
+            path,
+            self.game.spec,
+            self.method,
+            self.options,
+            self.seed,
+            self.state,
+            trace,
+            self.seconds,
+        )
+
+    def _nash_conv(self) -> tuple[float, float]:
+        """NashConv and the largest gain of the current output (a check)."""
+        probs = self.method.output(self.game, self.state, self.options)  # type: ignore[misc]
+        ev = _evaluate(self.game, Profile(self.game, probs, validate=False))
+        return float(ev.nash_conv), float(max(ev.gains))
+
+    def run(
+        self,
+        iterations: int | None = 1000,
+        *,
+        target_nash_conv: float | None = None,
+        seconds: float | None = None,
+        target_max_gain: float | None = None,
+        check_every: int | None = None,
+        progress: Callable[[int, float | None], None] | None = None,
+        checkpoint: str | Path | None = None,
+        checkpoint_seconds: float = 60.0,
+        trace: tuple[TracePoint, ...] = (),
+    ) -> Result:
+        """Step until a budget or a target is met; see :func:`toypoker.solvers.solve`."""
+        budgets = _check_budgets(
+            self.method,
+            iterations,
+            target_nash_conv,
+            seconds,
+            target_max_gain,
+            check_every,
+            checkpoint,
+        )
+        if self.method.one_shot:
+            stopped = Stopped.SOLVED
+            try:
+                self.step(1)
+            except KeyboardInterrupt:
+                stopped = Stopped.INTERRUPTED
+            if progress is not None:
+                progress(self.iteration, None)
+            if stopped is Stopped.INTERRUPTED:
+                raise KeyboardInterrupt
+            return self.result(stopped, (), budgets)
+        checks = (
+            (lambda t: t % check_every == 0 or t == iterations)
+            if check_every
+            else check_schedule(iterations)
+        )
+        # a resumed run keeps the checks its own schedule would have made (the
+        # interrupted run's final check is not one of them)
+        points = [p for p in trace if checks(p.iteration)]
+        stopped = Stopped.ITERATIONS
+        last_save = time.monotonic()
+        try:
+            per_iteration = None
+            while not (iterations is not None and self.iteration >= iterations):
+                t0 = time.perf_counter()
+                n = 1
+                if self.method.step_many is not None:
+                    # batch up to the next check (and within ~0.2 s, for budgets and the bar)
+                    while not checks(self.iteration + n) and n < 100000:
+                        n += 1
+                    if iterations is not None:
+                        n = min(n, iterations - self.iteration)
+                    if per_iteration:
+                        n = max(1, min(n, int(0.2 / per_iteration)))
+                self.step(n)
+                per_iteration = (time.perf_counter() - t0) / n
+                t = self.iteration
+                nc = max_gain = None
+                out_of_time = seconds is not None and self.seconds >= seconds
+                if checks(t) or out_of_time:
+                    nc, max_gain = self._nash_conv()
+                    points.append(TracePoint(t, self.seconds, nc))
+                if progress is not None:
+                    progress(t, nc)
+                if checkpoint is not None and time.monotonic() - last_save >= checkpoint_seconds:
+                    self.save_checkpoint(checkpoint, tuple(points))
+                    last_save = time.monotonic()
+                if nc is not None and target_nash_conv is not None and nc <= target_nash_conv:
+                    stopped = Stopped.TARGET
+                    break
+                if (
+                    max_gain is not None
+                    and target_max_gain is not None
+                    and (max_gain <= target_max_gain)
+                ):
+                    stopped = Stopped.TARGET  # Ullman (2015): the largest gain < eps
+                    break
+                if out_of_time:
+                    stopped = Stopped.SECONDS
+                    break
+        except KeyboardInterrupt:
+            stopped = Stopped.INTERRUPTED
+        if checkpoint is not None:
+            self.save_checkpoint(checkpoint, tuple(points))
+        return self.result(stopped, tuple(points), budgets)
+
+
+def _evaluate(game: Game, profile: Profile) -> Evaluation | KernelEvaluation:
+    """Values, gains and NashConv of the output: the fused best-response kernel for a
+    float profile (one compiled call, the calling thread's kernel), the numpy
+    reference :func:`toypoker.evaluate.evaluate` for an exact one."""
+    if profile.exact:
+        return evaluate(game, profile)
+    sigma = np.ascontiguousarray(profile.probs, dtype=np.float64)
+    return kernel_evaluate(kernel_for(game), sigma)
+
+
+def check_schedule(iterations: int | None, per_decade: int = 25) -> Callable[[int], bool]:
+    """Geometric NashConv checks: about ``per_decade`` per decade, and the last one."""
+    marks: set[int] = set()
+    x = 1.0
+    limit = iterations or 10**9
+    while x <= limit:
+        marks.add(int(round(x)))
+        x = max(x * 10 ** (1 / per_decade), x + 1)
+    if iterations:
+        marks.add(iterations)
+    return lambda t: t in marks
+
+
+def _check_budgets(
+    method: Method,
+    iterations: int | None,
+    target_nash_conv: float | None,
+    seconds: float | None,
+    target_max_gain: float | None,
+    check_every: int | None,
+    checkpoint: object,
+) -> dict[str, object]:
+    """The run's budgets, checked once here (the CLI does not repeat this)."""
+    if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
+        raise ToypokerError(f"iterations must be at least 1, got {iterations}")
+    if seconds is not None and not seconds > 0:
+        raise ToypokerError(f"seconds must be positive, got {seconds}")
+    if check_every is not None and (isinstance(check_every, bool) or check_every < 1):
+        raise ToypokerError(f"check_every must be at least 1, got {check_every}")
+    for name, v in (("target_nash_conv", target_nash_conv), ("target_max_gain", target_max_gain)):
+        if v is not None and not v >= 0:
+            raise ToypokerError(f"{name} must be >= 0, got {v}")
+    if method.one_shot:
+        # budgets bound the steps; an exact method's one step always fits them
+        for name, v in (("check_every", check_every), ("checkpoint", checkpoint)):
+            if v is not None:
+                raise ToypokerError(f"{method.name} finishes in one step: {name} does not apply")
+    elif (
+        iterations is None
+        and target_nash_conv is None
+        and seconds is None
+        and (target_max_gain is None)
+    ):
+        raise ToypokerError("give iterations, target_nash_conv, target_max_gain or seconds")
+    return {
+        "iterations": iterations,
+        "target_nash_conv": target_nash_conv,
+        "target_max_gain": target_max_gain,
+        "seconds": seconds,
+        "check_every": check_every,
+    }
+
+
+__all__ = ["Solver", "check_schedule"]

@@ -1,0 +1,134 @@
+"""Shared CLI behaviour: one-line errors, option checks, output paths checked before work."""
+
+import os
+import time
+
+import pytest
+
+from toypoker.cli import common
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["info", "kuhn(players=1)"], "players >= 2"),
+        (["info", "kuhn(players=3"], "malformed game spec"),
+        (["info", "nope()"], "unknown game"),
+        (["info", "kuhn(ante=-1)"], "positive"),
+        (["solve", "kuhn()", "--iterations", "x"], "--iterations"),
+        (["solve", "kuhn()", "--method", "magic"], "unknown method"),
+        (["solve", "kuhn()", "--seconds", "-5"], "--seconds"),
+        (["solve", "kuhn()", "--seconds", "nan"], "--seconds"),
+        (["solve", "kuhn()", "--seconds", "0"], "--seconds"),
+        (["solve", "kuhn()", "--target-nash-conv", "nan"], "--target-nash-conv"),
+        (["solve", "kuhn()", "--target-nash-conv", "-1"], "--target-nash-conv"),
+        (["solve", "kuhn()", "--seed", "-1"], "--seed"),
+        (["solve", "kuhn()", "--seeds", "0"], "--seeds"),
+        (["solve", "kuhn()", "--method", "lp", "--seeds", "2"], "--method lp"),
+        (["compare", "kuhn()", "--seed", "-3"], "--seed"),
+        (["compare", "kuhn()", "--methods", ","], "no method"),
+        (["compare", "kuhn()", "--methods", "magic"], "unknown method"),
+        (["compare", "kuhn(players=3)", "--methods", "lp"], "no method"),
+        (["compare", "kuhn()", "--seconds", "nan"], "--seconds"),
+        (["eval", "kuhn()", "/nonexistent/p.json"], "cannot read profile"),
+        (["frobnicate"], "No such command"),
+        (["export", "kuhn()", "--format", "xml"], "unknown format"),
+        (["literature", "check", "--claim", "nope"], "unknown claim"),
+        (["literature", "check", "--seed", "-1"], "--seed"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(one_line_error, args, message):
+    assert message in one_line_error(*args)
+
+
+# ------------------------------------------------------------------ output paths
+# every output option with a budget that would run for minutes if work started first
+HEAVY_SOLVE = ["solve", "kuhn(players=3)", "--iterations", "100000000"]
+FILE_OPTIONS = [
+    (HEAVY_SOLVE, "-o"),
+    (HEAVY_SOLVE, "--csv"),
+    (HEAVY_SOLVE, "--result"),
+    (HEAVY_SOLVE, "--checkpoint"),
+    (["compare", "kuhn()", "--seconds", "60"], "--plot"),
+    (["compare", "kuhn()", "--seconds", "60"], "--result"),
+    (["export", "kuhn()"], "-o"),
+    (["literature", "check"], "-o"),
+    (["dynamics", "table1", "--rounds", "100000000"], "--csv"),
+]
+FOLDER_OPTIONS = [
+    ["trace", "kuhn(players=3,cards=6)", "--pot", "1:20"],
+    ["dynamics", "ode"],
+    ["dynamics", "play"],
+    ["dynamics", "estimators"],
+    ["dynamics", "table1"],
+]
+
+
+@pytest.fixture
+def paths(tmp_path):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    return {
+        "missing folder": tmp_path / "missing" / "out.x",
+        "file as folder": a_file / "out.x",
+        "folder as file": tmp_path,
+    }
+
+
+@pytest.mark.parametrize("kind", ["missing folder", "file as folder", "folder as file"])
+@pytest.mark.parametrize("args, option", FILE_OPTIONS)
+def test_output_files_checked_before_work(one_line_error, paths, args, option, kind):
+    t0 = time.perf_counter()
+    err = one_line_error(*args, option, paths[kind])
+    assert option in err and time.perf_counter() - t0 < 10
+
+
+@pytest.mark.parametrize("args", FOLDER_OPTIONS)
+@pytest.mark.parametrize("kind", ["file as folder", "under a file"])
+def test_output_folders_checked_before_work(one_line_error, tmp_path, args, kind):
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    target = a_file if kind == "file as folder" else a_file / "sub"
+    t0 = time.perf_counter()
+    err = one_line_error(*args, "--outdir", target)
+    assert "--outdir" in err and time.perf_counter() - t0 < 10
+    assert a_file.read_text() == "x"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_read_only_folder(one_line_error, tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o555)
+    try:
+        assert "not writable" in one_line_error(*HEAVY_SOLVE, "-o", ro / "p.json")
+    finally:
+        ro.chmod(0o755)
+
+
+# ------------------------------------------------------------------ helpers
+def test_window_must_be_finite_and_ordered():
+    from toypoker.errors import ToypokerError
+
+    assert common.window("0.5:20", "--pot") == (0.5, 20.0)
+    for bad in ["1:inf", "nan:2", "3:1", "1:1", "x"]:
+        with pytest.raises(ToypokerError):
+            common.window(bad, "--pot")
+
+
+def test_resume_hint_keeps_every_option_and_replaces_resume(monkeypatch):
+    monkeypatch.setattr(
+        common,
+        "ARGV",
+        ["solve", "kuhn(players=3)", "-o", "a b.json", "--resume", "old.npz", "--seed=4"],
+    )
+    hint = common.resume_hint(drop=("--resume",), add=("--resume", "new.npz"))
+    assert hint == ("toypoker solve 'kuhn(players=3)' -o 'a b.json' --seed=4 --resume new.npz")
+
+
+def test_plain_progress_lines_when_piped(monkeypatch, capsys):
+    monkeypatch.setattr(common, "PLAIN_PROGRESS_EVERY", 0.0)
+    with common.Bar("solve kuhn", 10, fields=("NashConv",)) as bar:
+        bar.update(3, NashConv="0.1")
+    err = capsys.readouterr().err
+    assert "toypoker: solve kuhn: 3/10, NashConv 0.1" in err

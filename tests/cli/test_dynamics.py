@@ -1,0 +1,59 @@
+"""``toypoker dynamics``."""
+
+import json
+
+import pytest
+
+
+def test_dynamics_ode_and_play(cli, one_line_error, tmp_path):
+    code, out, _ = cli("dynamics", "ode", "--outdir", tmp_path, "--t-end", "100", "--json")
+    data = json.loads(out)
+    assert code == 0 and [f["name"] for f in data["fixed_points"]] == ["S1", "S2", "S3"]
+    assert (tmp_path / "fig7_limit_cycles.png").exists() and (tmp_path / "ode.csv").exists()
+    code, out, _ = cli(
+        "dynamics", "play", "--rounds", "20000", "--record-every", "1000",
+        "--outdir", tmp_path,
+    )  # fmt: skip
+    assert code == 0 and "np.float64" not in out and "expectation" in out
+    assert (tmp_path / "play.csv").read_text().count("\n") == 21
+    code, out, _ = cli(
+        "dynamics", "play", "--rounds", "20000", "--record-every", "1000",
+        "--outdir", tmp_path, "--json",
+    )  # fmt: skip
+    assert code == 0 and len(json.loads(out)["expectation"]) == 3
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["play", "--pot", "-1"], "positive"),
+        (["play", "--L", "0"], "at least 1"),
+        (["play", "--k", "nan"], "--k"),
+        (["play", "--seed", "-1"], "--seed"),
+        (["play", "--record-every", "0"], "--record-every"),
+        (["play", "--y0", "2,3,4"], "[0, 1]"),
+        (["play", "--y0", "0.1,0.2"], "--y0"),
+        (["ode", "--t-end", "-5"], "--t-end"),
+        (["ode", "--basins-grid", "0"], "--basins-grid"),
+        (["ode", "--basins-grid", "100000"], "--basins-grid"),
+        (["ode", "--y0", "2,3,4"], "--y0"),
+        (["estimators", "--L", "0"], "at least 1"),
+        (["table1", "--seed", "-1"], "--seed"),
+        (["table1", "--k", "0"], "--k"),
+    ],
+)
+def test_bad_dynamics_options(one_line_error, tmp_path, args, message):
+    assert message in one_line_error("dynamics", *args, "--outdir", tmp_path)
+
+
+def test_table1_compares_with_the_paper(cli, tmp_path):
+    code, out, err = cli(
+        "dynamics", "table1", "--rounds", "20000", "--k", "0.001", "--L", "6", "--workers", "1",
+        "--outdir", tmp_path, "--csv", tmp_path / "t1.csv", "--json",
+    )  # fmt: skip
+    data = json.loads(out)
+    assert code == 0, err
+    (row,) = data["rows"]
+    assert row["L"] == 6 and row["published"] is not None and "reading" in data
+    assert (tmp_path / "t1.csv").read_text().startswith("L,k,player")
+    assert (tmp_path / "play_k0.001.png").exists()

@@ -1,0 +1,120 @@
+"""``toypoker eval`` and ``verify``."""
+
+import json
+from fractions import Fraction as F
+
+import pytest
+
+
+def test_solve_writes_profile_and_eval_reads_it(cli, tmp_path):
+    path = tmp_path / "k3.json"
+    code, out, _ = cli("solve", "kuhn(players=3)", "--iterations", "1500", "-o", path, "--json")
+    assert code == 0
+    res = json.loads(out)
+    assert res["nash_conv"] < 1e-3 and res["iterations"] == 1500
+    code, out, _ = cli("eval", "kuhn(players=3)", path, "--json")
+    ev = json.loads(out)
+    assert code == 0 and ev["nash_conv"] == pytest.approx(res["nash_conv"], abs=1e-12)
+
+
+def test_profiles_written_by_solve_load_in_verify_and_eval_exact(cli, tmp_path):
+    """issue 14, item 1: decimals written by an iterative solver read exactly."""
+    path = tmp_path / "p.json"
+    assert cli("solve", "kuhn(players=3)", "--iterations", "300", "-o", path, "--json")[0] == 0
+    code, out, err = cli("eval", "kuhn(players=3)", path, "--exact", "--json")
+    assert code == 0, err
+    assert F(json.loads(out)["nash_conv"]["exact"]) > 0
+    code, out, err = cli("verify", "kuhn(players=3)", path, "--json")
+    assert code == 1, err  # a 300-iteration profile is not an exact equilibrium
+    assert json.loads(out)["equilibrium"] is False
+
+
+def test_lp_profile_verifies(cli, tmp_path):
+    path = tmp_path / "lp.json"
+    assert cli("solve", "kuhn(players=2)", "--method", "lp", "-o", path, "--json")[0] == 0
+    code, out, _ = cli("verify", "kuhn(players=2)", path)
+    assert code == 0 and "certified" in out
+
+
+def test_eval_exact(cli, tmp_path):
+    # Kuhn (1950), gamma = 1 member (K, L): (alpha, beta, gamma) = (1/3, 2/3, 1)
+    path = tmp_path / "kuhn.json"
+    profile = {
+        "game": "kuhn(players=2)",
+        "infosets": {
+            "P1:1:": {"k": "2/3", "b": "1/3"},
+            "P1:2:": {"k": 1, "b": 0},
+            "P1:3:": {"k": 0, "b": 1},
+            "P1:1:kb": {"f": 1, "c": 0},
+            "P1:2:kb": {"f": "1/3", "c": "2/3"},
+            "P1:3:kb": {"f": 0, "c": 1},
+            "P2:1:k": {"k": "2/3", "b": "1/3"},
+            "P2:2:k": {"k": 1, "b": 0},
+            "P2:3:k": {"k": 0, "b": 1},
+            "P2:1:b": {"f": 1, "c": 0},
+            "P2:2:b": {"f": "2/3", "c": "1/3"},
+            "P2:3:b": {"f": 0, "c": 1},
+        },
+    }
+    path.write_text(json.dumps(profile))
+    code, out, _ = cli("eval", "kuhn(players=2)", path, "--exact", "--json")
+    ev = json.loads(out)
+    assert code == 0
+    assert F(ev["values"][0]["exact"]) == F(-1, 18)
+    assert ev["nash_conv"]["exact"] == "0"
+
+
+def test_verify_certifies_and_reports_best_responses(cli, tmp_path):
+    from toypoker.games import load_game
+    from toypoker.literature import szafron2013 as S
+
+    g = load_game(S.GAME_SPEC)
+    path = tmp_path / "t4.json"
+    S.profile(g, S.table4()).to_json(path)
+    code, out, _ = cli("verify", "kuhn(players=3)", path, "--json")
+    data = json.loads(out)
+    # Szafron et al. Table 4: not an equilibrium; P1 gains 1/12, P2 gains 1/96
+    assert code == 1 and data["equilibrium"] is False
+    assert [x["exact"] for x in data["gains"]] == ["1/12", "1/96", "0"]
+    assert set(data["best_response_deviations"]) == {"P1", "P2"}
+    code, out, _ = cli("verify", "kuhn(players=3)", path)
+    assert code == 1 and "not an equilibrium" in out and "best response" in out
+
+
+@pytest.mark.parametrize(
+    "infosets, message",
+    [
+        ({"P1:1:": {"k": 0.5, "b": 0.6}}, "sum to"),
+        ({"P7:1:": {"k": 0.5, "b": 0.5}}, "unknown infoset"),
+    ],
+)
+def test_bad_profile_files(one_line_error, tmp_path, infosets, message):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({"game": "kuhn(players=2)", "infosets": infosets}))
+    assert message in one_line_error("eval", "kuhn(players=2)", path)
+
+
+def test_not_json_and_a_folder(one_line_error, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{not json")
+    assert "not valid JSON" in one_line_error("eval", "kuhn(players=2)", path)
+    assert "folder" in one_line_error("verify", "kuhn(players=2)", tmp_path)
+
+
+def test_eval_and_verify_compile_the_game_once(cli, tmp_path, monkeypatch):
+    import toypoker.game
+
+    path = tmp_path / "lp.json"
+    assert cli("solve", "kuhn(players=2)", "--method", "lp", "-o", path, "--json")[0] == 0
+    compiled = []
+    init = toypoker.game.Game.__init__
+
+    def counting(self, *a, **kw):
+        compiled.append(1)
+        init(self, *a, **kw)
+
+    monkeypatch.setattr(toypoker.game.Game, "__init__", counting)
+    for command in ("eval", "verify"):
+        compiled.clear()
+        assert cli(command, "kuhn(players=2)", path, "--json")[0] == 0
+        assert len(compiled) == 1, command

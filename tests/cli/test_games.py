@@ -1,0 +1,46 @@
+"""``toypoker games``, ``info`` and the entry point itself."""
+
+import json
+import subprocess
+import sys
+
+
+def test_games_lists_builtins(cli):
+    code, out, _ = cli("games", "--json")
+    assert code == 0
+    names = [g["name"] for g in json.loads(out)]
+    assert names == ["kuhn", "kuhn_third_street", "skp", "leduc"]
+
+
+def test_games_table(cli):
+    code, out, _ = cli("games")
+    assert code == 0 and "kuhn" in out and "parameter" in out
+
+
+def test_info_json(cli):
+    code, out, _ = cli("info", "kuhn(players=3)", "--json")
+    data = json.loads(out)
+    # Szafron et al.: 24 deals, 48 information sets
+    assert code == 0 and data["deals"] == 24 and data["infosets"] == 48 and data["players"] == 3
+
+
+def test_console_script_subprocess():
+    proc = subprocess.run(
+        [sys.executable, "-m", "toypoker", "info", "kuhn(players=0)"],
+        capture_output=True,
+        text=True,
+    )
+    assert proc.returncode == 2
+    (line,) = proc.stderr.splitlines()
+    assert line.startswith("toypoker: error: ") and "players >= 2, got 0" in line
+
+
+def test_help_shows_flags_not_bool_metavars(cli):
+    code, out, _ = cli("solve", "--help")
+    assert code == 0
+    assert "<bool>" not in out and "--table / --no-table" in out and "--json" in out
+
+
+def test_no_arguments_prints_help(cli):
+    code, out, _ = cli()
+    assert code == 0 and "Usage" in out

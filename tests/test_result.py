@@ -1,0 +1,65 @@
+"""The one result type: frozen, JSON round trip, CSV trace, atomic save."""
+
+import dataclasses
+import json
+from fractions import Fraction as F
+
+import pytest
+
+from toypoker.result import Result, Stopped, TracePoint, jsonable
+
+
+def test_stopped_is_a_string_enum():
+    assert Stopped("target") is Stopped.TARGET and Stopped.TARGET == "target"
+    assert {s.value for s in Stopped} == {
+        "iterations", "seconds", "target", "interrupted", "solved", "finished"
+    }  # fmt: skip
+
+
+def test_result_is_frozen_with_read_only_options(game):
+    g = game("kuhn(players=2)")
+    r = Result(g, "x", {"a": 1}, stopped="target")
+    assert r.stopped is Stopped.TARGET and r.spec == g.spec
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        r.method = "y"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        r.options["a"] = 2  # type: ignore[index]
+
+
+def test_json_keeps_exact_values_and_the_trace(game, tmp_path):
+    g = game("kuhn(players=2)")
+    r = Result(
+        g,
+        "lp",
+        {"pot": F(9, 2), "output": Stopped.SOLVED},
+        values=(-1 / 18, 1 / 18),
+        value_exact=(F(-1, 18), F(1, 18)),
+        exact=True,
+        certified=True,
+        trace=(TracePoint(1, 0.5, 0.0),),
+        iterations=1,
+    )
+    d = r.to_json_dict()
+    assert d["value_exact"] == ["-1/18", "1/18"] and d["options"] == {
+        "pot": "9/2", "output": "solved"
+    }  # fmt: skip
+    assert d["game"] == g.spec and d["certified"] and d["trace"] == [[1, 0.5, 0.0]]
+    path = tmp_path / "r.json"
+    r.save(path)
+    assert json.loads(path.read_text()) == d
+    assert not list(tmp_path.glob(".*.tmp"))  # atomic: no temporary left
+
+
+def test_trace_csv(game, tmp_path):
+    r = Result(
+        game("kuhn(players=2)"), "cfr", trace=(TracePoint(1, 0.25, 0.5), TracePoint(2, 0.5, 0.125))
+    )
+    text = r.to_csv(tmp_path / "t.csv")
+    assert text == "iteration,seconds,nash_conv\n1,0.25,0.5\n2,0.5,0.125\n"
+    assert (tmp_path / "t.csv").read_text() == text
+
+
+def test_jsonable_handles_numbers_enums_and_nesting():
+    assert jsonable({"x": (F(1, 3), Stopped.SECONDS), "y": None}) == {
+        "x": ["1/3", "seconds"], "y": None
+    }  # fmt: skip
