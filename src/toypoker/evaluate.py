@@ -191,6 +191,32 @@ def best_response(
     Backward over the public tree: at each depth the counterfactual values of
     ``player``'s actions are summed over the deals of each infoset and the
     argmax is taken (ties go to the first action, in the game's action order).
+
+    Parameters
+    ----------
+    game
+        The compiled game.
+    profile
+        The others' strategies: a :class:`Profile` or a flat sigma vector (float,
+        or an object array of Fractions for an exact best response).
+    player
+        The responding player (0-based).
+    reach, eprob
+        The profile's row reaches and edge probabilities, when the caller has
+        them already (:func:`reaches`, :func:`edge_probabilities`).
+
+    Returns
+    -------
+    BestResponse
+        The pure best response (``choice``, one per sequence) and its value.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn(players=2)")
+    >>> br = tp.best_response(g, tp.Profile.uniform(g, exact=True), 0)
+    >>> br.value
+    Fraction(1, 2)
     """
     sigma = profile.probs if isinstance(profile, Profile) else profile
     exact = _is_exact(sigma)
@@ -279,7 +305,28 @@ class Evaluation:
 
 
 def evaluate(game: Game, profile: Profile) -> Evaluation:
-    """Expected values, each player's best response and gain, and NashConv."""
+    """Expected values, each player's best response and gain, and NashConv.
+
+    Parameters
+    ----------
+    game
+        The compiled game.
+    profile
+        A profile of ``game``; exact (Fractions) gives exact results.
+
+    Returns
+    -------
+    Evaluation
+        ``values``, ``br_values``, ``gains`` (clipped at 0 for floats),
+        ``nash_conv`` and the best responses.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn(players=2)")
+    >>> tp.evaluate(g, tp.Profile.uniform(g, exact=True)).values
+    (Fraction(1, 8), Fraction(-1, 8))
+    """
     sigma = profile.probs
     eprob = edge_probabilities(game, sigma)
     vals = backward_values(game, eprob)
@@ -302,6 +349,18 @@ def nash_conv(game: Game, profile: Profile | np.ndarray) -> object:
     Exact (Fraction) profiles: :func:`evaluate`, exactly.  Float profiles: the
     fused best-response kernel (:func:`toypoker.kernels.nash_conv`, equal to
     ``evaluate(game, profile).nash_conv`` to 1e-12, ``tests/kernels``).
+
+    Parameters
+    ----------
+    game
+        The compiled game.
+    profile
+        A :class:`Profile` or a flat sigma vector.
+
+    Returns
+    -------
+    float or Fraction
+        The NashConv, a Fraction for exact profiles.
     """
     if not isinstance(profile, Profile):
         profile = Profile(game, profile)

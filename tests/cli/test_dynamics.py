@@ -5,6 +5,7 @@ import json
 import pytest
 
 
+@pytest.mark.slow
 def test_dynamics_ode_and_play(cli, one_line_error, tmp_path):
     code, out, _ = cli("dynamics", "ode", "--outdir", tmp_path, "--t-end", "100", "--json")
     data = json.loads(out)

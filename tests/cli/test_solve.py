@@ -136,6 +136,7 @@ def test_ctrl_c_during_solve_saves_and_resumes_exactly(cli, tmp_path):
     assert json.loads(a.read_text()) == json.loads(whole.profile.to_json())
 
 
+@pytest.mark.slow
 def test_sigterm_during_seeds_stops_the_batch_and_resumes(cli, tmp_path):
     ck, res = tmp_path / "ck.npz", tmp_path / "seeds.json"
     spec, n = "kuhn(players=3)", 120_000

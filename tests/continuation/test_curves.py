@@ -100,6 +100,7 @@ def test_csv_round_trip(curve4, tmp_path):
     assert len(header) == 5 + 12 * 4  # every frequency, dominated ones included
 
 
+@pytest.mark.slow
 def test_beyond_the_paper_four_players_and_other_games(game):
     c = trace_curve(game("kuhn(players=4,cards=6)"), "pot", 1.0, 3.0, eps=1e-5).curve
     assert c.reason == "reached"
@@ -117,6 +118,7 @@ def test_beyond_the_paper_four_players_and_other_games(game):
     assert abs(c.expectations[-1, 0] - exact) < 1e-3
 
 
+@pytest.mark.slow
 def test_interrupt_checkpoint_and_resume(curve4, tmp_path, game):
     # Ctrl-C in the middle: the curve so far is kept and written; resuming reaches the
     # end of the window on the same branch as an uninterrupted run
@@ -145,6 +147,7 @@ def test_interrupt_checkpoint_and_resume(curve4, tmp_path, game):
     assert m1.distinct.max() == m2.distinct.max() == 3
 
 
+@pytest.mark.slow
 def test_n5_up_to_five_coexisting_equilibria(game):
     # Billingham (N cards), Sec. 5.2: "a multiplicity of up to five" for N = 5; found
     # at the default eps near P = 1.777 (and five other short intervals), all certified

@@ -9,6 +9,9 @@ from toypoker.literature.claims import CLAIMS, check, claim_ids
 from toypoker.literature.papers import billingham as B
 from toypoker.literature.papers import kuhn1950 as K
 
+# the whole check certifies ~200 rows exactly (~20 s): part of CI, not of the quick part
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def rows():

@@ -84,6 +84,7 @@ def test_skp_counts_and_p_star(game):
     assert any(s["d_Q"] == 0 and sp.simplify(s["b_J"] - 2 / B.P_STAR) == 0 for s in sols)
 
 
+@pytest.mark.slow
 def test_third_street_regimes(game):
     def run(p):
         return game_equilibria(game(B.third_street_spec(F(1))), pot=p)
