@@ -386,7 +386,9 @@ class Profile:
         return text
 
     @classmethod
-    def from_json_dict(cls, data: object, game: Game | None = None) -> Profile:
+    def from_json_dict(
+        cls, data: object, game: Game | None = None, *, exact: bool | None = None
+    ) -> Profile:
         """A profile from its JSON object (``to_json_dict``).
 
         Parameters
@@ -397,6 +399,11 @@ class Profile:
             The compiled game; if given, the profile's spec must name the same game
             (compared as canonical specs, without compiling); if not, the profile's
             spec is compiled.
+        exact
+            Read the numbers as exact rationals (decimals as written: 0.1 = 1/10;
+            rows within 1e-9 of the simplex are snapped onto it, said in
+            :attr:`snapped` and a warning) or as floats; by default as the file's
+            ``"exact"`` field says.
 
         Raises
         ------
@@ -420,13 +427,18 @@ class Profile:
         infosets = data["infosets"]
         if not isinstance(infosets, dict):
             raise ProfileError("'infosets' must map infoset labels to action probabilities")
-        exact = data.get("exact")
+        if exact is None:
+            exact = data.get("exact")
         mapping = {k: v for k, v in infosets.items()}
         return cls.from_mapping(game, mapping, exact=exact if isinstance(exact, bool) else None)
 
     @classmethod
-    def from_json(cls, path: str | Path, game: Game | None = None) -> Profile:
-        """Read a profile written by :meth:`to_json`.
+    def from_json(
+        cls, path: str | Path, game: Game | None = None, *, exact: bool | None = None
+    ) -> Profile:
+        """Read a profile written by :meth:`to_json` (``game`` and ``exact`` as for
+        :meth:`from_json_dict`).  At most :data:`MAX_PROFILE_BYTES` are read, so a
+        device such as ``/dev/zero`` is refused, not read forever.
 
         Raises
         ------
@@ -435,7 +447,8 @@ class Profile:
             nested too deeply or invalid file (one line).
         """
         try:
-            raw = Path(path).read_bytes()
+            with open(path, "rb") as fh:
+                raw = fh.read(MAX_PROFILE_BYTES + 1)
         except OSError as exc:
             raise ProfileError(f"cannot read profile {path}: {exc.strerror}") from None
         if len(raw) > MAX_PROFILE_BYTES:
@@ -444,7 +457,7 @@ class Profile:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise ProfileError(f"{path} is not a text (UTF-8) file") from None
-        return cls.from_json_dict(_loads(text, path), game)
+        return cls.from_json_dict(_loads(text, path), game, exact=exact)
 
     def to_csv(self, path: str | Path | None = None) -> str:
         """One row per (infoset, action): label, player (1-based), private, history,

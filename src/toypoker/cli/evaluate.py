@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
-import json
 import warnings
 from pathlib import Path
 from typing import Annotated
@@ -11,7 +9,6 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ..errors import ProfileError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
@@ -30,27 +27,10 @@ def load_profile(path: Path, game: Game, exact: bool) -> Profile:
     check_readable(path, "profile")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        prof = _read(path, game, exact)
+        prof = Profile.from_json(path, game, exact=exact or None)
     for w in caught:
         one_line(str(w.message), kind="note")
     return prof
-
-
-def _read(path: Path, game: Game, exact: bool) -> Profile:
-    if "exact" in inspect.signature(Profile.from_json).parameters:
-        return Profile.from_json(path, game, exact=exact or None)
-    # TODO(integration): Profile.from_json(path, game, exact=...) replaces this fallback
-    if not exact:
-        return Profile.from_json(path, game)
-    try:
-        data = json.loads(Path(path).read_text())
-    except OSError as exc:
-        raise ProfileError(f"cannot read profile {path}: {exc.strerror}") from exc
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise ProfileError(f"{path} is not valid JSON: {exc}") from exc
-    if isinstance(data, dict):
-        data = {**data, "exact": True}
-    return Profile.from_json_dict(data, game)
 
 
 def eval_(

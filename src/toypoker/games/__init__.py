@@ -16,6 +16,7 @@ OpenSpiel counterpart.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from types import MappingProxyType
@@ -94,7 +95,12 @@ def _max_bytes(max_bytes: int | None) -> int:
 
 
 def _count(x: int) -> str:
-    return f"{x:,}" if x < 10**15 else f"{x:.3e}"
+    """A count for people: digits grouped, or ``m.mmme+k`` for huge integers
+    (math.log10 works on ints of any size; float() does not)."""
+    if x < 10**15:
+        return f"{x:,}"
+    k = math.floor(math.log10(x))
+    return f"{10 ** (math.log10(x) - k):.3f}e+{k}"
 
 
 def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> None:

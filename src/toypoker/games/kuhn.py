@@ -108,8 +108,8 @@ KUHN = GameInfo(
     "every other player in turn folds or calls.",
     source="Kuhn (1950); Szafron, Gibson, Sturtevant (2013); Billingham (N cards)",
     params=(
-        Param("players", "int", 2, "number of players n >= 2", low=2),
-        Param("cards", "int", None, "deck size N >= n (default n+1)"),
+        Param("players", "int", 2, "number of players n >= 2", low=2, high=1000),
+        Param("cards", "int", None, "deck size N >= n (default n+1)", high=100_000),
         Param(
             "ante", "number", 1, "ante a > 0 each player puts in", positive=True, excludes=("pot",)
         ),

@@ -98,7 +98,7 @@ THIRD_STREET = GameInfo(
     source="Billingham, simplified three-player Kuhn poker, Sec. 2",
     params=(
         Param("pot", "number", 3, "initial pot P > 0 (each player put in P/3)", positive=True),
-        Param("cards", "int", 4, "deck size (4 in the paper)"),
+        Param("cards", "int", 4, "deck size (4 in the paper)", high=100_000),
         Param("rational", "bool", False, "fix the paper's points 1-4 (dominated choices)"),
     ),
     build=build_third_street,

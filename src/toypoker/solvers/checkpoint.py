@@ -148,6 +148,8 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
         raise ToypokerError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
     except (ValueError, EOFError, zipfile.BadZipFile, zipfile.LargeZipFile) as exc:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        if "pickle" in reason:  # numpy's hint (allow_pickle) would mislead: we never unpickle
+            reason = "neither a .npz archive nor plain arrays"
         raise ToypokerError(
             f"cannot read checkpoint {path}: not a valid .npz file ({reason})"
         ) from None
