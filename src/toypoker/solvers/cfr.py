@@ -200,10 +200,15 @@ def regret_matching(
 def init(game: Game, options: CFROptions | None = None, seed: int | None = None) -> CFRState:
     """The start of every CFR run: uniform strategy, nothing accumulated.
 
-    ``options`` and ``seed`` are not read (the method protocol passes them)."""
+    ``seed`` is not read (the method protocol passes it).  On the numba backend
+    one throw-away iteration compiles (or loads) the fused kernel here, so that
+    the first timed step does not pay for compilation."""
     sigma = Profile.uniform(game).probs
     z = np.zeros(game.n_sigma)
-    return CFRState(0, z, z.copy(), sigma)
+    state = CFRState(0, z, z.copy(), sigma)
+    if options is not None and options.backend == Backend.NUMBA:
+        step_many(game, state, options, 1)  # the state is not changed: arrays are copied
+    return state
 
 
 def _instant_regrets(
