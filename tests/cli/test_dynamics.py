@@ -58,3 +58,18 @@ def test_table1_compares_with_the_paper(cli, tmp_path):
     assert row["L"] == 6 and row["published"] is not None and "reading" in data
     assert (tmp_path / "t1.csv").read_text().startswith("L,k,player")
     assert (tmp_path / "play_k0.001.png").exists()
+
+
+def test_estimators_draws_figure_16_with_both_forms_of_eq_46(cli, tmp_path):
+    # issue 15: Fig. 16 redrawn with the corrected and the printed eq. (46); the JSON
+    # limits are the exact large-L limits (corrected: c itself, Billingham App. D)
+    code, out, _ = cli(
+        "dynamics", "estimators", "--L", "6,48", "--rounds", "20000",
+        "--outdir", tmp_path, "--json",
+    )  # fmt: skip
+    assert code == 0
+    for name in ("fig16_estimator_means.png", "fig16_both_estimators.png"):
+        assert (tmp_path / name).stat().st_size > 10_000
+    data = json.loads(out)
+    assert data["estimator"] == "corrected"
+    assert data["limits"][2] == pytest.approx(data["truth"][2], rel=1e-12)

@@ -291,6 +291,14 @@ def estimators(
         outdir / "fig16_estimator_means.png",
         outdir / "fig17_estimator_stds.png",
     )
+    # Fig. 16 redrawn with both forms of eq. (46): the other form's run, same rounds
+    other = "printed" if estimator == "corrected" else "corrected"
+    other_means, _, _ = estimator_study(P, Ls, rounds, estimator=other, clip=clip)
+    corrected, printed = (means, other_means) if estimator == "corrected" else (other_means, means)
+    printed_limit = estimator_limits(truth[0], truth[2], truth[3], estimator="printed")[2]
+    figures.fig16_both_estimators(
+        Ls, corrected, printed, truth, outdir / "fig16_both_estimators.png", printed_limit
+    )
     names = ["b1 (44)", "b2 (44)", "c2 (46)", "d (45)", "c3 (47)"]
     data = {
         "P": P,
@@ -317,7 +325,7 @@ def estimators(
     t.add_row("true", *(f"{x:.4f}" for x in truth))
     t.add_row("limit L->oo", *(f"{x:.4f}" for x in limits))
     out.print(t)
-    out.print(f"Figures 16-17 written to {outdir}/")
+    out.print(f"Figures 16-17 and fig16_both_estimators.png written to {outdir}/")
 
 
 def table1(
