@@ -18,3 +18,13 @@ Game._chips  # read through __dict__ (Game refuses attribute assignment after co
 from toypoker.cli import _options  # noqa: E402
 
 _options  # the typer app's callback (global --threads), called by click
+from toypoker.interop import openspiel_game as og  # noqa: E402
+
+# OpenSpiel's Python game protocol: called by pyspiel, never by our code
+og._Game.make_py_observer
+og._State._legal_actions
+og._State._apply_action
+og._State._action_to_string
+og._Observer.tensor
+og._Observer.set_from
+og._Observer.string_from

@@ -46,9 +46,16 @@ EstimatorOpt = Annotated[
 ]
 
 
+# sanity bounds of the ODE's inputs: the paper studies P in (5, 20], rates k ~ 1e-3..1 and
+# times ~ 1e3; far beyond these the integration is stiff or endless, not informative
+MAX_POT = 1e6
+MAX_RATE = 1e3
+MAX_T_END = 1e7
+
+
 def _pot(pot: float) -> float:
-    if not (np.isfinite(pot) and pot > 0):
-        raise ToypokerError(f"--pot must be positive, got {pot}")
+    if not (np.isfinite(pot) and 0 < pot <= MAX_POT):
+        raise ToypokerError(f"--pot must lie in (0, {MAX_POT:g}], got {pot}")
     return float(pot)
 
 
@@ -56,6 +63,8 @@ def _rates(text: str, n: int | None) -> list[float]:
     ks = floats(text, n, "--k")
     for x in ks:
         positive("--k", x)
+        if x > MAX_RATE:
+            raise ToypokerError(f"--k must be at most {MAX_RATE:g} (an adaptation rate), got {x}")
     return ks
 
 
@@ -82,6 +91,8 @@ def ode(
     expectation integrals; CSV and Figures 7-10."""
 
     positive("--t-end", t_end)
+    if t_end > MAX_T_END:
+        raise ToypokerError(f"--t-end must be at most {MAX_T_END:g}, got {t_end:g}")
     at_least("--basins-grid", basins_grid, 1)
     if basins_grid > MAX_BASINS_GRID:
         raise ToypokerError(f"--basins-grid must be at most {MAX_BASINS_GRID}, got {basins_grid}")

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -113,32 +114,70 @@ class EquilibriumCurve:
 
     @classmethod
     def load(cls, path: str | Path) -> EquilibriumCurve:
-        """Read a curve written by :meth:`save` (CSV and its JSON sidecar)."""
+        """Read a curve written by :meth:`save` (CSV and its JSON sidecar).
+
+        Raises
+        ------
+        ToypokerError
+            One line naming the file and what is wrong: missing, unreadable, not
+            text, too large (more than :data:`MAX_CURVE_BYTES`), not JSON (NaN
+            included), missing or wrongly typed settings, ragged rows, a number
+            that is not finite, or a frequency outside [0, 1].
+        """
         path = Path(path)
         meta_path = path.with_suffix(path.suffix + ".json")
+        meta = _read_meta(meta_path)
+        text = _read_text(path, "curve")
+        rows = list(csv.reader(text.splitlines()))
+        if len(rows) < 2:
+            raise ToypokerError(f"cannot read curve {path}: no points (a header and rows)")
+        header, body = rows[0], rows[1:]
+        width = len(header)
+        for i, row in enumerate(body, start=2):
+            if len(row) != width:
+                raise ToypokerError(
+                    f"cannot read curve {path}: line {i} has {len(row)} values, "
+                    f"the header {width}"
+                )
         try:
-            meta = json.loads(meta_path.read_text())
-            rows = list(csv.reader(path.read_text().splitlines()))
-            return cls._from_rows(meta, rows[0], np.array(rows[1:], dtype=float))
-        except (OSError, ValueError, KeyError, IndexError) as e:
-            raise ToypokerError(f"cannot read curve {path}: {e!r}") from None
+            data = np.array(body, dtype=float)
+        except ValueError:
+            raise ToypokerError(f"cannot read curve {path}: a value is not a number") from None
+        bad = ~np.isfinite(data)
+        if bad.any():
+            i, j = (int(k) for k in np.argwhere(bad)[0])
+            raise ToypokerError(
+                f"cannot read curve {path}: line {i + 2}, column {header[j]!r} is {body[i][j]!r} "
+                "(numbers must be finite)"
+            )
+        try:
+            return cls._from_rows(meta, header, data)
+        except _BadCurveError as exc:
+            raise ToypokerError(f"cannot read curve {path}: {exc}") from None
 
     @classmethod
     def _from_rows(cls, meta: dict, header: list[str], data: np.ndarray) -> EquilibriumCurve:
         labels = tuple(meta["sigma_labels"])
         n = sum(1 for h in header if h.startswith("E") and h[1:].isdigit())
+        if len(header) < 2 + n or header[0] != meta["parameter"] or header[1] != "arclength":
+            raise _BadCurveError(f"header should start with {meta['parameter']},arclength,E1,...")
         sigma = np.zeros((len(data), len(labels)))
         by_label = {lab: k for k, lab in enumerate(labels)}
         by_infoset: dict[str, list[int]] = {}
         for k, lab in enumerate(labels):
             by_infoset.setdefault(lab.rpartition("=")[0], []).append(k)
         for c, name in enumerate(header[2 + n :], start=2 + n):
+            col = data[:, c]
+            if col.min(initial=0.0) < -1e-9 or col.max(initial=0.0) > 1 + 1e-9:
+                raise _BadCurveError(f"column {name!r} holds a frequency outside [0, 1]")
             if name in by_label:
-                sigma[:, by_label[name]] = data[:, c]
-            else:  # binary infoset: the aggressive action's column
+                sigma[:, by_label[name]] = col
+            elif len(by_infoset.get(name, ())) == 2:  # binary infoset: the aggressive action
                 passive, aggressive = by_infoset[name]
-                sigma[:, aggressive] = data[:, c]
-                sigma[:, passive] = 1.0 - data[:, c]
+                sigma[:, aggressive] = col
+                sigma[:, passive] = 1.0 - col
+            else:
+                raise _BadCurveError(f"column {name!r} names no action of sigma_labels")
         return cls(
             spec=meta["spec"],
             parameter=meta["parameter"],
@@ -171,6 +210,81 @@ class EquilibriumCurve:
         w = 0.0 if a[i + 1] == a[i] else (s - a[i]) / (a[i + 1] - a[i])
         lerp = lambda v: (1 - w) * v[i] + w * v[i + 1]  # noqa: E731
         return float(lerp(self.theta)), lerp(self.expectations), lerp(self.sigma)
+
+
+MAX_CURVE_BYTES = 2**30
+"""Largest curve file (CSV or JSON sidecar) :meth:`EquilibriumCurve.load` reads."""
+
+
+class _BadCurveError(Exception):
+    """What is wrong with a curve's rows (turned into a ToypokerError naming the file)."""
+
+
+def _read_text(path: Path, what: str) -> str:
+    """The UTF-8 text of ``path`` (at most :data:`MAX_CURVE_BYTES`), or one-line errors."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_CURVE_BYTES + 1)
+    except FileNotFoundError:
+        raise ToypokerError(f"cannot read {what} {path}: no such file") from None
+    except OSError as exc:
+        raise ToypokerError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if len(raw) > MAX_CURVE_BYTES:
+        raise ToypokerError(f"cannot read {what} {path}: larger than {MAX_CURVE_BYTES:,} bytes")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ToypokerError(f"cannot read {what} {path}: not a text (UTF-8) file") from None
+
+
+def _reject_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number here")
+
+
+_META_TYPES: dict[str, tuple[type, ...]] = {
+    "spec": (str,),
+    "parameter": (str,),
+    "eps": (int, float),
+    "response": (str,),
+    "reason": (str,),
+    "steps": (int,),
+    "seconds": (int, float),
+    "sigma_labels": (list,),
+}
+
+
+def _read_meta(path: Path) -> dict:
+    """The JSON sidecar of a curve, its settings checked (types, finite, >= 0)."""
+    text = _read_text(path, "curve settings")
+    try:
+        meta = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as exc:
+        raise ToypokerError(
+            f"cannot read curve settings {path}: not JSON ({exc.msg} at line {exc.lineno})"
+        ) from None
+    except RecursionError:
+        raise ToypokerError(f"cannot read curve settings {path}: nested too deeply") from None
+    except ValueError as exc:
+        reason = str(exc).splitlines()[0]
+        raise ToypokerError(f"cannot read curve settings {path}: {reason}") from None
+    if not isinstance(meta, dict):
+        raise ToypokerError(f"cannot read curve settings {path}: not a JSON object")
+    for key, types in _META_TYPES.items():
+        v = meta.get(key)
+        if v is None or isinstance(v, bool) or not isinstance(v, types):
+            want = " or ".join(t.__name__ for t in types)
+            raise ToypokerError(
+                f"cannot read curve settings {path}: {key!r} must be {want}, not {v!r}"
+            )
+    if not all(isinstance(x, str) for x in meta["sigma_labels"]):
+        raise ToypokerError(f"cannot read curve settings {path}: sigma_labels must be strings")
+    if meta["steps"] < 0 or meta["seconds"] < 0 or not math.isfinite(meta["seconds"]):
+        raise ToypokerError(f"cannot read curve settings {path}: steps and seconds must be >= 0")
+    if not math.isfinite(meta["eps"]) or meta["eps"] < 0:
+        raise ToypokerError(f"cannot read curve settings {path}: eps must be finite and >= 0")
+    if not isinstance(meta.get("info", {}), dict):
+        raise ToypokerError(f"cannot read curve settings {path}: 'info' must be a JSON object")
+    return meta
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import math
+import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +28,9 @@ from .base import Method
 from .registry import METHODS, options_dict, parse_options
 
 CHECKPOINT_FORMAT = "toypoker-checkpoint/2"
+MAX_CHECKPOINT_BYTES = 2**31
+"""Largest total uncompressed size of a checkpoint's arrays :func:`load_checkpoint` reads
+(the size limit of :func:`toypoker.load_game`)."""
 META_KEYS = (
     "format",
     "game",
@@ -135,13 +140,22 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
     """
     path = Path(path)
     try:
-        with np.load(path, allow_pickle=False) as data:
-            if not hasattr(data, "files"):
-                raise ToypokerError(f"{path} is not a toypoker checkpoint (a bare array)")
+        if not stat.S_ISREG(path.stat().st_mode):  # a zip is read by seeking: no devices, pipes
+            raise ToypokerError(f"cannot read checkpoint {path}: not a regular file")
+        _check_archive(path)
+        data = np.load(path, allow_pickle=False)
+        if not isinstance(data, np.lib.npyio.NpzFile):
+            raise ToypokerError(f"{path} is not a toypoker checkpoint (a bare array, not .npz)")
+        with data:
             if "__meta__" not in data.files:
                 raise ToypokerError(f"{path} is not a toypoker checkpoint (no metadata)")
-            raw = str(data["__meta__"])
+            meta_array = data["__meta__"]
+            if meta_array.dtype.kind != "U" or meta_array.ndim != 0:
+                raise ToypokerError(f"checkpoint {path}: metadata is not a JSON string")
+            raw = str(meta_array)
             arrays = {k: data[k] for k in data.files if k != "__meta__"}
+    except ToypokerError:
+        raise
     except FileNotFoundError:
         raise ToypokerError(f"cannot read checkpoint {path}: no such file") from None
     except OSError as exc:
@@ -154,9 +168,14 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
             f"cannot read checkpoint {path}: not a valid .npz file ({reason})"
         ) from None
     try:
-        meta = json.loads(raw)
+        meta = json.loads(raw, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
         raise ToypokerError(f"checkpoint {path}: metadata is not JSON ({exc.msg})") from None
+    except RecursionError:
+        raise ToypokerError(f"checkpoint {path}: metadata is nested too deeply") from None
+    except ValueError as exc:  # NaN/Infinity, an integer of more than 4300 digits
+        reason = str(exc).splitlines()[0]
+        raise ToypokerError(f"checkpoint {path}: bad metadata ({reason})") from None
     if not isinstance(meta, dict):
         raise ToypokerError(f"checkpoint {path}: metadata is not a JSON object")
     if meta.get("format") != CHECKPOINT_FORMAT:
@@ -167,6 +186,9 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
     missing = [k for k in META_KEYS if k not in meta]
     if missing:
         raise ToypokerError(f"checkpoint {path}: missing metadata key(s) {', '.join(missing)}")
+    for key in ("game", "method", "state_type"):
+        if not isinstance(meta[key], str):
+            raise ToypokerError(f"checkpoint {path}: {key} must be a string, not {meta[key]!r:.60}")
     method = METHODS.get(meta["method"])
     if method is None or method.one_shot:
         raise ToypokerError(f"checkpoint {path}: unknown method {meta['method']!r}")
@@ -187,7 +209,12 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
     seed, seconds = meta["seed"], meta["seconds"]
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ToypokerError(f"checkpoint {path}: seed must be an integer, not {seed!r}")
-    if isinstance(seconds, bool) or not isinstance(seconds, int | float) or seconds < 0:
+    if (
+        isinstance(seconds, bool)
+        or not isinstance(seconds, int | float)
+        or not math.isfinite(seconds)
+        or seconds < 0
+    ):
         raise ToypokerError(f"checkpoint {path}: seconds must be a number >= 0, not {seconds!r}")
     if method.stochastic:
         _check_rng(path, state)
@@ -221,12 +248,41 @@ def _state(path: Path, cls: type, arrays: dict[str, np.ndarray], scalars: dict) 
 
 
 def _trace(path: Path, rows: object) -> tuple[TracePoint, ...]:
+    bad = ToypokerError(
+        f"checkpoint {path}: trace must be [iteration, seconds, nash_conv] rows of finite numbers"
+    )
+    if not isinstance(rows, list):
+        raise bad
+    points = []
+    for row in rows:
+        if not isinstance(row, list) or len(row) != 3:
+            raise bad
+        if any(isinstance(x, bool) or not isinstance(x, int | float) for x in row):
+            raise bad
+        i, s, n = row
+        if not isinstance(i, int) or i < 0 or not (math.isfinite(s) and math.isfinite(n)):
+            raise bad
+        points.append(TracePoint(i, float(s), float(n)))
+    return tuple(points)
+
+
+def _reject_constant(name: str) -> object:
+    raise ValueError(f"{name} in the metadata")
+
+
+def _check_archive(path: Path) -> None:
+    """Refuse, before reading any array, a zip whose members would expand past
+    :data:`MAX_CHECKPOINT_BYTES` (a small file can hold a huge compressed array)."""
     try:
-        return tuple(TracePoint(int(i), float(s), float(n)) for i, s, n in rows)  # type: ignore[attr-defined]
-    except (TypeError, ValueError):
+        with zipfile.ZipFile(path) as z:
+            total = sum(info.file_size for info in z.infolist())
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, ValueError):
+        return  # not a zip: np.load says what it is
+    if total > MAX_CHECKPOINT_BYTES:
         raise ToypokerError(
-            f"checkpoint {path}: trace must be [iteration, seconds, nash_conv] rows"
-        ) from None
+            f"checkpoint {path}: its arrays would take {total:,} bytes "
+            f"(more than {MAX_CHECKPOINT_BYTES:,}): not a checkpoint of a game this size"
+        )
 
 
 def _check_rng(path: Path, state: Any) -> None:
