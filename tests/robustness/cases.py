@@ -360,25 +360,50 @@ def _other_profile_files() -> list[Case]:
         ("a-list", "[1, 2, 3]", "traceback"),
         ("game-42", lazy(lambda: kuhn2_infosets().replace(f'"{K2}"', "42")), "accepted, exit 0"),
         ("game-other", lazy(lambda: kuhn2_infosets().replace(f'"{K2}"', f'"{K3}"')), "garbage"),
-        ("game-bad-spec", lazy(lambda: kuhn2_infosets().replace(f'"{K2}"', '"kuhn(pot=1e400)"')),
-         "traceback (OverflowError)"),
+        (
+            "game-bad-spec",
+            lazy(lambda: kuhn2_infosets().replace(f'"{K2}"', '"kuhn(pot=1e400)"')),
+            "traceback (OverflowError)",
+        ),
         ("infosets-list", profile_json([1, 2]), "traceback"),
         ("unknown-infoset", profile_json({"P9:9:zz": {"k": 1}}), "traceback"),
-        ("unknown-action", lazy(lambda: kuhn2_infosets().replace('"b": "1/2"', '"x": "1/2"', 1)),
-         "traceback"),
+        (
+            "unknown-action",
+            lazy(lambda: kuhn2_infosets().replace('"b": "1/2"', '"x": "1/2"', 1)),
+            "traceback",
+        ),
     ]
     out = []
     for name, content, before in rows:
         for cmd in (e, v):
             out.append(
-                Case(f"profile-{name}-{cmd[0]}", cmd, "error", before, 5, files=((FILE, content),),
-                     timeout=30)
+                Case(
+                    f"profile-{name}-{cmd[0]}",
+                    cmd,
+                    "error",
+                    before,
+                    5,
+                    files=((FILE, content),),
+                    timeout=30,
+                )
             )
     out += [
-        Case("profile-dev-zero-eval", ("eval", K2, "/dev/zero"), "error",
-             "traceback / memory (reads /dev/zero to the end)", 5, timeout=30),
-        Case("profile-dev-zero-verify", ("verify", K2, "/dev/zero"), "error", "traceback", 5,
-             timeout=30),
+        Case(
+            "profile-dev-zero-eval",
+            ("eval", K2, "/dev/zero"),
+            "error",
+            "traceback / memory (reads /dev/zero to the end)",
+            5,
+            timeout=30,
+        ),
+        Case(
+            "profile-dev-zero-verify",
+            ("verify", K2, "/dev/zero"),
+            "error",
+            "traceback",
+            5,
+            timeout=30,
+        ),
         Case("profile-folder-eval", ("eval", K2, "."), "error", "traceback (IsADirectoryError)", 5),
         Case("profile-missing-eval", ("eval", K2, "nosuch.json"), "error", "traceback", 5),
     ]
@@ -393,22 +418,79 @@ def os_urandom_like() -> bytes:
 def _section1() -> list[Case]:
     solve_o = ("solve", K3, "--iterations", "5000", "-o", "profile.json", "--no-table")
     return [
-        Case("readme-eval-exact", ("eval", K3, "profile.json", "--exact"), "ok",
-             "rejected: decimals sum to 100000000000000001/10^17", 1, setup=(solve_o,)),
-        Case("readme-verify", ("verify", K3, "profile.json"), "no",
-             "rejected every solver profile (exit 2)", 1, setup=(solve_o,)),
+        Case(
+            "readme-eval-exact",
+            ("eval", K3, "profile.json", "--exact"),
+            "ok",
+            "rejected: decimals sum to 100000000000000001/10^17",
+            1,
+            setup=(solve_o,),
+        ),
+        Case(
+            "readme-verify",
+            ("verify", K3, "profile.json"),
+            "no",
+            "rejected every solver profile (exit 2)",
+            1,
+            setup=(solve_o,),
+        ),
         Case("readme-eval-float", ("eval", K3, "profile.json"), "ok", "ok", 1, setup=(solve_o,)),
-        Case("verify-lp-profile", ("verify", K2, "p.json"), "ok", "rejected", 1,
-             setup=(("solve", K2, "--method", "lp", "-o", "p.json", "--no-table"),)),
-        Case("eval-exact-pdcfr-profile", ("eval", K2, "p.json", "--exact"), "ok", "rejected", 1,
-             setup=(("solve", K2, "--method", "pdcfr+", "--iterations", "300", "-o", "p.json",
-                     "--no-table"),)),
-        Case("eval-exact-mccfr-profile", ("eval", K2, "p.json", "--exact"), "ok", "rejected", 1,
-             setup=(("solve", K2, "--method", "es-mccfr", "--iterations", "300", "-o", "p.json",
-                     "--no-table"),)),
-        Case("verify-profile-of-another-game", ("verify", K3, "p.json"), "error",
-             "README's example pointed at a profile of another game", 1,
-             setup=(("solve", K2, "--iterations", "50", "-o", "p.json", "--no-table"),)),
+        Case(
+            "verify-lp-profile",
+            ("verify", K2, "p.json"),
+            "ok",
+            "rejected",
+            1,
+            setup=(("solve", K2, "--method", "lp", "-o", "p.json", "--no-table"),),
+        ),
+        Case(
+            "eval-exact-pdcfr-profile",
+            ("eval", K2, "p.json", "--exact"),
+            "ok",
+            "rejected",
+            1,
+            setup=(
+                (
+                    "solve",
+                    K2,
+                    "--method",
+                    "pdcfr+",
+                    "--iterations",
+                    "300",
+                    "-o",
+                    "p.json",
+                    "--no-table",
+                ),
+            ),
+        ),
+        Case(
+            "eval-exact-mccfr-profile",
+            ("eval", K2, "p.json", "--exact"),
+            "ok",
+            "rejected",
+            1,
+            setup=(
+                (
+                    "solve",
+                    K2,
+                    "--method",
+                    "es-mccfr",
+                    "--iterations",
+                    "300",
+                    "-o",
+                    "p.json",
+                    "--no-table",
+                ),
+            ),
+        ),
+        Case(
+            "verify-profile-of-another-game",
+            ("verify", K3, "p.json"),
+            "error",
+            "README's example pointed at a profile of another game",
+            1,
+            setup=(("solve", K2, "--iterations", "50", "-o", "p.json", "--no-table"),),
+        ),
     ]
 
 
@@ -420,30 +502,56 @@ def _section2() -> list[Case]:
         Case("kuhn-players-50-info", ("info", "kuhn(players=50)"), E, "MemoryError after 27 s", 2),
         Case("kuhn-players-1000", ("info", "kuhn(players=1000)"), E, "hang", 2),
         Case("third-street-cards-500", ("info", "kuhn_third_street(cards=500)"), E, "memory", 2),
-        Case("third-street-cards-1e9", ("info", "kuhn_third_street(cards=1000000000)"), E,
-             "7.45 GiB", 2),
-        Case("third-street-cards-10**9", ("info", "kuhn_third_street(cards=10**9)"), E,
-             "(spec written with **)", 2),
+        Case(
+            "third-street-cards-1e9",
+            ("info", "kuhn_third_street(cards=1000000000)"),
+            E,
+            "7.45 GiB",
+            2,
+        ),
+        Case(
+            "third-street-cards-10**9",
+            ("info", "kuhn_third_street(cards=10**9)"),
+            E,
+            "(spec written with **)",
+            2,
+        ),
         Case("kuhn-cards-1e9", ("solve", "kuhn(cards=1000000000)"), E, "guarded", 2),
         Case("pot-1e999999999", ("info", "kuhn(pot=1e999999999)"), E, "hang", 2),
         Case("pot-1e-999999999", ("info", "kuhn(pot=1e-999999999)"), E, "hang", 2),
-        Case("pot-1e999999999-third-street", ("solve", "kuhn_third_street(pot=1e999999999)"), E,
-             "hang", 2),
+        Case(
+            "pot-1e999999999-third-street",
+            ("solve", "kuhn_third_street(pot=1e999999999)"),
+            E,
+            "hang",
+            2,
+        ),
         Case("pot-1e999999999-canonical-export", ("export", "skp(pot=1e999999999)"), E, "hang", 2),
         Case("bet-huge-fraction", ("info", "kuhn(bet=1e-999999999/1e999999999)"), E, "hang", 2),
-        Case("pot-min-1e999999999", ("equilibria", "skp", "--symbolic-pot", "--pot-min",
-                                     "1e999999999"), E, "hang", 2),
-        Case("pot-min-1e-999999999", ("equilibria", "skp", "--symbolic-pot", "--pot-min",
-                                      "1e-999999999"), E, "hang", 2),
-        Case("basins-grid-100000", ("dynamics", "ode", "--basins-grid", "100000"), E,
-             "74.5 GiB", 2),
+        Case(
+            "pot-min-1e999999999",
+            ("equilibria", "skp", "--symbolic-pot", "--pot-min", "1e999999999"),
+            E,
+            "hang",
+            2,
+        ),
+        Case(
+            "pot-min-1e-999999999",
+            ("equilibria", "skp", "--symbolic-pot", "--pot-min", "1e-999999999"),
+            E,
+            "hang",
+            2,
+        ),
+        Case(
+            "basins-grid-100000", ("dynamics", "ode", "--basins-grid", "100000"), E, "74.5 GiB", 2
+        ),
         Case("trace-pot-inf", ("trace", "skp", "--pot", "1:inf", "--no-gif"), E, "never ends", 2),
-        Case("trace-pot-huge", ("trace", "skp", "--pot", "1:1e999999999", "--no-gif"), E, "hang",
-             2),
+        Case(
+            "trace-pot-huge", ("trace", "skp", "--pot", "1:1e999999999", "--no-gif"), E, "hang", 2
+        ),
         Case("trace-pot-nan", ("trace", "skp", "--pot", "nan:3", "--no-gif"), E, "hang", 2),
         Case("trace-pot-reversed", ("trace", "skp", "--pot", "8:6", "--no-gif"), E, "(window)", 2),
-        Case("trace-pot-negative", ("trace", "skp", "--pot", "-1:3", "--no-gif"), E, "(window)",
-             2),
+        Case("trace-pot-negative", ("trace", "skp", "--pot", "-1:3", "--no-gif"), E, "(window)", 2),
         Case("trace-pot-garbage", ("trace", "skp", "--pot", "a:b", "--no-gif"), E, "(window)", 2),
         Case("ode-pot-inf", ("dynamics", "ode", "--pot", "1e999999999"), E, "hang/garbage", 2),
     ]
@@ -460,29 +568,61 @@ def _section3() -> list[Case]:
     def add(name: str, args: tuple[str, ...], max_seconds: float | None = 4.0) -> None:
         for kind, target in targets.items():  # the targets as set at the call
             out.append(
-                Case(f"path-{name}-{kind}", tuple(a.replace("TARGET", target) for a in args),
-                     "error", "traceback after the work (results lost)", 3, files=files,
-                     max_seconds=max_seconds, timeout=30)
+                Case(
+                    f"path-{name}-{kind}",
+                    tuple(a.replace("TARGET", target) for a in args),
+                    "error",
+                    "traceback after the work (results lost)",
+                    3,
+                    files=files,
+                    max_seconds=max_seconds,
+                    timeout=30,
+                )
             )
 
     add("solve-o", (*slow_solve, "-o", "TARGET"))
     add("solve-csv", (*slow_solve, "--csv", "TARGET"))
     add("solve-result", (*slow_solve, "--result", "TARGET"))
     add("solve-checkpoint", (*slow_solve, "--checkpoint", "TARGET"))
-    add("compare-plot", ("compare", K2, "--methods", "cfr+,cfr", "--seconds", "3", "--plot",
-                         "TARGET"))
-    add("compare-result", ("compare", K2, "--methods", "cfr+,cfr", "--seconds", "3", "--result",
-                           "TARGET"))
+    add(
+        "compare-plot",
+        ("compare", K2, "--methods", "cfr+,cfr", "--seconds", "3", "--plot", "TARGET"),
+    )
+    add(
+        "compare-result",
+        ("compare", K2, "--methods", "cfr+,cfr", "--seconds", "3", "--result", "TARGET"),
+    )
     targets = {"file": "afile", "under-file": "afile/out", "proc": "/proc/toypoker/out"}
-    add("trace-outdir", ("trace", "skp", "--pot", "2:40", "--no-gif", "--outdir",
-                         "TARGET"), max_seconds=None)
+    add(
+        "trace-outdir",
+        ("trace", "skp", "--pot", "2:40", "--no-gif", "--outdir", "TARGET"),
+        max_seconds=None,
+    )
     add("ode-outdir", ("dynamics", "ode", "--outdir", "TARGET"), max_seconds=None)
     targets = {"dir": "adir", "under-file": "afile/out.json", "proc": "/proc/toypoker/out.json"}
     add("export-o", ("export", K3, "-o", "TARGET"), max_seconds=None)
-    add("literature-o", ("literature", "check", "--claim", "kuhn-basic", "-o", "TARGET"),
-        max_seconds=None)
-    add("table1-csv", ("dynamics", "table1", "--rounds", "2000000", "--L", "6", "--k", "0.01",
-                       "--workers", "1", "--csv", "TARGET"))
+    add(
+        "literature-o",
+        ("literature", "check", "--claim", "kuhn-basic", "-o", "TARGET"),
+        max_seconds=None,
+    )
+    add(
+        "table1-csv",
+        (
+            "dynamics",
+            "table1",
+            "--rounds",
+            "2000000",
+            "--L",
+            "6",
+            "--k",
+            "0.01",
+            "--workers",
+            "1",
+            "--csv",
+            "TARGET",
+        ),
+    )
     return out
 
 
@@ -521,16 +661,36 @@ def _section5() -> list[Case]:
         ("mccfr-rng-garbage", checkpoint(_rng_garbage, method="es-mccfr"), "traceback"),
     ]
     out = [
-        Case(f"checkpoint-{name}", resume, E, before, 5, files=((CP, maker),),
-             not_match="allow_pickle|interrupted", timeout=30)
+        Case(
+            f"checkpoint-{name}",
+            resume,
+            E,
+            before,
+            5,
+            files=((CP, maker),),
+            not_match="allow_pickle|interrupted",
+            timeout=30,
+        )
         for name, maker, before in cp_cases
     ]
     out += [
         Case("checkpoint-missing", resume, E, "traceback", 5),
-        Case("checkpoint-folder", ("solve", K2, "--resume", "adir"), E, "traceback", 5,
-             files=(("adir/.keep", ""),)),
-        Case("checkpoint-dev-zero", ("solve", K2, "--resume", "/dev/zero"), E, "hang/memory", 5,
-             timeout=30),
+        Case(
+            "checkpoint-folder",
+            ("solve", K2, "--resume", "adir"),
+            E,
+            "traceback",
+            5,
+            files=(("adir/.keep", ""),),
+        ),
+        Case(
+            "checkpoint-dev-zero",
+            ("solve", K2, "--resume", "/dev/zero"),
+            E,
+            "hang/memory",
+            5,
+            timeout=30,
+        ),
         Case("checkpoint-valid-resumes", resume, "ok", "ok", 5, files=((CP, checkpoint()),)),
     ]
     neg_seed = [
@@ -538,8 +698,23 @@ def _section5() -> list[Case]:
         ("compare", ("compare", K2, "--methods", "es-mccfr", "--seed", "-1", "--seconds", "1")),
         ("trace", ("trace", "skp", "--pot", "2:4", "--seed", "-1", "--no-gif")),
         ("play", ("dynamics", "play", "--seed", "-1", "--rounds", "1000")),
-        ("table1", ("dynamics", "table1", "--seed", "-1", "--rounds", "1000", "--L", "6",
-                    "--k", "0.01", "--workers", "1")),
+        (
+            "table1",
+            (
+                "dynamics",
+                "table1",
+                "--seed",
+                "-1",
+                "--rounds",
+                "1000",
+                "--L",
+                "6",
+                "--k",
+                "0.01",
+                "--workers",
+                "1",
+            ),
+        ),
     ]
     out += [Case(f"negative-seed-{n}", a, E, "traceback", 5) for n, a in neg_seed]
     out += [
@@ -548,13 +723,22 @@ def _section5() -> list[Case]:
         Case("ode-y0-out-of-range", ("dynamics", "ode", "--y0", "2,3,4"), E, "traceback", 5),
         Case("ode-y0-two-values", ("dynamics", "ode", "--y0", "0.2,0.3"), E, "traceback", 5),
         Case("ode-y0-nan", ("dynamics", "ode", "--y0", "nan,0.2,0.2"), E, "traceback", 5),
-        Case("estimators-L-0", ("dynamics", "estimators", "--L", "0", "--rounds", "1000"), E,
-             "traceback", 5),
-        Case("estimators-L-negative", ("dynamics", "estimators", "--L", "-6", "--rounds", "1000"),
-             E, "traceback", 5),
+        Case(
+            "estimators-L-0",
+            ("dynamics", "estimators", "--L", "0", "--rounds", "1000"),
+            E,
+            "traceback",
+            5,
+        ),
+        Case(
+            "estimators-L-negative",
+            ("dynamics", "estimators", "--L", "-6", "--rounds", "1000"),
+            E,
+            "traceback",
+            5,
+        ),
         Case("basins-grid-0", ("dynamics", "ode", "--basins-grid", "0"), E, "traceback", 5),
-        Case("basins-grid-negative", ("dynamics", "ode", "--basins-grid", "-3"), E, "traceback",
-             5),
+        Case("basins-grid-negative", ("dynamics", "ode", "--basins-grid", "-3"), E, "traceback", 5),
     ]
     return out
 
@@ -580,8 +764,15 @@ def _section6() -> list[Case]:
         for name, maker, before in curves
     ]
     out += [
-        Case("curve-missing-json", tr, E, "reported as curve.csv, not curve.csv.json", 6,
-             files=(("tr/curve.csv", curve(meta=False)),), match=r"curve\.csv\.json"),
+        Case(
+            "curve-missing-json",
+            tr,
+            E,
+            "reported as curve.csv, not curve.csv.json",
+            6,
+            files=(("tr/curve.csv", curve(meta=False)),),
+            match=r"curve\.csv\.json",
+        ),
         Case("curve-missing", tr, E, "traceback", 6),
     ]
     return out
@@ -602,18 +793,39 @@ def _section7() -> list[Case]:
         Case("target-max-gain-nan", (*s, "--target-max-gain", "nan"), E, "accepted", 7),
         Case("iterations-zero", (*s, "--iterations", "0"), E, "accepted", 7),
         Case("iterations-negative", (*s, "--iterations", "-3"), E, "accepted", 7),
-        Case("checkpoint-seconds-nan", (*s, "--checkpoint", "c.npz", "--checkpoint-seconds",
-                                        "nan"), E, "accepted", 7),
-        Case("compare-seconds-nan", ("compare", K2, "--methods", "cfr+", "--seconds", "nan"), E,
-             "accepted", 7),
-        Case("compare-no-valid-method", ("compare", K2, "--methods", "nosuch,other", "--seconds",
-                                         "1"), E, "empty table, exit 0", 7),
-        Case("compare-empty-methods", ("compare", K2, "--methods", "", "--seconds", "1"), E,
-             "empty table, exit 0", 7),
+        Case(
+            "checkpoint-seconds-nan",
+            (*s, "--checkpoint", "c.npz", "--checkpoint-seconds", "nan"),
+            E,
+            "accepted",
+            7,
+        ),
+        Case(
+            "compare-seconds-nan",
+            ("compare", K2, "--methods", "cfr+", "--seconds", "nan"),
+            E,
+            "accepted",
+            7,
+        ),
+        Case(
+            "compare-no-valid-method",
+            ("compare", K2, "--methods", "nosuch,other", "--seconds", "1"),
+            E,
+            "empty table, exit 0",
+            7,
+        ),
+        Case(
+            "compare-empty-methods",
+            ("compare", K2, "--methods", "", "--seconds", "1"),
+            E,
+            "empty table, exit 0",
+            7,
+        ),
         Case("solve-unknown-method", (*s, "--method", "nosuch"), E, "one line", 7),
         Case("seeds-zero", (*s, "--method", "es-mccfr", "--seeds", "0"), E, "accepted", 7),
-        Case("seeds-deterministic-method", (*s, "--method", "cfr+", "--seeds", "3"), E,
-             "accepted", 7),
+        Case(
+            "seeds-deterministic-method", (*s, "--method", "cfr+", "--seeds", "3"), E, "accepted", 7
+        ),
         Case("play-k-nan", (*play, "--k", "nan"), E, "all-zero frequencies, exit 0", 7),
         Case("play-k-negative", (*play, "--k", "-1"), E, "accepted", 7),
         Case("play-L-zero", (*play, "--L", "0"), E, "accepted", 7),
@@ -627,21 +839,42 @@ def _section7() -> list[Case]:
         Case("ode-t-end-1e300", (*ode, "--t-end", "1e300"), E, "(fuzz) hang", 7, timeout=30),
         Case("ode-pot-1e300", (*ode, "--pot", "1e300"), E, "(fuzz) traceback (LinAlgError)", 7),
         Case("ode-k-1e300", (*ode, "--k", "1e300"), E, "(fuzz) traceback (TypeError)", 7),
-        Case("table1-workers-0", ("dynamics", "table1", "--workers", "0", "--rounds", "1000"), E,
-             "accepted", 7),
-        Case("table1-seeds-0", ("dynamics", "table1", "--seeds", "0", "--rounds", "1000"), E,
-             "accepted", 7),
+        Case(
+            "table1-workers-0",
+            ("dynamics", "table1", "--workers", "0", "--rounds", "1000"),
+            E,
+            "accepted",
+            7,
+        ),
+        Case(
+            "table1-seeds-0",
+            ("dynamics", "table1", "--seeds", "0", "--rounds", "1000"),
+            E,
+            "accepted",
+            7,
+        ),
         Case("trace-ds-max-0", (*tr, "--ds-max", "0"), E, "accepted, exit 0", 7),
         Case("trace-ds-max-nan", (*tr, "--ds-max", "nan"), E, "accepted", 7),
         Case("trace-eps-0", (*tr, "--eps", "0"), E, "accepted", 7),
         Case("trace-eps-nan", (*tr, "--eps", "nan"), E, "accepted", 7),
         Case("trace-at-outside", (*tr, "--at", "9"), E, "accepted", 7),
-        Case("pot-min-without-symbolic", ("equilibria", "skp", "--pot-min", "3"), E,
-             "accepted, exit 0", 7),
+        Case(
+            "pot-min-without-symbolic",
+            ("equilibria", "skp", "--pot-min", "3"),
+            E,
+            "accepted, exit 0",
+            7,
+        ),
         Case("threads-zero", ("--threads", "0", "games"), E, "accepted", 7),
-        Case("trace-skp-eps-1e-8", ("trace", "skp", "--pot", "0.5:20", "--eps", "1e-8",
-                                    "--no-gif"), "no",
-             "'step too small' on a partial curve, exit 0", 7, slow=True, timeout=300),
+        Case(
+            "trace-skp-eps-1e-8",
+            ("trace", "skp", "--pot", "0.5:20", "--eps", "1e-8", "--no-gif"),
+            "no",
+            "'step too small' on a partial curve, exit 0",
+            7,
+            slow=True,
+            timeout=300,
+        ),
     ]
 
 

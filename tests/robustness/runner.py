@@ -108,8 +108,13 @@ class ForkServer:
 
     def run(self, args: list[str], cwd: Path, timeout: float = TIMEOUT) -> Outcome:
         out, err = cwd / ".case-stdout", cwd / ".case-stderr"
-        request = {"args": args, "cwd": str(cwd), "timeout": timeout,
-                   "stdout": str(out), "stderr": str(err)}
+        request = {
+            "args": args,
+            "cwd": str(cwd),
+            "timeout": timeout,
+            "stdout": str(out),
+            "stderr": str(err),
+        }
         self.proc.stdin.write(json.dumps(request) + "\n")
         self.proc.stdin.flush()
         reply = json.loads(self.proc.stdout.readline())

@@ -29,9 +29,9 @@ def run():
 
 def _params():
     for case in CASES:
-        marks = []
-        if case.slow:
-            marks.append(pytest.mark.slow)
+        # every case is a fresh `python -m toypoker` process (~2 s of imports): the table runs
+        # in CI; the quick part keeps the in-process cases of tests/cli/test_bad_input.py
+        marks = [pytest.mark.slow]
         if case.id in CLI_XFAIL:
             marks.append(pytest.mark.xfail(strict=True, reason=f"CLI: {CLI_XFAIL[case.id]}"))
         yield pytest.param(case, id=case.id, marks=marks)

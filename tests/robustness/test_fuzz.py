@@ -31,6 +31,9 @@ from toypoker.solvers import Solver, load_checkpoint
 
 from .cases import _checkpoint_bytes, _npz, _npz_parts
 
+# hypothesis over every loader and CLI option (~20 s): part of CI, not of the quick part
+pytestmark = pytest.mark.slow
+
 EXAMPLES = int(os.environ.get("TOYPOKER_FUZZ_EXAMPLES", "60"))  # more for a longer hunt
 FUZZ = settings(
     max_examples=EXAMPLES,
@@ -67,11 +70,32 @@ NUMBER_TEXT = st.one_of(
         st.one_of(st.integers(-400, 400), st.integers(-(10**12), 10**12)),
     ),
     st.builds(lambda a, b: f"{a}/{b}", st.integers(-50, 50), st.integers(-50, 50)),
-    st.sampled_from(["nan", "inf", "-inf", "1e999999999", "1e-999999999", "1e400", "0", "-0",
-                     ".5", "5.", "1_000", "0x10", "1e", "e5", "--1", "1/0", "3/2/1", "10**9"]),
+    st.sampled_from(
+        [
+            "nan",
+            "inf",
+            "-inf",
+            "1e999999999",
+            "1e-999999999",
+            "1e400",
+            "0",
+            "-0",
+            ".5",
+            "5.",
+            "1_000",
+            "0x10",
+            "1e",
+            "e5",
+            "--1",
+            "1/0",
+            "3/2/1",
+            "10**9",
+        ]
+    ),
 )
-VALUE_TEXT = st.one_of(NUMBER_TEXT, st.sampled_from(["true", "false", "yes", "x", ""]),
-                       st.text(max_size=8))
+VALUE_TEXT = st.one_of(
+    NUMBER_TEXT, st.sampled_from(["true", "false", "yes", "x", ""]), st.text(max_size=8)
+)
 KEYS = sorted({p.name for info in GAMES.values() for p in info.params}) + ["colour", "Players"]
 
 
@@ -83,8 +107,11 @@ def structured_spec(draw) -> str:
     return f"{name}({body})" if draw(st.booleans()) or keys else name
 
 
-SPECS = st.one_of(structured_spec(), st.text(max_size=60),
-                  st.text(alphabet="kuhn()=,.0123456789e-/ ", max_size=40))
+SPECS = st.one_of(
+    structured_spec(),
+    st.text(max_size=60),
+    st.text(alphabet="kuhn()=,.0123456789e-/ ", max_size=40),
+)
 
 
 def _spec_outcome(spec: str) -> None:
@@ -113,8 +140,11 @@ def test_spec_grammar(spec: str) -> None:
 
 
 @FUZZ
-@given(st.sampled_from([g for g in GAMES if g != "leduc"]), st.sampled_from(["pot", "ante", "bet"]),
-       NUMBER_TEXT)
+@given(
+    st.sampled_from([g for g in GAMES if g != "leduc"]),
+    st.sampled_from(["pot", "ante", "bet"]),
+    NUMBER_TEXT,
+)
 def test_numeric_parameters(name: str, key: str, value: str) -> None:
     _spec_outcome(f"{name}({key}={value})")
 
@@ -122,8 +152,12 @@ def test_numeric_parameters(name: str, key: str, value: str) -> None:
 # ------------------------------------------------------------------ profiles
 JSON = st.recursive(
     st.one_of(
-        st.none(), st.booleans(), st.integers(-(10**30), 10**30),
-        st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=12), NUMBER_TEXT,
+        st.none(),
+        st.booleans(),
+        st.integers(-(10**30), 10**30),
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.text(max_size=12),
+        NUMBER_TEXT,
     ),
     lambda children: st.one_of(
         st.lists(children, max_size=4), st.dictionaries(st.text(max_size=8), children, max_size=4)
@@ -234,8 +268,9 @@ def test_checkpoint_perturbed_metadata(tmp_path: Path, kuhn2: Game, method: str,
         elif where == "scalars" and isinstance(meta.get("scalars"), dict):
             meta["scalars"][data.draw(st.sampled_from(["iteration", "rng", "x"]))] = data.draw(JSON)
         elif where == "options" and isinstance(meta.get("options"), dict):
-            meta["options"][data.draw(st.text(max_size=8) | st.sampled_from(
-                sorted(meta["options"]) or ["x"]))] = data.draw(JSON)
+            meta["options"][
+                data.draw(st.text(max_size=8) | st.sampled_from(sorted(meta["options"]) or ["x"]))
+            ] = data.draw(JSON)
         elif where == "array" and arrays:
             name = data.draw(st.sampled_from(sorted(arrays)))
             size = data.draw(st.integers(0, 30))
@@ -277,16 +312,22 @@ def _check_cli(argv: list[str]) -> None:
 
 
 FLOAT_TEXT = st.one_of(NUMBER_TEXT, st.floats().map(repr), st.text(max_size=6))
-SMALL_SECONDS = st.one_of(st.floats(-1, 0.3).map(repr), st.sampled_from(["nan", "inf", "-5",
-                                                                          "1e999", "x", "0"]))
+SMALL_SECONDS = st.one_of(
+    st.floats(-1, 0.3).map(repr), st.sampled_from(["nan", "inf", "-5", "1e999", "x", "0"])
+)
 
 
 @FUZZ
 @given(st.data())
 def test_cli_solve_options(tmp_path: Path, monkeypatch, data) -> None:
     monkeypatch.chdir(tmp_path)
-    argv = ["solve", K2, "--no-table", "--iterations",
-            data.draw(st.one_of(st.integers(-3, 40).map(str), st.text(max_size=4)))]
+    argv = [
+        "solve",
+        K2,
+        "--no-table",
+        "--iterations",
+        data.draw(st.one_of(st.integers(-3, 40).map(str), st.text(max_size=4))),
+    ]
     if data.draw(st.booleans()):
         argv += ["--seconds", data.draw(SMALL_SECONDS)]
     for opt in ("--target-nash-conv", "--target-max-gain"):
@@ -321,20 +362,34 @@ def test_cli_dynamics_options(tmp_path: Path, monkeypatch, data) -> None:
     monkeypatch.chdir(tmp_path)
     which = data.draw(st.sampled_from(["ode", "play"]))
     if which == "ode":
-        argv = ["dynamics", "ode", "--t-end", data.draw(st.one_of(
-            st.floats(-5, 20).map(repr), st.sampled_from(["nan", "inf", "-inf", "x", "0"]))),
-            "--basins-grid", data.draw(st.one_of(st.integers(-2, 3).map(str),
-                                                 st.text(max_size=3)))]
+        argv = [
+            "dynamics",
+            "ode",
+            "--t-end",
+            data.draw(
+                st.one_of(
+                    st.floats(-5, 20).map(repr), st.sampled_from(["nan", "inf", "-inf", "x", "0"])
+                )
+            ),
+            "--basins-grid",
+            data.draw(st.one_of(st.integers(-2, 3).map(str), st.text(max_size=3))),
+        ]
     else:
-        argv = ["dynamics", "play", "--rounds", data.draw(st.one_of(
-            st.integers(-5, 3000).map(str), st.text(max_size=3))),
-            "--record-every", data.draw(st.one_of(st.integers(-2, 500).map(str),
-                                                  st.text(max_size=3)))]
+        argv = [
+            "dynamics",
+            "play",
+            "--rounds",
+            data.draw(st.one_of(st.integers(-5, 3000).map(str), st.text(max_size=3))),
+            "--record-every",
+            data.draw(st.one_of(st.integers(-2, 500).map(str), st.text(max_size=3))),
+        ]
     for opt, values in (
         ("--pot", MODERATE),
         ("--k", st.one_of(MODERATE, st.lists(MODERATE, max_size=4).map(",".join))),
-        ("--y0", st.one_of(MODERATE, st.lists(st.floats(-1, 2).map(repr),
-                                              max_size=4).map(",".join))),
+        (
+            "--y0",
+            st.one_of(MODERATE, st.lists(st.floats(-1, 2).map(repr), max_size=4).map(",".join)),
+        ),
     ):
         if data.draw(st.booleans()):
             argv += [opt, data.draw(values)]
@@ -357,8 +412,12 @@ def test_cli_trace_and_equilibria_windows(tmp_path: Path, monkeypatch, data) -> 
                 window.append(float(x))
             except ValueError:
                 pass
-        refused = (len(window) < 2 or not all(math.isfinite(x) for x in window)
-                   or window[0] <= 0 or window[1] <= window[0])
+        refused = (
+            len(window) < 2
+            or not all(math.isfinite(x) for x in window)
+            or window[0] <= 0
+            or window[1] <= window[0]
+        )
         assume(refused or abs(window[1] - window[0]) < 0.5)  # a valid window: keep it short
         for opt in ("--ds-max", "--eps"):
             if refused and data.draw(st.booleans()):  # (a tiny eps traces slowly, not wrongly)

@@ -55,7 +55,7 @@ MAX_T_END = 1e7
 
 def _pot(pot: float) -> float:
     if not (np.isfinite(pot) and 0 < pot <= MAX_POT):
-        raise ToypokerError(f"--pot must lie in (0, {MAX_POT:g}], got {pot}")
+        raise ToypokerError(f"--pot must be positive and at most {MAX_POT:g}, got {pot}")
     return float(pot)
 
 
