@@ -122,6 +122,12 @@ def at_least(name: str, x: int | None, low: int) -> int | None:
     return x
 
 
+def at_most(name: str, x: int | None, high: int) -> int | None:
+    if x is not None and x > high:
+        raise ToypokerError(f"{name} must be at most {high}, got {x}")
+    return x
+
+
 def floats(text: str, n: int | None = None, name: str = "value") -> list[float]:
     """Comma-separated finite numbers; one value stands for all ``n``."""
     try:

@@ -22,6 +22,7 @@ from .common import (
     JsonOpt,
     SpecArg,
     at_least,
+    at_most,
     check_file,
     check_readable,
     emit,
@@ -37,6 +38,8 @@ from .common import (
     temp_checkpoint,
 )
 from .tables import strategy_table, values_table
+
+MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion would hang
 
 DecimalsOpt = Annotated[
     int | None,
@@ -129,6 +132,7 @@ def solve(
     at_least("--seeds", seeds, 1)
     at_least("--seed", seed, 0)
     at_least("--decimals", decimals, 0)
+    at_most("--decimals", decimals, MAX_DECIMALS)
     non_negative("--target-nash-conv", target_nash_conv)
     non_negative("--target-max-gain", target_max_gain)
     positive("--seconds", seconds)

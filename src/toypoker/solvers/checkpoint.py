@@ -138,7 +138,16 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
     ToypokerError
         One line naming the file and what is wrong with it.
     """
-    path = Path(path)
+    try:
+        return _load(Path(path))
+    except ToypokerError as exc:
+        text = str(exc)
+        if "\n" in text or "\r" in text:  # a key or value of the file quoted in the message
+            raise ToypokerError(" ".join(text.split())) from None
+        raise
+
+
+def _load(path: Path) -> Checkpoint:
     try:
         if not stat.S_ISREG(path.stat().st_mode):  # a zip is read by seeking: no devices, pipes
             raise ToypokerError(f"cannot read checkpoint {path}: not a regular file")
