@@ -14,3 +14,25 @@ def test_atomic_write_replaces_and_leaves_no_temporaries(tmp_path):
     assert os.listdir(path.parent) == ["r.json"]
     mode = stat.S_IMODE(path.stat().st_mode)
     assert mode & stat.S_IRGRP  # not mkstemp's 0600
+
+
+def test_temporaries_of_killed_writers_are_cleaned(tmp_path):
+    # issue 14 item 6: a writer killed mid-write leaves .NAME.PID.*.tmp; the next write of
+    # the same file removes it when that process is gone, never a live writer's
+    import subprocess
+    import sys
+
+    done = subprocess.Popen([sys.executable, "-c", "pass"])
+    done.wait()
+    live = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        dead_tmp = tmp_path / f".r.json.{done.pid}.x1.tmp"
+        live_tmp = tmp_path / f".r.json.{live.pid}.x2.tmp"
+        other = tmp_path / f".s.json.{done.pid}.x3.tmp"  # another file's: not ours to touch
+        for p in (dead_tmp, live_tmp, other):
+            p.write_text("partial")
+        atomic_write_text(tmp_path / "r.json", "done")
+        assert sorted(os.listdir(tmp_path)) == sorted(["r.json", live_tmp.name, other.name])
+    finally:
+        live.kill()
+        live.wait()

@@ -125,3 +125,32 @@ def test_partial_curve_is_not_a_silent_success(cli, tmp_path):
     # progress lines (every few seconds: stderr is not a terminal) may come before it
     assert err.splitlines()[-1].startswith("toypoker: warning: the curve stopped early")
     assert (tmp_path / "curve.csv").exists()
+
+
+def test_eps_trace_resumes_from_the_command_line(cli, tmp_path):
+    # issue 14 item 6: an interrupted eps trace (the logit branch) resumes with --resume
+    from toypoker import load_game, trace_curve
+
+    calls = {"n": 0}
+
+    def progress(stage, lam, ds):
+        calls["n"] += 1
+        if calls["n"] == 6:
+            raise KeyboardInterrupt
+
+    spec = "kuhn(players=3)"
+    ckpt = tmp_path / "a" / "curve.csv"
+    ckpt.parent.mkdir()
+    part = trace_curve(load_game(spec), "eps", 1e-4, 1.0, progress=progress, checkpoint=ckpt)
+    assert part.stopped == "interrupted"
+    code, out, err = cli("trace", spec, "--resume", ckpt, "--no-gif", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["complete"] and data["reason"] == "reached"
+    code, out2, err = cli(
+        "trace", spec, "--param", "eps", "--range", "1e-4:1", "--no-gif", "--json",
+        "--outdir", tmp_path / "b",
+    )  # fmt: skip
+    assert code == 0, err
+    whole = json.loads(out2)
+    assert whole["reason"] == "reached"

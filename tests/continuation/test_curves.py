@@ -199,3 +199,28 @@ def test_trace_curve_bad_inputs(game):
         trace_curve(g, "pot", 1.0, 2.0, at=(3.0,))
     with pytest.raises(ToypokerError, match="no numeric parameter 'cards'"):
         trace_curve(g, "cards", 1.0, 2.0)
+
+
+def test_eps_trace_interrupt_checkpoint_and_resume(tmp_path, game):
+    # issue 14 item 6: an eps trace (the logit branch) is resumable like a pot trace: Ctrl-C
+    # keeps the curve so far (with what is left to do); the resumed branch ends where an
+    # uninterrupted one does (the window's end, polished at fixed eps)
+    g = game("kuhn(players=3)")
+    whole = trace_curve(g, "eps", 1e-4, 1.0).curve
+    calls = {"n": 0}
+
+    def progress(stage, lam, ds):
+        calls["n"] += 1
+        if calls["n"] == 6:
+            raise KeyboardInterrupt
+
+    ckpt = tmp_path / "curve.csv"
+    r = trace_curve(g, "eps", 1e-4, 1.0, progress=progress, checkpoint=ckpt)
+    assert r.stopped == "interrupted" and r.curve.theta[-1] > 1e-4
+    saved = EquilibriumCurve.load(ckpt)
+    assert saved.info["todo"] == ["eps"] and len(saved.theta) == len(r.curve.theta)
+    done = resume_curve(saved, g)
+    assert done.stopped == "finished" and done.curve.reason == "reached"
+    assert done.curve.theta[0] == whole.theta[0] and done.curve.theta[-1] == pytest.approx(1e-4)
+    assert np.all(np.diff(done.curve.theta) < 0)  # one branch, eps decreasing throughout
+    assert np.allclose(done.curve.expectations[-1], whole.expectations[-1], rtol=0, atol=1e-9)

@@ -154,18 +154,14 @@ def trace(
                 rng=rng,
                 ds_max=ds_max,
                 progress=progress,
-                checkpoint=ckpt if parameter != "eps" else None,
+                checkpoint=ckpt,
                 checkpoint_every=checkpoint_every,
             )
     curve = res.curve
     if curve.reason.endswith("interrupted"):
         curve.save(ckpt)
-        if parameter == "eps":  # TODO(integration): eps traces resumable in the library
-            hint = resume_hint()
-            where = f"{len(curve.theta)} points saved in {ckpt} (eps traces restart)"
-        else:
-            hint = resume_hint(drop=("--resume",), add=("--resume", str(ckpt)))
-            where = f"{len(curve.theta)} points saved in {ckpt}"
+        hint = resume_hint(drop=("--resume",), add=("--resume", str(ckpt)))
+        where = f"{len(curve.theta)} points saved in {ckpt}"
         raise interrupted(f"at {parameter} = {curve.theta[-1]:.6g}; {where}", hint)
     csv_path = curve.save(outdir / "curve.csv")
     figures.plot_expectations(curve, outdir / "expectations.png", log=log)

@@ -190,7 +190,10 @@ def _trace(
         raise ToypokerError(f"need 0 < eps < eps_start, got eps={eps}, eps_start={eps_start}")
     t0 = time.perf_counter()
     if parameter == "eps":
-        return _trace_eps(game, lo, hi, response, dominated, x0, rng, max_steps, progress, t0)
+        return _trace_eps(
+            game, lo, hi, response, dominated, x0, rng, max_steps, progress, t0,
+            checkpoint, checkpoint_every,
+        )  # fmt: skip
     start = lo if start is None else float(start)
     if not lo <= start <= hi:
         raise ToypokerError(f"start {start} outside [{lo}, {hi}]")
@@ -252,12 +255,29 @@ def resume_curve(
         As :func:`trace_curve`'s, for the whole curve.
     """
     todo = list(curve.info.get("todo", []))
-    if curve.parameter == "eps" or not todo:
+    if not todo:
         raise ToypokerError(f"nothing to resume: the curve ended with {curve.reason!r}")
-    system = system_for(curve, game=game)
     lo, hi = curve.info["window"]
     at = _check_at(at, lo, hi)
     t0 = time.perf_counter() - curve.seconds
+    if curve.parameter == "eps":
+        if game is None:
+            game = load_game(curve.spec)
+        elif game.spec != curve.spec:
+            raise ToypokerError(f"the curve traces {curve.spec}, not {game.spec}")
+        done_eps = _trace_eps(
+            game, lo, hi, curve.response, curve.info.get("dominated", True), None, None,
+            max_steps, progress, t0, checkpoint, checkpoint_every, previous=curve,
+        )  # fmt: skip
+        eps_options: dict[str, object] = {
+            "parameter": "eps", "window": [lo, hi], "response": curve.response,
+            "dominated": curve.info.get("dominated", True), "max_steps": max_steps,
+            "resumed": True,
+        }  # fmt: skip
+        return _result(
+            game, done_eps, at if not done_eps.reason.endswith("interrupted") else [], eps_options
+        )
+    system = system_for(curve, game=game)
     acc = _Accumulator(
         system,
         curve.spec,
@@ -395,7 +415,16 @@ def _start_vector(system: RegularizedSystem, x0, rng) -> np.ndarray:
     return system.normalize(x0)
 
 
-def eps_branch(system: RegularizedSystem, x0, eps_hi: float, eps_lo: float, max_steps, progress):
+def eps_branch(
+    system: RegularizedSystem,
+    x0,
+    eps_hi: float,
+    eps_lo: float,
+    max_steps,
+    progress,
+    checkpoint: Callable[[np.ndarray], None] | None = None,
+    checkpoint_every: float = 30.0,
+):
     """Robust solve at ``eps_hi`` (trust region), then continuation in ``log eps`` to ``eps_lo``."""
     u = system.solve(x0, np.log(eps_hi))
     return trace(
@@ -408,36 +437,119 @@ def eps_branch(system: RegularizedSystem, x0, eps_hi: float, eps_lo: float, max_
         ds_max=1.0,
         max_steps=max_steps,
         progress=progress,
+        checkpoint=checkpoint,
+        checkpoint_every=checkpoint_every,
     )
 
 
-def _trace_eps(game, lo, hi, response, dominated, x0, rng, max_steps, progress, t0):
-    """The branch in ``eps`` itself (e.g. Leduc, with no numeric parameter: its logit branch)."""
+def _eps_curve(system, spec, pts, arclength, reason, steps, seconds, info) -> EquilibriumCurve:
+    """An eps-branch curve from its points ``(unknowns, log eps)``."""
+    labels = tuple(f"{inf.label}={a}" for inf in system.game.infosets for a in inf.actions)
+    return EquilibriumCurve(
+        spec=spec,
+        parameter="eps",
+        eps=float(info["window"][0]),
+        response=system.response,
+        theta=np.exp(pts[:, -1]),
+        arclength=np.asarray(arclength, dtype=float),
+        expectations=np.array([system.expectations(p[:-1], None) for p in pts]),
+        sigma=np.array([system.sigma(p[:-1]) for p in pts]),
+        sigma_labels=labels,
+        reason=reason,
+        steps=steps,
+        seconds=seconds,
+        info=info,
+        system=system,
+    )
+
+
+def _eps_points(system: RegularizedSystem, curve: EquilibriumCurve) -> np.ndarray:
+    """The points ``(unknowns, log eps)`` of a saved eps curve."""
+    return np.array(
+        [
+            np.append(system.unknowns(s), np.log(th))
+            for s, th in zip(curve.sigma, curve.theta, strict=True)
+        ]
+    )
+
+
+def _trace_eps(
+    game,
+    lo,
+    hi,
+    response,
+    dominated,
+    x0,
+    rng,
+    max_steps,
+    progress,
+    t0,
+    checkpoint=None,
+    checkpoint_every=30.0,
+    previous: EquilibriumCurve | None = None,
+):
+    """The branch in ``eps`` itself (e.g. Leduc, with no numeric parameter: its logit
+    branch), from ``hi`` down to ``lo``; continued from ``previous`` (an interrupted
+    curve) when given."""
     if lo <= 0:
         raise ToypokerError(f"eps must stay positive, got the window [{lo}, {hi}]")
     system = RegularizedSystem(game, "eps", response=response, dominated=dominated)
     cb = None if progress is None else (lambda v, ds: progress("eps", float(np.exp(v[-1])), ds))
-    br = eps_branch(system, _start_vector(system, x0, rng), hi, lo, max_steps, cb)
-    pts = br.points
-    E = np.array([system.expectations(p[:-1], None) for p in pts])
-    sig = np.array([system.sigma(p[:-1]) for p in pts])
-    labels = tuple(f"{inf.label}={a}" for inf in system.game.infosets for a in inf.actions)
-    return EquilibriumCurve(
-        spec=game.spec,
-        parameter="eps",
-        eps=float(lo),
-        response=response,
-        theta=np.exp(pts[:, -1]),
-        arclength=br.arclength,
-        expectations=E,
-        sigma=sig,
-        sigma_labels=labels,
-        reason=br.reason,
-        steps=br.steps,
-        seconds=time.perf_counter() - t0,
-        info={"window": [lo, hi], "dominated": dominated},
-        system=system,
+    info = {"window": [lo, hi], "dominated": dominated}
+    done_pts = np.zeros((0, system.n + 1))
+    done_arc = np.zeros(0)
+    steps0 = 0
+    if previous is not None:
+        done_pts = _eps_points(system, previous)
+        done_arc = np.asarray(previous.arclength, dtype=float)
+        steps0 = previous.steps
+
+    def whole(pts: np.ndarray, arc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        if not len(done_pts):
+            return pts, arc
+        return (
+            np.vstack([done_pts, pts[1:]]),
+            np.concatenate([done_arc, done_arc[-1] + arc[1:] - arc[0]]),
+        )
+
+    def save(points: np.ndarray) -> None:
+        arc = np.concatenate([[0.0], np.cumsum(np.linalg.norm(np.diff(points, axis=0), axis=1))])
+        pts, a = whole(points, arc)
+        _eps_curve(
+            system, game.spec, pts, a, "partial", steps0, time.perf_counter() - t0,
+            {**info, "todo": ["eps"]},
+        ).save(checkpoint)  # fmt: skip
+
+    ck = save if checkpoint is not None else None
+    if previous is None:
+        br = eps_branch(
+            system, _start_vector(system, x0, rng), hi, lo, max_steps, cb, ck, checkpoint_every
+        )
+    else:
+        orient = done_pts[-1] - done_pts[-2] if len(done_pts) > 1 else None
+        br = trace(
+            system.GJ,
+            done_pts[-1],
+            np.log(lo),
+            np.log(hi) + 1.0,
+            direction=-1.0,
+            ds=0.2,
+            ds_max=1.0,
+            max_steps=max_steps,
+            progress=cb,
+            orient=orient,
+            checkpoint=ck,
+            checkpoint_every=checkpoint_every,
+        )
+    pts, arc = whole(br.points, br.arclength)
+    if br.reason == "interrupted":
+        info = {**info, "todo": ["eps"]}
+    curve = _eps_curve(
+        system, game.spec, pts, arc, br.reason, steps0 + br.steps, time.perf_counter() - t0, info
     )
+    if br.reason == "interrupted" and checkpoint is not None:
+        curve.save(checkpoint)
+    return curve
 
 
 def _point_at(curve: EquilibriumCurve, i: int, value: float, system: RegularizedSystem):

@@ -162,7 +162,7 @@ def animate_ranges(
     fd, tmp = tempfile.mkstemp(suffix=".gif")
     os.close(fd)
     try:
-        anim.save(tmp, writer=PillowWriter(fps=fps), dpi=50)
+        anim.save(tmp, writer=PillowWriter(fps=fps), dpi=110)  # legible text (issue 14)
         data = Path(tmp).read_bytes()
     finally:
         os.unlink(tmp)
