@@ -73,3 +73,36 @@ def test_estimators_draws_figure_16_with_both_forms_of_eq_46(cli, tmp_path):
     data = json.loads(out)
     assert data["estimator"] == "corrected"
     assert data["limits"][2] == pytest.approx(data["truth"][2], rel=1e-12)
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_table1_keeps_finished_runs_and_resumes(cli, tmp_path):
+    # issue 14 item 4: one Ctrl-C stops the sweep, keeps the finished runs, prints the
+    # command that resumes; the resumed table equals an uninterrupted one
+    import json
+    import signal
+    import time
+
+    from .conftest import toypoker_process
+    from .test_solve import _resume_args
+
+    args = ["dynamics", "table1", "--rounds", "300000", "--k", "0.01", "--L", "6,12,24,48,96",
+            "--workers", "1", "--json"]  # fmt: skip
+    proc = toypoker_process(*args, "--outdir", tmp_path / "a", cwd=tmp_path)
+    runs = tmp_path / "a" / "table1-runs"
+    t0 = time.monotonic()
+    while not list(runs.glob("run-*.npz")) if runs.exists() else True:
+        assert proc.poll() is None and time.monotonic() - t0 < 120, proc.communicate()
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert "finished run(s) kept in" in err
+    hint = _resume_args(err)
+    assert hint[hint.index("--checkpoint") + 1] == str(runs)
+    code, out, err = cli(*hint)
+    assert code == 0, err
+    code, out2, err = cli(*args, "--outdir", tmp_path / "b")
+    assert code == 0, err
+    a, b = json.loads(out), json.loads(out2)
+    assert a["rows"] == b["rows"]

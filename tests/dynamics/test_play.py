@@ -134,3 +134,45 @@ def test_slow_adaptation_settles_near_solution_2():
     assert 0 <= late[2] < 0.04  # d_Q near 0
     assert abs(late[1] - (P - 5) / (P + 1)) < 0.04  # c_K near S2's 0.4
     assert abs(late[0] - 2 / P) < 0.01  # b_J near S2's 2/9
+
+
+def test_interrupted_table1_resumes_with_the_same_runs(tmp_path):
+    # issue 14 item 4: Ctrl-C during a (k, L) sweep keeps every finished run; the same
+    # call again runs only the rest, and the table equals an uninterrupted one exactly
+    args = dict(P=P, ks=(0.01,), Ls=(6, 12, 24), rounds=60_000, workers=1, record_every=1000)
+    whole = table1(**args)
+    calls = {"n": 0}
+
+    def stop_after_two() -> None:
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+
+    ck = tmp_path / "runs"
+    with pytest.raises(KeyboardInterrupt):
+        table1(**args, checkpoint=ck, progress=stop_after_two)
+    assert len(list(ck.glob("run-*.npz"))) == 2
+    seen = []
+    resumed = table1(**args, checkpoint=ck, progress=lambda: seen.append(1))
+    assert len(seen) == 3 and len(list(ck.glob("run-*.npz"))) == 3
+    for a, b in zip(whole.rows, resumed.rows, strict=True):
+        assert a.ours == b.ours and a.se == b.se
+    for key, runs in whole.runs.items():
+        np.testing.assert_array_equal(runs[0].freqs, resumed.runs[key][0].freqs)
+
+
+def test_a_saved_run_of_other_arguments_is_not_reused(tmp_path):
+    from toypoker.dynamics.play import PlayResult, sweep
+
+    ck = tmp_path / "runs"
+    (a,) = sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck)[(6, 0.01)]
+    (f,) = ck.glob("run-*.npz")
+    back = PlayResult.load(f)
+    np.testing.assert_array_equal(back.batch_means, a.batch_means)
+    assert back.k == a.k and back.L == a.L and back.estimator == a.estimator
+    (b,) = sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck,
+                 estimator="printed")[(6, 0.01)]  # fmt: skip
+    assert b.estimator == "printed"
+    f.write_bytes(b"not a zip")
+    with pytest.raises(ToypokerError, match="cannot read the play run"):
+        sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck)

@@ -28,11 +28,13 @@ from .common import (
     check_folder,
     floats,
     integers,
+    interrupted,
     new_app,
     out,
     plain,
     positive,
     print_json,
+    resume_hint,
 )
 
 app = new_app("Learning dynamics: the adaptation ODE and repeated play.", no_args_is_help=True)
@@ -351,10 +353,18 @@ def table1(
     clip: ClipOpt = False,
     csv: Annotated[Path | None, typer.Option(help="Write the comparison as CSV.")] = None,
     outdir: Annotated[Path, typer.Option(help="Folder for figures.")] = Path("dynamics"),
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder keeping every finished run (default OUTDIR/table1-runs); the same "
+            "command again continues an interrupted table."
+        ),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Table 1 (and any (k, L) sweep): repeated play started near S3, realised
-    ex-showdown expectations beside the published values, with Monte Carlo errors."""
+    ex-showdown expectations beside the published values, with Monte Carlo errors.
+    Finished runs are kept as they end: Ctrl-C, then the same command, resumes."""
 
     k_list = _rates(ks, None)
     L_list = integers(Ls, "--L", 1)
@@ -365,19 +375,30 @@ def table1(
     at_least("--seed", seed, 0)
     check_folder(outdir, "--outdir")
     check_file(csv, "--csv")
-    with Bar("repeated play", len(k_list) * len(L_list) * seeds) as bar:
-        cmp = compare_table1(
-            P,
-            tuple(k_list),
-            tuple(L_list),
-            rounds,
-            seeds=seeds,
-            seed=seed,
-            workers=workers,
-            estimator=estimator,
-            clip=clip,
-            progress=lambda: bar.update(advance=1),
-        )
+    runs_dir = checkpoint if checkpoint is not None else outdir / "table1-runs"
+    check_folder(runs_dir, "--checkpoint")
+    total = len(k_list) * len(L_list) * seeds
+    with Bar("repeated play", total) as bar:
+        try:
+            cmp = compare_table1(
+                P,
+                tuple(k_list),
+                tuple(L_list),
+                rounds,
+                seeds=seeds,
+                seed=seed,
+                workers=workers,
+                estimator=estimator,
+                clip=clip,
+                progress=lambda: bar.update(advance=1),
+                checkpoint=runs_dir,
+            )
+        except KeyboardInterrupt:
+            saved = len(list(runs_dir.glob("run-*.npz")))
+            raise interrupted(
+                f"{saved} finished run(s) kept in {runs_dir}",
+                resume_hint(drop=("--checkpoint",), add=("--checkpoint", str(runs_dir))),
+            ) from None
     outdir.mkdir(parents=True, exist_ok=True)
     for kk in k_list:
         figures.fig_play(

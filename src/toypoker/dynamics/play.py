@@ -19,14 +19,19 @@ compiled.
 
 from __future__ import annotations
 
+import io
+import json
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, fields
+from pathlib import Path
 
 import numpy as np
 from numba import njit
 
 from ..errors import ToypokerError
+from ..interrupts import deferred_interrupts, ignore_interrupts_in_worker
+from ..io import atomic_write_bytes
 from ..literature.papers import billingham as B
 
 ESTIMATORS = ("corrected", "printed")  # Player 2's c_K estimate: eq. (46) corrected / as printed
@@ -205,6 +210,33 @@ class PlayResult:
         skip = int(round(burn_in * len(self.batch_means)))
         return self.batch_means[skip:].mean(axis=0)
 
+    def save(self, path: str | Path) -> None:
+        """Write the run to ``path`` (``.npz``: arrays, and the scalars as JSON), atomically."""
+        arrays, meta = {}, {}
+        for f in fields(self):
+            v = getattr(self, f.name)
+            if isinstance(v, np.ndarray):
+                arrays[f.name] = v
+            else:
+                meta[f.name] = list(v) if isinstance(v, tuple) else v
+        arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+        buf = io.BytesIO()
+        np.savez(buf, **arrays)
+        atomic_write_bytes(path, buf.getvalue())
+
+    @classmethod
+    def load(cls, path: str | Path) -> PlayResult:
+        """A run written by :meth:`save`; ToypokerError (one line) if the file is not one."""
+        try:
+            with np.load(path, allow_pickle=False) as z:
+                meta = json.loads(bytes(z["meta"]).decode())
+                kw = {f.name: z[f.name] for f in fields(cls) if f.name in z.files}
+            for name in ("k", "L", "x0"):
+                meta[name] = tuple(meta[name])
+            return cls(**meta, **kw)
+        except Exception as exc:  # a zip, JSON or field error: one line naming the file
+            raise ToypokerError(f"cannot read the play run {path}: {exc}") from None
+
 
 def solution3_start(P: float) -> tuple[float, float, float]:
     """The default start of repeated play: Solution 3 (eq. 14) with ``b_J`` raised by
@@ -322,9 +354,12 @@ def sweep(
     seeds: int = 1,
     x0: Sequence[float] | None = None,
     common_seed: bool = False,
+    checkpoint: str | Path | None = None,
 ) -> dict[tuple[int, float], tuple[PlayResult, ...]]:
     """Repeated play over a (k, L) grid, ``seeds`` independent runs per cell, on a
-    process pool of ``workers``.
+    process pool of ``workers``.  With ``checkpoint`` (a folder) every finished run
+    is written there as it ends, and runs already there (same arguments) are not run
+    again: an interrupted sweep resumes where it stopped, with the same results.
 
     Run ``s`` of cell ``(L_i, k_j)`` has seed ``seed + 1000 i + j + 100000 s``
     (``seed + 100000 s`` for every cell with ``common_seed``: common random
@@ -348,20 +383,68 @@ def sweep(
         for i, L in enumerate(Ls)
         for j, k in enumerate(ks)
     ]
-    runs: dict[tuple[int, float], list[PlayResult]] = {}
+    results: list[PlayResult | None] = [None] * len(jobs)
+    folder = None if checkpoint is None else Path(checkpoint)
 
-    def keep(a: dict, r: PlayResult) -> None:
-        runs.setdefault((a["L"], a["k"]), []).append(r)
+    def run_file(a: dict) -> Path:
+        assert folder is not None
+        k, L = a["k"], a["L"]
+        return folder / f"run-L{L}-k{k:g}-seed{a['seed']}.npz"
+
+    def matches(r: PlayResult, a: dict) -> bool:
+        x0_ = None if a["x0"] is None else tuple(float(v) for v in a["x0"])
+        return (
+            r.P == a["P"] and r.k == (a["k"],) * 3 and r.L == (a["L"],) * 3
+            and r.rounds == a["rounds"] and r.seed == a["seed"]
+            and r.record_every == a["record_every"] and r.estimator == a["estimator"]
+            and r.clip == a["clip"] and (x0_ is None or r.x0 == x0_)
+        )  # fmt: skip
+
+    def keep(i: int, r: PlayResult) -> None:
+        results[i] = r
+        if folder is not None:
+            r.save(run_file(jobs[i]))
         if progress:
             progress()
 
-    if workers <= 1:
-        for a in jobs:
-            keep(a, _run_one(a))
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for a, r in zip(jobs, pool.map(_run_one, jobs), strict=True):
-                keep(a, r)
+    if folder is not None:  # finished runs of an interrupted sweep are kept
+        folder.mkdir(parents=True, exist_ok=True)
+        for i, a in enumerate(jobs):
+            f = run_file(a)
+            if f.exists():
+                r = PlayResult.load(f)
+                if matches(r, a):
+                    results[i] = r
+                    if progress:
+                        progress()
+    todo = [i for i in range(len(jobs)) if results[i] is None]
+    # Ctrl-C / SIGTERM stop between runs (a run is one compiled call): the finished
+    # runs are kept; a second signal stops at once
+    with deferred_interrupts() as flag:
+        if workers <= 1 or len(todo) <= 1:
+            for i in todo:
+                keep(i, _run_one(jobs[i]))
+                if flag.requested:
+                    raise KeyboardInterrupt
+        else:
+            pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts_in_worker)
+            try:
+                pending = {pool.submit(_run_one, jobs[i]): i for i in todo}
+                while pending:
+                    finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                    for fut in finished:
+                        keep(pending.pop(fut), fut.result())
+                    if flag.requested:
+                        raise KeyboardInterrupt
+            finally:  # queued runs cancelled; the ones under way end (one run each) and are kept
+                pool.shutdown(wait=True, cancel_futures=True)
+                for fut, i in pending.items():
+                    if fut.done() and not fut.cancelled() and fut.exception() is None:
+                        keep(i, fut.result())
+    runs: dict[tuple[int, float], list[PlayResult]] = {}
+    for a, r in zip(jobs, results, strict=True):
+        assert r is not None
+        runs.setdefault((a["L"], a["k"]), []).append(r)
     return {key: tuple(v) for key, v in runs.items()}
 
 

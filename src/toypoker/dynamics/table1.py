@@ -210,6 +210,7 @@ def table1(
     common_seed: bool = False,
     record_every: int = 10000,
     progress: Callable[[], None] | None = None,
+    checkpoint: str | Path | None = None,
 ) -> Table1Comparison:
     """Repeated play started near S3 over the (L, k) grid, beside Billingham's Table 1.
 
@@ -236,6 +237,9 @@ def table1(
         The same random stream in every cell (common random numbers).
     record_every, progress
         Recording interval of the frequencies; a callback after each finished run.
+    checkpoint
+        A folder keeping each finished run (see :func:`~toypoker.dynamics.play.sweep`):
+        a rerun with the same arguments continues an interrupted table.
 
     Returns
     -------
@@ -259,6 +263,7 @@ def table1(
         seeds=seeds,
         x0=x0,
         common_seed=common_seed,
+        checkpoint=checkpoint,
     )
     rows = tuple(
         _row(int(L), float(k), runs[(int(L), float(k))], burn_in, float(P)) for L in Ls for k in ks

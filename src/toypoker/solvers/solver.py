@@ -29,6 +29,7 @@ from ..errors import ToypokerError
 from ..evaluate import Evaluation, evaluate
 from ..game import Game
 from ..games import load_game
+from ..interrupts import caused_by_interrupt, deferred_interrupts
 from ..kernels import KernelEvaluation, kernel_for
 from ..kernels import evaluate as kernel_evaluate
 from ..profile import Profile
@@ -247,51 +248,70 @@ class Solver:
         # interrupted run's final check is not one of them)
         points = [p for p in trace if checks(p.iteration)]
         stopped = Stopped.ITERATIONS
-        last_save = time.monotonic()
-        try:
-            per_iteration = None
-            while not (iterations is not None and self.iteration >= iterations):
-                t0 = time.perf_counter()
-                n = 1
-                if self.method.step_many is not None:
-                    # batch up to the next check (and within ~0.2 s, for budgets and the bar)
-                    while not checks(self.iteration + n) and n < 100000:
-                        n += 1
-                    if iterations is not None:
-                        n = min(n, iterations - self.iteration)
-                    if per_iteration:
-                        n = max(1, min(n, int(0.2 / per_iteration)))
-                self.step(n)
-                per_iteration = (time.perf_counter() - t0) / n
-                t = self.iteration
-                nc = max_gain = None
-                out_of_time = seconds is not None and self.seconds >= seconds
-                if checks(t) or out_of_time:
-                    nc, max_gain = self._nash_conv()
-                    points.append(TracePoint(t, self.seconds, nc))
-                if progress is not None:
-                    progress(t, nc)
-                if checkpoint is not None and time.monotonic() - last_save >= checkpoint_seconds:
-                    self.save_checkpoint(checkpoint, tuple(points))
-                    last_save = time.monotonic()
-                if nc is not None and target_nash_conv is not None and nc <= target_nash_conv:
-                    stopped = Stopped.TARGET
-                    break
-                if (
-                    max_gain is not None
-                    and target_max_gain is not None
-                    and (max_gain <= target_max_gain)
-                ):
-                    stopped = Stopped.TARGET  # Ullman (2015): the largest gain < eps
-                    break
-                if out_of_time:
-                    stopped = Stopped.SECONDS
-                    break
-        except KeyboardInterrupt:
-            stopped = Stopped.INTERRUPTED
-        if checkpoint is not None:
+        busy = [False]  # inside a step: an interrupt there may leave the state mid-step
+        hard = False
+        with deferred_interrupts() as flag:
+            try:
+                stopped = self._loop(
+                    iterations, checks, points, seconds, target_nash_conv, target_max_gain,
+                    progress, checkpoint, checkpoint_seconds, flag, busy,
+                )  # fmt: skip
+            except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread
+                stopped, hard = Stopped.INTERRUPTED, busy[0]
+            except SystemError as exc:  # a signal surfacing from a compiled kernel
+                if not caused_by_interrupt(exc):
+                    raise
+                stopped, hard = Stopped.INTERRUPTED, True
+        if checkpoint is not None and not hard:  # else the last periodic checkpoint stands
             self.save_checkpoint(checkpoint, tuple(points))
         return self.result(stopped, tuple(points), budgets)
+
+    def _loop(
+        self, iterations, checks, points, seconds, target_nash_conv, target_max_gain,
+        progress, checkpoint, checkpoint_seconds, flag, busy,
+    ) -> Stopped:  # fmt: skip
+        """The steps of :meth:`run` until a budget, a target or a deferred interrupt."""
+        per_iteration = None
+        last_save = time.monotonic()
+        while not (iterations is not None and self.iteration >= iterations):
+            t0 = time.perf_counter()
+            n = 1
+            if self.method.step_many is not None:
+                # batch up to the next check (and within ~0.2 s, for budgets and the bar)
+                while not checks(self.iteration + n) and n < 100000:
+                    n += 1
+                if iterations is not None:
+                    n = min(n, iterations - self.iteration)
+                if per_iteration:
+                    n = max(1, min(n, int(0.2 / per_iteration)))
+            busy[0] = True
+            self.step(n)
+            busy[0] = False
+            per_iteration = (time.perf_counter() - t0) / n
+            t = self.iteration
+            nc = max_gain = None
+            out_of_time = seconds is not None and self.seconds >= seconds
+            if checks(t) or out_of_time:
+                nc, max_gain = self._nash_conv()
+                points.append(TracePoint(t, self.seconds, nc))
+            if progress is not None:
+                progress(t, nc)
+            if checkpoint is not None and time.monotonic() - last_save >= checkpoint_seconds:
+                self.save_checkpoint(checkpoint, tuple(points))
+                last_save = time.monotonic()
+            if nc is not None and target_nash_conv is not None and nc <= target_nash_conv:
+                return Stopped.TARGET
+            if (
+                max_gain is not None
+                and target_max_gain is not None
+                and (max_gain <= target_max_gain)
+            ):
+                return Stopped.TARGET  # Ullman (2015): the largest gain < eps
+            if out_of_time:
+                return Stopped.SECONDS
+            if flag.requested:  # Ctrl-C or SIGTERM during the step: stop between steps
+                return Stopped.INTERRUPTED
+        return Stopped.ITERATIONS
 
 
 def _evaluate(game: Game, profile: Profile) -> Evaluation | KernelEvaluation:

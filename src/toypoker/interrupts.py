@@ -1,0 +1,65 @@
+"""Ctrl-C and SIGTERM taken between steps, never inside one.
+
+A signal that lands while compiled code runs (a numba kernel, one ``play`` run)
+would surface as a ``SystemError`` from the dispatcher, or as a
+``KeyboardInterrupt`` raised after a step has changed the state but before its
+iteration was counted: neither can be resumed exactly.  Inside
+:func:`deferred_interrupts` the first signal only sets a flag, which the loop
+reads between steps; a second one raises ``KeyboardInterrupt`` at once (the
+user insists).
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+
+@dataclass
+class InterruptFlag:
+    """Set when a Ctrl-C or SIGTERM arrived inside :func:`deferred_interrupts`."""
+
+    requested: bool = False
+
+
+@contextmanager
+def deferred_interrupts() -> Iterator[InterruptFlag]:
+    """Within the block, SIGINT and SIGTERM set ``flag.requested`` instead of raising
+    (a second signal raises ``KeyboardInterrupt``).  Outside the main thread, where
+    handlers cannot be installed, signals behave as usual."""
+    flag = InterruptFlag()
+    if threading.current_thread() is not threading.main_thread():
+        yield flag
+        return
+
+    def handler(_signum: int, _frame: object) -> None:
+        if flag.requested:
+            raise KeyboardInterrupt
+        flag.requested = True
+
+    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield flag
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
+def caused_by_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` (e.g. a dispatcher's ``SystemError``) stems from a KeyboardInterrupt."""
+    seen = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return True
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def ignore_interrupts_in_worker() -> None:
+    """Pool initializer: workers leave Ctrl-C to the parent, which stops between runs."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
