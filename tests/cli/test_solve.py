@@ -116,6 +116,7 @@ def _resume_args(err: str) -> list[str]:
     return args[1:]
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_solve_saves_and_resumes_exactly(cli, tmp_path):
     ck, a = tmp_path / "ck.npz", tmp_path / "a.json"
     spec, n = "leduc(players=2)", 60_000  # ~2 s: the first checkpoint comes well before the end

@@ -68,8 +68,13 @@ def plot_expectations(curve: EquilibriumCurve, path: str | Path, log: bool = Fal
 def plot_frequencies(
     curve: EquilibriumCurve, game: Game, path: str | Path, log: bool = False
 ) -> None:
-    """Aggressive-action frequency against the parameter, one panel per node, a line per card."""
+    """Aggressive-action frequency against the parameter, one panel per node, a line per card
+    (up to :data:`MAX_PANELS` nodes; a larger game, e.g. Leduc's 96 nodes, gets one
+    heatmap instead: a row per infoset, the parameter across)."""
     nodes = decision_nodes(game)
+    if len(nodes) > MAX_PANELS:
+        _frequency_heatmap(curve, game, nodes, path, log)
+        return
     rows, cols = _grid(len(nodes))
     fig, axes = subplots(rows, cols, figsize=(3.4 * cols, 2.6 * rows), squeeze=False, sharex=True)
     for ax, node in zip(axes.flat, nodes, strict=False):
@@ -91,7 +96,41 @@ def plot_frequencies(
         ax.axis("off")
     axes.flat[0].legend(fontsize=6, ncol=2, title="card", title_fontsize=6)
     fig.supxlabel(curve.parameter)
+    fig.supylabel("frequency")
     fig.suptitle(f"{curve.spec}: frequency of the aggressive action")
+    fig.tight_layout(rect=(0, 0, 1, 0.97))  # the title above the panels' own titles
+    save_figure(fig, path)
+
+
+MAX_PANELS = 24  # nodes drawn as line panels; more become one heatmap
+
+
+def _frequency_heatmap(
+    curve: EquilibriumCurve, game: Game, nodes: list[int], path: str | Path, log: bool
+) -> None:
+    """A row per infoset (grouped by node), the parameter across, colour = frequency of
+    the node's last (most aggressive) action; along the branch's arclength when the
+    parameter folds back."""
+    infs = [i for node in nodes for i in game.infosets if i.node == node]
+    z = np.array([curve.sigma[:, i.offset + len(i.actions) - 1] for i in infs])
+    monotone = bool(np.all(np.diff(curve.theta) > 0) or np.all(np.diff(curve.theta) < 0))
+    x = curve.theta if monotone else curve.arclength
+    order = np.argsort(x)
+    height = min(60.0, 1.6 + 0.075 * len(infs))
+    fig, ax = subplots(figsize=(8.0, height))
+    mesh = ax.pcolormesh(
+        x[order], np.arange(len(infs)), z[:, order], shading="nearest", cmap="viridis",
+        vmin=0.0, vmax=1.0,
+    )  # fmt: skip
+    ax.set_yticks(np.arange(len(infs)), [i.label for i in infs], fontsize=4.5)
+    ax.invert_yaxis()
+    if log and monotone:
+        ax.set_xscale("log")
+    across = f"arclength along the branch in {curve.parameter}"
+    ax.set_xlabel(curve.parameter if monotone else across)
+    ax.set_ylabel("information set")
+    fig.colorbar(mesh, ax=ax, label="frequency of the aggressive action", shrink=0.5, pad=0.02)
+    ax.set_title(f"{curve.spec}: frequency of the aggressive action", fontsize=10)
     fig.tight_layout()
     save_figure(fig, path)
 

@@ -1,0 +1,44 @@
+"""Figures of a traced curve (src/toypoker/continuation/figures.py): sizes people can read."""
+
+import numpy as np
+from PIL import Image
+
+from toypoker.continuation import figures
+from toypoker.continuation.records import EquilibriumCurve
+
+
+def _curve(game, n_points=12):
+    rng = np.random.default_rng(0)
+    theta = np.geomspace(1.0, 1e-3, n_points)
+    return EquilibriumCurve(
+        spec=game.spec,
+        parameter="eps",
+        eps=1e-3,
+        response="arctan",
+        theta=theta,
+        arclength=np.arange(n_points, dtype=float),
+        expectations=np.zeros((n_points, game.n_players)),
+        sigma=rng.random((n_points, game.n_sigma)),
+        sigma_labels=tuple(f"{i.label}={a}" for i in game.infosets for a in i.actions),
+        reason="reached",
+        steps=n_points,
+        seconds=0.0,
+        info={"window": [1e-3, 1.0]},
+    )
+
+
+def test_a_large_game_gets_one_heatmap_not_a_wall_of_panels(game, tmp_path):
+    # issue 14 item 9: Leduc's frequencies.png was 96 panels, 1747 x 8014 px
+    g = game("leduc(players=2)")
+    assert len(figures.decision_nodes(g)) > figures.MAX_PANELS
+    figures.plot_frequencies(_curve(g), g, tmp_path / "f.png", log=True)
+    w, h = Image.open(tmp_path / "f.png").size
+    assert w <= 1200 and h <= 3200 and h / w < 3.5
+
+
+def test_a_small_game_keeps_a_panel_per_node(game, tmp_path):
+    g = game("kuhn(players=3)")
+    assert len(figures.decision_nodes(g)) <= figures.MAX_PANELS
+    figures.plot_frequencies(_curve(g), g, tmp_path / "f.png")
+    w, h = Image.open(tmp_path / "f.png").size
+    assert w <= 1800 and h <= 1600
