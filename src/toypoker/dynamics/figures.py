@@ -59,22 +59,29 @@ def fig_solutions(
     """Figs. 9 and 10: solutions with different final behaviour and their
     expectation integrals (24)-(26)."""
     sols = [dyn.integrate(y0, t_end, t_eval=np.linspace(0, t_end, 4001)) for y0 in y0s]
-    fig, axes = subplots(len(sols), 1, figsize=(7, 2.6 * len(sols)), sharex=True)
+    fig, axes = subplots(
+        len(sols), 1, figsize=(7.8, 2.6 * len(sols)), sharex=True, layout="constrained"
+    )
     axes = np.atleast_1d(axes)
     for ax, sol, y0 in zip(axes, sols, y0s, strict=True):
         for j in range(3):
             ax.plot(sol.t, sol.y[j], label=NAMES[j])
         ax.set_title(f"from {tuple(round(v, 3) for v in y0)}")
-        ax.legend(loc="upper right")
+        ax.set_ylabel("probability")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     axes[-1].set_xlabel("t")
     save_figure(fig, path)
-    fig, axes = subplots(len(sols), 1, figsize=(7, 2.6 * len(sols)), sharex=True)
+    fig, axes = subplots(
+        len(sols), 1, figsize=(7.8, 2.6 * len(sols)), sharex=True, layout="constrained"
+    )
     axes = np.atleast_1d(axes)
-    for ax, sol in zip(axes, sols, strict=True):
+    for ax, sol, y0 in zip(axes, sols, y0s, strict=True):
         e = expectations(dyn, sol)
         for j in range(3):
             ax.plot(sol.t, e[j], label=f"$E_{j + 1}$")
-        ax.legend(loc="upper left")
+        ax.set_title(f"from {tuple(round(v, 3) for v in y0)}")
+        ax.set_ylabel("expectation (24)-(26)")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     axes[-1].set_xlabel("t")
     save_figure(fig, exp_path)
     return sols
@@ -82,7 +89,9 @@ def fig_solutions(
 
 def fig_play(results: list[PlayResult], path: Path, reference=None) -> None:
     """Figs. 11-15: frequencies against rounds in repeated play."""
-    fig, axes = subplots(len(results), 1, figsize=(7.5, 2.4 * len(results)), sharex=False)
+    fig, axes = subplots(
+        len(results), 1, figsize=(8.2, 2.4 * len(results)), sharex=True, layout="constrained"
+    )
     axes = np.atleast_1d(axes)
     for ax, r in zip(axes, results, strict=True):
         t = np.arange(1, len(r.freqs) + 1) * r.record_every
@@ -91,8 +100,10 @@ def fig_play(results: list[PlayResult], path: Path, reference=None) -> None:
         if reference is not None:
             for v in reference:
                 ax.axhline(v, ls="--", color="grey", lw=0.7)
-        ax.set_title(f"P = {r.P:g}, k = {r.k[0]:g}, L = {r.L[0]}")
-        ax.legend(loc="upper right", fontsize=7)
+        ax.set_title(f"P = {r.P:g}, k = {r.k[0]:g}, L = {r.L[0]}", fontsize=10)
+        ax.set_ylabel("frequency")
+        ax.set_ylim(-0.03, 1.03)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0, fontsize=8)
     axes[-1].set_xlabel("round")
     save_figure(fig, path)
 
