@@ -23,7 +23,18 @@ import typer
 
 from .. import threads
 from ..errors import ToypokerError
-from . import common, dynamics, equilibria, evaluate, export, games, literature, solve, trace
+from . import (
+    common,
+    detect,
+    dynamics,
+    equilibria,
+    evaluate,
+    export,
+    games,
+    literature,
+    solve,
+    trace,
+)
 
 __all__ = ["app", "main", "run"]
 
@@ -60,6 +71,7 @@ app.command("equilibria")(equilibria.equilibria)
 app.command("trace")(trace.trace)
 app.command("export")(export.export)
 app.add_typer(dynamics.app, name="dynamics")
+app.command("detect")(detect.detect)
 
 
 def _terminate(_signum: int, _frame: object) -> None:

@@ -1,0 +1,144 @@
+"""``toypoker detect``: hands until an observer's sequential test spots collusion."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import numpy as np
+import typer
+from rich.table import Table
+
+from ..detection import detect as detect_collusion
+from ..errors import ToypokerError
+from ..game import Game
+from ..games import load_game
+from ..profile import Profile
+from ..solvers import solve as solve_game
+from .common import (
+    Bar,
+    JsonOpt,
+    SpecArg,
+    at_least,
+    check_file,
+    out,
+    plain,
+    print_json,
+)
+from .evaluate import load_profile
+
+
+def _profile(g: Game, path: Path | None, iterations: int, what: str) -> tuple[Profile, str]:
+    """A profile file, or CFR+ on the game for ``iterations`` (with its NashConv)."""
+    if path is not None:
+        return load_profile(path, g, exact=False).to_float(), f"{path}"
+    with Bar(f"{what}: cfr+ {g.spec}", iterations) as bar:
+        res = solve_game(g, "cfr+", iterations=iterations, progress=lambda t, nc: bar.update(t))
+    return res.profile, f"cfr+ {res.iterations} iterations, NashConv {res.nash_conv:.2g}"
+
+
+def _splice_outsiders(g0: Game, p0: Profile, g1: Game, p1: Profile, team: list[int]) -> Profile:
+    """``p1`` with every player outside ``team`` playing as in ``p0`` (same labels)."""
+    sigma = np.array(p1.probs, dtype=float)
+    probs0 = np.asarray(p0.probs, dtype=float)
+    for inf in g1.infosets:
+        if inf.player in team:
+            continue
+        if not g0.has_infoset(inf.label):
+            raise ToypokerError(
+                f"the outsider's infoset {inf.label} of {g1.spec} is not in {g0.spec}"
+            )
+        src = g0.infoset(inf.label)
+        sigma[inf.offset : inf.offset + len(inf.actions)] = probs0[
+            src.offset : src.offset + len(src.actions)
+        ]
+    return Profile(g1, sigma)
+
+
+def detect(
+    spec: SpecArg,
+    collusion: Annotated[
+        str,
+        typer.Option(
+            help="The game the team plays in (H1), e.g. the same spec with "
+            "team=12,sharing=win,strong=true."
+        ),
+    ],
+    h0: Annotated[
+        Path | None, typer.Option(help="Honest profile (H0) file; default: CFR+ on GAME.")
+    ] = None,
+    h1: Annotated[
+        Path | None,
+        typer.Option(help="Collusion profile (H1) file; default: CFR+ on the collusion game."),
+    ] = None,
+    scenario: Annotated[
+        str,
+        typer.Option(
+            help="public: everybody plays the collusion equilibrium; private: the outsiders "
+            "keep the honest one (needs --team)."
+        ),
+    ] = "public",
+    team: Annotated[
+        str | None, typer.Option(help="The colluding seats (1-based digits, e.g. 12).")
+    ] = None,
+    iterations: Annotated[int, typer.Option(help="CFR+ iterations for a missing profile.")] = 2000,
+    alpha: Annotated[float, typer.Option(help="False-alarm probability of the test.")] = 0.05,
+    beta: Annotated[float, typer.Option(help="Miss probability (power = 1 - beta).")] = 0.05,
+    runs: Annotated[int, typer.Option(help="Simulated test sequences.")] = 2000,
+    max_hands: Annotated[int, typer.Option(help="Give up on a sequence after this.")] = 1_000_000,
+    seed: Annotated[int, typer.Option(help="Random seed of the simulation.")] = 0,
+    plot: Annotated[Path | None, typer.Option(help="Power curve (PNG/PDF/SVG).")] = None,
+    json_: JsonOpt = False,
+) -> None:
+    """How many hands an observer (public actions, showdown cards) needs to tell
+    collusion from honest play: Wald's sequential likelihood-ratio test, exact
+    per-hand evidence, simulated stopping times and the hands for 95 % power."""
+    at_least("--iterations", iterations, 1)
+    at_least("--runs", runs, 1)
+    at_least("--max-hands", max_hands, 1)
+    at_least("--seed", seed, 0)
+    if scenario not in ("public", "private"):
+        raise ToypokerError(f"--scenario must be public or private, not {scenario!r}")
+    seats: list[int] = []
+    if scenario == "private":
+        if not team or not team.isdigit():
+            raise ToypokerError("--scenario private needs --team, e.g. --team 12")
+        seats = sorted({int(c) - 1 for c in team})
+    check_file(plot, "--plot")
+    g0, g1 = load_game(spec), load_game(collusion)
+    if scenario == "private" and any(not 0 <= s < g1.n_players for s in seats):
+        raise ToypokerError(f"--team {team} names a seat {g1.spec} does not have")
+    p0, how0 = _profile(g0, h0, iterations, "H0")
+    p1, how1 = _profile(g1, h1, iterations, "H1")
+    if scenario == "private":
+        p1 = _splice_outsiders(g0, p0, g1, p1, seats)
+    d = detect_collusion(
+        g0, p0, g1, p1, alpha=alpha, beta=beta, runs=runs, max_hands=max_hands, seed=seed
+    )
+    if plot:
+        from ..detection import plot_power
+
+        plot_power(d, plot)
+    if json_:
+        print_json(plain({**d.to_json_dict(), "scenario": scenario, "h0_profile": how0,
+                          "h1_profile": how1}))  # fmt: skip
+        return
+    t = Table(title=f"Detecting collusion ({scenario}): {g1.spec} against {g0.spec}",
+              title_justify="left")  # fmt: skip
+    t.add_column("quantity")
+    t.add_column("value", justify="right")
+    h95 = "not within --max-hands" if d.hands_95 is None else f"{d.hands_95:,}"
+    for name, value in (
+        ("H0 profile", how0),
+        ("H1 profile", how1),
+        ("evidence per hand under H1 (KL, nats)", f"{d.kl:.4g}"),
+        (f"hands to detection, 95 % of {runs} runs", h95),
+        ("median hands to a decision", f"{np.median(d.stops):,.0f}"),
+        ("Wald's average hands under H1", f"{d.asn1:,.0f}"),
+        ("fixed-size test, same errors", f"{d.fixed_n:,.0f}"),
+        (f"false alarms under H0 (alpha = {alpha:g})", f"{d.false_alarms:.3f}"),
+    ):
+        t.add_row(name, value)
+    out.print(t)
+    if plot:
+        out.print(f"power curve written to {plot}")

@@ -1,0 +1,267 @@
+"""How many hands until collusion shows: a sequential likelihood-ratio test on what an
+observer of the table sees.
+
+Beyond Ullman (2015, Sec. 5), who compares the payoffs of colluding and honest
+play but not whether anybody could tell them apart.  An observer (the outsider,
+or the house) sees every public action and, at a showdown, the hole cards of the
+players still in; never the cards of a player who folded.  Under two profiles --
+H0, honest play, and H1, a team's collusion profile (possibly in a game where
+the team sees each other's cards: the same public tree over the same deals, only
+the information differs) -- each observation ``o`` (a terminal node and the
+shown cards) has an exact probability ``P_k(o) = sum_d w(d) reach_k(o, d)``.
+Wald's sequential probability-ratio test adds ``log P1(o)/P0(o)`` hand by hand
+and stops at ``log((1 - beta)/alpha)`` (collusion) or ``log(beta/(1 - alpha))``
+(honest).  :func:`detect` gives the exact per-hand Kullback-Leibler divergence,
+Wald's approximate average sample numbers, the fixed-sample size of the
+Neyman-Pearson test with the same errors (normal approximation) and, by
+simulation with an explicit ``rng``, the distribution of the SPRT's stopping
+time: the hands needed to detect collusion with 95 % power.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.stats import norm
+
+from .errors import ToypokerError
+from .evaluate import edge_probabilities
+from .game import Game
+from .profile import Profile
+
+
+def observation_keys(game: Game) -> tuple[np.ndarray, int]:
+    """``(key per terminal row, number of keys)``: rows an observer cannot tell apart
+    share a key (same terminal node; at a showdown, the same hole cards of every
+    player still in).  Observations are keyed by ``game``'s own per-player cards."""
+    n = game.n_players
+    parts = [np.asarray(game.row_node[game.term_rows], dtype=np.int64)]
+    term_live = np.array([game.nodes[v].live for v in game.row_node[game.term_rows]], dtype=bool)
+    showdown = term_live.sum(axis=1) > 1
+    deals = game.row_deal[game.term_rows]
+    for p in range(n):
+        shown = showdown & term_live[:, p]
+        parts.append(np.where(shown, game.obs[p, deals] + 1, 0).astype(np.int64))
+    stacked = np.stack(parts, axis=1)
+    _, key = np.unique(stacked, axis=0, return_inverse=True)
+    key = key.reshape(-1)
+    return key, int(key.max()) + 1 if len(key) else 0
+
+
+def terminal_probabilities(game: Game, profile: Profile | np.ndarray) -> np.ndarray:
+    """Probability of each terminal row (chance times every player's actions)."""
+    sigma = profile.probs if isinstance(profile, Profile) else np.asarray(profile, dtype=float)
+    sigma = np.asarray(sigma, dtype=float)
+    if sigma.shape != (game.n_sigma,):
+        raise ToypokerError(
+            f"a profile of {game.spec} has {game.n_sigma} entries, not {sigma.shape}"
+        )
+    ep = edge_probabilities(game, sigma)
+    tot = np.empty(game.n_rows, dtype=np.float64)
+    d1 = game.depth_start[1]
+    tot[:d1] = 1.0
+    for t in range(1, game.n_depths):
+        a, b = game.depth_start[t], game.depth_start[t + 1]
+        tot[a:b] = tot[game.parent_row[a:b]] * ep[a:b]
+    return (tot * game.weights[game.row_deal])[game.term_rows]
+
+
+def _same_table(g0: Game, g1: Game) -> None:
+    same = (
+        g0.n_rows == g1.n_rows
+        and np.array_equal(g0.row_deal, g1.row_deal)
+        and np.array_equal(g0.row_node, g1.row_node)
+        and np.array_equal(g0.term_rows, g1.term_rows)
+        and [v.history for v in g0.nodes] == [v.history for v in g1.nodes]
+    )
+    if not same:
+        raise ToypokerError(
+            f"{g0.spec} and {g1.spec} do not share the public tree and deals: an observer "
+            "cannot compare them hand by hand"
+        )
+
+
+@dataclass(frozen=True)
+class Detection:
+    """What :func:`detect` found; everything needed to redraw its plot.
+
+    ``kl`` is the expected log-likelihood ratio per hand under H1 (nats), ``kl0``
+    the same under H0 (negative); ``asn1``/``asn0`` Wald's approximate average
+    hands to a decision under H1/H0; ``fixed_n`` the hands a fixed-size test with
+    the same errors needs; ``stops`` the simulated SPRT stopping hands under H1
+    (``max_hands + 1`` where undecided) and ``detected`` whether each run ended
+    with "collusion"; ``hands_95`` the hands by which 95 % of the runs detected
+    collusion (``None`` if fewer than 95 % did within ``max_hands``).
+    """
+
+    spec0: str
+    spec1: str
+    alpha: float
+    beta: float
+    kl: float
+    kl0: float
+    asn1: float
+    asn0: float
+    fixed_n: float
+    stops: np.ndarray
+    detected: np.ndarray
+    false_alarms: float
+    hands_95: int | None
+    max_hands: int
+    seed: int | None
+
+    def power_curve(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(hands, share of runs that detected collusion within that many hands)``."""
+        hands = np.unique(np.concatenate([[0], self.stops[self.detected]]))
+        share = np.array([np.mean(self.detected & (self.stops <= h)) for h in hands])
+        return hands, share
+
+    def to_json_dict(self) -> dict[str, object]:
+        """A plain summary (without the per-run arrays)."""
+        return {
+            "h0": self.spec0, "h1": self.spec1, "alpha": self.alpha, "beta": self.beta,
+            "kl_per_hand": self.kl, "kl_per_hand_h0": self.kl0,
+            "wald_average_hands_h1": self.asn1, "wald_average_hands_h0": self.asn0,
+            "fixed_sample_hands": self.fixed_n, "runs": int(len(self.stops)),
+            "detected_share": float(np.mean(self.detected)),
+            "median_hands": float(np.median(self.stops)),
+            "hands_to_detection_95": self.hands_95, "false_alarm_rate": self.false_alarms,
+            "max_hands": self.max_hands, "seed": self.seed,
+        }  # fmt: skip
+
+
+def detect(
+    game0: Game,
+    profile0: Profile | np.ndarray,
+    game1: Game,
+    profile1: Profile | np.ndarray,
+    *,
+    alpha: float = 0.05,
+    beta: float = 0.05,
+    runs: int = 2000,
+    max_hands: int = 1_000_000,
+    rng: np.random.Generator | None = None,
+    seed: int | None = None,
+) -> Detection:
+    """Hands until an observer's SPRT tells H1 (``profile1`` in ``game1``) from H0.
+
+    Parameters
+    ----------
+    game0, profile0
+        Honest play (H0); the observer's cards are ``game0``'s.
+    game1, profile1
+        The collusion profile (H1), in a game with the same public tree and deals.
+    alpha, beta
+        The test's false-alarm and miss probabilities (power ``1 - beta``).
+    runs, max_hands
+        Simulated sequences under H1 (and as many under H0 for the false-alarm
+        rate), each stopped at a boundary or after ``max_hands``.
+    rng, seed
+        The random generator (or a seed for one).
+
+    Returns
+    -------
+    Detection
+        Frozen; an observation one hypothesis rules out counts as (almost) certain
+        evidence (its log-ratio is clamped at about 690 nats).
+
+    Raises
+    ------
+    ToypokerError
+        For games that do not share their public tree and deals, or errors
+        outside (0, 1/2).
+    """
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not 0 < v < 0.5:
+            raise ToypokerError(f"{name} must be in (0, 0.5), got {v}")
+    if runs < 1 or max_hands < 1:
+        raise ToypokerError("need runs >= 1 and max_hands >= 1")
+    _same_table(game0, game1)
+    if rng is None:
+        rng = np.random.default_rng(seed)
+    key, n_keys = observation_keys(game0)
+    p0 = np.bincount(key, weights=terminal_probabilities(game0, profile0), minlength=n_keys)
+    p1 = np.bincount(key, weights=terminal_probabilities(game1, profile1), minlength=n_keys)
+    p0, p1 = p0 / p0.sum(), p1 / p1.sum()
+    tiny = 1e-300
+    llr = np.log(np.maximum(p1, tiny)) - np.log(np.maximum(p0, tiny))
+    kl = float(np.sum(p1 * llr))
+    kl0 = float(np.sum(p0 * llr))
+    upper, lower = np.log((1 - beta) / alpha), np.log(beta / (1 - alpha))
+    asn1 = ((1 - beta) * upper + beta * lower) / kl if kl > 0 else float("inf")
+    asn0 = (alpha * upper + (1 - alpha) * lower) / kl0 if kl0 < 0 else float("inf")
+    # fixed-size test: sum of n LLRs, normal under each hypothesis (means kl/kl0)
+    sd1 = float(np.sqrt(max(np.sum(p1 * llr**2) - kl**2, 0.0)))
+    sd0 = float(np.sqrt(max(np.sum(p0 * llr**2) - kl0**2, 0.0)))
+    z = norm.ppf(1 - alpha) * sd0 + norm.ppf(1 - beta) * sd1
+    fixed_n = (z / (kl - kl0)) ** 2 if kl > kl0 else float("inf")
+    stops1, up1 = _sprt(p1, llr, upper, lower, runs, max_hands, rng)
+    _, up0 = _sprt(p0, llr, upper, lower, runs, max_hands, rng)
+    detected = up1
+    share = np.sort(np.where(detected, stops1, max_hands + 1))
+    k95 = int(np.ceil(0.95 * runs)) - 1
+    hands_95 = int(share[k95]) if share[k95] <= max_hands else None
+    return Detection(
+        game0.spec, game1.spec, float(alpha), float(beta), kl, kl0, float(asn1), float(asn0),
+        float(fixed_n), stops1, detected, float(np.mean(up0)), hands_95, int(max_hands), seed,
+    )  # fmt: skip
+
+
+def _sprt(
+    p: np.ndarray,
+    llr: np.ndarray,
+    upper: float,
+    lower: float,
+    runs: int,
+    max_hands: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Stopping hand and decision ("H1") of ``runs`` SPRTs on observations drawn from ``p``."""
+    cdf = np.cumsum(p)
+    cdf /= cdf[-1]
+    total = np.zeros(runs)
+    stop = np.full(runs, max_hands + 1, dtype=np.int64)
+    up = np.zeros(runs, dtype=bool)
+    open_ = np.arange(runs)
+    done = 0
+    chunk = 256
+    while len(open_) and done < max_hands:
+        m = min(chunk, max_hands - done)
+        draws = np.searchsorted(cdf, rng.random((len(open_), m)), side="right")
+        path = total[open_, None] + np.cumsum(llr[np.minimum(draws, len(p) - 1)], axis=1)
+        hit = (path >= upper) | (path <= lower)
+        first = np.where(hit.any(axis=1), hit.argmax(axis=1), -1)
+        ended = first >= 0
+        idx = open_[ended]
+        stop[idx] = done + first[ended] + 1
+        up[idx] = path[ended, first[ended]] >= upper
+        total[open_[~ended]] = path[~ended, -1]
+        open_ = open_[~ended]
+        done += m
+        chunk = min(chunk * 2, 65536)
+    return stop, up
+
+
+def plot_power(d: Detection, path: str) -> None:
+    """The share of simulated SPRT runs that detected collusion within n hands, with the
+    95 % line, Wald's average and the fixed-size test marked."""
+    from .plots import save_figure, subplots
+
+    hands, share = d.power_curve()
+    fig, ax = subplots(figsize=(7, 4.2), layout="constrained")
+    ax.step(np.maximum(hands, 1), share, where="post", label="SPRT runs that detected")
+    ax.axhline(1 - d.beta, ls="--", color="grey", lw=0.8, label=f"power {1 - d.beta:g}")
+    if d.hands_95 is not None:
+        ax.axvline(d.hands_95, ls=":", color="C3", label=f"95 % by {d.hands_95:,} hands")
+    if np.isfinite(d.asn1):
+        ax.axvline(d.asn1, ls="-.", color="C2", lw=0.8, label=f"Wald average {d.asn1:,.0f}")
+    if np.isfinite(d.fixed_n):
+        ax.axvline(d.fixed_n, ls="--", color="C1", lw=0.8, label=f"fixed-size {d.fixed_n:,.0f}")
+    ax.set_xscale("log")
+    ax.set_xlabel("hands observed")
+    ax.set_ylabel("share of runs that detected collusion")
+    ax.set_ylim(0, 1.02)
+    ax.set_title(f"{d.spec1}\nagainst {d.spec0}", fontsize=9)
+    ax.legend(fontsize=8, loc="upper left")
+    save_figure(fig, path)

@@ -1,0 +1,68 @@
+"""Collusion detection by a sequential likelihood-ratio test (src/toypoker/detection.py);
+issue 12 item 7 (beyond Ullman 2015)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from toypoker import load_game
+from toypoker.detection import detect, observation_keys, terminal_probabilities
+from toypoker.errors import ToypokerError
+from toypoker.profile import Profile
+
+
+def _kuhn2(bet_with_king: float) -> tuple:
+    """Kuhn 2p: P1 checks J and Q, bets K with ``bet_with_king``; P2 checks behind and
+    calls a bet; P1 never faces a bet."""
+    g = load_game("kuhn()")
+    rows = {
+        "P1:1:": [1, 0], "P1:2:": [1, 0], "P1:3:": [1 - bet_with_king, bet_with_king],
+        **{f"P2:{c}:k": [1, 0] for c in (1, 2, 3)}, **{f"P2:{c}:b": [0, 1] for c in (1, 2, 3)},
+        **{f"P1:{c}:kb": [1, 0] for c in (1, 2, 3)},
+    }  # fmt: skip
+    sigma = np.array([x for inf in g.infosets for x in rows[inf.label]], dtype=float)
+    return g, Profile(g, sigma)
+
+
+def test_observations_hide_folded_cards_and_show_showdowns():
+    g, prof = _kuhn2(0.5)
+    key, n = observation_keys(g)
+    p = terminal_probabilities(g, prof)
+    assert p.sum() == pytest.approx(1.0, abs=1e-15)
+    # Kuhn 2p: 5 terminal nodes; showdowns (kk, bc, kbc) show both cards (6 deals each),
+    # folds (bf, kbf) show nothing: 3 * 6 + 2 = 20 observations
+    assert n == 20
+
+
+def test_kl_divergence_is_the_hand_computed_one():
+    # H0 bets K 1/4 of the time, H1 half: observations 'bc' with (K, x) have 1/24 vs
+    # 1/12, 'kk' with (K, x) 1/8 vs 1/12, the rest equal, so
+    # KL(H1 || H0) = 2/12 log 2 + 2/12 log(2/3) = log(4/3) / 6
+    g, h0 = _kuhn2(0.25)
+    _, h1 = _kuhn2(0.5)
+    d = detect(g, h0, g, h1, runs=400, rng=np.random.default_rng(1))
+    assert d.kl == pytest.approx(math.log(4 / 3) / 6, rel=1e-12)
+    # Wald's average sample number under H1 against the simulated SPRT (400 runs)
+    upper, lower = math.log(0.95 / 0.05), math.log(0.05 / 0.95)
+    assert d.asn1 == pytest.approx((0.95 * upper + 0.05 * lower) / d.kl, rel=1e-12)
+    assert np.mean(d.stops) == pytest.approx(d.asn1, rel=0.2)
+    assert d.detected.mean() > 0.9 and d.false_alarms < 0.1
+    assert d.hands_95 is not None and d.hands_95 > np.median(d.stops)
+    hands, share = d.power_curve()
+    assert share[-1] == pytest.approx(d.detected.mean()) and np.all(np.diff(share) >= 0)
+
+
+def test_identical_play_is_never_detected():
+    g, h0 = _kuhn2(0.25)
+    d = detect(g, h0, g, h0, runs=20, max_hands=500, seed=3)
+    assert d.kl == 0 and d.hands_95 is None and not d.detected.any()
+
+
+def test_games_of_different_trees_are_refused():
+    g, h0 = _kuhn2(0.25)
+    g3 = load_game("kuhn(players=3)")
+    with pytest.raises(ToypokerError, match="do not share the public tree"):
+        detect(g, h0, g3, Profile.uniform(g3))
+    with pytest.raises(ToypokerError, match="alpha"):
+        detect(g, h0, g, h0, alpha=0.7)
