@@ -9,7 +9,7 @@ def test_games_lists_builtins(cli):
     code, out, _ = cli("games", "--json")
     assert code == 0
     names = [g["name"] for g in json.loads(out)]
-    assert names == ["kuhn", "kuhn_third_street", "skp", "leduc"]
+    assert names == ["kuhn", "kuhn_third_street", "skp", "leduc", "mercer", "holdem"]
 
 
 def test_games_table(cli):

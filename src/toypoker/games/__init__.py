@@ -25,9 +25,11 @@ from ..errors import SpecError
 from ..game import Game
 from ..spec import format_spec, parse_spec
 from .base import GameInfo, Param, Params
+from .holdem import HOLDEM
 from .kuhn import KUHN
 from .leduc import LEDUC
 from .limit import TooLargeError
+from .mercer import MERCER
 from .third_street import SKP, THIRD_STREET
 
 GAMES: Mapping[str, GameInfo] = MappingProxyType(
@@ -36,6 +38,8 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType(
         "kuhn_third_street": THIRD_STREET,
         "skp": SKP,
         "leduc": LEDUC,
+        "mercer": MERCER,
+        "holdem": HOLDEM,
     }
 )
 

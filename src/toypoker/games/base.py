@@ -26,7 +26,8 @@ Params = dict[str, object]
 class Param:
     """A documented game parameter.
 
-    ``kind`` is ``"int"``, ``"number"`` (exact rational) or ``"bool"``;
+    ``kind`` is ``"int"``, ``"number"`` (exact rational), ``"bool"`` or ``"word"``
+    (a bare word such as ``mmh``);
     ``default`` fills the parameter when it is not given (``None``: no default,
     or one computed by the game's ``check``); ``low``/``high`` bound ints;
     ``positive`` requires a number > 0; ``excludes`` names alternatives that
@@ -121,6 +122,10 @@ class GameInfo:
 
 
 def _typed(p: Param, v: object) -> object:
+    if p.kind == "word":
+        if not isinstance(v, str):
+            raise SpecError(f"parameter {p.name!r} must be a word, not {format_value(v)}")
+        return v
     if p.kind == "bool":
         if not isinstance(v, bool):
             raise SpecError(f"parameter {p.name!r} must be true or false, not {format_value(v)}")

@@ -1,11 +1,23 @@
 """A general builder for limit-betting poker games: deck, rounds, evaluator.
 
 One builder serves Kuhn poker with any number of players and cards, the
-one-third street game, and Leduc hold'em.  It produces a
-:class:`~toypoker.game.GameDefinition`: the table of deals (rank sequences
-with their exact probabilities; suits never matter in these games, so a deal is
-a sequence of ranks weighted by how many physical deals it stands for) and
-the public betting tree.
+one-third street game, Leduc hold'em, Mercer Hold'em and the ``holdem(...)``
+spec.  It produces a :class:`~toypoker.game.GameDefinition`: the table of deals
+with their exact probabilities and the public betting tree.
+
+Deals (:func:`group_deal_table`): a deck of ``ranks x suits`` cards dealt as
+consecutive unordered groups -- each player's hole cards, then each round's
+board.  When the evaluator ignores suits a card is its rank and a group its
+sorted ranks, weighted exactly (hypergeometric); with one card a group this is
+the older table of ordered rank sequences (:func:`deal_table`), row for row.
+When the evaluator sees suits, cards are identities ``rank * suits + suit``
+and suit-isomorphic deals are *not* merged: infosets are (public node, the
+actor's own cards) and boards are literal chance outcomes, so relabelling a
+whole deal by a suit permutation chosen from all players' cards would change
+what one player observes according to cards she cannot see (splitting or
+joining her information sets).  An exact reduction would need per-player
+canonical observations with strategies tied across them, which the engine does
+not have; correctness first.
 
 Betting (per round, fixed bet size ``bet``, at most ``max_bets`` bets a round):
 when no bet is outstanding a player may check (``k``) or bet (``b``); facing
@@ -13,7 +25,10 @@ a bet a player folds (``f``), calls (``c``) or raises (``r``, while fewer than
 ``max_bets`` bets have been made).  After a bet or raise every other live
 player acts once more, in seat order from the bettor's left.  Kuhn poker is
 ``max_bets=1``: "check/bet until someone bets, then every other player in
-turn folds or calls" (Kuhn 1950; Szafron et al. 2013, Sec. 2).
+turn folds or calls" (Kuhn 1950; Szafron et al. 2013, Sec. 2).  A round may
+instead use Ullman's orbits (``Round.orbits``: every live player in seat order
+puts in one bet or folds, ``orbits`` times; Ullman 2015, Sec. 4.2), forbid
+checking, start at another seat, charge an ante or post blinds (:class:`Round`).
 
 The ante and the bet sizes may be affine forms (:class:`~toypoker.game.Linear`)
 in the game's numeric parameters: the chips committed at every node are then
@@ -24,24 +39,56 @@ allocated, so a spec too large to compile fails fast.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from ..definition import GameDefinition, Linear, NumericParams, RawNode
+from .hands import Evaluator, card_name
 
 
 @dataclass(frozen=True)
 class Round:
-    """One betting round: board cards revealed before it, bet size, bet cap."""
+    """One betting round.
+
+    ``board`` cards are revealed before it; ``bet`` is the bet size and
+    ``max_bets`` the cap on bets and raises (raise-cap betting).  The optional
+    fields (their defaults keep the older games identical):
+
+    ``hole``
+        Hole cards dealt to each player before this round (round 0 only; 0 in
+        round 0 means one card, or the builder's ``hole_cards``).
+    ``ante``
+        Chips every live player puts in at the start of the round (added to the
+        builder's ``ante`` in round 0).
+    ``orbits``
+        ``None``: raise-cap betting.  An int: Ullman's orbit betting -- ``orbits``
+        passes in seat order from ``first``, in each of which every live player puts
+        in exactly ``bet`` more chips (``b`` for the first, ``c`` for the later ones)
+        or folds (``f``); 0 orbits is a round without betting.  Needs ``check=False``.
+    ``check``
+        Whether a player facing no bet may check; without it she bets or folds.
+    ``first``
+        The seat acting first in this round (the next live seat if folded).
+    ``blinds``
+        Round 0 only: chips each seat posts before the deal (ACPC blinds); the
+        first bet over the largest blind is a raise.
+    """
 
     board: int
     bet: Fraction | Linear
     max_bets: int
+    hole: int = 0
+    ante: Fraction | Linear = Fraction(0)
+    orbits: int | None = None
+    check: bool = True
+    first: int = 0
+    blinds: tuple[Fraction, ...] | None = None
 
 
 class TooLargeError(Exception):
@@ -112,6 +159,173 @@ def deal_table(multiplicity: Sequence[int], slots: int) -> tuple[np.ndarray, np.
     return np.array(seqs, dtype=np.int64).reshape(-1, slots), np.array(nums, dtype=np.int64), den
 
 
+def group_options(multiplicity: Sequence[int], size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The unordered groups of ``size`` cards a deck with ``multiplicity[r]`` cards of
+    rank ``r`` can give: ``(sorted ranks (K, size), counts per rank (K, R))``, in
+    lexicographic order."""
+    ranks = [r for r, m in enumerate(multiplicity) if m > 0]
+    opts = [
+        c
+        for c in itertools.combinations_with_replacement(ranks, size)
+        if all(c.count(r) <= multiplicity[r] for r in set(c))
+    ]
+    seqs = np.array(opts, dtype=np.int64).reshape(-1, size)
+    counts = np.zeros((len(seqs), len(multiplicity)), dtype=np.int64)
+    for j in range(size):
+        np.add.at(counts, (np.arange(len(seqs)), seqs[:, j]), 1)
+    return seqs, counts
+
+
+def group_deal_table(
+    multiplicity: Sequence[int], groups: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """All deals of consecutive unordered card groups, with exact probabilities.
+
+    ``multiplicity[r]`` cards of rank ``r`` (a suited deck passes one card per
+    code); ``groups`` the group sizes in deal order (each player's hole cards, then
+    each round's board).  A deal is the sorted ranks of every group; its
+    probability is ``prod_g prod_r C(left_r, c_gr) / prod_g C(left, s_g)``
+    (hypergeometric: ``c_gr`` cards of rank ``r`` in group ``g`` of size ``s_g``,
+    drawn from what earlier groups left).  With groups of one card this is
+    :func:`deal_table` exactly (same rows, order and weights).  Built group by
+    group with numpy (no loop over ordered sequences).
+
+    Returns ``(cards, weight_num, weight_den)``.
+    """
+    mult = np.asarray(multiplicity, dtype=np.int64)
+    total = int(mult.sum())
+    if sum(groups) > total:
+        raise ValueError("more cards dealt than the deck holds")
+    top = int(mult.max()) if len(mult) else 0
+    binom = np.array(
+        [[math.comb(a, b) for b in range(max(groups, default=0) + 1)] for a in range(top + 1)],
+        dtype=np.int64,
+    )
+    cards = np.zeros((1, 0), dtype=np.int64)
+    used = np.zeros((1, len(mult)), dtype=np.int64)
+    num = np.ones(1, dtype=np.int64)
+    den, left = 1, total
+    for size in groups:
+        seqs, counts = group_options(multiplicity, size)
+        den *= math.comb(left, size)
+        left -= size
+        rest = mult[None, :] - used  # (D, R)
+        factor = np.ones((len(cards), len(seqs)), dtype=np.int64)
+        for r in range(len(mult)):
+            c = counts[:, r]
+            if not c.any():
+                continue
+            ok = c[None, :] <= rest[:, r : r + 1]
+            f = binom[np.minimum(rest[:, r : r + 1], top), np.minimum(c, binom.shape[1] - 1)]
+            factor *= np.where(ok, f, 0)
+        d, k = np.nonzero(factor)
+        num = num[d] * factor[d, k]
+        cards = np.concatenate([cards[d], seqs[k]], axis=1)
+        used = used[d] + counts[k]
+    if den >= 2**62:
+        raise ValueError("deal table too large for exact int64 weights")
+    return cards, num, den
+
+
+def count_group_deals(multiplicity: Sequence[int], groups: Sequence[int]) -> int:
+    """How many rows :func:`group_deal_table` would have, by dynamic programming over
+    ranks; no table is built.
+
+    The state is the multiset of cards still missing in the groups (sorted: how
+    many ways a state completes does not depend on which group misses what).
+    """
+
+    def takes(need: tuple[int, ...], m: int) -> Iterator[tuple[int, ...]]:
+        # every way to put at most m cards of one rank into the groups
+        if not need:
+            yield ()
+            return
+        for t in range(min(need[0], m) + 1):
+            for rest in takes(need[1:], m - t):
+                yield (t, *rest)
+
+    n = sum(groups)
+    if all(m == 1 for m in multiplicity):  # distinct cards: ordered groups of sets
+        if n > len(multiplicity):
+            return 0
+        return math.perm(len(multiplicity), n) // math.prod(math.factorial(g) for g in groups)
+    states: dict[tuple[int, ...], int] = {tuple(sorted(groups)): 1}
+    for m in multiplicity:
+        nxt: dict[tuple[int, ...], int] = {}
+        for need, ways in states.items():
+            for take in takes(need, m):
+                key = tuple(sorted(k - t for k, t in zip(need, take, strict=True)))
+                nxt[key] = nxt.get(key, 0) + ways
+        states = nxt
+    return states.get(tuple(0 for _ in groups), 0)
+
+
+@dataclass(frozen=True)
+class Deck:
+    """How cards are dealt: the deal table's group sizes and what a card is.
+
+    ``hole`` cards per player, then each round's board; ``suits`` is the number of
+    suits when cards are identities (``code = rank * suits + suit``), else 0 (a
+    card is its rank; suits merged exactly).
+    """
+
+    multiplicity: tuple[int, ...]
+    n_players: int
+    hole: int
+    boards: tuple[int, ...]
+    suits: int = 0
+
+    @property
+    def groups(self) -> tuple[int, ...]:
+        """Group sizes in deal order."""
+        return (self.hole,) * self.n_players + tuple(b for b in self.boards if b)
+
+    @property
+    def cards(self) -> tuple[int, ...]:
+        """Cards per code of the deal table (one each when suited)."""
+        if self.suits:
+            return (1,) * (len(self.multiplicity) * self.suits)
+        return self.multiplicity
+
+    def hole_slots(self) -> list[tuple[int, ...]]:
+        """Deal columns of each player's hole cards."""
+        h = self.hole
+        return [tuple(range(p * h, (p + 1) * h)) for p in range(self.n_players)]
+
+    def board_slots(self) -> list[tuple[int, ...]]:
+        """Deal columns of each round's board."""
+        out, col = [], self.n_players * self.hole
+        for b in self.boards:
+            out.append(tuple(range(col, col + b)))
+            col += b
+        return out
+
+    def show(self, values: Sequence[int]) -> str:
+        """Board cards as written in histories: ranks 1-based (``[12]``; joined by
+        ``-`` past rank 9) or card names (``[6s2c]``)."""
+        if self.suits:
+            return "".join(card_name(c, self.suits) for c in values)
+        sep = "" if len(self.multiplicity) <= 9 else "-"
+        return sep.join(str(c + 1) for c in values)
+
+
+def _deck(
+    n_players: int,
+    multiplicity: Sequence[int],
+    rounds: Sequence[Round],
+    hole_cards: int | None,
+    suits: int,
+) -> Deck:
+    if any(r.hole for r in rounds[1:]):
+        raise ValueError("hole cards after the first round are not supported")
+    if rounds and rounds[0].board:
+        raise ValueError("a board before the first betting round is not supported yet")
+    hole = hole_cards or (rounds[0].hole if rounds else 0) or 1
+    if suits and len(set(multiplicity)) != 1:
+        raise ValueError("a suited deck has the same number of cards of every rank")
+    return Deck(tuple(multiplicity), n_players, hole, tuple(r.board for r in rounds), suits)
+
+
 def build_limit_game(
     *,
     name: str,
@@ -120,10 +334,12 @@ def build_limit_game(
     multiplicity: Sequence[int],
     rounds: Sequence[Round],
     ante: Fraction | Linear,
-    strength: Callable[[np.ndarray, int], np.ndarray],
+    strength: Callable[[np.ndarray, int], np.ndarray] | None = None,
     can_open: Callable[[int, int], bool] | None = None,
     restrictions: Sequence[tuple[int, tuple[int, ...], str, dict[str, Fraction]]] = (),
     numeric: NumericParams | None = None,
+    hole_cards: int | None = None,
+    evaluator: Evaluator | None = None,
 ) -> GameDefinition:
     """Build a limit-betting game definition.
 
@@ -132,17 +348,18 @@ def build_limit_game(
     name, params
         The spec name and its canonical parameters.
     n_players
-        Number of players, each dealt one hole card.
+        Number of players.
     multiplicity
-        Cards per rank, lowest rank first.
+        Cards per rank, lowest rank first (``suits`` of each in a standard deck).
     rounds
-        The betting rounds in order.
+        The betting rounds in order (see :class:`Round`).
     ante
         Chips each player puts in before the deal (a number, or an affine form in
         the coordinates of ``numeric``; so may each round's ``bet`` be).
     strength
         ``strength(cards, player) -> int array`` over deals: showdown hand
         strength of ``player`` (higher wins; equal strengths split the pot).
+        Give this or ``evaluator``.
     can_open
         ``can_open(player, round)``: may this player bet when nobody has?
         (One-third street: only P3 may.)  Default: everybody.
@@ -150,11 +367,31 @@ def build_limit_game(
         ``(player, private ranks (1-based), history, {action: prob})``.
     numeric
         The numeric parameters the forms are in (default: none).
+    hole_cards
+        Hole cards per player (default ``rounds[0].hole``, else 1).
+    evaluator
+        A :class:`~toypoker.games.hands.Evaluator` over hole and board cards; when
+        it needs suits the deal table holds card codes ``rank * suits + suit``
+        (``suits = multiplicity[0]``), else ranks with suits merged exactly.
     """
     numeric = numeric or NumericParams()
-    board_slots = _board_slots(n_players, rounds)
-    cards, wnum, wden = deal_table(multiplicity, n_players + sum(r.board for r in rounds))
-    strengths = np.stack([strength(cards, p) for p in range(n_players)])
+    suits = 0
+    if evaluator is not None:
+        n_cards = (hole_cards or rounds[0].hole or 1) + sum(r.board for r in rounds)
+        if evaluator.suited(n_cards):
+            suits = int(multiplicity[0])
+    deck = _deck(n_players, multiplicity, rounds, hole_cards, suits)
+    cards, wnum, wden = group_deal_table(deck.cards, deck.groups)
+    hole_slots = deck.hole_slots()
+    if evaluator is not None:
+        board = cards[:, deck.n_players * deck.hole :]
+        strengths = np.stack(
+            [evaluator.strength(cards[:, list(c)], board, suits) for c in hole_slots]
+        )
+    elif strength is not None:
+        strengths = np.stack([strength(cards, p) for p in range(n_players)])
+    else:
+        raise ValueError("give strength or evaluator")
     nodes: list[RawNode] = []
 
     def add(node: RawNode) -> int:
@@ -164,16 +401,18 @@ def build_limit_game(
     def board_values(cols: tuple[int, ...]) -> list[tuple[int, ...]]:
         return sorted({tuple(row) for row in cards[:, list(cols)].tolist()})
 
-    root = _betting_tree(n_players, rounds, ante, can_open, numeric, board_slots, board_values, add)
+    root = _betting_tree(
+        n_players, rounds, ante, can_open, numeric, deck.board_slots(), board_values, add, deck.show
+    )
     return GameDefinition(
         name=name,
         params=dict(params),
         n_players=n_players,
-        n_ranks=len(multiplicity),
+        n_ranks=len(deck.cards),
         cards=cards,
         weight_num=wnum,
         weight_den=wden,
-        hole_slots=[(p,) for p in range(n_players)],
+        hole_slots=hole_slots,
         strength=strengths,
         nodes=nodes,
         root=root,
@@ -189,16 +428,20 @@ def estimate_size(
     rounds: Sequence[Round],
     can_open: Callable[[int, int], bool] | None = None,
     max_entries: int | None = None,
+    hole_cards: int | None = None,
+    suits: int = 0,
 ) -> tuple[int, int, int]:
     """``(deals, public nodes, players)`` of :func:`build_limit_game` with these
     arguments, counted without building the deal table or the tree.
 
     Raises :class:`TooLargeError` as soon as ``deals x nodes x players`` passes
-    ``max_entries``: the deals are counted first (a formula), so a deck far too
-    large never walks its tree.  Board cards are counted as every rank with a
-    card (an upper bound).
+    ``max_entries``: the deals are counted first (dynamic programming), so a deck
+    far too large never walks its tree.  Each board is counted as every group of
+    cards the deck holds (an upper bound).  ``suits``: cards are identities
+    (a suited evaluator), else ranks.
     """
-    deals = count_deals(multiplicity, n_players + sum(r.board for r in rounds))
+    deck = _deck(n_players, multiplicity, rounds, hole_cards, suits)
+    deals = count_group_deals(deck.cards, deck.groups)
     per_node = deals * n_players
     budget = None if max_entries is None else max_entries // max(per_node, 1)
     count = [0]
@@ -209,34 +452,24 @@ def estimate_size(
             raise TooLargeError(deals, count[0], n_players)
         return count[0] - 1
 
-    ranks = [r for r, m in enumerate(multiplicity) if m > 0]
-
     def board_values(cols: tuple[int, ...]) -> list[tuple[int, ...]]:
-        return list(itertools.product(ranks, repeat=len(cols)))
+        return [tuple(v) for v in group_options(deck.cards, len(cols))[0].tolist()]
 
-    unit = [Round(r.board, Fraction(1), r.max_bets) for r in rounds]  # same tree, any bets > 0
+    # same tree shape for any bets > 0
+    unit = [dataclasses.replace(r, bet=Fraction(1), ante=Fraction(0)) for r in rounds]
     _betting_tree(
         n_players,
         unit,
         Fraction(1),
         can_open,
         NumericParams(),
-        _board_slots(n_players, rounds),
+        deck.board_slots(),
         board_values,
         add,
+        deck.show,
         record=False,
     )
     return deals, count[0], n_players
-
-
-def _board_slots(n_players: int, rounds: Sequence[Round]) -> list[tuple[int, ...]]:
-    out, col = [], n_players
-    for r in rounds:
-        out.append(tuple(range(col, col + r.board)))
-        col += r.board
-    if out and out[0]:
-        raise ValueError("a board before the first betting round is not supported yet")
-    return out
 
 
 def _form(v: Fraction | Linear, k: int) -> Linear:
@@ -252,6 +485,7 @@ def _betting_tree(
     board_slots: list[tuple[int, ...]],
     board_values: Callable[[tuple[int, ...]], list[tuple[int, ...]]],
     add: Callable[[RawNode], int],
+    show: Callable[[Sequence[int]], str],
     record: bool = True,
 ) -> int:
     """Walk the public betting tree depth first, handing each node to ``add``
@@ -261,6 +495,13 @@ def _betting_tree(
     bets = [_form(r.bet, k) for r in rounds]
     open_ = can_open or (lambda p, r: True)
     nodes: dict[int, RawNode] = {}
+    for r in rounds:
+        if r.orbits is not None and r.check:
+            raise ValueError("orbit betting is bet-or-fold: give check=False with orbits")
+        if r.orbits is not None and r.blinds:
+            raise ValueError("blinds are for raise-cap betting, not orbits")
+    if any(r.blinds for r in rounds[1:]):
+        raise ValueError("blinds are posted in the first round only")
 
     def new(node: RawNode) -> int:
         i = add(node)
@@ -290,24 +531,35 @@ def _betting_tree(
             raise ValueError("tied commitments with different forms: payoffs not affine")
         return forms.pop()
 
+    def start_round(rnd, chips, live) -> tuple[tuple[Linear, ...], tuple[int, ...]]:
+        r = rounds[rnd]
+        if r.ante != 0:
+            a = _form(r.ante, k)
+            chips = tuple(c + a if lv else c for c, lv in zip(chips, live, strict=True))
+        first = tuple(order_from(r.first, live))
+        return chips, (first if r.orbits is None or r.orbits > 0 else ())
+
     def betting(rnd, chips, live, pending, nbets, history, board_hist) -> int:
         if sum(live) == 1:
             return new(leaf("terminal", chips, live, history, rnd, board_hist))
+        r = rounds[rnd]
+        if not pending and r.orbits is not None and nbets + 1 < r.orbits:
+            # the next orbit: nbets counts the orbits completed
+            pending, nbets = tuple(order_from(r.first, live)), nbets + 1
         if not pending:
             if rnd + 1 == len(rounds):
                 return new(leaf("terminal", chips, live, history, rnd, board_hist))
             nxt = rnd + 1
             cols = board_slots[nxt]
-            first = tuple(order_from(0, live))
+            chips, first = start_round(nxt, chips, live)
             if not cols:
                 return betting(nxt, chips, live, first, 0, history + "/", board_hist)
             chance = leaf("chance", chips, live, history, rnd, board_hist)
             chance.reveal = cols
             cid = new(chance)
             for v in board_values(cols):
-                shown = "".join(str(c + 1) for c in v)
                 child = betting(
-                    nxt, chips, live, first, 0, f"{history}/[{shown}]", board_hist + tuple(v)
+                    nxt, chips, live, first, 0, f"{history}/[{show(v)}]", board_hist + tuple(v)
                 )
                 link(cid, child, tuple(v))
             return cid
@@ -315,13 +567,18 @@ def _betting_tree(
         stake = stake_of(chips)
         facing = chips[p].at(x) < stake.at(x)
         options: list[tuple[str, int]] = []
-        if not facing:
-            options.append(("k", 0))
-            if nbets < rounds[rnd].max_bets and open_(p, rnd):
+        if r.orbits is not None:  # bet (or call) exactly one bet, or fold
+            options = [("c", 3), ("f", 2)] if facing else [("b", 4), ("f", 2)]
+        elif not facing:
+            if r.check:
+                options.append(("k", 0))
+            if nbets < r.max_bets and open_(p, rnd):
                 options.append(("b", 1))
+            if not r.check:
+                options.append(("f", 2))
         else:
             options += [("f", 2), ("c", 3)]
-            if nbets < rounds[rnd].max_bets:
+            if nbets < r.max_bets:
                 options.append(("r", 1))
         children_args = []
         for letter, kind in options:
@@ -333,6 +590,9 @@ def _betting_tree(
                 args = (rnd, tuple(c), tuple(lv), rest, nbets)
             elif kind == 2:  # fold
                 lv[p] = False
+                args = (rnd, tuple(c), tuple(lv), rest, nbets)
+            elif kind == 4:  # orbit bet: the others of this orbit call or fold
+                c[p] = stake + bets[rnd]
                 args = (rnd, tuple(c), tuple(lv), rest, nbets)
             else:  # bet or raise: everybody else acts again
                 c[p] = stake + bets[rnd]
@@ -350,9 +610,14 @@ def _betting_tree(
         return nid
 
     chips0 = tuple(_form(ante, k) for _ in range(n_players))
-    return betting(
-        0, chips0, tuple(True for _ in range(n_players)), tuple(range(n_players)), 0, "", ()
-    )
+    live0 = tuple(True for _ in range(n_players))
+    r0 = rounds[0]
+    if r0.blinds:
+        if len(r0.blinds) != n_players:
+            raise ValueError("give one blind per seat")
+        chips0 = tuple(c + _form(b, k) if b else c for c, b in zip(chips0, r0.blinds, strict=True))
+    chips0, first0 = start_round(0, chips0, live0)
+    return betting(0, chips0, live0, first0, 0, "", ())
 
 
 def high_card(cards: np.ndarray, player: int) -> np.ndarray:

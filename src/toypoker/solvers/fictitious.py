@@ -1,14 +1,57 @@
-"""Fictitious play, full width (Brown 1951; Heinrich, Lanctot, Silver 2015).
+"""Fictitious play, full width (Brown 1951; Heinrich, Lanctot, Silver 2015; Ullman 2015).
 
-Each iteration every player best-responds to the others' *average* strategy;
-the averages are updated in realization weights, so the average of behaviour
-strategies is the right one: the accumulated weight of action ``a`` at
-infoset ``I`` is ``sum_t w_t pi_p^{BR_t}(I) BR_t(a|I)``, normalised per infoset
-(the same accumulator as CFR's average strategy).  Ullman (2015) starts from
-the uniform profile and averages with weight ``1/(t+1)``: every best response
-counts once, ``w_t = 1`` (``gamma = 0``); ``gamma > 0`` weights iteration ``t``
-by ``t**gamma`` (the generalized weighted variants).  Stop on a target for
-the largest best-response gain (``target_max_gain``, Ullman's ``eps``) or NashConv.
+Each iteration every player best-responds to the same current profile (the
+average so far): the responses are simultaneous.  Two averages, chosen by the
+``ullman`` option:
+
+* ``ullman=False`` (default): the averages are updated in realization weights,
+  so the average of behaviour strategies is the right one (the normal-form
+  mixture of the best responses played so far): the accumulated weight of
+  action ``a`` at infoset ``I`` is ``sum_t w_t pi_p^{BR_t}(I) BR_t(a|I)``,
+  normalised per infoset (the same accumulator as CFR's average strategy).
+  Iteration ``t`` has weight ``w_t = (t + 1)**gamma`` (``gamma = 0``: every
+  best response counts once); the uniform start counts once.  Ties in a best
+  response go to the first action in the game's order
+  (:func:`toypoker.evaluate.best_response`).
+
+* ``ullman=True``: fictitious play as Ullman's public code runs it
+  (``Strategies.nes`` in rjullman/poker-nasheq; read, not copied).  Start from
+  the uniform profile ``s_0``; iteration ``t`` computes every player's pure best
+  response ``BR_t`` to ``s_{t-1}`` and the largest single-player gain
+  ``g_{t-1} = max_p u_p(BR_p, s_{-p}) - u_p(s)`` of ``s_{t-1}``, then mixes
+  *behaviour strategies infoset by infoset*,
+  ``s_t = (1 - 1/(t+1)) s_{t-1} + 1/(t+1) BR_t`` (the uniform start is sample 0;
+  with ``gamma > 0`` the mixing weight is ``(t+1)**gamma / sum_{k<=t} (k+1)**gamma``),
+  at every infoset, reached or not.  Per infoset this is not the normal-form
+  average of the responses (it ignores how often each response reaches the
+  infoset), so it converges to other profiles than the default.  His loop stops
+  at the first ``t`` with ``g_{t-1} < eps`` -- after the update, so the
+  profile returned is one update past the last check: :func:`run_ullman` is
+  that loop (:attr:`FPState.gain` is ``g_{t-1}``).  Best-response ties keep the
+  first maximal action in *his* order: the bets (check/call, then bet/raise,
+  by chips put in) before fold.  Kuhn and Leduc list fold first when facing a
+  bet (``f c r``); ``mercer`` lists ``b f`` and ``c f``; the tie rule moves fold
+  last explicitly (:func:`ullman_order`), so in Mercer Hold'em a tie bets or
+  calls.  Ties are real: against the uniform start, 2P-SMH's second player
+  holding 34 gains exactly 0 by calling or folding; float sums may order such
+  values either way, so values within :data:`TIE_RTOL` (relative) are ties.
+  With these rules ``run_ullman`` reproduces his output files (2P-SMH at eps
+  0.001: 704 iterations; 3P-SMH at 0.01: 116; 2P-MMH at 0.01: 1901; values and
+  last gains to 1e-12; ``tests/literature/test_ullman2015.py``).
+
+Thesis vs code.  The thesis's Algorithm 1 (Sec. 2.2) differs from both: each
+player answers the others' previous iterate ``s_{-p}^{t-1}`` (simultaneous, as
+the code), but the average uses weight ``1/t`` (so the first response replaces
+the uniform start), the regret is measured against the *updated* ``s_p^t``
+rather than the answered profile, and ``regret`` is set to 0 once, before the
+loop, and only ever maximised: as printed, ``while regret >= eps`` never ends
+once one gain reached eps.  The code (and this option) uses ``1/(t+1)`` and
+the gain of the profile the responses answered, recomputed every iteration.
+
+The run loop's ``target_max_gain`` (:func:`toypoker.solvers.solve`) is
+checked on the *output* profile at the scheduled checks (``<=``); Ullman's
+rule checks the profile before the update, every iteration (``<``): use
+:func:`run_ullman` to stop where his code stops.
 
 The output is the average profile: fictitious play has no other strategy that
 converges (the current best response is pure), so it takes no ``output`` option.
@@ -16,15 +59,32 @@ converges (the current best response is pure), so it takes no ``output`` option.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..evaluate import best_response, edge_probabilities, player_reach, reaches
+from ..errors import ToypokerError
+from ..evaluate import (
+    backward_values,
+    best_response,
+    counterfactual_reach,
+    edge_probabilities,
+    player_reach,
+    reaches,
+    root_value,
+)
 from ..game import Game
 from ..profile import Profile
+from ..result import Result, Stopped
 from .cfr import average_strategy
-from .options import real
+from .options import boolean, real
+
+FOLD = "f"
+#: relative tolerance under which two action values are a tie (Ullman's ties are
+#: exact in rational arithmetic, e.g. 34 calling or folding against the uniform start
+#: in 2P-SMH, but float sums may order them either way)
+TIE_RTOL = 1e-9
 
 
 @dataclass(frozen=True)
@@ -35,22 +95,35 @@ class FPOptions:
     ----------
     gamma : float
         Iteration ``t`` enters the average with weight ``(t + 1)**gamma``
-        (0: Ullman's plain ``1/(t+1)`` averaging).
+        (0: plain ``1/(t+1)`` averaging, as Ullman's).
+    ullman : bool
+        Ullman's variant (see the module docstring): behaviour-strategy mixing
+        per infoset, best-response ties bet before fold, and the largest gain
+        of the answered profile recorded every iteration (:attr:`FPState.gain`).
     """
 
     gamma: float = 0.0
+    ullman: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "gamma", real("gamma", self.gamma, low=0.0))
+        object.__setattr__(self, "ullman", boolean("ullman", self.ullman))
 
 
 @dataclass(frozen=True)
 class FPState:
-    """Resumable state: accumulated realization weights and the average profile."""
+    """Resumable state.
+
+    ``average`` holds the accumulated realization weights (default) or, with
+    ``ullman``, the current behaviour profile itself; ``sigma`` is the current
+    average profile; ``gain`` is the largest single-player gain of the profile
+    the last step answered (``ullman`` only; ``-1`` before the first step).
+    """
 
     iteration: int
-    average: np.ndarray  # accumulated realization weights
-    sigma: np.ndarray  # the current average profile (behaviour)
+    average: np.ndarray
+    sigma: np.ndarray
+    gain: float = -1.0
 
 
 def _realization(game: Game, sigma: np.ndarray, player: int) -> np.ndarray:
@@ -62,16 +135,112 @@ def _realization(game: Game, sigma: np.ndarray, player: int) -> np.ndarray:
 
 
 def init(game: Game, options: FPOptions | None = None, seed: int | None = None) -> FPState:
-    """Ullman's start: the uniform profile, counted once in the average.
+    """The start: the uniform profile, counted once in the average.
 
-    ``options`` and ``seed`` are not read (the method protocol passes them)."""
+    ``seed`` is not read (the method protocol passes it)."""
     sigma = Profile.uniform(game).probs
+    if options is not None and options.ullman:
+        return FPState(0, sigma.copy(), sigma)
     avg = sum(_realization(game, sigma, p) for p in range(game.n_players))
     return FPState(0, np.asarray(avg, dtype=np.float64), sigma)
 
 
+def ullman_order(game: Game) -> np.ndarray:
+    """Each infoset's action columns in Ullman's order: the game's order with fold last.
+
+    Returns the padded ``(infosets, max actions)`` matrix of flat action indices
+    (``-1`` padding) that :attr:`Game.infoset_actions_padded` holds in the game's
+    own order.
+
+    Examples
+    --------
+    >>> from toypoker import load_game
+    >>> g = load_game("kuhn(players=2)")
+    >>> i = g.infoset("P2:1:b")
+    >>> i.actions, [g.infosets[i.index].actions[k - i.offset] for k in ullman_order(g)[i.index]]
+    (('f', 'c'), ['c', 'f'])
+    """
+    return game.derived(_build_ullman_order)
+
+
+def _build_ullman_order(game: Game) -> np.ndarray:
+    pad = np.array(game.infoset_actions_padded)
+    for info in game.infosets:
+        if FOLD in info.actions[:-1]:
+            cols = [k for k, a in enumerate(info.actions) if a != FOLD]
+            cols += [info.actions.index(FOLD)]
+            pad[info.index, : len(cols)] = [info.offset + k for k in cols]
+    pad.flags.writeable = False
+    return pad
+
+
+def ullman_best_response(
+    game: Game, sigma: np.ndarray, player: int, reach: np.ndarray, eprob: np.ndarray
+) -> tuple[float, np.ndarray]:
+    """``player``'s pure best response to ``sigma`` with Ullman's tie rule (floats).
+
+    The same backward pass as :func:`toypoker.evaluate.best_response`; among the
+    maximal actions of an infoset (equal up to :data:`TIE_RTOL` relative to the
+    largest value there) the first in :func:`ullman_order` is chosen.
+
+    Returns
+    -------
+    (value, choice)
+        The best-response value and the 0/1 choice vector over the flat actions.
+    """
+    cf = counterfactual_reach(game, reach, player)
+    order = ullman_order(game)
+    v = np.zeros(game.n_rows, dtype=np.float64)
+    v[game.term_rows] = game.term_u[player]
+    choice = np.zeros(game.n_sigma, dtype=np.int8)
+    for t in range(game.n_depths - 1, 0, -1):
+        a, b = game.depth_start[t], game.depth_start[t + 1]
+        pa = game.depth_start[t - 1]
+        es = game.edge_sigma[a:b]
+        idx = game.depth_player_edges[t][player]
+        infs = game.depth_player_infosets[t][player]
+        if game.infoset_restricted.any():
+            idx = idx[~game.sigma_fixed[es[idx]]]
+            infs = infs[~game.infoset_restricted[infs]]
+        ep = eprob[a:b].copy()
+        if len(idx):
+            q = np.bincount(
+                es[idx], weights=cf[game.parent_row[a + idx]] * v[a + idx], minlength=game.n_sigma
+            )
+            pad = order[infs]
+            qm = np.where(pad >= 0, q[pad.clip(0)], -np.inf)
+            top = qm.max(axis=1, keepdims=True)
+            scale = np.abs(np.where(pad >= 0, qm, 0.0)).max(axis=1, keepdims=True)
+            # ties up to rounding: the first action within TIE_RTOL of the best
+            chosen = pad[np.arange(len(infs)), np.argmax(qm >= top - TIE_RTOL * scale, axis=1)]
+            choice[chosen] = 1
+            ep[idx] = choice[es[idx]]
+        v[pa:a] += np.bincount(game.parent_row[a:b] - pa, weights=ep * v[a:b], minlength=a - pa)
+    return float(root_value(game, v)), choice
+
+
+def _ullman_step(game: Game, state: FPState, options: FPOptions) -> FPState:
+    t = state.iteration + 1
+    sigma = state.sigma
+    eprob = edge_probabilities(game, sigma)
+    reach = reaches(game, eprob)
+    values = backward_values(game, eprob)
+    new = sigma.copy()
+    gains = []
+    weights = np.arange(1, t + 2, dtype=np.float64) ** options.gamma
+    w = weights[-1] / weights.sum()
+    for p in range(game.n_players):
+        br_value, choice = ullman_best_response(game, sigma, p, reach, eprob)
+        gains.append(br_value - float(root_value(game, values[p])))
+        mask = game.free_mask(p)
+        new[mask] = (1.0 - w) * sigma[mask] + w * choice[mask]
+    return FPState(t, new, new, max(max(gains), 0.0))
+
+
 def step(game: Game, state: FPState, options: FPOptions) -> FPState:
-    """One iteration: every player's best response to the average enters it."""
+    """One iteration: every player's best response to the current profile enters it."""
+    if options.ullman:
+        return _ullman_step(game, state, options)
     t = state.iteration + 1
     w = float(t + 1) ** options.gamma
     eprob = edge_probabilities(game, state.sigma)
@@ -91,4 +260,71 @@ def output(game: Game, state: FPState, options: FPOptions) -> np.ndarray:
     return state.sigma
 
 
-__all__ = ["FPOptions", "FPState", "init", "output", "step"]
+def run_ullman(
+    game: Game,
+    eps: float,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    gamma: float = 0.0,
+) -> Result:
+    """Ullman's fictitious play with his stopping rule: ``fp`` with ``ullman=True``,
+    stepped until the first iteration whose answered profile has largest gain ``< eps``.
+
+    Parameters
+    ----------
+    game
+        A compiled game.
+    eps
+        Ullman's ``epsilon`` (``Strategies.nes(gt, epsilon)``).
+    iterations, seconds
+        Budgets (``None``: none); the result says which stopped the run.
+    gamma
+        Averaging exponent (0: Ullman's ``1/(t+1)``).
+
+    Returns
+    -------
+    Result
+        The profile one update past the last check (as his code returns it),
+        evaluated afresh; ``stopped`` is ``target`` when ``eps`` was met, and
+        ``options["last_check_gain"]`` is the gain his loop saw last.
+
+    Examples
+    --------
+    >>> from toypoker import load_game
+    >>> r = run_ullman(load_game("kuhn(players=2)"), 0.01)
+    >>> r.stopped.value, r.options["last_check_gain"] < 0.01
+    ('target', True)
+    """
+    from .solver import Solver  # the solver imports the registry, which imports us
+
+    e = real("eps", eps, low=0.0, open_low=True)
+    if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
+        raise ToypokerError(f"iterations must be at least 1, got {iterations}")
+    solver = Solver(game, "fp", ullman=True, gamma=gamma)
+    t0 = time.perf_counter()
+    stopped = Stopped.ITERATIONS
+    while True:
+        solver.step(1)
+        if solver.state.gain < e:
+            stopped = Stopped.TARGET
+            break
+        if iterations is not None and solver.iteration >= iterations:
+            break
+        if seconds is not None and time.perf_counter() - t0 >= seconds:
+            stopped = Stopped.SECONDS
+            break
+    budgets = {"eps": e, "iterations": iterations, "seconds": seconds}
+    budgets["last_check_gain"] = float(solver.state.gain)
+    return solver.result(stopped, (), budgets)
+
+
+__all__ = [
+    "FPOptions",
+    "FPState",
+    "init",
+    "output",
+    "run_ullman",
+    "step",
+    "ullman_best_response",
+    "ullman_order",
+]

@@ -106,7 +106,7 @@ METHODS: Mapping[str, Method] = MappingProxyType(
         "fp": Method(
             "fp",
             "fictitious play: best responses to the average, realization-weighted "
-            "1/t averaging (gamma=0)",
+            "1/t averaging (gamma=0); ullman=true: Ullman's (2015) behaviour mixing",
             fictitious.FPOptions,
             fictitious.FPOptions(),
             fictitious.init,

@@ -1,7 +1,8 @@
 """The catalogue of the papers' closed-form claims, each checked exactly.
 
 :data:`CLAIMS` is a literal tuple of :class:`Claim` (per paper in
-:mod:`.kuhn1950`, :mod:`.szafron2013`, :mod:`.billingham`); :func:`check` runs
+:mod:`.kuhn1950`, :mod:`.szafron2013`, :mod:`.billingham`,
+:mod:`.ullman2015`); :func:`check` runs
 them and returns one :class:`Row` per checked instance.  The framework is in
 :mod:`.base`; the papers' data in :mod:`toypoker.literature.papers`.
 """
@@ -13,11 +14,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from ...errors import ToypokerError
-from . import billingham, kuhn1950, szafron2013
+from . import billingham, kuhn1950, szafron2013, ullman2015
 from .base import Claim, Context, Row, certify
 
 # the order fixes which random family members a seed draws
-CLAIMS: tuple[Claim, ...] = (*kuhn1950.CLAIMS, *szafron2013.CLAIMS, *billingham.CLAIMS)
+CLAIMS: tuple[Claim, ...] = (
+    *kuhn1950.CLAIMS,
+    *szafron2013.CLAIMS,
+    *billingham.CLAIMS,
+    *ullman2015.CLAIMS,
+)
 
 
 def claim_ids() -> tuple[str, ...]:

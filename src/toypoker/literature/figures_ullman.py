@@ -1,0 +1,90 @@
+"""Figures of Ullman (2015): bet-frequency heatmaps (holding x position) and the
+collusion payoffs as bars, printed beside ours.
+
+Drawn with :mod:`toypoker.plots` (object-oriented matplotlib, no pyplot).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+
+from ..plots import save_figure, subplots
+from .papers.ullman2015 import BetTable
+
+
+def bet_heatmap(
+    table: BetTable,
+    path: str | Path,
+    ours: Mapping[str, Sequence[float]] | None = None,
+    ours_label: str = "ours",
+) -> None:
+    """A printed bet-percentage table as a heatmap (rows: situation, columns:
+    holding or flop), with ``ours`` (same rows, percentages) as a second panel.
+
+    Parameters
+    ----------
+    table
+        One of :data:`toypoker.literature.papers.ullman2015.BET_TABLES`.
+    path
+        Where to save (PNG, PDF or SVG by suffix).
+    ours
+        Our percentages per row of ``table`` (``None``: the printed panel only).
+    ours_label
+        Title of our panel (e.g. ``"LP equilibrium"``).
+    """
+    panels = [("printed", table.rows)] + ([(ours_label, ours)] if ours is not None else [])
+    fig, axes = subplots(
+        1, len(panels), figsize=(1.0 + 0.7 * len(table.columns) * len(panels), 3.2), squeeze=False
+    )
+    rows = list(table.rows)
+    for ax, (title, data) in zip(axes[0], panels, strict=True):
+        m = np.array([[float(x) for x in data[r]] for r in rows])
+        im = ax.imshow(m, vmin=0, vmax=100, cmap="viridis", aspect="auto")
+        for (i, j), v in np.ndenumerate(m):
+            ax.text(j, i, f"{v:.0f}", ha="center", va="center", color="w" if v < 60 else "k")
+        ax.set_xticks(range(len(table.columns)), table.columns)
+        ax.set_yticks(range(len(rows)), rows)
+        ax.tick_params(labelleft=ax is axes[0][0])
+        ax.set_title(f"{table.name} ({table.game}): {title}", fontsize=9)
+        ax.set_xlabel("flop (holding " + table.hole + ")" if table.hole else "holding")
+    fig.colorbar(im, ax=axes[0].tolist(), label="bet %")
+    fig.suptitle(textwrap.shorten(table.caption, 110), fontsize=7)
+    save_figure(fig, path)
+
+
+def collusion_bars(
+    payoffs: Mapping[str, Mapping[str, Sequence[float]]],
+    path: str | Path,
+    scenarios: Sequence[str] = ("Public", "Private", "Suspicious"),
+    title: str = "Collusion payoffs in 3P-MMH",
+) -> None:
+    """Grouped bars: one group per scenario, one bar per (source, player).
+
+    ``payoffs[source][player]`` are the payoffs per scenario (e.g. ``{"printed":
+    TABLE7_STRONG, "ours": ...}``).
+    """
+    fig, ax = subplots(figsize=(7, 4))
+    sources = list(payoffs)
+    players = list(next(iter(payoffs.values())))
+    n = len(sources) * len(players)
+    width = 0.8 / n
+    x = np.arange(len(scenarios))
+    k = 0
+    for s in sources:
+        for p in players:
+            vals = [float(v) for v in payoffs[s][p]]
+            ax.bar(x + (k - (n - 1) / 2) * width, vals, width, label=f"{p} ({s})")
+            k += 1
+    ax.axhline(0, color="k", lw=0.6)
+    ax.set_xticks(x, list(scenarios))
+    ax.set_ylabel("expected payoff per hand (antes)")
+    ax.set_title(title)
+    ax.legend(fontsize=7, ncol=len(sources))
+    save_figure(fig, path)
+
+
+__all__ = ["bet_heatmap", "collusion_bars"]

@@ -1,0 +1,123 @@
+"""Ullman (2015): the transcribed tables, his fictitious play reproduced on our
+Mercer Hold'em, and the claims' rows.
+
+Sources of the expected numbers: the thesis's tables (Tables 1-8, transcribed
+in :mod:`toypoker.literature.papers.ullman2015`) and his code's output files
+(rjullman/poker-nasheq, ``output/smh2p/smh2p.out`` and ``smh2p-summary.payoffs``:
+704 iterations, last gain 9.9963959053187E-4, values -/+0.10400376104349932;
+``output/smh3p/wc/12.out``: 116 iterations, values (-0.0905026..., 0.0027976...,
+0.0877050...)).  The exact 2P-SMH value -19688/188955 is our LP's, cross-checked
+by CFR+ (the issue's "the LP value of 2P-SMH equals the CFR limit").
+"""
+
+from fractions import Fraction as F
+
+import numpy as np
+import pytest
+
+from toypoker import load_game
+from toypoker.errors import SpecError
+from toypoker.literature import figures_ullman
+from toypoker.literature.papers import ullman2015 as U
+from toypoker.solvers import solve
+from toypoker.solvers.fictitious import run_ullman
+
+
+def _mercer(players, variant):
+    try:
+        return load_game(f"mercer(players={players},variant={variant})")
+    except SpecError as e:  # H1's games not registered in this checkout
+        pytest.skip(str(e))
+
+
+# ------------------------------------------------------------------ the data
+def test_holdings_partition_in_2p_smh():
+    # Sec. 4.2: 10 always, 2 never, Table 1's three mixed: the 15 holdings
+    assert len(U.HANDS) == 15
+    assert sorted(U.SMH2_ALWAYS + U.SMH2_NEVER + U.TABLE1.columns) == sorted(U.HANDS)
+    assert sorted(U.TEN + U.ALWAYS_BET_3P_MMH) == sorted(U.HANDS)
+
+
+def test_tables_repeat_each_other():
+    # Table 5's 2nd player row is Table 4's "1st Player Bets"; Table 8's "No Col"
+    # rows are Table 5's 3rd player and Table 6's rows
+    assert U.TABLE5.rows["2nd Player"] == U.TABLE4.rows["1st Player Bets"]
+    assert U.TABLE8.rows["No Col, No Folding"] == U.TABLE5.rows["3rd Player"]
+    assert U.TABLE8.rows["No Col, 1st Player Folds"] == U.TABLE6.rows["1st Player Folds"]
+    assert U.TABLE8.rows["No Col, 2nd Player Folds"] == U.TABLE6.rows["2nd Player Folds"]
+    for t in U.BET_TABLES:
+        assert set(t.rows) == set(t.situations)
+        assert all(len(v) == len(t.columns) for v in t.rows.values())
+        assert all(0 <= x <= 100 for v in t.rows.values() for x in v)
+
+
+def test_table7_is_zero_sum_within_its_error_and_b_c_share():
+    # Table 7: each column sums to 0 within the stated error 0.00577; under win
+    # sharing the colluders get equal payoffs, and the equal rows are B and C
+    # (Public, Private), although the caption names A and B
+    for block, factor in ((U.TABLE7_STRONG, 1.0), (U.TABLE7_WEAK_PRINTED, U.TABLE7_WEAK_FACTOR)):
+        for k in range(3):
+            assert abs(sum(block[p][k] * factor for p in "ABC")) <= U.TABLE7_ERROR
+        for k in range(2):
+            assert block["B"][k] == block["C"][k] != block["A"][k]
+    assert -U.TABLE7_STRONG["A"][0] > U.NONCOLLUDER_LOSS_AT_LEAST  # "over 17.5%"
+
+
+def test_code_runs_are_the_notes_values_rounded():
+    for run in U.CODE_RUNS:
+        notes = U.NOTES_VALUES[run.game]
+        assert all(abs(a - b) < 5e-4 for a, b in zip(run.values, notes, strict=True))
+        assert run.last_gain < run.eps
+
+
+def test_figures(tmp_path):
+    figures_ullman.bet_heatmap(U.TABLE5, tmp_path / "t5.png", ours=U.TABLE5.rows)
+    figures_ullman.collusion_bars(
+        {"printed": U.TABLE7_STRONG}, tmp_path / "t7.png", title="Table 7 (strong)"
+    )
+    assert (tmp_path / "t5.png").stat().st_size > 0 and (tmp_path / "t7.png").stat().st_size > 0
+
+
+# ------------------------------------------------------------------ the games
+def test_2p_smh_lp_value_and_cfr_limit():
+    g = _mercer(2, "smh")
+    r = solve(g, "lp")
+    assert r.value_exact == (F(-19688, 188955), F(19688, 188955))
+    c = solve(g, "cfr+", iterations=3000, target_nash_conv=1e-5)
+    assert abs(c.values[0] - float(r.value_exact[0])) < 1e-4
+
+
+def test_his_fictitious_play_reproduces_his_2p_smh_run():
+    # poker-nasheq output/smh2p: 704 iterations, last printed gain 9.9963959053187E-4,
+    # values -/+0.10400376104349932: reproduced bit for bit up to float summation order
+    g = _mercer(2, "smh")
+    run = next(r for r in U.CODE_RUNS if r.game == "2P-SMH")
+    r = run_ullman(g, run.eps)
+    assert r.iterations == run.iterations == 704
+    assert r.options["last_check_gain"] == pytest.approx(run.last_gain, abs=1e-12)
+    np.testing.assert_allclose(r.values, run.values, atol=1e-12)
+
+
+@pytest.mark.slow
+def test_his_fictitious_play_reproduces_his_3p_smh_run():
+    g = _mercer(3, "smh")
+    run = next(r for r in U.CODE_RUNS if r.game == "3P-SMH")
+    r = run_ullman(g, run.eps)
+    assert r.iterations == run.iterations == 116
+    np.testing.assert_allclose(r.values, run.values, atol=1e-10)
+
+
+def test_claim_rows_2p_smh():
+    _mercer(2, "smh")
+    from toypoker.literature.claims import ullman2015 as C
+    from toypoker.literature.claims.base import Context
+
+    ctx = Context(np.random.default_rng(0))
+    by_id = {c.id: c for c in C.CLAIMS}
+    rows = [
+        r
+        for cid in ("ullman-2p-smh-values", "ullman-table1")
+        for r in by_id[cid].run(by_id[cid], ctx)
+    ]
+    assert {r.status for r in rows} == {"verified"}
+    assert len(rows) == 6 + 6  # 2 text + 2 code values + iterations + last gain; 6 cells
