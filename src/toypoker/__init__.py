@@ -22,6 +22,7 @@ from .errors import ProfileError, SpecError, ToypokerError
 from .evaluate import BestResponse, Evaluation, best_response, evaluate, nash_conv
 from .game import Game, InfoSet
 from .games import GAMES, canonical_spec, load_game
+from .interop.acpc import load_gamedef, to_gamedef
 from .profile import Profile
 from .result import Result, Stopped, TracePoint
 from .solvers import METHODS, Solver, load_checkpoint, solve
@@ -48,7 +49,9 @@ __all__ = [
     "evaluate",
     "load_checkpoint",
     "load_game",
+    "load_gamedef",
     "nash_conv",
     "solve",
+    "to_gamedef",
     "trace_curve",
 ]

@@ -24,6 +24,7 @@ import typer
 from .. import threads
 from ..errors import ToypokerError
 from . import (
+    acpc,
     common,
     detect,
     dynamics,
@@ -70,6 +71,7 @@ app.add_typer(literature.app, name="literature")
 app.command("equilibria")(equilibria.equilibria)
 app.command("trace")(trace.trace)
 app.command("export")(export.export)
+app.command("import-acpc")(acpc.import_acpc)
 app.add_typer(dynamics.app, name="dynamics")
 app.command("detect")(detect.detect)
 

@@ -10,28 +10,31 @@ import typer
 
 from ..errors import ToypokerError
 from ..games import load_game
+from ..interop.acpc import to_gamedef
 from ..interop.gambit import to_efg
 from ..io import atomic_write_text
 from .common import JsonOpt, SpecArg, check_file, err, print_json
 
-FORMATS = ("efg",)
+FORMATS = ("efg", "acpc")
 
 
 def export(
     spec: SpecArg,
-    format_: Annotated[str, typer.Option("--format", help="efg (Gambit).")] = "efg",
+    format_: Annotated[
+        str, typer.Option("--format", help="efg (Gambit) or acpc (ACPC gamedef).")
+    ] = "efg",
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="File (default: stdout).")
     ] = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Write the game as a plain extensive form (Gambit .efg)."""
+    """Write the game as a plain extensive form (Gambit .efg) or an ACPC gamedef."""
 
     if format_ not in FORMATS:
         raise ToypokerError(f"unknown format {format_!r}; known: {', '.join(FORMATS)}")
     check_file(output, "-o")
     g = load_game(spec)
-    text = to_efg(g)
+    text = to_gamedef(g) if format_ == "acpc" else to_efg(g)
     if output:
         atomic_write_text(output, text)
     if json_:

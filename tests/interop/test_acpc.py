@@ -1,0 +1,284 @@
+"""ACPC gamedefs (interop/acpc.py): parsing, writing, round trips, errors, and
+cross-checks with OpenSpiel's universal_poker on the same gamedefs.
+
+Expected numbers come from the games themselves: a gamedef and the toypoker game
+it describes (Kuhn 1950 as ``kuhn(players=n)``; Leduc hold'em, Southey et al.
+2005, as ``leduc(players=n)``) must give identical infosets and payoffs, and
+OpenSpiel's ``universal_poker`` (which runs ACPC's own game code) must give the
+same expected values and NashConv for the same profile.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from toypoker import SpecError, ToypokerError, load_game
+from toypoker.evaluate import evaluate
+from toypoker.interop.acpc import (
+    format_gamedef,
+    gamedef_of,
+    gamedef_spec,
+    load_gamedef,
+    parse_gamedef,
+    to_gamedef,
+)
+from toypoker.profile import Profile
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "acpc"
+SMALL = ("kuhn", "leduc", "flush", "mercer3_checks")
+
+LEDUC = """GAMEDEF
+limit
+numPlayers = 2
+numRounds = 2
+blind = 1 1
+raiseSize = 2 4
+firstPlayer = 1 1
+maxRaises = 2 2
+numSuits = 2
+numRanks = 3
+numHoleCards = 1
+numBoardCards = 0 1
+END GAMEDEF
+"""
+
+# three players, a board card: small enough for OpenSpiel's tree walk
+LEDUC3_SMALL = (
+    LEDUC.replace("numPlayers = 2", "numPlayers = 3")
+    .replace("blind = 1 1", "blind = 1 1 1")
+    .replace("maxRaises = 2 2", "maxRaises = 1 1")
+)
+
+
+def example(name: str) -> str:
+    return (EXAMPLES / f"{name}.game").read_text()
+
+
+def same_game(a, b, rng):
+    """Identical infosets and identical values of random profiles."""
+    assert [i.label for i in a.infosets] == [i.label for i in b.infosets]
+    assert [i.actions for i in a.infosets] == [i.actions for i in b.infosets]
+    for _ in range(3):
+        p = Profile.random(a, rng)
+        q = Profile(b, p.probs)
+        assert np.allclose(evaluate(a, p).values, evaluate(b, q).values, rtol=0, atol=1e-12)
+
+
+# ---------------------------------------------------------------- parsing
+
+
+def test_leduc_gamedef_is_the_holdem_spec():
+    gd = parse_gamedef(LEDUC)
+    assert (gd.players, gd.rounds, gd.blinds, gd.raise_sizes) == (2, 2, (1, 1), (2, 4))
+    assert gamedef_spec(gd) == (
+        "holdem(players=2,ranks=3,suits=2,hole=1,rounds=2,ante=1,check=true,"
+        "evaluator=standard,bet1=2,cap1=2,first1=1,board2=1,bet2=4,cap2=2,first2=1)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "spec"),
+    [("kuhn", "kuhn(players=2)"), ("leduc", "leduc(players=2)")],
+)
+def test_examples_are_kuhn_and_leduc(name, spec, game, rng):
+    # Kuhn (1950) and Leduc (Southey et al. 2005): ante 1 = equal blinds of 1
+    same_game(load_gamedef(example(name)), game(spec), rng)
+
+
+def test_keys_are_case_insensitive_and_comments_skipped():
+    text = "# a comment\n" + LEDUC.replace("numPlayers", "NUMPLAYERS").replace("limit", "LIMIT")
+    assert parse_gamedef(text) == parse_gamedef(LEDUC)
+
+
+def test_first_player_defaults_to_seat_one():
+    text = LEDUC.replace("firstPlayer = 1 1\n", "")
+    assert parse_gamedef(text).first == (1, 1)
+
+
+def test_blinds_become_ante_plus_seat_blinds():
+    # ACPC's reverse blinds (heads-up: seat 1 big blind, seat 2 acts first pre-flop)
+    spec = gamedef_spec(parse_gamedef(example("flush")))
+    assert "ante=1,blind1=1," in spec and "first1=2," in spec
+    three = LEDUC3_SMALL.replace("blind = 1 1 1", "blind = 5 10 0")
+    assert "ante=0,blind1=5,blind2=10," in gamedef_spec(parse_gamedef(three))
+
+
+# ---------------------------------------------------------------- writing, round trips
+
+
+@pytest.mark.parametrize("name", SMALL)
+def test_example_round_trip(name):
+    text = example(name)
+    g = load_gamedef(text)
+    out = to_gamedef(g)
+    body = "\n".join(ln for ln in text.splitlines() if not ln.startswith("#")) + "\n"
+    assert out == body  # the examples are written in the canonical layout
+    assert load_gamedef(out).spec == g.spec
+    assert parse_gamedef(out) == parse_gamedef(text)
+
+
+@pytest.mark.parametrize(
+    "spec", ["kuhn(players=2)", "kuhn(players=3)", "kuhn(players=3,pot=3)", "leduc(players=2)"]
+)
+def test_export_of_kuhn_and_leduc_reloads_as_the_same_game(spec, game, rng):
+    g = game(spec)
+    back = load_gamedef(to_gamedef(g))
+    same_game(g, back, rng)
+    assert to_gamedef(back) == to_gamedef(g)
+
+
+def test_mercer_with_checks_ranks_hands_as_ullman():
+    # Ullman (2015) Sec. 4.2: best four of 2 hole + 2 board cards, no straights or
+    # flushes -- ACPC's ranking of four cards, so evaluator=standard is ullman4 here
+    g = load_gamedef(example("mercer3_checks"))
+    u = load_game(g.spec.replace("evaluator=standard", "evaluator=ullman4"))
+    s, t = g.definition.strength, u.definition.strength
+    assert np.array_equal(np.sign(s[0] - s[1]), np.sign(t[0] - t[1]))
+    assert np.array_equal(np.sign(s[1] - s[2]), np.sign(t[1] - t[2]))
+    assert "blind = 1 1 1" in to_gamedef(u)
+
+
+# ---------------------------------------------------------------- errors
+
+
+def edit(old: str, new: str) -> str:
+    assert old in LEDUC
+    return LEDUC.replace(old, new)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (edit("numRounds = 2", "numRounds = 2\nante = 1"), "line 5: unknown key 'ante'"),
+        (edit("raiseSize = 2 4", "raiseSize = 2"), "line 6: raiseSize needs 2 values"),
+        (edit("blind = 1 1", "blind = 1 1 1"), "blind needs 2 values (one per player)"),
+        (edit("limit", "nolimit"), "nolimit betting is not supported"),
+        (edit("raiseSize = 2 4", "raiseSize = 2 0"), "raiseSize must be positive"),
+        (edit("numRanks = 3", "numRanks = 14"), "numRanks must be 1..13"),
+        (edit("numSuits = 2", "numSuits = 5"), "numSuits must be 1..4"),
+        (edit("numRanks = 3", "numRanks = 1"), "deals 3 cards from a deck of 1 ranks x 2 suits"),
+        (edit("numRounds = 2", "numRounds = 0"), "numRounds must be 1..4"),
+        (edit("maxRaises = 2 2", "maxRaises = 2 x"), "maxRaises needs whole numbers"),
+        (edit("numBoardCards = 0 1", "numBoardCards = 1 0"), "before the first betting round"),
+        (edit("firstPlayer = 1 1", "firstPlayer = 3 1"), "firstPlayer must be seats 1..2"),
+        (edit("numPlayers = 2", "numPlayers = 2 3"), "numPlayers takes one value"),
+        (edit("maxRaises = 2 2\n", ""), "maxRaises missing"),
+        (edit("limit\n", ""), "give the betting type"),
+        (edit("END GAMEDEF\n", ""), "no END GAMEDEF"),
+        (edit("END GAMEDEF\n", "END GAMEDEF\nlimit\n"), "text after END GAMEDEF"),
+        ("numPlayers = 2\n", "must start with a line GAMEDEF"),
+        (edit("blind = 1 1", "stack = 12 12\nblind = 1 1"), "stack 12 is below the 13 chips"),
+        (edit("numRounds = 2", "numRounds = 2\nnumRounds = 2"), "numRounds given twice"),
+    ],
+)
+def test_malformed_gamedef_is_one_clear_error(text, message):
+    with pytest.raises(ToypokerError) as e:
+        load_gamedef(text)
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_blinds_of_later_seats_must_be_the_smallest():
+    text = LEDUC3_SMALL.replace("blind = 1 1 1", "blind = 1 1 2")
+    with pytest.raises(ToypokerError, match="seats 3 and later must post the smallest blind"):
+        load_gamedef(text)
+
+
+def test_stack_large_enough_is_accepted():
+    # the most a player commits in Leduc: 1 + 2 x 2 + 2 x 4 = 13 chips
+    assert parse_gamedef(edit("blind = 1 1", "stack = 13 13\nblind = 1 1")).players == 2
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("mercer(players=2)", "bet-or-fold orbits"),
+        ("holdem(check=false)", "checking disallowed"),
+        ("kuhn(players=3,pot=2)", "ante 2/3 is not a whole number"),
+        ("kuhn(players=2,bet=3/2)", "bet1 3/2 is not a whole number"),
+        ("kuhn(players=2,cards=14)", "numRanks must be 1..13"),
+        ("holdem(ranks=5,suits=2,hole=2,board2=3,cap1=1,cap2=0,evaluator=ullman4)", "ullman4"),
+    ],
+)
+def test_export_refuses_what_acpc_cannot_express(spec, message, game):
+    with pytest.raises(ToypokerError) as e:
+        to_gamedef(game(spec))
+    assert message in str(e.value) and "\n" not in str(e.value)
+
+
+def test_export_refuses_collusion(game):
+    try:
+        g = game("kuhn(players=3,team=12)")
+    except SpecError:
+        pytest.skip("collusion parameters not available")
+    with pytest.raises(ToypokerError, match="collusion"):
+        to_gamedef(g)
+
+
+def test_format_gamedef_writes_every_key():
+    text = format_gamedef(gamedef_of(load_game("leduc(players=2)")))
+    assert text == LEDUC
+
+
+# ---------------------------------------------------------------- OpenSpiel universal_poker
+
+
+def up_check(text: str, seeds, nash_conv: bool = True):
+    pyspiel = pytest.importorskip("pyspiel")
+    from toypoker.interop.acpc import universal_poker_game, universal_poker_policy
+
+    gd, g = parse_gamedef(text), load_gamedef(text)
+    os_game = universal_poker_game(gd)
+    for seed in seeds:
+        p = Profile.random(g, np.random.default_rng(seed))
+        ours = evaluate(g, p)
+        pol = pyspiel.TabularPolicy(universal_poker_policy(p, gd, os_game))
+        values = pyspiel.expected_returns(os_game.new_initial_state(), pol, -1, True)
+        assert np.allclose(values, ours.values, rtol=0, atol=1e-12)
+        if nash_conv:
+            assert pyspiel.nash_conv(os_game, pol) == pytest.approx(ours.nash_conv, abs=1e-12)
+
+
+@pytest.mark.peer
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(example("kuhn"), id="kuhn"),
+        pytest.param(example("leduc"), id="leduc"),
+        pytest.param(LEDUC3_SMALL, id="leduc3-one-raise"),
+        pytest.param(to_gamedef(load_game("kuhn(players=3)")), id="kuhn3"),
+    ],
+)
+def test_universal_poker_values_and_nash_conv(text):
+    up_check(text, seeds=(1, 2, 3))
+
+
+@pytest.mark.peer
+def test_universal_poker_reverse_blinds():
+    # blind = 2 1, seat 2 first pre-flop: the big blind has the option to raise
+    text = LEDUC.replace("blind = 1 1", "blind = 2 1").replace(
+        "firstPlayer = 1 1", "firstPlayer = 2 1"
+    )
+    up_check(text, seeds=(4, 5))
+
+
+@pytest.mark.peer
+def test_universal_poker_flushes_values():
+    # five cards (1 hole + 4 board) of 5 ranks x 2 suits: straights and flushes
+    # decide showdowns (pokerkit vs ACPC's evaluator).  No betting after the board,
+    # so OpenSpiel's tree walk stays near 1.5 million states (about 5 s); its
+    # NashConv needs about 6 GB and 3 minutes here, so only values are compared.
+    text = example("flush").replace("maxRaises = 1 1", "maxRaises = 1 0")
+    up_check(text, seeds=(1,), nash_conv=False)
+
+
+@pytest.mark.peer
+@pytest.mark.slow
+def test_universal_poker_three_player_mercer_with_checks_values():
+    # Mercer Hold'em's shape (Ullman 2015, Sec. 4.2: 2 hole + 2 board cards, best
+    # four, ante 1, bet 4) with ACPC limit betting (checks, one bet a round) on a
+    # deck of 4 ranks x 2 suits, all eight cards dealt: about 20 s for OpenSpiel's
+    # tree walk and values; its NashConv runs out of memory (6 GB), so values only.
+    text = example("mercer3_checks").replace("maxRaises = 1 0", "maxRaises = 1 1")
+    text = text.replace("numSuits = 4", "numSuits = 2").replace("numRanks = 5", "numRanks = 4")
+    up_check(text, seeds=(1,), nash_conv=False)
