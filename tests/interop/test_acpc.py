@@ -86,6 +86,15 @@ def test_examples_are_kuhn_and_leduc(name, spec, game, rng):
     same_game(load_gamedef(example(name)), game(spec), rng)
 
 
+def test_spec_from_text_and_flat_api():
+    import toypoker as tp
+
+    assert gamedef_spec(LEDUC) == gamedef_spec(parse_gamedef(LEDUC))
+    g = tp.load_gamedef(LEDUC)
+    assert g.spec == gamedef_spec(LEDUC) and tp.to_gamedef(g) == LEDUC
+    assert load_game(g.spec).spec == g.spec  # the spec is canonical and reloads
+
+
 def test_keys_are_case_insensitive_and_comments_skipped():
     text = "# a comment\n" + LEDUC.replace("numPlayers", "NUMPLAYERS").replace("limit", "LIMIT")
     assert parse_gamedef(text) == parse_gamedef(LEDUC)
@@ -229,8 +238,9 @@ def up_check(text: str, seeds, nash_conv: bool = True):
 
     gd, g = parse_gamedef(text), load_gamedef(text)
     os_game = universal_poker_game(gd)
-    for seed in seeds:
-        p = Profile.random(g, np.random.default_rng(seed))
+    # the uniform profile, then random ones
+    profiles = [Profile.uniform(g)] + [Profile.random(g, np.random.default_rng(s)) for s in seeds]
+    for p in profiles:
         ours = evaluate(g, p)
         pol = pyspiel.TabularPolicy(universal_poker_policy(p, gd, os_game))
         values = pyspiel.expected_returns(os_game.new_initial_state(), pol, -1, True)
@@ -247,6 +257,8 @@ def up_check(text: str, seeds, nash_conv: bool = True):
         pytest.param(example("leduc"), id="leduc"),
         pytest.param(LEDUC3_SMALL, id="leduc3-one-raise"),
         pytest.param(to_gamedef(load_game("kuhn(players=3)")), id="kuhn3"),
+        # no bets before the board: forced checks, then a betting round
+        pytest.param(LEDUC.replace("maxRaises = 2 2", "maxRaises = 0 2"), id="leduc-cap0"),
     ],
 )
 def test_universal_poker_values_and_nash_conv(text):

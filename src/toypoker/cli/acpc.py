@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.table import Table
 
 from ..errors import ToypokerError
 from ..interop.acpc import load_gamedef
@@ -16,7 +17,7 @@ def import_acpc(
     file: Annotated[Path, typer.Argument(help="ACPC gamedef file (GAMEDEF ... END GAMEDEF).")],
     json_: JsonOpt = False,
 ) -> None:
-    """Read an ACPC gamedef (limit betting) and print the equivalent holdem(...) spec."""
+    """Read an ACPC gamedef (limit betting); print its holdem(...) spec and sizes."""
     check_readable(file, "FILE")
     try:
         text = file.read_text(encoding="utf-8")
@@ -26,4 +27,10 @@ def import_acpc(
     if json_:
         print_json({"file": str(file), **g.summary()})
     else:
+        # the spec alone on the first line (for scripts), then the sizes as `info` prints them
         out.print(g.spec, highlight=False, soft_wrap=True)
+        t = Table(show_header=False)
+        for k, v in g.summary().items():
+            if k != "spec":
+                t.add_row(k.replace("_", " "), str(v))
+        out.print(t)

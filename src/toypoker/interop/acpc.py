@@ -65,6 +65,22 @@ PER_ROUND = ("raiseSize", "firstPlayer", "maxRaises", "numBoardCards")
 KEYS = {k.lower(): k for k in SCALARS + PER_PLAYER + PER_ROUND}
 REQUIRED = (*SCALARS, "blind", "raiseSize", "maxRaises", "numBoardCards")
 
+KUHN = """GAMEDEF
+limit
+numPlayers = 2
+numRounds = 1
+blind = 1 1
+raiseSize = 1
+firstPlayer = 1
+maxRaises = 1
+numSuits = 1
+numRanks = 3
+numHoleCards = 1
+numBoardCards = 0
+END GAMEDEF
+"""
+"""Kuhn poker as an ACPC gamedef (what :func:`to_gamedef` writes for ``kuhn(players=2)``)."""
+
 # collusion parameters any game may carry (toypoker.games.collusion)
 TEAM_PARAMS = ("team", "sharing", "strong", "merge")
 
@@ -229,8 +245,13 @@ def _max_commitment(gd: Gamedef) -> int:
     return max(gd.blinds) + sum(m * r for m, r in zip(gd.max_raises, gd.raise_sizes, strict=True))
 
 
-def gamedef_spec(gd: Gamedef) -> str:
-    """The canonical ``holdem(...)`` spec of a gamedef."""
+def gamedef_spec(gamedef: str | Gamedef) -> str:
+    """The canonical ``holdem(...)`` spec of a gamedef (its text or :class:`Gamedef`).
+
+    >>> gamedef_spec(KUHN)
+    'holdem(players=2,ranks=3,suits=1,hole=1,rounds=1,ante=1,check=true,evaluator=standard,bet1=1,cap1=1,first1=1)'
+    """
+    gd = parse_gamedef(gamedef) if isinstance(gamedef, str) else gamedef
     ante = min(gd.blinds)
     if any(b != ante for b in gd.blinds[2:]):
         raise ToypokerError(
@@ -273,7 +294,7 @@ def load_gamedef(text: str, *, max_bytes: int | None = None) -> Game:
     ToypokerError
         For a malformed or unsupported gamedef, or a game too large to compile.
     """
-    return load_game(gamedef_spec(parse_gamedef(text)), max_bytes=max_bytes)
+    return load_game(gamedef_spec(text), max_bytes=max_bytes)
 
 
 def _whole(value: object, what: str, spec: str) -> int:
@@ -459,8 +480,8 @@ def universal_poker_label(game: Game, gd: Gamedef, info: str) -> tuple[str, bool
     order, ``[Sequences: ...]`` the betting of each round (``|`` between rounds;
     ``c`` check or call, ``r`` bet or raise, ``f`` fold).  Cards become ranks
     (suits merged) or card codes as in our deal table; ``c``/``r`` become ``k``/``b``
-    when the player faces no bet; checks our tree does not offer as a choice (a
-    round whose raise cap is reached) are dropped.
+    when the player faces no bet (a forced check, raise cap reached, is written
+    too, as our histories do).
     """
     player = int(_field(info, "Player"))
     suited = EVALUATORS["standard"].suited(gd.hole + sum(gd.board))  # card codes, not ranks
@@ -494,10 +515,8 @@ def universal_poker_label(game: Game, gd: Gamedef, info: str) -> tuple[str, bool
                 text += "f"
             elif letter == "c":
                 chips[seat] = max(chips)
-                if facing:
-                    text += "c"
-                elif raises < gd.max_raises[r]:
-                    text += "k"
+                # a check our tree forces (raise cap reached) is still written in histories
+                text += "c" if facing else "k"
             else:
                 chips[seat] = max(chips) + gd.raise_sizes[r]
                 raises += 1
