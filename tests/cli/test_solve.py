@@ -189,3 +189,16 @@ def test_ctrl_c_during_compare_keeps_finished_methods_and_resumes(cli, tmp_path)
     data = json.loads(res.read_text())
     assert [m["method"] for m in data["methods"]] == ["cfr+", "fp", "es-mccfr"]
     assert data["methods"][: len(done)] == json.loads(json.dumps(data["methods"][: len(done)]))
+
+
+def test_cli_passes_method_options(cli, one_line_error):
+    # Ullman's fp from the command line (tests/solvers/test_fictitious_ullman.py)
+    code, out, err = cli(
+        "solve", "mercer(players=2,variant=smh)", "--method", "fp", "--option", "ullman=true",
+        "--target-max-gain", "0.001", "--iterations", "100000", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["iterations"] == 704 and data["options"]["ullman"] is True
+    assert "nosuch" in one_line_error("solve", "kuhn()", "--method", "fp", "--option", "nosuch=1")
+    assert "KEY=VALUE" in one_line_error("solve", "kuhn()", "--option", "ullman")

@@ -109,3 +109,18 @@ def test_bad_input_is_one_error():
         run_ullman(game, 0)
     r = run_ullman(game, 1e-9, iterations=3)
     assert r.stopped.value == "iterations" and r.iterations == 3
+
+
+def test_the_run_loop_stops_by_his_rule_like_run_ullman():
+    # `solve(..., "fp", ullman=True, target_max_gain=eps)` is Ullman's loop: the first
+    # iteration whose answered profile's gain is < eps, checked every iteration; his
+    # code's 2P-SMH run at eps 0.001 took 704 iterations (NOTES.md, Ullman section)
+    from toypoker import load_game
+    from toypoker.solvers import solve
+    from toypoker.solvers.fictitious import run_ullman
+
+    g = load_game("mercer(players=2,variant=smh)")
+    a = run_ullman(g, 0.001)
+    b = solve(g, "fp", ullman=True, target_max_gain=0.001, iterations=None)
+    assert a.iterations == b.iterations == 704 and b.stopped == "target"
+    assert (a.profile.probs == b.profile.probs).all()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Annotated
@@ -17,6 +18,7 @@ from ..plots import plot_convergence
 from ..solvers import solve as solve_game
 from ..solvers.analysis import SeedSpread, time_to_target
 from ..solvers.registry import get_method
+from ..spec import parse_value
 from .common import (
     Bar,
     JsonOpt,
@@ -77,6 +79,21 @@ def lp_text(res: object) -> str:
     return ""
 
 
+def method_options(items: list[str]) -> dict[str, object]:
+    """``--option KEY=VALUE`` items as typed values (numbers, true/false, words); the
+    method checks names and values."""
+    out: dict[str, object] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise ToypokerError(f"--option takes KEY=VALUE, not {item!r}")
+        v = parse_value(text.strip())
+        if isinstance(v, Fraction):
+            v = int(v) if v.denominator == 1 else float(v)
+        out[key.strip()] = v
+    return out
+
+
 def seeded(path: Path | None, seed: int) -> Path | None:
     """``p.json`` -> ``p-seed3.json``: the file of one seed of a ``--seeds`` batch."""
     return None if path is None else path.with_name(f"{path.stem}-seed{seed}{path.suffix}")
@@ -124,10 +141,18 @@ def solve(
     resume: Annotated[Path | None, typer.Option(help="Continue from a checkpoint.")] = None,
     table: Annotated[bool, typer.Option("--table/--no-table", help="Print the strategy.")] = True,
     decimals: DecimalsOpt = None,
+    option: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A method option KEY=VALUE (repeatable), e.g. ullman=true for fp (Ullman's "
+            "variant; with --target-max-gain it stops by his rule), alpha=1.5 for dcfr."
+        ),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Solve a game (CFR+ by default) and print the strategy, values and NashConv."""
     m = method_of(method)
+    options = method_options(option or [])
     at_least("--iterations", iterations, 1)
     at_least("--seeds", seeds, 1)
     at_least("--seed", seed, 0)
@@ -147,6 +172,7 @@ def solve(
         raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
     g = load_game(spec)
     kw = {
+        **options,
         "iterations": iterations,
         "target_nash_conv": target_nash_conv,
         "target_max_gain": target_max_gain,

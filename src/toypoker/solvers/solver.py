@@ -89,6 +89,7 @@ class Solver:
         self.seed = seed
         self.state = state
         self.seconds = seconds  # time spent stepping
+        self._ullman = bool(getattr(options, "ullman", False))  # fp's stopping rule
 
     @classmethod
     def from_checkpoint(
@@ -287,6 +288,12 @@ class Solver:
             busy[0] = True
             self.step(n)
             busy[0] = False
+            ullman_gain = getattr(self.state, "gain", -1.0) if self._ullman else -1.0
+            if target_max_gain is not None and 0.0 <= ullman_gain < target_max_gain:
+                # Ullman (2015), his code: stop at the first iteration whose answered
+                # profile's largest gain is below eps (checked every iteration, strictly),
+                # returning the profile one update past that check
+                return Stopped.TARGET
             per_iteration = (time.perf_counter() - t0) / n
             t = self.iteration
             nc = max_gain = None
