@@ -140,6 +140,13 @@ class GameDefinition:
     numeric: NumericParams = field(default_factory=NumericParams)
     # the game's parameter check (``GameInfo.validate``), for Game.at
     validate: Callable[[Mapping[str, object]], dict[str, object]] | None = None
+    # payoff map ``u = A @ (share * pot) - B @ committed`` (exact; None = identity),
+    # set by :func:`toypoker.games.collusion.collude`
+    payoff_a: tuple[tuple[Fraction, ...], ...] | None = None
+    payoff_b: tuple[tuple[Fraction, ...], ...] | None = None
+    # per player: hole_slots split into groups sorted separately (own cards, then each
+    # partner's under strong collusion); None = one group per player
+    hole_groups: list[tuple[tuple[int, ...], ...]] | None = None
 
 
 @dataclass(frozen=True)

@@ -170,7 +170,8 @@ class Game:
         self.obs = np.empty((self.n_players, self.n_deals), dtype=np.int64)
         self.obs_private: list[list[tuple[int, ...]]] = []
         for p in range(self.n_players):
-            hole = np.sort(d.cards[:, list(d.hole_slots[p])], axis=1)
+            groups = (d.hole_slots[p],) if d.hole_groups is None else d.hole_groups[p]
+            hole = np.concatenate([np.sort(d.cards[:, list(g)], axis=1) for g in groups], axis=1)
             if hole.shape[1] == 1:  # one card: the rank is the observation
                 present = np.zeros(d.n_ranks, dtype=bool)
                 present[hole[:, 0]] = True
@@ -338,12 +339,17 @@ class Game:
     def _payoffs(self, committed: Sequence[Sequence[Fraction]]) -> np.ndarray:
         """``u = share * pot - committed`` (float64) at the terminal rows, given the chips
         committed at each terminal node (ties split the pot)."""
+        d = self.definition
+        amat = None if d.payoff_a is None else np.array(d.payoff_a, dtype=np.float64)
+        bmat = None if d.payoff_b is None else np.array(d.payoff_b, dtype=np.float64)
         parts = []
         for c, (a, b) in zip(committed, self._term_slices(), strict=True):
             chips = np.array([float(x) for x in c])
-            parts.append(
-                self._term_win[:, a:b] / self._term_cnt[a:b] * chips.sum() - chips[:, None]
-            )
+            share = self._term_win[:, a:b] / self._term_cnt[a:b] * chips.sum()
+            if amat is not None:
+                share = amat @ share
+            paid = chips if bmat is None else bmat @ chips
+            parts.append(share - paid[:, None])
         return np.concatenate(parts, axis=1)
 
     def _payoffs_exact(self, committed: Sequence[Sequence[Fraction]]) -> np.ndarray:
@@ -353,13 +359,18 @@ class Game:
             pot = sum(c, Fraction(0))
             win = self._term_win[:, a:b]
             cnt = self._term_cnt[a:b]
-            block = np.empty(win.shape, dtype=object)
-            for p in range(self.n_players):
-                block[p] = [
-                    (Fraction(int(w), int(k)) * pot - c[p])
-                    for w, k in zip(win[p], cnt, strict=True)
+            share = np.empty(win.shape, dtype=object)
+            for p in range(win.shape[0]):
+                share[p] = [
+                    Fraction(int(w), int(k)) * pot for w, k in zip(win[p], cnt, strict=True)
                 ]
-            parts.append(block)
+            paid = np.array(list(c), dtype=object)
+            d = self.definition
+            if d.payoff_a is not None:
+                share = np.array(d.payoff_a, dtype=object) @ share
+            if d.payoff_b is not None:
+                paid = np.array(d.payoff_b, dtype=object) @ paid
+            parts.append(share - paid[:, None])
         return np.concatenate(parts, axis=1)
 
     def _compile_restrictions(self) -> None:

@@ -25,6 +25,7 @@ from .. import threads
 from ..errors import ToypokerError
 from . import (
     acpc,
+    collusion,
     common,
     detect,
     dynamics,
@@ -33,7 +34,9 @@ from . import (
     export,
     games,
     literature,
+    reproduce,
     solve,
+    sweep,
     trace,
 )
 
@@ -74,6 +77,9 @@ app.command("export")(export.export)
 app.command("import-acpc")(acpc.import_acpc)
 app.add_typer(dynamics.app, name="dynamics")
 app.command("detect")(detect.detect)
+app.add_typer(collusion.app, name="collusion")
+app.command("reproduce")(reproduce.reproduce)
+app.command("sweep")(sweep.sweep)
 
 
 def _terminate(_signum: int, _frame: object) -> None:

@@ -25,6 +25,7 @@ from ..errors import SpecError
 from ..game import Game
 from ..spec import format_spec, parse_spec
 from .base import GameInfo, Param, Params
+from .collusion import COLLUSION_KEYS, apply_collusion, split_collusion
 from .holdem import HOLDEM
 from .kuhn import KUHN
 from .leduc import LEDUC
@@ -57,10 +58,11 @@ def _info(name: str) -> GameInfo:
     return info
 
 
-def _parse(spec: str) -> tuple[GameInfo, Params]:
+def _parse(spec: str) -> tuple[GameInfo, Params, dict[str, object]]:
     parsed = parse_spec(spec)
     info = _info(parsed.name)
-    return info, info.validate(parsed.as_dict())
+    raw, coll = split_collusion(parsed.as_dict())  # generic team=/sharing=/strong=/merge=
+    return info, info.validate(raw), coll
 
 
 def canonical_spec(spec: str) -> str:
@@ -82,8 +84,8 @@ def canonical_spec(spec: str) -> str:
     SpecError
         For an unknown game or parameter, or an invalid value.
     """
-    info, params = _parse(spec)
-    return format_spec(info.name, params)
+    info, params, coll = _parse(spec)
+    return format_spec(info.name, {**params, **coll})
 
 
 def _max_bytes(max_bytes: int | None) -> int:
@@ -157,11 +159,21 @@ def load_game(spec: str, *, max_bytes: int | None = None) -> Game:
     SpecError
         For an unknown game or parameter, an invalid value, or a game too large.
     """
-    info, params = _parse(spec)
+    info, params, coll = _parse(spec)
     check_size(info, params, max_bytes)
     definition = info.build(params)
-    definition.validate = info.validate
-    return Game(definition, format_spec(info.name, params))
+    if coll:
+        definition = apply_collusion(definition, coll)
+        definition.params = {**definition.params, **coll}
+
+        def validate(p: Mapping[str, object]) -> dict[str, object]:
+            own = info.validate({k: v for k, v in p.items() if k not in COLLUSION_KEYS})
+            return {**own, **coll}
+
+        definition.validate = validate
+    else:
+        definition.validate = info.validate
+    return Game(definition, format_spec(info.name, {**params, **coll}))
 
 
 __all__ = [
