@@ -66,3 +66,16 @@ def test_games_of_different_trees_are_refused():
         detect(g, h0, g3, Profile.uniform(g3))
     with pytest.raises(ToypokerError, match="alpha"):
         detect(g, h0, g, h0, alpha=0.7)
+
+
+def test_a_trembling_observer_weighs_never_taken_actions_finitely():
+    # H0 never bets a King, H1 always does: with exact zeros one such hand decides
+    # (log-ratio ~690 nats); mixing both with uniform play at rate 0.01 makes a bet with
+    # the King, seen at showdown, worth log(p1/p0) of the trembled models instead
+    g, h0 = _kuhn2(0.0)
+    _, h1 = _kuhn2(1.0)
+    exact = detect(g, h0, g, h1, runs=50, seed=0)
+    soft = detect(g, h0, g, h1, runs=50, seed=0, tremble=0.01)
+    assert exact.kl > 100 and 0 < soft.kl < 5
+    with pytest.raises(ToypokerError, match="tremble"):
+        detect(g, h0, g, h1, tremble=1.0)

@@ -28,7 +28,7 @@ from scipy.stats import norm
 from .errors import ToypokerError
 from .evaluate import edge_probabilities
 from .game import Game
-from .profile import Profile
+from .profile import Profile, uniform_sigma
 
 
 def observation_keys(game: Game) -> tuple[np.ndarray, int]:
@@ -49,14 +49,19 @@ def observation_keys(game: Game) -> tuple[np.ndarray, int]:
     return key, int(key.max()) + 1 if len(key) else 0
 
 
-def terminal_probabilities(game: Game, profile: Profile | np.ndarray) -> np.ndarray:
-    """Probability of each terminal row (chance times every player's actions)."""
+def terminal_probabilities(
+    game: Game, profile: Profile | np.ndarray, tremble: float = 0.0
+) -> np.ndarray:
+    """Probability of each terminal row (chance times every player's actions), every
+    choice mixed with the uniform one at rate ``tremble``."""
     sigma = profile.probs if isinstance(profile, Profile) else np.asarray(profile, dtype=float)
     sigma = np.asarray(sigma, dtype=float)
     if sigma.shape != (game.n_sigma,):
         raise ToypokerError(
             f"a profile of {game.spec} has {game.n_sigma} entries, not {sigma.shape}"
         )
+    if tremble:
+        sigma = (1 - tremble) * sigma + tremble * uniform_sigma(game)
     ep = edge_probabilities(game, sigma)
     tot = np.empty(game.n_rows, dtype=np.float64)
     d1 = game.depth_start[1]
@@ -143,6 +148,7 @@ def detect(
     max_hands: int = 1_000_000,
     rng: np.random.Generator | None = None,
     seed: int | None = None,
+    tremble: float = 0.0,
 ) -> Detection:
     """Hands until an observer's SPRT tells H1 (``profile1`` in ``game1``) from H0.
 
@@ -159,6 +165,10 @@ def detect(
         rate), each stopped at a boundary or after ``max_hands``.
     rng, seed
         The random generator (or a seed for one).
+    tremble
+        The observer's models mix every choice of both profiles with the uniform one
+        at this rate, so that an action one profile never takes is strong evidence,
+        not certainty (an equilibrium's exact zeros would otherwise decide at once).
 
     Returns
     -------
@@ -175,14 +185,18 @@ def detect(
     for name, v in (("alpha", alpha), ("beta", beta)):
         if not 0 < v < 0.5:
             raise ToypokerError(f"{name} must be in (0, 0.5), got {v}")
+    if not 0 <= tremble < 1:
+        raise ToypokerError(f"tremble must be in [0, 1), got {tremble}")
     if runs < 1 or max_hands < 1:
         raise ToypokerError("need runs >= 1 and max_hands >= 1")
     _same_table(game0, game1)
     if rng is None:
         rng = np.random.default_rng(seed)
     key, n_keys = observation_keys(game0)
-    p0 = np.bincount(key, weights=terminal_probabilities(game0, profile0), minlength=n_keys)
-    p1 = np.bincount(key, weights=terminal_probabilities(game1, profile1), minlength=n_keys)
+    w0 = terminal_probabilities(game0, profile0, tremble)
+    w1 = terminal_probabilities(game1, profile1, tremble)
+    p0 = np.bincount(key, weights=w0, minlength=n_keys)
+    p1 = np.bincount(key, weights=w1, minlength=n_keys)
     p0, p1 = p0 / p0.sum(), p1 / p1.sum()
     tiny = 1e-300
     llr = np.log(np.maximum(p1, tiny)) - np.log(np.maximum(p0, tiny))

@@ -87,6 +87,13 @@ def detect(
     runs: Annotated[int, typer.Option(help="Simulated test sequences.")] = 2000,
     max_hands: Annotated[int, typer.Option(help="Give up on a sequence after this.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Random seed of the simulation.")] = 0,
+    tremble: Annotated[
+        float,
+        typer.Option(
+            help="The observer mixes every choice of both profiles with uniform play at this "
+            "rate (an action honest play never takes is then strong evidence, not proof)."
+        ),
+    ] = 0.01,
     plot: Annotated[Path | None, typer.Option(help="Power curve (PNG/PDF/SVG).")] = None,
     json_: JsonOpt = False,
 ) -> None:
@@ -113,7 +120,8 @@ def detect(
     if scenario == "private":
         p1 = _splice_outsiders(g0, p0, g1, p1, seats)
     d = detect_collusion(
-        g0, p0, g1, p1, alpha=alpha, beta=beta, runs=runs, max_hands=max_hands, seed=seed
+        g0, p0, g1, p1, alpha=alpha, beta=beta, runs=runs, max_hands=max_hands, seed=seed,
+        tremble=tremble,
     )
     if plot:
         from ..detection import plot_power
@@ -121,7 +129,7 @@ def detect(
         plot_power(d, plot)
     if json_:
         print_json(plain({**d.to_json_dict(), "scenario": scenario, "h0_profile": how0,
-                          "h1_profile": how1}))  # fmt: skip
+                          "h1_profile": how1, "tremble": tremble}))  # fmt: skip
         return
     t = Table(title=f"Detecting collusion ({scenario}): {g1.spec} against {g0.spec}",
               title_justify="left")  # fmt: skip
