@@ -15,7 +15,8 @@ def test_detect_reads_profiles_and_prints_hands_to_detection(cli, tmp_path):
     h1.to_json(tmp_path / "h1.json")
     code, out, err = cli(
         "detect", "kuhn()", "--collusion", "kuhn()", "--h0", tmp_path / "h0.json",
-        "--h1", tmp_path / "h1.json", "--tremble", "0", "--runs", "300", "--plot", tmp_path / "p.png", "--json",
+        "--h1", tmp_path / "h1.json", "--tremble", "0", "--runs", "300",
+        "--plot", tmp_path / "p.png", "--json",
     )  # fmt: skip
     assert code == 0, err
     data = json.loads(out)
