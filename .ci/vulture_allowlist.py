@@ -28,3 +28,6 @@ og._State._action_to_string
 og._Observer.tensor
 og._Observer.set_from
 og._Observer.string_from
+from toypoker.cli.collusion import table7  # noqa: E402
+
+table7  # registered by its @app.command decorator, called by click
