@@ -21,6 +21,8 @@ import pytest
 from toypoker.errors import ToypokerError
 from toypoker.sweeps import grid, sweep
 
+pytestmark = pytest.mark.slow  # starts dask clusters: part of CI, not of the quick part
+
 SPEC = "kuhn(players=3)"
 
 

@@ -127,6 +127,7 @@ def test_partial_curve_is_not_a_silent_success(cli, tmp_path):
     assert (tmp_path / "curve.csv").exists()
 
 
+@pytest.mark.slow
 def test_eps_trace_resumes_from_the_command_line(cli, tmp_path):
     # issue 14 item 6: an interrupted eps trace (the logit branch) resumes with --resume
     from toypoker import load_game, trace_curve

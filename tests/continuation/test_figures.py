@@ -1,6 +1,7 @@
 """Figures of a traced curve (src/toypoker/continuation/figures.py): sizes people can read."""
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from toypoker.continuation import figures
@@ -27,6 +28,7 @@ def _curve(game, n_points=12):
     )
 
 
+@pytest.mark.slow
 def test_a_large_game_gets_one_heatmap_not_a_wall_of_panels(game, tmp_path):
     # issue 14 item 9: Leduc's frequencies.png was 96 panels, 1747 x 8014 px
     g = game("leduc(players=2)")

@@ -137,6 +137,7 @@ def test_export_of_kuhn_and_leduc_reloads_as_the_same_game(spec, game, rng):
     assert to_gamedef(back) == to_gamedef(g)
 
 
+@pytest.mark.slow
 def test_mercer_with_checks_ranks_hands_as_ullman():
     # Ullman (2015) Sec. 4.2: best four of 2 hole + 2 board cards, no straights or
     # flushes -- ACPC's ranking of four cards, so evaluator=standard is ullman4 here
@@ -275,6 +276,7 @@ def test_universal_poker_reverse_blinds():
 
 
 @pytest.mark.peer
+@pytest.mark.slow
 def test_universal_poker_flushes_values():
     # five cards (1 hole + 4 board) of 5 ranks x 2 suits: straights and flushes
     # decide showdowns (pokerkit vs ACPC's evaluator).  No betting after the board,

@@ -19,6 +19,9 @@ from toypoker.cli import main
 from toypoker.literature.claims import check
 from toypoker.report import QUICK_CLAIMS
 
+# builds a report and starts Chromium: part of CI, not of the quick part
+pytestmark = pytest.mark.slow
+
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 

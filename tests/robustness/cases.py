@@ -822,8 +822,14 @@ def _section7() -> list[Case]:
             7,
         ),
         Case("solve-unknown-method", (*s, "--method", "nosuch"), E, "one line", 7),
-        Case("solve-decimals-huge", (*s, "--iterations", "10", "--decimals", "1000000000"), E,
-             "(fuzz) hang: a billion-digit format", 7, timeout=30),
+        Case(
+            "solve-decimals-huge",
+            (*s, "--iterations", "10", "--decimals", "1000000000"),
+            E,
+            "(fuzz) hang: a billion-digit format",
+            7,
+            timeout=30,
+        ),
         Case("seeds-zero", (*s, "--method", "es-mccfr", "--seeds", "0"), E, "accepted", 7),
         Case(
             "seeds-deterministic-method", (*s, "--method", "cfr+", "--seeds", "3"), E, "accepted", 7

@@ -36,7 +36,6 @@ def _plot(t: CollusionTable, path: Path) -> None:
     save_figure(fig, path)
 
 
-@app.command("table7")
 def table7(
     spec: SpecArg,
     team: Annotated[
@@ -89,3 +88,6 @@ def table7(
     )
     if plot:
         out.print(f"bar chart written to {plot}")
+
+
+app.command("table7")(table7)
