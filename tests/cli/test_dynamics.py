@@ -86,7 +86,8 @@ def test_ctrl_c_during_table1_keeps_finished_runs_and_resumes(cli, tmp_path):
     from .conftest import toypoker_process
     from .test_solve import _resume_args
 
-    args = ["dynamics", "table1", "--rounds", "300000", "--k", "0.01", "--L", "6,12,24,48,96",
+    # six runs of ~0.4 s each: the signal lands well before the last one ends
+    args = ["dynamics", "table1", "--rounds", "2000000", "--k", "0.01", "--L", "6,12,24,48,96,192",
             "--workers", "1", "--json"]  # fmt: skip
     proc = toypoker_process(*args, "--outdir", tmp_path / "a", cwd=tmp_path)
     runs = tmp_path / "a" / "table1-runs"
