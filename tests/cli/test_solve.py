@@ -140,7 +140,7 @@ def test_ctrl_c_during_solve_saves_and_resumes_exactly(cli, tmp_path):
 @pytest.mark.slow
 def test_sigterm_during_seeds_stops_the_batch_and_resumes(cli, tmp_path):
     ck, res = tmp_path / "ck.npz", tmp_path / "seeds.json"
-    spec, n = "kuhn(players=3)", 120_000
+    spec, n = "kuhn(players=3)", 400_000  # ~2 s a seed: the signal lands mid-seed
     proc = toypoker_process(
         "solve", spec, "--method", "es-mccfr", "--seeds", "2", "--iterations", n,
         "--checkpoint", ck, "--checkpoint-seconds", "0.2", "--result", res, cwd=tmp_path,
