@@ -13,6 +13,7 @@ from ..detection import detect as detect_collusion
 from ..errors import ToypokerError
 from ..game import Game
 from ..games import load_game
+from ..games.collusion import splice
 from ..profile import Profile
 from ..solvers import solve as solve_game
 from .common import (
@@ -35,24 +36,6 @@ def _profile(g: Game, path: Path | None, iterations: int, what: str) -> tuple[Pr
     with Bar(f"{what}: cfr+ {g.spec}", iterations) as bar:
         res = solve_game(g, "cfr+", iterations=iterations, progress=lambda t, nc: bar.update(t))
     return res.profile, f"cfr+ {res.iterations} iterations, NashConv {res.nash_conv:.2g}"
-
-
-def _splice_outsiders(g0: Game, p0: Profile, g1: Game, p1: Profile, team: list[int]) -> Profile:
-    """``p1`` with every player outside ``team`` playing as in ``p0`` (same labels)."""
-    sigma = np.array(p1.probs, dtype=float)
-    probs0 = np.asarray(p0.probs, dtype=float)
-    for inf in g1.infosets:
-        if inf.player in team:
-            continue
-        if not g0.has_infoset(inf.label):
-            raise ToypokerError(
-                f"the outsider's infoset {inf.label} of {g1.spec} is not in {g0.spec}"
-            )
-        src = g0.infoset(inf.label)
-        sigma[inf.offset : inf.offset + len(inf.actions)] = probs0[
-            src.offset : src.offset + len(src.actions)
-        ]
-    return Profile(g1, sigma)
 
 
 def detect(
@@ -118,9 +101,18 @@ def detect(
     p0, how0 = _profile(g0, h0, iterations, "H0")
     p1, how1 = _profile(g1, h1, iterations, "H1")
     if scenario == "private":
-        p1 = _splice_outsiders(g0, p0, g1, p1, seats)
+        outsiders = set(range(g1.n_players)) - set(seats)
+        p1 = splice(p1, p0, outsiders)  # the outsiders keep the honest strategy
     d = detect_collusion(
-        g0, p0, g1, p1, alpha=alpha, beta=beta, runs=runs, max_hands=max_hands, seed=seed,
+        g0,
+        p0,
+        g1,
+        p1,
+        alpha=alpha,
+        beta=beta,
+        runs=runs,
+        max_hands=max_hands,
+        seed=seed,
         tremble=tremble,
     )
     if plot:

@@ -314,7 +314,7 @@ def with_spec(spec: str, extra: str) -> str:
     return f"{s[:-1]}{',' if inner else ''}{extra})"
 
 
-def _splice(base: Profile, src: Profile, players: set[int]) -> Profile:
+def splice(base: Profile, src: Profile, players: set[int]) -> Profile:
     """``base`` with the infosets of ``players`` taken from ``src`` (matched by label)."""
     from ..profile import Profile
 
@@ -399,8 +399,8 @@ def collusion_table(
             gc = load_game(with_spec(spec, extra))
             pc, nc = eq(gc)
             worst[strength] = max(worst[strength], nc)
-            p0_in_c = _splice(pc, p0, others)
-            pc_in_0 = _splice(p0, pc, others)
+            p0_in_c = splice(pc, p0, others)
+            pc_in_0 = splice(p0, pc, others)
             vals = {
                 "public": evaluate(gc, pc).values,
                 "private": evaluate(gc, p0_in_c).values,
