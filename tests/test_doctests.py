@@ -33,6 +33,7 @@ def test_module_doctests(name: str) -> None:
     assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
 
 
+@pytest.mark.slow
 def test_readme_python_example() -> None:
     result = doctest.testfile(str(README), module_relative=False, optionflags=FLAGS)
     assert result.attempted > 0, "the README has no Python example (>>> lines)"

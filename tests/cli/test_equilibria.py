@@ -2,7 +2,10 @@
 
 import json
 
+import pytest
 
+
+@pytest.mark.slow
 def test_equilibria_command(cli, one_line_error):
     code, out, _ = cli("equilibria", "skp", "--symbolic-pot", "--pot-min", "5", "--json")
     data = json.loads(out)
@@ -10,6 +13,7 @@ def test_equilibria_command(cli, one_line_error):
     assert "too many" in one_line_error("equilibria", "kuhn(players=2)")
 
 
+@pytest.mark.slow
 def test_ranges_and_free_parameters_print_readably(cli):
     code, out, _ = cli("equilibria", "skp", "--symbolic-pot", "--pot-min", "5", "--json")
     rows = json.loads(out)["equilibria"]

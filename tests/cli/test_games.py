@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 
 def test_games_lists_builtins(cli):
     code, out, _ = cli("games", "--json")
@@ -24,6 +26,7 @@ def test_info_json(cli):
     assert code == 0 and data["deals"] == 24 and data["infosets"] == 48 and data["players"] == 3
 
 
+@pytest.mark.slow
 def test_console_script_subprocess():
     proc = subprocess.run(
         [sys.executable, "-m", "toypoker", "info", "kuhn(players=0)"],

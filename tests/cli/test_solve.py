@@ -74,6 +74,7 @@ def test_seeds_need_a_sampling_method(one_line_error):
     assert "deterministic" in one_line_error("solve", "kuhn()", "--seeds", "2")
 
 
+@pytest.mark.slow
 def test_compare_writes_table_and_plot(cli, tmp_path):
     plot = tmp_path / "cmp.png"
     code, out, _ = cli(

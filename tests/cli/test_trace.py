@@ -29,6 +29,7 @@ def test_bad_trace_input_is_one_line(one_line_error, tmp_path, args, message):
     assert message in err
 
 
+@pytest.mark.slow
 def test_trace_writes_curve_plots_and_certified_equilibria(cli, tmp_path, monkeypatch):
     # Billingham (N cards), Sec. 5.1 / Szafron et al.: N = 4 at P = 3 has E2 = -1/48
     compiled = []
@@ -61,6 +62,7 @@ def test_trace_writes_curve_plots_and_certified_equilibria(cli, tmp_path, monkey
     assert len(compiled) == 1  # issue 10: the game is compiled once
 
 
+@pytest.mark.slow
 def test_trace_summary_says_eps_and_unpolished(cli, tmp_path):
     code, out, _ = cli(
         "trace", "kuhn(players=3,cards=4)", "--pot", "2.5:3.5", "--outdir", tmp_path, "--no-gif"

@@ -29,6 +29,7 @@ def curve4(game):
     return trace_curve(game("kuhn(players=3,cards=4)"), "pot", 0.5, 10.0, eps=1e-6).curve
 
 
+@pytest.mark.slow
 def test_n4_curve_is_traced(curve4):
     assert curve4.reason == "reached"
     assert curve4.theta[0] == 0.5 and curve4.theta[-1] == 10.0
@@ -40,6 +41,7 @@ def test_n4_curve_is_traced(curve4):
         assert np.allclose(curve4.expectations[i], core, rtol=0, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_n4_at_pot_3_is_in_the_szafron_family(curve4):
     # NOTES.md / Szafron et al. (2013), Table 3 utilities: E2 = -1/48,
     # E1 = -(1 + 2 beta)/48, E3 = (1 + beta)/24 with beta in [0, 1/4]
@@ -169,6 +171,7 @@ def test_any_numeric_parameter_the_bet(game):
     assert eq.certified and abs(eq.expectations[0] + 1 / 18) < 1e-12
 
 
+@pytest.mark.slow
 def test_a_trace_compiles_the_game_once(monkeypatch):
     # `toypoker trace "kuhn(players=3,cards=4)" --pot 2:4 --at 3`: the library calls the
     # CLI makes (load_game, trace_curve with at, multiplicity) compile the game once

@@ -38,6 +38,7 @@ def test_a_large_game_gets_one_heatmap_not_a_wall_of_panels(game, tmp_path):
     assert w <= 1200 and h <= 3200 and h / w < 3.5
 
 
+@pytest.mark.slow
 def test_a_small_game_keeps_a_panel_per_node(game, tmp_path):
     g = game("kuhn(players=3)")
     assert len(figures.decision_nodes(g)) <= figures.MAX_PANELS

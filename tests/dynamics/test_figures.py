@@ -4,10 +4,12 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from toypoker.dynamics.figures import fig16_both_estimators
 
 
+@pytest.mark.slow
 def test_importing_plots_leaves_the_backend_alone():
     code = (
         "import matplotlib; matplotlib.use('svg');"

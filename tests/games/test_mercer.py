@@ -26,7 +26,10 @@ def payoff(g, history, cards):
     return tuple(float(v) for v in g.term_u[:, t])
 
 
-@pytest.mark.parametrize("spec", ["mercer(players=2)", "mercer(players=3,variant=mmh)"])
+@pytest.mark.parametrize(
+    "spec",
+    ["mercer(players=2)", pytest.param("mercer(players=3,variant=mmh)", marks=pytest.mark.slow)],
+)
 def test_deal_probabilities_sum_to_one_exactly(game, spec):
     g = game(spec)
     assert sum(int(x) for x in g.weight_num) == g.weight_den
@@ -104,6 +107,7 @@ def test_mmh_two_orbits_each_side(game):
     assert payoff(g, "bcbc/[35]f", deal) == (-9.0, 9.0)  # P1 folds after the flop
 
 
+@pytest.mark.slow
 def test_sizes_counted_and_built(game):
     from toypoker.games import GAMES
 

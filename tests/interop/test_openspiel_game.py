@@ -81,6 +81,7 @@ def test_round_trip_is_exact(kuhn3):
     assert np.array_equal(og.from_tabular_policy(g, cpp).probs, p.probs)
 
 
+@pytest.mark.slow
 def test_openspiel_cfr_converges_to_our_nash_conv(kuhn3):
     g, os_game = kuhn3
     solver = cfr.CFRPlusSolver(os_game)

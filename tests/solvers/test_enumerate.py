@@ -25,11 +25,13 @@ def named(pieces, variables):
     return out
 
 
+@pytest.mark.slow
 def test_skp_symbolic_pot_reproduces_eqs_12_to_14(game):
     pieces, vs = game_equilibria(game("skp"), pot=Pot.SYMBOLIC, P_domain=sp.Interval.open(5, sp.oo))
     check_eqs_12_to_14(pieces, vs)
 
 
+@pytest.mark.slow
 def test_solve_enumerate_returns_the_papers_solutions(game):
     # the same through the one entry point: a Result with the pieces and symbols
     r = solve(game("skp"), "enumerate", pot="symbolic", pot_min=5)
