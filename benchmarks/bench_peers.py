@@ -27,10 +27,17 @@ thread).  Usage::
                                                 # in LiteEFG, OpenSpiel nash_conv on 3p Leduc)
     python benchmarks/bench_peers.py --targets 20   # adds time to NashConv 1e-3/1e-5/1e-6
                                                     # (our four CFR+ kinds, LiteEFG)
+    python benchmarks/bench_peers.py --mccfr        # adds ES-/OS-MCCFR on 3-player Leduc
+                                                    # beside OpenSpiel C++ (both forms)
+    python benchmarks/bench_peers.py --workloads "Kuhn 3p" --mccfr  # only these workloads
+                                                    # ("none": no CFR+/NashConv workload)
 
 Targets (issue 11): CFR+ iteration and NashConv faster than LiteEFG and
 >= 20x OpenSpiel C++ on the suit-merged games; 3-player Leduc CFR+ iteration
-within 3x of its memory floor.
+within 3x of its memory floor; 3-player Leduc ES-MCCFR >= 20x OpenSpiel C++
+per iteration.  Our MCCFR runs as users run it, ``Solver(game, "es-mccfr",
+seed=0).step(1000)`` (one compiled call per 1000 iterations), reported per
+iteration; OpenSpiel's ``run_iteration()`` is one iteration per call.
 """
 
 from __future__ import annotations
@@ -101,6 +108,7 @@ class Contender:
     evals: list[float] = field(default_factory=list)
     reps: int = 1
     eval_reps: int = 1
+    per_call: int = 1  # iterations per step() call (times are reported per iteration)
 
 
 def load() -> str:
@@ -246,6 +254,43 @@ def calibrate(fn: Callable[[], object], slice_seconds: float) -> int:
     return max(1, int(slice_seconds / max(one, 1e-7)))
 
 
+def ours_mccfr(spec: str, method: str) -> Contender:
+    """``Solver(game, method, seed=0).step(1000)``: sampling methods step in compiled batches."""
+    s = Solver(load_game(spec), method, seed=0)
+    s.step(1000)  # compile (or load) and leave the uniform start
+    return Contender(f"ours {method.upper()}", "merged", lambda: s.step(1000), None, per_call=1000)
+
+
+def openspiel_mccfr(game_text: str, form: str, method: str) -> Contender:
+    import pyspiel
+
+    game = pyspiel.load_game(game_text)
+    cls = {"es-mccfr": "ExternalSamplingMCCFRSolver", "os-mccfr": "OutcomeSamplingMCCFRSolver"}
+    solver = getattr(pyspiel, cls[method])(game)
+    for _ in range(1000):
+        solver.run_iteration()
+    return Contender(f"OpenSpiel C++ {method.upper()}", form, solver.run_iteration, None)
+
+
+def mccfr_rows(rounds: int, slice_seconds: float, have_os: bool) -> list[list[str]]:
+    """ES- and OS-MCCFR per iteration on 3-player Leduc: ours beside OpenSpiel C++."""
+    rows = []
+    for method in ("es-mccfr", "os-mccfr"):
+        cs = [ours_mccfr("leduc(players=3)", method)]
+        if have_os:
+            merged = "leduc_poker(players=3,suit_isomorphism=True)"
+            cs += [
+                openspiel_mccfr("leduc_poker(players=3)", "default", method),
+                openspiel_mccfr(merged, "suit-merged", method),
+            ]
+        run_rounds(cs, rounds, slice_seconds)
+        ours = med(cs[0].iters) / cs[0].per_call
+        for c in cs:
+            it = med(c.iters) / c.per_call
+            rows.append(["Leduc 3p", c.name, c.form, fmt(it), f"{it / ours:.3g}x"])
+    return rows
+
+
 def timed(fn: Callable[[], object], reps: int) -> float:
     t0 = time.perf_counter()
     for _ in range(reps):
@@ -350,7 +395,17 @@ def main() -> None:
         metavar="SECONDS",
         help="also time each solver to NashConv 1e-3/1e-5/1e-6, this budget each",
     )
+    ap.add_argument("--mccfr", action="store_true", help="add ES-/OS-MCCFR on 3-player Leduc")
+    ap.add_argument(
+        "--workloads",
+        default=None,
+        help="comma-separated workload labels to run (e.g. 'Kuhn 3p'); 'none' for none",
+    )
     args = ap.parse_args()
+    workloads = WORKLOADS
+    if args.workloads is not None:
+        wanted = {x.strip() for x in args.workloads.split(",")}
+        workloads = [w for w in WORKLOADS if w.label in wanted]
     rounds = args.rounds or (3 if args.quick else 5)
     slice_seconds = 0.1 if args.quick else 0.25
     try:
@@ -370,11 +425,12 @@ def main() -> None:
     with limit_blas(1):
         bw = copy_bandwidth()
         results = []
-        for w in WORKLOADS:
+        for w in workloads:
             cs = contenders(w, args.quick, args.full, have_os, have_leg)
             run_rounds(cs, rounds, slice_seconds)
             results.append((w, cs))
         targets = target_rows(args.quick, have_leg, args.targets) if args.targets else []
+        mccfr = mccfr_rows(rounds, slice_seconds, have_os) if args.mccfr else []
     end_load = load()
     print("## toypoker vs OpenSpiel C++ and LiteEFG, like for like\n")
     print(
@@ -416,6 +472,16 @@ def main() -> None:
                     f"{np_t / floor:.2g}x" if np_t else "-",
                 ]
             )
+    if mccfr:
+        print(
+            table(
+                "MCCFR iteration (median time per iteration; ours in batches of 1000)",
+                ["game", "solver", "game form", "time / iteration", "vs ours"],
+                mccfr,
+            )
+        )
+    if not results:
+        return
     print(
         table(
             "CFR+ iteration (median time per iteration)",

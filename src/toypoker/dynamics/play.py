@@ -12,7 +12,8 @@ form is biased: :func:`toypoker.literature.papers.billingham.c2_estimator`);
 ``estimator="printed"`` reproduces the paper as printed.
 
 The kernel is compiled with numba: one pass, a ring buffer of outcomes and
-per-player windowed counts, about 10^7 rounds in a few seconds.  The
+per-player windowed counts; the round loop allocates nothing (about
+1.5 x 10^7 rounds per second on one core, `benchmarks/bench_dynamics.py`).  The
 estimators are the very functions of :mod:`toypoker.literature.papers.billingham`,
 compiled.
 """
@@ -74,27 +75,33 @@ def _ratio(num, den, prev, clip):
 
 
 @njit(cache=True)
-def _estimates(cp, out_prev, corrected, clip):
-    """(b1, b2, c2, d3, c3) from each player's counts ``cp[p][i, j] = N^p_{i,j}``."""
-    res = out_prev.copy()
+def _estimates(cp, est, corrected, clip):
+    """(b1, b2, c2, d3, c3) from each player's counts ``cp[p][i, j] = N^p_{i,j}``, into ``est``.
+
+    ``est`` holds the previous estimates (kept where a denominator is 0).
+    """
     for p in range(2):  # (44): Players 1 and 2 estimate b
         num, den = _b_est(cp[p])
-        res[p] = _ratio(num, den, res[p], clip)
+        est[p] = _ratio(num, den, est[p], clip)
     num, den = _c2_est(cp[1], corrected)  # (46): Player 2's estimate of c
-    res[2] = _ratio(num, den, res[2], clip)
+    est[2] = _ratio(num, den, est[2], clip)
     num, den = _d_est(cp[2])  # (45): Player 3's estimate of d
-    res[3] = _ratio(num, den, res[3], clip)
+    est[3] = _ratio(num, den, est[3], clip)
     num, den = _c3_est(cp[2])  # (47): Player 3's estimate of c
-    res[4] = _ratio(num, den, res[4], clip)
-    return res
+    est[4] = _ratio(num, den, est[4], clip)
 
 
 @njit(cache=True)
 def _simulate(P, k, L, x0, n_rounds, rng, record_every, adapt, n_batches, corrected, clip):
+    # The round loop allocates nothing and divides nothing: payoffs are three
+    # scalars, the estimates are updated in place, and the ring slot, batch and
+    # record positions are counters (the same numbers as the earlier
+    # ``i % Lmax``, ``i // batch_len`` and ``(i + 1) % record_every``).
     b, c, d = x0[0], x0[1], x0[2]
     Lmax = max(L[0], max(L[1], L[2]))
     ring = np.zeros(Lmax, dtype=np.int64)
     cp = np.zeros((3, 6, 11))  # N^p_{i,j}, 1-based as printed
+    cpf = cp.reshape((3, 66))  # the same counts, flat index 11 i + j
     est = np.array([b, b, c, d, c])  # estimates start at the initial frequencies
     n_rec = n_rounds // record_every
     freqs = np.zeros((n_rec, 3))
@@ -106,17 +113,26 @@ def _simulate(P, k, L, x0, n_rounds, rng, record_every, adapt, n_batches, correc
     est_n = 0
     batch_len = max(n_rounds // n_batches, 1)
     ante = P / 3.0
+    slot = 0  # i % Lmax
+    bi, in_batch = 0, 0  # min(i // batch_len, n_batches - 1), i % batch_len
+    rec, to_rec = 0, record_every  # records so far, rounds to the next one
     for i in range(n_rounds):
         di = int(12.0 * rng.random())  # uniform over the twelve deals
         r3, r1, r2 = DEALS_[di, 0], DEALS_[di, 1], DEALS_[di, 2]
         bet = r3 == 4 or (r3 == 1 and rng.random() < b)
-        pay = np.full(3, -ante)  # players 1, 2, 3
+        pay0 = -ante  # players 1, 2, 3
+        pay1 = -ante
+        pay2 = -ante
         if not bet:
             seq = 0
-            w = 0 if (r1 > r2 and r1 > r3) else (1 if r2 > r3 else 2)
-            pay[w] += P
+            if r1 > r2 and r1 > r3:
+                pay0 += P
+            elif r2 > r3:
+                pay1 += P
+            else:
+                pay2 += P
         else:
-            pay[2] -= 1.0
+            pay2 -= 1.0
             call1 = r1 == 4 or (r1 == 3 and rng.random() < c)
             if call1:
                 call2 = r2 == 4
@@ -125,42 +141,66 @@ def _simulate(P, k, L, x0, n_rounds, rng, record_every, adapt, n_batches, correc
             pot = P + 1.0
             best, w = r3, 2
             if call1:
-                pay[0] -= 1.0
+                pay0 -= 1.0
                 pot += 1.0
                 if r1 > best:
                     best, w = r1, 0
             if call2:
-                pay[1] -= 1.0
+                pay1 -= 1.0
                 pot += 1.0
                 if r2 > best:
                     best, w = r2, 1
-            pay[w] += pot
+            if w == 0:
+                pay0 += pot
+            elif w == 1:
+                pay1 += pot
+            else:
+                pay2 += pot
             seq = 1 + (1 if call1 else 0) + (2 if call2 else 0)  # bff, bcf, bfc, bcc
         # ex-showdown: minus what the deal pays if everybody checks (Billingham
         # reports these; over the twelve deals simulated they are twice eqs. 15-17)
-        w0 = 0 if (r1 > r2 and r1 > r3) else (1 if r2 > r3 else 2)
-        pay[w0] -= P
-        for p in range(3):
-            pay[p] += ante
-        stacks += pay
-        bi = min(i // batch_len, n_batches - 1)
-        batch[bi] += pay
+        if r1 > r2 and r1 > r3:
+            pay0 -= P
+        elif r2 > r3:
+            pay1 -= P
+        else:
+            pay2 -= P
+        pay0 += ante
+        pay1 += ante
+        pay2 += ante
+        stacks[0] += pay0
+        stacks[1] += pay1
+        stacks[2] += pay2
+        batch[bi, 0] += pay0
+        batch[bi, 1] += pay1
+        batch[bi, 2] += pay2
+        in_batch += 1
+        if in_batch == batch_len and bi < n_batches - 1:
+            bi += 1
+            in_batch = 0
         # observation, windowed counts per player
         o = (seq + 1) * 11 + di + 1 if di < 10 else -1  # flat index of N_{seq+1, di+1}
-        slot = i % Lmax
         for p in range(3):
             if i >= L[p]:
-                old = ring[(i - L[p]) % Lmax]
+                j = slot - L[p]  # (i - L[p]) % Lmax
+                if j < 0:
+                    j += Lmax
+                old = ring[j]
                 if old >= 0:
-                    cp[p, old // 11, old % 11] -= 1.0
+                    cpf[p, old] -= 1.0
         ring[slot] = o
+        slot += 1
+        if slot == Lmax:
+            slot = 0
         if o >= 0:
-            for p in range(3):
-                cp[p, o // 11, o % 11] += 1.0
-        est = _estimates(cp, est, corrected, clip)
+            cpf[0, o] += 1.0
+            cpf[1, o] += 1.0
+            cpf[2, o] += 1.0
+        _estimates(cp, est, corrected, clip)
         if i >= Lmax:
-            est_sum += est
-            est_sq += est * est
+            for x in range(5):
+                est_sum[x] += est[x]
+                est_sq[x] += est[x] * est[x]
             est_n += 1
         if adapt:
             # (27)-(29)
@@ -170,11 +210,15 @@ def _simulate(P, k, L, x0, n_rounds, rng, record_every, adapt, n_batches, correc
             b = min(1.0, max(0.0, nb))
             c = min(1.0, max(0.0, nc))
             d = min(1.0, max(0.0, nd))
-        if (i + 1) % record_every == 0:
-            freqs[(i + 1) // record_every - 1, 0] = b
-            freqs[(i + 1) // record_every - 1, 1] = c
-            freqs[(i + 1) // record_every - 1, 2] = d
-            ests[(i + 1) // record_every - 1] = est
+        to_rec -= 1
+        if to_rec == 0:
+            to_rec = record_every
+            freqs[rec, 0] = b
+            freqs[rec, 1] = c
+            freqs[rec, 2] = d
+            for x in range(5):
+                ests[rec, x] = est[x]
+            rec += 1
     return freqs, ests, stacks, batch, est_sum, est_sq, est_n
 
 

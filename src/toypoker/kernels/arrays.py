@@ -23,6 +23,8 @@ from ..game import Game
 
 I32 = np.int32
 IDX = np.int64  # row index arrays: int64 (faster loops than int32 here, see prepare)
+_F64 = np.dtype(np.float64)
+_UNIT_STRIDE = (8,)
 
 
 def _frozen(x: np.ndarray, dtype: type) -> np.ndarray:
@@ -229,6 +231,9 @@ class GameKernel:
         two value arrays, overwritten by every call.
     inst, q : (A,) float64
         Scratch: instantaneous regrets / counterfactual action values.
+    scratch : (3 R + 2 A,) float64
+        The buffer ``cf``, ``v``, ``v2`` and ``q`` are consecutive views of (the
+        last ``A`` entries: the best-response kernels' working profile).
     own : (I,) float64
         Scratch: own reach of the updated player's infosets.
     choice : (A,) int8
@@ -242,13 +247,19 @@ class GameKernel:
         # arrays already prepared for this game (read-only, so threads may share them)
         self.arrays = prepare(game) if arrays is None else arrays
         a = self.arrays
-        self.cf = np.zeros(a.n_rows)
-        self.v = np.zeros(a.n_rows)
-        self.v2 = np.zeros(a.n_rows)
-        self.inst = np.zeros(a.n_sigma)
-        self.q = np.zeros(a.n_sigma)
+        r, n_a = a.n_rows, a.n_sigma
+        # cf, v, v2 and q are consecutive views of one buffer, so the best-response
+        # kernels take the four as one argument (numba's dispatch costs ~0.1 us per
+        # argument: most of a NashConv call on the smallest games)
+        self.scratch = np.zeros(3 * r + 2 * n_a)  # and the best-response kernels' profile
+        self.cf = self.scratch[:r]
+        self.v = self.scratch[r : 2 * r]
+        self.v2 = self.scratch[2 * r : 3 * r]
+        self.q = self.scratch[3 * r :]
+        self.inst = np.zeros(n_a)
         self.own = np.zeros(a.n_infosets)
         self.choice = np.zeros(a.n_sigma, dtype=np.int8)
+        self._sigma_shape = (a.n_sigma,)
         self.br_out = np.zeros((a.n_players, 2))
 
     @property
@@ -267,6 +278,13 @@ class GameKernel:
 
     def check_sigma(self, sigma: np.ndarray, name: str = "sigma") -> np.ndarray:
         """``sigma`` as the kernels take it: a contiguous float64 vector of length ``A``."""
+        if (  # the common case, in few attribute reads (NashConv of tiny games is ~10 us)
+            type(sigma) is np.ndarray
+            and sigma.dtype is _F64
+            and sigma.shape == self._sigma_shape
+            and sigma.strides == _UNIT_STRIDE
+        ):
+            return sigma
         if not (
             type(sigma) is np.ndarray
             and sigma.dtype == np.float64

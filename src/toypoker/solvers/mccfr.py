@@ -140,6 +140,7 @@ def step_many(
         float(options.beta or 0.0),
         float(getattr(options, "epsilon", 0.0)),  # read by outcome sampling only
         b.n_players,
+        b.max_block,
         b.arrays,
         rng,
     )
