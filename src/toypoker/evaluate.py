@@ -185,12 +185,16 @@ def best_response(
     player: int,
     reach: np.ndarray | None = None,
     eprob: np.ndarray | None = None,
+    *,
+    order: np.ndarray | None = None,
+    tie_rtol: float = 0.0,
 ) -> BestResponse:
     """A best response of ``player`` to ``profile`` and its value.
 
     Backward over the public tree: at each depth the counterfactual values of
     ``player``'s actions are summed over the deals of each infoset and the
-    argmax is taken (ties go to the first action, in the game's action order).
+    argmax is taken (ties go to the first action, in the game's action order,
+    or in ``order``).
 
     Parameters
     ----------
@@ -204,6 +208,13 @@ def best_response(
     reach, eprob
         The profile's row reaches and edge probabilities, when the caller has
         them already (:func:`reaches`, :func:`edge_probabilities`).
+    order
+        Tie preference: ``(n_infosets, max_actions)`` flat action indices of each
+        infoset, preferred first, ``-1`` padded (default: the game's action order,
+        ``game.infoset_actions_padded``).
+    tie_rtol
+        Float profiles: values within ``tie_rtol`` times the infoset's largest
+        absolute action value of the best count as ties (default 0: exact ties).
 
     Returns
     -------
@@ -243,7 +254,7 @@ def best_response(
         ep = eprob[a:b].copy()
         if len(idx):
             q = _segment_sum(es[idx], cf[game.parent_row[a + idx]] * v[a + idx], game.n_sigma)
-            pad = game.infoset_actions_padded[infs]
+            pad = (game.infoset_actions_padded if order is None else order)[infs]
             qm = np.where(pad >= 0, q[pad.clip(0)], neg)
             if exact:
                 best = (
@@ -254,6 +265,10 @@ def best_response(
                     if len(qm)
                     else np.zeros(0, dtype=np.int64)
                 )
+            elif tie_rtol:
+                top = qm.max(axis=1, keepdims=True)
+                scale = np.abs(np.where(pad >= 0, qm, 0.0)).max(axis=1, keepdims=True)
+                best = np.argmax(qm >= top - tie_rtol * scale, axis=1)
             else:
                 best = np.argmax(qm, axis=1)
             chosen = pad[np.arange(len(infs)), best]

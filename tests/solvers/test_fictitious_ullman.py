@@ -111,6 +111,7 @@ def test_bad_input_is_one_error():
     assert r.stopped.value == "iterations" and r.iterations == 3
 
 
+@pytest.mark.slow
 def test_the_run_loop_stops_by_his_rule_like_run_ullman():
     # `solve(..., "fp", ullman=True, target_max_gain=eps)` is Ullman's loop: the first
     # iteration whose answered profile's gain is < eps, checked every iteration; his

@@ -68,7 +68,6 @@ from ..errors import ToypokerError
 from ..evaluate import (
     backward_values,
     best_response,
-    counterfactual_reach,
     edge_probabilities,
     player_reach,
     reaches,
@@ -179,44 +178,19 @@ def ullman_best_response(
 ) -> tuple[float, np.ndarray]:
     """``player``'s pure best response to ``sigma`` with Ullman's tie rule (floats).
 
-    The same backward pass as :func:`toypoker.evaluate.best_response`; among the
-    maximal actions of an infoset (equal up to :data:`TIE_RTOL` relative to the
-    largest value there) the first in :func:`ullman_order` is chosen.
+    :func:`toypoker.evaluate.best_response` with his tie rule: among the maximal
+    actions of an infoset (equal up to :data:`TIE_RTOL` relative to the largest
+    absolute value there) the first in :func:`ullman_order` is chosen.
 
     Returns
     -------
     (value, choice)
         The best-response value and the 0/1 choice vector over the flat actions.
     """
-    cf = counterfactual_reach(game, reach, player)
-    order = ullman_order(game)
-    v = np.zeros(game.n_rows, dtype=np.float64)
-    v[game.term_rows] = game.term_u[player]
-    choice = np.zeros(game.n_sigma, dtype=np.int8)
-    for t in range(game.n_depths - 1, 0, -1):
-        a, b = game.depth_start[t], game.depth_start[t + 1]
-        pa = game.depth_start[t - 1]
-        es = game.edge_sigma[a:b]
-        idx = game.depth_player_edges[t][player]
-        infs = game.depth_player_infosets[t][player]
-        if game.infoset_restricted.any():
-            idx = idx[~game.sigma_fixed[es[idx]]]
-            infs = infs[~game.infoset_restricted[infs]]
-        ep = eprob[a:b].copy()
-        if len(idx):
-            q = np.bincount(
-                es[idx], weights=cf[game.parent_row[a + idx]] * v[a + idx], minlength=game.n_sigma
-            )
-            pad = order[infs]
-            qm = np.where(pad >= 0, q[pad.clip(0)], -np.inf)
-            top = qm.max(axis=1, keepdims=True)
-            scale = np.abs(np.where(pad >= 0, qm, 0.0)).max(axis=1, keepdims=True)
-            # ties up to rounding: the first action within TIE_RTOL of the best
-            chosen = pad[np.arange(len(infs)), np.argmax(qm >= top - TIE_RTOL * scale, axis=1)]
-            choice[chosen] = 1
-            ep[idx] = choice[es[idx]]
-        v[pa:a] += np.bincount(game.parent_row[a:b] - pa, weights=ep * v[a:b], minlength=a - pa)
-    return float(root_value(game, v)), choice
+    br = best_response(
+        game, sigma, player, reach, eprob, order=ullman_order(game), tie_rtol=TIE_RTOL
+    )
+    return float(br.value), br.choice
 
 
 def _ullman_step(game: Game, state: FPState, options: FPOptions) -> FPState:
