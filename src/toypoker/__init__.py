@@ -26,6 +26,7 @@ from .interop.acpc import load_gamedef, to_gamedef
 from .profile import Profile
 from .result import Result, Stopped, TracePoint
 from .solvers import METHODS, Solver, load_checkpoint, solve
+from .sweeps import sweep
 
 __version__ = "0.1.0"
 
@@ -52,6 +53,7 @@ __all__ = [
     "load_gamedef",
     "nash_conv",
     "solve",
+    "sweep",
     "to_gamedef",
     "trace_curve",
 ]

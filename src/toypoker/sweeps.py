@@ -1,57 +1,309 @@
-"""Parameter sweeps on ``dask.distributed``: solve a game at every value of a grid.
+"""Sweeps on ``dask.distributed``: a grid of jobs of any kind, gathered into one table.
 
-:func:`sweep` solves ``load_game(spec).at(name=value)`` at each value with one
-method and budget, on a Dask cluster (a :class:`distributed.LocalCluster` by
-default, or an existing scheduler's address) or serially, and gathers the
-points into one frozen :class:`SweepResult`.  With ``result`` given, every
-finished point is written there atomically as it arrives, so an interrupted
-sweep or a dead worker loses nothing: rerunning skips the points already there.
+A *job* is a kind (:data:`JOB_KINDS`: ``solve``, ``eval``, ``verify``,
+``equilibria``, ``trace``, ``play``, ``ode``) and a flat dict of parameters;
+its kind's function is pure and returns a flat dict of result columns.
+:func:`sweep` builds the cartesian product of its axes (game parameters such
+as ``pot`` or ``cards``, the kind's own parameters, seeds and methods), runs
+the jobs serially or on a Dask cluster (a :class:`distributed.LocalCluster` by
+default, or an existing scheduler's address), and gathers one tidy table.
+
+With a folder ``out``, every finished job is written there atomically as
+``jobs/<id>.json`` the moment it arrives (the id is a hash of kind and
+parameters), so a rerun skips what is finished and an interrupted sweep or a
+dead worker loses nothing.  A job that raises is recorded with its error and
+the sweep goes on; failed jobs are run again by a rerun.  The table is written
+as ``results.csv`` and, with pyarrow, ``results.parquet``.
 """
 
 from __future__ import annotations
 
+import csv
+import hashlib
+import io
+import itertools
 import json
-from collections.abc import Callable, Sequence
+import logging
+import math
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 
-from .errors import ToypokerError
-from .io import atomic_write_text
+from .errors import SpecError, ToypokerError
+from .io import atomic_write_bytes, atomic_write_text
+from .spec import format_spec, format_value, parse_number, parse_spec, parse_value
 
-__all__ = ["SweepResult", "grid", "solve_point", "sweep"]
+__all__ = ["JOB_KINDS", "SweepResult", "grid", "run_job", "sweep"]
 
-DASK_HINT = 'sweeps need dask.distributed: pip install "toypoker[dask]"'
+DASK_HINT = 'sweeps on a cluster need dask.distributed: pip install "toypoker[dask]"'
+PARQUET_HINT = 'results.parquet needs pyarrow: pip install "toypoker[dask]"'
+JOB_FORMAT = "toypoker-sweep-job/1"
+SWEEP_FORMAT = "toypoker-sweep/1"
+REQUIRED = object()  # a parameter without a default
+MAX_ENUMERATED = 9  # free binary choices for ``equilibria`` (as ``toypoker equilibria``)
+
+
+# ------------------------------------------------------------------ job kinds
+@dataclass(frozen=True)
+class Param:
+    """A parameter of a job kind: its name, type (int, float, str, bool), default."""
+
+    name: str
+    type: type
+    default: object = REQUIRED
+    optional: bool = False  # None allowed
 
 
 @dataclass(frozen=True)
-class SweepResult:
-    """A finished sweep: one point per parameter value, in grid order.
+class JobKind:
+    """A registered job kind: ``run(game_params, params) -> flat result dict``."""
 
-    Each point is a dict ``{"value", "values", "nash_conv", "iterations"}``
-    (``value`` an exact string, ``values`` each player's expected value).
-    """
-
-    spec: str
-    param: str
-    method: str
-    iterations: int
-    points: tuple[dict, ...]
-
-    def to_json_dict(self) -> dict[str, object]:
-        """The sweep as plain JSON types."""
-        return {
-            "spec": self.spec,
-            "param": self.param,
-            "method": self.method,
-            "iterations": self.iterations,
-            "points": list(self.points),
-        }
+    name: str
+    run: Callable[[dict], dict]
+    params: tuple[Param, ...]
+    help: str
 
 
-def grid(text: str) -> tuple[str, list[Fraction]]:
-    """Parse ``NAME=LO:HI:STEPS`` (STEPS evenly spaced values, ends included) or
-    ``NAME=V1,V2,...`` into the name and exact values."""
+@lru_cache(maxsize=8)
+def _compiled(spec: str) -> object:
+    from .games import load_game
+
+    return load_game(spec)
+
+
+def _game(p: dict) -> object:
+    """The job's game: its base spec with the game parameters of the job applied
+    (structural ones by recompiling, cached per process; numeric ones by ``Game.at``)."""
+    base = parse_spec(p["spec"])
+    over = dict(p["game"])
+    numeric = _compiled(p["spec"]).numeric_params
+    structural = {k: parse_value(v) for k, v in over.items() if k not in numeric}
+    g = _compiled(format_spec(base.name, {**base.as_dict(), **structural}))
+    values = {k: v for k, v in over.items() if k in numeric}
+    return g.at(**values) if values else g
+
+
+def _per_player(prefix: str, xs: Sequence[object]) -> dict[str, object]:
+    return {f"{prefix}_P{i + 1}": float(x) for i, x in enumerate(xs)}
+
+
+def _profile(g: object, text: str, exact: bool) -> object:
+    from .profile import Profile
+
+    if text == "uniform":
+        return Profile.uniform(g, exact=exact)
+    if not Path(text).is_file():
+        raise ToypokerError(f"profile {text!r}: not 'uniform' nor a profile file")
+    return Profile.from_json(text, g, exact=exact or None)
+
+
+def _job_solve(p: dict) -> dict:
+    from .solvers import solve
+    from .solvers.registry import get_method
+
+    g = _game(p)
+    m = get_method(p["method"])
+    r = solve(
+        g, p["method"], iterations=p["iterations"], target_nash_conv=p["target_nash_conv"],
+        seed=p["seed"] if m.stochastic else None,
+    )  # fmt: skip
+    out: dict[str, object] = {"game": g.spec, **_per_player("value", r.values)}
+    out.update(_per_player("gain", r.gains))
+    out.update(nash_conv=r.nash_conv, iterations_run=r.iterations, solve_seconds=r.seconds)
+    out.update(stopped=str(r.stopped.value), exact=r.exact, certified=r.certified)
+    if r.value_exact:
+        out["value_exact_P1"] = str(r.value_exact[0])
+    if r.method == "enumerate":
+        out["equilibria"] = len(r.equilibria)
+    return out
+
+
+def _job_eval(p: dict) -> dict:
+    from .evaluate import evaluate
+
+    g = _game(p)
+    ev = evaluate(g, _profile(g, p["profile"], p["exact"]))
+    out: dict[str, object] = {"game": g.spec, **_per_player("value", ev.values)}
+    out.update(_per_player("br_value", ev.br_values))
+    out.update(_per_player("gain", ev.gains))
+    out["nash_conv"] = float(ev.nash_conv)
+    if ev.exact:
+        out["nash_conv_exact"] = str(ev.nash_conv)
+    return out
+
+
+def _job_verify(p: dict) -> dict:
+    from .solvers.analysis import deviations
+
+    g = _game(p)
+    found = deviations(g, _profile(g, p["profile"], True))
+    ev = found.evaluation
+    out: dict[str, object] = {"game": g.spec, "equilibrium": found.equilibrium}
+    out.update(_per_player("value", ev.values))
+    out.update(_per_player("gain", ev.gains))
+    out.update(nash_conv=float(ev.nash_conv), nash_conv_exact=str(ev.nash_conv))
+    out["deviating_infosets"] = sum(len(v) for v in found.deviations.values())
+    return out
+
+
+def _job_equilibria(p: dict) -> dict:
+    import sympy as sp
+
+    from .solvers.enumerate import game_equilibria
+
+    g = _game(p)
+    n_free = sum(not i.restricted for i in g.infosets)
+    if n_free > MAX_ENUMERATED:
+        raise ToypokerError(f"{n_free} free choices: too many to enumerate; at most 9")
+    pot = (5 + sp.sqrt(73)) / 2 if p["at_p_star"] else None
+    pieces, _ = game_equilibria(g, pot=pot)
+    return {
+        "game": g.spec,
+        "pieces": len(pieces),
+        "isolated": sum(not pc.free for pc in pieces),
+        "equilibria": " | ".join(pc.describe() for pc in pieces),
+    }
+
+
+def _job_trace(p: dict) -> dict:
+    from .continuation.curves import multiplicity, system_for, trace_curve
+
+    g = _game(p)
+    r = trace_curve(
+        g, p["parameter"], p["lo"], p["hi"], eps=p["eps"], ds_max=p["ds_max"],
+        response=p["response"], dominated=p["dominated"], seed=p["seed"],
+        max_steps=p["max_steps"],
+    )  # fmt: skip
+    curve = r.curve
+    mult = multiplicity(curve, system_for(curve, dominated=p["dominated"], game=g))
+    rows = mult.rows()
+    return {
+        "game": g.spec,
+        "points": len(curve.theta),
+        "steps": curve.steps,
+        "trace_seconds": float(curve.seconds),
+        "reason": curve.reason,
+        "complete": all(s.strip() == "reached" for s in curve.reason.split(" / ")),
+        "max_equilibria": int(mult.distinct.max()) if rows else 0,
+        "unpolished": int(mult.unpolished.max()) if rows else 0,
+    }
+
+
+def _skp_pot(p: dict) -> float:
+    g = _game(p)
+    if g.name != "skp":
+        raise ToypokerError(f"the dynamics jobs are Billingham's SKP; give 'skp', not {g.spec}")
+    return float(g.params["pot"])
+
+
+def _job_play(p: dict) -> dict:
+    from .dynamics.play import play
+    from .literature.papers import billingham as B
+
+    P = _skp_pot(p)
+    r = play(
+        P=P, k=p["k"], L=p["L"], rounds=p["rounds"], seed=p["seed"],
+        record_every=p["record_every"], estimator=p["estimator"], clip=p["clip"],
+    )  # fmt: skip
+    e = r.expectation_after(p["burn_in"]) if p["burn_in"] else r.expectation
+    out: dict[str, object] = _per_player("E", e)
+    out.update(_per_player("se", r.expectation_se))
+    out.update(zip(("final_b", "final_c", "final_d"), map(float, r.freqs[-1]), strict=True))
+    pub = B.TABLE1.get((p["L"], p["k"])) if P == B.TABLE1_P else None
+    if pub is not None:
+        out.update(_per_player("published", pub))
+    return out
+
+
+def _job_ode(p: dict) -> dict:
+    from .dynamics.ode import SKPDynamics, basin, classify, poincare
+
+    dyn = SKPDynamics(P=_skp_pot(p), k=(p["k"],) * 3)
+    y0 = (p["b0"], p["c0"], p["d0"])
+    lc = poincare(dyn, y0, t_end=p["t_end"])
+    return {
+        "fixed_points": " ".join(f"{r.name}:{r.kind}" for r in classify(dyn)),
+        "basin": basin(dyn, y0, p["t_end"]),
+        "cycle_converged": bool(lc.converged),
+        "cycle_period": float(lc.period),
+        **{f"amplitude_{c}": float(a) for c, a in zip("bcd", lc.amplitude, strict=True)},
+    }
+
+
+_SEED = Param("seed", int, None, optional=True)
+JOB_KINDS: dict[str, JobKind] = {
+    k.name: k
+    for k in (
+        JobKind("solve", _job_solve, (
+            Param("method", str, "cfr+"), Param("iterations", int, 1000),
+            Param("target_nash_conv", float, None, optional=True), _SEED,
+        ), "toypoker solve: values, gains, NashConv (seed only for sampling methods)"),
+        JobKind("eval", _job_eval, (Param("profile", str, "uniform"), Param("exact", bool, False)),
+                "toypoker eval: values, best-response values, gains of a profile"),
+        JobKind("verify", _job_verify, (Param("profile", str, "uniform"),),
+                "toypoker verify: exact gains; equilibrium true/false"),
+        JobKind("equilibria", _job_equilibria, (Param("at_p_star", bool, False),),
+                "toypoker equilibria: every equilibrium piece, exactly"),
+        JobKind("trace", _job_trace, (
+            Param("parameter", str, "pot"), Param("lo", float), Param("hi", float),
+            Param("eps", float, 1e-6), Param("ds_max", float, 0.25),
+            Param("response", str, "arctan"), Param("dominated", bool, True),
+            Param("max_steps", int, 200_000), _SEED,
+        ), "toypoker trace: the curve's points, completeness, most equilibria on it"),
+        JobKind("play", _job_play, (
+            Param("k", float, 0.001), Param("L", int, 24), Param("rounds", int, 1_100_000),
+            Param("seed", int, 0), Param("record_every", int, 10_000),
+            Param("estimator", str, "corrected"), Param("clip", bool, False),
+            Param("burn_in", float, 0.0),
+        ), "toypoker dynamics play/table1: one repeated-play run of SKP (Table 1 cell)"),
+        JobKind("ode", _job_ode, (
+            Param("k", float, 1.0), Param("b0", float, 0.25), Param("c0", float, 0.2),
+            Param("d0", float, 0.25), Param("t_end", float, 400.0),
+        ), "toypoker dynamics ode: fixed points, basin and limit cycle of SKP's ODE"),
+    )
+}  # fmt: skip
+
+
+def _flat(x: object) -> object:
+    """A JSON scalar: numpy numbers as Python ones, non-finite floats as None."""
+    if x is None or isinstance(x, bool | int | str):
+        return x
+    if isinstance(x, Fraction):
+        return str(x)
+    try:
+        f = float(x)
+    except (TypeError, ValueError):
+        return str(x)
+    return f if math.isfinite(f) else None
+
+
+def run_job(kind: str, params: dict, single_thread: bool = False) -> dict:
+    """Run one job and return its record: ``status`` ``"ok"`` with ``result``, or
+    ``"failed"`` with ``error`` (any exception is caught and recorded)."""
+    t0 = time.perf_counter()
+    try:
+        if single_thread:
+            from .threads import set_default_blas_threads, set_numba_threads
+
+            set_default_blas_threads(1)
+            set_numba_threads(1)
+        result = {k: _flat(v) for k, v in JOB_KINDS[kind].run(params).items()}
+        rec: dict[str, object] = {"status": "ok", "result": result, "error": None}
+    except Exception as exc:  # noqa: BLE001 - recorded, the sweep goes on
+        text = str(exc) if isinstance(exc, ToypokerError) else f"{type(exc).__name__}: {exc}"
+        rec = {"status": "failed", "result": {}, "error": " ".join(text.split())}
+    rec["seconds"] = time.perf_counter() - t0
+    return rec
+
+
+# ----------------------------------------------------------------------- grid
+def grid(text: str) -> tuple[str, list[object]]:
+    """Parse ``NAME=LO:HI:STEPS`` (STEPS evenly spaced exact values, ends included) or
+    ``NAME=V1,V2,...`` (numbers exact, ``true``/``false``, words or file paths)."""
     name, sep, rest = text.partition("=")
     if not sep or not name.strip() or not rest.strip():
         raise ToypokerError(f"--param {text!r}: expected NAME=LO:HI:STEPS or NAME=V1,V2,...")
@@ -61,111 +313,354 @@ def grid(text: str) -> tuple[str, list[Fraction]]:
             n = int(steps)
             if n < 1:
                 raise ValueError
-            a, b = Fraction(lo), Fraction(hi)
-            values = [a] if n == 1 else [a + (b - a) * i / (n - 1) for i in range(n)]
-        else:
-            values = [Fraction(v) for v in rest.split(",")]
-    except (ValueError, ZeroDivisionError):
-        raise ToypokerError(f"--param {text!r}: values must be exact numbers") from None
+            a, b = parse_number(lo), parse_number(hi)
+            return name.strip(), [a] if n == 1 else [a + (b - a) * i / (n - 1) for i in range(n)]
+    except (ValueError, SpecError):
+        raise ToypokerError(f"--param {text!r}: LO:HI:STEPS needs exact numbers") from None
+    values: list[object] = []
+    for v in rest.split(","):
+        try:
+            values.append(parse_value(v))
+        except SpecError:
+            values.append(v.strip())
     return name.strip(), values
 
 
-def solve_point(spec: str, name: str, value: str, method: str, iterations: int) -> dict:
-    """Solve ``spec`` at ``name=value``; a pure job (the same inputs give the same point)."""
-    from .games import load_game
-    from .solvers import solve
-
-    game = load_game(spec).at(**{name: value})
-    r = solve(game, method, iterations=iterations)
-    return {
-        "value": value,
-        "values": [float(v) for v in r.values],
-        "nash_conv": None if r.nash_conv is None else float(r.nash_conv),
-        "iterations": int(r.iterations),
-    }
-
-
-def _load(path: Path | None, header: dict) -> dict[str, dict]:
-    if path is None or not path.exists():
-        return {}
+def _typed(param: Param, v: object) -> object:
+    """An axis value as the parameter's type (one-line error otherwise)."""
+    if v is None and param.optional:
+        return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise ToypokerError(f"--result {path}: not a sweep result ({exc})") from None
-    if not isinstance(data, dict) or any(data.get(k) != v for k, v in header.items()):
-        raise ToypokerError(f"--result {path} holds another sweep; give a new file")
-    return {p["value"]: p for p in data.get("points", [])}
+        if param.type is bool:
+            if isinstance(v, str) and v.lower() in ("true", "false"):
+                return v.lower() == "true"
+            if isinstance(v, bool):
+                return v
+            raise ValueError
+        if param.type is str:
+            return v if isinstance(v, str) else format_value(v)
+        if isinstance(v, bool):
+            raise ValueError
+        x = parse_number(v) if isinstance(v, str) else Fraction(v)
+        if param.type is int:
+            if x.denominator != 1:
+                raise ValueError
+            return int(x)
+        return float(x)
+    except (ValueError, TypeError, SpecError):
+        raise ToypokerError(f"{param.name} must be {param.type.__name__}, not {v!r}") from None
+
+
+def _game_value(v: object) -> str:
+    if isinstance(v, bool | str):
+        return format_value(v)
+    if isinstance(v, float):
+        return format_value(parse_number(repr(v)))
+    return format_value(Fraction(v))
+
+
+@dataclass(frozen=True)
+class Job:
+    """One job: a kind and its parameters (``spec``, ``game`` overrides, the kind's own)."""
+
+    kind: str
+    params: dict
+
+    @property
+    def id(self) -> str:
+        text = json.dumps({"kind": self.kind, "params": self.params}, sort_keys=True)
+        return f"{self.kind}-{hashlib.sha256(text.encode()).hexdigest()[:16]}"
+
+
+def _jobs(
+    kind: str, spec: str, axes: Mapping[str, object], seeds: Sequence[int] | None,
+    methods: Sequence[str] | None,
+) -> list[Job]:  # fmt: skip
+    from .games import canonical_spec
+
+    if kind not in JOB_KINDS:
+        raise ToypokerError(f"unknown job kind {kind!r}; known: {', '.join(JOB_KINDS)}")
+    jk = JOB_KINDS[kind]
+    own = {p.name: p for p in jk.params}
+    base = canonical_spec(spec)
+    lists: dict[str, list[object]] = {}
+    for name, vals in axes.items():
+        seq = list(vals) if isinstance(vals, list | tuple | range) else [vals]
+        if not seq:
+            raise ToypokerError(f"--param {name}: no values")
+        if name in own:
+            lists[name] = [_typed(own[name], v) for v in seq]
+        else:
+            lists[name] = [_game_value(v) for v in seq]
+            parsed = parse_spec(base)
+            try:  # an unknown parameter name is bad input; a bad value, a failed job
+                canonical_spec(format_spec(parsed.name, {**parsed.as_dict(), name: seq[0]}))
+            except SpecError as exc:
+                if "unknown" in str(exc) or "parameter" in str(exc):
+                    raise ToypokerError(
+                        f"{name} is neither a parameter of {kind} "
+                        f"({', '.join(own) or 'none'}) nor of the game: {exc}"
+                    ) from None
+    for name, extra in (("method", methods), ("seed", seeds)):
+        if extra is not None:
+            if name not in own:
+                raise ToypokerError(f"{kind} jobs take no {name}")
+            if name in lists:
+                raise ToypokerError(f"give {name} once (--param or --{name}s)")
+            lists[name] = [_typed(own[name], v) for v in extra]
+    missing = [p.name for p in jk.params if p.default is REQUIRED and p.name not in lists]
+    if missing:
+        raise ToypokerError(f"{kind} jobs need --param {', '.join(missing)}")
+    if "method" in lists:
+        from .solvers.registry import get_method
+
+        for m in lists["method"]:
+            get_method(m)  # an unknown method is bad input
+    names = list(lists)
+    jobs: dict[str, Job] = {}
+    for combo in itertools.product(*(lists[n] for n in names)):
+        values = dict(zip(names, combo, strict=True))
+        params: dict[str, object] = {"spec": base}
+        params["game"] = {n: v for n, v in values.items() if n not in own}
+        params.update({p.name: values.get(p.name, p.default) for p in jk.params})
+        if kind == "solve" and params["seed"] is not None:
+            from .solvers.registry import get_method
+
+            if not get_method(params["method"]).stochastic:
+                params["seed"] = None  # a deterministic method: one job for every seed
+        job = Job(kind, params)
+        jobs.setdefault(job.id, job)
+    return list(jobs.values())
+
+
+# --------------------------------------------------------------------- result
+@dataclass(frozen=True)
+class SweepResult:
+    """A finished sweep: one row per job, in grid order (params, status, error, result).
+
+    ``rows[i]`` is a flat dict: ``job`` (its id), ``kind``, ``spec``, every game and
+    job parameter, ``status`` (``ok``/``failed``), ``error``, ``seconds`` and the
+    result columns.
+    """
+
+    kind: str
+    spec: str
+    rows: tuple[dict, ...]
+
+    @property
+    def failed(self) -> int:
+        """How many jobs failed."""
+        return sum(r["status"] != "ok" for r in self.rows)
+
+    def columns(self) -> list[str]:
+        """Every column, in order of first appearance."""
+        return list(dict.fromkeys(k for r in self.rows for k in r))
+
+    def to_csv(self, path: str | Path | None = None) -> str:
+        """The table as CSV (empty cells for missing values); written atomically."""
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, self.columns(), lineterminator="\n")
+        w.writeheader()
+        for r in self.rows:
+            w.writerow({k: "" if v is None else v for k, v in r.items()})
+        if path is not None:
+            atomic_write_text(path, buf.getvalue())
+        return buf.getvalue()
+
+    def to_parquet(self, path: str | Path) -> None:
+        """The table as Parquet (pyarrow), written atomically; one type per column
+        (bool, int64, float64 or string)."""
+        try:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+        except ImportError:
+            raise ToypokerError(PARQUET_HINT) from None
+        data = {}
+        for c in self.columns():
+            vals = [r.get(c) for r in self.rows]
+            seen = [v for v in vals if v is not None]
+            if seen and all(isinstance(v, bool) for v in seen):
+                typ = pa.bool_()
+            elif seen and all(isinstance(v, int) and not isinstance(v, bool) for v in seen):
+                typ = pa.int64()
+            elif seen and all(isinstance(v, int | float) and not isinstance(v, bool) for v in seen):
+                typ, vals = pa.float64(), [None if v is None else float(v) for v in vals]
+            else:
+                typ, vals = pa.string(), [None if v is None else str(v) for v in vals]
+            data[c] = pa.array(vals, type=typ)
+        sink = pa.BufferOutputStream()
+        pq.write_table(pa.table(data), sink)
+        atomic_write_bytes(path, sink.getvalue().to_pybytes())
+
+
+def _row(job: Job, rec: dict) -> dict:
+    row: dict[str, object] = {"job": job.id, "kind": job.kind, "spec": job.params["spec"]}
+    for k, v in job.params["game"].items():
+        try:
+            row[k] = (
+                float(parse_number(v)) if parse_number(v).denominator != 1 else int(parse_number(v))
+            )
+        except SpecError:
+            row[k] = v
+    row.update({k: v for k, v in job.params.items() if k not in ("spec", "game")})
+    row.update(status=rec["status"], error=rec["error"], seconds=rec["seconds"])
+    for k, v in rec["result"].items():
+        row[k if k not in row else f"result_{k}"] = v
+    return row
+
+
+def _read(path: Path) -> dict | None:
+    try:
+        rec = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return rec if isinstance(rec, dict) and rec.get("format") == JOB_FORMAT else None
+
+
+def _prepare(out: Path, kind: str, spec: str) -> None:
+    head = out / "sweep.json"
+    if head.exists():
+        try:
+            old = json.loads(head.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            old = None
+        if not isinstance(old, dict) or (old.get("kind"), old.get("spec")) != (kind, spec):
+            raise ToypokerError(f"{out} holds another sweep; give a new folder")
+    elif out.exists() and any(out.iterdir()):
+        raise ToypokerError(f"{out} is not empty and holds no sweep; give a new folder")
 
 
 def sweep(
+    kind: str,
     spec: str,
-    param: str,
-    values: Sequence[Fraction | int | str],
-    method: str = "cfr+",
-    iterations: int = 1000,
-    scheduler: str | None = "local",
-    result: str | Path | None = None,
-    progress: Callable[[int], None] | None = None,
+    axes: Mapping[str, object] | None = None,
+    *,
+    seeds: int | Sequence[int] | None = None,
+    methods: Sequence[str] | None = None,
+    out: str | Path | None = None,
+    scheduler: object = "local",
+    workers: int | None = None,
+    retries: int = 3,
+    progress: Callable[[int, int, int], None] | None = None,
 ) -> SweepResult:
-    """Solve ``spec`` at each ``param`` value and gather the points.
+    """Run a grid of jobs of one kind and gather them into one table.
 
     Parameters
     ----------
-    spec, param, values
-        The game, the numeric parameter (see ``Game.numeric_params``) and its values.
-    method, iterations
-        The solver and its budget at every point.
+    kind
+        A name in :data:`JOB_KINDS` (``solve``, ``eval``, ``verify``, ``equilibria``,
+        ``trace``, ``play``, ``ode``).
+    spec
+        The base game (``skp`` for ``play`` and ``ode``).
+    axes
+        ``{name: value or list of values}``: game parameters (``pot``, ``cards``, ...)
+        and the kind's parameters; the jobs are their cartesian product.
+    seeds, methods
+        More axes: ``seeds`` an int ``N`` (seeds 0..N-1) or the seeds; ``methods`` names.
+    out
+        A sweep folder: each finished job in ``jobs/<id>.json`` (atomic), skipped by a
+        rerun; the table in ``results.csv`` and ``results.parquet`` (with pyarrow).
     scheduler
-        ``None`` or ``"serial"``: in this process; ``"local"``/``"processes"``: a
-        LocalCluster of processes; otherwise a scheduler address (``tcp://host:port``).
-    result
-        JSON file kept up to date atomically; points already there are skipped.
+        ``"serial"``/``None`` (this process), ``"local"`` (a LocalCluster of
+        ``workers`` processes, default one per core), a ``tcp://host:port`` address
+        or a ``distributed.Client``.
+    retries
+        Times a job is resubmitted when its worker dies.
     progress
-        Called with the number of finished points after each one.
+        Called as ``progress(done, total, failed)`` after each job.
 
     Returns
     -------
     SweepResult
     """
-    from .games import load_game
+    if isinstance(seeds, int):
+        if seeds < 1:
+            raise ToypokerError(f"seeds must be at least 1, got {seeds}")
+        seeds = range(seeds)
+    jobs = _jobs(kind, spec, dict(axes or {}), seeds, methods)
+    spec_c = jobs[0].params["spec"]
+    folder = None if out is None else Path(out)
+    done: dict[str, dict] = {}
+    if folder is not None:
+        _prepare(folder, kind, spec_c)
+        for j in jobs:
+            rec = _read(folder / "jobs" / f"{j.id}.json")
+            if rec is not None and rec.get("status") == "ok":
+                done[j.id] = rec
+        head = {"format": SWEEP_FORMAT, "kind": kind, "spec": spec_c,
+                "jobs": [j.id for j in jobs]}  # fmt: skip
+        atomic_write_text(folder / "sweep.json", json.dumps(head, indent=1) + "\n")
+    failed = 0
 
-    load_game(spec).at(**{param: str(Fraction(values[0]))})  # bad input fails here, once
-    keys = [str(Fraction(v)) for v in values]
-    header = {"spec": spec, "param": param, "method": method, "iterations": iterations}
-    path = None if result is None else Path(result)
-    done = _load(path, header)
-
-    def finish(point: dict) -> None:
-        done[point["value"]] = point
-        if path is not None:
-            pts = [done[k] for k in keys if k in done]
-            atomic_write_text(path, json.dumps({**header, "points": pts}, indent=1) + "\n")
+    def finish(job: Job, rec: dict) -> None:
+        nonlocal failed
+        done[job.id] = rec
+        failed += rec["status"] != "ok"
+        if folder is not None:
+            data = {"format": JOB_FORMAT, "id": job.id, "kind": job.kind,
+                    "params": job.params, **rec}  # fmt: skip
+            atomic_write_text(folder / "jobs" / f"{job.id}.json", json.dumps(data) + "\n")
         if progress:
-            progress(sum(k in done for k in keys))
+            progress(len(done), len(jobs), failed)
 
-    todo = [k for k in dict.fromkeys(keys) if k not in done]
+    todo = [j for j in jobs if j.id not in done]
+    if progress:
+        progress(len(done), len(jobs), 0)
     if scheduler in (None, "serial"):
-        for k in todo:
-            finish(solve_point(spec, param, k, method, iterations))
+        for j in todo:
+            finish(j, run_job(j.kind, j.params))
     elif todo:
+        _on_dask(todo, scheduler, workers, retries, finish)
+    res = SweepResult(kind, spec_c, tuple(_row(j, done[j.id]) for j in jobs))
+    if folder is not None:
+        res.to_csv(folder / "results.csv")
         try:
-            from distributed import Client, LocalCluster, as_completed
-        except ImportError:
-            raise ToypokerError(DASK_HINT) from None
-        if scheduler in ("local", "processes"):
-            cluster = LocalCluster(processes=True, threads_per_worker=1, dashboard_address=None)
-            client = Client(cluster)
-        else:
-            cluster, client = None, Client(scheduler, timeout="20s")
+            res.to_parquet(folder / "results.parquet")
+        except ToypokerError:
+            pass  # pyarrow missing: the CLI says so in one line
+    return res
+
+
+def _on_dask(
+    todo: list[Job], scheduler: object, workers: int | None, retries: int,
+    finish: Callable[[Job, dict], None],
+) -> None:  # fmt: skip
+    try:
+        from distributed import Client, LocalCluster, as_completed
+    except ImportError:
+        raise ToypokerError(DASK_HINT) from None
+    cluster = None
+    if hasattr(scheduler, "submit"):
+        client, own = scheduler, False
+    elif scheduler in ("local", "processes"):
+        n = workers or os.cpu_count() or 1
+        cluster = LocalCluster(
+            n_workers=n, processes=True, threads_per_worker=1, dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )  # fmt: skip
+        client, own = Client(cluster), True
+    else:
         try:
-            futures = [
-                client.submit(solve_point, spec, param, k, method, iterations, pure=True, retries=3)
-                for k in todo
-            ]
-            for fut in as_completed(futures):
-                finish(fut.result())
-        finally:
+            client, own = Client(scheduler, timeout="20s"), True
+        except OSError as exc:
+            raise ToypokerError(f"cannot reach the scheduler {scheduler}: {exc}") from None
+    try:
+        futures, by_key = [], {}
+        for j in todo:
+            fut = client.submit(run_job, j.kind, j.params, True, key=f"toypoker-{j.id}",
+                                retries=retries, pure=False)  # fmt: skip
+            futures.append(fut)
+            by_key[fut.key] = j
+        for fut in as_completed(futures):
+            job = by_key[fut.key]
+            try:
+                rec = fut.result()
+            except Exception as exc:  # noqa: BLE001 - a worker died every time: recorded
+                rec = {"status": "failed", "result": {}, "seconds": 0.0,
+                       "error": " ".join(f"{type(exc).__name__}: {exc}".split())}  # fmt: skip
+            finish(job, rec)
+    finally:
+        if own:
             client.close()
-            if cluster is not None:
-                cluster.close()
-    return SweepResult(spec, param, method, iterations, tuple(done[k] for k in keys))
+        if cluster is not None:
+            cluster.close()

@@ -536,7 +536,7 @@ def universal_poker_game(gd: Gamedef) -> Any:
     try:
         import pyspiel
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ToypokerError("OpenSpiel is not installed: pip install open_spiel") from exc
+        raise ToypokerError('OpenSpiel is not installed: pip install "toypoker[peers]"') from exc
     return pyspiel.load_game("universal_poker", universal_poker_params(gd))
 
 

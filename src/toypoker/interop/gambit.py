@@ -79,7 +79,7 @@ def _require() -> Any:
     try:
         import pygambit
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ToypokerError("pygambit is not installed: pip install pygambit") from exc
+        raise ToypokerError('pygambit is not installed: pip install "toypoker[peers]"') from exc
     return pygambit
 
 

@@ -57,7 +57,7 @@ def _require() -> Any:
     try:
         import pyspiel
     except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ToypokerError("OpenSpiel is not installed: pip install open_spiel") from exc
+        raise ToypokerError('OpenSpiel is not installed: pip install "toypoker[peers]"') from exc
     return pyspiel
 
 

@@ -226,14 +226,14 @@ class GameKernel:
     ----------
     arrays : GameArrays
         From :func:`prepare`.
-    cf, v, v2 : (R,) float64
+    cf, v : (R,) float64
         Scratch: counterfactual reach (chance times the opponents' reach) and
-        two value arrays, overwritten by every call.
+        a value array, overwritten by every call.
     inst, q : (A,) float64
         Scratch: instantaneous regrets / counterfactual action values.
     scratch : (3 R + 2 A,) float64
-        The buffer ``cf``, ``v``, ``v2`` and ``q`` are consecutive views of (the
-        last ``A`` entries: the best-response kernels' working profile).
+        The buffer ``cf``, ``v``, a second value array and ``q`` are consecutive
+        views of (the last ``A`` entries: the best-response kernels' working profile).
     own : (I,) float64
         Scratch: own reach of the updated player's infosets.
     choice : (A,) int8
@@ -248,13 +248,12 @@ class GameKernel:
         self.arrays = prepare(game) if arrays is None else arrays
         a = self.arrays
         r, n_a = a.n_rows, a.n_sigma
-        # cf, v, v2 and q are consecutive views of one buffer, so the best-response
-        # kernels take the four as one argument (numba's dispatch costs ~0.1 us per
+        # cf, v, a second value vector and q are consecutive views of one buffer, so the
+        # best-response kernels take the four as one argument (numba's dispatch costs ~0.1 us per
         # argument: most of a NashConv call on the smallest games)
         self.scratch = np.zeros(3 * r + 2 * n_a)  # and the best-response kernels' profile
         self.cf = self.scratch[:r]
         self.v = self.scratch[r : 2 * r]
-        self.v2 = self.scratch[2 * r : 3 * r]
         self.q = self.scratch[3 * r :]
         self.inst = np.zeros(n_a)
         self.own = np.zeros(a.n_infosets)
