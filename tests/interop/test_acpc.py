@@ -116,7 +116,13 @@ def test_blinds_become_ante_plus_seat_blinds():
 # ---------------------------------------------------------------- writing, round trips
 
 
-@pytest.mark.parametrize("name", SMALL)
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param(n, marks=pytest.mark.slow) if n in ("flush", "mercer3_checks") else n
+        for n in SMALL
+    ],
+)
 def test_example_round_trip(name):
     text = example(name)
     g = load_gamedef(text)
@@ -256,7 +262,7 @@ def up_check(text: str, seeds, nash_conv: bool = True):
     [
         pytest.param(example("kuhn"), id="kuhn"),
         pytest.param(example("leduc"), id="leduc"),
-        pytest.param(LEDUC3_SMALL, id="leduc3-one-raise"),
+        pytest.param(LEDUC3_SMALL, id="leduc3-one-raise", marks=pytest.mark.slow),
         pytest.param(to_gamedef(load_game("kuhn(players=3)")), id="kuhn3"),
         # no bets before the board: forced checks, then a betting round
         pytest.param(LEDUC.replace("maxRaises = 2 2", "maxRaises = 0 2"), id="leduc-cap0"),

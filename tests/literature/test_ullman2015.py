@@ -79,6 +79,7 @@ def test_figures(tmp_path):
 
 
 # ------------------------------------------------------------------ the games
+@pytest.mark.slow
 def test_2p_smh_lp_value_and_cfr_limit():
     g = _mercer(2, "smh")
     r = solve(g, "lp")
@@ -107,6 +108,7 @@ def test_his_fictitious_play_reproduces_his_3p_smh_run():
     np.testing.assert_allclose(r.values, run.values, rtol=0, atol=1e-10)
 
 
+@pytest.mark.slow
 def test_claim_rows_2p_smh():
     _mercer(2, "smh")
     from toypoker.literature.claims import ullman2015 as C
