@@ -74,6 +74,7 @@ def test_expectations_vanish_below_p_min(N, game):
             assert np.abs(eq.expectations).max() < 1e-12
 
 
+@pytest.mark.slow
 def test_n4_multiplicity_and_certificates(curve4):
     # Sec. 5.1: a small range of P with distinct equilibria of very similar expectations
     m = multiplicity(curve4)
