@@ -92,6 +92,7 @@ def test_n4_multiplicity_and_certificates(curve4):
     assert len(turning_points(curve4)) >= 2
 
 
+@pytest.mark.slow
 def test_csv_round_trip(curve4, tmp_path):
     path = curve4.save(tmp_path / "curve.csv")
     back = EquilibriumCurve.load(path)
