@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 
 from ..errors import ToypokerError
-from ..sweeps import JOB_KINDS, PARQUET_HINT, grid
+from ..sweeps import JOB_KINDS, PARQUET_HINT, REQUIRED, grid
 from ..sweeps import sweep as run_sweep
 from .common import (
     Bar,
@@ -48,7 +48,11 @@ def _kinds_help() -> str:
     lines = []
     for k in JOB_KINDS.values():
         ps = ", ".join(
-            p.name if p.default is None or p.name == "seed" else f"{p.name}={p.default}"
+            f"{p.name} (required)"
+            if p.default is REQUIRED
+            else p.name
+            if p.default is None or p.name == "seed"
+            else f"{p.name}={p.default}"
             for p in k.params
         )
         lines.append(f"{k.name}: {k.help} [{ps}]")
