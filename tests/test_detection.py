@@ -79,3 +79,32 @@ def test_a_trembling_observer_weighs_never_taken_actions_finitely():
     assert exact.kl > 100 and 0 < soft.kl < 5
     with pytest.raises(ToypokerError, match="tremble"):
         detect(g, h0, g, h1, tremble=1.0)
+
+
+def test_detect_cli_reads_stored_equilibria_or_solves_the_merged_team(capsys, tmp_path):
+    # strong collusion in kuhn(players=3) (team {2,3}, win sharing): H1 from the store
+    # `toypoker collusion table7 --save` wrote, or solved as the merged team (default);
+    # both give an H1 whose NashConv in the 3-player game is small, and the observer's
+    # evidence per hand is positive
+    import json
+
+    from toypoker.cli import main
+
+    store = tmp_path / "k.npz"
+    assert main(["collusion", "table7", "kuhn(players=3)", "--team", "23", "--method",
+                 "pdcfr+", "--iterations", "2000", "--target-nash-conv", "1e-6",
+                 "--save", str(store), "--json"]) == 0  # fmt: skip
+    capsys.readouterr()
+    base = ["detect", "kuhn(players=3)", "--collusion", "kuhn(players=3,team=23,strong=true)",
+            "--runs", "200", "--json"]  # fmt: skip
+    assert main([*base, "--profiles", str(store)]) == 0
+    stored = json.loads(capsys.readouterr().out)
+    assert stored["h1_profile"].startswith("stored")
+    assert main([*base, "--method", "pdcfr+", "--iterations", "2000"]) == 0
+    solved = json.loads(capsys.readouterr().out)
+    assert "merged team" in solved["h1_profile"]
+    for d in (stored, solved):
+        assert float(d["h1_profile"].rsplit("NashConv ", 1)[1].split()[0]) < 1e-4
+        assert d["kl_per_hand"] > 0 and d["hands_to_detection_95"] > 0
+    assert main([*base, "--strong-solve", "x"]) == 2
+    assert "--strong-solve" in capsys.readouterr().err

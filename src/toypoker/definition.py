@@ -9,6 +9,7 @@ game's numeric parameters (:class:`NumericParams`).  :class:`Node`,
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -147,6 +148,49 @@ class GameDefinition:
     # per player: hole_slots split into groups sorted separately (own cards, then each
     # partner's under strong collusion); None = one group per player
     hole_groups: list[tuple[tuple[int, ...], ...]] | None = None
+    # suit isomorphism (``games/limit.py``): ``suits`` > 0 says the table holds one row
+    # per orbit of deals under permutations of the suits (cards ``rank * suits + suit``,
+    # weights the orbits' total probabilities), each row the orbit's representative
+    # whose boards are canonical (:func:`suit_canonical`, boards first), as the public
+    # tree shows them; ``board_slots[r]`` are the deal columns of round ``r``'s board.
+    # A player's observation at a node of round ``r`` is then her hole cards
+    # canonicalised jointly with the boards of rounds ``<= r`` (per round, not per deal).
+    # 0 = no merging: one observation per player and deal (all other games).
+    suits: int = 0
+    board_slots: list[tuple[int, ...]] | None = None
+
+
+def suit_canonical(cards: np.ndarray, groups: Sequence[Sequence[int]], suits: int) -> np.ndarray:
+    """The canonical form of each row of card codes under permutations of the suits.
+
+    ``cards`` is ``(rows, columns)`` of codes ``rank * suits + suit``; ``groups`` lists
+    column groups in priority order, each an unordered set of cards.  The canonical
+    form is the lexicographically smallest ``(sorted g(group 1), sorted g(group 2), ...)``
+    over all suit permutations ``g``, returned as ``(rows, sum of group sizes)``.  A
+    prefix of the groups is canonicalised by the same minimum (lexicographic order
+    compares the first groups first), which is what makes boards canonical round by
+    round.
+    """
+    cols = [list(g) for g in groups if len(g)]
+    rows = len(cards)
+    width = sum(len(c) for c in cols)
+    if not cols or rows == 0:
+        return np.zeros((rows, width), dtype=np.int64)
+    rank, suit = np.divmod(np.asarray(cards, dtype=np.int64), suits)
+    best: np.ndarray | None = None
+    idx = np.arange(rows)
+    for perm in itertools.permutations(range(suits)):
+        mapped = rank * suits + np.asarray(perm, dtype=np.int64)[suit]
+        cand = np.concatenate([np.sort(mapped[:, c], axis=1) for c in cols], axis=1)
+        if best is None:
+            best = cand
+            continue
+        diff = cand != best
+        first = diff.argmax(axis=1)
+        less = diff.any(axis=1) & (cand[idx, first] < best[idx, first])
+        best[less] = cand[less]
+    assert best is not None
+    return best
 
 
 @dataclass(frozen=True)
@@ -184,16 +228,30 @@ class InfoSet:
     actions: tuple[str, ...]
     offset: int
     restricted: bool
+    suits: int = 0  # > 0: ``private`` are card codes + 1 of a suit-isomorphic game
 
     @property
     def private_label(self) -> str:
-        """The private ranks as written in labels: ``"3"``, ``"2-5"``."""
+        """The private ranks as written in labels: ``"3"``, ``"2-5"``; card names
+        (``"AhKh"``) in a suit-isomorphic game."""
+        if self.suits:
+            return "".join(card_text(r - 1, self.suits) for r in self.private)
         return "-".join(str(r) for r in self.private)
 
     @property
     def label(self) -> str:
         """The stable label ``P{player+1}:{private}:{history}``, e.g. ``P2:3:kb``."""
         return make_label(self.player, self.private_label, self.history)
+
+
+RANK_CHARS = "23456789TJQKA"
+SUIT_CHARS = "cdhs"  # ACPC's suit order
+
+
+def card_text(code: int, suits: int) -> str:
+    """The name of a card code ``rank * suits + suit`` (rank 0 is a deuce): ``"6s"``."""
+    r, s = divmod(int(code), suits)
+    return RANK_CHARS[r] + SUIT_CHARS[s]
 
 
 def make_label(player: int, private: str, history: str) -> str:

@@ -30,6 +30,7 @@ are read-only.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -42,6 +43,8 @@ import numpy as np
 from .definition import (
     ACTION_NAMES,
     IDX,
+    RANK_CHARS,
+    SUIT_CHARS,
     DealBlocks,
     GameDefinition,
     InfoSet,
@@ -49,8 +52,10 @@ from .definition import (
     Node,
     NumericParams,
     RawNode,
+    card_text,
     deal_blocks,
     make_label,
+    suit_canonical,
 )
 from .errors import ProfileError
 from .spec import format_spec
@@ -167,6 +172,11 @@ class Game:
 
     def _compile_observations(self) -> None:
         d = self.definition
+        # per round (suit-isomorphic games only): (n, D) observations at nodes of round r
+        self.obs_round: tuple[np.ndarray, ...] | None = None
+        if d.suits:
+            self._compile_suit_observations()
+            return
         self.obs = np.empty((self.n_players, self.n_deals), dtype=np.int64)
         self.obs_private: list[list[tuple[int, ...]]] = []
         for p in range(self.n_players):
@@ -181,6 +191,38 @@ class Game:
                 uniq, inv = np.unique(hole, axis=0, return_inverse=True)
                 self.obs[p] = inv.reshape(-1)
             self.obs_private.append([tuple(int(x) + 1 for x in row) for row in uniq])
+
+    def _compile_suit_observations(self) -> None:
+        """Observations of a suit-isomorphic table (``GameDefinition.suits``): at round
+        ``r`` a player sees her hole cards and the boards of rounds ``<= r``; the pair is
+        canonicalised jointly (one suit permutation for both, :func:`suit_canonical`),
+        boards first.  The canonical boards are the row's own (the builder's
+        representatives), so the canonical hole cards -- written in the frame of the
+        boards the public node shows -- identify the observation at that node."""
+        d = self.definition
+        assert d.board_slots is not None
+        n, rounds = self.n_players, len(d.board_slots)
+        holes: list[list[np.ndarray]] = [[] for _ in range(n)]
+        for r in range(rounds):
+            boards = [tuple(b) for b in d.board_slots[: r + 1] if len(b)]
+            width = sum(len(b) for b in boards)
+            shown = self.cards[:, [c for b in boards for c in b]]
+            for p in range(n):
+                own = (d.hole_slots[p],) if d.hole_groups is None else d.hole_groups[p]
+                canon = suit_canonical(self.cards, [*boards, *own], d.suits)
+                if not np.array_equal(canon[:, :width], shown):
+                    raise ValueError("suit-isomorphic deal table: boards not canonical")
+                holes[p].append(canon[:, width:])
+        self.obs_private = []
+        obs_round = np.empty((rounds, n, self.n_deals), dtype=np.int64)
+        for p in range(n):
+            stacked = np.concatenate(holes[p], axis=0)
+            uniq, inv = np.unique(stacked, axis=0, return_inverse=True)
+            obs_round[:, p, :] = inv.reshape(rounds, self.n_deals)
+            self.obs_private.append([tuple(int(x) + 1 for x in row) for row in uniq])
+        self.obs_round = tuple(obs_round)
+        # ``obs``: the first round's (hole cards alone, up to the suits)
+        self.obs = obs_round[0].copy()
 
     def _compile_rows(self) -> None:
         raw = self.definition.nodes
@@ -235,12 +277,16 @@ class Game:
         infosets: list[InfoSet] = []
         row_infoset = np.full(self.n_rows, -1, dtype=IDX)
         offset = 0
+        raw = self.definition.nodes
+        rounds = [raw[old].round for old in self._raw_order]
+        suits = self.definition.suits
         for node in self.nodes:
             if node.kind != "decision":
                 continue
             p = node.actor
             a, b = self.node_row_start[node.id], self.node_row_start[node.id + 1]
-            ob = self.obs[p, self.node_deals[node.id]]
+            table = self.obs if self.obs_round is None else self.obs_round[rounds[node.id]]
+            ob = table[p, self.node_deals[node.id]]
             # observations are small ints: rank them with a presence table, not a sort
             present = np.zeros(len(self.obs_private[p]), dtype=bool)
             present[ob] = True
@@ -259,6 +305,7 @@ class Game:
                         actions=node.actions,
                         offset=offset,
                         restricted=False,
+                        suits=suits,
                     )
                 )
                 offset += len(node.actions)
@@ -569,9 +616,65 @@ class Game:
         """
         label = self._key_to_label(key)
         idx = self._label_index.get(label)
+        if idx is None and self.definition.suits:
+            idx = self._label_index.get(self._suit_canonical_label(label) or "")
         if idx is None:
             raise ProfileError(f"unknown infoset {label!r} in game {self.spec}")
         return self.infosets[idx]
+
+    def _suit_canonical_label(self, label: str) -> str | None:
+        """In a suit-isomorphic game: the label of the infoset a label written with any
+        suits (``P1:Ad:b/[KdQc]``, or card codes + 1 as in the unmerged game's labels,
+        ``P1:24:b/[KdQc]``) belongs to -- the same cards relabelled by the suit
+        permutation that makes the boards canonical.  None if the label does not parse."""
+        d = self.definition
+        suits = d.suits
+        parts = label.split(":", 2)
+        if len(parts) != 3 or not parts[0][1:].isdigit():
+            return None
+        player, private, history = int(parts[0][1:]) - 1, parts[1], parts[2]
+        if not 0 <= player < self.n_players:
+            return None
+
+        def codes(text: str) -> list[int]:
+            if len(text) % 2 or any(
+                text[i] not in RANK_CHARS or text[i + 1] not in SUIT_CHARS[:suits]
+                for i in range(0, len(text), 2)
+            ):
+                raise ValueError(text)
+            return [
+                RANK_CHARS.index(text[i]) * suits + SUIT_CHARS.index(text[i + 1])
+                for i in range(0, len(text), 2)
+            ]
+
+        try:
+            if private.replace("-", "").isdigit():
+                hole = [int(x) - 1 for x in private.split("-")]
+            else:
+                hole = codes(private)
+            pieces = history.split("[")
+            boards = [codes(piece.split("]", 1)[0]) for piece in pieces[1:]]
+        except ValueError:
+            return None
+        sizes = [len(b) for b in d.board_slots or () if len(b)][: len(boards)]
+        own = (d.hole_slots[player],) if d.hole_groups is None else d.hole_groups[player]
+        hole_sizes = [len(g) for g in own]
+        if [len(b) for b in boards] != sizes or len(hole) != sum(hole_sizes):
+            return None
+        flat = [c for b in boards for c in b] + hole
+        if len(set(flat)) != len(flat) or max(flat, default=0) >= len(RANK_CHARS) * suits:
+            return None
+        groups, col = [], 0
+        for size in sizes + hole_sizes:
+            groups.append(list(range(col, col + size)))
+            col += size
+        canon = suit_canonical(np.array([flat], dtype=np.int64), groups, suits)[0]
+        names = [card_text(int(c), suits) for c in canon]
+        text, col = pieces[0], 0
+        for b, piece in zip(boards, pieces[1:], strict=True):
+            text += "[" + "".join(names[col : col + len(b)]) + "]" + piece.split("]", 1)[1]
+            col += len(b)
+        return make_label(player, "".join(names[col:]), text)
 
     def _key_to_label(self, key: str | tuple) -> str:
         if isinstance(key, str):
@@ -589,7 +692,12 @@ class Game:
 
     def has_infoset(self, key: str | tuple) -> bool:
         """Whether the game has that infoset (keys as for :meth:`infoset`)."""
-        return self._key_to_label(key) in self._label_index
+        label = self._key_to_label(key)
+        if label in self._label_index:
+            return True
+        return bool(self.definition.suits) and (
+            self._suit_canonical_label(label) in self._label_index
+        )
 
     def infosets_of(self, player: int) -> list[InfoSet]:
         """``player``'s infosets (0-based player), in the game's order."""
@@ -613,7 +721,17 @@ class Game:
             "sequences": self.n_sigma,
             "rows": self.n_rows,
             "terminal_histories": int(len(self.term_rows)),
+            **self._suit_summary(),
         }
+
+    def _suit_summary(self) -> dict[str, object]:
+        d = self.definition
+        if not d.suits:
+            return {}
+        n_cards = d.n_ranks  # card codes: the whole deck, ranks x suits
+        groups = [len(h) for h in d.hole_slots] + [len(b) for b in d.board_slots or () if len(b)]
+        full = math.perm(n_cards, sum(groups)) // math.prod(math.factorial(g) for g in groups)
+        return {"suit_isomorphism": True, "deals_without_suit_isomorphism": full}
 
     def __repr__(self) -> str:
         return f"Game({self.spec!r})"

@@ -71,13 +71,16 @@ def test_blinds_and_first_actor(game):
 def test_rank_only_standard_and_suited_standard():
     g = load_game("holdem(ranks=4,suits=2,hole=1,rounds=2,board2=1,evaluator=standard)")
     assert sum(int(x) for x in g.weight_num) == g.weight_den
-    # five cards: suits matter, the table holds card codes (no merging)
-    s = load_game(
-        "holdem(ranks=4,suits=2,hole=2,rounds=2,board2=3,cap1=1,cap2=1,evaluator=standard)"
-    )
+    # five cards: suits matter, the table holds card codes, one deal per suit orbit
+    spec = "holdem(ranks=4,suits=2,hole=2,rounds=2,board2=3,cap1=1,cap2=1,evaluator=standard)"
+    s = load_game(spec)
     assert s.cards.max() == 7 and sum(int(x) for x in s.weight_num) == s.weight_den
-    # 8 cards: C(8,2) * C(6,2) * C(4,3) deals
-    assert s.n_deals == 28 * 15 * 4
+    # 8 cards: C(8,2) * C(6,2) * C(4,3) deals; swapping the two suits fixes none of them
+    # (a fixed group is a union of a rank's two cards, and the board has three), so
+    # Burnside's lemma gives 1680 / 2 orbits
+    assert s.n_deals == 28 * 15 * 4 // 2
+    u = load_game(spec[:-1] + ",suit_isomorphism=false)")
+    assert u.n_deals == 28 * 15 * 4 and u.definition.suits == 0
 
 
 def test_size_hook_counts_without_building(game):

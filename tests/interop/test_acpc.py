@@ -302,3 +302,75 @@ def test_universal_poker_three_player_mercer_with_checks_values():
     text = example("mercer3_checks").replace("maxRaises = 1 0", "maxRaises = 1 1")
     text = text.replace("numSuits = 4", "numSuits = 2").replace("numRanks = 5", "numRanks = 4")
     up_check(text, seeds=(1,), nash_conv=False)
+
+
+def up_deal_values(os_game, gd, profile, deal):
+    """OpenSpiel's expected returns of ``universal_poker`` given one deal (the chance
+    nodes deal ``deal``'s cards in order: each player's hole cards, then the boards),
+    with ``profile`` played at every information state (our label, canonicalised)."""
+    from toypoker.interop.acpc import UP_CALL, UP_FOLD, UP_RAISE, universal_poker_label
+
+    game = profile.game
+    letters = {"k": UP_CALL, "c": UP_CALL, "b": UP_RAISE, "r": UP_RAISE, "f": UP_FOLD}
+
+    def walk(state, k):
+        if state.is_terminal():
+            return np.array(state.returns())
+        if state.is_chance_node():
+            return walk(state.child(int(deal[k])), k + 1)
+        label, forced = universal_poker_label(game, gd, state.information_state_string())
+        if forced:
+            return walk(state.child(UP_CALL), k)
+        inf = game.infoset(label)
+        probs = profile.probs[inf.offset : inf.offset + len(inf.actions)]
+        return sum(
+            float(x) * walk(state.child(letters[a]), k)
+            for a, x in zip(inf.actions, probs, strict=True)
+            if x
+        )
+
+    return walk(os_game.new_initial_state(), 0)
+
+
+@pytest.mark.peer
+@pytest.mark.slow
+def test_universal_poker_four_suits_flushes_per_deal():
+    # five cards (1 hole + 4 board) of 5 ranks x 4 suits: flushes and straights
+    # decide showdowns.  Our game merges suit-isomorphic deals (1,162,800 deals ->
+    # 53,500 orbits); OpenSpiel's whole tree (28 million chance paths) is out of reach,
+    # so deals are drawn at random and OpenSpiel's value given each deal is compared
+    # with our row of the deal's orbit, for the uniform and a random profile.
+    pyspiel = pytest.importorskip("pyspiel")
+    from toypoker.definition import suit_canonical
+    from toypoker.evaluate import backward_values, edge_probabilities
+    from toypoker.interop.acpc import universal_poker_game
+
+    text = example("flush").replace("numSuits = 2", "numSuits = 4")
+    gd, g = parse_gamedef(text), load_gamedef(text, max_bytes=2**34)
+    assert pyspiel is not None and g.n_deals == 53_500
+    assert g.summary()["deals_without_suit_isomorphism"] == 20 * 19 * 3060
+    os_game = universal_poker_game(gd)
+    d = g.definition
+    groups = [list(b) for b in d.board_slots if b] + [list(h) for h in d.hole_slots]
+    order = [c for grp in groups for c in grp]
+    row_of = {tuple(r): i for i, r in enumerate(g.cards[:, order].tolist())}
+    root = slice(int(g.depth_start[0]), int(g.depth_start[1]))
+    deal_row = dict(zip(g.row_deal[root].tolist(), range(root.start, root.stop), strict=True))
+    rng = np.random.default_rng(12)
+    deals = [rng.permutation(20)[:6] for _ in range(150)]
+    # codes rank * 4 + suit (c, d, h, s): seat 1 holds 5c, seat 2 5d, the board
+    # 2c 3c 4c 6c -- seat 1's straight flush beats seat 2's straight, and swapped
+    flush = np.array([12, 13, 0, 4, 8, 16])
+    deals += [flush, flush[[1, 0, 2, 3, 4, 5]]]
+    for profile in (Profile.uniform(g), Profile.random(g, np.random.default_rng(3))):
+        values = backward_values(g, edge_probabilities(g, profile.probs))
+        for deal in deals:
+            canon = suit_canonical(deal[None, :], groups, 4)[0]
+            row = deal_row[row_of[tuple(canon.tolist())]]
+            theirs = up_deal_values(os_game, gd, profile, deal)
+            assert np.allclose(values[:, row], theirs, rtol=0, atol=1e-12)
+    # the flush decides: under the uniform profile seat 1 wins on average holding 5c
+    # and loses holding 5d
+    u = Profile.uniform(g)
+    a, b = (up_deal_values(os_game, gd, u, x)[0] for x in deals[-2:])
+    assert a > 0 > b

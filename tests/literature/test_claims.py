@@ -30,8 +30,10 @@ def test_every_claim_runs_and_is_classified(rows):
         c.id for c in CLAIMS
     ]  # every claim ran, in the catalogue's order
     assert {r.status for r in rows} <= {"verified", "disagrees"}
-    # 190 before issue 15, + Table 1 caption, Table 2 (10), estimators (5); + Ullman (190)
-    assert len(rows) == 396
+    # 190 before issue 15, + Table 1 caption, Table 2 (10), estimators (5); + Ullman (190);
+    # + Table 8's collusion rows (30), Table 7's values (19), his 3P-SMH collusion runs (20),
+    # footnote 6 (1)
+    assert len(rows) == 466
     # the disagreements, counted per claim (seed 0): Kuhn (1950) I and J, case 1's
     # value, case 3's printed eta; Szafron's Sec. 5 text b33; Billingham eq. (3) at
     # P = 5, eq. (11) without 1/24, the alliance's o_K, eq. (4)'s 6.67, Table 2's
@@ -52,7 +54,8 @@ def test_every_claim_runs_and_is_classified(rows):
         "billingham-estimators": 1,
         # Ullman (2015): the 3P-SMH text values (bet 8, not 4), the mixed situations of
         # 3P-SMH, Tables 2-3 (his FP at eps 0.01, not the LP equilibrium), Tables 4-6
-        # and 8 (FP leftovers against CFR+), Table 7's caption (the equal rows are B, C)
+        # and 8 (FP leftovers against CFR+), Table 7's caption (the equal rows are B, C),
+        # Table 7's strong Public/Private outsider and weak payoffs, footnote 6 (10^-4)
         "ullman-3p-smh-values": 3,
         "ullman-smh-shape": 1,
         "ullman-table2": 16,
@@ -61,7 +64,9 @@ def test_every_claim_runs_and_is_classified(rows):
         "ullman-table5": 28,
         "ullman-table6": 18,
         "ullman-table7": 4,
-        "ullman-table8": 27,
+        "ullman-table8": 53,
+        "ullman-table7-values": 10,
+        "ullman-footnote6": 1,
     }
 
 

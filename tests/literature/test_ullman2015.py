@@ -76,6 +76,14 @@ def test_figures(tmp_path):
         {"printed": U.TABLE7_STRONG}, tmp_path / "t7.png", title="Table 7 (strong)"
     )
     assert (tmp_path / "t5.png").stat().st_size > 0 and (tmp_path / "t7.png").stat().st_size > 0
+    # a CollusionTable's payoffs in Table 7's layout: Table 7 itself, read back
+    table = {
+        (strength, c.lower()): tuple(block[p][k] for p in "ABC")
+        for strength, block in (("strong", U.TABLE7_STRONG), ("weak", U.TABLE7_WEAK_PRINTED))
+        for k, c in enumerate(U.TABLE7_SCENARIOS)
+    }
+    assert figures_ullman.table_payoffs(table, "strong") == U.TABLE7_STRONG
+    assert figures_ullman.table_payoffs(table, "weak") == U.TABLE7_WEAK_PRINTED
 
 
 # ------------------------------------------------------------------ the games
@@ -123,3 +131,65 @@ def test_claim_rows_2p_smh():
     ]
     assert {r.status for r in rows} == {"verified"}
     assert len(rows) == 6 + 6  # 2 text + 2 code values + iterations + last gain; 6 cells
+
+
+# ------------------------------------------------------------------ collusion
+def test_collusion_runs_are_win_sharing_and_zero_sum():
+    # poker-nasheq output/smh3p/{sc,wc}/*-summary.payoffs: win sharing gives the two
+    # colluders equal payoffs in the collusion game and in "mixed (collusion)"; every
+    # line sums to 0 (float rounding); each run stopped below its eps
+    for run in U.COLLUSION_RUNS:
+        members = [int(c) - 1 for c in run.team]
+        for vals in (run.public, run.private):
+            assert vals[members[0]] == vals[members[1]]
+        for vals in (run.public, run.private, run.suspicious):
+            assert abs(sum(vals)) < 1e-15
+        assert run.last_gain < run.eps == 0.01 and run.iterations > 0
+    assert [r.team for r in U.COLLUSION_RUNS if r.strength == "strong"] == ["12", "13", "23"]
+
+
+@pytest.mark.slow
+def test_his_fictitious_play_reproduces_his_strong_collusion_run():
+    # poker-nasheq output/smh3p/sc/12.out and 12-summary.payoffs (his 0-based players 1
+    # and 2 = our seats 2, 3): 68 iterations, last gain 0.009904884298550937, values
+    # (-0.19202163996787378, 0.09601081998393689, 0.09601081998393689): his collusion
+    # evaluator and card sharing are our team=23, sharing=win, strong=true
+    _mercer(3, "smh")
+    g = load_game("mercer(players=3,variant=smh,team=23,strong=true)")
+    run = next(r for r in U.COLLUSION_RUNS if r.strength == "strong" and r.team == "23")
+    r = run_ullman(g, run.eps)
+    assert r.iterations == run.iterations == 68
+    assert r.options["last_check_gain"] == pytest.approx(run.last_gain, abs=1e-12)
+    np.testing.assert_allclose(r.values, run.public, rtol=0, atol=1e-10)
+
+
+@pytest.mark.slow
+def test_stored_equilibria_fit_the_games():
+    # toypoker/literature/data: the stored 3P-SMH equilibria (Table 7 placements, team
+    # of seats 2, 3 first) belong to the games compiled now and are equilibria to 1e-4
+    from toypoker.evaluate import nash_conv
+    from toypoker.literature.claims import ullman2015 as C
+
+    _mercer(3, "smh")
+    prof = C.stored_profiles("3P-SMH")
+    assert prof.spec == U.SPEC["3P-SMH"] and prof.team == C.TABLE7_TEAM == (1, 2)
+    assert len(prof.sigma) == 7
+    for spec in prof.sigma:
+        g = load_game(spec)
+        assert nash_conv(g, prof.profile(g)) <= 1e-4
+
+
+@pytest.mark.slow
+def test_footnote6_row():
+    # footnote 6: strong collusion gains "on the order of 10^-4" in 3P-SMH; the exact
+    # gain is 0.0663 per member (the merged LP team values 0.06281, 0.13557, 0.19927
+    # for teams {1,2}, {1,3}, {2,3}, over 6 members; their CFR bracket here to 1e-4)
+    _mercer(3, "smh")
+    from toypoker.literature.claims import ullman2015 as C
+    from toypoker.literature.claims.base import Context
+
+    ctx = Context(np.random.default_rng(0))
+    claim = next(c for c in C.CLAIMS if c.id == "ullman-footnote6")
+    (row,) = claim.run(claim, ctx)
+    assert row.status == "disagrees"
+    assert "ours 0.066" in row.detail and "weak collusion" in row.detail

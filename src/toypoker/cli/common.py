@@ -27,6 +27,13 @@ err = Console(stderr=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
 SpecArg = Annotated[str, typer.Argument(help='Game spec, e.g. "kuhn(players=3)".')]
+StrongSolveOpt = Annotated[
+    str,
+    typer.Option(
+        help="merged: strong win-sharing collusion solved as the team as one agent, its "
+        "strategy played by the members; members: the n-player game as it is."
+    ),
+]
 
 #: the arguments of the running command (set by :func:`toypoker.cli.main`), for resume hints
 ARGV: list[str] = []

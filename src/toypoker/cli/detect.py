@@ -11,31 +11,68 @@ from rich.table import Table
 
 from ..detection import detect as detect_collusion
 from ..errors import ToypokerError
+from ..evaluate import nash_conv
 from ..game import Game
 from ..games import load_game
-from ..games.collusion import splice
+from ..games.collusion import STRONG_SOLVES, CollusionProfiles, splice, transfer_profile
 from ..profile import Profile
 from ..solvers import solve as solve_game
 from .common import (
     Bar,
     JsonOpt,
     SpecArg,
+    StrongSolveOpt,
     at_least,
     check_file,
+    check_readable,
     out,
     plain,
+    positive,
     print_json,
 )
 from .evaluate import load_profile
 
 
-def _profile(g: Game, path: Path | None, iterations: int, what: str) -> tuple[Profile, str]:
-    """A profile file, or CFR+ on the game for ``iterations`` (with its NashConv)."""
+def _merged_spec(g: Game) -> str | None:
+    """The merged-team spec of a strong win-sharing collusion game, else ``None``."""
+    p = g.params
+    if p.get("strong") is True and p.get("sharing") == "win" and p.get("merge") is False:
+        return g.spec.replace("merge=false", "merge=true")
+    return None
+
+
+def _profile(
+    g: Game,
+    path: Path | None,
+    stored: CollusionProfiles | None,
+    method: str,
+    iterations: int,
+    target: float | None,
+    strong_solve: str,
+    what: str,
+) -> tuple[Profile, str]:
+    """A profile file, a stored profile (``--profiles``), or ``method`` on the game (the
+    merged team's game for strong win-sharing collusion with ``strong_solve="merged"``)."""
     if path is not None:
         return load_profile(path, g, exact=False).to_float(), f"{path}"
-    with Bar(f"{what}: cfr+ {g.spec}", iterations) as bar:
-        res = solve_game(g, "cfr+", iterations=iterations, progress=lambda t, nc: bar.update(t))
-    return res.profile, f"cfr+ {res.iterations} iterations, NashConv {res.nash_conv:.2g}"
+    if stored is not None and g.spec in stored.sigma:
+        prof = stored.profile(g)
+        return prof, f"stored ({stored.how}), NashConv {float(nash_conv(g, prof)):.2g}"
+    merged = _merged_spec(g) if strong_solve == "merged" else None
+    h = load_game(merged) if merged else g
+    with Bar(f"{what}: {method} {h.spec}", iterations) as bar:
+        res = solve_game(
+            h, method, iterations=iterations, target_nash_conv=target,
+            progress=lambda t, nc: bar.update(t),
+        )  # fmt: skip
+    prof = res.profile.to_float() if res.profile.exact else res.profile
+    if merged:
+        prof = transfer_profile(prof, g)
+        return prof, (
+            f"{method} {res.iterations} iterations on the merged team, NashConv "
+            f"{float(nash_conv(g, prof)):.2g} in {g.spec}"
+        )
+    return prof, f"{method} {res.iterations} iterations, NashConv {res.nash_conv:.2g}"
 
 
 def detect(
@@ -64,7 +101,19 @@ def detect(
     team: Annotated[
         str | None, typer.Option(help="The colluding seats (1-based digits, e.g. 12).")
     ] = None,
-    iterations: Annotated[int, typer.Option(help="CFR+ iterations for a missing profile.")] = 2000,
+    method: Annotated[str, typer.Option(help="Solver for a missing profile.")] = "cfr+",
+    iterations: Annotated[int, typer.Option(help="Iterations for a missing profile.")] = 2000,
+    target_nash_conv: Annotated[
+        float | None, typer.Option(help="Stop a solve at this NashConv (or --iterations).")
+    ] = None,
+    strong_solve: StrongSolveOpt = "merged",
+    profiles: Annotated[
+        Path | None,
+        typer.Option(
+            help="Equilibria stored by `toypoker collusion table7 --save` (used for the "
+            "games they hold)."
+        ),
+    ] = None,
     alpha: Annotated[float, typer.Option(help="False-alarm probability of the test.")] = 0.05,
     beta: Annotated[float, typer.Option(help="Miss probability (power = 1 - beta).")] = 0.05,
     runs: Annotated[int, typer.Option(help="Simulated test sequences.")] = 2000,
@@ -84,6 +133,12 @@ def detect(
     collusion from honest play: Wald's sequential likelihood-ratio test, exact
     per-hand evidence, simulated stopping times and the hands for 95 % power."""
     at_least("--iterations", iterations, 1)
+    positive("--target-nash-conv", target_nash_conv)
+    if strong_solve not in STRONG_SOLVES:
+        raise ToypokerError(
+            f"--strong-solve must be {' or '.join(STRONG_SOLVES)}, got {strong_solve!r}"
+        )
+    check_readable(profiles, "--profiles")
     at_least("--runs", runs, 1)
     at_least("--max-hands", max_hands, 1)
     at_least("--seed", seed, 0)
@@ -98,8 +153,10 @@ def detect(
     g0, g1 = load_game(spec), load_game(collusion)
     if scenario == "private" and any(not 0 <= s < g1.n_players for s in seats):
         raise ToypokerError(f"--team {team} names a seat {g1.spec} does not have")
-    p0, how0 = _profile(g0, h0, iterations, "H0")
-    p1, how1 = _profile(g1, h1, iterations, "H1")
+    stored = CollusionProfiles.load(profiles) if profiles is not None else None
+    opts = (method, iterations, target_nash_conv, strong_solve)
+    p0, how0 = _profile(g0, h0, stored, *opts, "H0")
+    p1, how1 = _profile(g1, h1, stored, *opts, "H1")
     if scenario == "private":
         outsiders = set(range(g1.n_players)) - set(seats)
         p1 = splice(p1, p0, outsiders)  # the outsiders keep the honest strategy

@@ -32,8 +32,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-RANK_CHARS = "23456789TJQKA"
-SUIT_CHARS = "cdhs"  # ACPC's suit order
+from ..definition import RANK_CHARS, SUIT_CHARS, card_text  # noqa: F401 (re-exported)
 
 # multiplicity categories, in standard poker order (straight 4 and flush 5 only
 # arise with five cards, which ``standard`` hands to pokerkit)
@@ -42,8 +41,7 @@ HIGH_CARD, PAIR, TWO_PAIR, TRIPS, FULL_HOUSE, QUADS = 0, 1, 2, 3, 6, 7
 
 def card_name(code: int, suits: int) -> str:
     """The name of a card code ``rank * suits + suit`` (rank 0 is a deuce): ``"6s"``."""
-    r, s = divmod(int(code), suits)
-    return RANK_CHARS[r] + SUIT_CHARS[s]
+    return card_text(code, suits)
 
 
 def multiplicity_key(ranks: tuple[int, ...]) -> int:

@@ -14,14 +14,12 @@ and two-player SMH is ``holdem(ranks=5,suits=4,hole=2,board2=2,orbits1=1,orbits2
 bet1=4,bet2=4,check=false,evaluator=ullman4)``.
 
 Suits are merged exactly when the evaluator cannot see them (deals are rank
-multisets, see ``group_deal_table``); a suited evaluator (``standard`` with five
-or more cards) keeps card identities and does **not** merge suit-isomorphic deals:
-our infosets are (public node, the actor's own cards) and boards are literal
-chance outcomes, so a deal's canonical relabelling (chosen from every player's
-cards) would change a player's observed suits according to cards she cannot
-see, splitting or joining her information sets; an exact reduction needs
-per-player canonical observations with tied strategies, which the engine
-does not have.
+multisets, see ``group_deal_table``).  A suited evaluator (``standard`` with five
+or more cards) deals card identities and merges suit-isomorphic deals exactly
+(``games/limit.py``: one deal per orbit under permutations of the suits, boards
+as canonical chance outcomes, each player's observation canonical per round);
+``suit_isomorphism=false`` keeps every card identity (the unmerged game, for
+cross-checks).
 """
 
 from __future__ import annotations
@@ -103,6 +101,7 @@ def build(p: Params) -> GameDefinition:
         params=p,
         ante=Fraction(p["ante"]),
         evaluator=EVALUATORS[p["evaluator"]],
+        suit_isomorphism=p.get("suit_isomorphism") is not False,
         **_shape(p),
     )
 
@@ -112,7 +111,12 @@ def size(p: Params, max_entries: int | None = None) -> tuple[int, int, int]:
     shape = _shape(p)
     dealt = p["hole"] + sum(p.get(f"board{i}", 0) for i in range(2, p["rounds"] + 1))
     suits = p["suits"] if EVALUATORS[p["evaluator"]].suited(dealt) else 0
-    return estimate_size(max_entries=max_entries, suits=suits, **shape)
+    return estimate_size(
+        max_entries=max_entries,
+        suits=suits,
+        suit_isomorphism=p.get("suit_isomorphism") is not False,
+        **shape,
+    )
 
 
 def _round_params() -> tuple[Param, ...]:
@@ -147,6 +151,12 @@ HOLDEM = GameInfo(
         Param("blind2", "number", None, "blind of seat 2 (ACPC)"),
         Param("check", "bool", True, "a player facing no bet may check"),
         Param("evaluator", "word", "leduc", "high_card, leduc, ullman4 or standard"),
+        Param(
+            "suit_isomorphism",
+            "bool",
+            None,
+            "merge suit-isomorphic deals when the evaluator sees suits (true)",
+        ),
         *_round_params(),
     ),
     build=build,

@@ -11,13 +11,14 @@ board.  When the evaluator ignores suits a card is its rank and a group its
 sorted ranks, weighted exactly (hypergeometric); with one card a group this is
 the older table of ordered rank sequences (:func:`deal_table`), row for row.
 When the evaluator sees suits, cards are identities ``rank * suits + suit``
-and suit-isomorphic deals are *not* merged: infosets are (public node, the
-actor's own cards) and boards are literal chance outcomes, so relabelling a
-whole deal by a suit permutation chosen from all players' cards would change
-what one player observes according to cards she cannot see (splitting or
-joining her information sets).  An exact reduction would need per-player
-canonical observations with strategies tied across them, which the engine does
-not have; correctness first.
+and suit-isomorphic deals are merged exactly (:func:`suit_orbit_table`): one row
+per orbit of deals under permutations of the suits, weighted by the orbit's
+probability, each row written so that its boards are canonical round by round;
+the public tree deals the canonical boards, and a player's observation at a node
+of round ``r`` is her hole cards canonicalised jointly with the boards shown so
+far (``Game`` compiles it per round), so her information sets are those of the
+unmerged game up to a suit permutation.  ``suit_isomorphism=False`` keeps every
+card identity (the unmerged game, for cross-checks).
 
 Betting (per round, fixed bet size ``bet``, at most ``max_bets`` bets a round):
 when no bet is outstanding a player may check (``k``) or bet (``b``); facing
@@ -42,13 +43,14 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from ..definition import GameDefinition, Linear, NumericParams, RawNode
+from ..definition import GameDefinition, Linear, NumericParams, RawNode, suit_canonical
 from .hands import Evaluator, card_name
 
 
@@ -260,6 +262,117 @@ def count_group_deals(multiplicity: Sequence[int], groups: Sequence[int]) -> int
     return states.get(tuple(0 for _ in groups), 0)
 
 
+def suit_orbit_table(
+    n_cards: int, suits: int, groups: Sequence[int], first: Sequence[int]
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """One deal per orbit of deals under permutations of the suits, weighted exactly.
+
+    The deck is ``n_cards`` card codes ``rank * suits + suit``; ``groups`` are the
+    group sizes in column order (each player's hole cards, then each round's board),
+    and ``first`` the groups that come first in the canonical order (the boards, so
+    that every row's boards are canonical round by round: :func:`suit_canonical`).
+    A row is the orbit's canonical representative and ``weight_num / weight_den`` the
+    orbit's total probability (``weight_num`` = the orbit's size: every deal of
+    distinct cards is equally likely).
+
+    Built group by group in the canonical order: the orbits of the deals of the first
+    ``g + 1`` groups are those of the representatives of the first ``g`` extended by
+    every next group, merged (an orbit of extensions of ``x`` meets each deal of
+    ``x``'s orbit equally often, so summing the extensions' weights is exact); no full
+    table is built.  Returns ``(cards, weight_num, weight_den)``, rows sorted.
+    """
+    order = [*first, *(g for g in range(len(groups)) if g not in first)]
+    order = [g for g in order if groups[g]]
+    if sum(groups) > n_cards:
+        raise ValueError("more cards dealt than the deck holds")
+    if n_cards > 62:
+        raise ValueError("suit isomorphism needs a deck of at most 62 cards")
+    reps = np.zeros((1, 0), dtype=np.int64)
+    num = np.ones(1, dtype=np.int64)
+    used = np.zeros(1, dtype=np.int64)
+    den, left = 1, n_cards
+    col_groups: list[list[int]] = []
+    for g in order:
+        size = groups[g]
+        opts = np.array(list(itertools.combinations(range(n_cards), size)), dtype=np.int64)
+        mask = np.bitwise_or.reduce(np.left_shift(np.int64(1), opts), axis=1)
+        den *= math.comb(left, size)
+        left -= size
+        d, k = np.nonzero((used[:, None] & mask[None, :]) == 0)
+        ext = np.concatenate([reps[d], opts[k]], axis=1)
+        col_groups.append(list(range(reps.shape[1], reps.shape[1] + size)))
+        canon = suit_canonical(ext, col_groups, suits)
+        reps, inv = np.unique(canon, axis=0, return_inverse=True)
+        merged = np.zeros(len(reps), dtype=np.int64)
+        np.add.at(merged, inv.reshape(-1), num[d])
+        num = merged
+        used = np.bitwise_or.reduce(np.left_shift(np.int64(1), reps), axis=1)
+    if den >= 2**62:
+        raise ValueError("deal table too large for exact int64 weights")
+    # back to column order, rows sorted by it
+    starts = np.concatenate([[0], np.cumsum(groups)])
+    where = {g: cols for g, cols in zip(order, col_groups, strict=True)}
+    perm = [c for g in range(len(groups)) if groups[g] for c in where[g]]
+    cards = reps[:, perm]
+    assert cards.shape[1] == starts[-1]
+    rows = np.lexsort(cards.T[::-1]) if cards.shape[1] else np.arange(len(cards))
+    return cards[rows], num[rows], den
+
+
+def count_suit_orbits(ranks: int, suits: int, groups: Sequence[int]) -> int:
+    """How many rows :func:`suit_orbit_table` would have, by Burnside's lemma.
+
+    The number of orbits is the mean over the ``suits!`` permutations ``g`` of the
+    deals ``g`` fixes; ``g`` fixes a deal when it maps every group onto itself, i.e.
+    every group is a union of ``g``'s cycles on the cards (each rank contributes the
+    cycles of ``g`` on the suits).  Those are counted by dynamic programming over the
+    cycles, the state being the sorted sizes still missing in the groups.
+    """
+    total = 0
+    done = tuple(0 for _ in groups)
+    for perm in itertools.permutations(range(suits)):
+        lengths, seen = [], set()
+        for s in range(suits):
+            if s not in seen:
+                c, t = 0, s
+                while t not in seen:
+                    seen.add(t)
+                    t, c = perm[t], c + 1
+                lengths.append(c)
+        states: dict[tuple[int, ...], int] = {tuple(sorted(groups)): 1}
+        for length in lengths * ranks:
+            nxt: dict[tuple[int, ...], int] = {}
+            for need, ways in states.items():
+                nxt[need] = nxt.get(need, 0) + ways  # the cycle's cards are not dealt
+                for value, mult in Counter(need).items():
+                    if value >= length:  # the cycle goes to one of the mult such groups
+                        rest = list(need)
+                        rest.remove(value)
+                        key = tuple(sorted([*rest, value - length]))
+                        nxt[key] = nxt.get(key, 0) + ways * mult
+            states = nxt
+        total += states.get(done, 0)
+    return total // math.factorial(suits)
+
+
+def canonical_boards(
+    n_cards: int, suits: int, sizes: Sequence[int], prefix: Sequence[int], size: int
+) -> list[tuple[int, ...]]:
+    """The canonical next boards of ``size`` cards after the canonical board ``prefix``
+    (boards of ``sizes`` cards each, in round order): the suit orbits of the boards
+    ``prefix + next`` of distinct cards, each written canonically (its prefix stays
+    ``prefix``)."""
+    rest = [c for c in range(n_cards) if c not in set(prefix)]
+    opts = np.array(list(itertools.combinations(rest, size)), dtype=np.int64).reshape(-1, size)
+    rows = np.concatenate([np.tile(np.asarray(prefix, dtype=np.int64), (len(opts), 1)), opts], 1)
+    groups, col = [], 0
+    for g in [*sizes, size]:
+        groups.append(list(range(col, col + g)))
+        col += g
+    canon = suit_canonical(rows, groups, suits)
+    return sorted({tuple(row) for row in canon[:, len(prefix) :].tolist()})
+
+
 @dataclass(frozen=True)
 class Deck:
     """How cards are dealt: the deal table's group sizes and what a card is.
@@ -340,6 +453,7 @@ def build_limit_game(
     numeric: NumericParams | None = None,
     hole_cards: int | None = None,
     evaluator: Evaluator | None = None,
+    suit_isomorphism: bool = True,
 ) -> GameDefinition:
     """Build a limit-betting game definition.
 
@@ -373,6 +487,11 @@ def build_limit_game(
         A :class:`~toypoker.games.hands.Evaluator` over hole and board cards; when
         it needs suits the deal table holds card codes ``rank * suits + suit``
         (``suits = multiplicity[0]``), else ranks with suits merged exactly.
+    suit_isomorphism
+        With a suited evaluator: one deal per orbit of deals under permutations of
+        the suits (:func:`suit_orbit_table`), boards as canonical chance outcomes and
+        observations canonical per round (``GameDefinition.suits``); False keeps every
+        card identity (the unmerged game, for cross-checks).
     """
     numeric = numeric or NumericParams()
     suits = 0
@@ -381,7 +500,14 @@ def build_limit_game(
         if evaluator.suited(n_cards):
             suits = int(multiplicity[0])
     deck = _deck(n_players, multiplicity, rounds, hole_cards, suits)
-    cards, wnum, wden = group_deal_table(deck.cards, deck.groups)
+    merged = bool(suits) and suit_isomorphism and suits > 1
+    if merged:
+        n_groups = len(deck.groups)
+        cards, wnum, wden = suit_orbit_table(
+            len(deck.cards), suits, deck.groups, list(range(n_players, n_groups))
+        )
+    else:
+        cards, wnum, wden = group_deal_table(deck.cards, deck.groups)
     hole_slots = deck.hole_slots()
     if evaluator is not None:
         board = cards[:, deck.n_players * deck.hole :]
@@ -398,8 +524,19 @@ def build_limit_game(
         nodes.append(node)
         return len(nodes) - 1
 
-    def board_values(cols: tuple[int, ...]) -> list[tuple[int, ...]]:
-        return sorted({tuple(row) for row in cards[:, list(cols)].tolist()})
+    after: dict[tuple[int, ...], dict[tuple[int, ...], list[tuple[int, ...]]]] = {}
+
+    def board_values(cols: tuple[int, ...], shown: tuple[int, ...]) -> list[tuple[int, ...]]:
+        # the boards some deal shows after the boards shown so far (no public node without
+        # a deal: with card identities a later board cannot repeat an earlier card); in a
+        # suit-isomorphic table these are the canonical boards that follow
+        if cols not in after:
+            before = [c for b in deck.board_slots() for c in b if c < cols[0]]
+            table: dict[tuple[int, ...], set[tuple[int, ...]]] = {}
+            for row in cards[:, before + list(cols)].tolist():
+                table.setdefault(tuple(row[: len(before)]), set()).add(tuple(row[len(before) :]))
+            after[cols] = {k: sorted(v) for k, v in table.items()}
+        return after[cols].get(shown, [])
 
     root = _betting_tree(
         n_players, rounds, ante, can_open, numeric, deck.board_slots(), board_values, add, deck.show
@@ -418,6 +555,8 @@ def build_limit_game(
         root=root,
         restrictions=list(restrictions),
         numeric=numeric,
+        suits=suits if merged else 0,
+        board_slots=deck.board_slots() if merged else None,
     )
 
 
@@ -430,6 +569,7 @@ def estimate_size(
     max_entries: int | None = None,
     hole_cards: int | None = None,
     suits: int = 0,
+    suit_isomorphism: bool = True,
 ) -> tuple[int, int, int]:
     """``(deals, public nodes, players)`` of :func:`build_limit_game` with these
     arguments, counted without building the deal table or the tree.
@@ -438,10 +578,15 @@ def estimate_size(
     ``max_entries``: the deals are counted first (dynamic programming), so a deck
     far too large never walks its tree.  Each board is counted as every group of
     cards the deck holds (an upper bound).  ``suits``: cards are identities
-    (a suited evaluator), else ranks.
+    (a suited evaluator), else ranks; with ``suit_isomorphism`` the deals are the
+    suit orbits (:func:`count_suit_orbits`) and the boards the canonical ones.
     """
     deck = _deck(n_players, multiplicity, rounds, hole_cards, suits)
-    deals = count_group_deals(deck.cards, deck.groups)
+    merged = bool(suits) and suit_isomorphism and suits > 1
+    if merged:
+        deals = count_suit_orbits(len(multiplicity), suits, deck.groups)
+    else:
+        deals = count_group_deals(deck.cards, deck.groups)
     per_node = deals * n_players
     budget = None if max_entries is None else max_entries // max(per_node, 1)
     count = [0]
@@ -452,8 +597,16 @@ def estimate_size(
             raise TooLargeError(deals, count[0], n_players)
         return count[0] - 1
 
-    def board_values(cols: tuple[int, ...]) -> list[tuple[int, ...]]:
-        return [tuple(v) for v in group_options(deck.cards, len(cols))[0].tolist()]
+    sizes = [len(b) for b in deck.board_slots() if b]
+    seen: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+
+    def board_values(cols: tuple[int, ...], shown: tuple[int, ...]) -> list[tuple[int, ...]]:
+        if not merged:
+            return [tuple(v) for v in group_options(deck.cards, len(cols))[0].tolist()]
+        if shown not in seen:
+            k = next(i for i in range(len(sizes) + 1) if sum(sizes[:i]) == len(shown))
+            seen[shown] = canonical_boards(len(deck.cards), suits, sizes[:k], shown, len(cols))
+        return seen[shown]
 
     # same tree shape for any bets > 0
     unit = [dataclasses.replace(r, bet=Fraction(1), ante=Fraction(0)) for r in rounds]
@@ -483,7 +636,7 @@ def _betting_tree(
     can_open: Callable[[int, int], bool] | None,
     numeric: NumericParams,
     board_slots: list[tuple[int, ...]],
-    board_values: Callable[[tuple[int, ...]], list[tuple[int, ...]]],
+    board_values: Callable[[tuple[int, ...], tuple[int, ...]], list[tuple[int, ...]]],
     add: Callable[[RawNode], int],
     show: Callable[[Sequence[int]], str],
     record: bool = True,
@@ -557,7 +710,7 @@ def _betting_tree(
             chance = leaf("chance", chips, live, history, rnd, board_hist)
             chance.reveal = cols
             cid = new(chance)
-            for v in board_values(cols):
+            for v in board_values(cols, board_hist):
                 child = betting(
                     nxt, chips, live, first, 0, f"{history}/[{show(v)}]", board_hist + tuple(v)
                 )

@@ -37,8 +37,14 @@ def bet_heatmap(
         Title of our panel (e.g. ``"LP equilibrium"``).
     """
     panels = [("printed", table.rows)] + ([(ours_label, ours)] if ours is not None else [])
+    # at least 2.4 in per panel: narrow tables (Table 1 has 3 columns) keep their titles apart
+    width = max(2.4, 0.7 * len(table.columns))
     fig, axes = subplots(
-        1, len(panels), figsize=(1.0 + 0.7 * len(table.columns) * len(panels), 3.2), squeeze=False
+        1,
+        len(panels),
+        figsize=(1.0 + width * len(panels), 3.6),
+        squeeze=False,
+        layout="constrained",
     )
     rows = list(table.rows)
     for ax, (title, data) in zip(axes[0], panels, strict=True):
@@ -49,10 +55,12 @@ def bet_heatmap(
         ax.set_xticks(range(len(table.columns)), table.columns)
         ax.set_yticks(range(len(rows)), rows)
         ax.tick_params(labelleft=ax is axes[0][0])
-        ax.set_title(f"{table.name} ({table.game}): {title}", fontsize=9)
+        ax.set_title(title, fontsize=9)
         ax.set_xlabel("flop (holding " + table.hole + ")" if table.hole else "holding")
     fig.colorbar(im, ax=axes[0].tolist(), label="bet %")
-    fig.suptitle(textwrap.shorten(table.caption, 110), fontsize=7)
+    fig.suptitle(
+        f"{table.name} ({table.game})\n" + textwrap.shorten(table.caption, 110), fontsize=8
+    )
     save_figure(fig, path)
 
 
@@ -87,4 +95,19 @@ def collusion_bars(
     save_figure(fig, path)
 
 
-__all__ = ["bet_heatmap", "collusion_bars"]
+def table_payoffs(
+    payoffs: Mapping[tuple[str, str], Sequence[float]],
+    strength: str,
+    players: str = "ABC",
+    scenarios: Sequence[str] = ("Public", "Private", "Suspicious"),
+) -> dict[str, tuple[float, ...]]:
+    """``{player: payoffs per scenario}`` of one strength from a
+    :class:`toypoker.games.collusion.CollusionTable`'s ``payoffs``, the layout of
+    Table 7 (for :func:`collusion_bars`)."""
+    return {
+        name: tuple(float(payoffs[(strength, c.lower())][p]) for c in scenarios)
+        for p, name in enumerate(players)
+    }
+
+
+__all__ = ["bet_heatmap", "collusion_bars", "table_payoffs"]

@@ -2,39 +2,57 @@
 
 Every printed number is computed from our games ``mercer(players=2|3,
 variant=smh|mmh)``: two-player games exactly (the sequence-form LP,
-``solve(game, "lp")``, an exact certificate), three-player games by CFR+ run to
-NashConv <= 1e-4 (3P-SMH; 3P-MMH within a budget of
-:data:`LARGE_CFR_ITERATIONS`: the rows say the NashConv reached), and his own
-algorithm (:func:`toypoker.solvers.fictitious.run_ullman`, fictitious play as his
-code runs it) at the eps his runs used, to explain the printed approximations:
-on 2P-SMH, 3P-SMH and 2P-MMH it reproduces his output files' iteration counts,
-last gains and values to 1e-12.
+``solve(game, "lp")``, an exact certificate), 3P-SMH by CFR+ run to NashConv
+<= 1e-4, and his own algorithm (:func:`toypoker.solvers.fictitious.run_ullman`,
+fictitious play as his code runs it) at the eps his runs used, to explain the
+printed approximations: on 2P-SMH, 3P-SMH and 2P-MMH, and on his 3P-SMH
+collusion runs, it reproduces his output files' iteration counts, last gains and
+values to 1e-9.
+
+3P-MMH and the collusion games use equilibria stored in
+``toypoker/literature/data/`` (``ullman_collusion_3p_{smh,mmh}.npz``, made by
+``toypoker collusion table7 "mercer(players=3,variant=mmh)" --team 23 --method
+pdcfr+ --iterations 8000 --target-nash-conv 1e-4 --save FILE``): the file only
+saves the solve; every value, best response and NashConv is evaluated here, at
+check time, and the rows say the NashConv found.  Strong collusion (win sharing)
+is solved as the merged team (two-sided zero-sum: the team's value is unique and
+bracketed by the best responses of both sides), its strategy played by the
+members.
 
 Status ``verified``: the printed number is what the game gives, to the printed
 digits (values: within half a unit of the last printed digit; his code's values:
 reproduced to 1e-9 by his algorithm here and, for 2 players, within its eps of
-the exact value).  ``disagrees``: with our exact/certified value and the likely
-cause (his fictitious play's output where it reproduces the printed digit).
+the exact value; Table 7: within its stated error).  ``disagrees``: with our
+exact/certified value and the likely cause (his fictitious play's output where it
+reproduces the printed digit).
 
 Bet-percentage tables: equilibria need not be unique (in particular in 3-player
 games), so a printed percentage that differs from our equilibrium's is not by
 itself wrong: Table 1, which with the Sec. 4.2 text gives a whole profile, is
 verified when that profile is an equilibrium to the printed digits.
 
-Not wired: the collusion games (Table 7's values, Table 8's collusion rows)
-need the collusion transform (``team=...``, ``sharing=win``, ``strong=...``);
-his fictitious play on 3P-MMH (about 1.3 s per iteration here, 3600 iterations).
+Not re-run: his fictitious play on 3P-MMH (about 1.3 s per iteration here, 3600
+iterations; 8500 under collusion).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from importlib.resources import files
 
 from ...errors import ToypokerError
-from ...evaluate import evaluate
+from ...evaluate import evaluate, expected_values
 from ...game import Game
+from ...games.collusion import (
+    CollusionProfiles,
+    CollusionTable,
+    collusion_spec,
+    collusion_table_from,
+    splice,
+)
 from ...games.hands import EVALUATORS
 from ...games.limit import Round, build_limit_game
 from ...profile import Profile
@@ -48,10 +66,18 @@ NASHCONV_TARGET = 1e-4
 #: the 3P-SMH variant the text's values fit (Sec. 4.3): bet 8 instead of 4
 BET8_SPEC = "mercer(players=3,variant=smh,bet=8)"
 CFR_ITERATIONS = 20000
-#: 3P-MMH (~6 million rows, ~0.15 s per CFR+ iteration): a budget, not the target;
-#: the rows say the NashConv reached
+#: games this large (3P-MMH: ~6 million rows) take their equilibrium from the stored file
 LARGE_ROWS = 2_000_000
-LARGE_CFR_ITERATIONS = 1000
+#: the stored equilibria (see the module's docstring), per game
+COLLUSION_DATA = {
+    "3P-SMH": "ullman_collusion_3p_smh.npz",
+    "3P-MMH": "ullman_collusion_3p_mmh.npz",
+}
+#: Table 7's colluders: the equal (win-sharing) rows are B and C, so A is the outsider
+#: and the team is seats 2 and 3 in the first placement (0-based)
+TABLE7_TEAM = (1, 2)
+#: his fictitious play's collusion values reproduced to this (float summation order)
+REPRODUCED = 1e-9
 #: largest gain a profile printed in whole percentages may show and still be an
 #: equilibrium "to the printed digits" (0.5 % of a 4-chip bet's difference, loosely)
 PRINTED_ROUNDING = 0.005
@@ -78,15 +104,50 @@ def _exact(game: Game) -> _Solved:
 
 
 def _cfr(game: Game) -> _Solved:
-    cap = CFR_ITERATIONS if game.n_rows <= LARGE_ROWS else LARGE_CFR_ITERATIONS
-    r = solve(game, "cfr+", iterations=cap, target_nash_conv=NASHCONV_TARGET)
+    r = solve(game, "cfr+", iterations=CFR_ITERATIONS, target_nash_conv=NASHCONV_TARGET)
     how = f"CFR+ {r.iterations} it., NashConv {r.nash_conv:.2e}"
     return _Solved(r.profile, r.values, how, float(r.nash_conv))
 
 
+@functools.cache
+def stored_profiles(name: str) -> CollusionProfiles:
+    """The stored equilibria of ``name`` (``"3P-SMH"`` or ``"3P-MMH"``): no collusion and
+    the strong and weak collusion games of Table 7's placements."""
+    return CollusionProfiles.load(files("toypoker.literature") / "data" / COLLUSION_DATA[name])
+
+
+def _name(game: Game) -> str:
+    return next(k for k, v in U.SPEC.items() if game.spec == v)
+
+
+def _checked(game: Game, profiles: CollusionProfiles) -> _Solved:
+    """A stored profile of ``game``, its values and NashConv evaluated now."""
+    prof = profiles.profile(game)
+    ev = evaluate(game, prof)
+    nc = float(ev.nash_conv)
+    how = f"stored {profiles.how.split(',')[0]} profile, NashConv {nc:.2e} evaluated now"
+    return _Solved(prof, tuple(float(v) for v in ev.values), how, nc)
+
+
+def _stored(game: Game) -> _Solved:
+    return _checked(game, stored_profiles(_name(game)))
+
+
 def _equilibrium(game: Game) -> _Solved:
-    """The exact LP equilibrium (2 players) or CFR+ to NashConv 1e-4 (3), once per game."""
-    return game.derived(_exact if game.n_players == 2 else _cfr)
+    """The exact LP equilibrium (2 players), CFR+ to NashConv 1e-4 (3P-SMH) or the stored
+    3P-MMH profile (its NashConv evaluated), once per game."""
+    if game.n_players == 2:
+        return game.derived(_exact)
+    return game.derived(_stored if game.n_rows > LARGE_ROWS else _cfr)
+
+
+def _table_of(game: Game) -> CollusionTable:
+    """Table 7 of the no-collusion ``game`` from its stored equilibria, evaluated now."""
+    return collusion_table_from(stored_profiles(_name(game)), game=game)
+
+
+def _collusion_table(ctx: Context, name: str) -> CollusionTable:
+    return ctx.game(U.SPEC[name]).derived(_table_of)
 
 
 def _run(eps: float):
@@ -250,9 +311,17 @@ def _values_3p_smh(c: Claim, ctx: Context) -> Iterator[Row]:
 
 
 # ----------------------------------------------------------------- tables
-def _table(c: Claim, ctx: Context, table: U.BetTable, rows: tuple[str, ...] = ()) -> Iterator[Row]:
-    game = ctx.game(U.SPEC[table.game])
-    sol = _equilibrium(game)
+def _table(
+    c: Claim,
+    ctx: Context,
+    table: U.BetTable,
+    rows: tuple[str, ...] = (),
+    solved: tuple[Game, _Solved] | None = None,
+) -> Iterator[Row]:
+    """One row per printed cell; ``solved``: another game and its equilibrium (Table 8's
+    collusion rows) instead of ``table.game``'s."""
+    game, sol = solved or (ctx.game(U.SPEC[table.game]), None)
+    sol = sol or _equilibrium(game)
     # his fictitious play on 3P-MMH: ~1.3 s per iteration, his 3600 iterations ~ 80 min
     fp = _fp(game, _fp_eps(table.game)) if game.n_rows <= LARGE_ROWS else None
     printed_gain = None
@@ -325,10 +394,18 @@ def _table6(c: Claim, ctx: Context) -> Iterator[Row]:
     yield from _table(c, ctx, U.TABLE6)
 
 
+def _weak_first_two(game: Game) -> _Solved:
+    """The stored equilibrium of 3P-MMH with the first two players weakly colluding."""
+    return _checked(game, stored_profiles("3P-MMH"))
+
+
 def _table8(c: Claim, ctx: Context) -> Iterator[Row]:
-    # the "Col" rows need the weak-collusion game (H2's transform): not wired yet
     no_col = tuple(r for r in U.TABLE8.rows if r.startswith("No Col"))
     yield from _table(c, ctx, U.TABLE8, no_col)
+    # "with ... weak collusion by the first two players": team {1, 2}, win sharing
+    weak = ctx.game(collusion_spec(U.SPEC["3P-MMH"], (0, 1), "win", "weak"))
+    col = tuple(r for r in U.TABLE8.rows if r.startswith("Col"))
+    yield from _table(c, ctx, U.TABLE8, col, (weak, weak.derived(_weak_first_two)))
 
 
 def _table7_printed(c: Claim, ctx: Context) -> Iterator[Row]:
@@ -355,6 +432,134 @@ def _table7_printed(c: Claim, ctx: Context) -> Iterator[Row]:
                 + (pairs[0] if pairs else "unclear")
                 + " (the caption says A and B)",
             )
+
+
+def _table7_values(c: Claim, ctx: Context) -> Iterator[Row]:
+    """Table 7's payoffs against ours (3P-MMH, seat-rotation average, A the outsider)."""
+    t = _collusion_table(ctx, "3P-MMH")
+    nc = t.nash_conv
+    cert = (
+        f"NashConv of the equilibria (evaluated now): no collusion {nc['none']:.1e}, "
+        f"strong {nc['strong']:.1e}, weak {nc['weak']:.1e}"
+    )
+    brackets = "; ".join(
+        f"team {{{','.join(str(q + 1) for q in m)}}} in [{lo:.5f}, {hi:.5f}]"
+        for m, lo, hi in t.team_values
+    )
+    blocks = (("strong", U.TABLE7_STRONG, 1.0), ("weak", U.TABLE7_WEAK_PRINTED, 1e-3))
+    for strength, block, factor in blocks:
+        for k, scen in enumerate(U.TABLE7_SCENARIOS):
+            ours = t.payoffs[(strength, scen.lower())]
+            for p, letter in enumerate("ABC"):
+                printed = block[letter][k] * factor
+                ok = abs(ours[p] - printed) <= U.TABLE7_ERROR
+                detail = f"ours {ours[p]:+.5f} (printed {printed:+.6g}); {cert}"
+                if strength == "strong" and scen == "Public":
+                    detail += f"; the merged team's exact values: {brackets}"
+                if not ok and strength == "strong":
+                    detail += (
+                        "; likely cause: his fictitious play stops at eps 0.01 short of the "
+                        "team's optimum (on 3P-SMH his code's strong-collusion team values "
+                        "are 0.002-0.007 below the exact ones: ullman-3p-smh-collusion-code)"
+                    )
+                elif ok and strength == "weak":
+                    detail += "; the stated error 0.00577 exceeds every weak payoff"
+                elif strength == "weak":
+                    detail += (
+                        "; likely cause: under weak collusion the members do not see each "
+                        "other's cards, and the equilibria of such a team game need not share "
+                        "a value (ours is one of them, his fictitious play may reach another); "
+                        "his weak payoffs are also ten times below his own stated error"
+                    )
+                yield _row(
+                    c, f"Table 7 {strength} {scen}, player {letter}: {printed:+.6g}", ok, detail
+                )
+    loss = -t.payoffs[("strong", "public")][0]
+    yield _row(
+        c,
+        f"Sec. 5: the noncolluding player loses over {U.NONCOLLUDER_LOSS_AT_LEAST} an ante",
+        loss > U.NONCOLLUDER_LOSS_AT_LEAST,
+        f"ours: {loss:.5f} per hand under public strong collusion (seat-rotation average; "
+        f"{brackets}; {cert})",
+    )
+
+
+def _smh3_collusion_code(c: Claim, ctx: Context) -> Iterator[Row]:
+    """His 3P-SMH collusion runs (values, iterations, last gain) by his algorithm on our
+    collusion games, beside the exact team values."""
+    g0 = ctx.game(U.SPEC["3P-SMH"])
+    fp0 = _fp(g0, 0.01)
+    exact = {m: (lo, hi) for m, lo, hi in _collusion_table(ctx, "3P-SMH").team_values}
+    for run in U.COLLUSION_RUNS:
+        members = tuple(int(ch) - 1 for ch in run.team)
+        others = set(range(3)) - set(members)
+        g = ctx.game(collusion_spec(U.SPEC["3P-SMH"], members, "win", run.strength))
+        fp = _fp(g, run.eps)
+        ours = {
+            "public": fp.values,
+            "private": expected_values(g, splice(fp.profile, fp0.profile, others)),
+            "suspicious": expected_values(g0, splice(fp0.profile, fp.profile, others)),
+        }
+        name = f"{run.strength} team {{{','.join(run.team)}}}"
+        for scen in ("public", "private", "suspicious"):
+            printed = getattr(run, scen)
+            got = tuple(float(v) for v in ours[scen])
+            diff = max(abs(a - b) for a, b in zip(got, printed, strict=True))
+            detail = f"his fictitious play (eps {run.eps}) in our game: " + ", ".join(
+                f"{v:.12g}" for v in got
+            )
+            if scen == "public" and run.strength == "strong":
+                lo, hi = exact[members]
+                team = sum(got[q] for q in members)
+                detail += (
+                    f"; team total {team:.5f}, the team's exact value (merged game, "
+                    f"certified) in [{lo:.5f}, {hi:.5f}]"
+                )
+            yield _row(
+                c,
+                f"{run.source.split(' and ')[0]}: {name} {scen} "
+                + ", ".join(f"{v:.6g}" for v in printed),
+                diff <= REPRODUCED,
+                detail,
+            )
+        last = fp.options["last_check_gain"]
+        yield _row(
+            c,
+            f"{name}: {run.iterations} iterations, last gain {run.last_gain:.10g}",
+            fp.iterations == run.iterations and abs(last - run.last_gain) <= REPRODUCED,
+            f"ours {fp.iterations} iterations, last gain {last:.15g}",
+        )
+
+
+def _footnote6(c: Claim, ctx: Context) -> Iterator[Row]:
+    """Footnote 6: strong collusion gains 'on the order of 10^-4' in 3P-SMH."""
+    t = _collusion_table(ctx, "3P-SMH")
+    # seat-rotation averages: without collusion every player averages 0, so the Public
+    # payoff of a member is the mean gain per member
+    strong = t.payoffs[("strong", "public")][1]
+    weak = t.payoffs[("weak", "public")][1]
+    none = next(r.values for r in U.CODE_RUNS if r.game == "3P-SMH")
+
+    def gains(strength: str) -> list[float]:
+        out = []
+        for run in U.COLLUSION_RUNS:
+            if run.strength == strength:
+                m = [int(ch) - 1 for ch in run.team]
+                out.append(sum(run.public[q] - none[q] for q in m) / len(m))
+        return out
+
+    order = U.FOOTNOTE6_GAIN_ORDER
+    yield _row(
+        c,
+        f"3P-SMH strong collusion gains on the order of {order:g}",
+        order / 10 <= strong <= order * 10,
+        f"ours {strong:.5f} per member (seat-rotation average, the merged team's "
+        f"equilibrium, NashConv {t.nash_conv['strong']:.1e}); his own code's strong runs "
+        "gain " + ", ".join(f"{g:.4f}" for g in gains("strong")) + " per member (team "
+        "{1,2}, {1,3}, {2,3}; reproduced in ullman-3p-smh-collusion-code); likely cause: "
+        f"the footnote gives weak collusion's size: ours {weak:.1e} per member, his code's "
+        "weak runs " + ", ".join(f"{g:+.1e}" for g in gains("weak")) + " (teams {1,3}, {2,3})",
+    )
 
 
 def _printed_smh2_profile(game: Game) -> Profile:
@@ -547,8 +752,8 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         "ullman-table8",
-        "Ullman (2015), Sec. 5, Table 8 (no-collusion rows)",
-        "3P-MMH third player's first bet without collusion (the collusion rows: not wired)",
+        "Ullman (2015), Sec. 5, Table 8",
+        "3P-MMH third player's first bet without and with weak collusion of the first two",
         _table8,
     ),
     Claim(
@@ -556,6 +761,25 @@ CLAIMS: tuple[Claim, ...] = (
         "Ullman (2015), Sec. 5, Table 7",
         "collusion payoffs: zero-sum within the stated error; A and B collude",
         _table7_printed,
+    ),
+    Claim(
+        "ullman-table7-values",
+        "Ullman (2015), Sec. 5, Table 7 and text",
+        "3P-MMH collusion payoffs (Public, Private, Suspicious; strong, weak), dealer "
+        "rotating, error 0.00577; the noncolluding player loses over 17.5% of an ante",
+        _table7_values,
+    ),
+    Claim(
+        "ullman-3p-smh-collusion-code",
+        "poker-nasheq output/smh3p/sc, wc (Ullman 2015, Sec. 5)",
+        "his code's 3P-SMH collusion values (eps 0.01), iterations and last gains",
+        _smh3_collusion_code,
+    ),
+    Claim(
+        "ullman-footnote6",
+        "Ullman (2015), Sec. 5, footnote 6",
+        "strong collusion gains in 3P-SMH are on the order of 10^-4",
+        _footnote6,
     ),
     Claim(
         "ullman-smh-shape",

@@ -244,6 +244,64 @@ CODE_RUNS: tuple[CodeRun, ...] = (
     ),
 )
 
+
+@dataclass(frozen=True)
+class CollusionRun:
+    """One collusion run of his code on 3P-SMH (rjullman/poker-nasheq,
+    ``output/smh3p/{sc,wc}/<team>...``): ``sc`` strong, ``wc`` weak collusion, win
+    sharing; his file names the team by 0-based seats (``12`` = our seats 2 and 3).
+    The ``-summary.payoffs`` file gives the values of the collusion game's fictitious
+    play ("collusion", our Public), of the team playing it against the outsider's
+    no-collusion strategy ("mixed (collusion)", our Private, collusion payoffs) and of
+    the outsider playing it against the team's no-collusion strategies ("mixed (no
+    collusion)", our Suspicious, plain payoffs); the ``.out`` file the iterations and
+    the last largest gain of the collusion run."""
+
+    source: str
+    strength: str
+    team: str  # 1-based seats, ours
+    eps: float
+    iterations: int
+    last_gain: float
+    public: tuple[float, float, float]
+    private: tuple[float, float, float]
+    suspicious: tuple[float, float, float]
+
+
+def _run(path: str, strength: str, team: str, it: int, last: float, *vals: float) -> CollusionRun:
+    v = tuple(tuple(vals[3 * k : 3 * k + 3]) for k in range(3))
+    src = f"poker-nasheq output/smh3p/{path}.out and {path}-summary.payoffs"
+    return CollusionRun(src, strength, team, 0.01, it, last, *v)  # type: ignore[arg-type]
+
+
+#: his 3P-SMH collusion runs at eps 0.01 (``wc/01`` ran at eps 0.1 against a no-collusion
+#: run at 0.1 too: left out)
+COLLUSION_RUNS: tuple[CollusionRun, ...] = (
+    _run("sc/01", "strong", "12", 97, 0.009902792843840755,
+         0.030482399910033, 0.030482399910033, -0.060964799820066,
+         0.03578304258354742, 0.03578304258354742, -0.07156608516709484,
+         -0.08224460883864336, 0.026611539963912804, 0.05563306887473048),
+    _run("sc/02", "strong", "13", 85, 0.009993005991348045,
+         0.06599558916879808, -0.13199117833759616, 0.06599558916879808,
+         0.06900913942020846, -0.13801827884041692, 0.06900913942020846,
+         -0.08988978582513862, -0.012163649025403928, 0.10205343485054266),
+    _run("sc/12", "strong", "23", 68, 0.009904884298550937,
+         -0.19202163996787378, 0.09601081998393689, 0.09601081998393689,
+         -0.1878853829324441, 0.09394269146622206, 0.09394269146622206,
+         -0.10158424629908672, 0.004186032326676928, 0.09739821397240983),
+    _run("wc/02", "weak", "13", 79, 0.009905542850622347,
+         -0.0011215160276455624, 0.002243032055291125, -0.0011215160276455624,
+         -0.002065902683154413, 0.004131805366308826, -0.002065902683154413,
+         -0.08912216198714967, -6.735287310979943e-4, 0.08979569071824775),
+    _run("wc/12", "weak", "23", 61, 0.009857326470422118,
+         -0.0853331623723073, 0.04266658118615365, 0.04266658118615365,
+         -0.08086172441064596, 0.04043086220532298, 0.04043086220532298,
+         -0.09485856141207726, 0.005022039743534268, 0.08983652166854293),
+)  # fmt: skip
+#: footnote 6: strong collusion's gain in 3P-SMH, "on the order of 10^-4"
+FOOTNOTE6_GAIN_ORDER = 1e-4
+
+
 #: the values as NOTES.md rounds them (3 significant digits)
 NOTES_VALUES = {
     "2P-SMH": (-0.104, 0.104),
@@ -285,7 +343,9 @@ __all__ = [
     "ALWAYS_BET_3P_MMH",
     "BET_TABLES",
     "CODE_RUNS",
+    "COLLUSION_RUNS",
     "CodeRun",
+    "CollusionRun",
     "HANDS",
     "NOTES_VALUES",
     "SOURCE",
