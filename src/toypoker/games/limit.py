@@ -588,25 +588,38 @@ def estimate_size(
     else:
         deals = count_group_deals(deck.cards, deck.groups)
     per_node = deals * n_players
-    budget = None if max_entries is None else max_entries // max(per_node, 1)
+    budget = None if max_entries is None else max_entries / max(per_node, 1)
     count = [0]
+    # the rows are about deals x (public nodes a deal reaches): a node below chance nodes
+    # counts with the share 1 / (boards dealt there) of each, which is exact when the
+    # subtrees after each board have one shape (limit betting): the shares of a level
+    # sum to one, and every deal reaches one board of each chance node
+    share: dict[tuple[int, ...], float] = {(): 1.0}
+    reached = [0.0]
 
     def add(node: RawNode) -> int:
         count[0] += 1
-        if budget is not None and count[0] > budget:
-            raise TooLargeError(deals, count[0], n_players)
+        reached[0] += share[node.board]
+        if budget is not None and reached[0] > budget:
+            raise TooLargeError(deals, math.ceil(reached[0]), n_players)
         return count[0] - 1
 
     sizes = [len(b) for b in deck.board_slots() if b]
     seen: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
 
-    def board_values(cols: tuple[int, ...], shown: tuple[int, ...]) -> list[tuple[int, ...]]:
+    def boards_after(cols: tuple[int, ...], shown: tuple[int, ...]) -> list[tuple[int, ...]]:
         if not merged:
             return [tuple(v) for v in group_options(deck.cards, len(cols))[0].tolist()]
         if shown not in seen:
             k = next(i for i in range(len(sizes) + 1) if sum(sizes[:i]) == len(shown))
             seen[shown] = canonical_boards(len(deck.cards), suits, sizes[:k], shown, len(cols))
         return seen[shown]
+
+    def board_values(cols: tuple[int, ...], shown: tuple[int, ...]) -> list[tuple[int, ...]]:
+        values = boards_after(cols, shown)
+        for v in values:
+            share[shown + tuple(v)] = share[shown] / len(values)
+        return values
 
     # same tree shape for any bets > 0
     unit = [dataclasses.replace(r, bet=Fraction(1), ante=Fraction(0)) for r in rounds]
