@@ -148,7 +148,7 @@ class GameDefinition:
     # per player: hole_slots split into groups sorted separately (own cards, then each
     # partner's under strong collusion); None = one group per player
     hole_groups: list[tuple[tuple[int, ...], ...]] | None = None
-    # suit isomorphism (``games/limit.py``): ``suits`` > 0 says the table holds one row
+    # suit isomorphism (``games/deals.py``): ``suits`` > 0 says the table holds one row
     # per orbit of deals under permutations of the suits (cards ``rank * suits + suit``,
     # weights the orbits' total probabilities), each row the orbit's representative
     # whose boards are canonical (:func:`suit_canonical`, boards first), as the public
