@@ -26,9 +26,18 @@ from .interop.acpc import load_gamedef, to_gamedef
 from .profile import Profile
 from .result import Result, Stopped, TracePoint
 from .solvers import METHODS, Solver, load_checkpoint, solve
-from .sweeps import sweep
 
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> object:
+    """``tp.sweep``, imported on first use: the sweeps sit on the front-end floor and
+    bring every job kind's study with them."""
+    if name == "sweep":
+        from .sweeps import sweep
+
+        return sweep
+    raise AttributeError(f"module 'toypoker' has no attribute {name!r}")
 
 __all__ = [
     "GAMES",
