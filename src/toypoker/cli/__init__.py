@@ -105,7 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError:  # not the main thread: leave SIGTERM alone
         pass
     try:
-        rv = command.main(args=args, prog_name="toypoker", standalone_mode=False)
+        # obj: this entry point, for a command that runs other commands (reproduce)
+        rv = command.main(args=args, prog_name="toypoker", standalone_mode=False, obj=main)
         return int(rv) if isinstance(rv, int) else 0
     except ToypokerError as exc:
         common.one_line(str(exc))
