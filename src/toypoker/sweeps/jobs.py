@@ -29,12 +29,12 @@ from ..profile import Profile
 from ..solvers import solve
 from ..solvers.analysis import deviations
 from ..solvers.enumerate import game_equilibria
+from ..solvers.enumerate_method import check_free_choices
 from ..solvers.registry import get_method
 from ..spec import format_spec, parse_spec, parse_value
 from ..threads import set_default_blas_threads, set_numba_threads
 
 REQUIRED = object()  # a parameter without a default
-MAX_ENUMERATED = 9  # free binary choices for ``equilibria`` (as ``toypoker equilibria``)
 
 
 @dataclass(frozen=True)
@@ -130,9 +130,7 @@ def _job_verify(p: dict) -> dict:
 
 def _job_equilibria(p: dict) -> dict:
     g = _game(p)
-    n_free = sum(not i.restricted for i in g.infosets)
-    if n_free > MAX_ENUMERATED:
-        raise ToypokerError(f"{n_free} free choices: too many to enumerate; at most 9")
+    check_free_choices(g)
     pot = billingham.P_STAR if p["at_p_star"] else None
     pieces, _ = game_equilibria(g, pot=pot)
     return {
