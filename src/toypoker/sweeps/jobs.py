@@ -17,7 +17,8 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from ..continuation.curves import multiplicity, system_for, trace_curve
+from ..continuation.crossings import multiplicity, system_for
+from ..continuation.curves import trace_curve
 from ..dynamics.ode import SKPDynamics, basin, classify, poincare
 from ..dynamics.play import play
 from ..errors import ToypokerError
