@@ -61,7 +61,7 @@ def test_multi_axis_grid_is_the_cartesian_product_and_dedupes_seeds() -> None:
 
 def test_each_job_kind_on_a_tiny_game(tmp_path: Path) -> None:
     from toypoker import load_game, solve
-    from toypoker.literature.papers import billingham as B
+    from toypoker.literature.papers import billingham
 
     lp = sweep("solve", "kuhn(players=2)", {"method": "lp"}, scheduler="serial").rows[0]
     assert lp["value_exact_P1"] == "-1/18" and lp["certified"] is True  # Kuhn (1950)
@@ -79,7 +79,9 @@ def test_each_job_kind_on_a_tiny_game(tmp_path: Path) -> None:
     assert tr.rows[0]["complete"] is True and tr.rows[0]["points"] > 10
     pl = sweep("play", "skp", {"k": 0.01, "L": 6, "rounds": 20_000, "record_every": 1000},
                scheduler="serial").rows[0]  # fmt: skip
-    assert (pl["published_P1"], pl["published_P2"], pl["published_P3"]) == B.TABLE1[(6, 0.01)]
+    assert (pl["published_P1"], pl["published_P2"], pl["published_P3"]) == billingham.TABLE1[
+        (6, 0.01)
+    ]
     assert abs(pl["E_P1"] + pl["E_P2"] + pl["E_P3"]) < 1e-9  # zero-sum ex-showdown
     ode = sweep("ode", "skp", {"t_end": 20.0}, scheduler="serial").rows[0]
     assert "S3:" in ode["fixed_points"]

@@ -1,6 +1,6 @@
 """The compiled game: a public betting tree over a table of deals.
 
-See ``shared/DESIGN.md``.  A builder (``toypoker.games``) produces a
+See the README's "How it works".  A builder (``toypoker.games``) produces a
 :class:`GameDefinition` -- the deal table and the public tree -- and
 :class:`Game` compiles it once into flat arrays that every evaluator and
 solver reads:
@@ -25,6 +25,11 @@ shared) and :meth:`Game.payoff_slope` the exact derivative of the payoffs.
 
 A :class:`Game` is immutable: its attributes cannot be rebound and its arrays
 are read-only.
+
+One module on purpose (past the ~600-line rule): the compiler is one pass that
+builds rows, infosets, terminal payoffs and their views in an order each step
+relies on; split, every part would need the half-built state of the others.
+Game floor: imports only the definition and the ground.
 """
 
 from __future__ import annotations

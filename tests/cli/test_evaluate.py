@@ -66,11 +66,11 @@ def test_eval_exact(cli, tmp_path):
 
 def test_verify_certifies_and_reports_best_responses(cli, tmp_path):
     from toypoker.games import load_game
-    from toypoker.literature import szafron2013 as S
+    from toypoker.literature import szafron2013
 
-    g = load_game(S.GAME_SPEC)
+    g = load_game(szafron2013.GAME_SPEC)
     path = tmp_path / "t4.json"
-    S.profile(g, S.table4()).to_json(path)
+    szafron2013.profile(g, szafron2013.table4()).to_json(path)
     code, out, _ = cli("verify", "kuhn(players=3)", path, "--json")
     data = json.loads(out)
     # Szafron et al. Table 4: not an equilibrium; P1 gains 1/12, P2 gains 1/96

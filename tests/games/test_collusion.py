@@ -53,7 +53,7 @@ def test_pot_sharing_hand_computed():
 def test_sharing_keeps_zero_sum(sharing):
     g = load_game(f"kuhn(players=3,team=23,sharing={sharing})")
     assert all(sum(col) == 0 for col in g.term_u_exact.T)
-    assert np.allclose(g.term_u_exact.astype(float), g.term_u)
+    assert np.array_equal(g.term_u_exact.astype(float), g.term_u)  # halves: exact in floats
     if sharing == "win":  # members receive equal payoffs
         assert np.array_equal(g.term_u[1], g.term_u[2])
 
@@ -75,7 +75,7 @@ def test_payoff_map_follows_numeric_parameters():
     assert h.spec == (
         "kuhn(players=3,cards=4,bet=1,pot=6,team=12,sharing=pot,strong=false,merge=false)"
     )
-    assert np.allclose(h.term_u, g.term_u + 3 * g.payoff_slope("pot"))
+    assert np.array_equal(h.term_u, g.term_u + 3 * g.payoff_slope("pot"))  # affine, exact
     assert np.array_equal(h.term_u, load_game(h.spec).term_u)
 
 

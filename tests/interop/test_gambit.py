@@ -7,8 +7,7 @@ import numpy as np
 import pytest
 
 from toypoker.evaluate import evaluate
-from toypoker.literature import kuhn1950 as K
-from toypoker.literature import szafron2013 as S
+from toypoker.literature import kuhn1950, szafron2013
 from toypoker.profile import Profile
 
 gbt = pytest.importorskip("pygambit")
@@ -22,13 +21,13 @@ pytestmark = pytest.mark.peer
 
 
 def test_szafron_members_have_zero_agent_regret_in_gambit(game):
-    g = game(S.GAME_SPEC)
+    g = game(szafron2013.GAME_SPEC)
     gg = gambit_game(g)
     assert [len(p.infosets) for p in gg.players] == [16, 16, 16]
     rng = np.random.default_rng(1)
-    for sub in S.SUBFAMILIES:
-        _, p = S.sample_member(rng, sub)
-        prof = S.profile(g, p)
+    for sub in szafron2013.SUBFAMILIES:
+        _, p = szafron2013.sample_member(rng, sub)
+        prof = szafron2013.profile(g, p)
         gp = to_gambit_profile(gg, prof)
         assert gp.agent_max_regret() == 0
         ours = evaluate(g, prof).values
@@ -36,15 +35,15 @@ def test_szafron_members_have_zero_agent_regret_in_gambit(game):
 
 
 def test_table4_has_positive_agent_regret_in_gambit(game):
-    g = game(S.GAME_SPEC)
-    gp = to_gambit_profile(gambit_game(g), S.profile(g, S.table4()))
+    g = game(szafron2013.GAME_SPEC)
+    gp = to_gambit_profile(gambit_game(g), szafron2013.profile(g, szafron2013.table4()))
     assert gp.agent_max_regret() > 0
 
 
 def test_kuhn_family_and_gambit_lp_agree(game):
     g = game("kuhn(players=2)")
     gg = gambit_game(g)
-    gp = to_gambit_profile(gg, Profile.from_mapping(g, K.family(F(1, 2))))
+    gp = to_gambit_profile(gg, Profile.from_mapping(g, kuhn1950.family(F(1, 2))))
     assert gp.agent_max_regret() == 0
     eq = gbt.nash.lp_solve(gg, rational=True).equilibria[0]
     ev = evaluate(g, from_gambit_profile(g, eq))

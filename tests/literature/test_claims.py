@@ -6,8 +6,7 @@ import pytest
 
 from toypoker.errors import ToypokerError
 from toypoker.literature.claims import CLAIMS, check, claim_ids
-from toypoker.literature.papers import billingham as B
-from toypoker.literature.papers import kuhn1950 as K
+from toypoker.literature.papers import billingham, kuhn1950
 
 # the whole check certifies ~200 rows exactly (~20 s): part of CI, not of the quick part
 pytestmark = pytest.mark.slow
@@ -120,7 +119,7 @@ def test_kuhn_family_and_matrices_verified(rows):
 def test_kuhn_basic_strategies_i_and_j_misprinted(rows):
     # Kuhn (1950) table of basic strategies: I, J printed (1/4, 5/12, 3/4);
     # the mixtures give beta = 7/12 = gamma/3 + 1/3 (on the family), and are optimal
-    assert K.mixed_to_behaviour_I(K.BASIC["I"]) == (F(1, 4), F(7, 12), F(3, 4))
+    assert kuhn1950.mixed_to_behaviour_I(kuhn1950.BASIC["I"]) == (F(1, 4), F(7, 12), F(3, 4))
     for name in "IJ":
         r = find(rows, "kuhn-basic", name)
         assert r.status == "disagrees"
@@ -198,9 +197,9 @@ def test_skp_maxmin_regimes_exact():
     # Solution 3 ties with 2 up to (7 + sqrt 97)/2
     import sympy as sp
 
-    regimes = B.skp_maxmin_regimes()
+    regimes = billingham.skp_maxmin_regimes()
     bounds = [(sp.simplify(a), sp.simplify(b)) for a, b, _ in regimes]
-    assert bounds[0] == (B.P_STAR, 7)
+    assert bounds[0] == (billingham.P_STAR, 7)
     assert sp.simplify(bounds[1][1] - (7 + sp.sqrt(97)) / 2) == 0
     assert [c[2] for _, _, c in regimes] == [[1, 2, 3], [2, 3], [2]]
     assert all(c[1] == [1, 2, 3] and c[3] == [1, 2, 3] for _, _, c in regimes)

@@ -6,27 +6,27 @@ import numpy as np
 import pytest
 
 from toypoker.evaluate import evaluate
-from toypoker.literature import szafron2013 as S
+from toypoker.literature import szafron2013
 
 
-@pytest.mark.parametrize("sub", S.SUBFAMILIES)
+@pytest.mark.parametrize("sub", szafron2013.SUBFAMILIES)
 def test_table3_members_are_exact_equilibria_with_table3_utilities(sub, game):
     # Theorem 2 + Table 3: gains exactly 0; u1 = -k(1/2+beta), u2 = -k/2, u3 = k(1+beta)
-    g = game(S.GAME_SPEC)
-    rng = np.random.default_rng([2013, S.SUBFAMILIES.index(sub)])  # stable across runs
+    g = game(szafron2013.GAME_SPEC)
+    rng = np.random.default_rng([2013, szafron2013.SUBFAMILIES.index(sub)])  # stable across runs
     for _ in range(40):
-        _, p = S.sample_member(rng, sub)
-        ev = evaluate(g, S.profile(g, p))
+        _, p = szafron2013.sample_member(rng, sub)
+        ev = evaluate(g, szafron2013.profile(g, p))
         assert ev.gains == (0, 0, 0), p
-        assert ev.values == S.table3_utilities(p["b11"], p["b21"]), p
+        assert ev.values == szafron2013.table3_utilities(p["b11"], p["b21"]), p
 
 
 def test_extreme_members(game):
     # Sec. 5: the c11 = 0 polyhedron shrinks to a point at b32 = 15/16,
     # b11 = b21 = 1/4, c33 = 0 ("the largest value of b32")
-    g = game(S.GAME_SPEC)
-    p = S.table3(F(1, 4), F(1, 4), F(0), F(15, 16), F(0), F(0))
-    ev = evaluate(g, S.profile(g, p))
+    g = game(szafron2013.GAME_SPEC)
+    p = szafron2013.table3(F(1, 4), F(1, 4), F(0), F(15, 16), F(0), F(0))
+    ev = evaluate(g, szafron2013.profile(g, p))
     assert ev.gains == (0, 0, 0)
     k = F(1, 24)
     assert ev.values == (-k * F(3, 4), -k / 2, k * F(5, 4))
@@ -35,7 +35,7 @@ def test_extreme_members(game):
 def test_sampler_respects_table3_ranges():
     rng = np.random.default_rng(7)
     for _ in range(200):
-        sub, p = S.sample_member(rng)
+        sub, p = szafron2013.sample_member(rng)
         assert all(0 <= v <= 1 for v in p.values())
         if sub == "c11=0":
             assert p["c11"] == 0 and p["b11"] <= p["b21"] <= F(1, 4)
@@ -48,8 +48,8 @@ def test_sampler_respects_table3_ranges():
 def test_table4_values_and_p2_gain(game):
     # Table 4: u1 = -k/2, u2 = -k(1/2+beta), u3 = k(1+beta), beta = 1/4;
     # Sec. 6: "P2 can unilaterally deviate ... and gain k*beta" = 1/96.
-    g = game(S.GAME_SPEC)
-    ev = evaluate(g, S.profile(g, S.table4()))
-    assert ev.values == S.TABLE4_UTILITIES
+    g = game(szafron2013.GAME_SPEC)
+    ev = evaluate(g, szafron2013.profile(g, szafron2013.table4()))
+    assert ev.values == szafron2013.TABLE4_UTILITIES
     assert ev.gains[1] == F(1, 24) * F(1, 4)
     assert ev.nash_conv > 0

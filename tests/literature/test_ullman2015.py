@@ -18,7 +18,7 @@ import pytest
 from toypoker import load_game
 from toypoker.errors import SpecError
 from toypoker.literature import figures_ullman
-from toypoker.literature.papers import ullman2015 as U
+from toypoker.literature.papers import ullman2015
 from toypoker.solvers import solve
 from toypoker.solvers.ullman import run_ullman
 
@@ -33,19 +33,27 @@ def _mercer(players, variant):
 # ------------------------------------------------------------------ the data
 def test_holdings_partition_in_2p_smh():
     # Sec. 4.2: 10 always, 2 never, Table 1's three mixed: the 15 holdings
-    assert len(U.HANDS) == 15
-    assert sorted(U.SMH2_ALWAYS + U.SMH2_NEVER + U.TABLE1.columns) == sorted(U.HANDS)
-    assert sorted(U.TEN + U.ALWAYS_BET_3P_MMH) == sorted(U.HANDS)
+    assert len(ullman2015.HANDS) == 15
+    assert sorted(
+        ullman2015.SMH2_ALWAYS + ullman2015.SMH2_NEVER + ullman2015.TABLE1.columns
+    ) == sorted(ullman2015.HANDS)
+    assert sorted(ullman2015.TEN + ullman2015.ALWAYS_BET_3P_MMH) == sorted(ullman2015.HANDS)
 
 
 def test_tables_repeat_each_other():
     # Table 5's 2nd player row is Table 4's "1st Player Bets"; Table 8's "No Col"
     # rows are Table 5's 3rd player and Table 6's rows
-    assert U.TABLE5.rows["2nd Player"] == U.TABLE4.rows["1st Player Bets"]
-    assert U.TABLE8.rows["No Col, No Folding"] == U.TABLE5.rows["3rd Player"]
-    assert U.TABLE8.rows["No Col, 1st Player Folds"] == U.TABLE6.rows["1st Player Folds"]
-    assert U.TABLE8.rows["No Col, 2nd Player Folds"] == U.TABLE6.rows["2nd Player Folds"]
-    for t in U.BET_TABLES:
+    assert ullman2015.TABLE5.rows["2nd Player"] == ullman2015.TABLE4.rows["1st Player Bets"]
+    assert ullman2015.TABLE8.rows["No Col, No Folding"] == ullman2015.TABLE5.rows["3rd Player"]
+    assert (
+        ullman2015.TABLE8.rows["No Col, 1st Player Folds"]
+        == ullman2015.TABLE6.rows["1st Player Folds"]
+    )
+    assert (
+        ullman2015.TABLE8.rows["No Col, 2nd Player Folds"]
+        == ullman2015.TABLE6.rows["2nd Player Folds"]
+    )
+    for t in ullman2015.BET_TABLES:
         assert set(t.rows) == set(t.situations)
         assert all(len(v) == len(t.columns) for v in t.rows.values())
         assert all(0 <= x <= 100 for v in t.rows.values() for x in v)
@@ -55,35 +63,41 @@ def test_table7_is_zero_sum_within_its_error_and_b_c_share():
     # Table 7: each column sums to 0 within the stated error 0.00577; under win
     # sharing the colluders get equal payoffs, and the equal rows are B and C
     # (Public, Private), although the caption names A and B
-    for block, factor in ((U.TABLE7_STRONG, 1.0), (U.TABLE7_WEAK_PRINTED, U.TABLE7_WEAK_FACTOR)):
+    for block, factor in (
+        (ullman2015.TABLE7_STRONG, 1.0),
+        (ullman2015.TABLE7_WEAK_PRINTED, ullman2015.TABLE7_WEAK_FACTOR),
+    ):
         for k in range(3):
-            assert abs(sum(block[p][k] * factor for p in "ABC")) <= U.TABLE7_ERROR
+            assert abs(sum(block[p][k] * factor for p in "ABC")) <= ullman2015.TABLE7_ERROR
         for k in range(2):
             assert block["B"][k] == block["C"][k] != block["A"][k]
-    assert -U.TABLE7_STRONG["A"][0] > U.NONCOLLUDER_LOSS_AT_LEAST  # "over 17.5%"
+    assert -ullman2015.TABLE7_STRONG["A"][0] > ullman2015.NONCOLLUDER_LOSS_AT_LEAST  # "over 17.5%"
 
 
 def test_code_runs_are_the_notes_values_rounded():
-    for run in U.CODE_RUNS:
-        notes = U.NOTES_VALUES[run.game]
+    for run in ullman2015.CODE_RUNS:
+        notes = ullman2015.NOTES_VALUES[run.game]
         assert all(abs(a - b) < 5e-4 for a, b in zip(run.values, notes, strict=True))
         assert run.last_gain < run.eps
 
 
 def test_figures(tmp_path):
-    figures_ullman.bet_heatmap(U.TABLE5, tmp_path / "t5.png", ours=U.TABLE5.rows)
+    figures_ullman.bet_heatmap(ullman2015.TABLE5, tmp_path / "t5.png", ours=ullman2015.TABLE5.rows)
     figures_ullman.collusion_bars(
-        {"printed": U.TABLE7_STRONG}, tmp_path / "t7.png", title="Table 7 (strong)"
+        {"printed": ullman2015.TABLE7_STRONG}, tmp_path / "t7.png", title="Table 7 (strong)"
     )
     assert (tmp_path / "t5.png").stat().st_size > 0 and (tmp_path / "t7.png").stat().st_size > 0
     # a CollusionTable's payoffs in Table 7's layout: Table 7 itself, read back
     table = {
         (strength, c.lower()): tuple(block[p][k] for p in "ABC")
-        for strength, block in (("strong", U.TABLE7_STRONG), ("weak", U.TABLE7_WEAK_PRINTED))
-        for k, c in enumerate(U.TABLE7_SCENARIOS)
+        for strength, block in (
+            ("strong", ullman2015.TABLE7_STRONG),
+            ("weak", ullman2015.TABLE7_WEAK_PRINTED),
+        )
+        for k, c in enumerate(ullman2015.TABLE7_SCENARIOS)
     }
-    assert figures_ullman.table_payoffs(table, "strong") == U.TABLE7_STRONG
-    assert figures_ullman.table_payoffs(table, "weak") == U.TABLE7_WEAK_PRINTED
+    assert figures_ullman.table_payoffs(table, "strong") == ullman2015.TABLE7_STRONG
+    assert figures_ullman.table_payoffs(table, "weak") == ullman2015.TABLE7_WEAK_PRINTED
 
 
 # ------------------------------------------------------------------ the games
@@ -100,7 +114,7 @@ def test_his_fictitious_play_reproduces_his_2p_smh_run():
     # poker-nasheq output/smh2p: 704 iterations, last printed gain 9.9963959053187E-4,
     # values -/+0.10400376104349932: reproduced bit for bit up to float summation order
     g = _mercer(2, "smh")
-    run = next(r for r in U.CODE_RUNS if r.game == "2P-SMH")
+    run = next(r for r in ullman2015.CODE_RUNS if r.game == "2P-SMH")
     r = run_ullman(g, run.eps)
     assert r.iterations == run.iterations == 704
     assert r.options["last_check_gain"] == pytest.approx(run.last_gain, abs=1e-12)
@@ -110,7 +124,7 @@ def test_his_fictitious_play_reproduces_his_2p_smh_run():
 @pytest.mark.slow
 def test_his_fictitious_play_reproduces_his_3p_smh_run():
     g = _mercer(3, "smh")
-    run = next(r for r in U.CODE_RUNS if r.game == "3P-SMH")
+    run = next(r for r in ullman2015.CODE_RUNS if r.game == "3P-SMH")
     r = run_ullman(g, run.eps)
     assert r.iterations == run.iterations == 116
     np.testing.assert_allclose(r.values, run.values, rtol=0, atol=1e-10)
@@ -119,11 +133,11 @@ def test_his_fictitious_play_reproduces_his_3p_smh_run():
 @pytest.mark.slow
 def test_claim_rows_2p_smh():
     _mercer(2, "smh")
-    from toypoker.literature.claims import ullman2015 as C
+    from toypoker.literature.claims import ullman2015 as claims_ullman
     from toypoker.literature.claims.base import Context
 
     ctx = Context(np.random.default_rng(0))
-    by_id = {c.id: c for c in C.CLAIMS}
+    by_id = {c.id: c for c in claims_ullman.CLAIMS}
     rows = [
         r
         for cid in ("ullman-2p-smh-values", "ullman-table1")
@@ -138,14 +152,18 @@ def test_collusion_runs_are_win_sharing_and_zero_sum():
     # poker-nasheq output/smh3p/{sc,wc}/*-summary.payoffs: win sharing gives the two
     # colluders equal payoffs in the collusion game and in "mixed (collusion)"; every
     # line sums to 0 (float rounding); each run stopped below its eps
-    for run in U.COLLUSION_RUNS:
+    for run in ullman2015.COLLUSION_RUNS:
         members = [int(c) - 1 for c in run.team]
         for vals in (run.public, run.private):
             assert vals[members[0]] == vals[members[1]]
         for vals in (run.public, run.private, run.suspicious):
             assert abs(sum(vals)) < 1e-15
         assert run.last_gain < run.eps == 0.01 and run.iterations > 0
-    assert [r.team for r in U.COLLUSION_RUNS if r.strength == "strong"] == ["12", "13", "23"]
+    assert [r.team for r in ullman2015.COLLUSION_RUNS if r.strength == "strong"] == [
+        "12",
+        "13",
+        "23",
+    ]
 
 
 @pytest.mark.slow
@@ -156,7 +174,7 @@ def test_his_fictitious_play_reproduces_his_strong_collusion_run():
     # evaluator and card sharing are our team=23, sharing=win, strong=true
     _mercer(3, "smh")
     g = load_game("mercer(players=3,variant=smh,team=23,strong=true)")
-    run = next(r for r in U.COLLUSION_RUNS if r.strength == "strong" and r.team == "23")
+    run = next(r for r in ullman2015.COLLUSION_RUNS if r.strength == "strong" and r.team == "23")
     r = run_ullman(g, run.eps)
     assert r.iterations == run.iterations == 68
     assert r.options["last_check_gain"] == pytest.approx(run.last_gain, abs=1e-12)
@@ -168,11 +186,14 @@ def test_stored_equilibria_fit_the_games():
     # toypoker/literature/data: the stored 3P-SMH equilibria (Table 7 placements, team
     # of seats 2, 3 first) belong to the games compiled now and are equilibria to 1e-4
     from toypoker.evaluate import nash_conv
-    from toypoker.literature.claims import ullman2015 as C
+    from toypoker.literature.claims import ullman2015 as claims_ullman
 
     _mercer(3, "smh")
-    prof = C.stored_profiles("3P-SMH")
-    assert prof.spec == U.SPEC["3P-SMH"] and prof.team == C.TABLE7_TEAM == (1, 2)
+    prof = claims_ullman.stored_profiles("3P-SMH")
+    assert prof.spec == ullman2015.SPEC["3P-SMH"] and prof.team == claims_ullman.TABLE7_TEAM == (
+        1,
+        2,
+    )
     assert len(prof.sigma) == 7
     for spec in prof.sigma:
         g = load_game(spec)
@@ -185,11 +206,11 @@ def test_footnote6_row():
     # gain is 0.0663 per member (the merged LP team values 0.06281, 0.13557, 0.19927
     # for teams {1,2}, {1,3}, {2,3}, over 6 members; their CFR bracket here to 1e-4)
     _mercer(3, "smh")
-    from toypoker.literature.claims import ullman2015 as C
+    from toypoker.literature.claims import ullman2015 as claims_ullman
     from toypoker.literature.claims.base import Context
 
     ctx = Context(np.random.default_rng(0))
-    claim = next(c for c in C.CLAIMS if c.id == "ullman-footnote6")
+    claim = next(c for c in claims_ullman.CLAIMS if c.id == "ullman-footnote6")
     (row,) = claim.run(claim, ctx)
     assert row.status == "disagrees"
     assert "ours 0.066" in row.detail and "weak collusion" in row.detail

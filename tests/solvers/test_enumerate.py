@@ -7,7 +7,7 @@ import sympy as sp
 
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import evaluate
-from toypoker.literature import billingham as B
+from toypoker.literature import billingham
 from toypoker.profile import Profile
 from toypoker.result import Result
 from toypoker.solvers import solve
@@ -18,7 +18,7 @@ P = sp.Symbol("P", positive=True)
 
 def named(pieces, variables):
     """Pieces with values keyed by Billingham's names."""
-    inv = {label: name for name, label in B.LABELS.items()}
+    inv = {label: name for name, label in billingham.LABELS.items()}
     out = []
     for pc in pieces:
         out.append({inv[x.name.replace("_", ":", 2)]: v for x, v in pc.values.items()})
@@ -71,25 +71,25 @@ def check_eqs_12_to_14(pieces, vs):
         ), k
     regions = {str(pc.region) for pc in pieces}
     # Solution 1 for 5 < P; Solutions 2, 3 for P >= P* (closed at P*)
-    assert regions == {str(sp.Interval.open(5, sp.oo)), str(sp.Interval(B.P_STAR, sp.oo))}
+    assert regions == {str(sp.Interval.open(5, sp.oo)), str(sp.Interval(billingham.P_STAR, sp.oo))}
 
 
 def test_skp_counts_and_p_star(game):
     # one equilibrium for 5 < P < P*, three for P > P*
     assert len(game_equilibria(game("skp"), pot=F(6))[0]) == 1
-    assert len(game_equilibria(game(B.skp_spec(F(6))))[0]) == 1  # the game as given
+    assert len(game_equilibria(game(billingham.skp_spec(F(6))))[0]) == 1  # the game as given
     assert len(game_equilibria(game("skp"), pot=F(9))[0]) == 3
     # at P = P* exactly: two (Solutions 2 and 3 coincide), not one as the abstract says
-    pieces, vs = game_equilibria(game("skp"), pot=B.P_STAR)
+    pieces, vs = game_equilibria(game("skp"), pot=billingham.P_STAR)
     sols = named(pieces, vs)
     assert len(sols) == 2
-    assert any(s["d_Q"] == 0 and sp.simplify(s["b_J"] - 2 / B.P_STAR) == 0 for s in sols)
+    assert any(s["d_Q"] == 0 and sp.simplify(s["b_J"] - 2 / billingham.P_STAR) == 0 for s in sols)
 
 
 @pytest.mark.slow
 def test_third_street_regimes(game):
     def run(p):
-        return game_equilibria(game(B.third_street_spec(F(1))), pot=p)
+        return game_equilibria(game(billingham.third_street_spec(F(1))), pot=p)
 
     # P = 3 (eq. 2): b_J + b_Q = 2/(P+1), d_K = (2P-4)/(P+1), b_Q free in [0, 1/2]
     pieces, vs = run(F(3))
@@ -120,7 +120,7 @@ def test_third_street_regimes(game):
 
 def test_every_enumerated_point_is_certified(game):
     # cross-check: exact best responses of the enumerated points (P = 9, SKP)
-    g = game(B.skp_spec(F(9)))
+    g = game(billingham.skp_spec(F(9)))
     pieces, vs = game_equilibria(g)
     for pc in pieces:
         m = {x.name.replace("_", ":", 2): F(str(v)) for x, v in pc.values.items()}

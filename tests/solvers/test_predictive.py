@@ -133,14 +133,16 @@ def test_update_rules_are_the_papers_equations(game):
     # PCFR+ (Farina et al. 2021, PRM+): R^1 = [r^1]^+, x^2 = RM+ of R^1 + m^2, m^2 = r^1
     p = _simultaneous(g, "pcfr+", 1)
     assert np.array_equal(p.regrets, R1)
-    assert np.allclose(p.sigma, regret_matching(g, R1 + r1, p.sigma, free), atol=1e-15)
+    assert np.allclose(p.sigma, regret_matching(g, R1 + r1, p.sigma, free), rtol=0, atol=1e-15)
     # PDCFR+ (Xu et al. 2024): x^2 from [R^1 d(1) + r^1]^+, d(1) = 1/2 for every alpha
     q = _simultaneous(g, "pdcfr+", 1)
     assert np.array_equal(q.regrets, R1)
-    assert np.allclose(q.sigma, regret_matching(g, 0.5 * R1 + r1, q.sigma, free), atol=1e-15)
+    assert np.allclose(
+        q.sigma, regret_matching(g, 0.5 * R1 + r1, q.sigma, free), rtol=0, atol=1e-15
+    )
     # DCFR+ (Xu et al. 2024): R^2 = [R^1 d(2-1) + r^2]^+ = [R^1 / 2 + r^2]^+
     d = _simultaneous(g, "dcfr+", 2)
-    assert np.allclose(d.regrets, np.maximum(0.5 * R1 + r2, 0.0), atol=1e-15)
+    assert np.allclose(d.regrets, np.maximum(0.5 * R1 + r2, 0.0), rtol=0, atol=1e-15)
 
 
 def test_schedules_and_options(game):

@@ -19,7 +19,7 @@ from ..dynamics.table1 import table1 as compare_table1
 from ..errors import ToypokerError
 from ..games import load_game
 from ..io import atomic_write_text
-from ..literature.papers import billingham as B
+from ..literature.papers import billingham
 from .common import (
     Bar,
     JsonOpt,
@@ -288,7 +288,7 @@ def estimators(
     Solution 3 frequencies; beside the exact large-L limit of each estimator."""
 
     P = _pot(pot)
-    if not B.above_p_star(Fraction(P)):
+    if not billingham.above_p_star(Fraction(P)):
         raise ToypokerError("Solution 3 exists only for P > P* = (5 + sqrt 73)/2")
     Ls = integers(L, "--L", 1)
     at_least("--rounds", rounds, 1)

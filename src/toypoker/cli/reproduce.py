@@ -99,7 +99,7 @@ class _Progress:
     def __init__(self, total: int):
         self.total, self.k, self.bar, self.reused = total, 0, None, 0
 
-    def __call__(self, event: str, task: report.Task, res: report.Result | None) -> None:
+    def __call__(self, event: str, task: report.Task, res: report.ItemResult | None) -> None:
         self.k += 1 if event in ("start", "cached") else 0
         if event == "cached":
             self.reused += 1

@@ -204,7 +204,9 @@ class PayoffTensors:
         T = self.W.shape[1]
         return _gather_prod(vals, self._reach_idx).reshape(T, self.n_players, self.n_obs)
 
-    def _C(self, W: np.ndarray, r: np.ndarray, keep: tuple[int, ...], p: int) -> np.ndarray:
+    def _contract(self, W: np.ndarray, r: np.ndarray, keep: tuple[int, ...], p: int) -> np.ndarray:
+        """Player ``p``'s payoff tensor contracted with the reach vectors of every
+        player not in ``keep`` (those stay as free observation axes)."""
         ops = [W[p]] + [r[:, q] for q in range(self.n_players) if q not in keep]
         return np.einsum(self._sub[keep], *ops, optimize=True)
 
@@ -213,7 +215,7 @@ class PayoffTensors:
         """Each player's expected value."""
         W = self.payoff_tensor(theta)
         r = self._reach(self._vals(sigma))
-        return np.array([self._C(W, r, (), p).sum() for p in range(self.n_players)])
+        return np.array([self._contract(W, r, (), p).sum() for p in range(self.n_players)])
 
     def values(
         self, sigma: np.ndarray, theta: float | None = None, slope: bool = False
@@ -222,10 +224,12 @@ class PayoffTensors:
         vals = self._vals(sigma)
         r = self._reach(vals)
         W = self.payoff_tensor(theta, slope)
-        C = np.stack([self._C(W, r, (p,), p) for p in range(self.n_players)], axis=1)
-        return self._q(vals, C)
+        C = np.stack([self._contract(W, r, (p,), p) for p in range(self.n_players)], axis=1)
+        return self._action_values(vals, C)
 
-    def _q(self, vals: np.ndarray, C: np.ndarray) -> np.ndarray:
+    def _action_values(self, vals: np.ndarray, C: np.ndarray) -> np.ndarray:
+        """Counterfactual values per action from the contracted payoffs ``C`` (terminal,
+        player, observation) and the actions' suffix reach products."""
         suffix = _gather_prod(vals, self._suffix_idx)
         w = suffix * C[self.rec_t, self.rec_p]
         return np.bincount(self.rec_sig.ravel(), weights=w.ravel(), minlength=self.n_sigma + 1)[:-1]
@@ -243,11 +247,11 @@ class PayoffTensors:
         for p in range(n):
             for q in range(n):
                 if p != q:
-                    m_ = self._C(W, r, tuple(sorted((p, q))), p)
+                    m_ = self._contract(W, r, tuple(sorted((p, q))), p)
                     M[:, p, q] = m_ if p < q else m_.transpose(0, 2, 1)
         q0 = (np.arange(n) + 1) % n
         C = np.einsum("tpab,tpb->tpa", M[:, np.arange(n), q0], r[:, q0])
-        Q = self._q(vals, C)
+        Q = self._action_values(vals, C)
         suffix = _gather_prod(vals, self._suffix_idx)
         without = _gather_prod(vals, self._without_idx)
         m = self.n_sigma + 1

@@ -19,7 +19,7 @@ import numpy as np
 import sympy as sp
 from scipy.integrate import cumulative_trapezoid, solve_ivp
 
-from ..literature.papers import billingham as B
+from ..literature.papers import billingham
 
 
 def default_g(x: np.ndarray) -> np.ndarray:
@@ -90,7 +90,7 @@ class SKPDynamics:
         """The interior equilibria S1, S2 and (for P > P*) S3 of eqs. (12)-(14)."""
         pts = {}
         for k in (1, 2, 3):
-            sol, _ = B.skp_solution(float(self.P), k)
+            sol, _ = billingham.skp_solution(float(self.P), k)
             if k == 3 and sol["d_Q"] <= 0:  # S3 exists only for P > P*
                 continue
             pts[f"S{k}"] = np.array([sol["b_J"], sol["c_K"], sol["d_Q"]], dtype=float)
@@ -120,7 +120,7 @@ def exact_jacobian(P: sp.Expr, k: tuple = (1, 1, 1)) -> tuple[sp.Matrix, dict]:
     J = F.jacobian([b, c, d])
     pts = {}
     for n in (1, 2, 3):
-        sol, _ = B.skp_solution(P, n)  # eqs. (12)-(14)
+        sol, _ = billingham.skp_solution(P, n)  # eqs. (12)-(14)
         pts[f"S{n}"] = {b: sol["b_J"], c: sol["c_K"], d: sol["d_Q"]}
     return J, {name: sp.simplify(J.subs(pt)) for name, pt in pts.items()}
 
@@ -250,5 +250,5 @@ def expectations(dyn: SKPDynamics, sol) -> np.ndarray:
     """The expectation integrals (24)-(26) along a solution, shape (3, len(t))."""
     b, c, d = sol.y
     # the integrands of (24)-(26) are 24 times the expectations (38)-(40)
-    e = B.skp_expectations(dyn.P, b, c, d)
+    e = billingham.skp_expectations(dyn.P, b, c, d)
     return np.array([cumulative_trapezoid(x, sol.t, initial=0.0) for x in e])

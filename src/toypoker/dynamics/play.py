@@ -33,7 +33,7 @@ from numba import njit
 from ..errors import ToypokerError
 from ..interrupts import deferred_interrupts, ignore_interrupts_in_worker
 from ..io import atomic_write_bytes
-from ..literature.papers import billingham as B
+from ..literature.papers import billingham
 
 ESTIMATORS = ("corrected", "printed")  # Player 2's c_K estimate: eq. (46) corrected / as printed
 
@@ -57,10 +57,10 @@ DEALS = np.array(
 )
 
 # App. D's estimators (44)-(47), compiled from their one definition
-_b_est = njit(cache=True)(B.b_estimator)
-_d_est = njit(cache=True)(B.d_estimator)
-_c2_est = njit(cache=True)(B.c2_estimator)
-_c3_est = njit(cache=True)(B.c3_estimator)
+_b_est = njit(cache=True)(billingham.b_estimator)
+_d_est = njit(cache=True)(billingham.d_estimator)
+_c2_est = njit(cache=True)(billingham.c2_estimator)
+_c3_est = njit(cache=True)(billingham.c3_estimator)
 
 
 @njit(cache=True)
@@ -285,7 +285,7 @@ class PlayResult:
 def solution3_start(P: float) -> tuple[float, float, float]:
     """The default start of repeated play: Solution 3 (eq. 14) with ``b_J`` raised by
     0.01 ("initial conditions close to S3", Sec. 4.2)."""
-    s3, _ = B.skp_solution(float(P), 3)
+    s3, _ = billingham.skp_solution(float(P), 3)
     return (s3["b_J"] + 0.01, s3["c_K"], s3["d_Q"])
 
 
@@ -503,7 +503,7 @@ def estimator_study(
     """Means and standard deviations of the five estimates at fixed Solution 3
     frequencies (App. D, Figs. 16-17); returns (means, stds, truth), rows per L and
     columns (b1, b2, c2, d3, c3)."""
-    s3 = B.skp_solution(float(P), 3)[0]
+    s3 = billingham.skp_solution(float(P), 3)[0]
     x = (s3["b_J"], s3["c_K"], s3["d_Q"])
     means, stds = [], []
     for i, L in enumerate(Ls):
@@ -529,12 +529,12 @@ def estimator_limits(b: float, c: float, d: float, estimator: str = "corrected")
     at the expected counts of App. D's Table 2."""
     if estimator not in ESTIMATORS:
         raise ToypokerError(f"unknown estimator {estimator!r}; known: {', '.join(ESTIMATORS)}")
-    N = B.table2_counts(float(b), float(c), float(d)).astype(float)
+    N = billingham.table2_counts(float(b), float(c), float(d)).astype(float)
     pairs = [
-        B.b_estimator(N),
-        B.b_estimator(N),
-        B.c2_estimator(N, estimator == "corrected"),
-        B.d_estimator(N),
-        B.c3_estimator(N),
+        billingham.b_estimator(N),
+        billingham.b_estimator(N),
+        billingham.c2_estimator(N, estimator == "corrected"),
+        billingham.d_estimator(N),
+        billingham.c3_estimator(N),
     ]
     return np.array([num / den for num, den in pairs])

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..errors import ToypokerError
 from ..io import atomic_write_text
-from ..literature.papers import billingham as B
+from ..literature.papers import billingham
 from .play import ESTIMATORS, PlayResult, sweep
 
 ROUNDING = 0.0005  # Table 1 is printed to three decimals
@@ -96,7 +96,7 @@ class Table1Comparison:
         """A plain-language reading: which rows agree within 0.005 and within error."""
         pub = [r for r in self.rows if r.published is not None]
         if not pub:
-            return f"no published values to compare with (Table 1 is for P = {B.TABLE1_P})"
+            return f"no published values to compare with (Table 1 is for P = {billingham.TABLE1_P})"
         cell = [f"(L={r.L}, k={r.k:g})" for r in pub]
         near = [c for c, r in zip(cell, pub, strict=True) if r.within_0005]
         err = [c for c, r in zip(cell, pub, strict=True) if r.within_error]
@@ -182,7 +182,7 @@ def _row(L: int, k: float, runs: Sequence[PlayResult], burn_in: float, P: float)
         bm = runs[0].batch_means[int(round(burn_in * len(runs[0].batch_means))) :]
         se = bm.std(axis=0, ddof=1) / np.sqrt(len(bm))
         sd = np.full(3, np.nan)
-    pub = B.TABLE1.get((L, k)) if P == B.TABLE1_P else None
+    pub = billingham.TABLE1.get((L, k)) if P == billingham.TABLE1_P else None
     return Table1Row(
         int(L),
         float(k),

@@ -2,9 +2,14 @@
 :func:`canonical_spec`.
 
 ``GAMES`` is a literal registry: each entry is the :class:`GameInfo` of a
-game's own module (``kuhn``, ``third_street``, ``leduc``), whose hooks hold
-the game's validation, defaults, builder, size, dominated actions and
-OpenSpiel counterpart.
+game's own module (``kuhn``, ``third_street``, ``leduc``, ``mercer``,
+``holdem``), whose hooks hold the game's validation, defaults, builder, size,
+dominated actions and OpenSpiel counterpart.  The builders share ``limit``
+(the betting tree), ``deals`` (the deal tables) and ``hands`` (the showdown
+evaluators); ``collusion`` transforms any game's definition.
+
+Games floor: may import the game, the definition and the ground only -- never
+profiles, evaluation, the solvers or anything above.
 
 >>> from toypoker.games import canonical_spec, load_game
 >>> g = load_game("kuhn(players=3)")

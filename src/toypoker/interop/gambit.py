@@ -21,19 +21,21 @@ from ..io import atomic_write_text
 from ..profile import Profile
 
 
-def _q(x: Fraction) -> str:
+def _rational(x: Fraction) -> str:
+    """An exact number as Gambit writes it: ``3`` or ``1/18``."""
     x = Fraction(x)
     return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
 
 
-def _s(text: str) -> str:
+def _quoted(text: str) -> str:
+    """A Gambit string literal (backslashes and quotes escaped)."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def to_efg(game: Game) -> str:
     """The game as Gambit's ``.efg`` (version 4 text format)."""
-    players = " ".join(_s(f"P{p + 1}") for p in range(game.n_players))
-    lines = [f"EFG 2 R {_s(game.spec)} {{ {players} }}", '""', ""]
+    players = " ".join(_quoted(f"P{p + 1}") for p in range(game.n_players))
+    lines = [f"EFG 2 R {_quoted(game.spec)} {{ {players} }}", '""', ""]
     number: dict[int, int] = {}
     counts = [0] * game.n_players
     for info in game.infosets:
@@ -41,7 +43,7 @@ def to_efg(game: Game) -> str:
         number[info.index] = counts[info.player]
     w = game.weights_exact
     deal_names = ["-".join(str(int(c) + 1) for c in game.cards[d]) for d in range(game.n_deals)]
-    chance = " ".join(f"{_s(deal_names[d])} {_q(w[d])}" for d in range(game.n_deals))
+    chance = " ".join(f"{_quoted(deal_names[d])} {_rational(w[d])}" for d in range(game.n_deals))
     lines.append(f'c "" 1 "deal" {{ {chance} }} 0')
     blocks = game.deal_blocks
     u = game.term_u_exact
@@ -56,7 +58,7 @@ def to_efg(game: Game) -> str:
             term = blocks.row_term[row]
             if term >= 0:
                 outcome += 1
-                pay = ", ".join(_q(u[p, term]) for p in range(game.n_players))
+                pay = ", ".join(_rational(u[p, term]) for p in range(game.n_players))
                 out(f't "" {outcome} "" {{ {pay} }}')
                 continue
             info = int(game.row_infoset[row])
@@ -64,8 +66,8 @@ def to_efg(game: Game) -> str:
                 stack.append(int(kids[0]))
                 continue
             i = game.infosets[info]
-            acts = " ".join(_s(a) for a in i.actions)
-            out(f'p "" {i.player + 1} {number[info]} {_s(i.label)} {{ {acts} }} 0')
+            acts = " ".join(_quoted(a) for a in i.actions)
+            out(f'p "" {i.player + 1} {number[info]} {_quoted(i.label)} {{ {acts} }} 0')
             stack.extend(int(k) for k in kids[::-1])
     return "\n".join(lines) + "\n"
 

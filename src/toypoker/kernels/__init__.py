@@ -13,6 +13,8 @@ The kernels are serial (``nogil``, no ``prange``): numba's thread pool is not
 used by them, so :func:`toypoker.threads.set_numba_threads` does not change
 their speed; several threads may run them at once on different kernels.
 
+Floor of profile and evaluate: may import the game and the ground only.
+
 >>> from toypoker import load_game
 >>> from toypoker.kernels import CFRKernel, nash_conv
 >>> g = load_game("kuhn(players=2)")

@@ -2,7 +2,10 @@
 and the claims framework that checks them exactly (:mod:`.claims`, high layer).
 
 ``from toypoker.literature import billingham`` (or ``kuhn1950``, ``szafron2013``)
-gives the paper's data module.
+gives the paper's data module; ``figures_ullman`` draws Ullman's tables.
+
+Studies floor: may import the library (solvers included) and the other studies'
+lower parts; never a front end.
 """
 
 from .papers import billingham, kuhn1950, szafron2013

@@ -37,7 +37,7 @@ from .catalogue import (
     precision,
     status_of,
 )
-from .model import CommandRunner, Image, Output, Paper, Result, RunContext, Table, Task
+from .model import CommandRunner, Image, ItemOutput, ItemResult, Paper, RunContext, Table, Task
 from .render import STATUSES, RunInfo, counts, machine, to_json, write_html, write_json
 from .run import compute, load_record, record_path
 from .tasks import plan, skipped_in_quick
@@ -50,9 +50,9 @@ __all__ = [
     "TOLERANCE_CLAIMS",
     "CommandRunner",
     "Image",
-    "Output",
+    "ItemOutput",
     "Paper",
-    "Result",
+    "ItemResult",
     "RunContext",
     "RunInfo",
     "Table",

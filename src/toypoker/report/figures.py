@@ -22,7 +22,7 @@ from ..literature.claims import Row
 from ..literature.figures_ullman import bet_heatmap, collusion_bars
 from ..literature.papers import ullman2015
 from .catalogue import SLOW_CLAIMS, command_line, folder_of
-from .model import Output, RunContext, Table, Task
+from .model import ItemOutput, RunContext, Table, Task
 
 
 def _signed(x: float, digits: int = 4) -> str:
@@ -38,7 +38,7 @@ def _cli_task(
     paper: str,
     title: str,
     argv: Sequence[str],
-    collect: Callable[[dict, RunContext], Output],
+    collect: Callable[[dict, RunContext], ItemOutput],
 ) -> Task:
     """A figure item that runs ``toypoker ARGV`` (``{folder}`` = the item's folder);
     ``compare``, ``trace`` and ``dynamics table1`` show their own progress bars."""
@@ -46,7 +46,7 @@ def _cli_task(
     def shown(folder: str) -> list[str]:
         return [a.replace(FOLDER, folder) for a in argv]
 
-    def run(ctx: RunContext) -> Output:
+    def run(ctx: RunContext) -> ItemOutput:
         data = ctx.run_command(shown(str(ctx.folder)))
         data_text = json.dumps(data, indent=1) + "\n"
         atomic_write_text(ctx.folder / "output.json", data_text)
@@ -74,7 +74,7 @@ def _compare(paper: str, spec: str, quick: bool) -> Task:
     argv = ["compare", spec, "--methods", methods, "--seconds", seconds, "--seed", "0",
             "--plot", f"{FOLDER}/convergence.png", "--json"]  # fmt: skip
 
-    def collect(data: dict, ctx: RunContext) -> Output:
+    def collect(data: dict, ctx: RunContext) -> ItemOutput:
         rows = tuple(
             (
                 m["method"],
@@ -90,7 +90,7 @@ def _compare(paper: str, spec: str, quick: bool) -> Task:
             rows,
         )
         cap = f"NashConv against time, {spec} (log-log), every solver for {seconds} s"
-        return Output(images=_images(ctx, [("convergence.png", cap)]), tables=(table,))
+        return ItemOutput(images=_images(ctx, [("convergence.png", cap)]), tables=(table,))
 
     return _cli_task(
         f"fig-{paper}-convergence",
@@ -105,7 +105,7 @@ def _ode(quick: bool) -> Task:
     grid = "7" if quick else "15"
     argv = ["dynamics", "ode", "--pot", "9", "--basins-grid", grid, "--outdir", FOLDER, "--json"]
 
-    def collect(data: dict, ctx: RunContext) -> Output:
+    def collect(data: dict, ctx: RunContext) -> ItemOutput:
         fixed = tuple(
             (
                 f["name"],
@@ -146,7 +146,7 @@ def _ode(quick: bool) -> Task:
             ("point", "(b_J, c_K, d_Q)", "eigenvalues", "manifolds"),
             fixed,
         )
-        return Output(images=imgs, tables=(table,), files=("ode.csv",), notes=notes)
+        return ItemOutput(images=imgs, tables=(table,), files=("ode.csv",), notes=notes)
 
     return _cli_task(
         "fig-billingham-ode",
@@ -162,7 +162,7 @@ def _play(quick: bool) -> Task:
     argv = ["dynamics", "play", "--pot", "9", "--k", "0.001", "--L", "24", "--rounds", rounds,
             "--seed", "0", "--outdir", FOLDER, "--json"]  # fmt: skip
 
-    def collect(data: dict, ctx: RunContext) -> Output:
+    def collect(data: dict, ctx: RunContext) -> ItemOutput:
         table = Table(
             f"Realised ex-showdown expectations, {int(rounds):,} rounds (k = 0.001, L = 24)",
             ("player", "expectation", "Monte Carlo error"),
@@ -174,7 +174,7 @@ def _play(quick: bool) -> Task:
             ),
         )
         cap = "Figs. 11-15: frequencies (b, c, d) against rounds of repeated play; dashed: S3"
-        return Output(
+        return ItemOutput(
             images=_images(ctx, [("play.png", cap)]), tables=(table,), files=("play.csv",)
         )
 
@@ -194,7 +194,7 @@ def _table1(quick: bool) -> Task:
             "--json"]  # fmt: skip
     source = "Billingham, App. D, Table 1"
 
-    def collect(data: dict, ctx: RunContext) -> Output:
+    def collect(data: dict, ctx: RunContext) -> ItemOutput:
         rows, cells = [], []
         for r in data["rows"]:
             for p in range(3):
@@ -238,7 +238,7 @@ def _table1(quick: bool) -> Task:
                 ("play_k0.01.png", "Frequencies in the runs of Table 1, k = 0.01, each L"),
             ],
         )
-        return Output(
+        return ItemOutput(
             rows=tuple(rows), images=imgs, tables=(table,), files=("table1.csv",),
             notes=str(data.get("reading", "")),
         )  # fmt: skip
@@ -257,7 +257,7 @@ def _estimators(quick: bool) -> Task:
     argv = ["dynamics", "estimators", "--pot", "9", "--rounds", rounds, "--outdir", FOLDER,
             "--json"]  # fmt: skip
 
-    def collect(data: dict, ctx: RunContext) -> Output:
+    def collect(data: dict, ctx: RunContext) -> ItemOutput:
         names = data["names"]
         rows = [
             (str(L), *(f"{m:.4f} +- {s:.3f}" for m, s in zip(ms, ss, strict=True)))
@@ -281,7 +281,7 @@ def _estimators(quick: bool) -> Task:
                 ),
             ],
         )
-        return Output(images=imgs, tables=(table,))
+        return ItemOutput(images=imgs, tables=(table,))
 
     return _cli_task(
         "fig-billingham-estimators",
@@ -297,7 +297,7 @@ def _trace(cards: int, quick: bool, gif: bool = False) -> Task:
     argv = ["trace", spec, "--pot", "0.5:20", "--at", "3", "--gif" if gif else "--no-gif",
             "--outdir", FOLDER, "--json"]  # fmt: skip
 
-    def collect(data: dict, ctx: RunContext) -> Output:
+    def collect(data: dict, ctx: RunContext) -> ItemOutput:
         multi = tuple(
             (f"({m['from']:.6g}, {m['to']:.6g})", str(m["distinct"]), str(m["unpolished"]))
             for m in data["multiplicity"]
@@ -337,7 +337,7 @@ def _trace(cards: int, quick: bool, gif: bool = False) -> Task:
         notes = f"{data['points']} points, {data['steps']} steps, {data['reason']}" + (
             "" if data.get("complete", True) else " (the curve stopped early)"
         )
-        return Output(
+        return ItemOutput(
             images=_images(ctx, pairs), tables=tables,
             files=("curve.csv", "multiplicity.csv"), notes=notes,
         )  # fmt: skip
@@ -358,7 +358,7 @@ _HOW = re.compile(r"ours [\d.]+% \((.*?)\)(?:;|$)")
 def _heatmap(table: ullman2015.BetTable, claim_id: str, seed: int) -> Task:
     item = f"fig-ullman2015-{claim_id.split('-', 1)[1]}"
 
-    def run(ctx: RunContext) -> Output:
+    def run(ctx: RunContext) -> ItemOutput:
         by_params = {r.params: r for r in ctx.rows_of(claim_id)}
         ours: dict[str, list[float]] = {}
         how = ""
@@ -383,7 +383,7 @@ def _heatmap(table: ullman2015.BetTable, claim_id: str, seed: int) -> Task:
         cap = f"{table.name} ({table.game}): printed bet percentages beside ours ({how})"
         left = len(table.rows) - len(ours)
         notes = f"{left} printed rows not checked (see the claim)." if left else ""
-        return Output(images=(("heatmap.png", cap),), notes=notes)
+        return ItemOutput(images=(("heatmap.png", cap),), notes=notes)
 
     argv = ["literature", "check", "--claim", claim_id, "--seed", str(seed)]
     return Task(
@@ -409,7 +409,7 @@ def _collusion(quick: bool) -> Task:
             "--plot", f"{FOLDER}/table7_ours.png", "--json"]  # fmt: skip
     scen = ullman2015.TABLE7_SCENARIOS
 
-    def collect(data: dict, ctx: RunContext) -> Output:
+    def collect(data: dict, ctx: RunContext) -> ItemOutput:
         ours: dict[str, dict[str, list[float]]] = {"strong": {}, "weak": {}}
         for block in data["payoffs"]:
             for p, v in enumerate(block["payoffs"]):
@@ -473,7 +473,7 @@ def _collusion(quick: bool) -> Task:
             "The team is B and C: the rows the printed table shows equal under win sharing "
             "(its caption says A and B). Payoffs are averaged over the seat rotations."
         )
-        return Output(images=imgs, tables=(table,), notes=notes)
+        return ItemOutput(images=imgs, tables=(table,), notes=notes)
 
     return _cli_task(
         "fig-ullman2015-collusion",

@@ -49,7 +49,7 @@ class Table:
 
 
 @dataclass(frozen=True)
-class Output:
+class ItemOutput:
     """What an item's function returns; files are relative to the item's folder.
 
     ``rows`` are comparisons with printed numbers (counted per paper), ``images``
@@ -103,12 +103,12 @@ class Task:
     title: str
     command: str
     key: str
-    run: Callable[[RunContext], Output] = field(repr=False, compare=False)
+    run: Callable[[RunContext], ItemOutput] = field(repr=False, compare=False)
     own_progress: bool = False
 
 
 @dataclass(frozen=True)
-class Result:
+class ItemResult:
     """One computed item: its rows, images (paths relative to the report folder),
     tables, data files, run time, and the error if it failed (then nothing is cached)."""
 
@@ -146,7 +146,7 @@ class Result:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, object], cached: bool = True) -> Result:
+    def from_dict(cls, d: Mapping[str, object], cached: bool = True) -> ItemResult:
         """The result written by :meth:`to_dict`."""
         return cls(
             item=str(d["item"]),
@@ -172,9 +172,9 @@ class Result:
 __all__ = [
     "CommandRunner",
     "Image",
-    "Output",
+    "ItemOutput",
     "Paper",
-    "Result",
+    "ItemResult",
     "RunContext",
     "Table",
     "Task",

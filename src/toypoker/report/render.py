@@ -17,7 +17,7 @@ from .. import __version__
 from ..io import atomic_write_bytes, atomic_write_text
 from ..plots import subplots
 from .catalogue import PAPERS, status_of
-from .model import Paper, Result, Table, Task
+from .model import ItemResult, Paper, Table, Task
 
 STATUSES = ("verified exactly", "verified to tolerance", "disagrees")
 _CLASS = {"verified exactly": "exact", "verified to tolerance": "tol", "disagrees": "bad"}
@@ -58,7 +58,7 @@ def machine() -> dict[str, str]:
     return info
 
 
-def counts(results: Sequence[Result]) -> dict[str, int]:
+def counts(results: Sequence[ItemResult]) -> dict[str, int]:
     """Checked instances per status (:data:`STATUSES`)."""
     c = dict.fromkeys(STATUSES, 0)
     for res in results:
@@ -83,7 +83,8 @@ figcaption{font-size:.88em;color:#444}nav a{margin-right:.8em}
 """
 
 
-def _e(x: object) -> str:
+def _html(x: object) -> str:
+    """``x`` as HTML text (quotes escaped too: safe inside attributes)."""
     return html.escape(str(x), quote=True)
 
 
@@ -91,31 +92,31 @@ def _page(title: str, body: str) -> str:
     return (
         "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{_e(title)}</title><style>{_CSS}</style></head>\n<body>\n"
-        f"<h1>{_e(title)}</h1>\n{body}\n</body></html>\n"
+        f"<title>{_html(title)}</title><style>{_CSS}</style></head>\n<body>\n"
+        f"<h1>{_html(title)}</h1>\n{body}\n</body></html>\n"
     )
 
 
 def _table(t: Table, cls: str = "data") -> str:
-    head = "".join(f"<th>{_e(h)}</th>" for h in t.header)
-    rows = "".join("<tr>" + "".join(f"<td>{_e(c)}</td>" for c in r) + "</tr>" for r in t.rows)
+    head = "".join(f"<th>{_html(h)}</th>" for h in t.header)
+    rows = "".join("<tr>" + "".join(f"<td>{_html(c)}</td>" for c in r) + "</tr>" for r in t.rows)
     if not t.rows:
         rows = f"<tr><td colspan='{len(t.header)}'>(none)</td></tr>"
     return (
-        f"<table class='{cls}'><caption>{_e(t.caption)}</caption><thead><tr>{head}</tr>"
+        f"<table class='{cls}'><caption>{_html(t.caption)}</caption><thead><tr>{head}</tr>"
         f"</thead><tbody>{rows}</tbody></table>"
     )
 
 
-def _rows_table(res: Result) -> str:
+def _rows_table(res: ItemResult) -> str:
     trs = []
     for r in res.rows:
         st = status_of(r)
         exact = json.dumps(r.exact, separators=(", ", ": ")) if r.exact else ""
         trs.append(
-            f"<tr class='{_CLASS[st]}'><td>{_e(r.params)}</td>"
-            f"<td class='{_CLASS[st]}'>{_e(st)}</td><td>{_e(r.detail)}</td>"
-            f"<td>{f'<code>{_e(exact)}</code>' if exact else ''}</td></tr>"
+            f"<tr class='{_CLASS[st]}'><td>{_html(r.params)}</td>"
+            f"<td class='{_CLASS[st]}'>{_html(st)}</td><td>{_html(r.detail)}</td>"
+            f"<td>{f'<code>{_html(exact)}</code>' if exact else ''}</td></tr>"
         )
     return (
         "<table class='claim'><thead><tr><th>parameters (printed)</th><th>status</th>"
@@ -125,31 +126,31 @@ def _rows_table(res: Result) -> str:
 
 
 def _counts_text(c: Mapping[str, int]) -> str:
-    return ", ".join(f"<span class='{_CLASS[s]}'>{c[s]} {_e(s)}</span>" for s in STATUSES)
+    return ", ".join(f"<span class='{_CLASS[s]}'>{c[s]} {_html(s)}</span>" for s in STATUSES)
 
 
-def _item(res: Result) -> str:
+def _item(res: ItemResult) -> str:
     where = "" if res.kind == "claim" else " (run in the report's folder)"
     parts = [
-        f"<section class='item {res.kind}' id='{_e(res.item)}'>",
-        f"<h2>{_e(res.item)}</h2><p>{_e(res.title)}</p>",
-        f"<p class='meta'>recreate{where}: <code>{_e(res.command)}</code><br>"
+        f"<section class='item {res.kind}' id='{_html(res.item)}'>",
+        f"<h2>{_html(res.item)}</h2><p>{_html(res.title)}</p>",
+        f"<p class='meta'>recreate{where}: <code>{_html(res.command)}</code><br>"
         f"run time {res.seconds:.2f} s" + (" (from the cache)" if res.cached else "") + "</p>",
     ]
     if res.error:
-        parts.append(f"<p class='err'>failed: {_e(res.error)} (rerun to retry)</p>")
+        parts.append(f"<p class='err'>failed: {_html(res.error)} (rerun to retry)</p>")
     if res.rows:
         parts.append(f"<p>{_counts_text(counts([res]))}</p>{_rows_table(res)}")
     if res.notes:
-        parts.append(f"<p>{_e(res.notes)}</p>")
+        parts.append(f"<p>{_html(res.notes)}</p>")
     for img in res.images:
         parts.append(
-            f"<figure><img src='{_e(img.file)}' alt='{_e(img.caption)}' loading='eager'>"
-            f"<figcaption>{_e(img.caption)}</figcaption></figure>"
+            f"<figure><img src='{_html(img.file)}' alt='{_html(img.caption)}' loading='eager'>"
+            f"<figcaption>{_html(img.caption)}</figcaption></figure>"
         )
     parts.extend(_table(t) for t in res.tables)
     if res.files:
-        links = ", ".join(f"<a href='{_e(f)}'>{_e(Path(f).name)}</a>" for f in res.files)
+        links = ", ".join(f"<a href='{_html(f)}'>{_html(Path(f).name)}</a>" for f in res.files)
         parts.append(f"<p class='meta'>data: {links}</p>")
     parts.append("</section>")
     return "\n".join(parts)
@@ -180,23 +181,28 @@ def _machine_table(info: Mapping[str, str]) -> str:
     return _table(Table("Machine and versions", ("", "version"), tuple(info.items())), "machine")
 
 
-def _paper_page(paper: Paper, results: Sequence[Result], info: Mapping[str, str], out: Path) -> str:
+def _paper_page(
+    paper: Paper, results: Sequence[ItemResult], info: Mapping[str, str], out: Path
+) -> str:
     c = counts(results)
     secs = sum(r.seconds for r in results)
     chart = f"{paper.id}-status.png"
     parts = [
-        f"<p><a href='index.html'>index</a></p><p>{_e(paper.citation)}</p><p>{_e(paper.about)}</p>",
+        f"<p><a href='index.html'>index</a></p><p>{_html(paper.citation)}</p>"
+        f"<p>{_html(paper.about)}</p>",
         f"<p>{_counts_text(c)}; {len(results)} items, {secs:.1f} s of computing.</p>",
     ]
     if any(r.rows for r in results):
         bars = {r.item: counts([r]) for r in results if r.rows}
         _status_chart(bars, f"{paper.title}: checked instances", out / chart)
         parts.append(
-            f"<figure><img src='{_e(chart)}' alt='statuses of {_e(paper.title)}'>"
+            f"<figure><img src='{_html(chart)}' alt='statuses of {_html(paper.title)}'>"
             "<figcaption>Checked instances per item and status</figcaption></figure>"
         )
     parts.append(
-        "<nav>" + "".join(f"<a href='#{_e(r.item)}'>{_e(r.item)}</a> " for r in results) + "</nav>"
+        "<nav>"
+        + "".join(f"<a href='#{_html(r.item)}'>{_html(r.item)}</a> " for r in results)
+        + "</nav>"
     )
     claims = [r for r in results if r.kind == "claim"]
     figs = [r for r in results if r.kind != "claim"]
@@ -219,7 +225,7 @@ _LEGEND = (
 
 
 def _index_page(
-    by_paper: Mapping[str, Sequence[Result]], run: RunInfo, info: Mapping[str, str], out: Path
+    by_paper: Mapping[str, Sequence[ItemResult]], run: RunInfo, info: Mapping[str, str], out: Path
 ) -> str:
     head = ("paper", *STATUSES, "items", "figures", "failed", "run time (s)")
     trs = []
@@ -237,7 +243,7 @@ def _index_page(
         for k in STATUSES:
             total[k] += c[k]
         n_items, n_figs, n_bad, secs = n_items + len(rs), n_figs + figs, n_bad + bad, secs + s
-        cells = [f"<td><a href='{_e(paper.id)}.html'>{_e(paper.title)}</a></td>"]
+        cells = [f"<td><a href='{_html(paper.id)}.html'>{_html(paper.title)}</a></td>"]
         cells += [f"<td class='{_CLASS[k]}'>{c[k]}</td>" for k in STATUSES]
         cells += [f"<td>{len(rs)}</td><td>{figs}</td><td>{bad}</td><td>{s:.1f}</td>"]
         trs.append("<tr>" + "".join(cells) + "</tr>")
@@ -248,7 +254,7 @@ def _index_page(
     )
     table = (
         "<table class='index'><thead><tr>"
-        + "".join(f"<th>{_e(h)}</th>" for h in head)
+        + "".join(f"<th>{_html(h)}</th>" for h in head)
         + f"</tr></thead><tbody>{''.join(trs)}</tbody></table>"
     )
     mode = (
@@ -269,25 +275,25 @@ def _index_page(
         table,
         _LEGEND,
         chart,
-        f"<p class='meta'>Mode: {_e(mode)}; seed {run.seed}. Computing time of all items "
+        f"<p class='meta'>Mode: {_html(mode)}; seed {run.seed}. Computing time of all items "
         f"{secs:.1f} s; this run took {run.wall_seconds:.1f} s (finished items are "
         "reused from <code>items/</code>).</p>",
     ]
     if run.skipped:
-        lis = "".join(f"<li>{_e(t.id)}: {_e(t.title)}</li>" for t in run.skipped)
+        lis = "".join(f"<li>{_html(t.id)}: {_html(t.title)}</li>" for t in run.skipped)
         parts.append(f"<p>Left out by <code>--quick</code>:</p><ul class='skipped'>{lis}</ul>")
     parts.append(_machine_table(info))
     return _page("toypoker: the papers reproduced", "\n".join(parts))
 
 
-def _group(results: Sequence[Result]) -> dict[str, list[Result]]:
-    by_paper: dict[str, list[Result]] = {}
+def _group(results: Sequence[ItemResult]) -> dict[str, list[ItemResult]]:
+    by_paper: dict[str, list[ItemResult]] = {}
     for r in results:
         by_paper.setdefault(r.paper, []).append(r)
     return by_paper
 
 
-def write_html(out: Path, results: Sequence[Result], run: RunInfo) -> list[Path]:
+def write_html(out: Path, results: Sequence[ItemResult], run: RunInfo) -> list[Path]:
     """Write ``index.html`` and one page per paper into ``out`` (atomically, the index
     last) and return their paths."""
     info = machine()
@@ -304,7 +310,7 @@ def write_html(out: Path, results: Sequence[Result], run: RunInfo) -> list[Path]
 
 
 # ------------------------------------------------------------------ JSON
-def to_json(results: Sequence[Result], run: RunInfo) -> dict[str, object]:
+def to_json(results: Sequence[ItemResult], run: RunInfo) -> dict[str, object]:
     """The report as plain JSON types: ``index`` (per paper: counts, items, run time;
     the machine) and ``papers`` (per paper: every item with its rows and statuses)."""
     info = machine()
@@ -356,7 +362,7 @@ def to_json(results: Sequence[Result], run: RunInfo) -> dict[str, object]:
     return {"index": index, "papers": pages}
 
 
-def write_json(out: Path, results: Sequence[Result], run: RunInfo) -> list[Path]:
+def write_json(out: Path, results: Sequence[ItemResult], run: RunInfo) -> list[Path]:
     """Write ``index.json`` and one ``<paper>.json`` per paper into ``out`` (atomically,
     the index last) and return their paths."""
     data = to_json(results, run)

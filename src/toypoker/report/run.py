@@ -18,11 +18,11 @@ from ..games import load_game
 from ..io import atomic_write_text
 from ..literature.claims import CLAIMS, Context, Row
 from .catalogue import folder_of
-from .model import CommandRunner, Image, Result, RunContext, Task
+from .model import CommandRunner, Image, ItemResult, RunContext, Task
 
 #: ``progress(event, task, result)``: event ``"start"`` (result ``None``), ``"done"``
 #: or ``"cached"``
-Progress = Callable[[str, Task, Result | None], None]
+Progress = Callable[[str, Task, ItemResult | None], None]
 
 
 class _SharedGames(Context):
@@ -46,13 +46,13 @@ def record_path(out: Path, task: Task) -> Path:
     return out / (folder_of(task.id, task.key) + ".json")
 
 
-def load_record(out: Path, task: Task) -> Result | None:
+def load_record(out: Path, task: Task) -> ItemResult | None:
     """The finished result of ``task`` from an earlier run, if its record and files are there."""
     path = record_path(out, task)
     if not path.exists():
         return None
     try:
-        res = Result.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        res = ItemResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
     except (ValueError, KeyError, TypeError):
         return None  # a record of another version: recompute
     if res.key != task.key or not all((out / i.file).exists() for i in res.images):
@@ -67,7 +67,7 @@ def compute(
     fresh: bool = False,
     progress: Progress | None = None,
     run_command: CommandRunner | None = None,
-) -> list[Result]:
+) -> list[ItemResult]:
     """Compute ``tasks`` in order, reusing finished ones.
 
     Parameters
@@ -89,7 +89,7 @@ def compute(
 
     Returns
     -------
-    list of Result
+    list of ItemResult
         A failed item has ``error`` set and is not cached (the next run retries it);
         ``KeyboardInterrupt`` propagates, with every finished item kept.
     """
@@ -137,10 +137,10 @@ def compute(
         if not any(folder.iterdir()):
             folder.rmdir()  # a claim writes no files
         if got is None:
-            res = Result(task.id, task.paper, task.kind, task.title, task.command, task.key,
+            res = ItemResult(task.id, task.paper, task.kind, task.title, task.command, task.key,
                          seconds, error=error)  # fmt: skip
         else:
-            res = Result(
+            res = ItemResult(
                 task.id, task.paper, task.kind, task.title, task.command, task.key, seconds,
                 rows=got.rows,
                 images=tuple(Image(f"{rel}/{f}", c) for f, c in got.images),

@@ -12,7 +12,7 @@ from ..errors import ToypokerError
 from ..literature.claims import CLAIMS
 from .catalogue import PAPER_IDS, SLOW_CLAIMS, claim_paper, command_line
 from .figures import figure_tasks
-from .model import Output, RunContext, Task
+from .model import ItemOutput, RunContext, Task
 
 
 def claim_task(claim_id: str, seed: int) -> Task:
@@ -20,8 +20,8 @@ def claim_task(claim_id: str, seed: int) -> Task:
     claim = next(c for c in CLAIMS if c.id == claim_id)
     argv = ["literature", "check", "--claim", claim_id, "--seed", str(seed)]
 
-    def run(ctx: RunContext) -> Output:
-        return Output(rows=tuple(ctx.rows_of(claim_id)))
+    def run(ctx: RunContext) -> ItemOutput:
+        return ItemOutput(rows=tuple(ctx.rows_of(claim_id)))
 
     return Task(
         claim_id,

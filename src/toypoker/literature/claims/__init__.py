@@ -4,7 +4,8 @@
 :mod:`.kuhn1950`, :mod:`.szafron2013`, :mod:`.billingham`,
 :mod:`.ullman2015`); :func:`check` runs
 them and returns one :class:`Row` per checked instance.  The framework is in
-:mod:`.base`; the papers' data in :mod:`toypoker.literature.papers`.
+:mod:`.base`; the papers' data in :mod:`toypoker.literature.papers`.  May import
+the library, the papers' data and the collusion study; never a front end.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ import sympy as sp
 
 from ...game import Game
 from ...symbolic import symbolic_values, values_in_pot
-from ..papers import billingham as B
+from ..papers import billingham
 from .base import Claim, Context, Row, certify, fmt, identity_rows
 
 F = Fraction
@@ -50,12 +50,12 @@ def _third_street(c: Claim, ctx: Context) -> Iterator[Row]:
             if P == 5:
                 totals = [F(1, 3), F(2, 5)]
             for total in totals:
-                eq, p, e = B.third_street_solution(P, split=split, total=total)
+                eq, p, e = billingham.third_street_solution(P, split=split, total=total)
                 row = certify(
                     c,
                     f"P={P}, {eq}: " + ", ".join(f"{k}={v}" for k, v in p.items() if v),
-                    ctx.game(B.third_street_spec(P)),
-                    B.mapping(p),
+                    ctx.game(billingham.third_street_spec(P)),
+                    billingham.mapping(p),
                     e,
                 )
                 if P == 5 and row.status == "disagrees" and p["b_J"] > F(1, 3):
@@ -74,8 +74,14 @@ def _third_street(c: Claim, ctx: Context) -> Iterator[Row]:
 def _third_street_b(c: Claim, ctx: Context) -> Iterator[Row]:
     for P in [F(7), F(9), F(20)]:
         for cQ in [F(0), F(1, P + 4), 2 / (P + 4)]:
-            eq, p, e = B.third_street_solution(P, cQ=cQ, solution="B")
-            row = certify(c, f"P={P}, c_Q={cQ}", ctx.game(B.third_street_spec(P)), B.mapping(p), e)
+            eq, p, e = billingham.third_street_solution(P, cQ=cQ, solution="B")
+            row = certify(
+                c,
+                f"P={P}, c_Q={cQ}",
+                ctx.game(billingham.third_street_spec(P)),
+                billingham.mapping(p),
+                e,
+            )
             if row.status == "disagrees" and cQ:
                 e2 = -cQ / 24 - (P - 1) * (P - 2) / (12 * P * (P + 1))
                 e3 = cQ / 24 + (P - 2) / (6 * (P + 1))
@@ -100,15 +106,15 @@ def _third_street_b(c: Claim, ctx: Context) -> Iterator[Row]:
 def _alliance(c: Claim, ctx: Context) -> Iterator[Row]:
     """Sec. 2.1 at P = 5 with P2 (d_Q, d_K, o_K) = (0, 1, 0) and b_J + b_Q = 2/5."""
     bJ, cQ, cK = sp.symbols("b_J c_Q c_K")
-    g = ctx.game(B.third_street_spec(F(5)))
+    g = ctx.game(billingham.third_street_spec(F(5)))
     assign = {
-        B.LABELS["b_J"]: bJ,
-        B.LABELS["b_Q"]: sp.Rational(2, 5) - bJ,
-        B.LABELS["c_Q"]: cQ,
-        B.LABELS["c_K"]: cK,
-        B.LABELS["d_Q"]: 0,
-        B.LABELS["d_K"]: 1,
-        B.LABELS["o_K"]: 0,
+        billingham.LABELS["b_J"]: bJ,
+        billingham.LABELS["b_Q"]: sp.Rational(2, 5) - bJ,
+        billingham.LABELS["c_Q"]: cQ,
+        billingham.LABELS["c_K"]: cK,
+        billingham.LABELS["d_Q"]: 0,
+        billingham.LABELS["d_K"]: 1,
+        billingham.LABELS["o_K"]: 0,
     }
     E = symbolic_values(g, assign)
     printed = [
@@ -128,13 +134,13 @@ def _alliance(c: Claim, ctx: Context) -> Iterator[Row]:
     # "P3 with b_J = 1/3, b_Q = 0 and P1 with c_K = c_Q = 0: independent of P2's strategy"
     dQ, dK, oK = sp.symbols("d_Q d_K o_K")
     assign = {
-        B.LABELS["b_J"]: sp.Rational(1, 3),
-        B.LABELS["b_Q"]: 0,
-        B.LABELS["c_Q"]: 0,
-        B.LABELS["c_K"]: 0,
-        B.LABELS["d_Q"]: dQ,
-        B.LABELS["d_K"]: dK,
-        B.LABELS["o_K"]: oK,
+        billingham.LABELS["b_J"]: sp.Rational(1, 3),
+        billingham.LABELS["b_Q"]: 0,
+        billingham.LABELS["c_Q"]: 0,
+        billingham.LABELS["c_K"]: 0,
+        billingham.LABELS["d_Q"]: dQ,
+        billingham.LABELS["d_K"]: dK,
+        billingham.LABELS["o_K"]: oK,
     }
     E = symbolic_values(g, assign)
     free = all(not e.has(dQ, dK, oK) for e in E)
@@ -152,10 +158,13 @@ def _alliance(c: Claim, ctx: Context) -> Iterator[Row]:
 
 def _expectation_polynomials(c: Claim, ctx: Context) -> Iterator[Row]:
     P = sp.symbols("P")
-    sy = {k: sp.symbols(k) for k in B.THIRD_STREET_PARAMS}
-    bJ, bQ, cQ, cK, dQ, dK, oK = (sy[k] for k in B.THIRD_STREET_PARAMS)
+    sy = {k: sp.symbols(k) for k in billingham.THIRD_STREET_PARAMS}
+    bJ, bQ, cQ, cK, dQ, dK, oK = (sy[k] for k in billingham.THIRD_STREET_PARAMS)
     E = _values_in_pot(
-        ctx, B.third_street_spec, {B.LABELS[k]: sy[k] for k in B.THIRD_STREET_PARAMS}, P
+        ctx,
+        billingham.third_street_spec,
+        {billingham.LABELS[k]: sy[k] for k in billingham.THIRD_STREET_PARAMS},
+        P,
     )
     printed = [
         (cQ * (-2 + bJ * (P - (P + 2) * oK)) + cK * (-2 + P * (bJ + bQ)) + (2 - P + oK) * (bJ + bQ))
@@ -181,8 +190,10 @@ def _expectation_polynomials(c: Claim, ctx: Context) -> Iterator[Row]:
     yield from identity_rows(
         c, E, printed, [f"eq. ({q}), E{k + 1}(P, 7 parameters)" for k, q in enumerate((30, 31, 32))]
     )
-    E = _values_in_pot(ctx, B.skp_spec, {B.LABELS[k]: sy[k] for k in B.SKP_PARAMS}, P)
-    printed = list(B.skp_expectations(P, bJ, cK, dQ))  # eqs. (38)-(40)
+    E = _values_in_pot(
+        ctx, billingham.skp_spec, {billingham.LABELS[k]: sy[k] for k in billingham.SKP_PARAMS}, P
+    )
+    printed = list(billingham.skp_expectations(P, bJ, cK, dQ))  # eqs. (38)-(40)
     yield from identity_rows(
         c,
         E,
@@ -192,7 +203,7 @@ def _expectation_polynomials(c: Claim, ctx: Context) -> Iterator[Row]:
 
 
 def _p_star(c: Claim, ctx: Context) -> Iterator[Row]:
-    val = float(B.P_STAR)
+    val = float(billingham.P_STAR)
     for where, printed in (("abstract and Sec. 2.1: 6.77", 6.77), ("eq. (4): 6.67", 6.67)):
         ok = abs(val - printed) < 0.005
         yield Row(
@@ -207,14 +218,22 @@ def _p_star(c: Claim, ctx: Context) -> Iterator[Row]:
 def _skp(c: Claim, ctx: Context) -> Iterator[Row]:
     for P in [F(11, 2), F(6), F(27, 4), F(68, 10), F(7), F(9), F(20), F(100)]:
         for k in (1, 2, 3):
-            if k > 1 and not B.above_p_star(P):
+            if k > 1 and not billingham.above_p_star(P):
                 continue
-            p, e = B.skp_solution(P, k)
-            yield certify(c, f"P={P}, Solution {k}", ctx.game(B.skp_spec(P)), B.mapping(p), e)
+            p, e = billingham.skp_solution(P, k)
+            yield certify(
+                c,
+                f"P={P}, Solution {k}",
+                ctx.game(billingham.skp_spec(P)),
+                billingham.mapping(p),
+                e,
+            )
     # Solution 2 below P*: not an equilibrium (footnote 2)
     for P in [F(6), F(27, 4)]:
-        p, e = B.skp_solution(P, 2)
-        row = certify(c, f"P={P} < P*, Solution 2", ctx.game(B.skp_spec(P)), B.mapping(p), e)
+        p, e = billingham.skp_solution(P, 2)
+        row = certify(
+            c, f"P={P} < P*, Solution 2", ctx.game(billingham.skp_spec(P)), billingham.mapping(p), e
+        )
         ok = row.status == "disagrees"
         yield Row(
             c.id,
@@ -227,7 +246,7 @@ def _skp(c: Claim, ctx: Context) -> Iterator[Row]:
 
 
 def _skp_maxmin(c: Claim, ctx: Context) -> Iterator[Row]:
-    regimes = B.skp_maxmin_regimes()
+    regimes = billingham.skp_maxmin_regimes()
     paper = {1: lambda a: [1], 2: lambda a: [1] if float(a) < 7 else [2], 3: lambda a: [1]}
     for lo, hi, choice in regimes:
         for player in (1, 2, 3):
@@ -246,17 +265,19 @@ def _skp_maxmin(c: Claim, ctx: Context) -> Iterator[Row]:
 
 def _table1_solution2(c: Claim, ctx: Context) -> Iterator[Row]:
     """Table 1's caption: Solution 2's values at P = 9 are twice eq. (16) (12 of 24 deals)."""
-    P = F(B.TABLE1_P)
-    _, e = B.skp_solution(P, 2)
+    P = F(billingham.TABLE1_P)
+    _, e = billingham.skp_solution(P, 2)
     twice = tuple(2 * x for x in e)
-    ok = all(abs(float(x) - y) <= 0.0005 for x, y in zip(twice, B.TABLE1_SOLUTION2, strict=True))
+    ok = all(
+        abs(float(x) - y) <= 0.0005 for x, y in zip(twice, billingham.TABLE1_SOLUTION2, strict=True)
+    )
     yield Row(
         c.id,
         c.source,
         "P=9, Solution 2, twice eq. (16)",
         "verified" if ok else "disagrees",
         f"2 x (16) = {fmt(twice)} = ({', '.join(f'{float(x):.4f}' for x in twice)}); "
-        f"printed {fmt(B.TABLE1_SOLUTION2)}",
+        f"printed {fmt(billingham.TABLE1_SOLUTION2)}",
         {"values": [str(x) for x in twice]},
     )
 
@@ -264,7 +285,7 @@ def _table1_solution2(c: Claim, ctx: Context) -> Iterator[Row]:
 def _table2(c: Claim, ctx: Context) -> Iterator[Row]:
     """App. D's Table 2: each deal's column sums to 1; the printed (B4, D9) entry does not."""
     b, cK, d = sp.symbols("b_J c_K d_Q")
-    T = B.table2(b, cK, d)
+    T = billingham.table2(b, cK, d)
     for j in range(10):
         total = sp.factor(sum(T[i][j] for i in range(5)))
         ok = total == 1
@@ -272,7 +293,7 @@ def _table2(c: Claim, ctx: Context) -> Iterator[Row]:
             yield Row(
                 c.id,
                 c.source,
-                f"D{j + 1} = {B.DEALS[j]}: sum over B1..B5",
+                f"D{j + 1} = {billingham.DEALS[j]}: sum over B1..B5",
                 "verified" if ok else "disagrees",
                 f"sum {total}",
                 {"sum": str(total)},
@@ -294,15 +315,15 @@ def _estimators(c: Claim, ctx: Context) -> Iterator[Row]:
     """App. D: the estimators (44)-(47) "are unbiased": their large-L limits at Table 2's
     expected counts, exactly (sympy), for every (b_J, c_K, d_Q)."""
     b, cK, d = sp.symbols("b_J c_K d_Q", positive=True)
-    N = B.table2_counts(b, cK, d)
+    N = billingham.table2_counts(b, cK, d)
 
     def limit(pair: tuple[Any, Any]) -> sp.Expr:
         return sp.factor(sp.nsimplify(pair[0] / pair[1]))
 
     for name, pair, truth in (
-        ("(44), b_p", B.b_estimator(N), b),
-        ("(45), d", B.d_estimator(N), d),
-        ("(47), c_3", B.c3_estimator(N), cK),
+        ("(44), b_p", billingham.b_estimator(N), b),
+        ("(45), d", billingham.d_estimator(N), d),
+        ("(47), c_3", billingham.c3_estimator(N), cK),
     ):
         lim = limit(pair)
         yield Row(
@@ -313,8 +334,8 @@ def _estimators(c: Claim, ctx: Context) -> Iterator[Row]:
             f"limit {lim}",
             {"limit": str(lim)},
         )
-    printed = limit(B.c2_estimator(N, corrected=False))
-    corrected = limit(B.c2_estimator(N, corrected=True))
+    printed = limit(billingham.c2_estimator(N, corrected=False))
+    corrected = limit(billingham.c2_estimator(N, corrected=True))
     yield Row(
         c.id,
         c.source,

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from ...evaluate import evaluate
-from ..papers import kuhn1950 as K
+from ..papers import kuhn1950
 from .base import Claim, Context, Row, certify, fmt
 
 F = Fraction
@@ -18,20 +18,24 @@ def _kuhn_family(c: Claim, ctx: Context) -> Iterator[Row]:
     ]
     for gm in gammas:
         yield certify(
-            c, f"gamma={gm}", ctx.game("kuhn(players=2)"), K.family(gm), (F(-1, 18), F(1, 18))
+            c,
+            f"gamma={gm}",
+            ctx.game("kuhn(players=2)"),
+            kuhn1950.family(gm),
+            (F(-1, 18), F(1, 18)),
         )
 
 
 def _kuhn_basic(c: Claim, ctx: Context) -> Iterator[Row]:
-    for name, mix in K.BASIC.items():
-        got = K.mixed_to_behaviour_I(mix)
-        want = K.BASIC_BEHAVIOUR[name]
+    for name, mix in kuhn1950.BASIC.items():
+        got = kuhn1950.mixed_to_behaviour_I(mix)
+        want = kuhn1950.BASIC_BEHAVIOUR[name]
         if got != want:
             cert = certify(
                 c,
                 name,
                 ctx.game("kuhn(players=2)"),
-                K.behaviour(*got, F(1, 3), F(1, 3)),
+                kuhn1950.behaviour(*got, F(1, 3), F(1, 3)),
                 (F(-1, 18), F(1, 18)),
             )
             on_family = got[0] == got[2] / 3 and got[1] == got[2] / 3 + F(1, 3)
@@ -47,7 +51,7 @@ def _kuhn_basic(c: Claim, ctx: Context) -> Iterator[Row]:
                 {"behaviour": [str(x) for x in got], **cert.exact},
             )
             continue
-        prof = K.behaviour(*got, F(1, 3), F(1, 3))
+        prof = kuhn1950.behaviour(*got, F(1, 3), F(1, 3))
         row = certify(c, name, ctx.game("kuhn(players=2)"), prof, (F(-1, 18), F(1, 18)))
         yield Row(
             c.id,
@@ -57,8 +61,8 @@ def _kuhn_basic(c: Claim, ctx: Context) -> Iterator[Row]:
             f"(alpha, beta, gamma) = {fmt(got)}; {row.detail}",
             row.exact,
         )
-    for i, mix in enumerate(K.II_OPTIMAL):
-        got = K.mixed_to_behaviour_II(mix)
+    for i, mix in enumerate(kuhn1950.II_OPTIMAL):
+        got = kuhn1950.mixed_to_behaviour_II(mix)
         status = "verified" if got == (F(1, 3), F(1, 3)) else "disagrees"
         yield Row(c.id, c.source, f"II optimal #{i + 1}", status, f"(xi, eta) = {fmt(got)}")
 
@@ -66,11 +70,11 @@ def _kuhn_basic(c: Claim, ctx: Context) -> Iterator[Row]:
 def _kuhn_matrices(c: Claim, ctx: Context) -> Iterator[Row]:
     g = ctx.game("kuhn(players=2)")
     bad = []
-    for i, x in enumerate(K.REDUCED_ROWS):
-        for j, y in enumerate(K.REDUCED_COLS):
-            v = 6 * evaluate(g, K.pure_profile(g, x, y)).values[0]
-            if v != K.REDUCED[i][j]:
-                bad.append(f"{x} vs {y}: {v}, printed {K.REDUCED[i][j]}")
+    for i, x in enumerate(kuhn1950.REDUCED_ROWS):
+        for j, y in enumerate(kuhn1950.REDUCED_COLS):
+            v = 6 * evaluate(g, kuhn1950.pure_profile(g, x, y)).values[0]
+            if v != kuhn1950.REDUCED[i][j]:
+                bad.append(f"{x} vs {y}: {v}, printed {kuhn1950.REDUCED[i][j]}")
     yield Row(
         c.id,
         c.source,
@@ -79,10 +83,10 @@ def _kuhn_matrices(c: Claim, ctx: Context) -> Iterator[Row]:
         "; ".join(bad[:3]) or "all 32 entries equal",
     )
     bad = []
-    for x in K.PURE_I:
-        for y in K.PURE_II:
-            v = evaluate(g, K.pure_profile(g, x, y)).values[0]
-            if v != K.scheme_payoff(x, y):
+    for x in kuhn1950.PURE_I:
+        for y in kuhn1950.PURE_II:
+            v = evaluate(g, kuhn1950.pure_profile(g, x, y)).values[0]
+            if v != kuhn1950.scheme_payoff(x, y):
                 bad.append(f"{x} vs {y}")
     yield Row(
         c.id,
@@ -92,11 +96,13 @@ def _kuhn_matrices(c: Claim, ctx: Context) -> Iterator[Row]:
         f"{len(bad)} entries differ" if bad else "all 1728 entries equal the payoff scheme",
     )
     # value of the reduced matrix game with the printed optimal strategies
-    xs = K.BASIC["A"]
+    xs = kuhn1950.BASIC["A"]
     ys = [(F(1, 3), (0, 0, 3)), (F(1, 3), (0, 1, 3)), (F(1, 3), (2, 0, 3))]
     val = (
         sum(
-            wx * wy * K.REDUCED[K.REDUCED_ROWS.index(x)][K.REDUCED_COLS.index(y)]
+            wx
+            * wy
+            * kuhn1950.REDUCED[kuhn1950.REDUCED_ROWS.index(x)][kuhn1950.REDUCED_COLS.index(y)]
             for wx, x in xs
             for wy, y in ys
         )
@@ -124,7 +130,7 @@ def _kuhn_general(c: Claim, ctx: Context) -> Iterator[Row]:
         (F(3, 2), F(3)),
     ]
     for a, b in grid:
-        case, prof, value = K.general_case(a, b)
+        case, prof, value = kuhn1950.general_case(a, b)
         spec = f"kuhn(players=2,ante={a},bet={b})"
         row = certify(c, f"{case}: a={a}, b={b}", ctx.game(spec), prof, (value, -value))
         if case == "case 1" and row.status == "disagrees":
@@ -157,7 +163,7 @@ def _kuhn_general(c: Claim, ctx: Context) -> Iterator[Row]:
         if case == "case 3":
             s = 2 * a + b
             for eta in ((a + b) / s,):
-                _, prof, value = K.general_case(a, b, eta)
+                _, prof, value = kuhn1950.general_case(a, b, eta)
                 yield certify(
                     c,
                     f"{case}: a={a}, b={b}, printed upper eta={eta}",
@@ -168,7 +174,7 @@ def _kuhn_general(c: Claim, ctx: Context) -> Iterator[Row]:
             # I's indifference: bluffing a 1 needs eta >= (2a-b)/(2a+b), betting a 3
             # needs eta <= b/(2a+b) (= xi); the exact interval
             for eta in ((2 * a - b) / s, b / s, (2 * a - b + b) / (2 * s)):
-                _, prof, value = K.general_case(a, b, eta)
+                _, prof, value = kuhn1950.general_case(a, b, eta)
                 yield certify(
                     c,
                     f"{case} corrected eta in [(2a-b)/(2a+b), b/(2a+b)]: a={a}, b={b}, eta={eta}",

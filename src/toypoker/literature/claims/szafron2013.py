@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 from ...evaluate import Evaluation, evaluate
-from ..papers import szafron2013 as S
+from ..papers import szafron2013
 from .base import Claim, Context, Row, certify, fmt
 
 F = Fraction
@@ -14,9 +14,9 @@ HALF_ = F(1, 2)
 
 
 def _szafron_family(c: Claim, ctx: Context) -> Iterator[Row]:
-    for sub in S.SUBFAMILIES:
+    for sub in szafron2013.SUBFAMILIES:
         for _ in range(12):
-            _, p = S.sample_member(ctx.rng, sub)
+            _, p = szafron2013.sample_member(ctx.rng, sub)
             params = (
                 f"{sub}: b11={p['b11']}, b21={p['b21']}, b23={p['b23']}, "
                 f"b32={p['b32']}, c11={p['c11']}, c33={p['c33']}"
@@ -24,9 +24,9 @@ def _szafron_family(c: Claim, ctx: Context) -> Iterator[Row]:
             yield certify(
                 c,
                 params,
-                ctx.game(S.GAME_SPEC),
-                {S.label(k): v for k, v in p.items()},
-                S.table3_utilities(p["b11"], p["b21"]),
+                ctx.game(szafron2013.GAME_SPEC),
+                {szafron2013.label(k): v for k, v in p.items()},
+                szafron2013.table3_utilities(p["b11"], p["b21"]),
             )
 
 
@@ -41,25 +41,25 @@ def _szafron_text_b33(c: Claim, ctx: Context) -> Iterator[Row]:
     ]:
         b32 = F(1, 2)
         c33 = HALF_ - b32 + (4 * b11 + 3 * b21) / 8  # mid-range (Sec. 5)
-        p = S.table3(b11, b21, b23, b32, F(1, 2), c33)
+        p = szafron2013.table3(b11, b21, b23, b32, F(1, 2), c33)
         p["b33"] = (1 + b11 + 2 * b21) / 2
         row = certify(
             c,
             f"c11=1/2: b11={b11}, b21={b21}, b23={b23}",
-            ctx.game(S.GAME_SPEC),
-            {S.label(k): v for k, v in p.items()},
-            S.table3_utilities(b11, b21),
+            ctx.game(szafron2013.GAME_SPEC),
+            {szafron2013.label(k): v for k, v in p.items()},
+            szafron2013.table3_utilities(b11, b21),
         )
-        table = S.table3(b11, b21, b23, b32, F(1, 2), c33)["b33"]
+        table = szafron2013.table3(b11, b21, b23, b32, F(1, 2), c33)["b33"]
         detail = row.detail + f"; text b33={p['b33']}, Table 3 b33={table}"
         yield Row(c.id, c.source, row.params, row.status, detail, row.exact)
 
 
 def _szafron_table4(c: Claim, ctx: Context) -> Iterator[Row]:
-    g = ctx.game(S.GAME_SPEC)
-    ev: Evaluation = evaluate(g, S.profile(g, S.table4()))
-    ok_values = tuple(ev.values) == S.TABLE4_UTILITIES
-    ok_p2 = ev.gains[1] == S.KAPPA * F(1, 4)
+    g = ctx.game(szafron2013.GAME_SPEC)
+    ev: Evaluation = evaluate(g, szafron2013.profile(g, szafron2013.table4()))
+    ok_values = tuple(ev.values) == szafron2013.TABLE4_UTILITIES
+    ok_p2 = ev.gains[1] == szafron2013.KAPPA * F(1, 4)
     detail = (
         f"values {fmt(ev.values)}; gains {fmt(ev.gains)}: P2 gains k*beta = 1/96 as "
         f"stated, and P1 gains {ev.gains[0]} (not mentioned by the paper)"
@@ -71,7 +71,12 @@ def _szafron_table4(c: Claim, ctx: Context) -> Iterator[Row]:
                 i.label
                 for i in g.infosets_of(p)
                 if br.choice[i.offset : i.offset + 2].tolist()
-                != [int(x) for x in S.profile(g, S.table4()).probs[i.offset : i.offset + 2]]
+                != [
+                    int(x)
+                    for x in szafron2013.profile(g, szafron2013.table4()).probs[
+                        i.offset : i.offset + 2
+                    ]
+                ]
             ]
             brs.append(f"P{p + 1} deviates at {', '.join(dev)}")
     yield Row(
@@ -87,33 +92,37 @@ def _szafron_table4(c: Claim, ctx: Context) -> Iterator[Row]:
 def _szafron_robust(c: Claim, ctx: Context) -> Iterator[Row]:
     """Sec. 6: P2 with b11 = b21 guarantees -k/2, P3 with c11 = 0 guarantees k, when all
     play Table 2-3 strategies; checked against many sampled opponents (and extremes)."""
-    g = ctx.game(S.GAME_SPEC)
-    members = [S.sample_member(ctx.rng, sub)[1] for sub in S.SUBFAMILIES for _ in range(10)]
+    g = ctx.game(szafron2013.GAME_SPEC)
+    members = [
+        szafron2013.sample_member(ctx.rng, sub)[1]
+        for sub in szafron2013.SUBFAMILIES
+        for _ in range(10)
+    ]
     p3_keys = ("c11", "c21", "c33", "c34")
     p2_keys = tuple(k for k in members[0] if k.startswith("b"))
     worst2, worst3 = None, None
     for mine in [m for m in members if m["b11"] == m["b21"]][:6]:
         for other in members:
             p = {**other, **{k: mine[k] for k in p2_keys}}
-            v = evaluate(g, S.profile(g, p)).values[1]
+            v = evaluate(g, szafron2013.profile(g, p)).values[1]
             worst2 = v if worst2 is None else min(worst2, v)
     for mine in [m for m in members if m["c11"] == 0][:6]:
         for other in members:
             p = {**other, **{k: mine[k] for k in p3_keys}}
-            v = evaluate(g, S.profile(g, p)).values[2]
+            v = evaluate(g, szafron2013.profile(g, p)).values[2]
             worst3 = v if worst3 is None else min(worst3, v)
     yield Row(
         c.id,
         c.source,
         "P2 with b11 = b21",
-        "verified" if worst2 == -S.KAPPA / 2 else "disagrees",
+        "verified" if worst2 == -szafron2013.KAPPA / 2 else "disagrees",
         f"worst u2 over sampled Table 3 opponents: {worst2}",
     )
     yield Row(
         c.id,
         c.source,
         "P3 with c11 = 0",
-        "verified" if worst3 == S.KAPPA else "disagrees",
+        "verified" if worst3 == szafron2013.KAPPA else "disagrees",
         f"worst u3 over sampled Table 3 opponents: {worst3}",
     )
 
