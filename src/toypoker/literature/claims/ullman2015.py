@@ -43,21 +43,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 from importlib.resources import files
 
+from ...collusion import CollusionProfiles, CollusionTable, collusion_table_from
 from ...errors import ToypokerError
 from ...evaluate import evaluate, expected_values
 from ...game import Game
-from ...games.collusion import (
-    CollusionProfiles,
-    CollusionTable,
-    collusion_spec,
-    collusion_table_from,
-    splice,
-)
+from ...games.collusion import collusion_spec, seat_digits
 from ...games.hands import EVALUATORS
 from ...games.limit import Round, build_limit_game
 from ...profile import Profile
 from ...solvers import solve
 from ...solvers.fictitious import run_ullman
+from ...teams import splice
 from ..papers import ullman2015 as U
 from .base import Claim, Context, Row
 
@@ -443,7 +439,7 @@ def _table7_values(c: Claim, ctx: Context) -> Iterator[Row]:
         f"strong {nc['strong']:.1e}, weak {nc['weak']:.1e}"
     )
     brackets = "; ".join(
-        f"team {{{','.join(str(q + 1) for q in m)}}} in [{lo:.5f}, {hi:.5f}]"
+        f"team {{{','.join(seat_digits(m))}}} in [{lo:.5f}, {hi:.5f}]"
         for m, lo, hi in t.team_values
     )
     blocks = (("strong", U.TABLE7_STRONG, 1.0), ("weak", U.TABLE7_WEAK_PRINTED, 1e-3))
