@@ -8,6 +8,7 @@ import pytest
 
 from toypoker import evaluate, load_game, solve
 from toypoker.errors import ToypokerError
+from toypoker.evaluate import team_evaluation
 from toypoker.teams import transfer_profile
 
 F = Fraction
@@ -40,7 +41,7 @@ def test_members_can_settle_below_the_team_value():
     # gains alone, but the two members together would gain > 0.01 against the
     # outsider's strategy (the merged game's best response, 0.0208)
     gm = load_game("kuhn(players=3,cards=6,team=12,strong=true,merge=true)")
-    gs = load_game("kuhn(players=3,cards=6,team=12,strong=true)")
+    gs = load_game("kuhn(players=3,cards=6,team=12,strong=true,merge=false)")
     c = solve(gs, method="cfr+", iterations=5000)
     ev = evaluate(gs, c.profile)
     assert ev.nash_conv < 1e-5
@@ -48,3 +49,30 @@ def test_members_can_settle_below_the_team_value():
     assert team < float(F(3, 148)) - 0.009
     joint = evaluate(gm, transfer_profile(c.profile, gm)).br_values[0]
     assert joint - team > 0.01
+    # the result says so: the team's joint gain (backward induction, the team sees all
+    # its cards) is the merged game's best response minus the team's value
+    assert c.team is not None and c.team.how == "backward induction"
+    assert c.team.gain == pytest.approx(joint - team, abs=1e-12, rel=0)
+    assert c.solved_as is None
+
+
+def test_strong_team_is_solved_merged_by_default():
+    # without merge=false a strong win-sharing team is solved as one player: the LP's
+    # certified value is the merged game's 3/148 (test above), half to each member
+    gs = load_game("kuhn(players=3,cards=6,team=12,strong=true)")
+    r = solve(gs, method="lp")
+    assert (
+        r.solved_as
+        == "kuhn(players=3,cards=6,ante=1,bet=1,team=12,sharing=win,strong=true,merge=true)"
+    )
+    assert r.game is gs and r.certified
+    assert r.value_exact == (F(3, 296), F(3, 296), F(-3, 148))
+    # the mapped profile is an exact equilibrium of the three-player game (independent
+    # path: the exact evaluator on the members' seats)
+    ev = evaluate(gs, r.profile)
+    assert ev.values == r.value_exact and ev.nash_conv == 0
+    assert r.team is not None and r.team.gain < 1e-12  # floats in the result
+    assert team_evaluation(gs, r.profile, (0, 1)).gain == 0  # exact
+    # merge=False on the call keeps the three-player game
+    c = solve(gs, method="cfr+", iterations=50, merge=False)
+    assert c.solved_as is None and c.team.gain > 0

@@ -448,6 +448,11 @@ class TeamEvaluation:
     response: BestResponse
 
     @property
+    def digits(self) -> str:
+        """The team's seats as 1-based digits (``"12"``)."""
+        return seat_digits(self.team)
+
+    @property
     def nash_conv(self) -> object:
         """The team game's NashConv: the team's gain plus the outsiders' gains."""
         return sum(self.outsider_gains, self.gain)
@@ -456,7 +461,7 @@ class TeamEvaluation:
         """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
 
         return {
-            "team": seat_digits(self.team),
+            "team": self.digits,
             "value": _num(self.value),
             "best_response_value": _num(self.br_value),
             "gain": _num(self.gain),

@@ -48,7 +48,7 @@ def _profile(
     merged team's game for strong win-sharing collusion with ``strong_solve="merged"``)."""
     if path is not None:
         return load_profile(path, g, exact=False).to_float(), f"{path}"
-    if stored is not None and g.spec in stored.sigma:
+    if stored is not None and stored.has(g):
         prof = stored.profile(g)
         return prof, f"stored ({stored.how}), NashConv {float(nash_conv(g, prof)):.2g}"
     with Bar(f"{what}: {method} {g.spec}", iterations) as bar:

@@ -20,7 +20,6 @@ from .table7 import (
     base_and_team,
     collusion_table,
     collusion_table_from,
-    merged_spec,
     solve_collusion_profiles,
     solve_team_game,
 )
@@ -38,7 +37,6 @@ __all__ = [
     "collusion_table_from",
     "fingerprint",
     "from_label_order",
-    "merged_spec",
     "solve_collusion_profiles",
     "solve_team_game",
 ]

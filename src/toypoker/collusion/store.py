@@ -15,10 +15,12 @@ import numpy as np
 
 from ..errors import ToypokerError
 from ..game import Game
+from ..games import canonical_spec
+from ..games.collusion import merged_spec, with_spec
 from ..io import atomic_write_bytes
 from ..profile import Profile
 
-__all__ = ["CollusionProfiles", "by_label", "fingerprint", "from_label_order"]
+__all__ = ["CollusionProfiles", "by_label", "fingerprint", "from_label_order", "store_key"]
 
 
 def _label_order(game: Game) -> np.ndarray:
@@ -55,6 +57,15 @@ def from_label_order(game: Game, vector: np.ndarray) -> np.ndarray:
     sigma = np.empty(game.n_sigma, dtype=np.float64)
     sigma[_flat_index(game, _label_order(game))] = vector
     return sigma
+
+
+def store_key(spec: str) -> str:
+    """The name a game is stored under: its canonical spec, a strong team's with
+    ``merge=false`` written out (the members' game, however the spec was given)."""
+    canon = canonical_spec(spec)
+    if merged_spec(canon, default_only=True) is None:
+        return canon
+    return canonical_spec(with_spec(canon, "merge=false"))
 
 
 @dataclass(frozen=True)
@@ -94,14 +105,19 @@ class CollusionProfiles:
         ToypokerError
             If none is stored for ``game.spec`` or the game's infosets changed.
         """
-        if game.spec not in self.sigma:
+        key = store_key(game.spec)
+        if key not in self.sigma:
             raise ToypokerError(f"no stored profile for {game.spec}")
-        if fingerprint(game) != self.fingerprints[game.spec]:
+        if fingerprint(game) != self.fingerprints[key]:
             raise ToypokerError(
                 f"the stored profile of {game.spec} was made for other infosets "
                 "(the game changed): solve it again"
             )
-        return Profile(game, from_label_order(game, self.sigma[game.spec]))
+        return Profile(game, from_label_order(game, self.sigma[key]))
+
+    def has(self, game: Game) -> bool:
+        """Whether a profile of ``game`` is stored."""
+        return store_key(game.spec) in self.sigma
 
     def save(self, path: str | Path) -> None:
         """Write an ``.npz`` atomically: one float64 array per game, metadata as JSON text."""
@@ -133,7 +149,9 @@ class CollusionProfiles:
             with source.open("rb") as fh:
                 data = np.load(io.BytesIO(fh.read()), allow_pickle=False)
                 meta = json.loads(str(data["meta"]))
-                games = [str(s) for s in meta["games"]]
+                # canonical again: files written before a weak team's spec lost its
+                # ``merge=false`` name their games as they were then
+                games = [store_key(str(s)) for s in meta["games"]]
                 sigma = {s: np.asarray(data[f"sigma_{i}"], np.float64) for i, s in enumerate(games)}
             return cls(
                 str(meta["spec"]),

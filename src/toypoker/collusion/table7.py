@@ -14,11 +14,16 @@ from ..errors import SpecError, ToypokerError
 from ..evaluate import best_response, evaluate, expected_values
 from ..game import Game
 from ..games import load_game
-from ..games.collusion import COLLUSION_KEYS, Team, collusion_spec, placements, seat_digits
+from ..games.collusion import (
+    COLLUSION_KEYS,
+    Team,
+    collusion_spec,
+    placements,
+    seat_digits,
+)
 from ..profile import Profile
 from ..result import Result
 from ..solvers import solve
-from ..spec import format_spec, parse_spec
 from ..teams import splice, transfer_profile
 from .store import CollusionProfiles, by_label, fingerprint
 
@@ -30,7 +35,6 @@ __all__ = [
     "base_and_team",
     "collusion_table",
     "collusion_table_from",
-    "merged_spec",
     "solve_collusion_profiles",
     "solve_team_game",
     "TeamSolve",
@@ -117,16 +121,6 @@ def base_and_team(spec: str | Game, team: Team | tuple[int, ...]) -> tuple[Game,
     return g0, t
 
 
-def merged_spec(game: Game) -> str | None:
-    """The merged-team spec of a strong win-sharing collusion game played by its members
-    (``merge=false``), else ``None``."""
-    team = Team.of_params(game.params)
-    if team is None or not team.strong or team.sharing != "win" or game.params.get("merge"):
-        return None
-    name, params = parse_spec(game.spec).name, parse_spec(game.spec).as_dict()
-    return format_spec(name, {**params, **team.params(merge=True)})
-
-
 @dataclass(frozen=True)
 class TeamSolve:
     """A solve of a collusion game through its merged team, when it has one.
@@ -136,8 +130,8 @@ class TeamSolve:
     profile
         Float profile of the game asked for (the members' seats and labels).
     result
-        The run on the game actually solved: the merged team's game for a strong
-        win-sharing team with ``merged=True``, else the game itself.
+        The run (its ``solved_as``: the merged team's game for a strong win-sharing
+        team with ``merged=True``).
     merged
         Whether the merged team's game was solved.
     """
@@ -155,7 +149,8 @@ def solve_team_game(
     **budget: object,
 ) -> TeamSolve:
     """Solve ``game`` (its merged team's game when it has one and ``merged``) and express
-    the equilibrium on ``game``'s seats (:func:`toypoker.teams.transfer_profile`).
+    the equilibrium on ``game``'s seats as a float profile (:func:`toypoker.solvers.solve`
+    with ``merge=merged``; no team evaluation).
 
     Parameters
     ----------
@@ -171,13 +166,9 @@ def solve_team_game(
     -------
     TeamSolve
     """
-    spec = merged_spec(game) if merged else None
-    solved = load_game(spec) if spec else game
-    res = solve(solved, method, progress=progress, **budget)  # type: ignore[arg-type]
+    res = solve(game, method, progress=progress, merge=merged, team=False, **budget)  # type: ignore[arg-type]
     prof = res.profile.to_float() if res.profile.exact else res.profile
-    if spec:
-        prof = transfer_profile(prof, game)
-    return TeamSolve(prof, res, spec is not None)
+    return TeamSolve(prof, res, res.solved_as is not None)
 
 
 def solve_collusion_profiles(

@@ -14,7 +14,8 @@ The payoffs are the exact affine map ``u' = A @ (share * pot) - B @ committed``
 ``merge`` makes the team one agent (:func:`merge_team`).
 
 Every game spec accepts ``team=12`` (1-based seats as digits), ``sharing=win|pot``,
-``strong=true|false`` and ``merge=true|false`` (see :func:`split_collusion`); the
+``strong=true|false`` and, for a strong team, ``merge=true|false`` (see
+:func:`split_collusion`, :func:`merged_spec`); the
 :class:`Team` value type holds one parsed team everywhere.
 
 This module is the game layer's part of collusion: it imports only the definition,
@@ -30,6 +31,7 @@ from fractions import Fraction
 
 from ..definition import GameDefinition
 from ..errors import SpecError, ToypokerError
+from ..spec import format_spec, parse_spec
 
 __all__ = [
     "COLLUSION_KEYS",
@@ -39,6 +41,7 @@ __all__ = [
     "collude",
     "collusion_spec",
     "merge_team",
+    "merged_spec",
     "placements",
     "seat_digits",
     "split_collusion",
@@ -126,10 +129,21 @@ class Team:
         """The seats not in the team."""
         return tuple(p for p in range(n_players) if p not in self.seats)
 
-    def params(self, merge: bool = False) -> dict[str, object]:
-        """The canonical spec parameters of the team (and the ``merge`` flag)."""
-        return {"team": self.digits, "sharing": self.sharing, "strong": self.strong,
-                "merge": merge}  # fmt: skip
+    def merged_seat(self, n_players: int) -> tuple[int, ...]:
+        """Each seat's player in the merged game (:func:`merge_team`): the team sits at
+        its lowest member's place, the outsiders keep their order."""
+        lead = self.seats[0]
+        kept = [p for p in range(n_players) if p not in self.seats or p == lead]
+        return tuple(kept.index(lead if p in self.seats else p) for p in range(n_players))
+
+    def params(self, merge: bool | None = None) -> dict[str, object]:
+        """The canonical spec parameters of the team and, for a strong team, the ``merge``
+        flag when it is given (``None``: the default, solve the merged team)."""
+        out: dict[str, object] = {"team": self.digits, "sharing": self.sharing,
+                                  "strong": self.strong}  # fmt: skip
+        if self.strong and merge is not None:
+            out["merge"] = merge
+        return out
 
     @classmethod
     def of_params(cls, params: dict[str, object]) -> Team | None:
@@ -247,7 +261,7 @@ def merge_team(definition: GameDefinition, team: tuple[int, ...]) -> GameDefinit
     team = tuple(sorted(team))
     lead = team[0]
     seats = [p for p in range(n) if p not in team or p == lead]
-    new_of = {p: seats.index(lead if p in team else p) for p in range(n)}
+    new_of = dict(enumerate(Team(team).merged_seat(n)))
     a_old = definition.payoff_a
     b_old = definition.payoff_b
     assert a_old is not None and b_old is not None and definition.hole_groups is not None
@@ -286,7 +300,8 @@ def split_collusion(raw: dict[str, object]) -> tuple[dict[str, object], dict[str
     -------
     tuple of dict
         ``(game parameters, collusion parameters)``; the latter is empty without
-        ``team``, else ``{"team": "12", "sharing": "win", "strong": False, "merge": False}``.
+        ``team``, else ``{"team": "12", "sharing": "win", "strong": False}``, with
+        ``"merge"`` for a strong team when it is given (:func:`merged_spec`).
 
     Raises
     ------
@@ -299,16 +314,15 @@ def split_collusion(raw: dict[str, object]) -> tuple[dict[str, object], dict[str
         return rest, {}
     if "team" not in given:
         raise SpecError(f"{', '.join(given)} given without a team (e.g. team=12)")
-    flags = {}
     for k in ("strong", "merge"):
-        v = given.get(k, False)
-        if not isinstance(v, bool):
-            raise SpecError(f"{k} must be true or false, got {v}")
-        flags[k] = v
-    team = Team.parse(given["team"], given.get("sharing", "win"), flags["strong"])
-    if flags["merge"] and not flags["strong"]:
+        if not isinstance(given.get(k, False), bool):
+            raise SpecError(f"{k} must be true or false, got {given[k]}")
+    strong = bool(given.get("strong", False))
+    merge = given.get("merge")
+    team = Team.parse(given["team"], given.get("sharing", "win"), strong)
+    if merge and not strong:
         raise SpecError("merge=true needs strong=true (a merged team sees all its cards)")
-    return rest, team.params(flags["merge"])
+    return rest, team.params(merge)  # type: ignore[arg-type]
 
 
 def apply_collusion(definition: GameDefinition, coll: dict[str, object]) -> GameDefinition:
@@ -327,7 +341,38 @@ def apply_collusion(definition: GameDefinition, coll: dict[str, object]) -> Game
     if team.strong and definition.restrictions:
         raise SpecError("strong collusion cannot keep restricted actions; drop the restriction")
     out = collude(definition, team.seats, team.sharing, strong=team.strong)
-    return merge_team(out, team.seats) if coll["merge"] else out
+    return merge_team(out, team.seats) if coll.get("merge") else out
+
+
+def merged_spec(spec: str, default_only: bool = False) -> str | None:
+    """The merged team's game of a strong win-sharing collusion game played by its
+    members, else ``None``.
+
+    A strong team sees all its cards and shares one payoff: it is one player with
+    perfect recall (:func:`merge_team`).  Without ``merge`` in the spec such a game is
+    solved as that merged team by default (its value is then unique); ``merge=false``
+    asks for the ``n``-player game as it is.
+
+    Parameters
+    ----------
+    spec
+        A canonical game spec.
+    default_only
+        Only when ``merge`` is not given (the default merged solve).
+
+    Returns
+    -------
+    str or None
+        The spec with ``merge=true``.
+    """
+    parsed = parse_spec(spec)
+    params = parsed.as_dict()
+    team = Team.of_params(params)
+    if team is None or not team.strong or team.sharing != "win" or params.get("merge"):
+        return None
+    if default_only and "merge" in params:
+        return None
+    return format_spec(parsed.name, {**params, "merge": True})
 
 
 def with_spec(spec: str, extra: str) -> str:
@@ -352,7 +397,10 @@ def collusion_spec(
     spec: str, members: tuple[int, ...], sharing: str, strength: str, merge: bool = False
 ) -> str:
     """``spec`` with the collusion parameters of the 0-based seats ``members``
-    (``strength`` is ``"strong"`` or ``"weak"``)."""
+    (``strength`` is ``"strong"`` or ``"weak"``); a strong team's ``merge`` is
+    written out, so the spec names the game as solved."""
     strong = "true" if strength == "strong" else "false"
     extra = f"team={seat_digits(members)},sharing={sharing},strong={strong}"
-    return with_spec(spec, extra + (",merge=true" if merge else ""))
+    if strength == "strong":  # the n-player game unless merged (merge=false: as it is)
+        extra += f",merge={'true' if merge else 'false'}"
+    return with_spec(spec, extra)
