@@ -471,6 +471,35 @@ class TeamEvaluation:
         }
 
 
+def team_best_response(
+    game: Game,
+    profile: Profile,
+    seats: tuple[int, ...],
+    *,
+    reach: np.ndarray | None = None,
+    eprob: np.ndarray | None = None,
+) -> BestResponse:
+    """The team's joint pure best response to ``profile`` and its value (the team's
+    summed payoff; exact for an exact profile).
+
+    Backward induction when every member sees the team's cards
+    (:func:`sees_together`), else the MILP of :func:`toypoker.team_response.joint_plan`
+    (optimal up to HiGHS's tolerances), the plan then evaluated.
+    """
+    sigma = profile.probs
+    if eprob is None:
+        eprob = edge_probabilities(game, sigma)
+    if reach is None:
+        reach = reaches(game, eprob)
+    if sees_together(game, seats):
+        return best_response(game, sigma, seats, reach, eprob)
+    cf = counterfactual_reach(game, reach, seats)[game.term_rows].astype(np.float64)
+    u = game.term_u[list(seats)].sum(axis=0)
+    choice = joint_plan(game, seats, cf * u)
+    vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
+    return BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice)
+
+
 def team_evaluation(
     game: Game,
     profile: Profile,
@@ -517,17 +546,8 @@ def team_evaluation(
     if reach is None:
         reach = reaches(game, eprob)
     value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
-    if sees_together(game, seats):
-        br = best_response(game, sigma, seats, reach, eprob)
-        how = "backward induction"
-    else:
-        cf = counterfactual_reach(game, reach, seats)[game.term_rows].astype(np.float64)
-        u = game.term_u[list(seats)].sum(axis=0)
-        choice = joint_plan(game, seats, cf * u)
-        br = BestResponse(seats, None, choice)
-        vals = expected_values(game, br.as_profile(profile))
-        br = BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice)
-        how = "MILP"
+    br = team_best_response(game, profile, seats, reach=reach, eprob=eprob)
+    how = "backward induction" if sees_together(game, seats) else "MILP"
     br_value = br.value if profile.exact else float(br.value)  # type: ignore[arg-type]
     gain = br_value - value  # type: ignore[operator]
     if not profile.exact:
