@@ -76,3 +76,16 @@ def test_strong_team_is_solved_merged_by_default():
     # merge=False on the call keeps the three-player game
     c = solve(gs, method="cfr+", iterations=50, merge=False)
     assert c.solved_as is None and c.team.gain > 0
+
+
+@pytest.mark.slow
+def test_three_player_smh_strong_team_12_is_solved_as_one_player():
+    # issue 22, Done-when row "team 12": tp.solve on the strong win-sharing 3P-SMH game
+    # (no merge) gives the merged team's certified LP value, the outsider's -0.06281
+    # (the issue's table; the three-player Nash of the members gave it +0.0520)
+    g = load_game("mercer(players=3,variant=smh,team=12,sharing=win,strong=true)")
+    r = solve(g, method="lp")
+    assert r.certified and r.solved_as is not None and r.game is g
+    assert round(float(r.value_exact[2]), 5) == -0.06281
+    assert r.value_exact[0] == r.value_exact[1] == -r.value_exact[2] / 2
+    assert r.team is not None and r.team.gain < 1e-9

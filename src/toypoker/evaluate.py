@@ -410,8 +410,9 @@ def sees_together(game: Game, seats: tuple[int, ...]) -> bool:
     for p in seats:
         joint = joint * (int(game.obs[p].max()) + 1) + game.obs[p]
     rows = np.flatnonzero(np.isin(game.row_actor, seats) & (game.row_infoset >= 0))
-    pairs = np.unique(np.stack([game.row_infoset[rows], joint[game.row_deal[rows]]]), axis=1)
-    return pairs.shape[1] == np.unique(pairs[0]).size
+    infs = game.row_infoset[rows].astype(np.int64)
+    pairs = np.unique(infs * (int(joint.max()) + 1) + joint[game.row_deal[rows]])
+    return pairs.size == np.unique(infs).size
 
 
 @dataclass(frozen=True)
