@@ -51,6 +51,8 @@ def test_weak_team_on_three_card_kuhn_is_exact(team):
     r = tmecor(g, team)
     assert r.how == "MILP" and r.exact and r.width == 0
     assert _mixture_value(g, r) == r.lower == 0
+    d = r.to_json_dict()
+    assert d["exact"] is True and d["lower"] == d["upper"] == "0" and d["oracle"] == "MILP"
 
 
 @pytest.mark.slow
