@@ -46,6 +46,8 @@ FLOORS: dict[str, int] = {
     "evaluate": 4,
     "kernels": 4,
     "symbolic": 4,
+    "teams": 4,
+    "team_response": 4,
     "interop": 4,
     # 5 the methods and their driver
     "solvers": 5,
@@ -54,7 +56,6 @@ FLOORS: dict[str, int] = {
     "dynamics": 6,
     "literature": 6,
     "collusion": 6,
-    "detection": 6,  # a collusion study: moves into collusion/ (the teams branch)
     # 7 front ends
     "sweeps": 7,
     "report": 7,
@@ -62,21 +63,6 @@ FLOORS: dict[str, int] = {
     "__main__": 7,
     "": 7,  # toypoker/__init__.py, the flat public API
 }
-
-#: Violations caused only by the collusion *study* still living in
-#: games/collusion.py (its function-local imports of the profile, the solvers,
-#: evaluate and the catalogue): the teams branch moves the study into the
-#: studies-floor package ``toypoker/collusion/`` and the coordinator deletes this
-#: list when merging it.  Nothing else may be added here.
-PENDING_COLLUSION_MOVE: frozenset[tuple[str, str]] = frozenset(
-    {
-        ("games.collusion", "evaluate"),
-        ("games.collusion", "profile"),
-        ("games.collusion", "solvers"),
-        ("games.collusion", "games"),  # load_game, while games/__init__ imports the transform
-    }
-)
-
 
 def _modules() -> dict[str, tuple[Path, bool]]:
     """Dotted name (without ``toypoker.``) -> (file, is a package ``__init__``)."""
@@ -214,13 +200,6 @@ def _cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
     return found
 
 
-def _without_pending() -> dict[str, dict[str, int]]:
-    return {
-        m: {t: line for t, line in deps.items() if (m, t) not in PENDING_COLLUSION_MOVE}
-        for m, deps in GRAPH.items()
-    }
-
-
 def test_every_module_has_a_floor() -> None:
     # a new top-level module or package must be placed on a floor here
     unplaced = sorted(m for m in MODULES if m.split(".")[0] not in FLOORS)
@@ -228,7 +207,7 @@ def test_every_module_has_a_floor() -> None:
 
 
 def test_no_import_cycles() -> None:
-    cycles = _cycles(_without_pending())
+    cycles = _cycles(GRAPH)
     text = [
         " ; ".join(f"{m} -> {t} (line {line})" for m in c for t, line in GRAPH[m].items() if t in c)
         for c in cycles
@@ -239,18 +218,11 @@ def test_no_import_cycles() -> None:
 def test_imports_point_down_the_floors() -> None:
     up = [
         f"toypoker.{m} (floor {floor(m)}) imports toypoker.{t} (floor {floor(t)}) at line {line}"
-        for m, deps in sorted(_without_pending().items())
+        for m, deps in sorted(GRAPH.items())
         for t, line in sorted(deps.items())
         if floor(t) > floor(m)
     ]
     assert up == []
-
-
-@pytest.mark.parametrize("edge", sorted(PENDING_COLLUSION_MOVE))
-def test_pending_collusion_edges_still_exist(edge: tuple[str, str]) -> None:
-    # once the collusion study has moved, an entry that no longer occurs must go
-    module, target = edge
-    assert target in GRAPH[module], f"{module} -> {target} is gone: delete it from the list"
 
 
 def test_the_graph_is_read_from_the_source() -> None:
