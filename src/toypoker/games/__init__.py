@@ -31,6 +31,7 @@ from .kuhn import KUHN
 from .leduc import LEDUC
 from .limit import TooLargeError
 from .mercer import MERCER
+from .rhode_island import RHODE_ISLAND
 from .third_street import SKP, THIRD_STREET
 
 GAMES: Mapping[str, GameInfo] = MappingProxyType(
@@ -41,6 +42,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType(
         "leduc": LEDUC,
         "mercer": MERCER,
         "holdem": HOLDEM,
+        "rhode_island": RHODE_ISLAND,
     }
 )
 
