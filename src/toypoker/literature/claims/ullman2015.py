@@ -3,7 +3,7 @@
 Every printed number is computed from our games ``mercer(players=2|3,
 variant=smh|mmh)``: two-player games exactly (the sequence-form LP,
 ``solve(game, "lp")``, an exact certificate), 3P-SMH by CFR+ run to NashConv
-<= 1e-4, and his own algorithm (:func:`toypoker.solvers.fictitious.run_ullman`,
+<= 1e-4, and his own algorithm (:func:`toypoker.solvers.ullman.run_ullman`,
 fictitious play as his code runs it) at the eps his runs used, to explain the
 printed approximations: on 2P-SMH, 3P-SMH and 2P-MMH, and on his 3P-SMH
 collusion runs, it reproduces his output files' iteration counts, last gains and
@@ -57,7 +57,7 @@ from ...games.hands import EVALUATORS
 from ...games.limit import Round, build_limit_game
 from ...profile import Profile
 from ...solvers import solve
-from ...solvers.fictitious import run_ullman
+from ...solvers.ullman import run_ullman
 from ..papers import ullman2015 as U
 from .base import Claim, Context, Row
 
