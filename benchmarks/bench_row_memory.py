@@ -75,7 +75,7 @@ def ladder_table(console: Console, iterations: int) -> None:
 
 
 def counted_table(console: Console) -> None:
-    from toypoker.games.layout_count import count_layout
+    from toypoker.games import count_layout
 
     t = Table(title=f"Rhode Island Hold'em, counted, never built (load {load()})",
               title_justify="left")  # fmt: skip
@@ -99,7 +99,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--iterations", type=int, default=20)
     args = ap.parse_args()
-    console = Console()
+    console = Console(width=170)
     ladder_table(console, args.iterations)
     counted_table(console)
 

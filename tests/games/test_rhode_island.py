@@ -15,9 +15,9 @@ import pytest
 from toypoker import Profile, load_game, nash_conv, solve
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.evaluate import expected_values
-from toypoker.games import GAMES
-from toypoker.games.layout_count import count_layout, orbit_count
-from toypoker.games.limit import count_suit_orbits
+from toypoker.games import GAMES, count_layout
+from toypoker.games.deals import count_suit_orbits
+from toypoker.games.layout_count import orbit_count
 from toypoker.games.three_card import three_card_strength
 from toypoker.interop.acpc import gamedef_of
 

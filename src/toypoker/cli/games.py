@@ -5,8 +5,7 @@ from __future__ import annotations
 from rich.table import Table
 
 from ..errors import ToypokerError
-from ..games import GAMES, load_game
-from ..games.layout_count import count_layout
+from ..games import GAMES, count_layout, load_game
 from ..spec import format_value
 from .common import JsonOpt, SpecArg, out, print_json
 

@@ -36,16 +36,17 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..definition import NumericParams, RawNode
-from ..spec import format_spec, parse_spec
 from .base import Params
-from .collusion import split_collusion
+from .deals import canonical_boards
 from .hands import EVALUATORS
-from .holdem import HOLDEM, _shape
-from .limit import TooLargeError, _betting_tree, _deck, canonical_boards
+from .holdem import _shape
+from .limit import TooLargeError, _betting_tree, _deck
 
 BYTES_PER_ROW = 200
 """Peak bytes per row of a compiled game while CFR+ runs on it (compile plus solver
-arrays), rounded up from ``benchmarks/bench_row_memory.py``'s measurements."""
+arrays): ``benchmarks/bench_row_memory.py`` measured 237-288 bytes a row on Rhode Island
+decks of 0.6-1.0 M rows (2026-11-25; fixed costs weigh more on small games), issue 21's
+table 172 on the 34.2 M-row rank-merged Rhode Island betting game (5.9 GB)."""
 
 
 MAX_BOARDS = 20_000
@@ -146,32 +147,11 @@ def orbit_count(
     return total // stab
 
 
-def count_layout(spec: str) -> LayoutCount | None:
-    """The counted size of ``spec`` on the row layout, or None when this module does
-    not count that game (unsuited evaluators, other builders, collusion, more than
-    :data:`MAX_BOARDS` canonical boards at a depth).
-
-    Raises
-    ------
-    SpecError
-        For an invalid spec (as ``load_game`` would).
-    """
-    parsed = parse_spec(spec)
-    raw, coll = split_collusion(parsed.as_dict())
-    if coll or parsed.name not in ("rhode_island", "holdem"):
-        return None
-    if parsed.name == "rhode_island":
-        from .rhode_island import RHODE_ISLAND, holdem_params  # it counts with this module
-
-        own = RHODE_ISLAND.validate(raw)
-        p = holdem_params(own)
-    else:
-        p = own = HOLDEM.validate(raw)
-    return count_holdem(p, format_spec(parsed.name, own))
-
-
 def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> LayoutCount | None:
-    """:func:`count_layout` for validated ``holdem`` parameters ``p``.
+    """The counted size of the game of validated ``holdem`` parameters ``p`` (named
+    ``spec``) on the row layout, or None when it is not counted here (an evaluator
+    blind to suits, more than :data:`MAX_BOARDS` canonical boards at a depth);
+    :func:`toypoker.games.count_layout` takes a spec.
 
     With ``max_entries``, raises :class:`~toypoker.games.limit.TooLargeError` as soon as
     the first round's public nodes alone (each reached by every deal) put ``rows x
