@@ -17,7 +17,6 @@ from toypoker.errors import SpecError, ToypokerError
 from toypoker.evaluate import expected_values
 from toypoker.games import GAMES, count_layout
 from toypoker.games.deals import count_suit_orbits
-from toypoker.games.layout_count import orbit_count
 from toypoker.games.three_card import three_card_strength
 from toypoker.interop.acpc import gamedef_of
 
@@ -109,17 +108,6 @@ def test_counter_with_three_players_and_full_caps(spec):
         g.n_infosets,
         g.n_rows,
     )
-
-
-def test_orbit_count_is_burnside_of_the_whole_table():
-    # with no prefix the stabiliser is every suit permutation: count_suit_orbits
-    for ranks, suits, groups in [(13, 4, [1, 1, 1, 1]), (5, 3, [1, 1, 2]), (13, 4, [2, 3])]:
-        assert orbit_count(ranks, suits, [], groups, True) == count_suit_orbits(
-            ranks, suits, groups
-        )
-    # one card given (2c): the other suits permute freely; the 51 cards left form
-    # 12 (clubs) + 13 (one of d/h/s up to the suits) = 25 orbits
-    assert orbit_count(13, 4, [(0,)], [1], True) == 25
 
 
 @pytest.mark.parametrize("cap", [1, pytest.param(3, marks=pytest.mark.slow)])
