@@ -11,7 +11,17 @@ def test_games_lists_builtins(cli):
     code, out, _ = cli("games", "--json")
     assert code == 0
     names = [g["name"] for g in json.loads(out)]
-    assert names == ["kuhn", "kuhn_third_street", "skp", "leduc", "mercer", "holdem"]
+    assert names == [
+        "kuhn",
+        "kuhn_third_street",
+        "skp",
+        "leduc",
+        "mercer",
+        "holdem",
+        "rhode_island",
+    ]
+    ri = json.loads(out)[-1]
+    assert [p["name"] for p in ri["params"]][:4] == ["players", "ranks", "suits", "ante"]
 
 
 def test_games_table(cli):
@@ -24,6 +34,25 @@ def test_info_json(cli):
     data = json.loads(out)
     # Szafron et al.: 24 deals, 48 information sets
     assert code == 0 and data["deals"] == 24 and data["infosets"] == 48 and data["players"] == 3
+
+
+def test_info_counts_rhode_island_before_refusing_it(one_line_error, capsys):
+    # the full game (Shi and Littman 2001) is counted, never built: the counts are
+    # printed, then one line refuses it with the counted rows (438,275,565: exact on
+    # small decks against compiled games, tests/games/test_rhode_island.py)
+    err = one_line_error("info", "rhode_island")
+    assert "too large to compile" in err and "438,275,565 rows" in err
+
+
+def test_info_prints_the_counts_first(cli):
+    code, out, err = cli("info", "rhode_island")
+    assert code == 2 and "counted before building" in out
+    for word in ("deals", "366,145", "public nodes", "infosets", "3,937,128", "rows"):
+        assert word in out
+    code, out, _ = cli("info", "rhode_island(ranks=3,suits=2,cap=1)", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["rows"] == data["counted"]["rows"]
+    assert data["infosets"] == data["counted"]["infosets"]
 
 
 @pytest.mark.slow

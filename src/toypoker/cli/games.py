@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from ..games import GAMES, load_game
+from ..errors import ToypokerError
+from ..games import GAMES, count_layout, load_game
 from ..spec import format_value
 from .common import JsonOpt, SpecArg, out, print_json
 
@@ -53,12 +54,51 @@ def games(json_: JsonOpt = False) -> None:
         out.print(t)
 
 
+def _gigabytes(n: int) -> str:
+    return f"{n / 1e9:,.1f} GB" if n >= 1e8 else f"{n / 1e6:,.1f} MB"
+
+
+def _counted_table(summary: dict[str, object]) -> Table:
+    t = Table(
+        title="counted before building (row layout)",
+        title_justify="left",
+        show_header=False,
+    )
+    t.add_row("spec", str(summary["spec"]))
+    for k, v in summary.items():
+        if k == "spec":
+            continue
+        text = _gigabytes(v) if k.endswith("bytes") else f"{v:,}"  # type: ignore[arg-type]
+        t.add_row(
+            "row layout memory (est.)" if k == "row_layout_bytes" else k.replace("_", " "), text
+        )
+    return t
+
+
 def info(spec: SpecArg, json_: JsonOpt = False) -> None:
-    """Sizes of a compiled game: players, deals, public nodes, infosets, terminals."""
-    g = load_game(spec)
+    """Sizes of a compiled game: players, deals, public nodes, infosets, terminals.
+
+    Suited limit games (``rhode_island``, ``holdem`` with a suited evaluator) are first
+    counted without building (deals, public nodes, infosets, rows and the row layout's
+    memory); a game too large to compile is then refused in one line.
+    """
+    counted = count_layout(spec)
+    if counted is not None and not json_:
+        out.print(_counted_table(counted.summary()))
+    try:
+        g = load_game(spec)
+    except ToypokerError as e:
+        if counted is None:
+            raise
+        if json_:
+            print_json({"counted": counted.summary()})
+        raise ToypokerError(
+            f"{e}; counted: {counted.rows:,} rows, about {_gigabytes(counted.row_bytes)} "
+            "on the row layout"
+        ) from None
     s = g.summary()
     if json_:
-        print_json(s)
+        print_json(s if counted is None else {**s, "counted": counted.summary()})
         return
     t = Table(title=g.spec, title_justify="left", show_header=False)
     for k, v in s.items():

@@ -33,9 +33,11 @@ from .base import GameInfo, Param, Params
 from .collusion import COLLUSION_KEYS, apply_collusion, split_collusion
 from .holdem import HOLDEM
 from .kuhn import KUHN
+from .layout_count import LayoutCount, count_holdem
 from .leduc import LEDUC
 from .limit import TooLargeError
 from .mercer import MERCER
+from .rhode_island import RHODE_ISLAND, holdem_params
 from .third_street import SKP, THIRD_STREET
 
 GAMES: Mapping[str, GameInfo] = MappingProxyType(
@@ -46,6 +48,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType(
         "leduc": LEDUC,
         "mercer": MERCER,
         "holdem": HOLDEM,
+        "rhode_island": RHODE_ISLAND,
     }
 )
 
@@ -139,6 +142,34 @@ def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> 
     del counted
 
 
+def count_layout(spec: str) -> LayoutCount | None:
+    """The size of a game on the row layout, counted without building it.
+
+    Parameters
+    ----------
+    spec
+        A spec string; ``rhode_island(...)`` and ``holdem(...)`` with an evaluator
+        that sees suits are counted (:mod:`toypoker.games.layout_count`).
+
+    Returns
+    -------
+    LayoutCount or None
+        Deals, public nodes, decision nodes, infosets and rows (exactly what
+        :func:`load_game` would compile), or None for a game not counted here
+        (other games, collusion, an evaluator blind to suits).
+
+    Raises
+    ------
+    SpecError
+        For an invalid spec (as :func:`load_game` would).
+    """
+    info, params, coll = _parse(spec)
+    if coll or info.name not in ("rhode_island", "holdem"):
+        return None
+    p = holdem_params(params) if info.name == "rhode_island" else params
+    return count_holdem(p, format_spec(info.name, params))
+
+
 def load_game(spec: str, *, max_bytes: int | None = None) -> Game:
     """Compile a game from a spec string such as ``"kuhn(players=3, cards=5, pot=4)"``.
 
@@ -185,5 +216,6 @@ __all__ = [
     "Param",
     "canonical_spec",
     "check_size",
+    "count_layout",
     "load_game",
 ]

@@ -18,6 +18,10 @@ table holds ranks only and suits are merged exactly (see ``games/deals.py``).
   flush is possible), as ACPC's evaluator ranks such card sets.  Five or more cards:
   the best five by pokerkit's ``StandardHighHand`` (straights and flushes, the ace
   playing low in the wheel); this needs card identities, so the evaluator is suited.
+* ``three_card`` -- Rhode Island Hold'em's three-card hands (hole and board, three
+  cards in all): straight flush > three of a kind > straight > flush > pair > high
+  card (``games/three_card.py``, after Shi and Littman 2001 and Gilpin and Sandholm
+  2007); suited.
 
 Strengths are computed once per distinct hand (sorted cards) and spread over
 the deals with ``numpy.unique``: a deal table has few distinct hands.
@@ -33,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..definition import RANK_CHARS, SUIT_CHARS, card_text  # noqa: F401 (re-exported)
+from .three_card import three_card_strength
 
 # multiplicity categories, in standard poker order (straight 4 and flush 5 only
 # arise with five cards, which ``standard`` hands to pokerkit)
@@ -127,6 +132,10 @@ def _standard(hole: np.ndarray, board: np.ndarray, suits: int) -> np.ndarray:
     return keys[inv.reshape(-1)]
 
 
+def _three_card(hole: np.ndarray, board: np.ndarray, suits: int) -> np.ndarray:
+    return three_card_strength(np.concatenate([hole, board], axis=1), max(suits, 1))
+
+
 @dataclass(frozen=True)
 class Evaluator:
     """A showdown evaluator.
@@ -151,6 +160,10 @@ def _five_or_more(cards: int) -> bool:
     return cards >= 5
 
 
+def _always(cards: int) -> bool:
+    return True
+
+
 EVALUATORS: dict[str, Evaluator] = {
     "high_card": Evaluator("high_card", "highest hole cards win (Kuhn)", _high_card, _never),
     "leduc": Evaluator(
@@ -167,5 +180,11 @@ EVALUATORS: dict[str, Evaluator] = {
         "poker hands (best 5 via pokerkit; fewer cards by pairs)",
         _standard,
         _five_or_more,
+    ),
+    "three_card": Evaluator(
+        "three_card",
+        "Rhode Island: 3 cards, straight flush > trips > straight > flush > pair > high card",
+        _three_card,
+        _always,
     ),
 }

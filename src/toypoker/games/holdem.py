@@ -63,6 +63,8 @@ def check(p: Params) -> Params:
         raise SpecError(f"holdem deals {dealt} cards from a deck of {cards}")
     if p["evaluator"] == "leduc" and (p["hole"] != 1 or p.get("board2", 0) != 1 or rounds != 2):
         raise SpecError("evaluator=leduc needs hole=1, rounds=2 and board2=1")
+    if p["evaluator"] == "three_card" and p["hole"] + dealt - n * p["hole"] != 3:
+        raise SpecError("evaluator=three_card needs 3 cards in all (hole cards plus boards)")
     return p
 
 
@@ -137,7 +139,7 @@ HOLDEM = GameInfo(
     name="holdem",
     doc="Limit hold'em builder: ranks x suits deck, hole cards, 1-4 rounds with board "
     "cards, bet sizes, raise caps or bet-or-fold orbits, first actor per round, ante, "
-    "blinds and an evaluator (high_card, leduc, ullman4, standard). Per-round values "
+    "blinds and an evaluator (high_card, leduc, ullman4, standard, three_card). Per-round values "
     "are numbered parameters bet1, bet2, ...; the defaults are Leduc hold'em.",
     source="Ullman (2015), Sec. 3; ACPC game definitions; Southey et al. (2005)",
     params=(
@@ -150,7 +152,7 @@ HOLDEM = GameInfo(
         Param("blind1", "number", None, "blind of seat 1 (ACPC)"),
         Param("blind2", "number", None, "blind of seat 2 (ACPC)"),
         Param("check", "bool", True, "a player facing no bet may check"),
-        Param("evaluator", "word", "leduc", "high_card, leduc, ullman4 or standard"),
+        Param("evaluator", "word", "leduc", "high_card, leduc, ullman4, standard or three_card"),
         Param(
             "suit_isomorphism",
             "bool",

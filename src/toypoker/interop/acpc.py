@@ -52,6 +52,7 @@ from ..errors import ToypokerError
 from ..game import Game, make_label
 from ..games import canonical_spec, load_game
 from ..games.hands import EVALUATORS, RANK_CHARS, SUIT_CHARS, card_name
+from ..games.rhode_island import holdem_params as rhode_island_holdem
 from ..profile import Profile
 from ..spec import format_spec
 
@@ -344,6 +345,8 @@ def _holdem_params(game: Game) -> dict[str, object]:
             "first1": 1,
             "first2": 1,
         }
+    if game.name == "rhode_island":  # its evaluator (three_card) is refused below
+        return rhode_island_holdem(p)
     if game.name == "mercer":
         raise ToypokerError(
             f"ACPC cannot express {spec}: bet-or-fold orbits (checks disallowed); "

@@ -1,0 +1,261 @@
+"""The size of a suited limit game on the row layout, counted without building it.
+
+``toypoker info`` prints these counts before it compiles anything, so a game far
+beyond the row layout (Rhode Island Hold'em on a standard deck) is described, then
+refused in one line.  Everything is counted exactly, for the games of the ``holdem``
+builder whose evaluator sees suits (``rhode_island``; ``holdem(...,evaluator=
+three_card)``; ``standard`` with five or more cards):
+
+* the betting tree has the same shape under every board (limit betting), so it is
+  walked once with a single stand-in board per chance node, counting its nodes (and
+  each actor's decision nodes) at each board depth;
+* the boards at each depth are the canonical ones the builder deals
+  (:func:`~toypoker.games.limit.canonical_boards`), or, unmerged, every sequence of
+  distinct cards (counted, not listed);
+* the deals reaching a public node with board ``B`` and the observations an actor can
+  have there are orbits, under the suit permutations fixing each of ``B``'s boards
+  setwise (only the identity when unmerged), of the ways to deal the other groups
+  from the cards left (Burnside's lemma, as :func:`~toypoker.games.limit.
+  count_suit_orbits` counts the whole table; :func:`orbit_count`).  A row of the
+  layout is one (deal, public node) pair, an information set one (public decision
+  node, observation) pair, as :class:`~toypoker.game.Game` compiles them.
+
+The memory the row layout would need is the rows times :data:`BYTES_PER_ROW`,
+measured (``benchmarks/bench_row_memory.py``); ``load_game`` keeps its own budget
+figure ``deals x public nodes x players x 8`` bytes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from ..definition import NumericParams, RawNode
+from .base import Params
+from .deals import canonical_boards
+from .hands import EVALUATORS
+from .holdem import _shape
+from .limit import TooLargeError, _betting_tree, _deck
+
+BYTES_PER_ROW = 200
+"""Peak bytes per row of a compiled game while CFR+ runs on it (compile plus solver
+arrays): ``benchmarks/bench_row_memory.py`` measured 237-288 bytes a row on Rhode Island
+decks of 0.6-1.0 M rows (2026-11-25; fixed costs weigh more on small games), issue 21's
+table 172 on the 34.2 M-row rank-merged Rhode Island betting game (5.9 GB)."""
+
+
+MAX_BOARDS = 20_000
+"""Most canonical board sequences of one depth :func:`count_layout` visits (past it the
+game is not counted here; ``load_game``'s own size check still applies)."""
+
+
+@dataclass(frozen=True)
+class LayoutCount:
+    """Counted sizes of a game on the row layout (see the module docstring)."""
+
+    spec: str
+    players: int
+    deals: int
+    deals_without_suit_isomorphism: int
+    public_nodes: int
+    decision_nodes: int
+    infosets: int
+    rows: int
+
+    @property
+    def row_bytes(self) -> int:
+        """Peak memory of the compiled rows under CFR+ (rows x :data:`BYTES_PER_ROW`)."""
+        return self.rows * BYTES_PER_ROW
+
+    def summary(self) -> dict[str, object]:
+        """The counts as ``toypoker info`` prints them."""
+        return {
+            "spec": self.spec,
+            "players": self.players,
+            "deals": self.deals,
+            "deals_without_suit_isomorphism": self.deals_without_suit_isomorphism,
+            "public_nodes": self.public_nodes,
+            "decision_nodes": self.decision_nodes,
+            "infosets": self.infosets,
+            "rows": self.rows,
+            "row_layout_bytes": self.row_bytes,
+        }
+
+
+def _cycles(perm: Sequence[int]) -> list[list[int]]:
+    out, seen = [], set()
+    for s in range(len(perm)):
+        if s not in seen:
+            cyc, t = [], s
+            while t not in seen:
+                seen.add(t)
+                cyc.append(t)
+                t = perm[t]
+            out.append(cyc)
+    return out
+
+
+@functools.lru_cache(maxsize=4096)
+def _assignments(lengths: tuple[int, ...], groups: tuple[int, ...]) -> int:
+    """Ways to fill the (distinguishable) groups exactly with whole cycles of these
+    lengths (sorted), each cycle in at most one group: the deals a permutation fixes."""
+    ways = {groups: 1}
+    for length in lengths:
+        nxt: dict[tuple[int, ...], int] = {}
+        for need, w in ways.items():
+            nxt[need] = nxt.get(need, 0) + w
+            for i, k in enumerate(need):
+                if k >= length:
+                    key = need[:i] + (k - length,) + need[i + 1 :]
+                    nxt[key] = nxt.get(key, 0) + w
+        ways = nxt
+    return ways.get(tuple(0 for _ in groups), 0)
+
+
+def orbit_count(
+    ranks: int,
+    suits: int,
+    prefix: Sequence[Sequence[int]],
+    groups: Sequence[int],
+    merged: bool,
+) -> int:
+    """Orbits of the deals of ``groups`` (unordered groups of these sizes, in order)
+    from the cards not in ``prefix``, under the suit permutations that map each group
+    of ``prefix`` (card codes ``rank * suits + suit``) onto itself; only the identity
+    when not ``merged``.  Burnside: the mean over that stabiliser of the deals each
+    permutation fixes (every group a union of its cycles on the cards left; a cycle
+    meeting the prefix lies in it, the prefix being invariant)."""
+    used = {c for g in prefix for c in g}
+    perms = itertools.permutations(range(suits)) if merged else [tuple(range(suits))]
+    total = stab = 0
+    for perm in perms:
+        if any({c - c % suits + perm[c % suits] for c in g} != set(g) for g in prefix):
+            continue
+        stab += 1
+        lengths = sorted(
+            len(cyc)
+            for cyc in _cycles(perm)
+            for r in range(ranks)
+            if r * suits + cyc[0] not in used
+        )
+        total += _assignments(tuple(lengths), tuple(groups))
+    return total // stab
+
+
+def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> LayoutCount | None:
+    """The counted size of the game of validated ``holdem`` parameters ``p`` (named
+    ``spec``) on the row layout, or None when it is not counted here (an evaluator
+    blind to suits, more than :data:`MAX_BOARDS` canonical boards at a depth);
+    :func:`toypoker.games.count_layout` takes a spec.
+
+    With ``max_entries``, raises :class:`~toypoker.games.limit.TooLargeError` as soon as
+    the first round's public nodes alone (each reached by every deal) put ``rows x
+    players`` past it, before walking the rest of the tree.
+    """
+    shape = _shape(p)
+    n = int(p["players"])  # type: ignore[call-overload]
+    rounds = shape["rounds"]
+    dealt = int(p["hole"]) + sum(r.board for r in rounds)  # type: ignore[attr-defined,call-overload,union-attr]
+    if not EVALUATORS[str(p["evaluator"])].suited(dealt):
+        return None
+    ranks, suits = int(p["ranks"]), int(p["suits"])  # type: ignore[call-overload]
+    merged = p.get("suit_isomorphism") is not False and suits > 1
+    deck = _deck(n, shape["multiplicity"], rounds, int(p["hole"]), suits)  # type: ignore[arg-type,call-overload]
+    sizes = [b for b in deck.boards if b]
+    hole = deck.hole
+    n_cards = ranks * suits
+
+    holes = [hole] * n
+    groups = [*holes, *sizes]
+    full = math.perm(n_cards, sum(groups)) // math.prod(math.factorial(g) for g in groups)
+    deals = orbit_count(ranks, suits, [], groups, True) if merged else full
+
+    # the betting tree once, one stand-in board per chance node: nodes per board depth
+    nodes_at: dict[int, int] = {}
+    decisions_at: dict[int, int] = {}
+
+    def add(node: RawNode) -> int:
+        depth = sum(1 for k in range(len(sizes) + 1) if sum(sizes[:k]) <= len(node.board)) - 1
+        nodes_at[depth] = nodes_at.get(depth, 0) + 1
+        if max_entries is not None and depth == 0 and nodes_at[0] * deals * n > max_entries:
+            raise TooLargeError(deals, nodes_at[0], n)
+        if node.kind == "decision":
+            decisions_at[depth] = decisions_at.get(depth, 0) + 1
+        return 0
+
+    def stand_in(cols: tuple[int, ...], shown: tuple[int, ...]) -> list[tuple[int, ...]]:
+        return [tuple(range(len(shown), len(shown) + len(cols)))]
+
+    unit = [dataclasses.replace(r, bet=Fraction(1), ante=Fraction(0)) for r in rounds]  # type: ignore[union-attr]
+    _betting_tree(
+        n,
+        unit,
+        Fraction(1),
+        None,
+        NumericParams(),
+        deck.board_slots(),
+        stand_in,
+        add,
+        deck.show,
+        record=False,
+    )
+
+    def split(board: tuple[int, ...]) -> list[tuple[int, ...]]:
+        out, col = [], 0
+        for s in sizes:
+            if col < len(board):
+                out.append(board[col : col + s])
+            col += s
+        return out
+
+    public = decision = infosets = rows = 0
+    if merged:
+        level = [()]
+        for depth in range(len(sizes) + 1):
+            if depth:
+                level = [
+                    b + v
+                    for b in level
+                    for v in canonical_boards(
+                        n_cards, suits, sizes[: depth - 1], b, sizes[depth - 1]
+                    )
+                ]
+                if len(level) > MAX_BOARDS:
+                    return None
+            for b in level:
+                pre = split(b)
+                rest = holes + sizes[depth:]
+                rows += nodes_at.get(depth, 0) * orbit_count(ranks, suits, pre, rest, True)
+                infosets += decisions_at.get(depth, 0) * orbit_count(
+                    ranks, suits, pre, [hole], True
+                )
+            public += nodes_at.get(depth, 0) * len(level)
+            decision += decisions_at.get(depth, 0) * len(level)
+    else:
+        for depth in range(len(sizes) + 1):
+            shown = sum(sizes[:depth])
+            boards = math.perm(n_cards, shown) // math.prod(
+                math.factorial(s) for s in sizes[:depth]
+            )
+            left = n_cards - shown
+            rest = [*holes, *sizes[depth:]]
+            per_board = math.perm(left, sum(rest)) // math.prod(math.factorial(g) for g in rest)
+            rows += nodes_at.get(depth, 0) * boards * per_board
+            infosets += decisions_at.get(depth, 0) * boards * math.comb(left, hole)
+            public += nodes_at.get(depth, 0) * boards
+            decision += decisions_at.get(depth, 0) * boards
+    return LayoutCount(
+        spec=spec,
+        players=n,
+        deals=deals,
+        deals_without_suit_isomorphism=full,
+        public_nodes=public,
+        decision_nodes=decision,
+        infosets=infosets,
+        rows=rows,
+    )

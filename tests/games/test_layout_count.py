@@ -1,0 +1,62 @@
+"""Counting a suited game's row layout without building it (``games/layout_count.py``).
+
+The independent path is the compiled game itself: every count must equal what
+``load_game`` builds, number for number (Rhode Island decks are checked in
+``test_rhode_island.py``; here the other suited ``holdem`` games).
+"""
+
+import pytest
+
+from toypoker import load_game
+from toypoker.games import count_layout
+from toypoker.games.deals import count_suit_orbits
+from toypoker.games.layout_count import orbit_count
+
+SPECS = [
+    # 4-card board, flushes and straights (test_suits.py's TWO_SUITS)
+    pytest.param(
+        "holdem(ranks=5,suits=2,hole=1,rounds=2,board2=4,cap1=1,cap2=1,evaluator=standard)",
+        marks=pytest.mark.slow,
+    ),
+    # boards of two cards over two rounds (test_suits.py's TINY_ROUNDS)
+    pytest.param(
+        "holdem(ranks=3,suits=2,hole=1,rounds=3,board2=2,board3=2,cap1=1,cap2=1,cap3=1,"
+        "evaluator=standard)",
+        marks=pytest.mark.slow,
+    ),
+    # a two-card flop and blinds (the big blind may raise)
+    "holdem(ranks=4,suits=2,hole=1,rounds=2,board2=2,evaluator=three_card,blind1=1,blind2=2)",
+]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_counts_equal_the_compiled_game(spec):
+    for s in (spec, spec[:-1] + ",suit_isomorphism=false)"):
+        g = load_game(s, max_bytes=2**34)
+        c = count_layout(s)
+        assert c is not None
+        got = (c.deals, c.public_nodes, c.decision_nodes, c.infosets, c.rows)
+        want = (g.n_deals, len(g.nodes), g.summary()["decision_nodes"], g.n_infosets, g.n_rows)
+        assert got == want
+
+
+def test_games_not_counted_here():
+    # evaluators blind to suits (rank-merged tables), other builders, collusion
+    assert count_layout("leduc") is None
+    assert count_layout("holdem(ranks=3,suits=2)") is None
+    assert count_layout("kuhn(players=3)") is None
+    assert (
+        count_layout("holdem(players=3,ranks=4,suits=2,rounds=3,evaluator=three_card,team=12)")
+        is None
+    )
+
+
+def test_orbit_count_is_burnside_of_the_whole_table():
+    # with no prefix the stabiliser is every suit permutation: count_suit_orbits
+    for ranks, suits, groups in [(13, 4, [1, 1, 1, 1]), (5, 3, [1, 1, 2]), (13, 4, [2, 3])]:
+        assert orbit_count(ranks, suits, [], groups, True) == count_suit_orbits(
+            ranks, suits, groups
+        )
+    # one card given (2c): the other suits permute freely; the 51 cards left form
+    # 12 (clubs) + 13 (one of d/h/s up to the suits) = 25 orbits
+    assert orbit_count(13, 4, [(0,)], [1], True) == 25
