@@ -170,6 +170,13 @@ def solve(
         raise ToypokerError(f"--method {method} takes no --checkpoint, --resume or --seeds")
     if seeds > 1 and not m.stochastic:
         raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
+    if seeds > 1 and resume is not None:
+        first = seed or 0
+        if not any(seeded(resume, first + k).exists() for k in range(seeds)):
+            raise ToypokerError(
+                f"--resume {resume}: no checkpoint of seeds {first}..{first + seeds - 1} "
+                f"(e.g. {seeded(resume, first).name}); give the --checkpoint of the batch"
+            )
     g = load_game(spec)
     kw = {
         **options,

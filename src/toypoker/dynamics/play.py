@@ -282,6 +282,10 @@ class PlayResult:
             raise ToypokerError(f"cannot read the play run {path}: {exc}") from None
 
 
+MAX_MEMORY = 10**6
+"""Longest memory ``L`` (rounds) :func:`play` keeps (a ring buffer of ``L`` rounds)."""
+
+
 def solution3_start(P: float) -> tuple[float, float, float]:
     """The default start of repeated play: Solution 3 (eq. 14) with ``b_J`` raised by
     0.01 ("initial conditions close to S3", Sec. 4.2)."""
@@ -334,8 +338,8 @@ def play(
         raise ToypokerError(f"unknown estimator {estimator!r}; known: {', '.join(ESTIMATORS)}")
     k = tuple(float(x) for x in np.broadcast_to(k, 3))
     L = tuple(int(x) for x in np.broadcast_to(L, 3))
-    if min(L) < 1:
-        raise ToypokerError("memory L must be at least 1")
+    if not 1 <= min(L) <= max(L) <= MAX_MEMORY:
+        raise ToypokerError(f"memory L must be 1..{MAX_MEMORY:,} rounds, got {max(L):,}")
     if rounds < n_batches:
         raise ToypokerError(f"need at least {n_batches} rounds (one per batch)")
     if x0 is None:
