@@ -39,8 +39,17 @@ StrongSolveOpt = Annotated[
 ARGV: list[str] = []
 #: exit status of a command stopped by Ctrl-C or SIGTERM
 INTERRUPTED = 130
-#: seconds between progress lines when stderr is not a terminal
+#: seconds between progress lines when stderr is not a terminal (the environment variable
+#: TOYPOKER_PROGRESS_EVERY overrides it: 0 prints every update, as tests waiting for work do)
 PLAIN_PROGRESS_EVERY = 5.0
+
+
+def _plain_every() -> float:
+    try:
+        every = float(os.environ.get("TOYPOKER_PROGRESS_EVERY", PLAIN_PROGRESS_EVERY))
+    except ValueError:
+        return PLAIN_PROGRESS_EVERY
+    return every if every >= 0 else PLAIN_PROGRESS_EVERY
 
 
 def new_app(help_: str, **kwargs: object) -> typer.Typer:
@@ -333,7 +342,7 @@ class Bar:
             self._progress.update(self._task, completed=self.completed, **self.values)
             return
         now = time.monotonic()
-        if now - self.last >= PLAIN_PROGRESS_EVERY:
+        if now - self.last >= _plain_every():
             self.last = now
             total = f"/{self.total}" if self.total else ""
             extra = "".join(f", {f} {self.values[f]}" for f in self.fields)

@@ -1,0 +1,95 @@
+"""Issue 24, "Faults": a real SIGINT or SIGTERM sent to a real ``python -m toypoker``
+child, once it has visibly started work, stops the command: exit 130, the line
+``toypoker: interrupted...``, no traceback, what was finished kept and nothing
+unfinished written as if final.
+
+:data:`SIGNAL_CASES` names every long command covered here; ``solve``, ``compare``,
+``trace`` and ``dynamics table1`` have their interrupt-and-resume tests beside their
+other tests (test_solve.py, test_trace.py, test_dynamics.py).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from .conftest import toypoker_process
+
+
+@dataclass(frozen=True)
+class SignalCase:
+    """A long command, the stderr line that shows it is at work, and what must hold
+    in its folder after the signal (``check(folder, stderr)``)."""
+
+    id: str
+    args: tuple[str, ...]
+    started: str  # a stderr line matching this regex: the work has begun
+    check: Callable[[Path, str], None]
+    slow: bool = False
+
+
+def _literature_rows_kept(cwd: Path, err: str) -> None:
+    rows = json.loads((cwd / "rows.json").read_text())
+    claims = {r["claim"] for r in rows}
+    # "claims: 2/..." was seen: the first claim had finished before the signal
+    assert len(claims) >= 1 and all(r["status"] in ("verified", "disagrees") for r in rows)
+    assert f"{len(claims)} claim(s) checked" in err and "rows.json" in err
+
+
+SIGNAL_CASES: tuple[SignalCase, ...] = (
+    SignalCase(
+        "literature-check",
+        ("literature", "check", "-o", "rows.json"),
+        r"toypoker: claims: ([2-9]|\d\d+)/",
+        _literature_rows_kept,
+    ),
+)
+
+
+def run_and_signal(args: tuple[str, ...], started: str, sig: int, cwd: Path) -> tuple[int, str]:
+    """Start ``toypoker ARGS`` in ``cwd`` (progress lines at every update), wait however
+    long it takes for a stderr line matching ``started``, send ``sig``; returns the
+    exit status and the whole stderr."""
+    proc = toypoker_process(*args, cwd=cwd, env={"TOYPOKER_PROGRESS_EVERY": "0"})
+    seen: list[str] = []
+    reader = threading.Thread(target=lambda: seen.extend(iter(proc.stderr.readline, "")))
+    reader.start()
+    t0 = time.monotonic()
+    try:
+        while not any(re.search(started, line) for line in list(seen)):
+            assert proc.poll() is None, f"ended before {started!r}: {''.join(seen)}"
+            assert time.monotonic() - t0 < 300, f"no {started!r} in 300 s: {''.join(seen)}"
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+        reader.join(timeout=60)
+    return proc.returncode, "".join(seen)
+
+
+def _params():
+    for case in SIGNAL_CASES:
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            marks = [pytest.mark.slow] if case.slow or sig == signal.SIGTERM else []
+            yield pytest.param(case, sig, id=f"{case.id}-{sig.name}", marks=marks)
+
+
+@pytest.mark.parametrize("case,sig", list(_params()))
+def test_signal_stops_the_command(case: SignalCase, sig: int, tmp_path: Path) -> None:
+    code, err = run_and_signal(case.args, case.started, sig, tmp_path)
+    assert code == 130, err
+    assert "Traceback" not in err and "SystemError" not in err, err
+    last = err.strip().splitlines()[-1]
+    assert last.startswith("toypoker: interrupted"), err
+    case.check(tmp_path, err)
