@@ -44,7 +44,22 @@ def _literature_rows_kept(cwd: Path, err: str) -> None:
     assert f"{len(claims)} claim(s) checked" in err and "rows.json" in err
 
 
+def _detect_wrote_nothing(cwd: Path, err: str) -> None:
+    # the H0 solve was cut short: no verdict on a truncated profile, no power curve
+    assert "H0 solve stopped after" in err and not (cwd / "power.png").exists()
+    assert "hands to detection" not in err
+
+
+K3 = "kuhn(players=3)"
+
 SIGNAL_CASES: tuple[SignalCase, ...] = (
+    SignalCase(
+        "detect",
+        ("detect", K3, "--collusion", f"{K3[:-1]},team=12,sharing=win,strong=true)",
+         "--iterations", "100000000", "--plot", "power.png"),
+        r"toypoker: H0: cfr\+ .*: [1-9]",
+        _detect_wrote_nothing,
+    ),  # fmt: skip
     SignalCase(
         "literature-check",
         ("literature", "check", "-o", "rows.json"),
