@@ -33,7 +33,8 @@ class SignalCase:
     args: tuple[str, ...]
     started: str  # a stderr line matching this regex: the work has begun
     check: Callable[[Path, str], None]
-    slow: bool = False
+    setup: tuple[str, ...] = ()  # a command run to the end first (its files then copied
+    # to NAME.finished for the check)
 
 
 def _literature_rows_kept(cwd: Path, err: str) -> None:
@@ -50,9 +51,23 @@ def _detect_wrote_nothing(cwd: Path, err: str) -> None:
     assert "hands to detection" not in err
 
 
+def _table7_kept_the_finished_file(cwd: Path, err: str) -> None:
+    # the finished run's equilibria stand: an interrupted run does not overwrite them
+    assert (cwd / "eq.npz").read_bytes() == (cwd / "eq.finished").read_bytes()
+    assert not (cwd / "bars.png").exists()
+
+
 K3 = "kuhn(players=3)"
 
 SIGNAL_CASES: tuple[SignalCase, ...] = (
+    SignalCase(
+        "collusion-table7",
+        ("collusion", "table7", K3, "--iterations", "100000000", "--save", "eq.npz",
+         "--plot", "bars.png"),
+        r"toypoker: collusion solves: .*game cfr\+",
+        _table7_kept_the_finished_file,
+        setup=("collusion", "table7", K3, "--iterations", "20", "--save", "eq.npz"),
+    ),  # fmt: skip
     SignalCase(
         "detect",
         ("detect", K3, "--collusion", f"{K3[:-1]},team=12,sharing=win,strong=true)",
@@ -96,12 +111,18 @@ def run_and_signal(args: tuple[str, ...], started: str, sig: int, cwd: Path) -> 
 def _params():
     for case in SIGNAL_CASES:
         for sig in (signal.SIGINT, signal.SIGTERM):
-            marks = [pytest.mark.slow] if case.slow or sig == signal.SIGTERM else []
+            marks = [pytest.mark.slow] if sig == signal.SIGTERM else []
             yield pytest.param(case, sig, id=f"{case.id}-{sig.name}", marks=marks)
 
 
 @pytest.mark.parametrize("case,sig", list(_params()))
 def test_signal_stops_the_command(case: SignalCase, sig: int, tmp_path: Path) -> None:
+    if case.setup:
+        done = toypoker_process(*case.setup, cwd=tmp_path)
+        _, err = done.communicate(timeout=300)
+        assert done.returncode == 0, err
+        for f in list(tmp_path.iterdir()):
+            f.with_name(f.name.rsplit(".", 1)[0] + ".finished").write_bytes(f.read_bytes())
     code, err = run_and_signal(case.args, case.started, sig, tmp_path)
     assert code == 130, err
     assert "Traceback" not in err and "SystemError" not in err, err

@@ -48,6 +48,8 @@ TeamOpt = Annotated[
 ARGV: list[str] = []
 #: exit status of a command stopped by Ctrl-C or SIGTERM
 INTERRUPTED = 130
+#: whether :func:`interrupted` said so already (else ``main`` says ``toypoker: interrupted``)
+INTERRUPT_REPORTED = False
 #: seconds between progress lines when stderr is not a terminal (the environment variable
 #: TOYPOKER_PROGRESS_EVERY overrides it: 0 prints every update, as tests waiting for work do)
 PLAIN_PROGRESS_EVERY = 5.0
@@ -304,6 +306,8 @@ def resume_hint(drop: Sequence[str] = (), add: Sequence[str] = ()) -> str:
 
 def interrupted(what: str, hint: str | None) -> typer.Exit:
     """Report an interrupt on stderr (with the resume command) and return exit 130."""
+    global INTERRUPT_REPORTED
+    INTERRUPT_REPORTED = True
     msg = f"toypoker: interrupted: {what}"
     if hint:
         msg += f"; resume with: {hint}"
