@@ -92,6 +92,34 @@ CASES: list[tuple[str, tuple[str, ...], dict[str, str | bytes], str]] = [
     ),  # fmt: skip
     ("play-L-1e10", ("dynamics", "play", "--L", "1e10"), {}, "--L must be at most 1000000"),
     ("estimators-L-1e10", ("dynamics", "estimators", "--L", "6,1e10"), {}, "--L must be at most"),
+    (
+        "sweep-grid-1e9",
+        ("sweep", "solve", "kuhn()", "--param", "pot=2:4:1000000000", "--scheduler", "serial"),
+        {},
+        "at most 100,000",
+    ),
+    (
+        "sweep-grid-product",
+        (
+            "sweep",
+            "solve",
+            "kuhn()",
+            "--param",
+            "pot=2:4:1000",
+            "--param",
+            "iterations=1:1000:1000",
+            "--scheduler",
+            "serial",
+        ),
+        {},
+        "1,000,000 jobs",
+    ),
+    (
+        "sweep-scheduler-bogus",
+        ("sweep", "solve", "kuhn()", "--scheduler", "bogus"),
+        {},
+        "tcp://host:8786",
+    ),
     # silently ignored: a batch resumed from checkpoints that do not exist
     (
         "seeds-resume-nosuch",

@@ -59,19 +59,61 @@ def _table7_kept_the_finished_file(cwd: Path, err: str) -> None:
 
 K3 = "kuhn(players=3)"
 
+
+def _sweep_kept_finished_jobs(cwd: Path, err: str) -> None:
+    # the first job (20 iterations) finished; the interrupted one is not recorded as done
+    records = [json.loads(f.read_text()) for f in (cwd / "sw" / "jobs").glob("*.json")]
+    assert [r["params"]["iterations"] for r in records] == [20], records
+    assert records[0]["status"] == "ok" and "1 finished job(s) kept" in err
+    assert not (cwd / "sw" / "results.csv").exists()
+
+
 SIGNAL_CASES: tuple[SignalCase, ...] = (
     SignalCase(
+        "sweep-serial",
+        (
+            "sweep",
+            "solve",
+            "leduc(players=2)",
+            "--param",
+            "iterations=20,400000,400001",
+            "--scheduler",
+            "serial",
+            "--out",
+            "sw",
+        ),
+        r"toypoker: sweep solve: 1/3",
+        _sweep_kept_finished_jobs,
+    ),  # fmt: skip
+    SignalCase(
         "collusion-table7",
-        ("collusion", "table7", K3, "--iterations", "100000000", "--save", "eq.npz",
-         "--plot", "bars.png"),
+        (
+            "collusion",
+            "table7",
+            K3,
+            "--iterations",
+            "100000000",
+            "--save",
+            "eq.npz",
+            "--plot",
+            "bars.png",
+        ),
         r"toypoker: collusion solves: .*game cfr\+",
         _table7_kept_the_finished_file,
         setup=("collusion", "table7", K3, "--iterations", "20", "--save", "eq.npz"),
     ),  # fmt: skip
     SignalCase(
         "detect",
-        ("detect", K3, "--collusion", f"{K3[:-1]},team=12,sharing=win,strong=true)",
-         "--iterations", "100000000", "--plot", "power.png"),
+        (
+            "detect",
+            K3,
+            "--collusion",
+            f"{K3[:-1]},team=12,sharing=win,strong=true)",
+            "--iterations",
+            "100000000",
+            "--plot",
+            "power.png",
+        ),
         r"toypoker: H0: cfr\+ .*: [1-9]",
         _detect_wrote_nothing,
     ),  # fmt: skip
