@@ -30,6 +30,14 @@ def _gamedef(**replace: str) -> str:
 # (id, arguments, files to write first, a word the message must contain);
 # "before" of each is the issue's report
 CASES: list[tuple[str, tuple[str, ...], dict[str, str | bytes], str]] = [
+    # the deal table fits (1,093,050 deals) but its build's (rows x options) table does
+    # not: "Unable to allocate 2.17 GiB" (the issue: 338 GiB, a hang at 6 GB)
+    (
+        "deal-build-table",
+        ("info", "holdem(players=4,ranks=8,suits=2,hole=4,rounds=1,cap1=0,evaluator=high_card)"),
+        {},
+        "its 1,093,050 deals are built in 2,326,010,400 x 8 bytes",
+    ),
     # RecursionError
     ("holdem-cap-1000", ("info", "holdem(cap1=1000)"), {}, "cap1 <= 100"),
     (

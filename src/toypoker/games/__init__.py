@@ -119,8 +119,8 @@ def too_large(spec: str, deals: int, nodes: int, players: int, limit: int) -> st
     """The one-line refusal of a game over the budget, with the estimate."""
     node = "1 public node" if nodes == 1 else f">= {_count(nodes)} public nodes each"
     return (
-        f"{spec}: too large to compile ({_count(deals)} deals x {node} x {players} players "
-        f"x {BYTES_PER_ENTRY} B > {limit:,} B; TOYPOKER_MAX_BYTES allows more)"
+        f"{spec}: too large to compile: {_count(deals)} deals x {node} x {players} players "
+        f"x {BYTES_PER_ENTRY} bytes > {limit:,} (TOYPOKER_MAX_BYTES allows more)"
     )
 
 
@@ -138,6 +138,11 @@ def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> 
     try:
         counted = info.size(params, max_entries=limit // BYTES_PER_ENTRY)
     except TooLargeError as e:
+        if e.table is not None:
+            raise SpecError(
+                f"{spec}: too large to compile: its {_count(e.deals)} deals are built in "
+                f"{_count(e.table)} x {BYTES_PER_ENTRY} bytes > {limit:,}"
+            ) from None
         raise SpecError(too_large(spec, e.deals, e.nodes, e.players, limit)) from None
     # the hook raised above if the rows (deals x public nodes each deal reaches) pass the
     # budget; the public nodes it returns are all of them (an upper bound per deal)
