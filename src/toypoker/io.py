@@ -93,3 +93,12 @@ def read_text_limited(path: str | Path, limit: int, what: str) -> str:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise ToypokerError(f"cannot read {what} {path}: not a text (UTF-8) file") from None
+
+
+def npz_reason(exc: BaseException) -> str:
+    """Why numpy could not read a ``.npz``, in a few words for one line -- never numpy's
+    hint to allow pickles (toypoker never loads one)."""
+    text = " ".join(str(exc).split())
+    if "pickle" in text:
+        return "not an archive of plain arrays"
+    return text[:120] or type(exc).__name__

@@ -128,6 +128,42 @@ CASES: list[tuple[str, tuple[str, ...], dict[str, str | bytes], str]] = [
         {},
         "tcp://host:8786",
     ),
+    # a figure format checked after the work (a 10^8-iteration budget proves it is before)
+    (
+        "compare-plot-txt",
+        ("compare", "kuhn()", "--methods", "cfr+", "--seconds", "1000", "--plot", "c.txt"),
+        {},
+        "give a figure file ending in .png",
+    ),
+    (
+        "detect-plot-txt",
+        (
+            "detect",
+            "kuhn(players=3)",
+            "--collusion",
+            "kuhn(players=3,team=12,sharing=win)",
+            "--iterations",
+            "100000000",
+            "--plot",
+            "p.txt",
+        ),
+        {},
+        "give a figure file",
+    ),
+    # a truncated .npz ended in BadZipFile; a pickled one suggested allow_pickle
+    (
+        "profiles-truncated",
+        (
+            "detect",
+            "kuhn(players=3)",
+            "--collusion",
+            "kuhn(players=3,team=12,sharing=win)",
+            "--profiles",
+            "t.npz",
+        ),
+        {"t.npz": b"PK\x03\x04" + b"\x00" * 40},
+        "cannot read collusion profiles t.npz",
+    ),
     # silently ignored: a batch resumed from checkpoints that do not exist
     (
         "seeds-resume-nosuch",
@@ -195,3 +231,54 @@ def test_writable_folder_needs_no_os_access(cli, tmp_path, monkeypatch):
     code, _, err = cli("solve", "kuhn()", "--iterations", "5", "--no-table", "-o", out)
     assert code == 0, err
     assert out.exists() and not list(tmp_path.glob(".toypoker-probe-*"))
+
+
+def test_pickled_npz_never_suggests_allow_pickle(one_line_error, tmp_path):
+    """Issue 24: numpy's hint for an object array is to allow pickles; we never load one."""
+    import numpy as np
+
+    path = tmp_path / "p.npz"
+    np.savez(path, meta=np.array([{"a": 1}], dtype=object))
+    err = one_line_error(
+        "detect", "kuhn(players=3)", "--collusion", "kuhn(players=3,team=12,sharing=win)",
+        "--profiles", path,
+    )  # fmt: skip
+    assert "not an archive of plain arrays" in err and "allow_pickle" not in err
+
+
+@pytest.mark.slow
+def test_a_listener_that_is_no_dask_scheduler_times_out(one_line_error, tmp_path):
+    """Issue 24: ``--scheduler tcp://...`` at a port that accepts and never answers hung."""
+    import socket
+    import threading
+
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        server.settimeout(0.5)
+        while not stop.is_set():
+            try:
+                held.append(server.accept()[0])  # accepted, never answered
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        t0 = time.monotonic()
+        err = one_line_error(
+            "sweep", "solve", "kuhn()", "--scheduler", f"tcp://127.0.0.1:{server.getsockname()[1]}",
+            "--out", tmp_path / "sw",
+        )  # fmt: skip
+        assert time.monotonic() - t0 < 60
+        assert "127.0.0.1" in err and ("no dask scheduler answered" in err or "cannot reach" in err)
+    finally:
+        stop.set()
+        thread.join(5)
+        for c in held:
+            c.close()
+        server.close()

@@ -255,6 +255,21 @@ def check_file(path: Path | None, option: str) -> None:
     _folder_ok(path.parent if str(path.parent) else Path("."), option, path)
 
 
+#: figure formats every ``--plot`` writes (matplotlib's, by the file's suffix)
+FIGURE_SUFFIXES = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".eps", ".ps")
+
+
+def check_figure(path: Path | None, option: str = "--plot") -> None:
+    """An output figure: :func:`check_file`, and a format matplotlib writes, before work."""
+    if path is None:
+        return
+    if path.suffix.lower() not in FIGURE_SUFFIXES:
+        raise ToypokerError(
+            f"{option} {path}: give a figure file ending in {', '.join(FIGURE_SUFFIXES)}"
+        )
+    check_file(path, option)
+
+
 def check_folder(path: Path | None, option: str) -> None:
     """An output folder: a folder (or creatable inside a writable folder), not a file."""
     if path is None:

@@ -24,7 +24,7 @@ from .common import (
     SpecArg,
     StrongSolveOpt,
     at_least,
-    check_file,
+    check_figure,
     check_readable,
     interrupted,
     out,
@@ -147,7 +147,7 @@ def detect(
         if not team:
             raise ToypokerError("--scenario private needs --team, e.g. --team 12")
         seats = Team.parse(team).seats
-    check_file(plot, "--plot")
+    check_figure(plot)
     g0, g1 = load_game(spec), load_game(collusion)
     if g0.spec == g1.spec and h0 == h1:  # both solved (or read) alike
         raise ToypokerError(

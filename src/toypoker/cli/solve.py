@@ -27,6 +27,7 @@ from .common import (
     TeamOpt,
     at_least,
     at_most,
+    check_figure,
     check_file,
     check_readable,
     emit,
@@ -342,11 +343,11 @@ def compare(
         method_of(n)
     positive("--seconds", seconds)
     at_least("--seed", seed, 0)
-    check_file(plot, "--plot")
+    check_figure(plot)
     check_file(result, "--result")
     g = load_game(spec)
     plot = plot or Path(f"compare-{g.name}-{g.n_players}p.png")
-    check_file(plot, "--plot")
+    check_figure(plot)
     done = _previous_runs(resume, g.spec, seconds) if resume else {}
     with _MethodBars(g) as bars:
         cmp = compare_methods(

@@ -32,7 +32,7 @@ from numba import njit
 
 from ..errors import ToypokerError
 from ..interrupts import deferred_interrupts, ignore_interrupts_in_worker
-from ..io import atomic_write_bytes
+from ..io import atomic_write_bytes, npz_reason
 from ..literature.papers import billingham as B
 
 ESTIMATORS = ("corrected", "printed")  # Player 2's c_K estimate: eq. (46) corrected / as printed
@@ -279,7 +279,7 @@ class PlayResult:
                 meta[name] = tuple(meta[name])
             return cls(**meta, **kw)
         except Exception as exc:  # a zip, JSON or field error: one line naming the file
-            raise ToypokerError(f"cannot read the play run {path}: {exc}") from None
+            raise ToypokerError(f"cannot read the play run {path}: {npz_reason(exc)}") from None
 
 
 MAX_MEMORY = 10**6
