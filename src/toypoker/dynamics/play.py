@@ -339,7 +339,9 @@ def play(
     k = tuple(float(x) for x in np.broadcast_to(k, 3))
     L = tuple(int(x) for x in np.broadcast_to(L, 3))
     if not 1 <= min(L) <= max(L) <= MAX_MEMORY:
-        raise ToypokerError(f"memory L must be 1..{MAX_MEMORY:,} rounds, got {max(L):,}")
+        raise ToypokerError(
+            f"memory L must be at least 1 and at most {MAX_MEMORY:,} rounds, got {L}"
+        )
     if rounds < n_batches:
         raise ToypokerError(f"need at least {n_batches} rounds (one per batch)")
     if x0 is None:
