@@ -153,8 +153,8 @@ def run_and_signal(args: tuple[str, ...], started: str, sig: int, cwd: Path) -> 
 def _params():
     for case in SIGNAL_CASES:
         for sig in (signal.SIGINT, signal.SIGTERM):
-            marks = [pytest.mark.slow] if sig == signal.SIGTERM else []
-            yield pytest.param(case, sig, id=f"{case.id}-{sig.name}", marks=marks)
+            # a fresh interpreter, numba's start-up and the work before the signal: 5-10 s
+            yield pytest.param(case, sig, id=f"{case.id}-{sig.name}", marks=[pytest.mark.slow])
 
 
 @pytest.mark.parametrize("case,sig", list(_params()))
