@@ -18,11 +18,14 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 
-@dataclass
+@dataclass(eq=False)  # compared by identity: nested blocks keep their own
 class InterruptFlag:
     """Set when a Ctrl-C or SIGTERM arrived inside :func:`deferred_interrupts`."""
 
     requested: bool = False
+
+
+_ACTIVE: list[InterruptFlag] = []  # the flags of the enclosing deferred blocks
 
 
 @contextmanager
@@ -34,16 +37,21 @@ def deferred_interrupts() -> Iterator[InterruptFlag]:
     if threading.current_thread() is not threading.main_thread():
         yield flag
         return
+    outer = tuple(_ACTIVE)  # an enclosing block (a sweep around a solve) learns of it too
 
     def handler(_signum: int, _frame: object) -> None:
         if flag.requested:
             raise KeyboardInterrupt
         flag.requested = True
+        for f in outer:
+            f.requested = True
 
     previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    _ACTIVE.append(flag)
     try:
         yield flag
     finally:
+        _ACTIVE.remove(flag)
         for s, h in previous.items():
             signal.signal(s, h)
 

@@ -7,6 +7,8 @@ import os
 import tempfile
 from pathlib import Path
 
+from .errors import ToypokerError
+
 
 def _umask() -> int:
     mask = os.umask(0o022)
@@ -67,3 +69,36 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
 
 def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def read_text_limited(path: str | Path, limit: int, what: str) -> str:
+    """The UTF-8 text of ``path`` (a byte-order mark dropped), reading at most ``limit``
+    bytes: a larger file, or a device such as ``/dev/zero``, is refused while reading.
+
+    Raises
+    ------
+    ToypokerError
+        One line naming ``what`` and ``path``: missing, unreadable, too large, not UTF-8.
+    """
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(limit + 1)
+    except FileNotFoundError:
+        raise ToypokerError(f"cannot read {what} {path}: no such file") from None
+    except OSError as exc:
+        raise ToypokerError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    if len(raw) > limit:
+        raise ToypokerError(f"cannot read {what} {path}: larger than {limit:,} bytes")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ToypokerError(f"cannot read {what} {path}: not a text (UTF-8) file") from None
+
+
+def npz_reason(exc: BaseException) -> str:
+    """Why numpy could not read a ``.npz``, in a few words for one line -- never numpy's
+    hint to allow pickles (toypoker never loads one)."""
+    text = " ".join(str(exc).split())
+    if "pickle" in text:
+        return "not an archive of plain arrays"
+    return text[:120] or type(exc).__name__

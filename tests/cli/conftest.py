@@ -38,9 +38,10 @@ def one_line_error(cli) -> Callable[..., str]:
     return run
 
 
-def toypoker_process(*args: str, cwd=None, **kw) -> subprocess.Popen:
-    """``python -m toypoker ARGS`` as a separate process (pipes for stdout/stderr)."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200"}
+def toypoker_process(*args: str, cwd=None, env=None, **kw) -> subprocess.Popen:
+    """``python -m toypoker ARGS`` as a separate process (pipes for stdout/stderr);
+    ``env`` adds to the environment."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200", **(env or {})}
     return subprocess.Popen(
         [sys.executable, "-m", "toypoker", *map(str, args)],
         stdout=subprocess.PIPE,

@@ -101,7 +101,7 @@ def test_read_only_folder(one_line_error, tmp_path):
     ro.mkdir()
     ro.chmod(0o555)
     try:
-        assert "not writable" in one_line_error(*HEAVY_SOLVE, "-o", ro / "p.json")
+        assert "cannot create a file" in one_line_error(*HEAVY_SOLVE, "-o", ro / "p.json")
     finally:
         ro.chmod(0o755)
 

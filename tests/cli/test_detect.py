@@ -41,3 +41,23 @@ def test_detect_bad_input_is_one_line(one_line_error, tmp_path):
     assert "public tree" in one_line_error(
         "detect", "kuhn()", "--collusion", "kuhn(players=3)", "--iterations", "5"
     )
+
+
+def test_identical_hypotheses_are_refused_at_once(one_line_error, tmp_path):
+    """Issue 24: H0 == H1 hung at 4.4 GB (no simulated test ever stops)."""
+    import time
+
+    from toypoker.profile import Profile
+
+    t0 = time.monotonic()
+    assert "nothing to detect" in one_line_error(
+        "detect", "kuhn(players=3)", "--collusion", "kuhn(players=3)", "--iterations", "100000"
+    )
+    assert time.monotonic() - t0 < 10, "refused before solving"
+    g, prof = _kuhn2(0.5)
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    for path in (a, b):
+        Profile(g, prof.probs).to_json(path)
+    assert "same distribution" in one_line_error(
+        "detect", "kuhn()", "--collusion", "kuhn()", "--h0", a, "--h1", b
+    )

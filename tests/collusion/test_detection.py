@@ -108,3 +108,17 @@ def test_detect_cli_reads_stored_equilibria_or_solves_the_merged_team(capsys, tm
         assert d["kl_per_hand"] > 0 and d["hands_to_detection_95"] > 0
     assert main([*base, "--strong-solve", "x"]) == 2
     assert "--strong-solve" in capsys.readouterr().err
+
+
+def test_identical_hypotheses_are_answered_at_once():
+    """Issue 24: H0 == H1 gives zero evidence per hand, so no simulated test ever stops;
+    2000 runs x 10^6 hands hung at 4.4 GB. The answer (never detected) is exact without
+    simulating."""
+    import time
+
+    g, prof = _kuhn2(0.5)
+    t0 = time.monotonic()
+    d = detect(g, prof, g, prof, runs=2000, max_hands=1_000_000)
+    assert time.monotonic() - t0 < 5
+    assert d.kl == 0 and d.hands_95 is None and not d.detected.any()
+    assert (d.stops == 1_000_001).all()

@@ -155,6 +155,14 @@ def _terminate(_signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
 
 
+def _said(code: int) -> int:
+    """``code``, after saying ``toypoker: interrupted`` for an exit 130 nobody reported
+    (click turns a KeyboardInterrupt into a silent exit 130)."""
+    if code == common.INTERRUPTED and not common.INTERRUPT_REPORTED:
+        sys.stderr.write("toypoker: interrupted\n")
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line on ``argv`` (default ``sys.argv[1:]``) and return the exit
     status: 0 done, 1 a negative answer (not an equilibrium, an incomplete curve),
@@ -165,6 +173,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     args = list(sys.argv[1:] if argv is None else argv)
     common.ARGV[:] = args
+    common.INTERRUPT_REPORTED = False
     command = typer.main.get_command(app)
     installed, previous = False, None
     try:
@@ -175,12 +184,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # obj: this entry point, for a command that runs other commands (reproduce)
         rv = command.main(args=args, prog_name="toypoker", standalone_mode=False, obj=main)
-        return int(rv) if isinstance(rv, int) else 0
+        return _said(int(rv) if isinstance(rv, int) else 0)
     except ToypokerError as exc:
         common.one_line(str(exc))
         return 2
     except typer.Exit as exc:
-        return int(getattr(exc, "exit_code", 0) or 0)
+        return _said(int(getattr(exc, "exit_code", 0) or 0))
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("toypoker: interrupted\n")
         return common.INTERRUPTED

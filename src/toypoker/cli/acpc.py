@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ..errors import ToypokerError
-from ..interop.acpc import load_gamedef
+from ..interop.acpc import MAX_GAMEDEF_BYTES, load_gamedef
+from ..io import read_text_limited
 from .common import JsonOpt, check_readable, out, print_json
 
 
@@ -19,11 +19,7 @@ def import_acpc(
 ) -> None:
     """Read an ACPC gamedef (limit betting); print its holdem(...) spec and sizes."""
     check_readable(file, "FILE")
-    try:
-        text = file.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ToypokerError(f"cannot read {file}: {e}") from None
-    g = load_gamedef(text)
+    g = load_gamedef(read_text_limited(file, MAX_GAMEDEF_BYTES, "gamedef"))
     if json_:
         print_json({"file": str(file), **g.summary()})
     else:

@@ -26,6 +26,7 @@ from .common import (
     SpecArg,
     StrongSolveOpt,
     at_least,
+    check_figure,
     check_file,
     check_readable,
     new_app,
@@ -70,7 +71,7 @@ def table7(
         raise ToypokerError(
             f"--strong-solve must be {' or '.join(STRONG_SOLVES)}, got {strong_solve!r}"
         )
-    check_file(plot, "--plot")
+    check_figure(plot)
     check_file(save, "--save")
     check_readable(profiles, "--profiles")
     seats = the_team.seats

@@ -48,8 +48,19 @@ TeamOpt = Annotated[
 ARGV: list[str] = []
 #: exit status of a command stopped by Ctrl-C or SIGTERM
 INTERRUPTED = 130
-#: seconds between progress lines when stderr is not a terminal
+#: whether :func:`interrupted` said so already (else ``main`` says ``toypoker: interrupted``)
+INTERRUPT_REPORTED = False
+#: seconds between progress lines when stderr is not a terminal (the environment variable
+#: TOYPOKER_PROGRESS_EVERY overrides it: 0 prints every update, as tests waiting for work do)
 PLAIN_PROGRESS_EVERY = 5.0
+
+
+def _plain_every() -> float:
+    try:
+        every = float(os.environ.get("TOYPOKER_PROGRESS_EVERY", PLAIN_PROGRESS_EVERY))
+    except ValueError:
+        return PLAIN_PROGRESS_EVERY
+    return every if every >= 0 else PLAIN_PROGRESS_EVERY
 
 
 def new_app(help_: str, **kwargs: object) -> typer.Typer:
@@ -105,10 +116,32 @@ def emit(data: object, path: Path | None, json_: bool) -> bool:
     return json_
 
 
+#: longest line :func:`one_line` prints (a message echoing a 10 MB argument is cut)
+MAX_LINE = 200
+#: longest word of a message kept whole (a longer one, an echoed value, is elided)
+MAX_WORD = 60
+
+
+def _elide(text: str, keep: int) -> str:
+    """``text`` with its middle replaced by ``...`` to ``keep`` characters (head and tail
+    kept: what is wrong comes first, what is allowed often last)."""
+    if len(text) <= keep:
+        return text
+    head = (keep - 3) * 3 // 5
+    return text[:head] + "..." + text[len(text) - (keep - 3 - head) :]
+
+
+def short_line(message: str, prefix: str = "") -> str:
+    """``prefix + message`` as one line of at most :data:`MAX_LINE` characters: white
+    space collapsed, long words (echoed values) and then the whole cut in the middle."""
+    words = " ".join(_elide(w, MAX_WORD) for w in str(message).split())
+    return prefix + _elide(words, MAX_LINE - len(prefix))
+
+
 def one_line(message: str, kind: str = "error") -> None:
-    """Print ``toypoker: error: MESSAGE`` on stderr as exactly one line."""
-    text = " ".join(str(message).split())
-    sys.stderr.write(f"toypoker: {kind}: {text}\n")
+    """Print ``toypoker: error: MESSAGE`` on stderr as exactly one line (at most
+    :data:`MAX_LINE` characters, see :func:`short_line`)."""
+    sys.stderr.write(short_line(message, f"toypoker: {kind}: ") + "\n")
 
 
 # ------------------------------------------------------------ option checks
@@ -196,8 +229,21 @@ def _folder_ok(folder: Path, option: str, path: Path) -> None:
         raise ToypokerError(f"{option} {path}: {probe} is a file, not a folder")
     if probe != folder:
         raise ToypokerError(f"{option} {path}: the folder {folder} does not exist")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise ToypokerError(f"{option} {path}: the folder {probe} is not writable")
+    _writable(probe, option, path)
+
+
+def _writable(folder: Path, option: str, path: Path) -> None:
+    """Create (and remove) a file in ``folder``: ``os.access`` says yes as root, and on
+    read-only or network mounts, where the write later fails."""
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".toypoker-probe-", dir=folder)
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ToypokerError(
+            f"{option} {path}: cannot create a file in {folder} ({reason})"
+        ) from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def check_file(path: Path | None, option: str) -> None:
@@ -209,6 +255,21 @@ def check_file(path: Path | None, option: str) -> None:
     _folder_ok(path.parent if str(path.parent) else Path("."), option, path)
 
 
+#: figure formats every ``--plot`` writes (matplotlib's, by the file's suffix)
+FIGURE_SUFFIXES = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".eps", ".ps")
+
+
+def check_figure(path: Path | None, option: str = "--plot") -> None:
+    """An output figure: :func:`check_file`, and a format matplotlib writes, before work."""
+    if path is None:
+        return
+    if path.suffix.lower() not in FIGURE_SUFFIXES:
+        raise ToypokerError(
+            f"{option} {path}: give a figure file ending in {', '.join(FIGURE_SUFFIXES)}"
+        )
+    check_file(path, option)
+
+
 def check_folder(path: Path | None, option: str) -> None:
     """An output folder: a folder (or creatable inside a writable folder), not a file."""
     if path is None:
@@ -216,16 +277,14 @@ def check_folder(path: Path | None, option: str) -> None:
     if path.exists() and not path.is_dir():
         raise ToypokerError(f"{option} {path} is a file, not a folder")
     if path.exists():
-        if not os.access(path, os.W_OK | os.X_OK):
-            raise ToypokerError(f"{option} {path}: the folder is not writable")
+        _writable(path, option, path)
         return
     probe = path.parent
     while not probe.exists() and probe.parent != probe:
         probe = probe.parent
     if not probe.is_dir():
         raise ToypokerError(f"{option} {path}: {probe} is a file, not a folder")
-    if not os.access(probe, os.W_OK | os.X_OK):
-        raise ToypokerError(f"{option} {path}: the folder {probe} is not writable")
+    _writable(probe, option, path)
 
 
 def check_readable(path: Path | None, option: str) -> None:
@@ -262,6 +321,8 @@ def resume_hint(drop: Sequence[str] = (), add: Sequence[str] = ()) -> str:
 
 def interrupted(what: str, hint: str | None) -> typer.Exit:
     """Report an interrupt on stderr (with the resume command) and return exit 130."""
+    global INTERRUPT_REPORTED
+    INTERRUPT_REPORTED = True
     msg = f"toypoker: interrupted: {what}"
     if hint:
         msg += f"; resume with: {hint}"
@@ -309,7 +370,7 @@ class Bar:
             self._progress.update(self._task, completed=self.completed, **self.values)
             return
         now = time.monotonic()
-        if now - self.last >= PLAIN_PROGRESS_EVERY:
+        if now - self.last >= _plain_every():
             self.last = now
             total = f"/{self.total}" if self.total else ""
             extra = "".join(f", {f} {self.values[f]}" for f in self.fields)

@@ -24,12 +24,14 @@ from .common import (
     SpecArg,
     StrongSolveOpt,
     at_least,
-    check_file,
+    check_figure,
     check_readable,
+    interrupted,
     out,
     plain,
     positive,
     print_json,
+    stopped_name,
 )
 from .evaluate import load_profile
 
@@ -57,6 +59,12 @@ def _profile(
             target_nash_conv=target, progress=lambda t, nc: bar.update(t),
         )  # fmt: skip
     res = sol.result
+    if stopped_name(res.stopped) == "interrupted":  # the signal the solver deferred
+        raise interrupted(
+            f"{what} solve stopped after {res.iterations} iterations; no result written "
+            "(detect keeps no partial state: run the command again)",
+            None,
+        )
     if sol.merged:
         return sol.profile, (
             f"{method} {res.iterations} iterations on the merged team, NashConv "
@@ -139,8 +147,13 @@ def detect(
         if not team:
             raise ToypokerError("--scenario private needs --team, e.g. --team 12")
         seats = Team.parse(team).seats
-    check_file(plot, "--plot")
+    check_figure(plot)
     g0, g1 = load_game(spec), load_game(collusion)
+    if g0.spec == g1.spec and h0 == h1:  # both solved (or read) alike
+        raise ToypokerError(
+            f"H0 and H1 are the same game {g0.spec} played the same way: nothing to detect; "
+            "give --collusion a team (e.g. team=12,sharing=win) or different --h0/--h1"
+        )
     if scenario == "private" and any(not 0 <= s < g1.n_players for s in seats):
         raise ToypokerError(f"--team {team} names a seat {g1.spec} does not have")
     stored = CollusionProfiles.load(profiles) if profiles is not None else None
@@ -162,6 +175,11 @@ def detect(
         seed=seed,
         tremble=tremble,
     )
+    if d.kl == 0:
+        raise ToypokerError(
+            f"H0 and H1 ({g1.spec}) show the observer the same distribution: nothing to "
+            "detect; give profiles (or games) that differ"
+        )
     if plot:
         from ..collusion.detection import plot_power
 

@@ -14,7 +14,7 @@ from rich.table import Table
 from ..dynamics import figures
 from ..dynamics.general import GameDynamics
 from ..dynamics.ode import SKPDynamics, basin, basins, classify, expectations, poincare
-from ..dynamics.play import estimator_limits, estimator_study, play
+from ..dynamics.play import MAX_MEMORY, estimator_limits, estimator_study, play
 from ..dynamics.table1 import table1 as compare_table1
 from ..errors import ToypokerError
 from ..games import load_game
@@ -24,6 +24,7 @@ from .common import (
     Bar,
     JsonOpt,
     at_least,
+    at_most,
     check_file,
     check_folder,
     floats,
@@ -198,6 +199,14 @@ def ode(
     out.print(f"CSV and Figures 7-10 (and basins.png) written to {outdir}/")
 
 
+def _memories(text: str) -> list[int]:
+    """``--L``: comma-separated memories, each 1..MAX_MEMORY rounds."""
+    Ls = integers(text, "--L", 1)
+    for x in Ls:
+        at_most("--L", x, MAX_MEMORY)
+    return Ls
+
+
 def play_(
     pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
     k: Annotated[str, typer.Option(help="Rates k1,k2,k3 (or one value).")] = "0.001",
@@ -219,7 +228,7 @@ def play_(
     at_least("--rounds", rounds, 1)
     at_least("--seed", seed, 0)
     at_least("--record-every", record_every, 1)
-    Ls = integers(L, "--L", 1)
+    Ls = _memories(L)
     if len(Ls) not in (1, 3):
         raise ToypokerError(f"--L needs 3 numbers (or one for all), got {len(Ls)}")
     x0 = None if y0 is None else tuple(_y0(y0, 3))
@@ -290,7 +299,7 @@ def estimators(
     P = _pot(pot)
     if not billingham.above_p_star(Fraction(P)):
         raise ToypokerError("Solution 3 exists only for P > P* = (5 + sqrt 73)/2")
-    Ls = integers(L, "--L", 1)
+    Ls = _memories(L)
     at_least("--rounds", rounds, 1)
     check_folder(outdir, "--outdir")
     means, stds, truth = estimator_study(P, Ls, rounds, estimator=estimator, clip=clip)
@@ -367,7 +376,7 @@ def table1(
     Finished runs are kept as they end: Ctrl-C, then the same command, resumes."""
 
     k_list = _rates(ks, None)
-    L_list = integers(Ls, "--L", 1)
+    L_list = _memories(Ls)
     P = _pot(pot)
     at_least("--rounds", rounds, 1)
     at_least("--seeds", seeds, 1)

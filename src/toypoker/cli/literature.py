@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -9,9 +10,22 @@ import typer
 from rich.table import Table
 
 from ..errors import ToypokerError
+from ..interrupts import caused_by_interrupt
+from ..io import atomic_write_text
 from ..literature.claims import CLAIMS
 from ..literature.claims import check as check_claims
-from .common import Bar, JsonOpt, at_least, check_file, emit, new_app, out, print_json
+from .common import (
+    Bar,
+    JsonOpt,
+    at_least,
+    check_file,
+    emit,
+    interrupted,
+    new_app,
+    out,
+    print_json,
+    temp_checkpoint,
+)
 
 app = new_app(
     "The papers' closed-form claims, checked exactly.",
@@ -64,8 +78,16 @@ def check(
     for c in claim or []:
         if c not in claims:
             raise ToypokerError(f"unknown claim {c!r}; known: {', '.join(claims)}")
+    rows: list = []
     with Bar("claims", len(claim or claims), fields=("claim",)) as bar:
-        rows = check_claims(claim, seed=seed, progress=lambda cid: bar.update(advance=1, claim=cid))
+        try:
+            check_claims(
+                claim, seed=seed, progress=lambda cid: bar.update(advance=1, claim=cid), rows=rows
+            )
+        except (KeyboardInterrupt, SystemError) as exc:
+            if not (isinstance(exc, KeyboardInterrupt) or caused_by_interrupt(exc)):
+                raise
+            _keep_interrupted(rows, output)
     data = [r.to_dict() for r in rows]
     if emit(data, output, json_):
         return
@@ -81,6 +103,14 @@ def check(
         f"{len(rows)} checks: {len(rows) - n_bad} verified, {n_bad} disagree with the "
         "printed text (the exact value is beside each)"
     )
+
+
+def _keep_interrupted(rows: list, output: Path | None) -> None:
+    """After a Ctrl-C: the finished claims' rows to ``-o`` (or a temporary file), said."""
+    path = output or temp_checkpoint("literature").with_suffix(".json")
+    atomic_write_text(path, json.dumps([r.to_dict() for r in rows], indent=1) + "\n")
+    done = len({r.claim for r in rows})
+    raise interrupted(f"{done} claim(s) checked, their {len(rows)} rows kept in {path}", None)
 
 
 app.callback()(literature)

@@ -27,6 +27,7 @@ from .common import (
     TeamOpt,
     at_least,
     at_most,
+    check_figure,
     check_file,
     check_readable,
     emit,
@@ -177,6 +178,13 @@ def solve(
         raise ToypokerError(f"--method {method} takes no --checkpoint, --resume or --seeds")
     if seeds > 1 and not m.stochastic:
         raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
+    if seeds > 1 and resume is not None:
+        first = seed or 0
+        if not any(seeded(resume, first + k).exists() for k in range(seeds)):
+            raise ToypokerError(
+                f"--resume {resume}: no checkpoint of seeds {first}..{first + seeds - 1} "
+                f"(e.g. {seeded(resume, first).name}); give the --checkpoint of the batch"
+            )
     g = load_game(spec)
     the_team = team_of(g, team)
     kw = {
@@ -336,11 +344,11 @@ def compare(
         method_of(n)
     positive("--seconds", seconds)
     at_least("--seed", seed, 0)
-    check_file(plot, "--plot")
+    check_figure(plot)
     check_file(result, "--result")
     g = load_game(spec)
     plot = plot or Path(f"compare-{g.name}-{g.n_players}p.png")
-    check_file(plot, "--plot")
+    check_figure(plot)
     done = _previous_runs(resume, g.spec, seconds) if resume else {}
     with _MethodBars(g) as bars:
         cmp = compare_methods(

@@ -210,8 +210,11 @@ def detect(
     sd0 = float(np.sqrt(max(np.sum(p0 * llr**2) - kl0**2, 0.0)))
     z = norm.ppf(1 - alpha) * sd0 + norm.ppf(1 - beta) * sd1
     fixed_n = (z / (kl - kl0)) ** 2 if kl > kl0 else float("inf")
-    stops1, up1 = _sprt(p1, llr, upper, lower, runs, max_hands, rng)
-    _, up0 = _sprt(p0, llr, upper, lower, runs, max_hands, rng)
+    if np.all(llr[(p0 > 0) | (p1 > 0)] == 0):  # the same distribution: no test ever stops
+        stops1, up1, up0 = np.full(runs, max_hands + 1), np.zeros(runs, bool), np.zeros(runs)
+    else:
+        stops1, up1 = _sprt(p1, llr, upper, lower, runs, max_hands, rng)
+        _, up0 = _sprt(p0, llr, upper, lower, runs, max_hands, rng)
     detected = up1
     share = np.sort(np.where(detected, stops1, max_hands + 1))
     k95 = int(np.ceil(0.95 * runs)) - 1
@@ -220,6 +223,10 @@ def detect(
         game0.spec, game1.spec, float(alpha), float(beta), kl, kl0, float(asn1), float(asn0),
         float(fixed_n), stops1, detected, float(np.mean(up0)), hands_95, int(max_hands), seed,
     )  # fmt: skip
+
+
+MAX_SPRT_ENTRIES = 2**22
+"""Draws held at once by the simulated tests (open runs x hands per chunk)."""
 
 
 def _sprt(
@@ -253,7 +260,7 @@ def _sprt(
         total[open_[~ended]] = path[~ended, -1]
         open_ = open_[~ended]
         done += m
-        chunk = min(chunk * 2, 65536)
+        chunk = min(chunk * 2, max(256, MAX_SPRT_ENTRIES // max(len(open_), 1)))
     return stop, up
 
 

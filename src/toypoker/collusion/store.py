@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import zipfile
 from dataclasses import dataclass
 from importlib.resources.abc import Traversable
 from pathlib import Path
@@ -17,7 +18,7 @@ from ..errors import ToypokerError
 from ..game import Game
 from ..games import canonical_spec
 from ..games.collusion import merged_spec, with_spec
-from ..io import atomic_write_bytes
+from ..io import atomic_write_bytes, npz_reason
 from ..profile import Profile
 
 __all__ = ["CollusionProfiles", "by_label", "fingerprint", "from_label_order", "store_key"]
@@ -161,5 +162,5 @@ class CollusionProfiles:
                 sigma,
                 dict(zip(games, (str(f) for f in meta["fingerprints"]), strict=True)),
             )
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise ToypokerError(f"cannot read collusion profiles {path}: {e}") from e
+        except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
+            raise ToypokerError(f"cannot read collusion profiles {path}: {npz_reason(e)}") from None

@@ -22,7 +22,7 @@ from ..games.collusion import (
     seat_digits,
 )
 from ..profile import Profile
-from ..result import Result
+from ..result import Result, Stopped
 from ..solvers import solve
 from ..teams import splice, transfer_profile
 from .store import CollusionProfiles, by_label, fingerprint
@@ -200,6 +200,12 @@ def solve_collusion_profiles(
     -------
     CollusionProfiles
         The games are compiled one at a time (3P-MMH: about 0.6 GB each).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When a Ctrl-C or SIGTERM stopped a solve: an unfinished equilibrium is never
+        returned as solved.
     """
     if strong_solve not in STRONG_SOLVES:
         raise ToypokerError(f"strong_solve must be one of {', '.join(STRONG_SOLVES)}")
@@ -211,7 +217,10 @@ def solve_collusion_profiles(
         if progress is not None:
             progress(f"{method} {g.spec}")
         budget = {"iterations": iterations, "target_nash_conv": target_nash_conv}
-        return solve_team_game(g, method, merged, **budget).profile
+        sol = solve_team_game(g, method, merged, **budget)
+        if sol.result.stopped is Stopped.INTERRUPTED:  # never stored as if solved
+            raise KeyboardInterrupt
+        return sol.profile
 
     g0, t = base_and_team(spec, team)
     base, n = g0.spec, g0.n_players

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ToypokerError
-from ..io import atomic_write_text
+from ..io import atomic_write_text, read_text_limited
 
 
 @dataclass(frozen=True)
@@ -221,19 +221,7 @@ class _BadCurveError(Exception):
 
 def _read_text(path: Path, what: str) -> str:
     """The UTF-8 text of ``path`` (at most :data:`MAX_CURVE_BYTES`), or one-line errors."""
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_CURVE_BYTES + 1)
-    except FileNotFoundError:
-        raise ToypokerError(f"cannot read {what} {path}: no such file") from None
-    except OSError as exc:
-        raise ToypokerError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
-    if len(raw) > MAX_CURVE_BYTES:
-        raise ToypokerError(f"cannot read {what} {path}: larger than {MAX_CURVE_BYTES:,} bytes")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ToypokerError(f"cannot read {what} {path}: not a text (UTF-8) file") from None
+    return read_text_limited(path, MAX_CURVE_BYTES, what)
 
 
 def _reject_constant(name: str) -> object:

@@ -32,7 +32,7 @@ from numba import njit
 
 from ..errors import ToypokerError
 from ..interrupts import deferred_interrupts, ignore_interrupts_in_worker
-from ..io import atomic_write_bytes
+from ..io import atomic_write_bytes, npz_reason
 from ..literature.papers import billingham
 
 ESTIMATORS = ("corrected", "printed")  # Player 2's c_K estimate: eq. (46) corrected / as printed
@@ -279,7 +279,11 @@ class PlayResult:
                 meta[name] = tuple(meta[name])
             return cls(**meta, **kw)
         except Exception as exc:  # a zip, JSON or field error: one line naming the file
-            raise ToypokerError(f"cannot read the play run {path}: {exc}") from None
+            raise ToypokerError(f"cannot read the play run {path}: {npz_reason(exc)}") from None
+
+
+MAX_MEMORY = 10**6
+"""Longest memory ``L`` (rounds) :func:`play` keeps (a ring buffer of ``L`` rounds)."""
 
 
 def solution3_start(P: float) -> tuple[float, float, float]:
@@ -334,8 +338,10 @@ def play(
         raise ToypokerError(f"unknown estimator {estimator!r}; known: {', '.join(ESTIMATORS)}")
     k = tuple(float(x) for x in np.broadcast_to(k, 3))
     L = tuple(int(x) for x in np.broadcast_to(L, 3))
-    if min(L) < 1:
-        raise ToypokerError("memory L must be at least 1")
+    if not 1 <= min(L) <= max(L) <= MAX_MEMORY:
+        raise ToypokerError(
+            f"memory L must be at least 1 and at most {MAX_MEMORY:,} rounds, got {L}"
+        )
     if rounds < n_batches:
         raise ToypokerError(f"need at least {n_batches} rounds (one per batch)")
     if x0 is None:

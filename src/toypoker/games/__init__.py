@@ -102,9 +102,15 @@ def _max_bytes(max_bytes: int | None) -> int:
     env = os.environ.get("TOYPOKER_MAX_BYTES", "").strip()
     if env:
         try:
-            return int(float(env))
+            value = float(env)
         except ValueError:
-            raise SpecError(f"TOYPOKER_MAX_BYTES must be a number of bytes, got {env!r}") from None
+            value = math.nan
+        if not (math.isfinite(value) and value > 0):  # inf, nan, 0, -1: no budget at all
+            raise SpecError(
+                f"TOYPOKER_MAX_BYTES must be a positive finite number of bytes "
+                f"(e.g. 8e9), got {env[:40]!r}"
+            )
+        return int(value)
     return DEFAULT_MAX_BYTES
 
 
@@ -115,6 +121,15 @@ def _count(x: int) -> str:
         return f"{x:,}"
     k = math.floor(math.log10(x))
     return f"{10 ** (math.log10(x) - k):.3f}e+{k}"
+
+
+def too_large(spec: str, deals: int, nodes: int, players: int, limit: int) -> str:
+    """The one-line refusal of a game over the budget, with the estimate."""
+    node = "1 public node" if nodes == 1 else f">= {_count(nodes)} public nodes each"
+    return (
+        f"{spec}: too large to compile: {_count(deals)} deals x {node} x {players} players "
+        f"x {BYTES_PER_ENTRY} bytes > {limit:,} (TOYPOKER_MAX_BYTES allows more)"
+    )
 
 
 def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> None:
@@ -128,15 +143,15 @@ def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> 
     """
     limit = _max_bytes(max_bytes)
     spec = format_spec(info.name, params)
-    hint = "(load_game(max_bytes=...) or TOYPOKER_MAX_BYTES allows more)"
     try:
         counted = info.size(params, max_entries=limit // BYTES_PER_ENTRY)
     except TooLargeError as e:
-        nodes = "1 public node" if e.nodes == 1 else f"at least {e.nodes:,} public nodes each"
-        raise SpecError(
-            f"{spec} is too large to compile: {_count(e.deals)} deals x {nodes} x "
-            f"{e.players} players x {BYTES_PER_ENTRY} bytes > {limit:,} bytes {hint}"
-        ) from None
+        if e.table is not None:
+            raise SpecError(
+                f"{spec}: too large to compile: its {_count(e.deals)} deals are built in "
+                f"{_count(e.table)} x {BYTES_PER_ENTRY} bytes > {limit:,}"
+            ) from None
+        raise SpecError(too_large(spec, e.deals, e.nodes, e.players, limit)) from None
     # the hook raised above if the rows (deals x public nodes each deal reaches) pass the
     # budget; the public nodes it returns are all of them (an upper bound per deal)
     del counted

@@ -349,3 +349,30 @@ class Deck:
             return "".join(card_name(c, self.suits) for c in values)
         sep = "" if len(self.multiplicity) <= 9 else "-"
         return sep.join(str(c + 1) for c in values)
+
+
+def build_entries(
+    multiplicity: Sequence[int], groups: Sequence[int], suits: int = 0, first: Sequence[int] = ()
+) -> int:
+    """The largest table (entries) :func:`group_deal_table` -- or, with ``suits``,
+    :func:`suit_orbit_table` with ``first`` -- allocates while it builds the deals,
+    counted without building: at each group, the rows so far times the group's options
+    (their ``(rows, options)`` products and masks), and the options themselves.  The
+    final table can be small while a step between is not (many hole cards, a large deck).
+    """
+    largest = 0
+    if suits:
+        n_cards = len(multiplicity)
+        order = [*first, *(g for g in range(len(groups)) if g not in first)]
+        done: list[int] = []
+        for g in (g for g in order if groups[g]):
+            rows = count_suit_orbits(n_cards // suits, suits, done) if done else 1
+            options = math.comb(n_cards, groups[g])
+            largest = max(largest, rows * options, options * groups[g])
+            done.append(groups[g])
+        return largest
+    for k, size in enumerate(groups):
+        rows = count_group_deals(multiplicity, groups[:k]) if k else 1
+        options = count_group_deals(multiplicity, [size])
+        largest = max(largest, rows * options * max(len(multiplicity), 1), options * size)
+    return largest

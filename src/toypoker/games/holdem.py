@@ -33,6 +33,8 @@ from .hands import EVALUATORS
 from .limit import Round, build_limit_game, estimate_size
 
 MAX_ROUNDS = 4
+MAX_CAP = 100
+"""Most bets and raises a round allows (the tree is built recursively, a level a bet)."""
 DEFAULT_BET = (Fraction(2), Fraction(4), Fraction(4), Fraction(4))
 
 
@@ -55,6 +57,7 @@ def check(p: Params) -> Params:
                 raise SpecError(f"first{i} must be a seat 1..{n}")
             if f"orbits{i}" in p and p["check"]:
                 raise SpecError("orbit betting is bet-or-fold: give check=false with orbits")
+    _check_chips(p, rounds)
     if any(f"orbits{i}" in p for i in range(1, rounds + 1)) and ("blind1" in p or "blind2" in p):
         raise SpecError("blinds are for raise-cap betting, not with orbits")
     cards = p["ranks"] * p["suits"]
@@ -66,6 +69,21 @@ def check(p: Params) -> Params:
     if p["evaluator"] == "three_card" and p["hole"] + dealt - n * p["hole"] != 3:
         raise SpecError("evaluator=three_card needs 3 cards in all (hole cards plus boards)")
     return p
+
+
+def _check_chips(p: Params, rounds: int) -> None:
+    """Antes, blinds and bets: no negative chips, and something in the pot to win."""
+    blinds = {k: Fraction(p[k]) for k in ("blind1", "blind2") if k in p}
+    ante = Fraction(p["ante"])
+    for name, value in blinds.items():
+        if value < 0:
+            raise SpecError(f"{name} must be >= 0 (chips posted), got {name}={value}")
+    if ante < 0 or (ante == 0 and not any(blinds.values())):
+        allowed = "ante >= 0 with a blind > 0" if blinds else "ante > 0, or blinds"
+        raise SpecError(f"the pot must start with chips in it: {allowed}; got ante={ante}")
+    for i in range(1, rounds + 1):
+        if f"bet{i}" in p and Fraction(p[f"bet{i}"]) <= 0:
+            raise SpecError(f"bet{i} must be > 0, got bet{i}={p[f'bet{i}']}")
 
 
 def _shape(p: Params) -> dict[str, object]:
@@ -128,7 +146,14 @@ def _round_params() -> tuple[Param, ...]:
             out.append(Param(f"board{i}", "int", None, f"board cards before round {i} (1)", low=0))
         out += [
             Param(f"bet{i}", "number", None, f"bet size in round {i}", positive=True),
-            Param(f"cap{i}", "int", None, f"bets and raises allowed in round {i} (2)", low=0),
+            Param(
+                f"cap{i}",
+                "int",
+                None,
+                f"bets and raises allowed in round {i} (2)",
+                low=0,
+                high=MAX_CAP,
+            ),
             Param(f"first{i}", "int", None, f"seat (1-based) acting first in round {i} (1)", low=1),
             Param(f"orbits{i}", "int", None, f"bet-or-fold orbits in round {i} (Ullman)", low=0),
         ]

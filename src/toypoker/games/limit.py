@@ -50,6 +50,7 @@ import numpy as np
 from ..definition import GameDefinition, Linear, NumericParams, RawNode
 from .deals import (
     Deck,
+    build_entries,
     canonical_boards,
     count_group_deals,
     count_suit_orbits,
@@ -103,9 +104,10 @@ class TooLargeError(Exception):
     """Raised by :func:`estimate_size` when ``deals x nodes x players`` passes its budget:
     ``deals``, ``players`` and ``nodes`` (the count so far, already over budget)."""
 
-    def __init__(self, deals: int, nodes: int, players: int):
+    def __init__(self, deals: int, nodes: int, players: int, table: int | None = None):
         super().__init__(deals, nodes, players)
         self.deals, self.nodes, self.players = deals, nodes, players
+        self.table = table  # entries of the deal table's build, when that is what is over
 
 
 def _deck(
@@ -261,6 +263,11 @@ def estimate_size(
         deals = count_suit_orbits(len(multiplicity), suits, deck.groups)
     else:
         deals = count_group_deals(deck.cards, deck.groups)
+    if max_entries is not None:  # the deal table's build, step by step, counted too
+        first = list(range(n_players, len(deck.groups)))
+        table = build_entries(deck.cards, deck.groups, suits if merged else 0, first)
+        if table > max_entries:
+            raise TooLargeError(deals, 1, n_players, table=table)
     per_node = deals * n_players
     budget = None if max_entries is None else max_entries / max(per_node, 1)
     count = [0]

@@ -52,6 +52,7 @@ from ..errors import ToypokerError
 from ..game import Game, make_label
 from ..games import canonical_spec, load_game
 from ..games.hands import EVALUATORS, RANK_CHARS, SUIT_CHARS, card_name
+from ..games.holdem import MAX_CAP
 from ..games.rhode_island import holdem_params as rhode_island_holdem
 from ..profile import Profile
 from ..spec import format_spec
@@ -59,6 +60,8 @@ from ..spec import format_spec
 # ACPC's limits (project_acpc_server/game.h)
 MAX_PLAYERS, MAX_ROUNDS, MAX_SUITS, MAX_RANKS = 10, 4, 4, 13
 MAX_HOLE_CARDS, MAX_BOARD_CARDS = 3, 7
+MAX_GAMEDEF_BYTES = 2**20
+"""Largest gamedef file read (a real one is a few hundred bytes)."""
 
 SCALARS = ("numPlayers", "numRounds", "numSuits", "numRanks", "numHoleCards")
 PER_PLAYER = ("blind", "stack")
@@ -133,6 +136,7 @@ def parse_gamedef(text: str) -> Gamedef:
     """
     if not isinstance(text, str):
         raise ToypokerError("a gamedef must be text")
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     lines = [(i + 1, ln.strip()) for i, ln in enumerate(text.splitlines())]
     lines = [(i, ln) for i, ln in lines if ln and not ln.startswith("#")]
     if not lines or lines[0][1].upper() != "GAMEDEF":
@@ -221,12 +225,12 @@ def _check(gd: Gamedef, where: dict[str, str]) -> None:
         raise bad("numRanks", f"must be 1..{MAX_RANKS}")
     if not 1 <= gd.hole <= MAX_HOLE_CARDS:
         raise bad("numHoleCards", f"must be 1..{MAX_HOLE_CARDS}")
-    if any(b < 0 for b in gd.blinds):
-        raise bad("blind", "must not be negative")
+    if any(b < 0 for b in gd.blinds) or not any(gd.blinds):
+        raise bad("blind", "must be >= 0 with at least one > 0 (chips in the pot to win)")
     if any(r <= 0 for r in gd.raise_sizes):
         raise bad("raiseSize", "must be positive")
-    if any(m < 0 for m in gd.max_raises):
-        raise bad("maxRaises", "must not be negative")
+    if any(not 0 <= m <= MAX_CAP for m in gd.max_raises):
+        raise bad("maxRaises", f"must be 0..{MAX_CAP} (bets and raises a round)")
     if any(not 1 <= f <= gd.players for f in gd.first):
         raise bad("firstPlayer", f"must be seats 1..{gd.players}")
     if any(b < 0 for b in gd.board) or sum(gd.board) > MAX_BOARD_CARDS:

@@ -64,7 +64,7 @@ from ..evaluate import backward_values, counterfactual_reach, edge_probabilities
 from ..game import Game
 from ..kernels import kernel_for
 from ..profile import Profile
-from .options import Average, Output, boolean, choice, integer, real
+from .options import MAX_EXPONENT, Average, Output, boolean, choice, integer, real
 
 
 class Backend(StrEnum):
@@ -148,11 +148,13 @@ def check_regret_options(o: object) -> None:
             "options alpha and beta go together: give both or neither "
             "(beta may be left out with floor=true)"
         )
+    # t^alpha, t^beta, t^gamma stay finite (10^9 iterations ^ 20 < 10^308)
     if alpha is not None:
-        set_(o, "alpha", real("alpha", alpha))
+        set_(o, "alpha", real("alpha", alpha, high=MAX_EXPONENT))
     if beta is not None:
-        set_(o, "beta", real("beta", beta))
-    set_(o, "gamma", real("gamma", o.gamma, low=0.0))  # type: ignore[attr-defined]
+        set_(o, "beta", real("beta", beta, high=MAX_EXPONENT))
+    gamma = o.gamma  # type: ignore[attr-defined]
+    set_(o, "gamma", real("gamma", gamma, low=0.0, high=MAX_EXPONENT))
     set_(o, "output", choice("output", o.output, Output))  # type: ignore[attr-defined]
 
 

@@ -75,7 +75,7 @@ from ..evaluate import (
 from ..game import Game
 from ..profile import Profile
 from .cfr import average_strategy
-from .options import boolean, real
+from .options import MAX_EXPONENT, boolean, real
 
 FOLD = "f"
 #: relative tolerance under which two action values are a tie (Ullman's ties are
@@ -103,7 +103,7 @@ class FPOptions:
     ullman: bool = False
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "gamma", real("gamma", self.gamma, low=0.0))
+        object.__setattr__(self, "gamma", real("gamma", self.gamma, low=0.0, high=MAX_EXPONENT))
         object.__setattr__(self, "ullman", boolean("ullman", self.ullman))
 
 

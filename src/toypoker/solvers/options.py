@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import math
 from enum import IntEnum, StrEnum
 
 from ..errors import ToypokerError
@@ -65,6 +66,11 @@ class Sampling(IntEnum):
     OUTCOME = 1  # one trajectory, the traverser exploring with epsilon
 
 
+MAX_EXPONENT = 20.0
+"""Largest exponent option (``alpha``, ``beta``, ``gamma``): iteration ``t``'s ``t**x``
+stays a float (10^9 iterations ^ 20 < 10^308)."""
+
+
 def boolean(name: str, value: object) -> bool:
     """``value`` if it is a bool, else a ToypokerError."""
     if not isinstance(value, bool):
@@ -87,11 +93,15 @@ def real(
         except (TypeError, ValueError):
             raise ToypokerError(f"option {name} must be a number, not {value!r}") from None
     x = float(value)
-    if x != x or (low is not None and (x < low or (open_low and x == low))):
-        side = "above" if open_low else "at least"
-        raise ToypokerError(f"option {name} must be {side} {low}, got {value!r}")
-    if high is not None and x > high:
-        raise ToypokerError(f"option {name} must be at most {high}, got {value!r}")
+    lo = "" if low is None else f" {'above' if open_low else 'at least'} {low:g}"
+    hi = "" if high is None else f" at most {high:g}"
+    allowed = f"a finite number{lo}{' and' if lo and hi else ''}{hi}"
+    if (
+        not math.isfinite(x)
+        or (low is not None and (x < low or (open_low and x == low)))
+        or (high is not None and x > high)
+    ):
+        raise ToypokerError(f"option {name} must be {allowed}, got {value!r}")
     return x
 
 

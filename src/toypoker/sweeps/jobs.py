@@ -25,6 +25,7 @@ from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
+from ..interrupts import caused_by_interrupt
 from ..literature.papers import billingham
 from ..profile import Profile
 from ..solvers import solve
@@ -258,6 +259,8 @@ def run_job(kind: str, params: dict, single_thread: bool = False) -> dict:
         result = {k: _flat(v) for k, v in JOB_KINDS[kind].run(params).items()}
         rec: dict[str, object] = {"status": "ok", "result": result, "error": None}
     except Exception as exc:  # noqa: BLE001 - recorded, the sweep goes on
+        if caused_by_interrupt(exc):  # a Ctrl-C surfacing from a compiled kernel: stop
+            raise KeyboardInterrupt from None
         text = str(exc) if isinstance(exc, ToypokerError) else f"{type(exc).__name__}: {exc}"
         rec = {"status": "failed", "result": {}, "error": " ".join(text.split())}
     rec["seconds"] = time.perf_counter() - t0

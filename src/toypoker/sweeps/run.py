@@ -22,14 +22,18 @@ import io
 import itertools
 import json
 import logging
+import math
 import os
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from ..errors import SpecError, ToypokerError
 from ..games import canonical_spec
+from ..interrupts import deferred_interrupts
 from ..io import atomic_write_bytes, atomic_write_text
 from ..solvers.registry import get_method
 from ..spec import format_spec, format_value, parse_number, parse_spec, parse_value
@@ -42,12 +46,19 @@ SWEEP_FORMAT = "toypoker-sweep/1"
 
 
 # ----------------------------------------------------------------------- grid
+MAX_JOBS = 100_000
+"""Most jobs a sweep's grid may have (counted before any job is made)."""
+
+
 def grid(text: str) -> tuple[str, list[object]]:
     """Parse ``NAME=LO:HI:STEPS`` (STEPS evenly spaced exact values, ends included) or
     ``NAME=V1,V2,...`` (numbers exact, ``true``/``false``, words or file paths)."""
     name, sep, rest = text.partition("=")
     if not sep or not name.strip() or not rest.strip():
         raise ToypokerError(f"--param {text!r}: expected NAME=LO:HI:STEPS or NAME=V1,V2,...")
+    steps_given = rest.rsplit(":", 1)[-1].strip() if ":" in rest else ""
+    if steps_given.isdigit() and int(steps_given) > MAX_JOBS:
+        raise ToypokerError(f"--param {name.strip()}: {steps_given} steps; at most {MAX_JOBS:,}")
     try:
         if ":" in rest:
             lo, hi, steps = rest.split(":")
@@ -154,6 +165,9 @@ def _jobs(
         for m in lists["method"]:
             get_method(m)  # an unknown method is bad input
     names = list(lists)
+    count = math.prod(len(lists[n]) for n in names)
+    if count > MAX_JOBS:
+        raise ToypokerError(f"the grid has {count:,} jobs; at most {MAX_JOBS:,} a sweep")
     jobs: dict[str, Job] = {}
     for combo in itertools.product(*(lists[n] for n in names)):
         values = dict(zip(names, combo, strict=True))
@@ -342,8 +356,12 @@ def sweep(
     if progress:
         progress(len(done), len(jobs), 0)
     if scheduler in (None, "serial"):
-        for j in todo:
-            finish(j, run_job(j.kind, j.params))
+        with deferred_interrupts() as flag:
+            for j in todo:
+                rec = run_job(j.kind, j.params)
+                if flag.requested:  # the job may have stopped short: not recorded
+                    raise KeyboardInterrupt
+                finish(j, rec)
     elif todo:
         _on_dask(todo, scheduler, workers, retries, finish)
     res = SweepResult(kind, spec_c, tuple(_row(j, done[j.id]) for j in jobs))
@@ -354,6 +372,38 @@ def sweep(
         except ToypokerError:
             pass  # pyarrow missing: the CLI says so in one line
     return res
+
+
+SCHEDULER_TIMEOUT = 20.0
+"""Seconds a ``tcp://`` scheduler has to connect and answer dask's handshake."""
+
+
+def _connect(client_type: Callable[..., Any], address: object) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``, or one line within
+    :data:`SCHEDULER_TIMEOUT` (a listener that is no dask scheduler never answers)."""
+    text = str(address)
+    if "://" not in text:
+        raise ToypokerError(
+            f"--scheduler {text[:60]!r}: give serial, local or a scheduler address such as "
+            "tcp://host:8786"
+        )
+    box: list[object] = []
+
+    def connect() -> None:
+        try:
+            box.append(client_type(text, timeout=f"{SCHEDULER_TIMEOUT:g}s"))
+        except Exception as exc:  # noqa: BLE001 - reported below in one line
+            box.append(exc)
+
+    worker = threading.Thread(target=connect, daemon=True)  # a hung handshake is left
+    worker.start()
+    worker.join(SCHEDULER_TIMEOUT + 5)
+    if not box:
+        raise ToypokerError(f"no dask scheduler answered at {text} within {SCHEDULER_TIMEOUT:g} s")
+    if isinstance(box[0], Exception):
+        reason = " ".join(str(box[0]).split())[:120] or type(box[0]).__name__
+        raise ToypokerError(f"cannot reach the scheduler {text}: {reason}")
+    return box[0]
 
 
 def _on_dask(
@@ -375,10 +425,7 @@ def _on_dask(
         )  # fmt: skip
         client, own = Client(cluster), True
     else:
-        try:
-            client, own = Client(scheduler, timeout="20s"), True
-        except OSError as exc:
-            raise ToypokerError(f"cannot reach the scheduler {scheduler}: {exc}") from None
+        client, own = _connect(Client, scheduler), True
     try:
         futures, by_key = [], {}
         for j in todo:

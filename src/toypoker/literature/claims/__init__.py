@@ -36,6 +36,7 @@ def check(
     claims: Sequence[str] | None = None,
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
+    rows: list[Row] | None = None,
 ) -> list[Row]:
     """Run the claims (all by default) and return one row per checked instance.
 
@@ -48,6 +49,9 @@ def check(
         Seed of the random family members drawn by some claims.
     progress
         Called with each claim's id before it runs.
+    rows
+        Each claim's rows are appended here as it finishes (and the list returned):
+        what a Ctrl-C leaves behind is every finished claim's rows.
 
     Returns
     -------
@@ -58,7 +62,7 @@ def check(
     if unknown:
         raise ToypokerError(f"unknown claim {unknown[0]!r}; known: {', '.join(known)}")
     ctx = Context(np.random.default_rng(seed))  # games compiled once per call
-    rows: list[Row] = []
+    rows = [] if rows is None else rows
     for claim in CLAIMS:
         if claims and claim.id not in claims:
             continue
