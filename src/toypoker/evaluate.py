@@ -21,6 +21,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from .checks import check_int, check_profile
 from .game import Game
 from .kernels import kernel_for
 from .kernels import nash_conv as kernel_nash_conv
@@ -201,8 +202,9 @@ def best_response(
     game
         The compiled game.
     profile
-        The others' strategies: a :class:`Profile` or a flat sigma vector (float,
-        or an object array of Fractions for an exact best response).
+        The others' strategies: a :class:`Profile` of ``game`` or a flat sigma vector
+        (float, or an object array of Fractions for an exact best response; used as
+        given, not validated).
     player
         The responding player (0-based).
     reach, eprob
@@ -229,7 +231,8 @@ def best_response(
     >>> br.value
     Fraction(1, 2)
     """
-    sigma = profile.probs if isinstance(profile, Profile) else profile
+    sigma = check_profile(game, profile, validate=False).probs
+    player = check_int(player, "player", low=0, high=game.n_players - 1)
     exact = _is_exact(sigma)
     if eprob is None:
         eprob = edge_probabilities(game, sigma)
@@ -319,7 +322,7 @@ class Evaluation:
         }
 
 
-def evaluate(game: Game, profile: Profile) -> Evaluation:
+def evaluate(game: Game, profile: Profile | np.ndarray) -> Evaluation:
     """Expected values, each player's best response and gain, and NashConv.
 
     Parameters
@@ -327,7 +330,8 @@ def evaluate(game: Game, profile: Profile) -> Evaluation:
     game
         The compiled game.
     profile
-        A profile of ``game``; exact (Fractions) gives exact results.
+        A profile of ``game`` (or of the same tree at other numbers, ``game.at``),
+        or a flat sigma vector; exact (Fractions) gives exact results.
 
     Returns
     -------
@@ -341,7 +345,13 @@ def evaluate(game: Game, profile: Profile) -> Evaluation:
     >>> g = tp.load_game("kuhn(players=2)")
     >>> tp.evaluate(g, tp.Profile.uniform(g, exact=True)).values
     (Fraction(1, 8), Fraction(-1, 8))
+
+    Raises
+    ------
+    ProfileError
+        For a profile of another game, or anything that is not a profile.
     """
+    profile = check_profile(game, profile)
     sigma = profile.probs
     eprob = edge_probabilities(game, sigma)
     vals = backward_values(game, eprob)
@@ -376,9 +386,13 @@ def nash_conv(game: Game, profile: Profile | np.ndarray) -> object:
     -------
     float or Fraction
         The NashConv, a Fraction for exact profiles.
+
+    Raises
+    ------
+    ProfileError
+        For a profile of another game, or anything that is not a profile.
     """
-    if not isinstance(profile, Profile):
-        profile = Profile(game, profile)
+    profile = check_profile(game, profile)
     if profile.exact:
         return evaluate(game, profile).nash_conv
     sigma = np.ascontiguousarray(profile.probs, dtype=np.float64)

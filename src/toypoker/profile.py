@@ -25,6 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .checks import check_game
 from .errors import ProfileError, SpecError
 from .game import ACTION_NAMES, Game
 from .games import canonical_spec, load_game
@@ -142,12 +143,18 @@ class Profile:
         validate: bool = True,
         snapped: tuple[str, ...] = (),
     ):
-        probs = np.asarray(probs)
+        check_game(game)
+        try:
+            probs = np.asarray(probs)
+        except (TypeError, ValueError) as exc:  # ragged nested lists
+            raise ProfileError(f"probs is not a vector of probabilities: {exc}") from None
         if probs.shape != (game.n_sigma,):
             raise ProfileError(
                 f"a profile of {game.spec} has {game.n_sigma} entries, got shape {probs.shape}"
             )
         if probs.dtype != object:
+            if probs.dtype.kind not in "biuf":
+                raise ProfileError(f"probs must hold real numbers, not {probs.dtype} values")
             probs = probs.astype(np.float64)
         self.game = game
         self.probs = probs

@@ -25,6 +25,7 @@ import itertools
 import json
 import logging
 import math
+import numbers
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -33,6 +34,7 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
+from .checks import check_callable, check_int, check_path, check_text
 from .errors import SpecError, ToypokerError
 from .io import atomic_write_bytes, atomic_write_text
 from .spec import format_spec, format_value, parse_number, parse_spec, parse_value
@@ -530,6 +532,36 @@ def _prepare(out: Path, kind: str, spec: str) -> None:
         raise ToypokerError(f"{out} is not empty and holds no sweep; give a new folder")
 
 
+def _check_sweep_args(
+    kind: object, spec: object, axes: object, seeds: object, methods: object,
+    workers: object, retries: object,
+) -> tuple[Sequence[int] | None, list[str] | None]:  # fmt: skip
+    """:func:`sweep`'s arguments checked, one sentence each; ``(seeds, methods)`` as lists."""
+    check_text(kind, "kind", f"a job kind ({', '.join(JOB_KINDS)})")
+    check_text(spec, "spec", 'a game spec such as "kuhn(players=3)"', SpecError)
+    if axes is not None and not isinstance(axes, Mapping):
+        raise ToypokerError(f"axes must be a mapping {{name: values}}, not {type(axes).__name__}")
+    if workers is not None:
+        check_int(workers, "workers", low=1)
+    check_int(retries, "retries", low=0)
+    if seeds is not None:
+        if isinstance(seeds, numbers.Integral) and not isinstance(seeds, bool):
+            seeds = range(check_int(seeds, "seeds", low=1))
+        elif isinstance(seeds, list | tuple | range):
+            seeds = [check_int(s, "a seed", low=0) for s in seeds]
+        else:
+            raise ToypokerError(f"seeds must be a count or a list of seeds, not {seeds!r:.40}")
+        if not seeds:
+            raise ToypokerError("seeds: give at least one seed (or None)")
+    if methods is not None:
+        if not isinstance(methods, list | tuple):
+            raise ToypokerError(f"methods must be a list of names, not {methods!r:.40}")
+        if not methods:
+            raise ToypokerError("methods: give at least one method (or None for the default)")
+        methods = [check_text(m, "a method", "a method name") for m in methods]
+    return seeds, methods  # type: ignore[return-value]
+
+
 def sweep(
     kind: str,
     spec: str,
@@ -573,10 +605,10 @@ def sweep(
     -------
     SweepResult
     """
-    if isinstance(seeds, int):
-        if seeds < 1:
-            raise ToypokerError(f"seeds must be at least 1, got {seeds}")
-        seeds = range(seeds)
+    seeds, methods = _check_sweep_args(kind, spec, axes, seeds, methods, workers, retries)
+    check_callable(progress, "progress")
+    if out is not None:
+        out = check_path(out, "out")
     jobs = _jobs(kind, spec, dict(axes or {}), seeds, methods)
     spec_c = jobs[0].params["spec"]
     folder = None if out is None else Path(out)

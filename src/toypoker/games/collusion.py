@@ -35,6 +35,7 @@ import numpy as np
 from ..definition import GameDefinition
 from ..errors import SpecError, ToypokerError
 from ..io import atomic_write_bytes
+from .base import Param
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -42,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COLLUSION_KEYS",
+    "COLLUSION_PARAMS",
     "SCENARIOS",
     "STRENGTHS",
     "STRONG_SOLVES",
@@ -65,6 +67,14 @@ __all__ = [
 ]
 
 COLLUSION_KEYS = ("team", "sharing", "strong", "merge")
+#: what every game spec accepts besides its own parameters (``toypoker games`` lists them)
+COLLUSION_PARAMS = (
+    Param("team", "int", None, "colluding seats, 1-based digits (team=12: seats 1 and 2)"),
+    Param("sharing", "word", "win", "win: each member gets the team's mean payoff; pot: "
+          "members split their pot share, chips put in stay their own"),
+    Param("strong", "bool", False, "members also see each other's hole cards"),
+    Param("merge", "bool", False, "the team plays as one agent (needs strong=true)"),
+)  # fmt: skip
 
 
 def team_average(n_players: int, team: tuple[int, ...]) -> tuple[tuple[Fraction, ...], ...]:
@@ -250,6 +260,26 @@ def split_collusion(raw: dict[str, object]) -> tuple[dict[str, object], dict[str
     return rest, {"team": "".join(sorted(digits)), "sharing": sharing, **flags}
 
 
+def check_collusion(coll: dict[str, object], n: int, restricted: bool) -> tuple[int, ...]:
+    """The 0-based team of the canonical collusion parameters ``coll`` in a game of
+    ``n`` players (``restricted``: some choices fixed), checked before building.
+
+    Raises
+    ------
+    SpecError
+        For a seat outside the game, a team of every player, or strong collusion in
+        a game with restricted (dominated) actions.
+    """
+    team = tuple(int(c) - 1 for c in str(coll["team"]))
+    if max(team) >= n:
+        raise SpecError(f"team={coll['team']} names a seat beyond the game's {n} players")
+    if len(team) == n:
+        raise SpecError(f"team={coll['team']} is every player: nobody is left to play against")
+    if coll["strong"] and restricted:
+        raise SpecError("strong collusion cannot keep restricted actions; drop the restriction")
+    return team
+
+
 def apply_collusion(definition: GameDefinition, coll: dict[str, object]) -> GameDefinition:
     """Apply the canonical collusion parameters of :func:`split_collusion` to a game.
 
@@ -261,14 +291,7 @@ def apply_collusion(definition: GameDefinition, coll: dict[str, object]) -> Game
     """
     if not coll:
         return definition
-    n = definition.n_players
-    team = tuple(int(c) - 1 for c in str(coll["team"]))
-    if max(team) >= n:
-        raise SpecError(f"team={coll['team']} names a seat beyond the game's {n} players")
-    if len(team) == n:
-        raise SpecError(f"team={coll['team']} is every player: nobody is left to play against")
-    if coll["strong"] and definition.restrictions:
-        raise SpecError("strong collusion cannot keep restricted actions; drop the restriction")
+    team = check_collusion(coll, definition.n_players, bool(definition.restrictions))
     out = collude(definition, team, str(coll["sharing"]), strong=bool(coll["strong"]))
     return merge_team(out, team) if coll["merge"] else out
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from ..checks import check_game, check_path
 from ..errors import ToypokerError
 from ..game import Game
 from ..result import Result, Stopped, TracePoint
@@ -91,12 +92,13 @@ def solve(
         Frozen; ``exact``/``certified``/``value_exact`` for ``lp``,
         ``equilibria``/``variables`` for ``enumerate``.
     """
+    check_game(game)
     m = get_method(method)
     if resume is None:
         solver = Solver(game, method, seed=seed, **options)
         trace: tuple[TracePoint, ...] = ()
     else:
-        ck = load_checkpoint(resume)
+        ck = load_checkpoint(check_path(resume, "resume"))
         if ck.method != m.name:
             raise ToypokerError(f"checkpoint {resume} is for method {ck.method}, not {m.name}")
         if seed is not None and seed != ck.seed:
