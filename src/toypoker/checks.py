@@ -24,11 +24,11 @@ if TYPE_CHECKING:
     from .profile import Profile
 
 
-def _shown(value: object) -> str:
+def shown(value: object) -> str:
     """A short description of a wrong argument (its type, and the value if short)."""
     text = repr(value)
     kind = type(value).__name__
-    return f"{kind} {text}" if len(text) <= 40 else kind
+    return f"{kind} {text}" if len(text) <= 40 and text.isprintable() else kind
 
 
 def check_game(value: object, name: str = "game") -> Game:
@@ -43,7 +43,7 @@ def check_game(value: object, name: str = "game") -> Game:
 
     if not isinstance(value, Game):
         raise ToypokerError(
-            f"{name} must be a compiled game (toypoker.load_game(spec)), not {_shown(value)}"
+            f"{name} must be a compiled game (toypoker.load_game(spec)), not {shown(value)}"
         )
     return value
 
@@ -88,7 +88,7 @@ def check_profile(
         return Profile(game, arr, validate=validate)
     raise ProfileError(
         f"{name} must be a toypoker.Profile of {game.spec} or a vector of its "
-        f"{game.n_sigma} action probabilities, not {_shown(value)}"
+        f"{game.n_sigma} action probabilities, not {shown(value)}"
     )
 
 
@@ -122,7 +122,7 @@ def check_int(
     """
     if isinstance(value, bool) or not isinstance(value, int | np.integer):
         allowed = "a whole number" if low is None else f"a whole number >= {low}"
-        raise error(f"{name} must be {allowed}, not {_shown(value)}")
+        raise error(f"{name} must be {allowed}, not {shown(value)}")
     n = int(value)
     if low is not None and n < low:
         raise error(f"{name} must be at least {low}, got {n}")
@@ -143,11 +143,11 @@ def check_number(
     """
     ok = isinstance(value, int | float | Fraction | np.integer | np.floating)
     if isinstance(value, bool) or not ok:
-        raise ToypokerError(f"{name} must be a number, not {_shown(value)}")
+        raise ToypokerError(f"{name} must be a number, not {shown(value)}")
     try:
         x = float(value)  # type: ignore[arg-type]
     except OverflowError:  # an int or Fraction beyond float range
-        raise ToypokerError(f"{name} is too large: {_shown(value)}") from None
+        raise ToypokerError(f"{name} is too large: {shown(value)}") from None
     if not math.isfinite(x):
         raise ToypokerError(f"{name} must be finite, not {x}")
     if positive and not x > 0:
@@ -175,7 +175,7 @@ def check_text(
         hint = " (read the file first: Path(...).read_text())"
     elif isinstance(value, bytes | bytearray):
         hint = " (decode the bytes first: data.decode())"
-    raise error(f"{name} must be {what} (a str){hint}, not {_shown(value)}")
+    raise error(f"{name} must be {what} (a str){hint}, not {shown(value)}")
 
 
 def check_callable(value: object, name: str) -> None:
@@ -187,7 +187,7 @@ def check_callable(value: object, name: str) -> None:
         Naming the argument.
     """
     if value is not None and not callable(value):
-        raise ToypokerError(f"{name} must be callable or None, not {_shown(value)}")
+        raise ToypokerError(f"{name} must be callable or None, not {shown(value)}")
 
 
 def check_path(value: object, name: str) -> Path:
@@ -206,9 +206,17 @@ def check_path(value: object, name: str) -> Path:
         return Path(value)
     if isinstance(value, Path):
         return value
-    raise ToypokerError(f"{name} must be a path (str or pathlib.Path), not {_shown(value)}")
+    raise ToypokerError(f"{name} must be a path (str or pathlib.Path), not {shown(value)}")
 
 
 __all__ = [
     "check_callable",
-    "check_game", "check_int", "check_number", "check_path", "check_profile", "check_text", "same_tree"]
+    "check_game",
+    "check_int",
+    "check_number",
+    "check_path",
+    "check_profile",
+    "check_text",
+    "same_tree",
+    "shown",
+]

@@ -34,7 +34,7 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from .checks import check_callable, check_int, check_path, check_text
+from .checks import check_callable, check_int, check_path, check_text, shown
 from .errors import SpecError, ToypokerError
 from .io import atomic_write_bytes, atomic_write_text
 from .spec import format_spec, format_value, parse_number, parse_spec, parse_value
@@ -550,12 +550,12 @@ def _check_sweep_args(
         elif isinstance(seeds, list | tuple | range):
             seeds = [check_int(s, "a seed", low=0) for s in seeds]
         else:
-            raise ToypokerError(f"seeds must be a count or a list of seeds, not {seeds!r:.40}")
+            raise ToypokerError(f"seeds must be a count or a list of seeds, not {shown(seeds)}")
         if not seeds:
             raise ToypokerError("seeds: give at least one seed (or None)")
     if methods is not None:
         if not isinstance(methods, list | tuple):
-            raise ToypokerError(f"methods must be a list of names, not {methods!r:.40}")
+            raise ToypokerError(f"methods must be a list of names, not {shown(methods)}")
         if not methods:
             raise ToypokerError("methods: give at least one method (or None for the default)")
         methods = [check_text(m, "a method", "a method name") for m in methods]

@@ -62,7 +62,10 @@ def _options(
     _show_version: Annotated[
         bool,
         typer.Option(
-            "--version", "-V", help="Print the version and exit.", callback=_version,
+            "--version",
+            "-V",
+            help="Print the version and exit.",
+            callback=_version,
             is_eager=True,
         ),
     ] = False,

@@ -30,6 +30,7 @@ from ..checks import (
     check_number,
     check_path,
     check_text,
+    shown,
 )
 from ..errors import ToypokerError
 from ..game import Game
@@ -178,7 +179,7 @@ def trace_curve(
     max_steps = check_int(max_steps, "max_steps", low=1)
     check_text(response, "response", "a response name")
     if not isinstance(dominated, bool):
-        raise ToypokerError(f"dominated must be True or False, not {dominated!r:.40}")
+        raise ToypokerError(f"dominated must be True or False, not {shown(dominated)}")
     if start is not None:
         start = check_number(start, "start")
     if seed is not None:
@@ -186,7 +187,7 @@ def trace_curve(
     if rng is not None and not isinstance(rng, np.random.Generator):
         raise ToypokerError("rng must be a numpy.random.Generator (numpy.random.default_rng)")
     if not isinstance(at, list | tuple | range | np.ndarray):
-        raise ToypokerError(f"at must be a list of parameter values, not {at!r:.40}")
+        raise ToypokerError(f"at must be a list of parameter values, not {shown(at)}")
     at = [check_number(v, "an at value") for v in at]
     check_callable(progress, "progress")
     if checkpoint is not None:

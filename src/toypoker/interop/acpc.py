@@ -585,9 +585,7 @@ def universal_poker_board(gd: Gamedef, state: Any) -> list[int]:
     """The board card codes of a ``universal_poker`` state in deal order: its chance
     outcomes after the ``players x hole`` hole cards (OpenSpiel deals the hole cards
     first, then each round's board; a chance action is the card's code)."""
-    dealt = [
-        a for a, p in zip(state.history(), _history_players(state), strict=True) if p < 0
-    ]
+    dealt = [a for a, p in zip(state.history(), _history_players(state), strict=True) if p < 0]
     return dealt[gd.players * gd.hole :]
 
 
