@@ -23,8 +23,6 @@ import numpy as np
 
 from .checks import check_int, check_profile
 from .game import Game
-from .kernels import kernel_for
-from .kernels import nash_conv as kernel_nash_conv
 from .profile import Profile
 
 
@@ -395,5 +393,9 @@ def nash_conv(game: Game, profile: Profile | np.ndarray) -> object:
     profile = check_profile(game, profile)
     if profile.exact:
         return evaluate(game, profile).nash_conv
+    # numba loads with the first float NashConv, not with ``import toypoker``
+    from .kernels import kernel_for
+    from .kernels import nash_conv as kernel_nash_conv
+
     sigma = np.ascontiguousarray(profile.probs, dtype=np.float64)
     return kernel_nash_conv(kernel_for(game), sigma)
