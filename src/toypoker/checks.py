@@ -13,15 +13,10 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import ProfileError, ToypokerError
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .profile import Profile
+from .errors import ToypokerError
 
 
 def shown(value: object) -> str:
@@ -29,80 +24,6 @@ def shown(value: object) -> str:
     text = repr(value)
     kind = type(value).__name__
     return f"{kind} {text}" if len(text) <= 40 and text.isprintable() else kind
-
-
-def check_game(value: object, name: str = "game") -> Game:
-    """``value`` itself if it is a compiled :class:`~toypoker.game.Game`.
-
-    Raises
-    ------
-    ToypokerError
-        Otherwise, with a hint to :func:`toypoker.load_game`.
-    """
-    from .game import Game
-
-    if not isinstance(value, Game):
-        raise ToypokerError(
-            f"{name} must be a compiled game (toypoker.load_game(spec)), not {shown(value)}"
-        )
-    return value
-
-
-def check_profile(
-    game: Game, value: object, name: str = "profile", *, validate: bool = True
-) -> Profile:
-    """A :class:`~toypoker.profile.Profile` of ``game``: ``value`` itself, or a flat
-    vector of ``game.n_sigma`` probabilities made into one (validated if ``validate``).
-
-    A profile of the same tree at other numbers (``game.at(pot=...)``: the same
-    infosets and actions) is a profile of ``game``.
-
-    Raises
-    ------
-    ProfileError
-        For another game's profile, a vector of the wrong length, or anything else.
-    """
-    from .profile import Profile
-
-    check_game(game)
-    if isinstance(value, Profile):
-        if not same_tree(value.game, game):
-            other = value.game
-            raise ProfileError(f"{name} is a profile of {other.spec}, not of {game.spec}")
-        return value
-    if isinstance(value, np.ndarray | list | tuple) and not isinstance(value, str):
-        try:
-            arr = np.asarray(value)
-        except (TypeError, ValueError) as exc:  # ragged lists
-            raise ProfileError(f"{name} is not a vector of probabilities: {exc}") from None
-        if arr.dtype != object and not np.issubdtype(arr.dtype, np.number):
-            raise ProfileError(f"{name} must hold numbers, not {arr.dtype} values")
-        if arr.dtype.kind == "c":
-            raise ProfileError(f"{name} must hold real numbers, not complex ones")
-        if arr.dtype == object and not all(
-            isinstance(x, Fraction | int) and not isinstance(x, bool) for x in arr.ravel()
-        ):
-            raise ProfileError(f"{name}: an exact profile must hold Fractions or ints only")
-        if arr.dtype == object and not all(isinstance(x, Fraction) for x in arr.ravel()):
-            arr = np.array([Fraction(x) for x in arr.ravel()], dtype=object).reshape(arr.shape)
-        return Profile(game, arr, validate=validate)
-    raise ProfileError(
-        f"{name} must be a toypoker.Profile of {game.spec} or a vector of its "
-        f"{game.n_sigma} action probabilities, not {shown(value)}"
-    )
-
-
-def same_tree(a: Game, b: Game) -> bool:
-    """Whether ``a`` and ``b`` have the same infosets and actions (a profile of one is
-    a profile of the other): the same game, ``game.at`` of it, or an identical tree."""
-    if a is b or a.infosets is b.infosets:
-        return True
-    if a.n_sigma != b.n_sigma or a.n_infosets != b.n_infosets:
-        return False
-    return all(
-        x.label == y.label and x.actions == y.actions
-        for x, y in zip(a.infosets, b.infosets, strict=True)
-    )
 
 
 def check_int(
@@ -211,12 +132,9 @@ def check_path(value: object, name: str) -> Path:
 
 __all__ = [
     "check_callable",
-    "check_game",
     "check_int",
     "check_number",
     "check_path",
-    "check_profile",
     "check_text",
-    "same_tree",
     "shown",
 ]

@@ -21,9 +21,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from .checks import check_int, check_profile
+from .checks import check_int
 from .game import Game
-from .profile import Profile
+from .profile import Profile, check_profile
 
 
 # ----------------------------------------------------------------- primitives

@@ -26,7 +26,6 @@ import numpy as np
 
 from ..checks import (
     check_callable,
-    check_game,
     check_int,
     check_number,
     check_path,
@@ -34,7 +33,7 @@ from ..checks import (
     shown,
 )
 from ..errors import ToypokerError
-from ..game import Game
+from ..game import Game, check_game
 from ..games import load_game
 from ..result import Result, Stopped
 from .crossings import equilibria_at, system_for

@@ -136,8 +136,7 @@ class EquilibriumCurve:
         for i, row in enumerate(body, start=2):
             if len(row) != width:
                 raise ToypokerError(
-                    f"cannot read curve {path}: line {i} has {len(row)} values, "
-                    f"the header {width}"
+                    f"cannot read curve {path}: line {i} has {len(row)} values, the header {width}"
                 )
         try:
             data = np.array(body, dtype=float)

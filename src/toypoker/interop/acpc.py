@@ -48,9 +48,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..checks import check_game, check_text
+from ..checks import check_text
 from ..errors import ToypokerError
-from ..game import Game, make_label
+from ..game import Game, check_game, make_label
 from ..games import canonical_spec, load_game
 from ..games.hands import EVALUATORS, RANK_CHARS, SUIT_CHARS, card_name
 from ..profile import Profile

@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from ..checks import check_game, check_path
+from ..checks import check_path
 from ..errors import ToypokerError
-from ..game import Game
+from ..game import Game, check_game
 from ..result import Result, Stopped, TracePoint
 from .base import Method
 from .checkpoint import Checkpoint, load_checkpoint

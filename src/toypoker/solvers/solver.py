@@ -25,10 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_callable, check_game, check_int, check_number, check_path
+from ..checks import check_callable, check_int, check_number, check_path
 from ..errors import ToypokerError
 from ..evaluate import Evaluation, evaluate
-from ..game import Game
+from ..game import Game, check_game
 from ..games import load_game
 from ..interrupts import caused_by_interrupt, deferred_interrupts
 from ..kernels import KernelEvaluation, kernel_for
