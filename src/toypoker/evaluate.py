@@ -12,6 +12,10 @@ action probabilities on the path to ``r``.  Three names for three reaches:
 :func:`reaches` (every player, every row), :func:`player_reach` (one player,
 every row) and :func:`infoset_reach` (per action: its owner's reach of the
 infoset); :func:`realization` is the sequence form ``infoset_reach * sigma``.
+
+Teams: :func:`team_evaluation` (and ``team=`` on :func:`evaluate` and
+:func:`nash_conv`) gives a team's joint best-response gain -- the team as one
+player, its members' plans chosen jointly -- beside the outsiders' gains.
 """
 
 from __future__ import annotations
@@ -22,8 +26,11 @@ from fractions import Fraction
 import numpy as np
 
 from .checks import check_int
+from .errors import ToypokerError
 from .game import Game
+from .games.collusion import Team, seat_digits
 from .profile import Profile, check_profile
+from .team_response import joint_plan
 
 
 # ----------------------------------------------------------------- primitives
@@ -104,12 +111,16 @@ def realization(game: Game, sigma: np.ndarray) -> np.ndarray:
     return infoset_reach(game, sigma) * np.asarray(sigma, dtype=float)
 
 
-def counterfactual_reach(game: Game, reach: np.ndarray, player: int) -> np.ndarray:
-    """Chance times the other players' reach, at every row."""
+def counterfactual_reach(
+    game: Game, reach: np.ndarray, player: int | tuple[int, ...]
+) -> np.ndarray:
+    """Chance times the other players' reach, at every row (``player`` may be a team:
+    then the reach of everybody outside it)."""
     w = game.weights_exact if reach.dtype == object else game.weights
     cf = w[game.row_deal]
+    inside = (player,) if isinstance(player, int | np.integer) else tuple(player)
     for q in range(game.n_players):
-        if q != player:
+        if q not in inside:
             cf = cf * reach[q]
     return cf
 
@@ -152,24 +163,35 @@ def expected_values(game: Game, profile: Profile | np.ndarray) -> np.ndarray:
     return np.array([root_value(game, vals[p]) for p in range(game.n_players)], dtype=vals.dtype)
 
 
+def _num(x: object) -> object:
+    """A number as JSON data: exact ones as ``{"exact": "p/q", "float": x}``."""
+    if isinstance(x, Fraction):
+        return {"exact": str(x), "float": float(x)}
+    return float(x)
+
+
 # ------------------------------------------------------------- best response
 @dataclass(frozen=True)
 class BestResponse:
-    """A pure best response of one player to the others' strategies.
+    """A pure best response of one player (or of a team playing jointly) to the others'
+    strategies.
 
     ``choice`` is a flat 0/1 vector over the game's actions that is 1 at the
     chosen action of each of ``player``'s free infosets (restricted infosets
     keep their fixed probabilities and are not part of the response).
+    ``player`` is a tuple of seats for a team's joint response, ``value`` then the
+    team's summed payoff.
     """
 
-    player: int
+    player: int | tuple[int, ...]
     value: object
     choice: np.ndarray
 
     def as_profile(self, profile: Profile) -> Profile:
         """``profile`` with ``player``'s free infosets replaced by this response."""
         game = profile.game
-        mask = game.free_mask(self.player)
+        seats = (self.player,) if isinstance(self.player, int | np.integer) else self.player
+        mask = np.isin(game.sigma_player, seats) & game.free_mask()
         probs = profile.probs.copy()
         if probs.dtype == object:
             probs[mask] = [Fraction(int(x)) for x in self.choice[mask]]
@@ -181,7 +203,7 @@ class BestResponse:
 def best_response(
     game: Game,
     profile: Profile | np.ndarray,
-    player: int,
+    player: int | tuple[int, ...],
     reach: np.ndarray | None = None,
     eprob: np.ndarray | None = None,
     *,
@@ -204,7 +226,12 @@ def best_response(
         (float, or an object array of Fractions for an exact best response; used as
         given, not validated).
     player
-        The responding player (0-based).
+        The responding player (0-based), or a team (a tuple of seats) responding as
+        one player to the team's summed payoff: exact when the team has perfect
+        recall as a whole (strong collusion: every member sees the team's cards);
+        for a weak team it is a joint plan (each member's best reply to the others'
+        later choices), a lower bound on the team's best response
+        (:func:`team_evaluation` solves that exactly).
     reach, eprob
         The profile's row reaches and edge probabilities, when the caller has
         them already (:func:`reaches`, :func:`edge_probabilities`).
@@ -230,25 +257,30 @@ def best_response(
     Fraction(1, 2)
     """
     sigma = check_profile(game, profile, validate=False).probs
-    player = check_int(player, "player", low=0, high=game.n_players - 1)
+    if isinstance(player, tuple | list):
+        seats = tuple(check_int(p, "a team seat", low=0, high=game.n_players - 1) for p in player)
+        if not seats:
+            raise ToypokerError("a responding team needs at least one seat")
+    else:
+        seats = (check_int(player, "player", low=0, high=game.n_players - 1),)
     exact = _is_exact(sigma)
     if eprob is None:
         eprob = edge_probabilities(game, sigma)
     if reach is None:
         reach = reaches(game, eprob)
-    cf = counterfactual_reach(game, reach, player)
+    cf = counterfactual_reach(game, reach, seats)
     u = terminal_payoffs(game, exact)
     v = np.empty(game.n_rows, dtype=object if exact else np.float64)
     v[:] = Fraction(0) if exact else 0.0
-    v[game.term_rows] = u[player]
+    v[game.term_rows] = sum((u[p] for p in seats[1:]), u[seats[0]])
     choice = np.zeros(game.n_sigma, dtype=np.int8)
     neg = float("-inf")
     for t in range(game.n_depths - 1, 0, -1):
         a, b = game.depth_start[t], game.depth_start[t + 1]
         pa = game.depth_start[t - 1]
         es = game.edge_sigma[a:b]
-        idx = game.depth_player_edges[t][player]
-        infs = game.depth_player_infosets[t][player]
+        idx = np.concatenate([game.depth_player_edges[t][p] for p in seats])
+        infs = np.concatenate([game.depth_player_infosets[t][p] for p in seats])
         if game.infoset_restricted.any():
             idx = idx[~game.sigma_fixed[es[idx]]]
             infs = infs[~game.infoset_restricted[infs]]
@@ -297,6 +329,7 @@ class Evaluation:
     nash_conv: object
     best_responses: tuple[BestResponse, ...]
     exact: bool
+    team: TeamEvaluation | None = None
 
     @property
     def max_gain(self) -> object:
@@ -306,21 +339,19 @@ class Evaluation:
     def to_dict(self) -> dict[str, object]:
         """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
 
-        def num(x: object) -> object:
-            if isinstance(x, Fraction):
-                return {"exact": str(x), "float": float(x)}
-            return float(x)
-
         return {
-            "values": [num(x) for x in self.values],
-            "best_response_values": [num(x) for x in self.br_values],
-            "gains": [num(x) for x in self.gains],
-            "nash_conv": num(self.nash_conv),
+            "values": [_num(x) for x in self.values],
+            "best_response_values": [_num(x) for x in self.br_values],
+            "gains": [_num(x) for x in self.gains],
+            "nash_conv": _num(self.nash_conv),
             "exact": self.exact,
+            **({"team": self.team.to_dict()} if self.team is not None else {}),
         }
 
 
-def evaluate(game: Game, profile: Profile | np.ndarray) -> Evaluation:
+def evaluate(
+    game: Game, profile: Profile | np.ndarray, team: Team | tuple[int, ...] | None = None
+) -> Evaluation:
     """Expected values, each player's best response and gain, and NashConv.
 
     Parameters
@@ -330,12 +361,15 @@ def evaluate(game: Game, profile: Profile | np.ndarray) -> Evaluation:
     profile
         A profile of ``game`` (or of the same tree at other numbers, ``game.at``),
         or a flat sigma vector; exact (Fractions) gives exact results.
+    team
+        Also the team's joint best-response gain (:func:`team_evaluation`): a
+        :class:`~toypoker.games.collusion.Team` or its 0-based seats.
 
     Returns
     -------
     Evaluation
         ``values``, ``br_values``, ``gains`` (clipped at 0 for floats),
-        ``nash_conv`` and the best responses.
+        ``nash_conv`` and the best responses (and ``team`` with ``team``).
 
     Examples
     --------
@@ -363,11 +397,187 @@ def evaluate(game: Game, profile: Profile | np.ndarray) -> Evaluation:
         br_values = tuple(float(x) for x in br_values)
         gains = tuple(max(float(x), 0.0) for x in gains)
     nash_conv = sum(gains[1:], gains[0])
-    return Evaluation(values, br_values, gains, nash_conv, brs, profile.exact)
+    ev = Evaluation(values, br_values, gains, nash_conv, brs, profile.exact)
+    if team is None:
+        return ev
+    tev = team_evaluation(game, profile, team, evaluation=ev, reach=reach, eprob=eprob)
+    return Evaluation(values, br_values, gains, nash_conv, brs, profile.exact, tev)
 
 
-def nash_conv(game: Game, profile: Profile | np.ndarray) -> object:
+def _seats(game: Game, team: Team | tuple[int, ...]) -> tuple[int, ...]:
+    """The 0-based seats of ``team``, checked against ``game``."""
+    t = team if isinstance(team, Team) else Team(tuple(team))
+    try:
+        t.check(game.n_players)
+    except ToypokerError as e:
+        raise ToypokerError(f"{e} ({game.spec})") from None
+    return t.seats
+
+
+def sees_together(game: Game, seats: tuple[int, ...]) -> bool:
+    """Whether every member's infoset fixes the hole cards of the whole team (strong
+    collusion): then the team has perfect recall as one player and its best response
+    is a backward induction (:func:`best_response` with a tuple of seats)."""
+    joint = np.zeros(game.n_deals, dtype=np.int64)
+    for p in seats:
+        joint = joint * (int(game.obs[p].max()) + 1) + game.obs[p]
+    rows = np.flatnonzero(np.isin(game.row_actor, seats) & (game.row_infoset >= 0))
+    infs = game.row_infoset[rows].astype(np.int64)
+    pairs = np.unique(infs * (int(joint.max()) + 1) + joint[game.row_deal[rows]])
+    return pairs.size == np.unique(infs).size
+
+
+@dataclass(frozen=True)
+class TeamEvaluation:
+    """A team's joint best-response gain beside the outsiders' gains.
+
+    Attributes
+    ----------
+    team, outsiders
+        0-based seats.
+    value
+        The team's summed expected payoff under the profile.
+    br_value
+        The team's summed payoff when its members best-respond jointly (the team as
+        one player) to the outsiders' strategies.
+    gain
+        ``br_value - value`` (>= 0): what coordinating better would add.
+    outsider_gains
+        Each outsider's own best-response gain (seat order).
+    how
+        ``"backward induction"`` (the team sees all its cards: perfect recall) or
+        ``"MILP"`` (members see only their own cards: :mod:`toypoker.team_response`).
+    response
+        The team's joint pure best response.
+    """
+
+    team: tuple[int, ...]
+    outsiders: tuple[int, ...]
+    value: object
+    br_value: object
+    gain: object
+    outsider_gains: tuple
+    how: str
+    response: BestResponse
+
+    @property
+    def digits(self) -> str:
+        """The team's seats as 1-based digits (``"12"``)."""
+        return seat_digits(self.team)
+
+    @property
+    def nash_conv(self) -> object:
+        """The team game's NashConv: the team's gain plus the outsiders' gains."""
+        return sum(self.outsider_gains, self.gain)
+
+    def to_dict(self) -> dict[str, object]:
+        """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
+
+        return {
+            "team": self.digits,
+            "value": _num(self.value),
+            "best_response_value": _num(self.br_value),
+            "gain": _num(self.gain),
+            "outsider_gains": [_num(x) for x in self.outsider_gains],
+            "nash_conv": _num(self.nash_conv),
+            "how": self.how,
+        }
+
+
+def team_best_response(
+    game: Game,
+    profile: Profile,
+    seats: tuple[int, ...],
+    *,
+    reach: np.ndarray | None = None,
+    eprob: np.ndarray | None = None,
+) -> BestResponse:
+    """The team's joint pure best response to ``profile`` and its value (the team's
+    summed payoff; exact for an exact profile).
+
+    Backward induction when every member sees the team's cards
+    (:func:`sees_together`), else the MILP of :func:`toypoker.team_response.joint_plan`
+    (optimal up to HiGHS's tolerances), the plan then evaluated.
+    """
+    sigma = profile.probs
+    if eprob is None:
+        eprob = edge_probabilities(game, sigma)
+    if reach is None:
+        reach = reaches(game, eprob)
+    if sees_together(game, seats):
+        return best_response(game, sigma, seats, reach, eprob)
+    cf = counterfactual_reach(game, reach, seats)[game.term_rows].astype(np.float64)
+    u = game.term_u[list(seats)].sum(axis=0)
+    choice = joint_plan(game, seats, cf * u)
+    vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
+    return BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice)
+
+
+def team_evaluation(
+    game: Game,
+    profile: Profile,
+    team: Team | tuple[int, ...],
+    *,
+    evaluation: Evaluation | None = None,
+    reach: np.ndarray | None = None,
+    eprob: np.ndarray | None = None,
+) -> TeamEvaluation:
+    """The team's joint best response to the outsiders' strategies, and its gain.
+
+    A team whose members see each other's cards (strong collusion) is one player with
+    perfect recall: its best response is a backward induction.  Members who see only
+    their own cards must coordinate: the best joint pure plan is found by a MILP over
+    their sequence-form plans (:func:`toypoker.team_response.joint_plan`), then
+    evaluated (exactly, for an exact profile).
+
+    Parameters
+    ----------
+    game, profile
+        As in :func:`evaluate`.
+    team
+        A :class:`~toypoker.games.collusion.Team` or 0-based seats (2 or more, at least
+        one seat outside).
+    evaluation, reach, eprob
+        The profile's evaluation, row reaches and edge probabilities, when at hand.
+
+    Returns
+    -------
+    TeamEvaluation
+
+    Raises
+    ------
+    ToypokerError
+        For a team that does not fit the game, or a MILP HiGHS does not finish.
+    """
+    seats = _seats(game, team)
+    outsiders = tuple(p for p in range(game.n_players) if p not in seats)
+    if evaluation is None:
+        evaluation = evaluate(game, profile)
+    sigma = profile.probs
+    if eprob is None:
+        eprob = edge_probabilities(game, sigma)
+    if reach is None:
+        reach = reaches(game, eprob)
+    value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
+    br = team_best_response(game, profile, seats, reach=reach, eprob=eprob)
+    how = "backward induction" if sees_together(game, seats) else "MILP"
+    br_value = br.value if profile.exact else float(br.value)  # type: ignore[arg-type]
+    gain = br_value - value  # type: ignore[operator]
+    if not profile.exact:
+        gain = max(float(gain), 0.0)
+    return TeamEvaluation(
+        seats, outsiders, value, br_value, gain,
+        tuple(evaluation.gains[p] for p in outsiders), how, br,
+    )  # fmt: skip
+
+
+def nash_conv(
+    game: Game, profile: Profile | np.ndarray, team: Team | tuple[int, ...] | None = None
+) -> object:
     """Sum over players of the best-response gain (0 exactly at an equilibrium).
+
+    With ``team``, the NashConv of the team game instead: the team's joint
+    best-response gain plus the outsiders' gains (:attr:`TeamEvaluation.nash_conv`).
 
     Exact (Fraction) profiles: :func:`evaluate`, exactly.  Float profiles: the
     fused best-response kernel (:func:`toypoker.kernels.nash_conv`, equal to
@@ -391,6 +601,8 @@ def nash_conv(game: Game, profile: Profile | np.ndarray) -> object:
         For a profile of another game, or anything that is not a profile.
     """
     profile = check_profile(game, profile)
+    if team is not None:
+        return team_evaluation(game, profile, team).nash_conv
     if profile.exact:
         return evaluate(game, profile).nash_conv
     # numba loads with the first float NashConv, not with ``import toypoker``

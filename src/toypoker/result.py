@@ -28,6 +28,7 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .evaluate import TeamEvaluation
 from .game import Game
 from .io import atomic_write_text
 from .profile import Profile
@@ -123,6 +124,12 @@ class Result:
         ``trace``: the continuation curve.
     variables : tuple
         ``enumerate``: the sympy symbols of the free probabilities, in order.
+    team : TeamEvaluation or None
+        A game with a team: the team's joint best-response gain beside the
+        outsiders' gains (:func:`toypoker.evaluate.team_evaluation`).
+    solved_as : str or None
+        The spec of the game actually solved when it is not ``game``: a strong
+        team's merged game (the profile is mapped back onto the members' seats).
     """
 
     game: Game
@@ -143,6 +150,8 @@ class Result:
     seed: int | None = None
     curve: object | None = None
     variables: tuple = ()
+    team: TeamEvaluation | None = None
+    solved_as: str | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
@@ -178,6 +187,8 @@ class Result:
             "equilibria": [jsonable(e) for e in self.equilibria],
             "variables": [str(v) for v in self.variables],
             "curve": jsonable(self.curve),
+            "team": None if self.team is None else self.team.to_dict(),
+            "solved_as": self.solved_as,
         }
 
     def save(self, path: str | Path) -> None:

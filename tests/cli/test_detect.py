@@ -5,7 +5,7 @@ import math
 
 import pytest
 
-from tests.test_detection import _kuhn2
+from tests.collusion.test_detection import _kuhn2
 
 
 def test_detect_reads_profiles_and_prints_hands_to_detection(cli, tmp_path):
@@ -20,7 +20,7 @@ def test_detect_reads_profiles_and_prints_hands_to_detection(cli, tmp_path):
     )  # fmt: skip
     assert code == 0, err
     data = json.loads(out)
-    # the hand-computed divergence of tests/test_detection.py
+    # the hand-computed divergence of tests/collusion/test_detection.py
     assert data["kl_per_hand"] == pytest.approx(math.log(4 / 3) / 6, rel=1e-12)
     assert data["hands_to_detection_95"] > 0 and data["scenario"] == "public"
     assert (tmp_path / "p.png").read_bytes()[:4] == b"\x89PNG"

@@ -55,7 +55,7 @@ def test_games_documents_the_collusion_keys(cli) -> None:
     code, out, _ = cli("games")
     assert code == 0
     section = out[out.index("Collusion") :]
-    expected = (("team", "-"), ("sharing", "win"), ("strong", "false"), ("merge", "false"))
+    expected = (("team", "-"), ("sharing", "win"), ("strong", "false"), ("merge", "-"))
     for key, default in expected:
         row = next(ln for ln in section.splitlines() if ln.strip("│ ").startswith(key + " "))
         assert f" {default} " in row, row

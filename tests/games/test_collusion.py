@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from toypoker import canonical_spec, evaluate, load_game, solve
-from toypoker.errors import SpecError, ToypokerError
+from toypoker.errors import SpecError
+from toypoker.games.collusion import Team, placements, seat_digits
 
 F = Fraction
 
@@ -72,9 +73,7 @@ def test_strong_infosets_see_partner_cards():
 def test_payoff_map_follows_numeric_parameters():
     g = load_game("kuhn(players=3,team=12,sharing=pot)")
     h = g.at(pot=6)
-    assert h.spec == (
-        "kuhn(players=3,cards=4,bet=1,pot=6,team=12,sharing=pot,strong=false,merge=false)"
-    )
+    assert h.spec == ("kuhn(players=3,cards=4,bet=1,pot=6,team=12,sharing=pot,strong=false)")
     assert np.allclose(h.term_u, g.term_u + 3 * g.payoff_slope("pot"))
     assert np.array_equal(h.term_u, load_game(h.spec).term_u)
 
@@ -128,120 +127,26 @@ def test_merged_lp_value_is_outsider_security_value(team):
     assert abs(cfr.values[t] - float(res.value_exact[t])) < 1e-2
 
 
-def test_transfer_profile_maps_the_merged_team_onto_its_members_and_back():
-    # kuhn(players=3, cards=6), strong collusion of seats 1, 2 (win sharing): the merged
-    # team's exact LP value is 3/148 (our LP, certified); each member's infoset is the
-    # team's at that node, so the LP strategy played by the members is an exact
-    # equilibrium of the 3-player game with each member getting half the team value
-    from toypoker.games.collusion import transfer_profile
-
-    gm = load_game("kuhn(players=3,cards=6,team=12,strong=true,merge=true)")
-    gs = load_game("kuhn(players=3,cards=6,team=12,strong=true)")
-    lp = solve(gm, method="lp")
-    assert lp.certified and lp.value_exact[0] == F(3, 148)
-    p = transfer_profile(lp.profile, gs)
-    ev = evaluate(gs, p)
-    assert ev.gains == (0, 0, 0)
-    assert ev.values == (F(3, 296), F(3, 296), F(-3, 148))
-    back = transfer_profile(p, gm)
-    assert np.array_equal(back.probs, lp.profile.probs)
-    with pytest.raises(ToypokerError, match="public tree"):
-        transfer_profile(p, load_game("kuhn(players=3,cards=5)"))
-
-
-def test_members_can_settle_below_the_team_value():
-    # A coordination equilibrium (issue 12, 3P-SMH: the 3-player CFR+ equilibrium's team
-    # mean 0.059 against the merged LP's 0.133): in kuhn(players=3, cards=6) with seats
-    # 1, 2 colluding strongly, CFR+ on the 3-player game reaches NashConv < 1e-5 with the
-    # team at ~0.0099, while the team's value is 3/148 ~ 0.0203 (LP above): no member
-    # gains alone, but the two members together would gain > 0.01 against the
-    # outsider's strategy (the merged game's best response, 0.0208)
-    from toypoker.games.collusion import transfer_profile
-
-    gm = load_game("kuhn(players=3,cards=6,team=12,strong=true,merge=true)")
-    gs = load_game("kuhn(players=3,cards=6,team=12,strong=true)")
-    c = solve(gs, method="cfr+", iterations=5000)
-    ev = evaluate(gs, c.profile)
-    assert ev.nash_conv < 1e-5
-    team = ev.values[0] + ev.values[1]
-    assert team < float(F(3, 148)) - 0.009
-    joint = evaluate(gm, transfer_profile(c.profile, gm)).br_values[0]
-    assert joint - team > 0.01
-
-
 def test_placements_rotate_the_dealer():
-    from toypoker.games.collusion import placements
-
     assert placements(3, (0, 1)) == [(0, 1), (1, 2), (0, 2)]
     assert placements(3, (1, 2)) == [(1, 2), (0, 2), (0, 1)]
 
 
-def test_stored_profiles_round_trip_and_recompute_the_table(tmp_path):
-    # kuhn(players=3): strong collusion's team values are the merged LP's 0 (team {1,2}),
-    # 5/78 ({1,3}) and 1/12 ({2,3}) (tests/cli/test_collusion.py); the stored equilibria
-    # give the same table when read back, and each bracket [low, high] holds the value
-    from toypoker.games.collusion import (
-        CollusionProfiles,
-        collusion_table_from,
-        solve_collusion_profiles,
+def test_team_value_type_parses_once():
+    # the spec form "team=21" and the CLI form "--team 21" give the same sorted team
+    t = Team.parse("21", "pot", True)
+    assert t == Team((0, 1), "pot", True) and t.digits == "12" == seat_digits((0, 1))
+    assert Team.parse(F(13)).seats == (0, 2)  # the spec parser hands numbers over
+    assert t.params(merge=True) == {"team": "12", "sharing": "pot", "strong": True, "merge": True}
+    assert Team.of_params(load_game("kuhn(players=3,team=23,strong=true)").params) == Team(
+        (1, 2), "win", True
     )
-
-    prof = solve_collusion_profiles(
-        "kuhn(players=3)", (0, 1), method="pdcfr+", iterations=3000, target_nash_conv=1e-6
-    )
-    assert len(prof.sigma) == 7  # no collusion, strong and weak for 3 placements
-    t = collusion_table_from(prof)
-    prof.save(tmp_path / "p.npz")
-    back = CollusionProfiles.load(tmp_path / "p.npz")
-    assert back.how == prof.how and back.team == (0, 1)
-    assert collusion_table_from(back) == t
-    exact = {(0, 1): F(0), (0, 2): F(5, 78), (1, 2): F(1, 12)}
-    assert len(t.team_values) == 3
-    for members, lo, hi in t.team_values:
-        assert lo <= float(exact[members]) <= hi and hi - lo <= 2e-6
-    # Public strong payoff of the team, averaged over the rotations (win sharing: equal)
-    a, b, c = t.payoffs[("strong", "public")]
-    assert a == pytest.approx(b, abs=1e-12) and a + b + c == pytest.approx(0, abs=1e-12)
-    assert a + b == pytest.approx(float(sum(exact.values()) / 3), abs=2e-6)
-    assert t.nash_conv["none"] <= 1e-6 and t.nash_conv["weak"] <= 1e-5  # 3-player: cap
-    # a stored vector is tied to its game's infosets
-    g = load_game("kuhn(players=3,cards=5)")
-    with pytest.raises(ToypokerError, match="no stored profile"):
-        back.profile(g)
-    (tmp_path / "bad.npz").write_bytes(b"not a zip")
-    with pytest.raises(ToypokerError, match="cannot read"):
-        CollusionProfiles.load(tmp_path / "bad.npz")
-
-
-def _cli(capsys, *args):
-    from toypoker.cli import main
-
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def test_table7_cli_saves_and_reuses_the_equilibria(capsys, tmp_path):
-    # `toypoker collusion table7 --save` then `--profiles`: the same table without
-    # solving; the strong team values are bracketed around the merged LP's (0, 5/78,
-    # 1/12 for kuhn(players=3), test_stored_profiles_round_trip_and_recompute_the_table)
-    import json
-
-    store = tmp_path / "k.npz"
-    args = ("collusion", "table7", "kuhn(players=3)", "--team", "23", "--json")
-    code, out, err = _cli(capsys, *args, "--method", "pdcfr+", "--iterations", "2000",
-                          "--target-nash-conv", "1e-6", "--save", store)  # fmt: skip
-    assert code == 0, err
-    first = json.loads(out)
-    code, out, err = _cli(capsys, *args, "--profiles", store)
-    assert code == 0, err
-    assert json.loads(out) == first
-    vals = {v["team"]: (v["low"], v["high"]) for v in first["team_values"]}
-    assert set(vals) == {"12", "13", "23"}
-    assert vals["13"][0] <= 5 / 78 <= vals["13"][1] and vals["23"][0] <= 1 / 12 <= vals["23"][1]
-    # a store of another team or game is refused in one line
-    code, out, err = _cli(capsys, "collusion", "table7", "kuhn(players=3)", "--team", "12",
-                          "--profiles", store)  # fmt: skip
-    assert code == 2 and "team 23" in err and err.count("\n") == 1
-    code, out, err = _cli(capsys, "collusion", "table7", "kuhn(players=3)", "--strong-solve", "x")
-    assert code == 2 and "--strong-solve" in err
+    for bad in ("1", "11", "10", "x2"):
+        with pytest.raises(SpecError):
+            Team.parse(bad)
+    with pytest.raises(SpecError, match="sharing"):
+        Team((0, 1), "all")
+    with pytest.raises(SpecError, match="every player"):
+        Team((0, 1)).check(2)
+    with pytest.raises(SpecError, match="beyond"):
+        Team((0, 3)).check(3)

@@ -155,7 +155,7 @@ def test_his_fictitious_play_reproduces_his_strong_collusion_run():
     # (-0.19202163996787378, 0.09601081998393689, 0.09601081998393689): his collusion
     # evaluator and card sharing are our team=23, sharing=win, strong=true
     _mercer(3, "smh")
-    g = load_game("mercer(players=3,variant=smh,team=23,strong=true)")
+    g = load_game("mercer(players=3,variant=smh,team=23,strong=true,merge=false)")
     run = next(r for r in U.COLLUSION_RUNS if r.strength == "strong" and r.team == "23")
     r = run_ullman(g, run.eps)
     assert r.iterations == run.iterations == 68

@@ -8,17 +8,17 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ..errors import ToypokerError
-from ..games import canonical_spec
-from ..games.collusion import (
+from ..collusion import (
     SCENARIOS,
     STRENGTHS,
     STRONG_SOLVES,
     CollusionProfiles,
-    CollusionTable,
     collusion_table_from,
     solve_collusion_profiles,
 )
+from ..errors import ToypokerError
+from ..games import canonical_spec
+from ..games.collusion import Team, seat_digits
 from ..spec import parse_spec
 from .common import (
     Bar,
@@ -35,27 +35,6 @@ from .common import (
 )
 
 app = new_app("Collusion: Ullman's (2015) Table 7 scenarios for any game.")
-
-
-def _plot(t: CollusionTable, path: Path) -> None:
-    """Grouped bars: one panel per strength, one group per scenario, one bar per player."""
-    from ..plots import save_figure, subplots
-
-    n = len(next(iter(t.payoffs.values())))
-    fig, axes = subplots(1, 2, figsize=(10, 3.6), layout="constrained")
-    width = 0.8 / n
-    for ax, strength in zip(axes, ("strong", "weak"), strict=True):
-        for p in range(n):
-            ys = [t.payoffs[(strength, c)][p] for c in SCENARIOS]
-            xs = [i + (p - (n - 1) / 2) * width for i in range(len(SCENARIOS))]
-            ax.bar(xs, ys, width, label=f"player {chr(65 + p)}")
-        ax.axhline(0, color="black", linewidth=0.6)
-        ax.set_xticks(range(len(SCENARIOS)), [c.capitalize() for c in SCENARIOS])
-        ax.set_title(f"{strength} collusion")
-        ax.set_ylabel("expected payoff (chips per hand)")
-    axes[0].legend(fontsize=8)
-    fig.suptitle(f"{t.spec}, team {''.join(chr(65 + p) for p in t.team)}", fontsize=9)
-    save_figure(fig, path)
 
 
 def table7(
@@ -86,10 +65,7 @@ def table7(
     team value bracketed (Ullman 2015, Table 7)."""
     at_least("--iterations", iterations, 1)
     positive("--target-nash-conv", target_nash_conv)
-    if not team.isdigit() or "0" in team:
-        raise ToypokerError(f"--team must be 1-based seats written as digits, got {team!r}")
-    if sharing not in ("win", "pot"):
-        raise ToypokerError(f"--sharing must be win or pot, got {sharing!r}")
+    the_team = Team.parse(team, sharing)
     if strong_solve not in STRONG_SOLVES:
         raise ToypokerError(
             f"--strong-solve must be {' or '.join(STRONG_SOLVES)}, got {strong_solve!r}"
@@ -97,13 +73,13 @@ def table7(
     check_file(plot, "--plot")
     check_file(save, "--save")
     check_readable(profiles, "--profiles")
-    seats = tuple(int(c) - 1 for c in team)
+    seats = the_team.seats
     if profiles is not None:
         stored = CollusionProfiles.load(profiles)
-        if stored.spec != canonical_spec(spec) or stored.team != tuple(sorted(set(seats))):
+        if stored.spec != canonical_spec(spec) or stored.team != seats:
             raise ToypokerError(
                 f"{profiles} holds the equilibria of {stored.spec} with team "
-                f"{''.join(str(q + 1) for q in stored.team)}, not of {spec} with team {team}"
+                f"{seat_digits(stored.team)}, not of {spec} with team {team}"
             )
         if stored.sharing != sharing:
             raise ToypokerError(f"{profiles} is for {stored.sharing} sharing, not {sharing}")
@@ -127,7 +103,9 @@ def table7(
 
         t = collusion_table_from(stored, progress=seen)
     if plot:
-        _plot(t, plot)
+        from ..collusion.figures import table_bars
+
+        table_bars(t, plot)
     if json_:
         print_json(t.to_json_dict())
         return
@@ -155,7 +133,7 @@ def table7(
         f"strong {nc['strong']:.2g}, weak {nc['weak']:.2g} (largest over placements)"
     )
     for members, lo, hi in t.team_values:
-        digits = "".join(str(q + 1) for q in members)
+        digits = seat_digits(members)
         out.print(f"strong team {{{','.join(digits)}}}: value in [{lo:+.6f}, {hi:+.6f}]")
     if save is not None:
         out.print(f"equilibria written to {save}")

@@ -35,6 +35,15 @@ StrongSolveOpt = Annotated[
     ),
 ]
 
+TeamOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--team",
+        help="Also the joint best-response gain of these seats as one team (1-based digits, "
+        "e.g. 12); default: the game's collusion team, if any.",
+    ),
+]
+
 #: the arguments of the running command (set by :func:`toypoker.cli.main`), for resume hints
 ARGV: list[str] = []
 #: exit status of a command stopped by Ctrl-C or SIGTERM

@@ -9,14 +9,15 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from ..detection import detect as detect_collusion
+from ..collusion import STRONG_SOLVES, CollusionProfiles, solve_team_game
+from ..collusion.detection import detect as detect_collusion
 from ..errors import ToypokerError
 from ..evaluate import nash_conv
 from ..game import Game
 from ..games import load_game
-from ..games.collusion import STRONG_SOLVES, CollusionProfiles, splice, transfer_profile
+from ..games.collusion import Team
 from ..profile import Profile
-from ..solvers import solve as solve_game
+from ..teams import splice
 from .common import (
     Bar,
     JsonOpt,
@@ -33,14 +34,6 @@ from .common import (
 from .evaluate import load_profile
 
 
-def _merged_spec(g: Game) -> str | None:
-    """The merged-team spec of a strong win-sharing collusion game, else ``None``."""
-    p = g.params
-    if p.get("strong") is True and p.get("sharing") == "win" and p.get("merge") is False:
-        return g.spec.replace("merge=false", "merge=true")
-    return None
-
-
 def _profile(
     g: Game,
     path: Path | None,
@@ -55,24 +48,21 @@ def _profile(
     merged team's game for strong win-sharing collusion with ``strong_solve="merged"``)."""
     if path is not None:
         return load_profile(path, g, exact=False).to_float(), f"{path}"
-    if stored is not None and g.spec in stored.sigma:
+    if stored is not None and stored.has(g):
         prof = stored.profile(g)
         return prof, f"stored ({stored.how}), NashConv {float(nash_conv(g, prof)):.2g}"
-    merged = _merged_spec(g) if strong_solve == "merged" else None
-    h = load_game(merged) if merged else g
-    with Bar(f"{what}: {method} {h.spec}", iterations) as bar:
-        res = solve_game(
-            h, method, iterations=iterations, target_nash_conv=target,
-            progress=lambda t, nc: bar.update(t),
+    with Bar(f"{what}: {method} {g.spec}", iterations) as bar:
+        sol = solve_team_game(
+            g, method, merged=strong_solve == "merged", iterations=iterations,
+            target_nash_conv=target, progress=lambda t, nc: bar.update(t),
         )  # fmt: skip
-    prof = res.profile.to_float() if res.profile.exact else res.profile
-    if merged:
-        prof = transfer_profile(prof, g)
-        return prof, (
+    res = sol.result
+    if sol.merged:
+        return sol.profile, (
             f"{method} {res.iterations} iterations on the merged team, NashConv "
-            f"{float(nash_conv(g, prof)):.2g} in {g.spec}"
+            f"{float(nash_conv(g, sol.profile)):.2g} in {g.spec}"
         )
-    return prof, f"{method} {res.iterations} iterations, NashConv {res.nash_conv:.2g}"
+    return sol.profile, f"{method} {res.iterations} iterations, NashConv {res.nash_conv:.2g}"
 
 
 def detect(
@@ -144,11 +134,11 @@ def detect(
     at_least("--seed", seed, 0)
     if scenario not in ("public", "private"):
         raise ToypokerError(f"--scenario must be public or private, not {scenario!r}")
-    seats: list[int] = []
+    seats: tuple[int, ...] = ()
     if scenario == "private":
-        if not team or not team.isdigit():
+        if not team:
             raise ToypokerError("--scenario private needs --team, e.g. --team 12")
-        seats = sorted({int(c) - 1 for c in team})
+        seats = Team.parse(team).seats
     check_file(plot, "--plot")
     g0, g1 = load_game(spec), load_game(collusion)
     if scenario == "private" and any(not 0 <= s < g1.n_players for s in seats):
@@ -173,7 +163,7 @@ def detect(
         tremble=tremble,
     )
     if plot:
-        from ..detection import plot_power
+        from ..collusion.detection import plot_power
 
         plot_power(d, plot)
     if json_:

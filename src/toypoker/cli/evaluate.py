@@ -14,8 +14,8 @@ from ..game import Game
 from ..games import load_game
 from ..profile import Profile
 from ..solvers.analysis import deviations
-from .common import JsonOpt, SpecArg, check_readable, one_line, out, print_json
-from .tables import values_table
+from .common import JsonOpt, SpecArg, TeamOpt, check_readable, one_line, out, print_json
+from .tables import team_lines, team_of, values_table
 
 ProfileArg = Annotated[Path, typer.Argument(help="Profile JSON file.")]
 
@@ -40,31 +40,43 @@ def eval_(
         bool,
         typer.Option("--exact/--float", help="Exact rationals: decimals read as written."),
     ] = False,
+    team: TeamOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Expected values, best-response gains and NashConv of a profile."""
+    """Expected values, best-response gains and NashConv of a profile (and, for a team,
+    its joint best-response gain)."""
     g = load_game(spec)
-    ev = evaluate(g, load_profile(profile, g, exact))
+    ev = evaluate(g, load_profile(profile, g, exact), team=team_of(g, team))
     if json_:
         print_json({"game": g.spec, **ev.to_dict()})
         return
     out.print(values_table(ev))
+    if ev.team is not None:
+        out.print(*team_lines(ev.team), sep="\n")
 
 
-def verify(spec: SpecArg, profile: ProfileArg, json_: JsonOpt = False) -> None:
+def verify(
+    spec: SpecArg, profile: ProfileArg, team: TeamOpt = None, json_: JsonOpt = False
+) -> None:
     """Exact certificate: expected values and every player's exact best-response gain
-    (0 for an equilibrium), with the best responses where a gain is positive.
-    Exit status 1 when the profile is not an equilibrium."""
+    (0 for an equilibrium), with the best responses where a gain is positive, and for a
+    team its exact joint best-response gain.  Exit status 1 when the profile is not an
+    equilibrium."""
     g = load_game(spec)
 
     prof = load_profile(profile, g, exact=True)
-    ev = evaluate(g, prof)
+    ev = evaluate(g, prof, team=team_of(g, team))
     found = deviations(g, prof, ev)
     equilibrium, devs = found.equilibrium, found.deviations
     if json_:
-        print_json(found.to_json_dict())
+        data = found.to_json_dict()
+        if ev.team is not None:
+            data = {**data, "team": ev.team.to_dict()}
+        print_json(data)
     else:
         out.print(values_table(ev))
+        if ev.team is not None:
+            out.print(*team_lines(ev.team), sep="\n")
         if equilibrium:
             out.print("[bold green]certified: an exact Nash equilibrium (every gain is 0)[/]")
         else:

@@ -24,6 +24,7 @@ from .common import (
     Bar,
     JsonOpt,
     SpecArg,
+    TeamOpt,
     at_least,
     at_most,
     check_file,
@@ -40,7 +41,7 @@ from .common import (
     stopped_name,
     temp_checkpoint,
 )
-from .tables import strategy_table, values_table
+from .tables import strategy_table, team_lines, team_of, values_table
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
 MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion would hang
@@ -150,9 +151,12 @@ def solve(
             "variant; with --target-max-gain it stops by his rule), alpha=1.5 for dcfr."
         ),
     ] = None,
+    team: TeamOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Solve a game (CFR+ by default) and print the strategy, values and NashConv."""
+    """Solve a game (CFR+ by default) and print the strategy, values and NashConv (and a
+    team's joint best-response gain; a strong win-sharing team is solved merged unless
+    the spec says merge=false)."""
     m = method_of(method)
     options = method_options(option or [])
     at_least("--iterations", iterations, 1)
@@ -173,6 +177,7 @@ def solve(
     if seeds > 1 and not m.stochastic:
         raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
     g = load_game(spec)
+    the_team = team_of(g, team)
     kw = {
         **options,
         "iterations": iterations,
@@ -189,7 +194,9 @@ def solve(
                 seeded(base, (seed or 0) + k).unlink(missing_ok=True)
         return
     ck = None if m.one_shot else checkpoint or temp_checkpoint("solve")
-    res = run_with_bar(g, method, seed=seed, checkpoint=ck, resume=resume, **kw)
+    res = run_with_bar(
+        g, method, seed=seed, checkpoint=ck, resume=resume, team=the_team or False, **kw
+    )
     stopped = stopped_name(res.stopped)
     if checkpoint is None and ck is not None and stopped != "interrupted":
         ck.unlink(missing_ok=True)
@@ -212,6 +219,10 @@ def solve(
             f"{res.method}: {res.iterations} iterations in {res.seconds:.2f} s "
             f"(stopped by {stopped}{seed_txt}); NashConv {res.nash_conv:.3g}{lp_text(res)}"
         )
+        if res.solved_as is not None:
+            out.print(f"solved as the merged team: {res.solved_as}")
+        if res.team is not None:
+            out.print(*team_lines(res.team, target_nash_conv), sep="\n")
         if output:
             out.print(f"profile written to {output}")
         if checkpoint:

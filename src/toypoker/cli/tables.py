@@ -7,9 +7,36 @@ from fractions import Fraction
 import sympy as sp
 from rich.table import Table
 
-from ..evaluate import Evaluation
+from ..evaluate import Evaluation, TeamEvaluation
+from ..game import Game
+from ..games.collusion import Team
 from ..profile import Profile
 from .common import num
+
+
+def team_of(game: Game, digits: str | None) -> Team | None:
+    """``--team`` as a :class:`Team`, else the game's own collusion team (none for a
+    merged team's game, whose team is one player)."""
+    if digits is not None:
+        return Team.parse(digits)
+    return None if game.params.get("merge") else Team.of_params(game.params)
+
+
+def team_lines(te: TeamEvaluation, target: float | None = None) -> list[str]:
+    """The team's joint best-response gain and the outsiders' gains, one line; a second
+    when the team's gain exceeds ``target`` (the run's NashConv target)."""
+    outs = ", ".join(f"P{p + 1} {num(g)}" for p, g in zip(te.outsiders, te.outsider_gains,
+                                                         strict=True))  # fmt: skip
+    lines = [
+        f"team {te.digits} ({te.how}): value {num(te.value)}, joint best response "
+        f"{num(te.br_value)}, team gain {num(te.gain)}; outsider gain {outs}"
+    ]
+    if target is not None and float(te.gain) > target:
+        lines.append(
+            f"[bold yellow]the team's joint gain {float(te.gain):.3g} exceeds the target "
+            f"{target:g}: its members are not coordinated (NashConv does not show this)[/]"
+        )
+    return lines
 
 
 def prob_text(x: object, decimals: int | None) -> str:

@@ -14,55 +14,40 @@ The payoffs are the exact affine map ``u' = A @ (share * pot) - B @ committed``
 ``merge`` makes the team one agent (:func:`merge_team`).
 
 Every game spec accepts ``team=12`` (1-based seats as digits), ``sharing=win|pot``,
-``strong=true|false`` and ``merge=true|false`` (see :func:`split_collusion`).
+``strong=true|false`` and, for a strong team, ``merge=true|false`` (see
+:func:`split_collusion`, :func:`merged_spec`); the
+:class:`Team` value type holds one parsed team everywhere.
+
+This module is the game layer's part of collusion: it imports only the definition,
+errors and spec helpers.  Solving, evaluating and storing collusion games is the study
+:mod:`toypoker.collusion`.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import io
-import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib.resources.abc import Traversable
-from pathlib import Path
-from typing import TYPE_CHECKING
-
-import numpy as np
 
 from ..definition import GameDefinition
 from ..errors import SpecError, ToypokerError
-from ..io import atomic_write_bytes
+from ..spec import format_spec, parse_spec
 from .base import Param
-
-if TYPE_CHECKING:
-    from ..game import Game
-    from ..profile import Profile
 
 __all__ = [
     "COLLUSION_KEYS",
     "COLLUSION_PARAMS",
-    "SCENARIOS",
-    "STRENGTHS",
-    "STRONG_SOLVES",
-    "CollusionProfiles",
-    "CollusionTable",
+    "SHARINGS",
+    "Team",
     "apply_collusion",
-    "by_label",
     "collude",
     "collusion_spec",
-    "collusion_table",
-    "collusion_table_from",
-    "fingerprint",
-    "from_label_order",
     "merge_team",
+    "merged_spec",
     "placements",
-    "solve_collusion_profiles",
+    "seat_digits",
     "split_collusion",
     "team_average",
-    "transfer_profile",
     "with_spec",
 ]
 
@@ -73,8 +58,112 @@ COLLUSION_PARAMS = (
     Param("sharing", "word", "win", "win: each member gets the team's mean payoff; pot: "
           "members split their pot share, chips put in stay their own"),
     Param("strong", "bool", False, "members also see each other's hole cards"),
-    Param("merge", "bool", False, "the team plays as one agent (needs strong=true)"),
+    Param("merge", "bool", None, "true: the game is the strong team merged into one agent; "
+          "not given: solve() solves a strong win-sharing team merged, seats mapped back; "
+          "false: solve the members' game as it is"),
 )  # fmt: skip
+SHARINGS = ("win", "pot")
+
+
+def seat_digits(seats: tuple[int, ...] | list[int]) -> str:
+    """0-based seats written as the 1-based digits of a spec: ``seat_digits((0, 2)) == "13"``."""
+    return "".join(str(q + 1) for q in seats)
+
+
+@dataclass(frozen=True)
+class Team:
+    """A colluding team: its seats, sharing rule and whether it shares its cards.
+
+    Attributes
+    ----------
+    seats
+        Distinct 0-based seats in increasing order, at least 2.
+    sharing
+        ``"win"`` (members receive the team's mean net payoff) or ``"pot"``.
+    strong
+        Members also see each other's hole cards.
+
+    Raises
+    ------
+    SpecError
+        On construction, for fewer than 2 distinct seats, a negative seat or an
+        unknown sharing rule.
+    """
+
+    seats: tuple[int, ...]
+    sharing: str = "win"
+    strong: bool = False
+
+    def __post_init__(self) -> None:
+        seats = tuple(sorted(int(q) for q in self.seats))
+        if len(set(seats)) != len(seats) or len(seats) < 2 or seats[0] < 0:
+            raise SpecError(f"a team needs at least 2 distinct seats, got {seat_digits(seats)}")
+        if self.sharing not in SHARINGS:
+            raise SpecError(f"sharing must be win or pot, got {self.sharing}")
+        if not isinstance(self.strong, bool):
+            raise SpecError(f"strong must be true or false, got {self.strong}")
+        object.__setattr__(self, "seats", seats)
+
+    @classmethod
+    def parse(cls, digits: object, sharing: object = "win", strong: object = False) -> Team:
+        """A team from 1-based seat digits (``"12"``, or the integer a spec parser gives).
+
+        Raises
+        ------
+        SpecError
+            For anything but distinct non-zero digits, a bad sharing rule or flag.
+        """
+        if isinstance(digits, Fraction) and digits.denominator == 1:
+            digits = digits.numerator
+        text = str(digits).strip()
+        if not text.isdigit() or "0" in text:
+            raise SpecError(f"team must be 1-based seats written as digits (e.g. 12), got {text}")
+        if len(set(text)) != len(text) or len(text) < 2:
+            raise SpecError(f"team must name at least 2 distinct seats, got {text}")
+        return cls(tuple(int(c) - 1 for c in text), str(sharing), strong)  # type: ignore[arg-type]
+
+    @property
+    def digits(self) -> str:
+        """The 1-based seats as written in a spec (``"12"``)."""
+        return seat_digits(self.seats)
+
+    def check(self, n_players: int) -> None:
+        """Raise :class:`SpecError` unless the team fits a game of ``n_players`` seats with
+        at least one outsider."""
+        if self.seats[-1] >= n_players:
+            raise SpecError(
+                f"team={self.digits} names a seat beyond the game's {n_players} players"
+            )
+        if len(self.seats) == n_players:
+            raise SpecError(f"team={self.digits} is every player: nobody is left to play against")
+
+    def outsiders(self, n_players: int) -> tuple[int, ...]:
+        """The seats not in the team."""
+        return tuple(p for p in range(n_players) if p not in self.seats)
+
+    def merged_seat(self, n_players: int) -> tuple[int, ...]:
+        """Each seat's player in the merged game (:func:`merge_team`): the team sits at
+        its lowest member's place, the outsiders keep their order."""
+        lead = self.seats[0]
+        kept = [p for p in range(n_players) if p not in self.seats or p == lead]
+        return tuple(kept.index(lead if p in self.seats else p) for p in range(n_players))
+
+    def params(self, merge: bool | None = None) -> dict[str, object]:
+        """The canonical spec parameters of the team and, for a strong team, the ``merge``
+        flag when it is given (``None``: the default, solve the merged team)."""
+        out: dict[str, object] = {"team": self.digits, "sharing": self.sharing,
+                                  "strong": self.strong}  # fmt: skip
+        if self.strong and merge is not None:
+            out["merge"] = merge
+        return out
+
+    @classmethod
+    def of_params(cls, params: dict[str, object]) -> Team | None:
+        """The team of a game's parameters (``Game.params``), ``None`` without one."""
+        if "team" not in params:
+            return None
+        return cls.parse(params["team"], params.get("sharing", "win"),
+                         params.get("strong", False))  # fmt: skip
 
 
 def team_average(n_players: int, team: tuple[int, ...]) -> tuple[tuple[Fraction, ...], ...]:
@@ -132,13 +221,9 @@ def collude(
         On a bad team or sharing rule, or a game that already has a payoff map.
     """
     n = definition.n_players
-    team = tuple(sorted(team))
-    if len(set(team)) != len(team) or len(team) < 2:
-        raise ToypokerError(f"collusion team needs at least 2 distinct seats, got {team}")
-    if any(not 0 <= p < n for p in team):
+    team = Team(team, sharing, strong).seats
+    if team[-1] >= n:
         raise ToypokerError(f"collusion team {team} has a seat outside 0..{n - 1}")
-    if sharing not in ("win", "pot"):
-        raise ToypokerError(f"sharing must be 'win' or 'pot', got {sharing!r}")
     if definition.payoff_a is not None or definition.payoff_b is not None:
         raise ToypokerError("game already has a collusion payoff map")
     avg = team_average(n, team)
@@ -188,7 +273,7 @@ def merge_team(definition: GameDefinition, team: tuple[int, ...]) -> GameDefinit
     team = tuple(sorted(team))
     lead = team[0]
     seats = [p for p in range(n) if p not in team or p == lead]
-    new_of = {p: seats.index(lead if p in team else p) for p in range(n)}
+    new_of = dict(enumerate(Team(team).merged_seat(n)))
     a_old = definition.payoff_a
     b_old = definition.payoff_b
     assert a_old is not None and b_old is not None and definition.hole_groups is not None
@@ -227,7 +312,8 @@ def split_collusion(raw: dict[str, object]) -> tuple[dict[str, object], dict[str
     -------
     tuple of dict
         ``(game parameters, collusion parameters)``; the latter is empty without
-        ``team``, else ``{"team": "12", "sharing": "win", "strong": False, "merge": False}``.
+        ``team``, else ``{"team": "12", "sharing": "win", "strong": False}``, with
+        ``"merge"`` for a strong team when it is given (:func:`merged_spec`).
 
     Raises
     ------
@@ -240,28 +326,19 @@ def split_collusion(raw: dict[str, object]) -> tuple[dict[str, object], dict[str
         return rest, {}
     if "team" not in given:
         raise SpecError(f"{', '.join(given)} given without a team (e.g. team=12)")
-    t = given["team"]
-    digits = str(t.numerator) if isinstance(t, Fraction) and t.denominator == 1 else str(t)
-    if not digits.isdigit() or "0" in digits:
-        raise SpecError(f"team must be 1-based seats written as digits (e.g. team=12), got {t}")
-    if len(set(digits)) != len(digits) or len(digits) < 2:
-        raise SpecError(f"team must name at least 2 distinct seats, got team={digits}")
-    sharing = given.get("sharing", "win")
-    if sharing not in ("win", "pot"):
-        raise SpecError(f"sharing must be win or pot, got {sharing}")
-    flags = {}
     for k in ("strong", "merge"):
-        v = given.get(k, False)
-        if not isinstance(v, bool):
-            raise SpecError(f"{k} must be true or false, got {v}")
-        flags[k] = v
-    if flags["merge"] and not flags["strong"]:
+        if not isinstance(given.get(k, False), bool):
+            raise SpecError(f"{k} must be true or false, got {given[k]}")
+    strong = bool(given.get("strong", False))
+    merge = given.get("merge")
+    team = Team.parse(given["team"], given.get("sharing", "win"), strong)
+    if merge and not strong:
         raise SpecError("merge=true needs strong=true (a merged team sees all its cards)")
-    return rest, {"team": "".join(sorted(digits)), "sharing": sharing, **flags}
+    return rest, team.params(merge)  # type: ignore[arg-type]
 
 
-def check_collusion(coll: dict[str, object], n: int, restricted: bool) -> tuple[int, ...]:
-    """The 0-based team of the canonical collusion parameters ``coll`` in a game of
+def check_collusion(coll: dict[str, object], n: int, restricted: bool) -> Team:
+    """The :class:`Team` of the canonical collusion parameters ``coll`` in a game of
     ``n`` players (``restricted``: some choices fixed), checked before building.
 
     Raises
@@ -270,12 +347,9 @@ def check_collusion(coll: dict[str, object], n: int, restricted: bool) -> tuple[
         For a seat outside the game, a team of every player, or strong collusion in
         a game with restricted (dominated) actions.
     """
-    team = tuple(int(c) - 1 for c in str(coll["team"]))
-    if max(team) >= n:
-        raise SpecError(f"team={coll['team']} names a seat beyond the game's {n} players")
-    if len(team) == n:
-        raise SpecError(f"team={coll['team']} is every player: nobody is left to play against")
-    if coll["strong"] and restricted:
+    team = Team.parse(coll["team"], coll["sharing"], coll["strong"])
+    team.check(n)
+    if team.strong and restricted:
         raise SpecError("strong collusion cannot keep restricted actions; drop the restriction")
     return team
 
@@ -292,73 +366,39 @@ def apply_collusion(definition: GameDefinition, coll: dict[str, object]) -> Game
     if not coll:
         return definition
     team = check_collusion(coll, definition.n_players, bool(definition.restrictions))
-    out = collude(definition, team, str(coll["sharing"]), strong=bool(coll["strong"]))
-    return merge_team(out, team) if coll["merge"] else out
+    out = collude(definition, team.seats, team.sharing, strong=team.strong)
+    return merge_team(out, team.seats) if coll.get("merge") else out
 
 
-SCENARIOS = ("public", "private", "suspicious")
-STRENGTHS = ("strong", "weak")
-#: how the strong-collusion (win sharing) equilibria are found: ``"merged"`` solves the
-#: team as one agent (two-sided zero-sum, so its value is unique) and gives each member
-#: the team's strategy at its nodes; ``"members"`` solves the n-player game as it is
-#: (its equilibria include poorly coordinated ones: the team then gets less)
-STRONG_SOLVES = ("merged", "members")
+def merged_spec(spec: str, default_only: bool = False) -> str | None:
+    """The merged team's game of a strong win-sharing collusion game played by its
+    members, else ``None``.
 
+    A strong team sees all its cards and shares one payoff: it is one player with
+    perfect recall (:func:`merge_team`).  Without ``merge`` in the spec such a game is
+    solved as that merged team by default (its value is then unique); ``merge=false``
+    asks for the ``n``-player game as it is.
 
-@dataclass(frozen=True)
-class CollusionTable:
-    """Ullman's Table 7 for one game: payoffs per scenario, averaged over seat rotations.
-
-    Attributes
+    Parameters
     ----------
     spec
-        The game without collusion.
-    team
-        0-based seats of the team in the first placement (players ``A, B, ...`` are
-        the seats of that placement; placement ``k`` shifts every player ``k`` seats).
-    sharing, how
-        Collusion rule and the solver (and budget) that gave the equilibria.
-    payoffs
-        ``{(strength, scenario): (payoff of A, B, ...)}``, strength ``"strong"`` or
-        ``"weak"``, each averaged over the ``n`` placements.
-    nash_conv
-        ``{"none": ..., "strong": ..., "weak": ...}``: the largest NashConv of the
-        equilibria used (no collusion; the collusion games over placements),
-        evaluated exactly on the n-player games.
-    team_values
-        Strong collusion with win sharing: per placement ``(members, low, high)``,
-        the team's summed payoff bracketed by the public equilibrium: ``low`` is what
-        the team's strategy guarantees against any outsider (minus the outsider's
-        best-response value), ``high`` the team's joint best response to the
-        outsiders' strategy (the merged game); the team's exact value (the merged
-        two-sided game's) lies in between.  Empty otherwise.
+        A canonical game spec.
+    default_only
+        Only when ``merge`` is not given (the default merged solve).
+
+    Returns
+    -------
+    str or None
+        The spec with ``merge=true``.
     """
-
-    spec: str
-    team: tuple[int, ...]
-    sharing: str
-    how: str
-    payoffs: dict[tuple[str, str], tuple[float, ...]]
-    nash_conv: dict[str, float]
-    team_values: tuple[tuple[tuple[int, ...], float, float], ...] = ()
-
-    def to_json_dict(self) -> dict[str, object]:
-        """As JSON data."""
-        return {
-            "spec": self.spec,
-            "team": "".join(str(p + 1) for p in self.team),
-            "sharing": self.sharing,
-            "how": self.how,
-            "nash_conv": dict(self.nash_conv),
-            "payoffs": [
-                {"collusion": k[0], "scenario": k[1], "payoffs": list(v)}
-                for k, v in self.payoffs.items()
-            ],
-            "team_values": [
-                {"team": "".join(str(q + 1) for q in m), "low": lo, "high": hi}
-                for m, lo, hi in self.team_values
-            ],
-        }
+    parsed = parse_spec(spec)
+    params = parsed.as_dict()
+    team = Team.of_params(params)
+    if team is None or not team.strong or team.sharing != "win" or params.get("merge"):
+        return None
+    if default_only and "merge" in params:
+        return None
+    return format_spec(parsed.name, {**params, "merge": True})
 
 
 def with_spec(spec: str, extra: str) -> str:
@@ -372,75 +412,6 @@ def with_spec(spec: str, extra: str) -> str:
     return f"{s[:-1]}{',' if inner else ''}{extra})"
 
 
-def splice(base: Profile, src: Profile, players: set[int]) -> Profile:
-    """``base`` with the infosets of ``players`` taken from ``src`` (matched by label)."""
-    from ..profile import Profile
-
-    g, h = base.game, src.game
-    sigma = np.array(base.probs, dtype=np.float64)
-    probs = np.asarray(src.probs, dtype=np.float64)
-    for inf in g.infosets:
-        if inf.player not in players:
-            continue
-        if not h.has_infoset(inf.label):
-            raise ToypokerError(f"infoset {inf.label} of {g.spec} is not in {h.spec}")
-        j = h.infoset(inf.label)
-        sigma[inf.offset : inf.offset + len(inf.actions)] = probs[
-            j.offset : j.offset + len(j.actions)
-        ]
-    return Profile(g, sigma)
-
-
-def transfer_profile(src: Profile, dst: Game) -> Profile:
-    """``src``'s strategy on a game with the same public tree and deals, infoset by infoset.
-
-    Every infoset of ``dst`` takes the strategy of the ``src`` infoset holding its
-    representative row (same public node, same deal).  Between a strong-collusion
-    game and its merged form (:func:`merge_team`) this maps the team agent's
-    strategy onto the members (each member's infoset is the team's at that node:
-    both see all the team's cards) and back.
-
-    Parameters
-    ----------
-    src
-        A profile of a game with the same rows as ``dst`` (``row_node``, ``row_deal``).
-    dst
-        The game to express it on.
-
-    Returns
-    -------
-    Profile
-        Float (or exact, as ``src``) profile of ``dst``.
-
-    Raises
-    ------
-    ToypokerError
-        If the games' rows differ, or two rows of one ``dst`` infoset lie in
-        different ``src`` infosets (``dst`` sees more than ``src``).
-    """
-    from ..profile import Profile
-
-    g = src.game
-    if (
-        g.n_rows != dst.n_rows
-        or not np.array_equal(g.row_node, dst.row_node)
-        or not np.array_equal(g.row_deal, dst.row_deal)
-    ):
-        raise ToypokerError(f"{g.spec} and {dst.spec} do not share their public tree and deals")
-    rows = np.flatnonzero(dst.row_infoset >= 0)
-    pairs = np.unique(np.stack([dst.row_infoset[rows], g.row_infoset[rows]]), axis=1)
-    if pairs.shape[1] != dst.n_infosets or np.unique(pairs[0]).size != dst.n_infosets:
-        raise ToypokerError(f"an infoset of {dst.spec} spans several of {g.spec}")
-    src_of = np.empty(dst.n_infosets, dtype=np.int64)
-    src_of[pairs[0]] = pairs[1]
-    if not np.array_equal(dst.infoset_n_actions, g.infoset_n_actions[src_of]):
-        raise ToypokerError(f"{g.spec} and {dst.spec} differ in their actions")
-    idx = g.infoset_offset[src_of][dst.sigma_infoset] + (
-        np.arange(dst.n_sigma) - dst.infoset_offset[dst.sigma_infoset]
-    )
-    return Profile(dst, np.asarray(src.probs)[idx].copy())
-
-
 def placements(n_players: int, team: tuple[int, ...]) -> list[tuple[int, ...]]:
     """The team's seats in each rotation: placement ``k`` moves player ``p`` to seat
     ``(p + k) % n`` (the dealer rotates); ``placements(3, (0, 1))`` is
@@ -451,328 +422,11 @@ def placements(n_players: int, team: tuple[int, ...]) -> list[tuple[int, ...]]:
 def collusion_spec(
     spec: str, members: tuple[int, ...], sharing: str, strength: str, merge: bool = False
 ) -> str:
-    """``spec`` with the collusion parameters of the 0-based seats ``members``."""
-    digits = "".join(str(q + 1) for q in members)
+    """``spec`` with the collusion parameters of the 0-based seats ``members``
+    (``strength`` is ``"strong"`` or ``"weak"``); a strong team's ``merge`` is
+    written out, so the spec names the game as solved."""
     strong = "true" if strength == "strong" else "false"
-    extra = f"team={digits},sharing={sharing},strong={strong}" + (",merge=true" if merge else "")
+    extra = f"team={seat_digits(members)},sharing={sharing},strong={strong}"
+    if strength == "strong":  # the n-player game unless merged (merge=false: as it is)
+        extra += f",merge={'true' if merge else 'false'}"
     return with_spec(spec, extra)
-
-
-def _label_order(game: Game) -> np.ndarray:
-    """``game``'s infoset indices sorted by label (stored profiles do not depend on the
-    order in which a compiler numbers the infosets)."""
-    return np.array(sorted(range(game.n_infosets), key=lambda i: game.infosets[i].label))
-
-
-def _flat_index(game: Game, order: np.ndarray) -> np.ndarray:
-    """Flat action indices of ``game``'s infosets taken in ``order``."""
-    n = game.infoset_n_actions[order]
-    start = np.repeat(game.infoset_offset[order], n)
-    within = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
-    return start + within
-
-
-def fingerprint(game: Game) -> str:
-    """A short hash of ``game``'s infosets (labels and actions, sorted by label): a stored
-    profile fits a game with the same fingerprint."""
-    h = hashlib.sha256()
-    for i in _label_order(game):
-        inf = game.infosets[i]
-        h.update(f"{inf.label}:{','.join(inf.actions)};".encode())
-    return h.hexdigest()[:20]
-
-
-def by_label(game: Game, probs: np.ndarray) -> np.ndarray:
-    """A flat strategy of ``game`` rewritten infoset by infoset in label order."""
-    return np.asarray(probs, dtype=np.float64)[_flat_index(game, _label_order(game))]
-
-
-def from_label_order(game: Game, vector: np.ndarray) -> np.ndarray:
-    """The inverse of :func:`by_label`."""
-    sigma = np.empty(game.n_sigma, dtype=np.float64)
-    sigma[_flat_index(game, _label_order(game))] = vector
-    return sigma
-
-
-@dataclass(frozen=True)
-class CollusionProfiles:
-    """The equilibria behind :func:`collusion_table`, kept so that the table can be
-    recomputed -- values and NashConv evaluated afresh, the certificate -- without
-    solving again.
-
-    Attributes
-    ----------
-    spec
-        The game without collusion (canonical spec).
-    team, sharing
-        As in :func:`collusion_table`.
-    how
-        The solver and budget that produced the profiles.
-    sigma
-        ``{canonical game spec: flat behaviour strategy}``, infosets in label order
-        (:func:`by_label`): the no-collusion game and, per placement, the strong and
-        weak collusion games (n players, unmerged).
-    fingerprints
-        ``{spec: fingerprint(game)}`` of the games the vectors belong to.
-    """
-
-    spec: str
-    team: tuple[int, ...]
-    sharing: str
-    how: str
-    sigma: dict[str, np.ndarray]
-    fingerprints: dict[str, str]
-
-    def profile(self, game: Game) -> Profile:
-        """The stored profile of ``game``.
-
-        Raises
-        ------
-        ToypokerError
-            If none is stored for ``game.spec`` or the game's infosets changed.
-        """
-        from ..profile import Profile
-
-        if game.spec not in self.sigma:
-            raise ToypokerError(f"no stored profile for {game.spec}")
-        if fingerprint(game) != self.fingerprints[game.spec]:
-            raise ToypokerError(
-                f"the stored profile of {game.spec} was made for other infosets "
-                "(the game changed): solve it again"
-            )
-        return Profile(game, from_label_order(game, self.sigma[game.spec]))
-
-    def save(self, path: str | Path) -> None:
-        """Write an ``.npz`` atomically: one float64 array per game, metadata as JSON text."""
-        specs = list(self.sigma)
-        meta = {
-            "spec": self.spec,
-            "team": list(self.team),
-            "sharing": self.sharing,
-            "how": self.how,
-            "games": specs,
-            "fingerprints": [self.fingerprints[s] for s in specs],
-        }
-        arrays = {f"sigma_{i}": np.asarray(self.sigma[s], np.float64) for i, s in enumerate(specs)}
-        buf = io.BytesIO()
-        np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
-        atomic_write_bytes(path, buf.getvalue())
-
-    @classmethod
-    def load(cls, path: str | Path | Traversable) -> CollusionProfiles:
-        """Read what :meth:`save` wrote (no pickle).
-
-        Raises
-        ------
-        ToypokerError
-            For a missing or malformed file.
-        """
-        try:
-            source = Path(path) if isinstance(path, str) else path
-            with source.open("rb") as fh:
-                data = np.load(io.BytesIO(fh.read()), allow_pickle=False)
-                meta = json.loads(str(data["meta"]))
-                games = [str(s) for s in meta["games"]]
-                sigma = {s: np.asarray(data[f"sigma_{i}"], np.float64) for i, s in enumerate(games)}
-            return cls(
-                str(meta["spec"]),
-                tuple(int(x) for x in meta["team"]),
-                str(meta["sharing"]),
-                str(meta["how"]),
-                sigma,
-                dict(zip(games, (str(f) for f in meta["fingerprints"]), strict=True)),
-            )
-        except (OSError, ValueError, KeyError, TypeError) as e:
-            raise ToypokerError(f"cannot read collusion profiles {path}: {e}") from e
-
-
-def _base_and_team(spec: str | Game, team: tuple[int, ...]) -> tuple[Game, tuple[int, ...]]:
-    from . import load_game
-
-    g0 = load_game(spec) if isinstance(spec, str) else spec
-    n = g0.n_players
-    if any(k in g0.params for k in COLLUSION_KEYS):
-        raise SpecError("give the game without collusion parameters; use --team")
-    team = tuple(sorted(set(team)))
-    if len(team) < 2 or len(team) >= n or not all(0 <= p < n for p in team):
-        raise SpecError(f"team must be 2 to {n - 1} distinct seats of the {n} in {g0.spec}")
-    return g0, team
-
-
-def solve_collusion_profiles(
-    spec: str,
-    team: tuple[int, ...],
-    sharing: str = "win",
-    method: str = "cfr+",
-    iterations: int | None = 1000,
-    target_nash_conv: float | None = None,
-    strong_solve: str = "merged",
-    progress: Callable[[str], None] | None = None,
-) -> CollusionProfiles:
-    """Solve the ``2 n + 1`` games behind :func:`collusion_table`.
-
-    Parameters
-    ----------
-    spec, team, sharing
-        As in :func:`collusion_table`.
-    method, iterations, target_nash_conv
-        The solver, its iteration cap (``None``: none) and NashConv target (checked on
-        the game solved: the merged one for strong collusion with ``"merged"``).
-    strong_solve
-        One of :data:`STRONG_SOLVES`; ``"merged"`` applies to win sharing only (pot
-        sharing does not give the members one payoff), else ``"members"`` is used.
-    progress
-        Optional callable ``progress(message)`` before each solve.
-
-    Returns
-    -------
-    CollusionProfiles
-        The games are compiled one at a time (3P-MMH: about 0.6 GB each).
-    """
-    from ..solvers import solve
-    from . import load_game
-
-    if strong_solve not in STRONG_SOLVES:
-        raise ToypokerError(f"strong_solve must be one of {', '.join(STRONG_SOLVES)}")
-    if iterations is None and target_nash_conv is None:
-        raise ToypokerError("give an iteration cap or a NashConv target")
-    merged = strong_solve == "merged" and sharing == "win"
-
-    def eq(g: Game) -> Profile:
-        if progress is not None:
-            progress(f"{method} {g.spec}")
-        res = solve(g, method, iterations=iterations, target_nash_conv=target_nash_conv)
-        return res.profile.to_float() if res.profile.exact else res.profile
-
-    g0, team = _base_and_team(spec, team)
-    base, n = g0.spec, g0.n_players
-    sigma = {base: by_label(g0, eq(g0).probs)}
-    prints = {base: fingerprint(g0)}
-    del g0
-    for members in placements(n, team):
-        for strength in STRENGTHS:
-            gc = load_game(collusion_spec(base, members, sharing, strength))
-            if strength == "strong" and merged:
-                gm = load_game(collusion_spec(base, members, sharing, strength, merge=True))
-                sigma[gc.spec] = by_label(gc, transfer_profile(eq(gm), gc).probs)
-                del gm
-            else:
-                sigma[gc.spec] = by_label(gc, eq(gc).probs)
-            prints[gc.spec] = fingerprint(gc)
-            del gc
-    how = f"{method}, at most {iterations} iterations" if iterations else method
-    if target_nash_conv is not None:
-        how += f", stopped at NashConv {target_nash_conv:g}"
-    if merged:
-        how += "; strong collusion: the merged team's equilibrium"
-    return CollusionProfiles(base, team, sharing, how, sigma, prints)
-
-
-def collusion_table_from(
-    profiles: CollusionProfiles,
-    team_values: bool = True,
-    progress: Callable[[str], None] | None = None,
-    game: Game | None = None,
-) -> CollusionTable:
-    """Ullman's Table 7 from stored equilibria, every number evaluated afresh.
-
-    Parameters
-    ----------
-    profiles
-        From :func:`solve_collusion_profiles` or :meth:`CollusionProfiles.load`.
-    team_values
-        Also bracket each placement's strong-collusion team value (win sharing):
-        compiles the merged game once more per placement.
-    progress
-        Optional callable ``progress(message)`` before each game.
-    game
-        The compiled no-collusion game, if at hand (else compiled here).
-
-    Returns
-    -------
-    CollusionTable
-        NashConv and best responses exact (float) on the n-player games.
-    """
-    from ..evaluate import best_response, evaluate, expected_values
-    from . import load_game
-
-    g0, team = _base_and_team(profiles.spec if game is None else game, profiles.team)
-    n, sharing = g0.n_players, profiles.sharing
-    p0 = profiles.profile(g0)
-    nc0 = float(evaluate(g0, p0).nash_conv)
-    sums = {(s, c): np.zeros(n) for s in STRENGTHS for c in SCENARIOS}
-    worst = {"none": nc0, "strong": 0.0, "weak": 0.0}
-    brackets = []
-    for k, members in enumerate(placements(n, team)):
-        seat = [(p + k) % n for p in range(n)]  # seat of player A, B, ... in placement k
-        others = set(range(n)) - set(members)
-        for strength in STRENGTHS:
-            spec = collusion_spec(g0.spec, members, sharing, strength)
-            if progress is not None:
-                progress(f"evaluating {spec}")
-            gc = load_game(spec)
-            pc = profiles.profile(gc)
-            ev = evaluate(gc, pc)
-            worst[strength] = max(worst[strength], float(ev.nash_conv))
-            vals = {
-                "public": ev.values,
-                "private": expected_values(gc, splice(pc, p0, others)),
-                "suspicious": expected_values(g0, splice(p0, pc, others)),
-            }
-            for c, v in vals.items():
-                sums[(strength, c)] += np.array([float(v[seat[p]]) for p in range(n)])
-            if strength == "strong" and sharing == "win" and team_values and len(others) == 1:
-                (out,) = others
-                gm = load_game(collusion_spec(g0.spec, members, sharing, strength, merge=True))
-                lead = 0 if members[0] == 0 else 1  # the team sits at its lowest member's place
-                high = best_response(gm, transfer_profile(pc, gm), lead).value
-                brackets.append((members, -float(ev.br_values[out]), float(high)))
-                del gm
-            del gc, pc
-    payoffs = {key: tuple(float(x) / n for x in v) for key, v in sums.items()}
-    return CollusionTable(g0.spec, team, sharing, profiles.how, payoffs, worst, tuple(brackets))
-
-
-def collusion_table(
-    spec: str,
-    team: tuple[int, ...],
-    sharing: str = "win",
-    method: str = "cfr+",
-    iterations: int | None = 1000,
-    target_nash_conv: float | None = None,
-    strong_solve: str = "merged",
-    progress: Callable[[str], None] | None = None,
-) -> CollusionTable:
-    """Ullman's (2015) Table 7 scenarios, weak and strong, averaged over seat rotations.
-
-    *Public*: everybody plays the equilibrium of the collusion game (payoffs shared);
-    *Private*: the team plays the collusion equilibrium, the outsiders the
-    no-collusion one (payoffs shared); *Suspicious*: nobody colludes (payoffs not
-    shared), the team plays the no-collusion equilibrium and the outsiders the
-    collusion one.  Placement ``k`` moves every player ``k`` seats on (the dealer
-    rotates); each player's payoff is the mean over the ``n`` placements.
-
-    Parameters
-    ----------
-    spec
-        A game without collusion parameters.
-    team
-        0-based seats of the team in the first placement.
-    sharing
-        ``"win"`` or ``"pot"``.
-    method, iterations, target_nash_conv
-        Solver for every equilibrium (``2 n + 1`` games), its iteration cap and
-        NashConv target.
-    strong_solve
-        One of :data:`STRONG_SOLVES` (default: the merged team's equilibrium).
-    progress
-        Optional callable ``progress(message)`` before each solve.
-
-    Returns
-    -------
-    CollusionTable
-    """
-    profiles = solve_collusion_profiles(
-        spec, team, sharing, method, iterations, target_nash_conv, strong_solve, progress
-    )
-    return collusion_table_from(profiles, progress=progress)

@@ -1,5 +1,6 @@
 """Figures of Ullman (2015): bet-frequency heatmaps (holding x position) and the
-collusion payoffs as bars, printed beside ours.
+collusion payoffs as bars, printed beside ours (the bars are
+:mod:`toypoker.collusion.figures`'s, re-exported here for the report).
 
 Drawn with :mod:`toypoker.plots` (object-oriented matplotlib, no pyplot).
 """
@@ -12,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..collusion.figures import collusion_bars, table_payoffs
 from ..plots import save_figure, subplots
 from .papers.ullman2015 import BetTable
 
@@ -62,52 +64,6 @@ def bet_heatmap(
         f"{table.name} ({table.game})\n" + textwrap.shorten(table.caption, 110), fontsize=8
     )
     save_figure(fig, path)
-
-
-def collusion_bars(
-    payoffs: Mapping[str, Mapping[str, Sequence[float]]],
-    path: str | Path,
-    scenarios: Sequence[str] = ("Public", "Private", "Suspicious"),
-    title: str = "Collusion payoffs in 3P-MMH",
-) -> None:
-    """Grouped bars: one group per scenario, one bar per (source, player).
-
-    ``payoffs[source][player]`` are the payoffs per scenario (e.g. ``{"printed":
-    TABLE7_STRONG, "ours": ...}``).
-    """
-    fig, ax = subplots(figsize=(7, 4))
-    sources = list(payoffs)
-    players = list(next(iter(payoffs.values())))
-    n = len(sources) * len(players)
-    width = 0.8 / n
-    x = np.arange(len(scenarios))
-    k = 0
-    for s in sources:
-        for p in players:
-            vals = [float(v) for v in payoffs[s][p]]
-            ax.bar(x + (k - (n - 1) / 2) * width, vals, width, label=f"{p} ({s})")
-            k += 1
-    ax.axhline(0, color="k", lw=0.6)
-    ax.set_xticks(x, list(scenarios))
-    ax.set_ylabel("expected payoff per hand (antes)")
-    ax.set_title(title)
-    ax.legend(fontsize=7, ncol=len(sources))
-    save_figure(fig, path)
-
-
-def table_payoffs(
-    payoffs: Mapping[tuple[str, str], Sequence[float]],
-    strength: str,
-    players: str = "ABC",
-    scenarios: Sequence[str] = ("Public", "Private", "Suspicious"),
-) -> dict[str, tuple[float, ...]]:
-    """``{player: payoffs per scenario}`` of one strength from a
-    :class:`toypoker.games.collusion.CollusionTable`'s ``payoffs``, the layout of
-    Table 7 (for :func:`collusion_bars`)."""
-    return {
-        name: tuple(float(payoffs[(strength, c.lower())][p]) for c in scenarios)
-        for p, name in enumerate(players)
-    }
 
 
 __all__ = ["bet_heatmap", "collusion_bars", "table_payoffs"]

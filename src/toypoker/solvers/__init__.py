@@ -17,19 +17,30 @@ enumerator (``enumerate``).  :class:`Solver` is the stepping API under
 :func:`solve`; :mod:`.analysis` holds seed spreads, method comparisons and
 deviations.
 
+Teams: a strong win-sharing team (``strong=true`` without ``merge``) is solved as
+its merged team, one player with perfect recall (its value is then unique), and the
+profile is mapped back onto the members' seats; ``merge=false`` solves the
+``n``-player game as it is.  Every result of a game with a team carries the team's
+joint best-response gain (:attr:`~toypoker.result.Result.team`).
+
 Solvers floor: may import the game, the catalogue, profiles, results, evaluation
 and the kernels; never a study or a front end.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
 from ..checks import check_path
 from ..errors import ToypokerError
+from ..evaluate import evaluate, team_evaluation
 from ..game import Game, check_game
+from ..games import load_game
+from ..games.collusion import Team, merged_spec
 from ..result import Result, Stopped, TracePoint
+from ..teams import transfer_profile
 from .base import Method
 from .checkpoint import Checkpoint, load_checkpoint
 from .options import Output, Pot, Sampling
@@ -50,6 +61,8 @@ def solve(
     checkpoint: str | Path | None = None,
     checkpoint_seconds: float = 60.0,
     resume: str | Path | None = None,
+    team: Team | tuple[int, ...] | bool | None = None,
+    merge: bool | None = None,
     **options: object,
 ) -> Result:
     """Solve ``game`` with ``method`` until a budget or a target is met.
@@ -84,6 +97,16 @@ def solve(
     resume
         Continue from a checkpoint (its method, options and seed): the run ends
         exactly where an uninterrupted run with the same arguments would.
+    team
+        Evaluate this team's joint best-response gain on the result (``None``: the
+        game's own collusion team, if any; ``False``: none).  A strong win-sharing
+        team without ``merge`` in the spec is solved as its merged team (budgets and
+        targets then apply to the merged game).  Evaluated in floats (``toypoker
+        verify`` certifies exactly).
+    merge
+        ``True``: solve a strong win-sharing team's merged game even with
+        ``merge=false`` in the spec; ``False``: the game as it is; ``None``: as the
+        spec says (merged unless ``merge=false``).
     **options
         The method's typed options, e.g. the CFR schedule (``floor``, ``alpha``,
         ``beta``, ``gamma``, ``alternating``, ``delay``, ``output``), ``epsilon``
@@ -94,9 +117,76 @@ def solve(
     -------
     Result
         Frozen; ``exact``/``certified``/``value_exact`` for ``lp``,
-        ``equilibria``/``variables`` for ``enumerate``.
+        ``equilibria``/``variables`` for ``enumerate``; ``team`` and
+        ``solved_as`` for a game with a team.
     """
     check_game(game)
+    merged = None if merge is False else merged_spec(game.spec, default_only=merge is None)
+    solved = load_game(merged) if merged is not None else game
+    res = _run(solved, method, iterations, target_nash_conv, seconds, target_max_gain,
+               check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
+               options)  # fmt: skip
+    if merged is not None:
+        res = _on_members(res, game)
+    if team is None or team is True:
+        team = None if game.params.get("merge") else Team.of_params(game.params)
+    if team is None or team is False or res.profile is None:
+        return res
+    prof = res.profile.to_float() if res.profile.exact else res.profile
+    return dataclasses.replace(res, team=team_evaluation(game, prof, team))
+
+
+def _on_members(res: Result, game: Game) -> Result:
+    """A result of a merged team's game expressed on ``game``'s seats: the profile (and
+    equilibria) mapped back; values, gains and NashConv evaluated in ``game`` (floats).
+
+    Exact values need no exact evaluation of the larger game: with win sharing each
+    member receives the merged team's value over the team's size, and the outsiders
+    keep theirs; a certified merged equilibrium stays one on the members' seats (a
+    member's deviation is a deviation of the team, which gains nothing).
+    """
+    assert res.profile is not None
+    prof = transfer_profile(res.profile, game)
+    ev = evaluate(game, prof.to_float() if prof.exact else prof)
+    value_exact = None
+    if res.value_exact is not None:
+        team = Team.of_params(game.params)
+        assert team is not None
+        where = team.merged_seat(game.n_players)
+        size = len(team.seats)
+        value_exact = tuple(
+            res.value_exact[where[p]] / size if p in team.seats else res.value_exact[where[p]]
+            for p in range(game.n_players)
+        )
+    return dataclasses.replace(
+        res,
+        game=game,
+        profile=prof,
+        equilibria=tuple(transfer_profile(e, game) for e in res.equilibria),
+        values=tuple(float(x) for x in ev.values),
+        gains=tuple(float(x) for x in ev.gains),
+        nash_conv=float(ev.nash_conv),
+        value_exact=value_exact,
+        solved_as=res.game.spec,
+    )
+
+
+def _run(
+    game: Game,
+    method: str,
+    iterations: int | None,
+    target_nash_conv: float | None,
+    seconds: float | None,
+    target_max_gain: float | None,
+    check_every: int | None,
+    seed: int | None,
+    progress: Callable[[int, float | None], None] | None,
+    checkpoint: str | Path | None,
+    checkpoint_seconds: float,
+    resume: str | Path | None,
+    options: dict[str, object],
+) -> Result:
+    """One run of ``method`` on ``game`` (the body of :func:`solve`)."""
     m = get_method(method)
     if resume is None:
         solver = Solver(game, method, seed=seed, **options)

@@ -46,18 +46,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from importlib.resources import files
 
+from ...collusion import CollusionProfiles, CollusionTable, collusion_table_from
 from ...evaluate import evaluate, expected_values
 from ...game import Game
-from ...games.collusion import (
-    CollusionProfiles,
-    CollusionTable,
-    collusion_spec,
-    collusion_table_from,
-    splice,
-)
+from ...games.collusion import collusion_spec, seat_digits
 from ...profile import Profile
 from ...solvers import solve
 from ...solvers.ullman import run_ullman
+from ...teams import splice
 from ..papers import ullman2015
 from .base import Claim, Context, Row
 
@@ -424,7 +420,7 @@ def _table7_values(c: Claim, ctx: Context) -> Iterator[Row]:
         f"strong {nc['strong']:.1e}, weak {nc['weak']:.1e}"
     )
     brackets = "; ".join(
-        f"team {{{','.join(str(q + 1) for q in m)}}} in [{lo:.5f}, {hi:.5f}]"
+        f"team {{{','.join(seat_digits(m))}}} in [{lo:.5f}, {hi:.5f}]"
         for m, lo, hi in t.team_values
     )
     blocks = (

@@ -1,4 +1,4 @@
-"""Collusion detection by a sequential likelihood-ratio test (src/toypoker/detection.py);
+"""Collusion detection by a sequential likelihood-ratio test (src/toypoker/collusion/detection.py);
 issue 12 item 7 (beyond Ullman 2015)."""
 
 import math
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from toypoker import load_game
-from toypoker.detection import detect, observation_keys, terminal_probabilities
+from toypoker.collusion.detection import detect, observation_keys, terminal_probabilities
 from toypoker.errors import ToypokerError
 from toypoker.profile import Profile
 

@@ -25,10 +25,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import norm
 
-from .errors import ToypokerError
-from .evaluate import edge_probabilities
-from .game import Game
-from .profile import Profile, uniform_sigma
+from ..errors import ToypokerError
+from ..evaluate import edge_probabilities
+from ..game import Game
+from ..profile import Profile, uniform_sigma
 
 
 def observation_keys(game: Game) -> tuple[np.ndarray, int]:
@@ -260,7 +260,7 @@ def _sprt(
 def plot_power(d: Detection, path: str) -> None:
     """The share of simulated SPRT runs that detected collusion within n hands, with the
     95 % line, Wald's average and the fixed-size test marked."""
-    from .plots import save_figure, subplots
+    from ..plots import save_figure, subplots
 
     hands, share = d.power_curve()
     fig, ax = subplots(figsize=(7, 4.2), layout="constrained")

@@ -1,0 +1,42 @@
+"""The collusion study (Ullman 2015, collusion chapter): Table 7's ``2 n + 1`` solves and
+evaluations (:mod:`.table7`), the stored equilibria (:mod:`.store`), the merged team's
+solve, detection by a sequential test (:mod:`.detection`) and the payoff figures
+(:mod:`.figures`).
+
+A studies-floor package: it may import the games, profiles, evaluation and solvers; the
+collusion *transform* of a game definition and the :class:`~toypoker.games.collusion.Team`
+value type live below it, in :mod:`toypoker.games.collusion`.
+"""
+
+from __future__ import annotations
+
+from .store import CollusionProfiles, by_label, fingerprint, from_label_order
+from .table7 import (
+    SCENARIOS,
+    STRENGTHS,
+    STRONG_SOLVES,
+    CollusionTable,
+    TeamSolve,
+    base_and_team,
+    collusion_table,
+    collusion_table_from,
+    solve_collusion_profiles,
+    solve_team_game,
+)
+
+__all__ = [
+    "SCENARIOS",
+    "STRENGTHS",
+    "STRONG_SOLVES",
+    "CollusionProfiles",
+    "CollusionTable",
+    "TeamSolve",
+    "base_and_team",
+    "by_label",
+    "collusion_table",
+    "collusion_table_from",
+    "fingerprint",
+    "from_label_order",
+    "solve_collusion_profiles",
+    "solve_team_game",
+]

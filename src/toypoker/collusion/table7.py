@@ -1,0 +1,339 @@
+"""Ullman's (2015) Table 7 for any game: the ``2 n + 1`` solves (no collusion; strong and
+weak collusion for each seat placement), the Public/Private/Suspicious payoffs evaluated
+from them, and the strong team's value bracketed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..errors import SpecError, ToypokerError
+from ..evaluate import best_response, evaluate, expected_values
+from ..game import Game
+from ..games import load_game
+from ..games.collusion import (
+    COLLUSION_KEYS,
+    Team,
+    collusion_spec,
+    placements,
+    seat_digits,
+)
+from ..profile import Profile
+from ..result import Result
+from ..solvers import solve
+from ..teams import splice, transfer_profile
+from .store import CollusionProfiles, by_label, fingerprint
+
+__all__ = [
+    "SCENARIOS",
+    "STRENGTHS",
+    "STRONG_SOLVES",
+    "CollusionTable",
+    "base_and_team",
+    "collusion_table",
+    "collusion_table_from",
+    "solve_collusion_profiles",
+    "solve_team_game",
+    "TeamSolve",
+]
+
+SCENARIOS = ("public", "private", "suspicious")
+STRENGTHS = ("strong", "weak")
+#: how the strong-collusion (win sharing) equilibria are found: ``"merged"`` solves the
+#: team as one agent (two-sided zero-sum, so its value is unique) and gives each member
+#: the team's strategy at its nodes; ``"members"`` solves the n-player game as it is
+#: (its equilibria include poorly coordinated ones: the team then gets less)
+STRONG_SOLVES = ("merged", "members")
+
+
+@dataclass(frozen=True)
+class CollusionTable:
+    """Ullman's Table 7 for one game: payoffs per scenario, averaged over seat rotations.
+
+    Attributes
+    ----------
+    spec
+        The game without collusion.
+    team
+        0-based seats of the team in the first placement (players ``A, B, ...`` are
+        the seats of that placement; placement ``k`` shifts every player ``k`` seats).
+    sharing, how
+        Collusion rule and the solver (and budget) that gave the equilibria.
+    payoffs
+        ``{(strength, scenario): (payoff of A, B, ...)}``, strength ``"strong"`` or
+        ``"weak"``, each averaged over the ``n`` placements.
+    nash_conv
+        ``{"none": ..., "strong": ..., "weak": ...}``: the largest NashConv of the
+        equilibria used (no collusion; the collusion games over placements),
+        evaluated exactly on the n-player games.
+    team_values
+        Strong collusion with win sharing: per placement ``(members, low, high)``,
+        the team's summed payoff bracketed by the public equilibrium: ``low`` is what
+        the team's strategy guarantees against any outsider (minus the outsider's
+        best-response value), ``high`` the team's joint best response to the
+        outsiders' strategy (the merged game); the team's exact value (the merged
+        two-sided game's) lies in between.  Empty otherwise.
+    """
+
+    spec: str
+    team: tuple[int, ...]
+    sharing: str
+    how: str
+    payoffs: dict[tuple[str, str], tuple[float, ...]]
+    nash_conv: dict[str, float]
+    team_values: tuple[tuple[tuple[int, ...], float, float], ...] = ()
+
+    def to_json_dict(self) -> dict[str, object]:
+        """As JSON data."""
+        return {
+            "spec": self.spec,
+            "team": seat_digits(self.team),
+            "sharing": self.sharing,
+            "how": self.how,
+            "nash_conv": dict(self.nash_conv),
+            "payoffs": [
+                {"collusion": k[0], "scenario": k[1], "payoffs": list(v)}
+                for k, v in self.payoffs.items()
+            ],
+            "team_values": [
+                {"team": seat_digits(m), "low": lo, "high": hi} for m, lo, hi in self.team_values
+            ],
+        }
+
+
+def base_and_team(spec: str | Game, team: Team | tuple[int, ...]) -> tuple[Game, Team]:
+    """The no-collusion game and the team of a study (the team's sharing and strength are
+    the study's, so only its seats count here).
+
+    Raises
+    ------
+    SpecError
+        If the game already colludes, or the team does not fit it.
+    """
+    g0 = load_game(spec) if isinstance(spec, str) else spec
+    if any(k in g0.params for k in COLLUSION_KEYS):
+        raise SpecError("give the game without collusion parameters; use --team")
+    t = team if isinstance(team, Team) else Team(team)
+    t.check(g0.n_players)
+    return g0, t
+
+
+@dataclass(frozen=True)
+class TeamSolve:
+    """A solve of a collusion game through its merged team, when it has one.
+
+    Attributes
+    ----------
+    profile
+        Float profile of the game asked for (the members' seats and labels).
+    result
+        The run (its ``solved_as``: the merged team's game for a strong win-sharing
+        team with ``merged=True``).
+    merged
+        Whether the merged team's game was solved.
+    """
+
+    profile: Profile
+    result: Result
+    merged: bool
+
+
+def solve_team_game(
+    game: Game,
+    method: str = "cfr+",
+    merged: bool = True,
+    progress: Callable[[int, float | None], None] | None = None,
+    **budget: object,
+) -> TeamSolve:
+    """Solve ``game`` (its merged team's game when it has one and ``merged``) and express
+    the equilibrium on ``game``'s seats as a float profile (:func:`toypoker.solvers.solve`
+    with ``merge=merged``; no team evaluation).
+
+    Parameters
+    ----------
+    game
+        Any game; a strong win-sharing collusion game (``merge=false``) is solved as the
+        two-sided game of its merged team: the team's value is then unique.
+    method, progress, budget
+        As in :func:`toypoker.solvers.solve` (``iterations``, ``target_nash_conv``...).
+    merged
+        ``False``: solve ``game`` as it is.
+
+    Returns
+    -------
+    TeamSolve
+    """
+    res = solve(game, method, progress=progress, merge=merged, team=False, **budget)  # type: ignore[arg-type]
+    prof = res.profile.to_float() if res.profile.exact else res.profile
+    return TeamSolve(prof, res, res.solved_as is not None)
+
+
+def solve_collusion_profiles(
+    spec: str,
+    team: tuple[int, ...],
+    sharing: str = "win",
+    method: str = "cfr+",
+    iterations: int | None = 1000,
+    target_nash_conv: float | None = None,
+    strong_solve: str = "merged",
+    progress: Callable[[str], None] | None = None,
+) -> CollusionProfiles:
+    """Solve the ``2 n + 1`` games behind :func:`collusion_table`.
+
+    Parameters
+    ----------
+    spec, team, sharing
+        As in :func:`collusion_table`.
+    method, iterations, target_nash_conv
+        The solver, its iteration cap (``None``: none) and NashConv target (checked on
+        the game solved: the merged one for strong collusion with ``"merged"``).
+    strong_solve
+        One of :data:`STRONG_SOLVES`; ``"merged"`` applies to win sharing only (pot
+        sharing does not give the members one payoff), else ``"members"`` is used.
+    progress
+        Optional callable ``progress(message)`` before each solve.
+
+    Returns
+    -------
+    CollusionProfiles
+        The games are compiled one at a time (3P-MMH: about 0.6 GB each).
+    """
+    if strong_solve not in STRONG_SOLVES:
+        raise ToypokerError(f"strong_solve must be one of {', '.join(STRONG_SOLVES)}")
+    if iterations is None and target_nash_conv is None:
+        raise ToypokerError("give an iteration cap or a NashConv target")
+    merged = strong_solve == "merged" and sharing == "win"
+
+    def eq(g: Game) -> Profile:
+        if progress is not None:
+            progress(f"{method} {g.spec}")
+        budget = {"iterations": iterations, "target_nash_conv": target_nash_conv}
+        return solve_team_game(g, method, merged, **budget).profile
+
+    g0, t = base_and_team(spec, team)
+    base, n = g0.spec, g0.n_players
+    sigma = {base: by_label(g0, eq(g0).probs)}
+    prints = {base: fingerprint(g0)}
+    del g0
+    for members in placements(n, t.seats):
+        for strength in STRENGTHS:
+            gc = load_game(collusion_spec(base, members, sharing, strength))
+            sigma[gc.spec] = by_label(gc, eq(gc).probs)
+            prints[gc.spec] = fingerprint(gc)
+            del gc
+    how = f"{method}, at most {iterations} iterations" if iterations else method
+    if target_nash_conv is not None:
+        how += f", stopped at NashConv {target_nash_conv:g}"
+    if merged:
+        how += "; strong collusion: the merged team's equilibrium"
+    return CollusionProfiles(base, t.seats, sharing, how, sigma, prints)
+
+
+def collusion_table_from(
+    profiles: CollusionProfiles,
+    team_values: bool = True,
+    progress: Callable[[str], None] | None = None,
+    game: Game | None = None,
+) -> CollusionTable:
+    """Ullman's Table 7 from stored equilibria, every number evaluated afresh.
+
+    Parameters
+    ----------
+    profiles
+        From :func:`solve_collusion_profiles` or :meth:`CollusionProfiles.load`.
+    team_values
+        Also bracket each placement's strong-collusion team value (win sharing):
+        compiles the merged game once more per placement.
+    progress
+        Optional callable ``progress(message)`` before each game.
+    game
+        The compiled no-collusion game, if at hand (else compiled here).
+
+    Returns
+    -------
+    CollusionTable
+        NashConv and best responses exact (float) on the n-player games.
+    """
+    g0, t = base_and_team(profiles.spec if game is None else game, profiles.team)
+    n, sharing, team = g0.n_players, profiles.sharing, t.seats
+    p0 = profiles.profile(g0)
+    nc0 = float(evaluate(g0, p0).nash_conv)
+    sums = {(s, c): np.zeros(n) for s in STRENGTHS for c in SCENARIOS}
+    worst = {"none": nc0, "strong": 0.0, "weak": 0.0}
+    brackets = []
+    for k, members in enumerate(placements(n, team)):
+        seat = [(p + k) % n for p in range(n)]  # seat of player A, B, ... in placement k
+        others = set(range(n)) - set(members)
+        for strength in STRENGTHS:
+            spec = collusion_spec(g0.spec, members, sharing, strength)
+            if progress is not None:
+                progress(f"evaluating {spec}")
+            gc = load_game(spec)
+            pc = profiles.profile(gc)
+            ev = evaluate(gc, pc)
+            worst[strength] = max(worst[strength], float(ev.nash_conv))
+            vals = {
+                "public": ev.values,
+                "private": expected_values(gc, splice(pc, p0, others)),
+                "suspicious": expected_values(g0, splice(p0, pc, others)),
+            }
+            for c, v in vals.items():
+                sums[(strength, c)] += np.array([float(v[seat[p]]) for p in range(n)])
+            if strength == "strong" and sharing == "win" and team_values and len(others) == 1:
+                (out,) = others
+                gm = load_game(collusion_spec(g0.spec, members, sharing, strength, merge=True))
+                lead = 0 if members[0] == 0 else 1  # the team sits at its lowest member's place
+                high = best_response(gm, transfer_profile(pc, gm), lead).value
+                brackets.append((members, -float(ev.br_values[out]), float(high)))
+                del gm
+            del gc, pc
+    payoffs = {key: tuple(float(x) / n for x in v) for key, v in sums.items()}
+    return CollusionTable(g0.spec, team, sharing, profiles.how, payoffs, worst, tuple(brackets))
+
+
+def collusion_table(
+    spec: str,
+    team: tuple[int, ...],
+    sharing: str = "win",
+    method: str = "cfr+",
+    iterations: int | None = 1000,
+    target_nash_conv: float | None = None,
+    strong_solve: str = "merged",
+    progress: Callable[[str], None] | None = None,
+) -> CollusionTable:
+    """Ullman's (2015) Table 7 scenarios, weak and strong, averaged over seat rotations.
+
+    *Public*: everybody plays the equilibrium of the collusion game (payoffs shared);
+    *Private*: the team plays the collusion equilibrium, the outsiders the
+    no-collusion one (payoffs shared); *Suspicious*: nobody colludes (payoffs not
+    shared), the team plays the no-collusion equilibrium and the outsiders the
+    collusion one.  Placement ``k`` moves every player ``k`` seats on (the dealer
+    rotates); each player's payoff is the mean over the ``n`` placements.
+
+    Parameters
+    ----------
+    spec
+        A game without collusion parameters.
+    team
+        0-based seats of the team in the first placement.
+    sharing
+        ``"win"`` or ``"pot"``.
+    method, iterations, target_nash_conv
+        Solver for every equilibrium (``2 n + 1`` games), its iteration cap and
+        NashConv target.
+    strong_solve
+        One of :data:`STRONG_SOLVES` (default: the merged team's equilibrium).
+    progress
+        Optional callable ``progress(message)`` before each solve.
+
+    Returns
+    -------
+    CollusionTable
+    """
+    profiles = solve_collusion_profiles(
+        spec, team, sharing, method, iterations, target_nash_conv, strong_solve, progress
+    )
+    return collusion_table_from(profiles, progress=progress)

@@ -1,0 +1,314 @@
+"""The team-maxmin equilibrium with correlation (TMECor) of a team of players against one
+outsider, by column generation, with an exact bracket on the team's value.
+
+Before the game the team draws one joint pure plan from an agreed distribution
+``lambda``; the outsider then best-responds.  The team's value is
+``max_lambda min_y sum_k lambda_k c_k^T y`` over the outsider's sequence-form plans
+``y`` (``F y = f, y >= 0``), ``c_k`` the team's expected payoff per outsider sequence
+when the team plays plan ``k``.  Following Celli and Gatti (2018, "Computational
+results for extensive-form adversarial team games", the hybrid column generation;
+also Farina, Celli, Gatti and Sandholm 2018, "Ex ante coordination and collusion in
+zero-sum multi-player extensive-form games") a master LP over the plans found so far::
+
+    max_{z, lambda}  f^T z   s.t.  F^T z - sum_k lambda_k c_k <= 0,  sum_k lambda_k = 1
+
+(HiGHS) gives the team's mixture and, as its duals, the outsider's plan ``y``; the
+oracle is the team's joint best response to ``y``
+(:func:`toypoker.evaluate.team_best_response`: backward induction for a team that
+sees its cards, a MILP otherwise), added as a column while it beats the master's
+value.
+
+The bracket is exact.  ``lower``: the rationalised mixture's value against the
+outsider's exact best response (a backward induction over the outsider's sequences in
+Fractions) -- what the team guarantees.  ``upper``: the team's exact best response
+value against the rationalised outsider strategy -- what the outsider guarantees (for
+a MILP oracle: the exact value of the MILP's optimal plan).  ``lower == upper`` is the
+exact TMECor value.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..errors import ToypokerError
+from ..evaluate import edge_probabilities, reaches, sees_together, team_best_response
+from ..game import Game
+from ..games.collusion import Team
+from ..profile import Profile
+from ..team_response import last_sequences
+
+__all__ = ["TMECor", "tmecor"]
+
+DENOMINATORS = (10**2, 10**4, 10**6, 10**9, 10**12)
+"""Denominator limits tried when the LP's floats are rationalised (the best bracket wins)."""
+
+
+@dataclass(frozen=True)
+class TMECor:
+    """A team's optimal correlated plan against one outsider, with an exact bracket.
+
+    Attributes
+    ----------
+    spec
+        The game.
+    team, outsider
+        0-based seats.
+    lower, upper
+        Exact bracket on the team's (summed) value: ``lower`` the team's guarantee
+        with ``weights`` over ``plans``, ``upper`` the outsider's guarantee with
+        ``outsider``'s strategy in ``profile``.
+    plans
+        The joint pure plans in the mixture (0/1 vectors over the game's actions).
+    weights
+        Their exact probabilities (sum 1).
+    profile
+        The outsider's exact strategy (the team's infosets uniform: placeholders).
+    columns
+        Plans generated in all.
+    seconds
+        Wall time.
+    how
+        The oracle: ``"backward induction"`` or ``"MILP"``.
+    """
+
+    spec: str
+    team: tuple[int, ...]
+    outsider: int
+    lower: Fraction
+    upper: Fraction
+    plans: tuple[np.ndarray, ...]
+    weights: tuple[Fraction, ...]
+    profile: Profile
+    columns: int
+    seconds: float
+    how: str
+
+    @property
+    def exact(self) -> bool:
+        """The bracket has width 0: ``lower`` is the TMECor value."""
+        return self.lower == self.upper
+
+    @property
+    def width(self) -> Fraction:
+        """``upper - lower``."""
+        return self.upper - self.lower
+
+    def to_json_dict(self) -> dict[str, object]:
+        """As JSON data (exact numbers as ``"p/q"``)."""
+        return {
+            "game": self.spec,
+            "team": "".join(str(q + 1) for q in self.team),
+            "outsider": self.outsider + 1,
+            "lower": str(self.lower),
+            "upper": str(self.upper),
+            "lower_float": float(self.lower),
+            "upper_float": float(self.upper),
+            "exact": self.exact,
+            "plans": len(self.plans),
+            "columns": self.columns,
+            "seconds": self.seconds,
+            "oracle": self.how,
+        }
+
+
+class _Outsider:
+    """The outsider's sequence form: sequence 0 is the empty one, then its free actions."""
+
+    def __init__(self, game: Game, outsider: int):
+        mine = game.sigma_player == outsider
+        if game.sigma_fixed[mine].any():
+            raise ToypokerError("TMECor: the outsider has restricted actions; drop them")
+        self.game = game
+        self.sigma = np.flatnonzero(mine)
+        self.seq_of_sigma = np.zeros(game.n_sigma, dtype=np.int64)
+        self.seq_of_sigma[self.sigma] = 1 + np.arange(len(self.sigma))
+        self.n_seq = 1 + len(self.sigma)
+        last = last_sequences(game, (outsider,))[0]
+        self.term_seq = np.where(last[game.term_rows] >= 0,
+                                 self.seq_of_sigma[last[game.term_rows].clip(0)], 0)  # fmt: skip
+        self.infosets = [i for i in game.infosets if i.player == outsider]
+        # deepest first: a sequence's value needs its child infosets'
+        self.infosets.sort(key=lambda i: -game.nodes[i.node].depth)
+        rep = last[game.infoset_rep_row]
+        self.parent = {i.index: (int(self.seq_of_sigma[rep[i.index]]) if rep[i.index] >= 0 else 0)
+                       for i in self.infosets}  # fmt: skip
+
+    def constraints(self) -> tuple[np.ndarray, list[int]]:
+        """``F^T`` as a dense ``(n_seq, 1 + n_infosets)`` matrix (column 0: the root)."""
+        ft = np.zeros((self.n_seq, 1 + len(self.infosets)))
+        ft[0, 0] = 1.0
+        for k, inf in enumerate(self.infosets, start=1):
+            for s in range(inf.offset, inf.offset + len(inf.actions)):
+                ft[self.seq_of_sigma[s], k] = 1.0
+            ft[self.parent[inf.index], k] -= 1.0
+        return ft, [i.index for i in self.infosets]
+
+    def best_response_value(self, c: list[Fraction]) -> Fraction:
+        """``min_y c^T y`` exactly: backward over the outsider's infosets."""
+        val = list(c)
+        for inf in self.infosets:
+            seqs = [
+                int(self.seq_of_sigma[s]) for s in range(inf.offset, inf.offset + len(inf.actions))
+            ]
+            val[self.parent[inf.index]] += min(val[s] for s in seqs)
+        return val[0]
+
+    def behaviour(self, y: np.ndarray, limit: int) -> dict[int, list[Fraction]]:
+        """Exact behaviour probabilities per infoset from a float realization plan."""
+        out = {}
+        for inf in self.infosets:
+            k = len(inf.actions)
+            seqs = self.seq_of_sigma[inf.offset : inf.offset + k]
+            ys = np.clip(y[seqs], 0.0, None)
+            tot = ys.sum()
+            probs = ys / tot if tot > 1e-12 else np.full(k, 1.0 / k)
+            fr = [Fraction(float(x)).limit_denominator(limit) for x in probs]
+            total = sum(fr, Fraction(0))
+            out[inf.index] = [x / total for x in fr] if total > 0 else [Fraction(1, k)] * k
+        return out
+
+
+def _payoff_columns(game: Game, out: _Outsider, seats: tuple[int, ...], choice: np.ndarray,
+                    exact: bool) -> np.ndarray:  # fmt: skip
+    """``c_k``: the team's payoff per outsider sequence when it plays ``choice``."""
+    sigma = np.full(game.n_sigma, 1.0)
+    sigma[np.isin(game.sigma_player, seats)] = choice[np.isin(game.sigma_player, seats)]
+    reach = reaches(game, edge_probabilities(game, sigma))
+    x = np.prod(reach[list(seats)][:, game.term_rows], axis=0)
+    on = np.flatnonzero(x > 0.5)
+    deals = game.row_deal[game.term_rows[on]]
+    if exact:
+        u = game.term_u_exact[list(seats)][:, on].sum(axis=0)
+        w = game.weights_exact[deals]
+        col = np.array([Fraction(0)] * out.n_seq, dtype=object)
+        for s, v in zip(out.term_seq[on], w * u, strict=True):
+            col[s] += v
+        return col
+    u = game.term_u[list(seats)][:, on].sum(axis=0)
+    return np.bincount(out.term_seq[on], weights=game.weights[deals] * u, minlength=out.n_seq)
+
+
+def tmecor(
+    game: Game,
+    team: Team | tuple[int, ...] | None = None,
+    tol: float = 1e-9,
+    max_columns: int = 1000,
+    seconds: float | None = None,
+) -> TMECor:
+    """The team's optimal correlated plan against the one outsider, bracketed exactly.
+
+    Parameters
+    ----------
+    game
+        A game with exactly one player outside ``team``.
+    team
+        The team (default: the game's collusion team).
+    tol
+        Stop generating plans when the oracle's best response beats the master's
+        value by at most this.
+    max_columns
+        Cap on the plans generated.
+    seconds
+        Time budget (the bracket of the plans found so far is returned).
+
+    Returns
+    -------
+    TMECor
+        ``lower == upper`` when the rationalised solution is exact.
+
+    Raises
+    ------
+    ToypokerError
+        Without a team, with more than one outsider, or if an LP fails.
+    """
+    from scipy.optimize import linprog
+
+    start = time.perf_counter()
+    t = team if isinstance(team, Team) else (Team(team) if team is not None else None)
+    if t is None:
+        t = None if game.params.get("merge") else Team.of_params(game.params)
+    if t is None:
+        raise ToypokerError(f"{game.spec} has no team: give one (e.g. team=(0, 1))")
+    t.check(game.n_players)
+    seats = t.seats
+    outsiders = t.outsiders(game.n_players)
+    if len(outsiders) != 1:
+        raise ToypokerError(f"TMECor needs one outsider; {game.spec} has {len(outsiders)}")
+    (o,) = outsiders
+    out = _Outsider(game, o)
+    ft, _ = out.constraints()
+    how = "backward induction" if sees_together(game, seats) else "MILP"
+
+    def outsider_profile(behaviour: dict[int, list[Fraction]] | None) -> Profile:
+        probs = np.empty(game.n_sigma, dtype=object)
+        for inf in game.infosets:
+            k = len(inf.actions)
+            row = behaviour.get(inf.index) if behaviour is not None else None
+            probs[inf.offset : inf.offset + k] = row if row is not None else [Fraction(1, k)] * k
+        return Profile(game, probs)
+
+    def oracle(prof: Profile) -> tuple[np.ndarray, float]:
+        br = team_best_response(game, prof, seats)
+        return br.choice, float(br.value)  # type: ignore[arg-type]
+
+    plans = [oracle(outsider_profile(None).to_float())[0]]
+    cols = [_payoff_columns(game, out, seats, plans[0], exact=False)]
+    lam = np.ones(1)
+    y = np.zeros(out.n_seq)
+    generated = 1
+    while True:
+        c = np.stack(cols, axis=1)  # (n_seq, K)
+        nz, k = ft.shape[1], c.shape[1]
+        obj = np.concatenate([-np.eye(1, nz, 0)[0], np.zeros(k)])
+        a_ub = np.hstack([ft, -c])
+        a_eq = np.concatenate([np.zeros(nz), np.ones(k)])[None, :]
+        bounds = [(None, None)] * nz + [(0, None)] * k
+        res = linprog(obj, A_ub=a_ub, b_ub=np.zeros(out.n_seq), A_eq=a_eq, b_eq=[1.0],
+                      bounds=bounds, method="highs")  # fmt: skip
+        if res.status != 0:
+            raise ToypokerError(f"TMECor master LP failed: {res.message}")
+        value = -res.fun
+        lam = res.x[nz:]
+        y = -res.ineqlin.marginals
+        choice, br = oracle(outsider_profile(out.behaviour(y, 10**12)).to_float())
+        over = seconds is not None and time.perf_counter() - start > seconds
+        if br <= value + tol or generated >= max_columns or over:
+            break
+        plans.append(choice)
+        cols.append(_payoff_columns(game, out, seats, choice, exact=False))
+        generated += 1
+    # exact bracket: the best rationalisation of each side
+    support = [j for j in range(len(plans)) if lam[j] > 1e-12]
+    exact_cols = {j: _payoff_columns(game, out, seats, plans[j], exact=True) for j in support}
+    best_low: tuple[Fraction, tuple[Fraction, ...]] | None = None
+    for limit in DENOMINATORS:
+        w = [Fraction(float(lam[j])).limit_denominator(limit) for j in support]
+        total = sum(w, Fraction(0))
+        if total <= 0:
+            continue
+        w = [x / total for x in w]
+        c_exact = sum((wj * exact_cols[j] for wj, j in zip(w, support, strict=True)),
+                      np.array([Fraction(0)] * out.n_seq, dtype=object))  # fmt: skip
+        low = out.best_response_value(list(c_exact))
+        if best_low is None or low > best_low[0]:
+            best_low = (low, tuple(w))
+    assert best_low is not None
+    best_up: tuple[Fraction, Profile] | None = None
+    for limit in DENOMINATORS:
+        prof = outsider_profile(out.behaviour(y, limit))
+        up = team_best_response(game, prof, seats).value
+        assert isinstance(up, Fraction)
+        if best_up is None or up < best_up[0]:
+            best_up = (up, prof)
+        if best_up[0] == best_low[0]:
+            break
+    assert best_up is not None
+    return TMECor(
+        game.spec, seats, o, best_low[0], best_up[0],
+        tuple(plans[j] for j in support), best_low[1], best_up[1],
+        generated, time.perf_counter() - start, how,
+    )  # fmt: skip

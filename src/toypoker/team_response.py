@@ -1,0 +1,172 @@
+"""A team's joint best response when its members do not share their cards.
+
+Against fixed strategies of everybody else, a team of members who each see only
+their own cards picks one pure plan per member; the plans interact, so the best
+joint plan is a coordination problem (NP-hard in general: von Stengel and Koller
+1997), not a backward induction.  Following the best-response oracle of Celli and
+Gatti (2018, "Computational results for extensive-form adversarial team games",
+Sec. 4) it is solved here as a mixed-integer program over the members' binary
+sequence-form plans ``x_p``, one continuous variable ``z_j`` standing for each product
+``prod_p x_p(s_jp)`` of the members' last sequences at a terminal row::
+
+    max  sum_j c_j z_j   s.t.  E_p x_p = e_p,  x_p in {0, 1},
+                               z_j <= x_p(s_jp)                       (c_j > 0)
+                               z_j >= sum_p x_p(s_jp) - (k_j - 1)     (c_j < 0)
+
+where ``c_j`` sums the outside weight (chance times the other players' reach) times
+the team's payoff over the terminal rows with those last sequences.  Products with
+one member's sequence are that sequence's variable.  HiGHS (``scipy.optimize.milp``)
+solves it with a relative gap of 0; the caller evaluates the plan it returns
+(exactly, for exact profiles).
+
+This module sees only the compiled game and arrays (:mod:`toypoker.evaluate` calls
+it with the outside weights); it imports nothing above :mod:`toypoker.game`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+
+from .errors import ToypokerError
+from .game import Game
+
+__all__ = ["joint_plan", "last_sequences"]
+
+
+def last_sequences(game: Game, members: tuple[int, ...]) -> np.ndarray:
+    """Each row's last free action (flat sigma index) of each member, ``-1`` for the
+    empty sequence; shape ``(len(members), R)``.  Restricted (fixed) actions are not
+    sequences: their probabilities belong to the outside weight."""
+    last = np.full((len(members), game.n_rows), -1, dtype=np.int64)
+    actor_of_edge = game.row_actor[game.parent_row.clip(0)]
+    for t in range(1, game.n_depths):
+        a, b = game.depth_start[t], game.depth_start[t + 1]
+        par = game.parent_row[a:b]
+        es = game.edge_sigma[a:b]
+        free = es >= 0
+        free[free] = ~game.sigma_fixed[es[free]]
+        for j, p in enumerate(members):
+            mine = free & (actor_of_edge[a:b] == p)
+            last[j, a:b] = np.where(mine, es, last[j, par])
+    return last
+
+
+def joint_plan(
+    game: Game,
+    members: tuple[int, ...],
+    coef: np.ndarray,
+    time_limit: float | None = None,
+) -> np.ndarray:
+    """The team's best joint pure plan for terminal coefficients ``coef``.
+
+    Parameters
+    ----------
+    game
+        The compiled game.
+    members
+        The team's seats (0-based).
+    coef
+        Per terminal row (``game.term_rows`` order): outside weight times the team's
+        payoff, float.
+    time_limit
+        Seconds for HiGHS (``None``: none).  A plan found within the limit but not
+        proved optimal raises.
+
+    Returns
+    -------
+    numpy.ndarray
+        A 0/1 vector over the game's actions: 1 at the chosen action of every free
+        infoset of the members (0 elsewhere).
+
+    Raises
+    ------
+    ToypokerError
+        If HiGHS does not prove a plan optimal.
+    """
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_array
+
+    free = ~game.sigma_fixed
+    mine = np.isin(game.sigma_player, members) & free
+    var_of_sigma = np.full(game.n_sigma, -1, dtype=np.int64)
+    var_of_sigma[mine] = np.arange(int(mine.sum()))
+    n_x = int(mine.sum())
+    last = last_sequences(game, members)[:, game.term_rows]
+    # aggregate terminal rows by the members' last sequences
+    keys, inverse = np.unique(last.T, axis=0, return_inverse=True)
+    c = np.bincount(inverse.reshape(-1), weights=np.asarray(coef, float), minlength=len(keys))
+    obj_x = np.zeros(n_x)
+    products: list[tuple[float, list[int]]] = []
+    for key, cj in zip(keys, c, strict=True):
+        if cj == 0:
+            continue
+        xs = [int(var_of_sigma[s]) for s in key if s >= 0]
+        if len(xs) == 0:
+            continue  # a constant: the caller's exact evaluation counts it
+        if len(xs) == 1:
+            obj_x[xs[0]] += cj
+        else:
+            products.append((float(cj), xs))
+    n_z = len(products)
+    rows: list[int] = []
+    cols: list[int] = []
+    vals: list[float] = []
+    lo: list[float] = []
+    hi: list[float] = []
+
+    def add(entries: dict[int, float], low: float, high: float) -> None:
+        r = len(lo)
+        for col, v in entries.items():
+            rows.append(r)
+            cols.append(col)
+            vals.append(v)
+        lo.append(low)
+        hi.append(high)
+
+    # sequence form of each member: the actions of an infoset sum to its parent sequence
+    parent = last_sequences(game, members)
+    for inf in game.infosets:
+        if inf.player not in members or inf.restricted:
+            continue
+        entries: dict[int, float] = defaultdict(float)
+        for s in range(inf.offset, inf.offset + len(inf.actions)):
+            entries[int(var_of_sigma[s])] += 1.0
+        ps = parent[members.index(inf.player), game.infoset_rep_row[inf.index]]
+        if ps >= 0:
+            entries[int(var_of_sigma[ps])] -= 1.0
+            add(entries, 0.0, 0.0)
+        else:
+            add(entries, 1.0, 1.0)
+    for j, (cj, xs) in enumerate(products):
+        z = n_x + j
+        if cj > 0:
+            for x in xs:
+                add({z: 1.0, x: -1.0}, -np.inf, 0.0)
+        else:
+            add({z: 1.0, **{x: -1.0 for x in xs}}, -(len(xs) - 1.0), np.inf)
+    n = n_x + n_z
+    a = coo_array((vals, (rows, cols)), shape=(len(lo), n)).tocsr()
+    objective = -np.concatenate([obj_x, [cj for cj, _ in products]])
+    integrality = np.concatenate([np.ones(n_x), np.zeros(n_z)])
+    options: dict[str, object] = {"mip_rel_gap": 0.0}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    res = milp(
+        objective,
+        constraints=LinearConstraint(a, lo, hi),
+        integrality=integrality,
+        bounds=Bounds(np.zeros(n), np.ones(n)),
+        options=options,
+    )
+    if res.status != 0 or res.x is None:
+        raise ToypokerError(f"the team's best-response MILP did not finish: {res.message}")
+    choice = np.zeros(game.n_sigma, dtype=np.int8)
+    choice[mine] = np.round(res.x[:n_x]).astype(np.int8)
+    for inf in game.infosets:  # infosets the plan never reaches: their first action
+        if inf.player in members and not inf.restricted:
+            block = choice[inf.offset : inf.offset + len(inf.actions)]
+            if not block.any():
+                block[0] = 1
+    return choice

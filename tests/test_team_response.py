@@ -1,0 +1,135 @@
+"""A team's joint best response (src/toypoker/team_response.py, evaluate.team_evaluation):
+the MILP against brute-force enumeration of the members' pure plans, and the strong
+team's backward induction against the merged game's best response."""
+
+import itertools
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from toypoker import Profile, load_game
+from toypoker.errors import ToypokerError
+from toypoker.evaluate import (
+    best_response,
+    counterfactual_reach,
+    edge_probabilities,
+    evaluate,
+    expected_values,
+    nash_conv,
+    reaches,
+    team_evaluation,
+)
+from toypoker.games.collusion import Team
+from toypoker.team_response import joint_plan, last_sequences
+from toypoker.teams import transfer_profile
+
+F = Fraction
+
+
+def _rational_profile(game, seed: int) -> Profile:
+    """A fixed exact profile with small denominators (every action between 1/6 and 5/6)."""
+    rng = np.random.default_rng(seed)
+    probs = np.empty(game.n_sigma, dtype=object)
+    for inf in game.infosets:
+        k = len(inf.actions)
+        w = [int(x) for x in rng.integers(1, 6, size=k)]
+        probs[inf.offset : inf.offset + k] = [F(x, sum(w)) for x in w]
+    return Profile(game, probs)
+
+
+def _plans(game, p: int) -> np.ndarray:
+    """Every pure plan of seat ``p`` as the 0/1 reach of each terminal row, duplicates
+    (plans differing only where ``p`` never arrives) removed."""
+    infos = [i for i in game.infosets if i.player == p]
+    seqs = last_sequences(game, (p,))[0]
+    # the seat's sequences on the path to each terminal row
+    paths = []
+    for r in game.term_rows:
+        on_path, row = [], int(r)
+        while row >= 0:
+            s = game.edge_sigma[row]
+            if s >= 0 and game.sigma_player[s] == p:
+                on_path.append(int(s))
+            row = int(game.parent_row[row])
+        assert not on_path or on_path[0] == seqs[r]
+        paths.append(on_path)
+    combos = np.array(list(itertools.product(*(range(len(i.actions)) for i in infos))))
+    chosen = np.zeros((len(combos), game.n_sigma), dtype=bool)
+    for k, inf in enumerate(infos):
+        chosen[np.arange(len(combos)), inf.offset + combos[:, k]] = True
+    reach = np.stack([chosen[:, path].all(axis=1) for path in paths], axis=1)
+    return np.unique(reach.astype(np.int64), axis=0)
+
+
+def _brute_force_team_value(game, profile: Profile, team: tuple[int, int]) -> Fraction:
+    """max over pairs of pure plans of the team's summed payoff, exactly: integer
+    matrix products over the reduced plans of both members."""
+    eprob = edge_probabilities(game, profile.probs)
+    cf = counterfactual_reach(game, reaches(game, eprob), team)[game.term_rows]
+    coef = [c * (game.term_u_exact[team[0], j] + game.term_u_exact[team[1], j])
+            for j, c in enumerate(cf)]  # fmt: skip
+    den = math.lcm(*(c.denominator for c in coef))
+    scaled = np.array([int(c * den) for c in coef], dtype=np.int64)
+    a, b = _plans(game, team[0]), _plans(game, team[1])
+    return F(int(((a * scaled) @ b.T).max()), den)
+
+
+@pytest.mark.parametrize("team", [(0, 1), (0, 2), (1, 2)])
+def test_milp_team_response_is_the_brute_force_optimum(team):
+    # kuhn(players=3, cards=3), no card sharing: the best of every pair of pure plans
+    # (independent path: enumeration, 2^12 plans per member) is the MILP's plan's value
+    g = load_game("kuhn(players=3,cards=3)")
+    p = _rational_profile(g, 7)
+    te = team_evaluation(g, p, team)
+    assert te.how == "MILP"
+    assert te.br_value == _brute_force_team_value(g, p, team)
+    assert te.gain == te.br_value - te.value and te.gain > 0
+    # the plan is a pure plan of the members only
+    seats = np.isin(g.sigma_player, team)
+    assert set(te.response.choice[seats].tolist()) <= {0, 1}
+    assert not te.response.choice[~seats].any()
+
+
+def test_strong_team_backward_induction_is_the_merged_best_response():
+    # a strong team is one player with perfect recall: its joint best response by
+    # backward induction equals (independent path 1) the merged game's best response to
+    # the same profile and (independent path 2) the MILP over the members' plans
+    gs = load_game("kuhn(players=3,team=12,strong=true,merge=false)")
+    gm = load_game("kuhn(players=3,team=12,strong=true,merge=true)")
+    p = _rational_profile(gs, 3)
+    te = team_evaluation(gs, p, (0, 1))
+    assert te.how == "backward induction"
+    merged = best_response(gm, transfer_profile(p, gm).probs, 0)
+    assert te.br_value == merged.value
+    eprob = edge_probabilities(gs, p.probs)
+    cf = counterfactual_reach(gs, reaches(gs, eprob), (0, 1))[gs.term_rows]
+    coef = cf.astype(float) * gs.term_u[[0, 1]].sum(axis=0)
+    choice = joint_plan(gs, (0, 1), coef)
+    probs = p.probs.copy()
+    mask = np.isin(gs.sigma_player, (0, 1))
+    probs[mask] = [F(int(x)) for x in choice[mask]]
+    vals = expected_values(gs, probs)
+    assert vals[0] + vals[1] == te.br_value
+
+
+def test_team_evaluation_in_evaluate_and_nash_conv():
+    g = load_game("kuhn(players=3,team=13)")
+    p = _rational_profile(g, 11)
+    ev = evaluate(g, p, team=Team.parse("13"))
+    te = ev.team
+    assert te is not None and te.team == (0, 2) and te.outsiders == (1,)
+    # the team value is the members' summed values; the outsider's gain is its own
+    assert te.value == ev.values[0] + ev.values[2]
+    assert te.outsider_gains == (ev.gains[1],)
+    # the team game's NashConv: the team's joint gain plus the outsider's
+    assert nash_conv(g, p, team=(0, 2)) == te.gain + ev.gains[1] == te.nash_conv
+    # the joint gain is at least each member's own (a member alone is a joint plan)
+    assert te.gain >= max(ev.gains[0], ev.gains[2])
+    d = ev.to_dict()["team"]
+    assert d["team"] == "13" and d["gain"]["exact"] == str(te.gain)
+    fl = evaluate(g, p.to_float(), team=(0, 2)).team
+    assert fl.gain == pytest.approx(float(te.gain), abs=1e-12, rel=0)
+    with pytest.raises(ToypokerError, match="every player"):
+        team_evaluation(g, p, (0, 1, 2))
