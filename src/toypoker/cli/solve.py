@@ -33,6 +33,8 @@ from .common import (
     err,
     interrupted,
     non_negative,
+    num,
+    one_line,
     out,
     plain,
     positive,
@@ -44,6 +46,7 @@ from .common import (
 from .tables import strategy_table, team_lines, team_of, values_table
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
+DEFAULT_ITERATIONS = 2000  # the budget when neither a budget nor a target is given
 MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion would hang
 
 DecimalsOpt = Annotated[
@@ -78,7 +81,7 @@ def run_with_bar(g: Game, method: str, **kw: object):
 def lp_text(res: object) -> str:
     """An exact method's value for the summary line."""
     if res.value_exact:
-        return f"; exact value {res.value_exact[0]} (P1), certified: {res.certified}"
+        return f"; exact value {num(res.value_exact[0])} (P1), certified: {res.certified}"
     return ""
 
 
@@ -111,7 +114,13 @@ def solve(
             "or enumerate."
         ),
     ] = "cfr+",
-    iterations: Annotated[int, typer.Option(help="Maximum iterations.")] = 2000,
+    iterations: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Maximum iterations (default {DEFAULT_ITERATIONS}; with a target and no "
+            "--iterations or --seconds, none: the run goes on to the target)."
+        ),
+    ] = None,
     target_nash_conv: Annotated[
         float | None, typer.Option(help="Stop once NashConv is at or below this.")
     ] = None,
@@ -176,6 +185,10 @@ def solve(
         raise ToypokerError(f"--method {method} takes no --checkpoint, --resume or --seeds")
     if seeds > 1 and not m.stochastic:
         raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
+    target = target_nash_conv is not None or target_max_gain is not None
+    budget = iterations is not None or seconds is not None
+    if iterations is None and seconds is None and (not target or seeds > 1):
+        iterations = DEFAULT_ITERATIONS
     g = load_game(spec)
     the_team = team_of(g, team)
     kw = {
@@ -227,6 +240,18 @@ def solve(
             out.print(f"profile written to {output}")
         if checkpoint:
             out.print(f"checkpoint written to {checkpoint}")
+    if target and budget and stopped in ("iterations", "seconds"):
+        aim = (
+            f"NashConv {target_nash_conv:.3g}"
+            if target_nash_conv is not None
+            else f"largest gain {target_max_gain:.3g}"
+        )
+        one_line(
+            f"the budget ended first: {res.iterations} iterations in {res.seconds:.2f} s "
+            f"reached NashConv {res.nash_conv:.3g}, not the target {aim}",
+            kind="note",
+        )
+        raise typer.Exit(1)
     if stopped == "interrupted":
         raise interrupted(
             f"stopped after {res.iterations} iterations; state saved in {ck}",
