@@ -48,6 +48,8 @@ FLOORS: dict[str, int] = {
     "kernels": 4,
     "symbolic": 4,
     "interop": 4,
+    "team_response": 4,  # a team's joint best response (evaluate's, on one compiled game)
+    "teams": 4,  # profiles moved between a team's games (splice, transfer_profile)
     # 5 the methods and their driver
     "solvers": 5,
     # 6 studies built on the solvers
@@ -69,14 +71,7 @@ FLOORS: dict[str, int] = {
 #: evaluate and the catalogue): the teams branch moves the study into the
 #: studies-floor package ``toypoker/collusion/`` and the coordinator deletes this
 #: list when merging it.  Nothing else may be added here.
-PENDING_COLLUSION_MOVE: frozenset[tuple[str, str]] = frozenset(
-    {
-        ("games.collusion", "evaluate"),
-        ("games.collusion", "profile"),
-        ("games.collusion", "solvers"),
-        ("games.collusion", "games"),  # load_game, while games/__init__ imports the transform
-    }
-)
+PENDING_COLLUSION_MOVE: frozenset[tuple[str, str]] = frozenset()  # the teams branch moved it
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:
