@@ -206,3 +206,18 @@ def test_external_scheduler_with_killed_worker(tmp_path: Path) -> None:
         for p in procs:
             p.kill()
             p.wait(timeout=30)
+
+
+def test_spec_column_is_the_jobs_game() -> None:
+    """Issue 24: the CSV's spec column named the base game on every row; it is each
+    job's own game (independent path: canonical_spec of the base with the job's pot),
+    for a failed job too (pot=-1 is refused by load_game)."""
+    from toypoker.games import canonical_spec
+
+    res = sweep("eval", "kuhn(players=2)", {"pot": [3, 4, -1]}, scheduler="serial")
+    specs = [r["spec"] for r in res.rows]
+    assert specs[:2] == [canonical_spec("kuhn(players=2,pot=3)"),
+                         canonical_spec("kuhn(players=2,pot=4)")]  # fmt: skip
+    assert [r["status"] for r in res.rows] == ["ok", "ok", "failed"]
+    assert "pot=-1" in specs[2]
+    assert res.spec == canonical_spec("kuhn(players=2)")  # the sweep's base game

@@ -230,8 +230,26 @@ class SweepResult:
         atomic_write_bytes(path, sink.getvalue().to_pybytes())
 
 
+def _job_spec(job: Job) -> str:
+    """The job's own game when it did not run: the base spec with the job's game
+    parameters (canonical when valid, else as written: a failed job names its game)."""
+    over = job.params["game"]
+    if not over:
+        return job.params["spec"]
+    base = parse_spec(job.params["spec"])
+    written = format_spec(
+        base.name, {**base.as_dict(), **{k: parse_value(str(v)) for k, v in over.items()}}
+    )
+    try:
+        return canonical_spec(written)
+    except SpecError:
+        return written
+
+
 def _row(job: Job, rec: dict) -> dict:
-    row: dict[str, object] = {"job": job.id, "kind": job.kind, "spec": job.params["spec"]}
+    game = (rec.get("result") or {}).get("game")  # the spec of the game the job ran
+    spec = game if isinstance(game, str) else _job_spec(job)
+    row: dict[str, object] = {"job": job.id, "kind": job.kind, "spec": spec}
     for k, v in job.params["game"].items():
         try:
             row[k] = (
