@@ -238,17 +238,24 @@ def _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir: Path) -> No
         multi = [r for r in rows if r[3] > 1 or r[4] > 0]
         bad = sum(1 for r in rows if r[4] > 0)
         note = f"; {bad} intervals with unpolished crossings" if bad else ""
-        out.print(
-            f"up to {top} distinct equilibria on the branch{note} "
-            f"(all in {outdir / 'multiplicity.csv'})"
+        found = (
+            f"up to {top} distinct equilibria on the branch"
+            if top
+            else "no crossing polished to an equilibrium anywhere on the branch"
         )
+        out.print(f"{found}{note} (all in {outdir / 'multiplicity.csv'})")
         for a, b, c, d, u in multi:
-            if d == top or u:
-                more = f" + {u} unpolished" if u else ""
-                out.print(
-                    f"  {parameter} in ({a:.6g}, {b:.6g}): {d} distinct{more} ({c} branch points)"
-                )
+            if (d == top and d) or u:
+                where = f"  {parameter} in ({a:.6g}, {b:.6g}): "
+                if d:
+                    more = f" + {u} unpolished" if u else ""
+                    out.print(f"{where}{d} distinct{more} ({c} branch points)")
+                else:  # nothing certified here: not a count of equilibria
+                    out.print(f"{where}no crossing polished to an equilibrium ({u} unpolished)")
     for v, eqs in listed:
+        if not eqs:
+            out.print(f"{parameter} = {v:g}: no equilibrium polished at this value")
+            continue
         t = Table(
             title=f"{parameter} = {v:g}: {len(eqs)} distinct equilibria", title_justify="left"
         )
