@@ -45,3 +45,18 @@ def test_a_small_game_keeps_a_panel_per_node(game, tmp_path):
     figures.plot_frequencies(_curve(g), g, tmp_path / "f.png")
     w, h = Image.open(tmp_path / "f.png").size
     assert w <= 1800 and h <= 1600
+
+
+def test_range_bars_have_a_legend(tmp_path):
+    """Issue 24: the ranges plot had no legend for its light and dark bars."""
+    from toypoker import load_game
+    from toypoker.continuation.figures import RangeBars, _figure_for
+
+    game = load_game("kuhn(players=3)")
+    fig = _figure_for(game)
+    RangeBars(fig, game)
+    labels = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+    assert labels == [
+        "share of the holding still in the range",
+        "share of it taking the aggressive action",
+    ]

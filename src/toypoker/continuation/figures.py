@@ -158,7 +158,12 @@ class RangeBars:
             ax.set_title(node_title(game, node), fontsize=8)
             self.panels.append((infs, light, dark))
         self.title = fig.suptitle("", fontsize=10)
-        fig.tight_layout()
+        fig.legend(
+            [light, dark],
+            ["share of the holding still in the range", "share of it taking the aggressive action"],
+            loc="lower center", ncol=2, fontsize=7, frameon=False,
+        )  # fmt: skip
+        fig.tight_layout(rect=(0, 0.04, 1, 1))
 
     def update(self, sigma: np.ndarray, title: str) -> None:
         """Redraw the bars for the profile ``sigma`` (own reach of each holding)."""
