@@ -54,8 +54,8 @@ def eval_(
     fractions: FractionsOpt = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Expected values, best-response gains and NashConv of a profile (and, for a team,
-    its joint best-response gain)."""
+    """Expected values, best-response gains and NashConv of a profile.  For a team also
+    its joint best-response gain."""
     g = load_game(spec)
     ev = evaluate(g, load_profile(profile, g, exact), team=team_of(g, team))
     if json_:
@@ -74,8 +74,8 @@ def verify(
     json_: JsonOpt = False,
 ) -> None:
     """Exact certificate: expected values and every player's exact best-response gain
-    (0 for an equilibrium), with the best responses where a gain is positive, and for a
-    team its exact joint best-response gain.  Exit status 1 when the profile is not an
+    (0 for an equilibrium), with the best responses where a gain is positive.  For a team
+    also its exact joint best-response gain.  Exit status 1 when the profile is not an
     equilibrium."""
     g = load_game(spec)
 

@@ -35,7 +35,7 @@ def _params_table(title: str, caption: str, params: tuple[Param, ...]) -> Table:
 
 
 def games(json_: JsonOpt = False) -> None:
-    """List the built-in games and their parameters, and the collusion keys every
+    """List the built-in games and their parameters.  Then the collusion keys every
     game spec accepts (team, sharing, strong, merge)."""
     if json_:
         print_json(

@@ -163,9 +163,9 @@ def solve(
     team: TeamOpt = None,
     json_: JsonOpt = False,
 ) -> None:
-    """Solve a game (CFR+ by default) and print the strategy, values and NashConv (and a
-    team's joint best-response gain; a strong win-sharing team is solved merged unless
-    the spec says merge=false)."""
+    """Solve a game (CFR+ by default) and print the strategy, values and NashConv.  For
+    a team also its joint best-response gain; a strong win-sharing team is solved merged
+    unless the spec says merge=false."""
     m = method_of(method)
     options = method_options(option or [])
     at_least("--iterations", iterations, 1)
