@@ -60,3 +60,21 @@ def test_range_bars_have_a_legend(tmp_path):
         "share of the holding still in the range",
         "share of it taking the aggressive action",
     ]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [pytest.param("leduc(players=2)", marks=pytest.mark.slow), "kuhn(players=3)"],  # 96 panels
+)
+def test_range_animation_frames_fit_a_screen(spec, tmp_path):
+    """Issue 24: the Leduc GIF frame was 1320 x 5544 pixels (96 panels in 4 columns);
+    every frame now fits a 1920 x 1080 screen with a panel per decision node."""
+    from toypoker import load_game
+
+    game = load_game(spec)
+    path = tmp_path / "r.gif"
+    figures.animate_ranges(_curve(game, 3), game, path, frames=2)
+    with Image.open(path) as im:
+        width, height = im.size
+    assert width <= 1920 and height <= 1080, (width, height)
+    assert width >= 600 and height >= 400  # not shrunk to nothing

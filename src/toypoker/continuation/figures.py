@@ -4,6 +4,7 @@ the curve (his videos: equal arclength steps, linear interpolation)."""
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -47,6 +48,19 @@ def decision_nodes(game: Game) -> list[int]:
 def _grid(k: int) -> tuple[int, int]:
     cols = min(4, k) if k > 1 else 1
     return (k + cols - 1) // cols, cols
+
+
+SCREEN = (17.0, 9.4)  # inches of an animation frame at most: 1870 x 1034 pixels at 110 dpi
+
+
+def _screen_grid(k: int, w: float, h: float) -> tuple[int, int, float, float]:
+    """``(rows, cols, panel width, panel height)`` of ``k`` panels of ``w x h`` inches
+    laid out in about the screen's aspect and shrunk (never grown) to fit :data:`SCREEN`."""
+    max_w, max_h = SCREEN
+    cols = max(1, min(k, math.ceil(math.sqrt(k * (max_w / max_h) * (h / w)))))
+    rows = -(-k // cols)
+    scale = min(1.0, max_w / (w * cols), max_h / (h * rows))
+    return rows, cols, w * scale, h * scale
 
 
 def plot_expectations(curve: EquilibriumCurve, path: str | Path, log: bool = False) -> None:
@@ -141,10 +155,10 @@ class RangeBars:
     dark part the share that takes the aggressive action.  ``update`` redraws
     for another profile (the animation reuses the axes)."""
 
-    def __init__(self, fig: Figure, game: Game):
+    def __init__(self, fig: Figure, game: Game, grid: tuple[int, int] | None = None):
         self.fig, self.game = fig, game
         nodes = decision_nodes(game)
-        rows, cols = _grid(len(nodes))
+        rows, cols = grid or _grid(len(nodes))
         self.panels = []
         for k, node in enumerate(nodes):
             ax = fig.add_subplot(rows, cols, k + 1)
@@ -192,8 +206,9 @@ def animate_ranges(
     curve: EquilibriumCurve, game: Game, path: str | Path, frames: int = 40, fps: int = 4
 ) -> None:
     """A GIF of the range bars along the curve, in equal steps of arclength."""
-    fig = _figure_for(game, 3.0, 2.1)
-    bars = RangeBars(fig, game)
+    rows, cols, w, h = _screen_grid(len(decision_nodes(game)), 3.0, 2.1)
+    fig = figure(figsize=(w * cols, h * rows))  # a frame that fits a screen (issue 24)
+    bars = RangeBars(fig, game, (rows, cols))
     s_all = np.linspace(0.0, curve.arclength[-1], frames)
 
     def frame(k: int):
