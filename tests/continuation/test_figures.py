@@ -78,3 +78,15 @@ def test_range_animation_frames_fit_a_screen(spec, tmp_path):
         width, height = im.size
     assert width <= 1920 and height <= 1080, (width, height)
     assert width >= 600 and height >= 400  # not shrunk to nothing
+
+
+def test_range_animation_reports_each_frame(tmp_path):
+    """Issue 24: trace was silent while it drew; the GIF reports its frames (the trace
+    command's progress bar advances by them)."""
+    from toypoker import load_game
+
+    game = load_game("kuhn(players=3)")
+    seen = []
+    figures.animate_ranges(_curve(game, 3), game, tmp_path / "r.gif", frames=3,
+                           progress=seen.append)  # fmt: skip
+    assert seen[-3:] == [1, 2, 3]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -203,9 +204,15 @@ def plot_ranges(game: Game, sigma: np.ndarray, title: str, path: str | Path) -> 
 
 
 def animate_ranges(
-    curve: EquilibriumCurve, game: Game, path: str | Path, frames: int = 40, fps: int = 4
+    curve: EquilibriumCurve,
+    game: Game,
+    path: str | Path,
+    frames: int = 40,
+    fps: int = 4,
+    progress: Callable[[int], None] | None = None,
 ) -> None:
-    """A GIF of the range bars along the curve, in equal steps of arclength."""
+    """A GIF of the range bars along the curve, in equal steps of arclength;
+    ``progress(k)`` after the ``k``-th frame is drawn."""
     rows, cols, w, h = _screen_grid(len(decision_nodes(game)), 3.0, 2.1)
     fig = figure(figsize=(w * cols, h * rows))  # a frame that fits a screen (issue 24)
     bars = RangeBars(fig, game, (rows, cols))
@@ -215,6 +222,8 @@ def animate_ranges(
         theta, E, sig = curve.at_arclength(s_all[k])
         es = ", ".join(f"E{p + 1}={e:+.4f}" for p, e in enumerate(E))
         bars.update(sig, f"{curve.spec}: {curve.parameter} = {theta:.4f}  ({es})")
+        if progress is not None:
+            progress(k + 1)
         return []
 
     anim = FuncAnimation(fig, frame, frames=frames, blit=False)
