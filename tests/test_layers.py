@@ -5,7 +5,7 @@ happens to be imported at run time): module-level and function-local imports
 count, imports under ``if TYPE_CHECKING:`` do not (they never run).  The floors,
 bottom to top (README, "How it works"; issue 23):
 
-ground (errors, spec, io, interrupts, threads, plots) -> definition -> game ->
+ground (errors, checks, spec, io, interrupts, threads, plots) -> definition -> game ->
 games (catalogue, builders, the collusion transform) -> profile / result /
 evaluate / kernels / symbolic / interop -> solvers -> studies (continuation,
 dynamics, literature, collusion) -> front ends (sweeps, report, cli, the flat
@@ -28,6 +28,7 @@ PACKAGE = Path(toypoker.__file__).parent
 FLOORS: dict[str, int] = {
     # 0 ground: no knowledge of games
     "errors": 0,
+    "checks": 0,  # argument checks of the public API (no knowledge of games)
     "spec": 0,
     "io": 0,
     "interrupts": 0,
@@ -44,9 +45,9 @@ FLOORS: dict[str, int] = {
     "evaluate": 4,
     "kernels": 4,
     "symbolic": 4,
-    "teams": 4,
-    "team_response": 4,
     "interop": 4,
+    "team_response": 4,  # a team's joint best response (evaluate's, on one compiled game)
+    "teams": 4,  # profiles moved between a team's games (splice, transfer_profile)
     # 5 the methods and their driver
     "solvers": 5,
     # 6 studies built on the solvers

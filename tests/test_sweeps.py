@@ -208,3 +208,28 @@ def test_external_scheduler_with_killed_worker(tmp_path: Path) -> None:
         for p in procs:
             p.kill()
             p.wait(timeout=30)
+
+
+def test_spec_column_is_the_jobs_game() -> None:
+    """Issue 24: the CSV's spec column named the base game on every row; it is each
+    job's own game (independent path: canonical_spec of the base with the job's pot),
+    for a failed job too (pot=-1 is refused by load_game)."""
+    from toypoker.games import canonical_spec
+
+    res = sweep("eval", "kuhn(players=2)", {"pot": [3, 4, -1]}, scheduler="serial")
+    specs = [r["spec"] for r in res.rows]
+    assert specs[:2] == [canonical_spec("kuhn(players=2,pot=3)"),
+                         canonical_spec("kuhn(players=2,pot=4)")]  # fmt: skip
+    assert [r["status"] for r in res.rows] == ["ok", "ok", "failed"]
+    assert "pot=-1" in specs[2]
+    assert res.spec == canonical_spec("kuhn(players=2)")  # the sweep's base game
+
+
+def test_equilibria_name_infosets_by_their_labels() -> None:
+    """Issue 24: the equilibria column wrote the enumerator's symbols (P3_1_kk); the
+    documented infoset labels are P3:1:kk (README, profiles)."""
+    res = sweep("equilibria", "skp", {"pot": 9}, scheduler="serial")
+    text = res.rows[0]["equilibria"]
+    assert res.rows[0]["status"] == "ok" and text
+    assert "P3_" not in text and "P1_" not in text and "P2_" not in text
+    assert any(f"P{p}:" in text for p in (1, 2, 3)), text

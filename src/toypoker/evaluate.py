@@ -25,10 +25,11 @@ from fractions import Fraction
 
 import numpy as np
 
+from .checks import check_int
 from .errors import ToypokerError
 from .game import Game
 from .games.collusion import Team, seat_digits
-from .profile import Profile
+from .profile import Profile, check_profile
 from .team_response import joint_plan
 
 
@@ -221,8 +222,9 @@ def best_response(
     game
         The compiled game.
     profile
-        The others' strategies: a :class:`Profile` or a flat sigma vector (float,
-        or an object array of Fractions for an exact best response).
+        The others' strategies: a :class:`Profile` of ``game`` or a flat sigma vector
+        (float, or an object array of Fractions for an exact best response; used as
+        given, not validated).
     player
         The responding player (0-based), or a team (a tuple of seats) responding as
         one player to the team's summed payoff: exact when the team has perfect
@@ -254,13 +256,18 @@ def best_response(
     >>> br.value
     Fraction(1, 2)
     """
-    sigma = profile.probs if isinstance(profile, Profile) else profile
+    sigma = check_profile(game, profile, validate=False).probs
+    if isinstance(player, tuple | list):
+        seats = tuple(check_int(p, "a team seat", low=0, high=game.n_players - 1) for p in player)
+        if not seats:
+            raise ToypokerError("a responding team needs at least one seat")
+    else:
+        seats = (check_int(player, "player", low=0, high=game.n_players - 1),)
     exact = _is_exact(sigma)
     if eprob is None:
         eprob = edge_probabilities(game, sigma)
     if reach is None:
         reach = reaches(game, eprob)
-    seats = (player,) if isinstance(player, int | np.integer) else tuple(player)
     cf = counterfactual_reach(game, reach, seats)
     u = terminal_payoffs(game, exact)
     v = np.empty(game.n_rows, dtype=object if exact else np.float64)
@@ -343,7 +350,7 @@ class Evaluation:
 
 
 def evaluate(
-    game: Game, profile: Profile, team: Team | tuple[int, ...] | None = None
+    game: Game, profile: Profile | np.ndarray, team: Team | tuple[int, ...] | None = None
 ) -> Evaluation:
     """Expected values, each player's best response and gain, and NashConv.
 
@@ -352,7 +359,8 @@ def evaluate(
     game
         The compiled game.
     profile
-        A profile of ``game``; exact (Fractions) gives exact results.
+        A profile of ``game`` (or of the same tree at other numbers, ``game.at``),
+        or a flat sigma vector; exact (Fractions) gives exact results.
     team
         Also the team's joint best-response gain (:func:`team_evaluation`): a
         :class:`~toypoker.games.collusion.Team` or its 0-based seats.
@@ -369,7 +377,13 @@ def evaluate(
     >>> g = tp.load_game("kuhn(players=2)")
     >>> tp.evaluate(g, tp.Profile.uniform(g, exact=True)).values
     (Fraction(1, 8), Fraction(-1, 8))
+
+    Raises
+    ------
+    ProfileError
+        For a profile of another game, or anything that is not a profile.
     """
+    profile = check_profile(game, profile)
     sigma = profile.probs
     eprob = edge_probabilities(game, sigma)
     vals = backward_values(game, eprob)
@@ -580,9 +594,13 @@ def nash_conv(
     -------
     float or Fraction
         The NashConv, a Fraction for exact profiles.
+
+    Raises
+    ------
+    ProfileError
+        For a profile of another game, or anything that is not a profile.
     """
-    if not isinstance(profile, Profile):
-        profile = Profile(game, profile)
+    profile = check_profile(game, profile)
     if team is not None:
         return team_evaluation(game, profile, team).nash_conv
     if profile.exact:

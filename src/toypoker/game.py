@@ -46,6 +46,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from .checks import shown
 from .definition import (
     ACTION_NAMES,
     IDX,
@@ -61,7 +62,7 @@ from .definition import (
     make_label,
     suit_canonical,
 )
-from .errors import ProfileError
+from .errors import ProfileError, ToypokerError
 from .spec import format_spec
 
 T = TypeVar("T")
@@ -77,6 +78,7 @@ __all__ = [
     "NumericParams",
     "RawNode",
     "make_label",
+    "check_game",
 ]
 
 
@@ -796,3 +798,18 @@ def deal_blocks(game: Game) -> DealBlocks:
     for f in dataclasses.fields(blocks):
         getattr(blocks, f.name).flags.writeable = False
     return blocks
+
+
+def check_game(value: object, name: str = "game") -> Game:
+    """``value`` itself if it is a compiled :class:`~toypoker.game.Game`.
+
+    Raises
+    ------
+    ToypokerError
+        Otherwise, with a hint to :func:`toypoker.load_game`.
+    """
+    if not isinstance(value, Game):
+        raise ToypokerError(
+            f"{name} must be a compiled game (toypoker.load_game(spec)), not {shown(value)}"
+        )
+    return value

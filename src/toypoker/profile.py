@@ -25,8 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
+from .checks import shown
 from .errors import ProfileError, SpecError
-from .game import ACTION_NAMES, Game
+from .game import ACTION_NAMES, Game, check_game
 from .games import canonical_spec
 from .io import atomic_write_text
 from .spec import parse_number
@@ -142,12 +143,18 @@ class Profile:
         validate: bool = True,
         snapped: tuple[str, ...] = (),
     ):
-        probs = np.asarray(probs)
+        check_game(game)
+        try:
+            probs = np.asarray(probs)
+        except (TypeError, ValueError) as exc:  # ragged nested lists
+            raise ProfileError(f"probs is not a vector of probabilities: {exc}") from None
         if probs.shape != (game.n_sigma,):
             raise ProfileError(
                 f"a profile of {game.spec} has {game.n_sigma} entries, got shape {probs.shape}"
             )
         if probs.dtype != object:
+            if probs.dtype.kind not in "biuf":
+                raise ProfileError(f"probs must hold real numbers, not {probs.dtype} values")
             probs = probs.astype(np.float64)
         self.game = game
         self.probs = probs
@@ -478,3 +485,58 @@ class Profile:
 
     def __repr__(self) -> str:
         return f"Profile({self.game.spec!r}, exact={self.exact})"
+
+
+def same_tree(a: Game, b: Game) -> bool:
+    """Whether ``a`` and ``b`` have the same infosets and actions (a profile of one is
+    a profile of the other): the same game, ``game.at`` of it, or an identical tree."""
+    if a is b or a.infosets is b.infosets:
+        return True
+    if a.n_sigma != b.n_sigma or a.n_infosets != b.n_infosets:
+        return False
+    return all(
+        x.label == y.label and x.actions == y.actions
+        for x, y in zip(a.infosets, b.infosets, strict=True)
+    )
+
+
+def check_profile(
+    game: Game, value: object, name: str = "profile", *, validate: bool = True
+) -> Profile:
+    """A :class:`~toypoker.profile.Profile` of ``game``: ``value`` itself, or a flat
+    vector of ``game.n_sigma`` probabilities made into one (validated if ``validate``).
+
+    A profile of the same tree at other numbers (``game.at(pot=...)``: the same
+    infosets and actions) is a profile of ``game``.
+
+    Raises
+    ------
+    ProfileError
+        For another game's profile, a vector of the wrong length, or anything else.
+    """
+    check_game(game)
+    if isinstance(value, Profile):
+        if not same_tree(value.game, game):
+            other = value.game
+            raise ProfileError(f"{name} is a profile of {other.spec}, not of {game.spec}")
+        return value
+    if isinstance(value, np.ndarray | list | tuple) and not isinstance(value, str):
+        try:
+            arr = np.asarray(value)
+        except (TypeError, ValueError) as exc:  # ragged lists
+            raise ProfileError(f"{name} is not a vector of probabilities: {exc}") from None
+        if arr.dtype != object and not np.issubdtype(arr.dtype, np.number):
+            raise ProfileError(f"{name} must hold numbers, not {arr.dtype} values")
+        if arr.dtype.kind == "c":
+            raise ProfileError(f"{name} must hold real numbers, not complex ones")
+        if arr.dtype == object and not all(
+            isinstance(x, Fraction | int) and not isinstance(x, bool) for x in arr.ravel()
+        ):
+            raise ProfileError(f"{name}: an exact profile must hold Fractions or ints only")
+        if arr.dtype == object and not all(isinstance(x, Fraction) for x in arr.ravel()):
+            arr = np.array([Fraction(x) for x in arr.ravel()], dtype=object).reshape(arr.shape)
+        return Profile(game, arr, validate=validate)
+    raise ProfileError(
+        f"{name} must be a toypoker.Profile of {game.spec} or a vector of its "
+        f"{game.n_sigma} action probabilities, not {shown(value)}"
+    )

@@ -132,3 +132,13 @@ def test_plain_progress_lines_when_piped(monkeypatch, capsys):
         bar.update(3, NashConv="0.1")
     err = capsys.readouterr().err
     assert "toypoker: solve kuhn: 3/10, NashConv 0.1" in err
+
+
+# ------------------------------------------------------------------ --version (issue 24)
+@pytest.mark.parametrize("flag", ["--version", "-V"])
+def test_version_prints_the_package_version(cli, flag) -> None:
+    """Independent path: the version is the package's ``__version__``."""
+    import toypoker
+
+    code, out, err = cli(flag)
+    assert (code, out, err) == (0, f"toypoker {toypoker.__version__}\n", "")

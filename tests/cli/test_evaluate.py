@@ -5,6 +5,25 @@ from fractions import Fraction as F
 
 import pytest
 
+# Kuhn (1950), gamma = 1 member (K, L): (alpha, beta, gamma) = (1/3, 2/3, 1)
+KUHN_GAMMA_1 = {
+    "game": "kuhn(players=2)",
+    "infosets": {
+        "P1:1:": {"k": "2/3", "b": "1/3"},
+        "P1:2:": {"k": 1, "b": 0},
+        "P1:3:": {"k": 0, "b": 1},
+        "P1:1:kb": {"f": 1, "c": 0},
+        "P1:2:kb": {"f": "1/3", "c": "2/3"},
+        "P1:3:kb": {"f": 0, "c": 1},
+        "P2:1:k": {"k": "2/3", "b": "1/3"},
+        "P2:2:k": {"k": 1, "b": 0},
+        "P2:3:k": {"k": 0, "b": 1},
+        "P2:1:b": {"f": 1, "c": 0},
+        "P2:2:b": {"f": "2/3", "c": "1/3"},
+        "P2:3:b": {"f": 0, "c": 1},
+    },
+}
+
 
 def test_solve_writes_profile_and_eval_reads_it(cli, tmp_path):
     path = tmp_path / "k3.json"
@@ -39,23 +58,7 @@ def test_lp_profile_verifies(cli, tmp_path):
 def test_eval_exact(cli, tmp_path):
     # Kuhn (1950), gamma = 1 member (K, L): (alpha, beta, gamma) = (1/3, 2/3, 1)
     path = tmp_path / "kuhn.json"
-    profile = {
-        "game": "kuhn(players=2)",
-        "infosets": {
-            "P1:1:": {"k": "2/3", "b": "1/3"},
-            "P1:2:": {"k": 1, "b": 0},
-            "P1:3:": {"k": 0, "b": 1},
-            "P1:1:kb": {"f": 1, "c": 0},
-            "P1:2:kb": {"f": "1/3", "c": "2/3"},
-            "P1:3:kb": {"f": 0, "c": 1},
-            "P2:1:k": {"k": "2/3", "b": "1/3"},
-            "P2:2:k": {"k": 1, "b": 0},
-            "P2:3:k": {"k": 0, "b": 1},
-            "P2:1:b": {"f": 1, "c": 0},
-            "P2:2:b": {"f": "2/3", "c": "1/3"},
-            "P2:3:b": {"f": 0, "c": 1},
-        },
-    }
+    profile = KUHN_GAMMA_1
     path.write_text(json.dumps(profile))
     code, out, _ = cli("eval", "kuhn(players=2)", path, "--exact", "--json")
     ev = json.loads(out)
@@ -118,3 +121,39 @@ def test_eval_and_verify_compile_the_game_once(cli, tmp_path, monkeypatch):
         compiled.clear()
         assert cli(command, "kuhn(players=2)", path, "--json")[0] == 0
         assert len(compiled) == 1, command
+
+
+def _long_profile(path):
+    """Kuhn (1950)'s gamma = 1 member of test_eval_exact with P2 folding K to a bet with
+    probability 1/10**30 (a costly mistake): the values become fractions of ~30 digits."""
+    x = F(1, 10**30)
+    profile = json.loads(json.dumps(KUHN_GAMMA_1))
+    profile["infosets"]["P2:3:b"] = {"f": str(x), "c": str(1 - x)}
+    path.write_text(json.dumps(profile))
+
+
+@pytest.mark.parametrize("command", ["eval", "verify"])
+def test_exact_numbers_print_as_decimals(cli, tmp_path, command):
+    """Issue 24: decimals of 12 significant digits, not fractions of 60 digits; short
+    fractions (1/18) as both; every exact fraction with --fractions and in the JSON."""
+    path = tmp_path / "p.json"
+    _long_profile(path)
+    extra = ("--exact",) if command == "eval" else ()
+    code, out, _ = cli(command, "kuhn(players=2)", path, *extra)
+    assert code in (0, 1)
+    longest = max((len(w) for w in out.replace("│", " ").split() if "/" in w), default=0)
+    assert longest <= 12, out
+    assert "-0.0555555555556" in out  # P1's value -1/18 - ~1e-31 to 12 digits
+    nash_conv = "1/2000000000000000000000000000000"  # the gain of calling 1/10**30 more
+    assert "NashConv = 5e-31" in out and nash_conv not in out
+    code, full, _ = cli(command, "kuhn(players=2)", path, *extra, "--fractions")
+    assert f"NashConv = {nash_conv} (5e-31)" in full
+    code, js, _ = cli(command, "kuhn(players=2)", path, *extra, "--json")
+    assert json.loads(js)["nash_conv"]["exact"] == nash_conv
+
+
+def test_short_fractions_show_both(cli, tmp_path):
+    path = tmp_path / "p.json"
+    assert cli("solve", "kuhn(players=2)", "--method", "lp", "-o", path, "--json")[0] == 0
+    code, out, _ = cli("verify", "kuhn(players=2)", path)
+    assert code == 0 and "-1/18 (-0.0555555555556)" in out

@@ -76,3 +76,19 @@ def test_help_shows_flags_not_bool_metavars(cli):
 def test_no_arguments_prints_help(cli):
     code, out, _ = cli()
     assert code == 0 and "Usage" in out
+
+
+def test_games_documents_the_collusion_keys(cli) -> None:
+    """Issue 24: team, sharing, strong and merge, accepted by every spec
+    (games/collusion.py split_collusion), are listed where the games are."""
+    code, out, _ = cli("games")
+    assert code == 0
+    section = out[out.index("Collusion") :]
+    expected = (("team", "-"), ("sharing", "win"), ("strong", "false"), ("merge", "-"))
+    for key, default in expected:
+        row = next(ln for ln in section.splitlines() if ln.strip("│ ").startswith(key + " "))
+        assert f" {default} " in row, row
+    code, out, _ = cli("games", "--json")
+    for g in json.loads(out):  # every game takes them (the JSON stays a list of games)
+        names = [p["name"] for p in g["collusion_params"]]
+        assert names == ["team", "sharing", "strong", "merge"]

@@ -203,3 +203,27 @@ def test_cli_passes_method_options(cli, one_line_error):
     assert data["iterations"] == 704 and data["options"]["ullman"] is True
     assert "nosuch" in one_line_error("solve", "kuhn()", "--method", "fp", "--option", "nosuch=1")
     assert "KEY=VALUE" in one_line_error("solve", "kuhn()", "--option", "ullman")
+
+
+# ------------------------------------------------------------ targets and budgets (issue 24)
+def test_a_target_without_a_budget_runs_to_the_target(cli):
+    """Vanilla CFR on Kuhn is at NashConv 1.08e-3 after the old default of 2,000
+    iterations (measured: solve(g, "cfr", iterations=2000)); 5e-4 needs more."""
+    code, out, _ = cli("solve", "kuhn(players=2)", "--method", "cfr", "--target-nash-conv",
+                       "5e-4", "--json")  # fmt: skip
+    res = json.loads(out)
+    assert code == 0 and res["stopped"] == "target"
+    assert res["iterations"] > 2000 and res["nash_conv"] <= 5e-4
+
+
+def test_a_budget_that_ends_before_the_target_says_so_and_exits_1(cli):
+    code, out, err = cli("solve", "kuhn(players=2)", "--method", "cfr", "--iterations", "50",
+                         "--target-nash-conv", "1e-9")  # fmt: skip
+    assert code == 1
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert len(lines) == 1 and "50 iterations" in lines[0] and "1e-09" in lines[0], err
+
+
+def test_no_target_keeps_the_default_budget(cli):
+    code, out, _ = cli("solve", "kuhn(players=2)", "--method", "cfr", "--json")
+    assert code == 0 and json.loads(out)["iterations"] == 2000

@@ -158,3 +158,25 @@ def test_eps_trace_resumes_from_the_command_line(cli, tmp_path):
     assert code == 0, err
     whole = json.loads(out2)
     assert whole["reason"] == "reached"
+
+
+def test_a_region_without_polished_equilibria_is_not_a_result(capsys, tmp_path):
+    """Issue 24: "0 distinct equilibria" was printed as if it were a finding; a region
+    or a value where no crossing polished says that nothing was certified there."""
+    from types import SimpleNamespace
+
+    from toypoker import load_game
+    from toypoker.cli.trace import _summary
+
+    g = load_game("kuhn(players=3)")
+    curve = SimpleNamespace(theta=[1, 2], steps=5, seconds=0.1, reason="reached")
+    rows = [(2.0, 2.5, 1, 1, 0), (2.5, 3.0, 3, 0, 2)]
+    _summary(g, curve, "pot", 2, 3, 1e-6, rows, [(2.75, [])], tmp_path)
+    out = capsys.readouterr().out
+    assert "0 distinct" not in out
+    assert "no crossing polished to an equilibrium (2 unpolished)" in out
+    assert "pot = 2.75: no equilibrium polished" in out
+    capsys.readouterr()
+    _summary(g, curve, "pot", 2, 3, 1e-6, [(2.0, 3.0, 2, 0, 2)], [], tmp_path)
+    out = capsys.readouterr().out
+    assert "up to 0" not in out and "no crossing polished" in out

@@ -45,3 +45,48 @@ def test_a_small_game_keeps_a_panel_per_node(game, tmp_path):
     figures.plot_frequencies(_curve(g), g, tmp_path / "f.png")
     w, h = Image.open(tmp_path / "f.png").size
     assert w <= 1800 and h <= 1600
+
+
+def test_range_bars_have_a_legend(tmp_path):
+    """Issue 24: the ranges plot had no legend for its light and dark bars."""
+    from toypoker import load_game
+    from toypoker.continuation.figures import RangeBars, _figure_for
+
+    game = load_game("kuhn(players=3)")
+    fig = _figure_for(game)
+    RangeBars(fig, game)
+    labels = [t.get_text() for leg in fig.legends for t in leg.get_texts()]
+    assert labels == [
+        "share of the holding still in the range",
+        "share of it taking the aggressive action",
+    ]
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [pytest.param("leduc(players=2)", marks=pytest.mark.slow), "kuhn(players=3)"],  # 96 panels
+)
+def test_range_animation_frames_fit_a_screen(spec, tmp_path):
+    """Issue 24: the Leduc GIF frame was 1320 x 5544 pixels (96 panels in 4 columns);
+    every frame now fits a 1920 x 1080 screen with a panel per decision node."""
+    from toypoker import load_game
+
+    game = load_game(spec)
+    path = tmp_path / "r.gif"
+    figures.animate_ranges(_curve(game, 3), game, path, frames=2)
+    with Image.open(path) as im:
+        width, height = im.size
+    assert width <= 1920 and height <= 1080, (width, height)
+    assert width >= 600 and height >= 400  # not shrunk to nothing
+
+
+def test_range_animation_reports_each_frame(tmp_path):
+    """Issue 24: trace was silent while it drew; the GIF reports its frames (the trace
+    command's progress bar advances by them)."""
+    from toypoker import load_game
+
+    game = load_game("kuhn(players=3)")
+    seen = []
+    figures.animate_ranges(_curve(game, 3), game, tmp_path / "r.gif", frames=3,
+                           progress=seen.append)  # fmt: skip
+    assert seen[-3:] == [1, 2, 3]

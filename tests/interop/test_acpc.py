@@ -374,3 +374,119 @@ def test_universal_poker_four_suits_flushes_per_deal():
     u = Profile.uniform(g)
     a, b = (up_deal_values(os_game, gd, u, x)[0] for x in deals[-2:])
     assert a > 0 > b
+
+
+# ---------------------------------------------------------------- boards in several rounds
+# OpenSpiel 2.0.2 prints the board of universal_poker as a sorted card set: which card
+# came in which round is not in the information state string once two rounds deal board
+# cards, and two of our infosets (the same cards, dealt in the other order) share one
+# string.  Our profile is then played at OpenSpiel's states by card identity (the
+# state's chance outcomes), and OpenSpiel's tree, chance and payoffs are checked by a
+# walk of that tree: values, and best responses grouped by our infosets.
+BOARDS_1_1 = (
+    LEDUC.replace("numRounds = 2", "numRounds = 3")
+    .replace("raiseSize = 2 4", "raiseSize = 2 4 4")
+    .replace("firstPlayer = 1 1", "firstPlayer = 1 1 1")
+    .replace("maxRaises = 2 2", "maxRaises = 1 1 1")
+    .replace("numBoardCards = 0 1", "numBoardCards = 0 1 1")
+)
+BOARDS_2_1 = (
+    BOARDS_1_1.replace("numBoardCards = 0 1 1", "numBoardCards = 0 2 1")
+    .replace("numRanks = 3", "numRanks = 4")
+    .replace("maxRaises = 1 1 1", "maxRaises = 1 0 1")
+)
+
+
+def up_walk(os_game, gd, profile):
+    """Values and NashConv of ``profile`` on OpenSpiel's tree: OpenSpiel's chance
+    probabilities and returns, our strategy at each state (by card identity), and each
+    player's best response chosen per our infoset (bottom-up: the states of one of
+    our infosets lie at one depth of OpenSpiel's tree)."""
+    from toypoker.interop.acpc import (
+        universal_poker_action_probs,
+        universal_poker_board,
+        universal_poker_label,
+    )
+
+    n = gd.players
+    nodes = {}  # history -> (player or -1 chance or None terminal, [(action, prob, child)],
+    #                         returns, reach per player times chance, our label or None)
+    stack = [(os_game.new_initial_state(), (1.0,) * (n + 1))]
+    while stack:
+        state, reach = stack.pop()
+        key = tuple(state.history())
+        if state.is_terminal():
+            nodes[key] = (None, [], state.returns(), reach, None)
+            continue
+        if state.is_chance_node():
+            kids = [(a, p, key + (a,)) for a, p in state.chance_outcomes()]
+            player, label = -1, None
+        else:
+            player = state.current_player()
+            kids = [(a, p, key + (a,)) for a, p in universal_poker_action_probs(profile, gd, state)]
+            label, forced = universal_poker_label(
+                profile.game, gd, state.information_state_string(), universal_poker_board(gd, state)
+            )
+            label = None if forced else label
+        nodes[key] = (player, kids, None, reach, label)
+        for a, p, _ in kids:
+            r = list(reach)
+            r[n if player < 0 else player] *= p
+            stack.append((state.child(a), tuple(r)))
+    order = sorted(nodes, key=len, reverse=True)
+
+    def solve_for(p, best):
+        v = {}
+        for depth in sorted({len(k) for k in order}, reverse=True):
+            level = [k for k in order if len(k) == depth]
+            groups = {}
+            for k in level:
+                player, kids, returns, reach, label = nodes[k]
+                if player is None:
+                    v[k] = returns[p]
+                elif player == p and best and label is not None:
+                    cf = np.prod([reach[q] for q in range(n + 1) if q != p])
+                    groups.setdefault(label, []).append((k, cf))
+                else:
+                    v[k] = sum(prob * v[c] for _, prob, c in kids)
+            for members in groups.values():
+                kids0 = nodes[members[0][0]][1]
+                q = [sum(cf * v[nodes[k][1][i][2]] for k, cf in members) for i in range(len(kids0))]
+                i = int(np.argmax(q))
+                for k, _ in members:
+                    v[k] = v[nodes[k][1][i][2]]
+        return v[()]
+
+    values = [solve_for(p, False) for p in range(n)]
+    return values, sum(solve_for(p, True) - values[p] for p in range(n))
+
+
+@pytest.mark.peer
+@pytest.mark.slow  # a Python walk of OpenSpiel's tree: about a minute each on a quiet machine
+@pytest.mark.parametrize(
+    "text",
+    [pytest.param(BOARDS_1_1, id="3-rounds-1+1"), pytest.param(BOARDS_2_1, id="3-rounds-2+1")],
+)
+def test_universal_poker_boards_in_several_rounds(text):
+    pyspiel = pytest.importorskip("pyspiel")
+    from toypoker.interop.acpc import universal_poker_game, universal_poker_policy
+    from toypoker.solvers import solve
+
+    gd, g = parse_gamedef(text), load_gamedef(text)
+    os_game = universal_poker_game(gd)
+    lp = solve(g, "lp").profile
+    rnd = Profile.random(g, np.random.default_rng(7))
+    for profile in (Profile.uniform(g), rnd, lp):
+        ours = evaluate(g, profile)
+        values, nash_conv = up_walk(os_game, gd, profile)
+        assert np.allclose(values, [float(x) for x in ours.values], rtol=0, atol=1e-12)
+        assert nash_conv == pytest.approx(float(ours.nash_conv), rel=0, abs=1e-12)
+    assert up_walk(os_game, gd, lp)[1] < 1e-9  # the LP profile is an equilibrium there too
+    # OpenSpiel's own policy table cannot hold a profile that tells the orders apart:
+    # it is refused, not filled with whichever infoset came first
+    with pytest.raises(ToypokerError, match="joins infosets that differ"):
+        universal_poker_policy(rnd, gd, os_game)
+    # the uniform profile does not tell them apart: OpenSpiel's values agree
+    pol = pyspiel.TabularPolicy(universal_poker_policy(Profile.uniform(g), gd, os_game))
+    theirs = pyspiel.expected_returns(os_game.new_initial_state(), pol, -1, True)
+    assert np.allclose(theirs, evaluate(g, Profile.uniform(g)).values, rtol=0, atol=1e-12)

@@ -135,8 +135,26 @@ app = common.new_app(
 )
 
 
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        sys.stdout.write(f"toypoker {__version__}\n")
+        raise typer.Exit()
+
+
 @app.callback()
 def _options(
+    _show_version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            "-V",
+            help="Print the version and exit.",
+            callback=_version,
+            is_eager=True,
+        ),
+    ] = False,
     threads_: Annotated[
         int | None,
         typer.Option(

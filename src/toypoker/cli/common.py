@@ -76,11 +76,32 @@ def new_app(help_: str, **kwargs: object) -> typer.Typer:
 
 
 # ------------------------------------------------------------------- printing
-def num(x: object) -> str:
-    """A number for people: exact ``p/q (decimal)`` for fractions, else 10 digits."""
+SHORT_FRACTION = 12
+"""Fractions written with at most this many characters (``-1/48``) print as
+``p/q (decimal)``; longer ones as their decimal only (``--fractions``: in full)."""
+
+FractionsOpt = Annotated[
+    bool,
+    typer.Option(
+        "--fractions",
+        help="Print exact numbers as whole fractions too (by default a long fraction "
+        "prints as its 12-digit decimal; --json always has the fraction).",
+    ),
+]
+
+
+def num(x: object, fractions: bool = False) -> str:
+    """A number for people: 12 significant digits; an exact fraction also as ``p/q``
+    when it is short (:data:`SHORT_FRACTION` characters) or ``fractions`` is set."""
+    if isinstance(x, str):  # an exact number as JSON data holds it ("1/3")
+        x = Fraction(x)
     if isinstance(x, Fraction):
-        return f"{x} ({float(x):.10g})" if x.denominator != 1 else str(x)
-    return f"{float(x):.10g}"
+        if x.denominator == 1:
+            return str(x)
+        text = str(x)
+        if fractions or len(text) <= SHORT_FRACTION:
+            return f"{text} ({float(x):.12g})"
+    return f"{float(x):.12g}"  # type: ignore[arg-type]
 
 
 def plain(x: object) -> object:

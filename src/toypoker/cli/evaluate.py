@@ -14,7 +14,17 @@ from ..game import Game
 from ..games import load_game
 from ..profile import Profile
 from ..solvers.analysis import deviations
-from .common import JsonOpt, SpecArg, TeamOpt, check_readable, one_line, out, print_json
+from .common import (
+    FractionsOpt,
+    JsonOpt,
+    SpecArg,
+    TeamOpt,
+    check_readable,
+    num,
+    one_line,
+    out,
+    print_json,
+)
 from .tables import team_lines, team_of, values_table
 
 ProfileArg = Annotated[Path, typer.Argument(help="Profile JSON file.")]
@@ -41,6 +51,7 @@ def eval_(
         typer.Option("--exact/--float", help="Exact rationals: decimals read as written."),
     ] = False,
     team: TeamOpt = None,
+    fractions: FractionsOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Expected values, best-response gains and NashConv of a profile.
@@ -51,13 +62,17 @@ def eval_(
     if json_:
         print_json({"game": g.spec, **ev.to_dict()})
         return
-    out.print(values_table(ev))
+    out.print(values_table(ev, fractions=fractions))
     if ev.team is not None:
         out.print(*team_lines(ev.team), sep="\n")
 
 
 def verify(
-    spec: SpecArg, profile: ProfileArg, team: TeamOpt = None, json_: JsonOpt = False
+    spec: SpecArg,
+    profile: ProfileArg,
+    team: TeamOpt = None,
+    fractions: FractionsOpt = False,
+    json_: JsonOpt = False,
 ) -> None:
     """Exact certificate: expected values and every player's exact best-response gain
     (0 for an equilibrium), with the best responses where a gain is positive.
@@ -76,7 +91,7 @@ def verify(
             data = {**data, "team": ev.team.to_dict()}
         print_json(data)
     else:
-        out.print(values_table(ev))
+        out.print(values_table(ev, fractions=fractions))
         if ev.team is not None:
             out.print(*team_lines(ev.team), sep="\n")
         if equilibrium:
@@ -90,7 +105,7 @@ def verify(
             t.add_column("infoset")
             t.add_column("probabilities")
             for label, row in dev.items():
-                t.add_row(label, ", ".join(f"{a}={x}" for a, x in row.items()))
+                t.add_row(label, ", ".join(f"{a}={num(x, fractions)}" for a, x in row.items()))
             out.print(t)
     if not equilibrium:
         raise typer.Exit(1)

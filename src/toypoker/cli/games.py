@@ -6,6 +6,8 @@ from rich.table import Table
 
 from ..errors import ToypokerError
 from ..games import GAMES, count_layout, load_game
+from ..games.base import Param
+from ..games.collusion import COLLUSION_PARAMS
 from ..spec import format_value
 from .common import JsonOpt, SpecArg, out, print_json
 
@@ -16,8 +18,26 @@ def _default(value: object) -> object:
     return format_value(value)
 
 
+def _params_json(params: tuple[Param, ...]) -> list[dict[str, object]]:
+    return [
+        {"name": p.name, "type": p.kind, "default": _default(p.default), "doc": p.doc}
+        for p in params
+    ]
+
+
+def _params_table(title: str, caption: str, params: tuple[Param, ...]) -> Table:
+    t = Table(title=title, title_justify="left", caption=caption, caption_justify="left")
+    t.add_column("parameter")
+    t.add_column("default")
+    t.add_column("meaning")
+    for p in params:
+        t.add_row(p.name, "-" if p.default is None else format_value(p.default), p.doc)
+    return t
+
+
 def games(json_: JsonOpt = False) -> None:
-    """List the built-in games and their parameters."""
+    """List the built-in games and their parameters.  Then the collusion keys every
+    game spec accepts (team, sharing, strong, merge)."""
     if json_:
         print_json(
             [
@@ -25,33 +45,22 @@ def games(json_: JsonOpt = False) -> None:
                     "name": g.name,
                     "doc": g.doc,
                     "source": g.source,
-                    "params": [
-                        {
-                            "name": p.name,
-                            "type": p.kind,
-                            "default": _default(p.default),
-                            "doc": p.doc,
-                        }
-                        for p in g.params
-                    ],
+                    "params": _params_json(g.params),
+                    "collusion_params": _params_json(COLLUSION_PARAMS),
                 }
                 for g in GAMES.values()
             ]
         )
         return
     for g in GAMES.values():
-        t = Table(
-            title=f"{g.name}: {g.doc}",
-            title_justify="left",
-            caption=g.source,
-            caption_justify="left",
+        out.print(_params_table(f"{g.name}: {g.doc}", g.source, g.params))
+    out.print(
+        _params_table(
+            "Collusion: every game above also takes these, e.g. kuhn(players=3,team=12)",
+            "Ullman (2015), collusion chapter; toypoker collusion and toypoker detect use them",
+            COLLUSION_PARAMS,
         )
-        t.add_column("parameter")
-        t.add_column("default")
-        t.add_column("meaning")
-        for p in g.params:
-            t.add_row(p.name, "-" if p.default is None else format_value(p.default), p.doc)
-        out.print(t)
+    )
 
 
 def _gigabytes(n: int) -> str:

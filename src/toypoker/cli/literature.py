@@ -12,7 +12,7 @@ from rich.table import Table
 from ..errors import ToypokerError
 from ..interrupts import caused_by_interrupt
 from ..io import atomic_write_text
-from ..literature.claims import CLAIMS
+from ..literature.claims import CLAIMS, PAPERS
 from ..literature.claims import check as check_claims
 from .common import (
     Bar,
@@ -67,9 +67,13 @@ def check(
     output: Annotated[
         Path | None, typer.Option("-o", "--output", help="Write the rows as JSON.")
     ] = None,
+    full: Annotated[
+        bool, typer.Option("--full", help="Print every checked instance, not the summary.")
+    ] = False,
     json_: JsonOpt = False,
 ) -> None:
-    """Instantiate every claim over its parameters, certify exactly, print the table."""
+    """Instantiate every claim over its parameters and certify each exactly; print a
+    summary by paper and status (every row with --full or --json)."""
 
     json_ = json_ or bool((ctx.obj or {}).get("json"))  # `literature --json check` too
     at_least("--seed", seed, 0)
@@ -91,17 +95,21 @@ def check(
     data = [r.to_dict() for r in rows]
     if emit(data, output, json_):
         return
-    t = Table(title="The literature, checked exactly", title_justify="left", show_lines=False)
-    for col in ["claim", "source", "parameters", "status", "exact"]:
-        t.add_column(col, overflow="fold")
-    for r in rows:
-        style = "green" if r.status == "verified" else "bold red"
-        t.add_row(r.claim, r.source, r.params, f"[{style}]{r.status}[/]", r.detail)
-    out.print(t)
     n_bad = sum(r.status != "verified" for r in rows)
+    if full:
+        t = Table(title="The literature, checked exactly", title_justify="left")
+        for col in ["claim", "source", "parameters", "status", "exact"]:
+            t.add_column(col, overflow="fold")
+        for r in rows:
+            style = "green" if r.status == "verified" else "bold red"
+            t.add_row(r.claim, r.source, r.params, f"[{style}]{r.status}[/]", r.detail)
+        out.print(t)
+    else:
+        out.print(_summary(rows))
     out.print(
         f"{len(rows)} checks: {len(rows) - n_bad} verified, {n_bad} disagree with the "
-        "printed text (the exact value is beside each)"
+        "printed text"
+        + (" (the exact value is beside each)" if full else "; every row: --full or --json")
     )
 
 
@@ -111,6 +119,31 @@ def _keep_interrupted(rows: list, output: Path | None) -> None:
     atomic_write_text(path, json.dumps([r.to_dict() for r in rows], indent=1) + "\n")
     done = len({r.claim for r in rows})
     raise interrupted(f"{done} claim(s) checked, their {len(rows)} rows kept in {path}", None)
+def _summary(rows: list) -> Table:
+    """Checks by paper and status, and the claims with rows that disagree."""
+    by_paper: dict[str, dict[str, object]] = {}
+    for r in rows:
+        s = by_paper.setdefault(
+            PAPERS.get(r.claim, r.source),
+            {"claims": set(), "checks": 0, "verified": 0, "disagree": set()},
+        )
+        s["claims"].add(r.claim)  # type: ignore[attr-defined]
+        s["checks"] += 1  # type: ignore[operator]
+        if r.status == "verified":
+            s["verified"] += 1  # type: ignore[operator]
+        else:
+            s["disagree"].add(r.claim)  # type: ignore[attr-defined]
+    t = Table(title="The literature, checked exactly: by paper", title_justify="left")
+    for col in ["paper", "claims", "checks", "verified", "disagree", "claims that disagree"]:
+        t.add_column(col, justify="left" if col in ("paper", "claims that disagree") else "right")
+    for paper, s in by_paper.items():
+        checks, verified = int(s["checks"]), int(s["verified"])  # type: ignore[call-overload]
+        bad = sorted(s["disagree"])  # type: ignore[call-overload]
+        t.add_row(
+            paper, str(len(s["claims"])), str(checks), str(verified),  # type: ignore[arg-type]
+            str(checks - verified), ", ".join(bad) or "-",
+        )  # fmt: skip
+    return t
 
 
 app.callback()(literature)

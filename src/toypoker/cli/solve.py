@@ -34,6 +34,8 @@ from .common import (
     err,
     interrupted,
     non_negative,
+    num,
+    one_line,
     out,
     plain,
     positive,
@@ -45,6 +47,7 @@ from .common import (
 from .tables import strategy_table, team_lines, team_of, values_table
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
+DEFAULT_ITERATIONS = 2000  # the budget when neither a budget nor a target is given
 MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion would hang
 
 DecimalsOpt = Annotated[
@@ -79,7 +82,7 @@ def run_with_bar(g: Game, method: str, **kw: object):
 def lp_text(res: object) -> str:
     """An exact method's value for the summary line."""
     if res.value_exact:
-        return f"; exact value {res.value_exact[0]} (P1), certified: {res.certified}"
+        return f"; exact value {num(res.value_exact[0])} (P1), certified: {res.certified}"
     return ""
 
 
@@ -112,7 +115,13 @@ def solve(
             "or enumerate."
         ),
     ] = "cfr+",
-    iterations: Annotated[int, typer.Option(help="Maximum iterations.")] = 2000,
+    iterations: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Maximum iterations (default {DEFAULT_ITERATIONS}; with a target and no "
+            "--iterations or --seconds, none: the run goes on to the target)."
+        ),
+    ] = None,
     target_nash_conv: Annotated[
         float | None, typer.Option(help="Stop once NashConv is at or below this.")
     ] = None,
@@ -185,6 +194,10 @@ def solve(
                 f"--resume {resume}: no checkpoint of seeds {first}..{first + seeds - 1} "
                 f"(e.g. {seeded(resume, first).name}); give the --checkpoint of the batch"
             )
+    target = target_nash_conv is not None or target_max_gain is not None
+    budget = iterations is not None or seconds is not None
+    if iterations is None and seconds is None and (not target or seeds > 1):
+        iterations = DEFAULT_ITERATIONS
     g = load_game(spec)
     the_team = team_of(g, team)
     kw = {
@@ -236,6 +249,18 @@ def solve(
             out.print(f"profile written to {output}")
         if checkpoint:
             out.print(f"checkpoint written to {checkpoint}")
+    if target and budget and stopped in ("iterations", "seconds"):
+        aim = (
+            f"NashConv {target_nash_conv:.3g}"
+            if target_nash_conv is not None
+            else f"largest gain {target_max_gain:.3g}"
+        )
+        one_line(
+            f"the budget ended first: {res.iterations} iterations in {res.seconds:.2f} s "
+            f"reached NashConv {res.nash_conv:.3g}, not the target {aim}",
+            kind="note",
+        )
+        raise typer.Exit(1)
     if stopped == "interrupted":
         raise interrupted(
             f"stopped after {res.iterations} iterations; state saved in {ck}",

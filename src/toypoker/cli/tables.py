@@ -80,12 +80,13 @@ def strategy_table(profile: Profile, decimals: int | None = None, limit: int = 2
     return t
 
 
-def values_table(ev: Evaluation, decimals: int | None = None) -> Table:
+def values_table(ev: Evaluation, decimals: int | None = None, fractions: bool = False) -> Table:
     """Expected value, best-response value and gain of each player, and NashConv:
-    exact fractions in full (folded, never cut) with their decimal, or ``decimals``."""
+    12 significant digits (short fractions also as ``p/q``; every fraction in full,
+    folded, with ``fractions``), or ``decimals`` places."""
 
     def fmt(x: object) -> str:
-        return num(x) if decimals is None else f"{float(x):.{decimals}f}"
+        return num(x, fractions) if decimals is None else f"{float(x):.{decimals}f}"
 
     t = Table(
         title="Expected values and best responses",

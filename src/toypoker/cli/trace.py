@@ -40,6 +40,9 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9.=-]+", "_", text).strip("_")
 
 
+GIF_FRAMES = 40  # frames of the range-bar animation
+
+
 def trace(
     spec: SpecArg,
     pot: Annotated[
@@ -159,24 +162,34 @@ def trace(
         where = f"{len(curve.theta)} points saved in {ckpt}"
         raise interrupted(f"at {parameter} = {curve.theta[-1]:.6g}; {where}", hint)
     csv_path = curve.save(outdir / "curve.csv")
-    figures.plot_expectations(curve, outdir / "expectations.png", log=log)
-    figures.plot_frequencies(curve, g, outdir / "frequencies.png", log=log)
-    system = system_for(curve, dominated=not keep_dominated, game=g)
-    mult = multiplicity(curve, system)
-    figures.plot_multiplicity(mult, curve, outdir / "multiplicity.png")
-    mult.to_csv(outdir / "multiplicity.csv")
-    listed = []
-    for v in at_values:
-        eqs = [e for e in res.equilibria if e.theta == v]
-        figures.plot_ranges(
-            system.exact_game(v),
-            eqs[0].sigma if eqs else curve.sigma[0],
-            f"{g.spec}: {parameter} = {v:g} (equilibrium 1 of {len(eqs)})",
-            outdir / f"ranges_{parameter}{v:g}.png",
-        )
-        listed.append((v, eqs))
-    if gif:
-        figures.animate_ranges(curve, g, outdir / "animation.gif")
+    frames = GIF_FRAMES if gif else 0
+    with Bar("drawing figures", 3 + len(at_values) + frames, fields=("figure",)) as bar:
+        figures.plot_expectations(curve, outdir / "expectations.png", log=log)
+        bar.update(advance=1, figure="frequencies")
+        figures.plot_frequencies(curve, g, outdir / "frequencies.png", log=log)
+        bar.update(advance=1, figure="multiplicity")
+        system = system_for(curve, dominated=not keep_dominated, game=g)
+        mult = multiplicity(curve, system)
+        figures.plot_multiplicity(mult, curve, outdir / "multiplicity.png")
+        mult.to_csv(outdir / "multiplicity.csv")
+        bar.update(advance=1, figure="ranges")
+        listed = []
+        for v in at_values:
+            eqs = [e for e in res.equilibria if e.theta == v]
+            figures.plot_ranges(
+                system.exact_game(v),
+                eqs[0].sigma if eqs else curve.sigma[0],
+                f"{g.spec}: {parameter} = {v:g} (equilibrium 1 of {len(eqs)})",
+                outdir / f"ranges_{parameter}{v:g}.png",
+            )
+            listed.append((v, eqs))
+            bar.update(advance=1)
+        if gif:
+            done = 3 + len(at_values)
+            figures.animate_ranges(
+                curve, g, outdir / "animation.gif", frames=frames,
+                progress=lambda k: bar.update(done + k, figure=f"GIF frame {k}/{frames}"),
+            )  # fmt: skip
     rows = mult.rows()
     complete = all(r.strip() == "reached" for r in curve.reason.split(" / "))
     data = {
@@ -238,17 +251,24 @@ def _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir: Path) -> No
         multi = [r for r in rows if r[3] > 1 or r[4] > 0]
         bad = sum(1 for r in rows if r[4] > 0)
         note = f"; {bad} intervals with unpolished crossings" if bad else ""
-        out.print(
-            f"up to {top} distinct equilibria on the branch{note} "
-            f"(all in {outdir / 'multiplicity.csv'})"
+        found = (
+            f"up to {top} distinct equilibria on the branch"
+            if top
+            else "no crossing polished to an equilibrium anywhere on the branch"
         )
+        out.print(f"{found}{note} (all in {outdir / 'multiplicity.csv'})")
         for a, b, c, d, u in multi:
-            if d == top or u:
-                more = f" + {u} unpolished" if u else ""
-                out.print(
-                    f"  {parameter} in ({a:.6g}, {b:.6g}): {d} distinct{more} ({c} branch points)"
-                )
+            if (d == top and d) or u:
+                where = f"  {parameter} in ({a:.6g}, {b:.6g}): "
+                if d:
+                    more = f" + {u} unpolished" if u else ""
+                    out.print(f"{where}{d} distinct{more} ({c} branch points)")
+                else:  # nothing certified here: not a count of equilibria
+                    out.print(f"{where}no crossing polished to an equilibrium ({u} unpolished)")
     for v, eqs in listed:
+        if not eqs:
+            out.print(f"{parameter} = {v:g}: no equilibrium polished at this value")
+            continue
         t = Table(
             title=f"{parameter} = {v:g}: {len(eqs)} distinct equilibria", title_justify="left"
         )

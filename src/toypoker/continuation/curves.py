@@ -24,8 +24,16 @@ from pathlib import Path
 
 import numpy as np
 
+from ..checks import (
+    check_callable,
+    check_int,
+    check_number,
+    check_path,
+    check_text,
+    shown,
+)
 from ..errors import ToypokerError
-from ..game import Game
+from ..game import Game, check_game
 from ..games import load_game
 from ..result import Result, Stopped
 from .crossings import equilibria_at, system_for
@@ -131,8 +139,29 @@ def trace_curve(
         ``certified`` when all of them are.  Ctrl-C returns the curve so far
         (``stopped="interrupted"``), which :func:`resume_curve` continues.
     """
-    if not isinstance(game, Game):
-        raise ToypokerError("trace_curve takes a compiled game: trace_curve(load_game(spec), ...)")
+    check_game(game)
+    check_text(parameter, "parameter", "a parameter name (pot, ante, bet or eps)")
+    lo, hi = check_number(lo, "lo"), check_number(hi, "hi")
+    eps = check_number(eps, "eps", positive=True)
+    eps_start = check_number(eps_start, "eps_start", positive=True)
+    ds_max = check_number(ds_max, "ds_max", positive=True)
+    checkpoint_every = check_number(checkpoint_every, "checkpoint_every", positive=True)
+    max_steps = check_int(max_steps, "max_steps", low=1)
+    check_text(response, "response", "a response name")
+    if not isinstance(dominated, bool):
+        raise ToypokerError(f"dominated must be True or False, not {shown(dominated)}")
+    if start is not None:
+        start = check_number(start, "start")
+    if seed is not None:
+        seed = check_int(seed, "seed", low=0)
+    if rng is not None and not isinstance(rng, np.random.Generator):
+        raise ToypokerError("rng must be a numpy.random.Generator (numpy.random.default_rng)")
+    if not isinstance(at, list | tuple | range | np.ndarray):
+        raise ToypokerError(f"at must be a list of parameter values, not {shown(at)}")
+    at = [check_number(v, "an at value") for v in at]
+    check_callable(progress, "progress")
+    if checkpoint is not None:
+        checkpoint = check_path(checkpoint, "checkpoint")
     if not lo < hi:
         raise ToypokerError(f"empty window [{lo}, {hi}]")
     at = _check_at(at, lo, hi)
@@ -380,9 +409,14 @@ def _start_vector(system: RegularizedSystem, x0, rng) -> np.ndarray:
     normalised onto the simplex."""
     if x0 is None:
         x0 = rng.random(system.n) if rng is not None else np.full(system.n, 0.5)
-    x0 = np.asarray(x0, dtype=float)
+    try:
+        x0 = np.asarray(x0, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise ToypokerError(f"x0 must be a vector of numbers: {exc}") from None
     if x0.shape != (system.n,):
         raise ToypokerError(f"start vector needs {system.n} entries, got {x0.shape}")
+    if not np.isfinite(x0).all():
+        raise ToypokerError("x0 must be finite")
     return system.normalize(x0)
 
 

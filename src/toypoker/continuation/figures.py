@@ -4,8 +4,10 @@ the curve (his videos: equal arclength steps, linear interpolation)."""
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -47,6 +49,19 @@ def decision_nodes(game: Game) -> list[int]:
 def _grid(k: int) -> tuple[int, int]:
     cols = min(4, k) if k > 1 else 1
     return (k + cols - 1) // cols, cols
+
+
+SCREEN = (17.0, 9.4)  # inches of an animation frame at most: 1870 x 1034 pixels at 110 dpi
+
+
+def _screen_grid(k: int, w: float, h: float) -> tuple[int, int, float, float]:
+    """``(rows, cols, panel width, panel height)`` of ``k`` panels of ``w x h`` inches
+    laid out in about the screen's aspect and shrunk (never grown) to fit :data:`SCREEN`."""
+    max_w, max_h = SCREEN
+    cols = max(1, min(k, math.ceil(math.sqrt(k * (max_w / max_h) * (h / w)))))
+    rows = -(-k // cols)
+    scale = min(1.0, max_w / (w * cols), max_h / (h * rows))
+    return rows, cols, w * scale, h * scale
 
 
 def plot_expectations(curve: EquilibriumCurve, path: str | Path, log: bool = False) -> None:
@@ -141,10 +156,10 @@ class RangeBars:
     dark part the share that takes the aggressive action.  ``update`` redraws
     for another profile (the animation reuses the axes)."""
 
-    def __init__(self, fig: Figure, game: Game):
+    def __init__(self, fig: Figure, game: Game, grid: tuple[int, int] | None = None):
         self.fig, self.game = fig, game
         nodes = decision_nodes(game)
-        rows, cols = _grid(len(nodes))
+        rows, cols = grid or _grid(len(nodes))
         self.panels = []
         for k, node in enumerate(nodes):
             ax = fig.add_subplot(rows, cols, k + 1)
@@ -158,7 +173,12 @@ class RangeBars:
             ax.set_title(node_title(game, node), fontsize=8)
             self.panels.append((infs, light, dark))
         self.title = fig.suptitle("", fontsize=10)
-        fig.tight_layout()
+        fig.legend(
+            [light, dark],
+            ["share of the holding still in the range", "share of it taking the aggressive action"],
+            loc="lower center", ncol=2, fontsize=7, frameon=False,
+        )  # fmt: skip
+        fig.tight_layout(rect=(0, 0.04, 1, 1))
 
     def update(self, sigma: np.ndarray, title: str) -> None:
         """Redraw the bars for the profile ``sigma`` (own reach of each holding)."""
@@ -184,17 +204,26 @@ def plot_ranges(game: Game, sigma: np.ndarray, title: str, path: str | Path) -> 
 
 
 def animate_ranges(
-    curve: EquilibriumCurve, game: Game, path: str | Path, frames: int = 40, fps: int = 4
+    curve: EquilibriumCurve,
+    game: Game,
+    path: str | Path,
+    frames: int = 40,
+    fps: int = 4,
+    progress: Callable[[int], None] | None = None,
 ) -> None:
-    """A GIF of the range bars along the curve, in equal steps of arclength."""
-    fig = _figure_for(game, 3.0, 2.1)
-    bars = RangeBars(fig, game)
+    """A GIF of the range bars along the curve, in equal steps of arclength;
+    ``progress(k)`` after the ``k``-th frame is drawn."""
+    rows, cols, w, h = _screen_grid(len(decision_nodes(game)), 3.0, 2.1)
+    fig = figure(figsize=(w * cols, h * rows))  # a frame that fits a screen (issue 24)
+    bars = RangeBars(fig, game, (rows, cols))
     s_all = np.linspace(0.0, curve.arclength[-1], frames)
 
     def frame(k: int):
         theta, E, sig = curve.at_arclength(s_all[k])
         es = ", ".join(f"E{p + 1}={e:+.4f}" for p, e in enumerate(E))
         bars.update(sig, f"{curve.spec}: {curve.parameter} = {theta:.4f}  ({es})")
+        if progress is not None:
+            progress(k + 1)
         return []
 
     anim = FuncAnimation(fig, frame, frames=frames, blit=False)

@@ -26,11 +26,12 @@ import os
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from ..checks import check_int, check_text
 from ..errors import SpecError
 from ..game import Game
 from ..spec import format_spec, parse_spec
 from .base import GameInfo, Param, Params
-from .collusion import COLLUSION_KEYS, apply_collusion, split_collusion
+from .collusion import COLLUSION_KEYS, apply_collusion, check_collusion, split_collusion
 from .holdem import HOLDEM
 from .kuhn import KUHN
 from .layout_count import LayoutCount, count_holdem
@@ -66,8 +67,11 @@ def _info(name: str) -> GameInfo:
     return info
 
 
+SPEC_WHAT = 'a game spec such as "kuhn(players=3)"'
+
+
 def _parse(spec: str) -> tuple[GameInfo, Params, dict[str, object]]:
-    parsed = parse_spec(spec)
+    parsed = parse_spec(check_text(spec, "spec", SPEC_WHAT, SpecError))
     info = _info(parsed.name)
     raw, coll = split_collusion(parsed.as_dict())  # generic team=/sharing=/strong=/merge=
     return info, info.validate(raw), coll
@@ -90,15 +94,18 @@ def canonical_spec(spec: str) -> str:
     Raises
     ------
     SpecError
-        For an unknown game or parameter, or an invalid value.
+        For an unknown game or parameter, or an invalid value (a collusion team
+        is checked as :func:`load_game` checks it).
     """
     info, params, coll = _parse(spec)
+    if coll:  # the team checks load_game makes, without building the game
+        check_collusion(coll, info.players(params), info.restricted(params))
     return format_spec(info.name, {**params, **coll})
 
 
 def _max_bytes(max_bytes: int | None) -> int:
     if max_bytes is not None:
-        return int(max_bytes)
+        return check_int(max_bytes, "max_bytes", low=1, error=SpecError)
     env = os.environ.get("TOYPOKER_MAX_BYTES", "").strip()
     if env:
         try:

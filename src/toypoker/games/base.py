@@ -61,6 +61,14 @@ def _no_openspiel(game: object) -> tuple[str, dict[str, object]] | None:
     return None
 
 
+def _players_param(p: Params) -> int:
+    return int(p["players"])  # type: ignore[call-overload]
+
+
+def _unrestricted(p: Params) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class GameInfo:
     """A built-in game: parameters, description, source, and its hooks.
@@ -80,6 +88,12 @@ class GameInfo:
         Choices fixed as dominated (continuation pins them); empty by default.
     openspiel(game) -> (OpenSpiel game name, parameters) | None
         OpenSpiel's identical game, if any.
+    players(params) -> int
+        The number of players, without building (default: the ``players`` parameter).
+    restricted(params) -> bool
+        Whether the built game fixes some choices (default False); with
+        :attr:`players`, what :func:`~toypoker.games.canonical_spec` checks a
+        collusion team against without building the game.
     """
 
     name: str
@@ -91,6 +105,8 @@ class GameInfo:
     size: Callable[..., tuple[int, int, int] | None] = _no_size
     dominated: Callable[..., dict[int, float]] = _no_dominated
     openspiel: Callable[..., tuple[str, dict[str, object]] | None] = _no_openspiel
+    players: Callable[[Params], int] = _players_param
+    restricted: Callable[[Params], bool] = _unrestricted
 
     def validate(self, given: Mapping[str, object]) -> Params:
         """Canonical parameters from the given ones: names, types and bounds

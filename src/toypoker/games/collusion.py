@@ -32,9 +32,11 @@ from fractions import Fraction
 from ..definition import GameDefinition
 from ..errors import SpecError, ToypokerError
 from ..spec import format_spec, parse_spec
+from .base import Param
 
 __all__ = [
     "COLLUSION_KEYS",
+    "COLLUSION_PARAMS",
     "SHARINGS",
     "Team",
     "apply_collusion",
@@ -50,6 +52,16 @@ __all__ = [
 ]
 
 COLLUSION_KEYS = ("team", "sharing", "strong", "merge")
+#: what every game spec accepts besides its own parameters (``toypoker games`` lists them)
+COLLUSION_PARAMS = (
+    Param("team", "int", None, "colluding seats, 1-based digits (team=12: seats 1 and 2)"),
+    Param("sharing", "word", "win", "win: each member gets the team's mean payoff; pot: "
+          "members split their pot share, chips put in stay their own"),
+    Param("strong", "bool", False, "members also see each other's hole cards"),
+    Param("merge", "bool", None, "true: the game is the strong team merged into one agent; "
+          "not given: solve() solves a strong win-sharing team merged, seats mapped back; "
+          "false: solve the members' game as it is"),
+)  # fmt: skip
 SHARINGS = ("win", "pot")
 
 
@@ -325,6 +337,23 @@ def split_collusion(raw: dict[str, object]) -> tuple[dict[str, object], dict[str
     return rest, team.params(merge)  # type: ignore[arg-type]
 
 
+def check_collusion(coll: dict[str, object], n: int, restricted: bool) -> Team:
+    """The :class:`Team` of the canonical collusion parameters ``coll`` in a game of
+    ``n`` players (``restricted``: some choices fixed), checked before building.
+
+    Raises
+    ------
+    SpecError
+        For a seat outside the game, a team of every player, or strong collusion in
+        a game with restricted (dominated) actions.
+    """
+    team = Team.parse(coll["team"], coll["sharing"], coll["strong"])
+    team.check(n)
+    if team.strong and restricted:
+        raise SpecError("strong collusion cannot keep restricted actions; drop the restriction")
+    return team
+
+
 def apply_collusion(definition: GameDefinition, coll: dict[str, object]) -> GameDefinition:
     """Apply the canonical collusion parameters of :func:`split_collusion` to a game.
 
@@ -336,10 +365,7 @@ def apply_collusion(definition: GameDefinition, coll: dict[str, object]) -> Game
     """
     if not coll:
         return definition
-    team = Team.parse(coll["team"], coll["sharing"], coll["strong"])
-    team.check(definition.n_players)
-    if team.strong and definition.restrictions:
-        raise SpecError("strong collusion cannot keep restricted actions; drop the restriction")
+    team = check_collusion(coll, definition.n_players, bool(definition.restrictions))
     out = collude(definition, team.seats, team.sharing, strong=team.strong)
     return merge_team(out, team.seats) if coll.get("merge") else out
 

@@ -105,6 +105,8 @@ THIRD_STREET = GameInfo(
     build=build_third_street,
     check=check_third_street,
     size=size,
+    players=lambda p: N_PLAYERS,
+    restricted=lambda p: bool(p["rational"]),
 )
 
 SKP = GameInfo(
@@ -118,4 +120,6 @@ SKP = GameInfo(
     ),
     build=build_skp,
     size=size,
+    players=lambda p: N_PLAYERS,
+    restricted=lambda p: True,
 )

@@ -48,8 +48,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from ..checks import check_text
 from ..errors import ToypokerError
-from ..game import Game, make_label
+from ..game import Game, check_game, make_label
 from ..games import canonical_spec, load_game
 from ..games.hands import EVALUATORS, RANK_CHARS, SUIT_CHARS, card_name
 from ..games.holdem import MAX_CAP
@@ -114,6 +115,9 @@ def _ints(key: str, words: list[str], where: str) -> tuple[int, ...]:
         ) from None
 
 
+GAMEDEF_WHAT = "the gamedef text"
+
+
 def parse_gamedef(text: str) -> Gamedef:
     """Read ACPC gamedef text (``GAMEDEF`` ... ``END GAMEDEF``).
 
@@ -134,8 +138,7 @@ def parse_gamedef(text: str) -> Gamedef:
         wrong number of values, ``nolimit``, a non-positive size, a deck too
         small or too large.
     """
-    if not isinstance(text, str):
-        raise ToypokerError("a gamedef must be text")
+    check_text(text, "gamedef", GAMEDEF_WHAT)
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write
     lines = [(i + 1, ln.strip()) for i, ln in enumerate(text.splitlines())]
     lines = [(i, ln) for i, ln in lines if ln and not ln.startswith("#")]
@@ -256,7 +259,7 @@ def gamedef_spec(gamedef: str | Gamedef) -> str:
     >>> gamedef_spec(KUHN)
     'holdem(players=2,ranks=3,suits=1,hole=1,rounds=1,ante=1,check=true,evaluator=standard,bet1=1,cap1=1,first1=1)'
     """
-    gd = parse_gamedef(gamedef) if isinstance(gamedef, str) else gamedef
+    gd = gamedef if isinstance(gamedef, Gamedef) else parse_gamedef(gamedef)
     ante = min(gd.blinds)
     if any(b != ante for b in gd.blinds[2:]):
         raise ToypokerError(
@@ -363,7 +366,7 @@ def gamedef_of(game: Game) -> Gamedef:
     """The ACPC gamedef of a game, or a :class:`~toypoker.errors.ToypokerError` saying
     what ACPC cannot express (orbits, no checking, collusion, other evaluators,
     fractional chips)."""
-    spec = game.spec
+    spec = check_game(game).spec
     p = _holdem_params(game)
     team = [k for k in TEAM_PARAMS if k in game.params]
     if team:
@@ -479,21 +482,36 @@ def _cards(text: str, suits: int) -> list[int]:
     ]
 
 
-def universal_poker_label(game: Game, gd: Gamedef, info: str) -> tuple[str, bool]:
+def universal_poker_label(
+    game: Game, gd: Gamedef, info: str, board: list[int] | None = None
+) -> tuple[str, bool]:
     """Our infoset label for a ``universal_poker`` information state string, and
     whether the decision is forced in our tree (one legal action: no infoset).
 
-    ``[Private: ...]`` holds the player's cards, ``[Public: ...]`` the board in deal
-    order, ``[Sequences: ...]`` the betting of each round (``|`` between rounds;
-    ``c`` check or call, ``r`` bet or raise, ``f`` fold).  Cards become ranks
+    ``[Private: ...]`` holds the player's cards, ``[Public: ...]`` the board cards
+    dealt so far, ``[Sequences: ...]`` the betting of each round (``|`` between
+    rounds; ``c`` check or call, ``r`` bet or raise, ``f`` fold).  Cards become ranks
     (suits merged) or card codes as in our deal table; ``c``/``r`` become ``k``/``b``
     when the player faces no bet (a forced check, raise cap reached, is written
     too, as our histories do).
+
+    OpenSpiel prints the board as a card set, sorted, not in deal order: which card
+    came in which round cannot be read from the string once two rounds have board
+    cards.  Give ``board``, the board card codes in deal order (the state's chance
+    outcomes after the hole cards, :func:`universal_poker_board`); the cards are
+    matched to the printed ones by identity.  Without it the printed order is
+    taken as the deal order, right only when at most one round deals board cards.
     """
     player = int(_field(info, "Player"))
     suited = EVALUATORS["standard"].suited(gd.hole + sum(gd.board))  # card codes, not ranks
     private = sorted(_cards(_field(info, "Private"), gd.suits))
-    board = _cards(_field(info, "Public"), gd.suits)
+    shown_board = _cards(_field(info, "Public"), gd.suits)
+    if board is None:
+        board = shown_board
+    elif sorted(board) != sorted(shown_board):
+        raise ToypokerError(
+            f"universal_poker state {info!r}: the board dealt, {board}, is not the one shown"
+        )
     if not suited:
         private = [c // gd.suits for c in private]
     rounds = _field(info, "Sequences").split("|")
@@ -551,8 +569,6 @@ def universal_poker_policy(profile: Profile, gd: Gamedef, os_game: Any) -> dict[
     """``profile`` at every information state of ``os_game`` (``universal_poker``):
     ``{information state string: [(action, probability), ...]}``, the form
     ``pyspiel.TabularPolicy`` takes.  Walks OpenSpiel's whole tree (small games)."""
-    game = profile.game
-    letters = {"k": UP_CALL, "c": UP_CALL, "b": UP_RAISE, "r": UP_RAISE, "f": UP_FOLD}
     table: dict[str, list] = {}
     stack = [os_game.new_initial_state()]
     while stack:
@@ -561,18 +577,45 @@ def universal_poker_policy(profile: Profile, gd: Gamedef, os_game: Any) -> dict[
             continue
         if not state.is_chance_node():
             info = state.information_state_string()
-            if info not in table:
-                label, forced = universal_poker_label(game, gd, info)
-                if forced:
-                    table[info] = [(UP_CALL, 1.0)]
-                else:
-                    inf = game.infoset(label)
-                    probs = profile.probs[inf.offset : inf.offset + len(inf.actions)]
-                    table[info] = [
-                        (letters[a], float(x)) for a, x in zip(inf.actions, probs, strict=True)
-                    ]
-                    if sorted(a for a, _ in table[info]) != sorted(state.legal_actions()):
-                        raise ToypokerError(f"actions of {label} differ from OpenSpiel's at {info}")
+            row = universal_poker_action_probs(profile, gd, state)
+            if table.setdefault(info, row) != row:
+                raise ToypokerError(
+                    f"OpenSpiel's information state {info!r} joins infosets that differ "
+                    "(boards of several rounds): use universal_poker_state_policy"
+                )
         for a in state.legal_actions():
             stack.append(state.child(a))
     return table
+
+
+def universal_poker_board(gd: Gamedef, state: Any) -> list[int]:
+    """The board card codes of a ``universal_poker`` state in deal order: its chance
+    outcomes after the ``players x hole`` hole cards (OpenSpiel deals the hole cards
+    first, then each round's board; a chance action is the card's code)."""
+    dealt = [a for a, p in zip(state.history(), _history_players(state), strict=True) if p < 0]
+    return dealt[gd.players * gd.hole :]
+
+
+def _history_players(state: Any) -> list[int]:
+    """Who acted at each step of ``state.history()`` (-1 for chance)."""
+    return [int(h.player) for h in state.full_history()]
+
+
+def universal_poker_action_probs(
+    profile: Profile, gd: Gamedef, state: Any
+) -> list[tuple[int, float]]:
+    """``profile``'s ``[(action, probability), ...]`` at a decision state of OpenSpiel's
+    ``universal_poker``, its infoset found by the cards' identity (the board in deal
+    order, :func:`universal_poker_board`)."""
+    game = profile.game
+    letters = {"k": UP_CALL, "c": UP_CALL, "b": UP_RAISE, "r": UP_RAISE, "f": UP_FOLD}
+    info = state.information_state_string()
+    label, forced = universal_poker_label(game, gd, info, universal_poker_board(gd, state))
+    if forced:
+        return [(UP_CALL, 1.0)]
+    inf = game.infoset(label)
+    probs = profile.probs[inf.offset : inf.offset + len(inf.actions)]
+    row = [(letters[a], float(x)) for a, x in zip(inf.actions, probs, strict=True)]
+    if sorted(a for a, _ in row) != sorted(state.legal_actions()):
+        raise ToypokerError(f"actions of {label} differ from OpenSpiel's at {info}")
+    return row

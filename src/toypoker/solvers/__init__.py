@@ -33,9 +33,10 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
+from ..checks import check_path
 from ..errors import ToypokerError
 from ..evaluate import evaluate, team_evaluation
-from ..game import Game
+from ..game import Game, check_game
 from ..games import load_game
 from ..games.collusion import Team, merged_spec
 from ..result import Result, Stopped, TracePoint
@@ -119,6 +120,7 @@ def solve(
         ``equilibria``/``variables`` for ``enumerate``; ``team`` and
         ``solved_as`` for a game with a team.
     """
+    check_game(game)
     merged = None if merge is False else merged_spec(game.spec, default_only=merge is None)
     solved = load_game(merged) if merged is not None else game
     res = _run(solved, method, iterations, target_nash_conv, seconds, target_max_gain,
@@ -190,7 +192,7 @@ def _run(
         solver = Solver(game, method, seed=seed, **options)
         trace: tuple[TracePoint, ...] = ()
     else:
-        ck = load_checkpoint(resume)
+        ck = load_checkpoint(check_path(resume, "resume"))
         if ck.method != m.name:
             raise ToypokerError(f"checkpoint {resume} is for method {ck.method}, not {m.name}")
         if seed is not None and seed != ck.seed:

@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_path
 from ..errors import ToypokerError
 from ..io import atomic_write_bytes
 from ..result import TracePoint, jsonable
@@ -139,7 +140,7 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
         One line naming the file and what is wrong with it.
     """
     try:
-        return _load(Path(path))
+        return _load(check_path(path, "path"))
     except ToypokerError as exc:
         text = str(exc)
         if "\n" in text or "\r" in text:  # a key or value of the file quoted in the message

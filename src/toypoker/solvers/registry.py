@@ -169,6 +169,10 @@ METHODS: Mapping[str, Method] = MappingProxyType(
 
 def get_method(name: str) -> Method:
     """The registry entry ``name``, or a ToypokerError listing the known ones."""
+    if not isinstance(name, str):
+        raise ToypokerError(
+            f"method must be a name ({', '.join(METHODS)}), not {type(name).__name__}"
+        )
     m = METHODS.get(name)
     if m is None:
         raise ToypokerError(f"unknown method {name!r}; known: {', '.join(METHODS)}")

@@ -25,9 +25,10 @@ from typing import Any
 
 import numpy as np
 
+from ..checks import check_callable, check_int, check_number, check_path
 from ..errors import ToypokerError
 from ..evaluate import Evaluation, evaluate
-from ..game import Game
+from ..game import Game, check_game
 from ..games import load_game
 from ..interrupts import caused_by_interrupt, deferred_interrupts
 from ..kernels import KernelEvaluation, kernel_for
@@ -68,14 +69,13 @@ class Solver:
     def __init__(
         self, game: Game, method: str = "cfr+", *, seed: int | None = None, **options: object
     ) -> None:
+        check_game(game)
         m = get_method(method)
         opts = parse_options(m, options)
         if seed is not None:
             if not m.stochastic:
                 raise ToypokerError(f"{m.name} is deterministic: it takes no seed")
-            if isinstance(seed, bool) or not isinstance(seed, int | np.integer) or seed < 0:
-                raise ToypokerError(f"seed must be an integer >= 0, not {seed!r}")
-            seed = int(seed)
+            seed = check_int(seed, "seed", low=0)
         elif m.stochastic:
             seed = int(np.random.SeedSequence().entropy % 2**63)
         self._setup(game, m, opts, seed, m.init(game, opts, seed), 0.0)
@@ -219,6 +219,10 @@ class Solver:
         trace: tuple[TracePoint, ...] = (),
     ) -> Result:
         """Step until a budget or a target is met; see :func:`toypoker.solvers.solve`."""
+        check_callable(progress, "progress")
+        check_number(checkpoint_seconds, "checkpoint_seconds", positive=True)
+        if checkpoint is not None:
+            checkpoint = check_path(checkpoint, "checkpoint")
         budgets = _check_budgets(
             self.method,
             iterations,
@@ -228,6 +232,10 @@ class Solver:
             check_every,
             checkpoint,
         )
+        iterations, seconds = budgets["iterations"], budgets["seconds"]  # type: ignore[assignment]
+        target_nash_conv = budgets["target_nash_conv"]  # type: ignore[assignment]
+        target_max_gain = budgets["target_max_gain"]  # type: ignore[assignment]
+        check_every = budgets["check_every"]  # type: ignore[assignment]
         if self.method.one_shot:
             stopped = Stopped.SOLVED
             try:
@@ -353,16 +361,18 @@ def _check_budgets(
     check_every: int | None,
     checkpoint: object,
 ) -> dict[str, object]:
-    """The run's budgets, checked once here (the CLI does not repeat this)."""
-    if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
-        raise ToypokerError(f"iterations must be at least 1, got {iterations}")
-    if seconds is not None and not seconds > 0:
-        raise ToypokerError(f"seconds must be positive, got {seconds}")
-    if check_every is not None and (isinstance(check_every, bool) or check_every < 1):
-        raise ToypokerError(f"check_every must be at least 1, got {check_every}")
-    for name, v in (("target_nash_conv", target_nash_conv), ("target_max_gain", target_max_gain)):
-        if v is not None and not v >= 0:
-            raise ToypokerError(f"{name} must be >= 0, got {v}")
+    """The run's budgets, checked once here (the CLI does not repeat this): whole
+    numbers for counts (not ``2.5``, not ``"10"``), finite numbers for the rest."""
+    if iterations is not None:
+        iterations = check_int(iterations, "iterations", low=1)
+    if seconds is not None:
+        seconds = check_number(seconds, "seconds", positive=True)
+    if check_every is not None:
+        check_every = check_int(check_every, "check_every", low=1)
+    if target_nash_conv is not None:
+        target_nash_conv = check_number(target_nash_conv, "target_nash_conv", nonnegative=True)
+    if target_max_gain is not None:
+        target_max_gain = check_number(target_max_gain, "target_max_gain", nonnegative=True)
     if method.one_shot:
         # budgets bound the steps; an exact method's one step always fits them
         for name, v in (("check_every", check_every), ("checkpoint", checkpoint)):

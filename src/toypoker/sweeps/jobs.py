@@ -10,6 +10,7 @@ is what a Dask worker runs: it records a failure instead of raising.
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -139,8 +140,15 @@ def _job_equilibria(p: dict) -> dict:
         "game": g.spec,
         "pieces": len(pieces),
         "isolated": sum(not pc.free for pc in pieces),
-        "equilibria": " | ".join(pc.describe() for pc in pieces),
+        "equilibria": _labelled(g, " | ".join(pc.describe() for pc in pieces)),
     }
+
+
+def _labelled(game: Game, text: str) -> str:
+    """The enumerator's symbols (``P3_1_kk``) written as the infoset labels they stand
+    for (``P3:1:kk``), the form profiles and the README use."""
+    names = {i.label.replace(":", "_"): i.label for i in game.infosets}
+    return re.sub(r"\bP\d+_\w+", lambda m: names.get(m.group(0), m.group(0)), text)
 
 
 def _job_trace(p: dict) -> dict:

@@ -23,6 +23,7 @@ import itertools
 import json
 import logging
 import math
+import numbers
 import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
@@ -31,6 +32,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+from ..checks import check_callable, check_int, check_path, check_text, shown
 from ..errors import SpecError, ToypokerError
 from ..games import canonical_spec
 from ..interrupts import deferred_interrupts
@@ -242,8 +244,26 @@ class SweepResult:
         atomic_write_bytes(path, sink.getvalue().to_pybytes())
 
 
+def _job_spec(job: Job) -> str:
+    """The job's own game when it did not run: the base spec with the job's game
+    parameters (canonical when valid, else as written: a failed job names its game)."""
+    over = job.params["game"]
+    if not over:
+        return job.params["spec"]
+    base = parse_spec(job.params["spec"])
+    written = format_spec(
+        base.name, {**base.as_dict(), **{k: parse_value(str(v)) for k, v in over.items()}}
+    )
+    try:
+        return canonical_spec(written)
+    except SpecError:
+        return written
+
+
 def _row(job: Job, rec: dict) -> dict:
-    row: dict[str, object] = {"job": job.id, "kind": job.kind, "spec": job.params["spec"]}
+    game = (rec.get("result") or {}).get("game")  # the spec of the game the job ran
+    spec = game if isinstance(game, str) else _job_spec(job)
+    row: dict[str, object] = {"job": job.id, "kind": job.kind, "spec": spec}
     for k, v in job.params["game"].items():
         try:
             row[k] = (
@@ -277,6 +297,36 @@ def _prepare(out: Path, kind: str, spec: str) -> None:
             raise ToypokerError(f"{out} holds another sweep; give a new folder")
     elif out.exists() and any(out.iterdir()):
         raise ToypokerError(f"{out} is not empty and holds no sweep; give a new folder")
+
+
+def _check_sweep_args(
+    kind: object, spec: object, axes: object, seeds: object, methods: object,
+    workers: object, retries: object,
+) -> tuple[Sequence[int] | None, list[str] | None]:  # fmt: skip
+    """:func:`sweep`'s arguments checked, one sentence each; ``(seeds, methods)`` as lists."""
+    check_text(kind, "kind", f"a job kind ({', '.join(JOB_KINDS)})")
+    check_text(spec, "spec", 'a game spec such as "kuhn(players=3)"', SpecError)
+    if axes is not None and not isinstance(axes, Mapping):
+        raise ToypokerError(f"axes must be a mapping {{name: values}}, not {type(axes).__name__}")
+    if workers is not None:
+        check_int(workers, "workers", low=1)
+    check_int(retries, "retries", low=0)
+    if seeds is not None:
+        if isinstance(seeds, numbers.Integral) and not isinstance(seeds, bool):
+            seeds = range(check_int(seeds, "seeds", low=1))
+        elif isinstance(seeds, list | tuple | range):
+            seeds = [check_int(s, "a seed", low=0) for s in seeds]
+        else:
+            raise ToypokerError(f"seeds must be a count or a list of seeds, not {shown(seeds)}")
+        if not seeds:
+            raise ToypokerError("seeds: give at least one seed (or None)")
+    if methods is not None:
+        if not isinstance(methods, list | tuple):
+            raise ToypokerError(f"methods must be a list of names, not {shown(methods)}")
+        if not methods:
+            raise ToypokerError("methods: give at least one method (or None for the default)")
+        methods = [check_text(m, "a method", "a method name") for m in methods]
+    return seeds, methods  # type: ignore[return-value]
 
 
 def sweep(
@@ -322,10 +372,10 @@ def sweep(
     -------
     SweepResult
     """
-    if isinstance(seeds, int):
-        if seeds < 1:
-            raise ToypokerError(f"seeds must be at least 1, got {seeds}")
-        seeds = range(seeds)
+    seeds, methods = _check_sweep_args(kind, spec, axes, seeds, methods, workers, retries)
+    check_callable(progress, "progress")
+    if out is not None:
+        out = check_path(out, "out")
     jobs = _jobs(kind, spec, dict(axes or {}), seeds, methods)
     spec_c = jobs[0].params["spec"]
     folder = None if out is None else Path(out)

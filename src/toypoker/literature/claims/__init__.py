@@ -27,6 +27,19 @@ CLAIMS: tuple[Claim, ...] = (
 )
 
 
+#: each claim's paper (its module), for summaries by paper
+PAPERS: dict[str, str] = {
+    c.id: paper
+    for paper, claims in (
+        ("Kuhn (1950)", kuhn1950.CLAIMS),
+        ("Szafron et al. (2013)", szafron2013.CLAIMS),
+        ("Billingham", billingham.CLAIMS),
+        ("Ullman (2015)", ullman2015.CLAIMS),
+    )
+    for c in claims
+}
+
+
 def claim_ids() -> tuple[str, ...]:
     """The ids of :data:`CLAIMS`, in order."""
     return tuple(c.id for c in CLAIMS)
