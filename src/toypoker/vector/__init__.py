@@ -1,0 +1,25 @@
+"""Hands as vectors on the public tree (issue 21): the vector layout.
+
+The deal-table layout (:mod:`toypoker.game`) stores one row per (public node, joint
+deal), so it grows as ``H^n``.  This package keeps the same public tree and stores,
+at every public node, one vector per player over her private hands (her range):
+reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infoset is
+(decision node, hand), mapped onto the compiled game's infoset labels so that a
+:class:`~toypoker.profile.Profile` reads and writes it unchanged.
+
+* :mod:`.layout` -- :func:`compile_vector`: the layout compiled from a row-layout
+  :class:`~toypoker.game.Game` (physical cards, hands, boards with multiplicities,
+  infoset map, strengths);
+* :mod:`.values` -- reach, counterfactual values (fold terminals by
+  inclusion-exclusion over cards, two-player showdowns by a sorted sweep, the dense
+  product for three or more players), expected values, best responses, NashConv;
+* :mod:`.cfr` -- the CFR family's iteration (:class:`~toypoker.solvers.cfr.CFROptions`)
+  on the vector layout.
+
+Status: compiled from the row layout (so it is built only where the deal table can
+be); the solvers and the CLI still run on the row layout.
+"""
+
+from .layout import VectorGame, compile_vector
+
+__all__ = ["VectorGame", "compile_vector"]

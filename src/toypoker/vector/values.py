@@ -1,0 +1,381 @@
+"""Reach, counterfactual values, best responses and NashConv in the vector layout.
+
+Arrays are ``(nodes, H)`` per player (:mod:`toypoker.vector.layout`).
+
+* ``reach[p, t, h]``: ``p``'s own action probabilities on the path to node ``t``
+  when she holds hand ``h``, times whether ``h`` avoids ``t``'s board.
+* ``cfv[t, h]`` of player ``p``: the sum over the other players' hands (pairwise
+  disjoint, disjoint from ``h``, each weighted by its holder's reach) and the
+  chance events below ``t`` of ``p``'s payoff, times the probability of the joint
+  deal (``VectorGame.node_weight``) -- so ``sum_h cfv[root, h]`` is ``p``'s expected
+  payoff, and ``cfv`` at ``p``'s action edges gives CFR's regrets directly.
+
+Terminal values never touch joint deals:
+
+* two players, fold: ``(pot [p wins] - committed_p) C(h)`` with the opponent's
+  mass compatible with ``h`` by inclusion-exclusion over ``h``'s cards,
+  ``C(h) = sum_{S subset of h} (-1)^|S| M[S]`` (``M[S]``: the opponent's reach
+  summed over the hands holding ``S``);
+* two players, showdown: the hands sorted by strength once per board; the mass
+  the opponent holds below (and level with) ``h``'s strength, by the same
+  inclusion-exclusion applied to prefix sums of each card subset's hands in
+  strength order: ``O(H 2^hole)`` per terminal after an ``O(H log H)`` sort per
+  board (:class:`_Sweep`); ties split the pot;
+* three or more players (and the reference for two): the dense product over the
+  other players' hands, ``O(H^n)`` per terminal (:func:`_dense_terminal`).  The
+  pairwise sweep for three live players is not built yet.
+
+Every function runs on float64 and, where stated, on object arrays of
+:class:`fractions.Fraction` (exact).
+"""
+
+from __future__ import annotations
+
+import itertools
+import string
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..evaluate import _segment_sum
+from ..game import Game
+from .layout import VectorGame
+
+
+@dataclass(frozen=True)
+class _Terminal:
+    node: int
+    board: int
+    live: tuple[bool, ...]
+    committed: tuple[Fraction, ...]
+
+
+class _Sweep:
+    """Card-subset incidence of the hands and, per board, the strength-sorted order of
+    (subset, hand) pairs: what the two-player O(H) terminal values need."""
+
+    def __init__(self, vg: VectorGame):
+        k = vg.hands.shape[1]
+        self.levels = []  # per subset size s: (sign, subset ids (H, C(k,s)), count)
+        for s in range(k + 1):
+            subs = [list(c) for c in itertools.combinations(range(k), s)]
+            if s == 0:  # the empty subset: every hand holds it
+                ids = np.zeros((len(vg.hands), 1), dtype=np.int64)
+            else:
+                cols = np.stack([vg.hands[:, c] for c in subs], axis=1)  # (H, C, s)
+                _, ids = np.unique(cols.reshape(-1, s), axis=0, return_inverse=True)
+                ids = ids.reshape(len(vg.hands), len(subs))
+            self.levels.append(((-1) ** s, ids, int(ids.max()) + 1))
+        self.boards: dict[int, list[tuple[np.ndarray, ...]]] = {}
+        self.vg = vg
+
+    def board(self, b: int) -> list[tuple[np.ndarray, ...]]:
+        """Per subset size: (hand of each sorted entry, group start, lo, hi) of board ``b``."""
+        if b not in self.boards:
+            _, rank = np.unique(self.vg.strength[b], return_inverse=True)
+            top = int(rank.max()) + 2
+            out = []
+            for _, ids, _ in self.levels:
+                key = ids * top + rank[:, None]
+                flat = key.ravel()
+                order = np.argsort(flat, kind="stable")
+                skey = flat[order]
+                hand_of = order // ids.shape[1]
+                start = np.searchsorted(skey, ids * top, side="left")
+                lo = np.searchsorted(skey, key, side="left")
+                hi = np.searchsorted(skey, key, side="right")
+                out.append((hand_of, start, lo, hi))
+            self.boards[b] = out
+        return self.boards[b]
+
+    def compatible(self, r: np.ndarray) -> np.ndarray:
+        """``C(h)``: the mass of ``r`` on hands disjoint from ``h`` (inclusion-exclusion)."""
+        out = None
+        for sign, ids, count in self.levels:
+            m = _segment_sum(ids.ravel(), np.repeat(r, ids.shape[1]), count)
+            part = m[ids].sum(axis=1) * sign
+            out = part if out is None else out + part
+        return out
+
+    def below_level(self, r: np.ndarray, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """The mass of ``r`` on hands disjoint from ``h`` that are weaker than / as strong
+        as ``h`` on board ``b``."""
+        below = level = None
+        for (sign, _, _), (hand_of, start, lo, hi) in zip(self.levels, self.board(b), strict=True):
+            w = r[hand_of]
+            cs = np.concatenate([np.zeros(1, dtype=w.dtype), np.cumsum(w)])
+            if w.dtype == object:
+                cs[0] = Fraction(0)
+            lt = (cs[lo] - cs[start]).sum(axis=1) * sign
+            eq = (cs[hi] - cs[lo]).sum(axis=1) * sign
+            below = lt if below is None else below + lt
+            level = eq if level is None else level + eq
+        return below, level
+
+
+class Plan:
+    """What the passes need, derived once from a :class:`VectorGame`: terminals,
+    per-depth edges, the disjointness matrix, the two-player sweep."""
+
+    def __init__(self, vg: VectorGame):
+        game = vg.game
+        self.vg = vg
+        self.terminals = [
+            _Terminal(nd.id, int(vg.node_board[nd.id]), nd.live, nd.committed)
+            for nd in game.nodes
+            if nd.kind == "terminal"
+        ]
+        cards = vg.hand_cards.astype(np.int64)
+        self.disjoint = (cards @ cards.T) == 0
+        self.sweep = _Sweep(vg) if vg.n_players == 2 else None
+        self.chance_child = np.zeros(vg.n_nodes, dtype=bool)
+        for nd in game.nodes:
+            if nd.kind == "chance":
+                self.chance_child[list(nd.children)] = True
+        self.dense_cache: dict[tuple[int, tuple[bool, ...]], list[np.ndarray]] = {}
+        # infoset -> a (node, hand) holding it (the owner's reach is the same on all)
+        rep = np.full(game.n_infosets, -1, dtype=np.int64)
+        flat = vg.hand_infoset.ravel()
+        where = np.nonzero(flat >= 0)[0]
+        rep[flat[where[::-1]]] = where[::-1]
+        self.infoset_rep = rep  # flat index node * H + hand
+
+
+def plan_for(vg: VectorGame) -> Plan:
+    """The :class:`Plan` of ``vg`` (built once, kept with it)."""
+    if "plan" not in vg.cache:
+        vg.cache["plan"] = Plan(vg)
+    return vg.cache["plan"]  # type: ignore[return-value]
+
+
+def _one(exact: bool) -> object:
+    return Fraction(1) if exact else 1.0
+
+
+def reaches(vg: VectorGame, sigma: np.ndarray) -> np.ndarray:
+    """Every player's own reach at every (node, hand), shape ``(n, nodes, H)``."""
+    exact = sigma.dtype == object
+    n, nn, hh = vg.n_players, vg.n_nodes, vg.n_hands
+    reach = np.empty((n, nn, hh), dtype=object if exact else np.float64)
+    reach[:, 0, :] = _one(exact)
+    plan = plan_for(vg)
+    compat = vg.board_compat[vg.node_board]
+    for t in range(1, len(vg.depth_start) - 1):
+        a, b = vg.depth_start[t], vg.depth_start[t + 1]
+        par = vg.parent[a:b]
+        r = reach[:, par, :]
+        ch = plan.chance_child[a:b]
+        if ch.any():
+            r[:, ch, :] = r[:, ch, :] * compat[a:b][ch]
+        for p in range(n):
+            sel = vg.edge_player[a:b] == p
+            if sel.any():
+                e = vg.edge_sigma[a:b][sel]
+                f = sigma[e.clip(0)]
+                f[e < 0] = 0 * _one(exact)
+                r[p, sel, :] = r[p, sel, :] * f
+        reach[:, a:b, :] = r
+    return reach
+
+
+def _dense_terminal(
+    plan: Plan, term: _Terminal, reach: np.ndarray, player: int, exact: bool
+) -> np.ndarray:
+    """``cfv`` of ``player`` at a terminal by the dense product over the others' hands."""
+    vg = plan.vg
+    n = vg.n_players
+    key = (term.board, term.live if sum(term.live) > 1 else ())
+    if key not in plan.dense_cache:
+        # compat[h_0, ..., h_{n-1}]: pairwise disjoint; share[p]: p's share of the pot
+        k = plan.disjoint.astype(np.int64)
+        compat = np.ones((vg.n_hands,) * n, dtype=np.int64)
+        for i, j in itertools.combinations(range(n), 2):
+            shape = [1] * n
+            shape[i] = shape[j] = vg.n_hands
+            compat = compat * k.reshape(shape)
+        shares = []
+        if sum(term.live) > 1:
+            s = vg.strength[term.board]
+            st = []
+            for i, lv in enumerate(term.live):
+                shape = [1] * n
+                shape[i] = vg.n_hands
+                st.append((s if lv else np.full_like(s, np.iinfo(np.int64).min)).reshape(shape))
+            top = st[0]
+            for x in st[1:]:
+                top = np.maximum(top, x)
+            wins = [np.broadcast_to(x == top, compat.shape) for x in st]
+            count = sum(w.astype(np.int64) for w in wins)
+            shares = [(w, count) for w in wins]
+        plan.dense_cache[key] = [compat, *shares]
+    compat, *shares = plan.dense_cache[key]
+    pot = sum(term.committed, Fraction(0))
+    c = term.committed[player]
+    if exact:
+        if shares:
+            win, count = shares[player]
+            flat_w, flat_k = win.ravel(), count.ravel()
+            u = np.array(
+                [Fraction(int(w) * pot, int(k)) - c for w, k in zip(flat_w, flat_k, strict=True)],
+                dtype=object,
+            ).reshape(compat.shape)
+        else:
+            u = np.full(compat.shape, (pot if term.live[player] else 0) - c, dtype=object)
+        u = u * compat
+    elif shares:
+        win, count = shares[player]
+        u = compat * (win * float(pot) / np.maximum(count, 1) - float(c))
+    else:
+        u = compat * ((float(pot) if term.live[player] else 0.0) - float(c))
+    letters = string.ascii_letters[:n]
+    ops, subs = [u], [letters]
+    for q in range(n):
+        if q != player:
+            ops.append(reach[q, term.node])
+            subs.append(letters[q])
+    out = _contract(ops, subs, letters[player])
+    w = vg.node_weight_exact[term.node] if exact else vg.node_weight[term.node]
+    return out * w * vg.board_compat[term.board]
+
+
+def _contract(ops: list[np.ndarray], subs: list[str], out: str) -> np.ndarray:
+    """``einsum`` that also works on object arrays (one axis at a time)."""
+    if ops[0].dtype != object:
+        return np.einsum(",".join(subs) + "->" + out, *ops)
+    u, axes = ops[0], subs[0]
+    for vec, ax in zip(ops[1:], subs[1:], strict=True):
+        i = axes.index(ax)
+        u = np.tensordot(u, vec, axes=([i], [0]))
+        axes = axes[:i] + axes[i + 1 :]
+    return u
+
+
+def _sweep_terminal(
+    plan: Plan, term: _Terminal, reach: np.ndarray, player: int, exact: bool
+) -> np.ndarray:
+    """``cfv`` of ``player`` at a two-player terminal in O(H) (inclusion-exclusion)."""
+    vg, sweep = plan.vg, plan.sweep
+    assert sweep is not None
+    r = reach[1 - player, term.node]
+    pot = sum(term.committed, Fraction(0))
+    c = term.committed[player]
+    if not exact:
+        pot, c = float(pot), float(c)
+    mass = sweep.compatible(r)
+    if all(term.live):
+        below, level = sweep.below_level(r, term.board)
+        half = Fraction(1, 2) if exact else 0.5
+        out = pot * (below + half * level) - c * mass
+    else:
+        out = ((pot if term.live[player] else 0 * pot) - c) * mass
+    w = vg.node_weight_exact[term.node] if exact else vg.node_weight[term.node]
+    return out * w * vg.board_compat[term.board]
+
+
+def counterfactual_values(
+    vg: VectorGame, sigma: np.ndarray, player: int, reach: np.ndarray, *, dense: bool = False
+) -> np.ndarray:
+    """``player``'s counterfactual values at every (node, hand), shape ``(nodes, H)``.
+
+    ``dense`` uses the O(H^n) product at every terminal (the reference);
+    otherwise two-player games use the O(H) sweep."""
+    exact = sigma.dtype == object
+    plan = plan_for(vg)
+    cfv = np.zeros((vg.n_nodes, vg.n_hands), dtype=object if exact else np.float64)
+    if exact:
+        cfv[...] = Fraction(0)
+    fast = plan.sweep is not None and not dense
+    for term in plan.terminals:
+        f = _sweep_terminal if fast else _dense_terminal
+        cfv[term.node] = f(plan, term, reach, player, exact)
+    _backward(vg, sigma, player, cfv, None)
+    return cfv
+
+
+def _backward(
+    vg: VectorGame, sigma: np.ndarray, player: int, cfv: np.ndarray, choice: np.ndarray | None
+) -> None:
+    """Sum ``cfv`` up the tree in place: ``player``'s edges weighted by ``sigma`` (or,
+    with ``choice``, by a best response chosen here per infoset), others' summed."""
+    exact = cfv.dtype == object
+    game = vg.game
+    for t in range(len(vg.depth_start) - 2, 0, -1):
+        a, b = vg.depth_start[t], vg.depth_start[t + 1]
+        v = cfv[a:b]
+        own = vg.edge_player[a:b] == player
+        if own.any():
+            e = vg.edge_sigma[a:b][own]
+            ok = e >= 0
+            if choice is not None:
+                _choose(game, e[ok], v[own][ok], choice, exact)
+                weight = np.where(game.sigma_fixed, sigma, choice)
+                if exact:
+                    weight = np.array([Fraction(x) for x in weight], dtype=object)
+            else:
+                weight = sigma
+            f = weight[e.clip(0)]
+            f[~ok] = 0 * _one(exact)
+            v = v.copy()
+            v[own] = v[own] * f
+        np.add.at(cfv, vg.parent[a:b], v)
+
+
+def _choose(game: Game, e: np.ndarray, q: np.ndarray, choice: np.ndarray, exact: bool) -> None:
+    """Best actions of the free infosets whose edges ``e`` carry the values ``q``:
+    summed over the hands of each infoset, first maximum in the game's action order."""
+    total = _segment_sum(e, q, game.n_sigma)
+    infs = np.unique(game.sigma_infoset[e])
+    infs = infs[~game.infoset_restricted[infs]]
+    if not len(infs):
+        return
+    pad = game.infoset_actions_padded[infs]
+    if exact:
+        best = np.array(
+            [max((k for k in range(len(row)) if row[k] >= 0), key=lambda k, row=row:
+                 (total[row[k]], -k)) for row in pad],
+            dtype=np.int64,
+        )
+    else:
+        qm = np.where(pad >= 0, total[pad.clip(0)], -np.inf)
+        best = np.argmax(qm, axis=1)
+    choice[pad.ravel()[pad.ravel() >= 0]] = 0
+    choice[pad[np.arange(len(infs)), best]] = 1
+
+
+def expected_values(vg: VectorGame, sigma: np.ndarray, *, dense: bool = False) -> np.ndarray:
+    """Each player's expected payoff under the flat profile ``sigma`` (exact for
+    Fractions), equal to :func:`toypoker.evaluate.expected_values`."""
+    reach = reaches(vg, sigma)
+    vals = [
+        counterfactual_values(vg, sigma, p, reach, dense=dense)[0].sum()
+        for p in range(vg.n_players)
+    ]
+    return np.array(vals, dtype=sigma.dtype if sigma.dtype == object else np.float64)
+
+
+def best_response_value(vg: VectorGame, sigma: np.ndarray, player: int) -> tuple[object, np.ndarray]:
+    """``player``'s best-response value against ``sigma`` and the pure response
+    (0/1 per flat action at her free infosets)."""
+    exact = sigma.dtype == object
+    plan = plan_for(vg)
+    reach = reaches(vg, sigma)
+    cfv = np.zeros((vg.n_nodes, vg.n_hands), dtype=object if exact else np.float64)
+    if exact:
+        cfv[...] = Fraction(0)
+    fast = plan.sweep is not None
+    for term in plan.terminals:
+        f = _sweep_terminal if fast else _dense_terminal
+        cfv[term.node] = f(plan, term, reach, player, exact)
+    choice = np.zeros(vg.game.n_sigma, dtype=np.int64)
+    _backward(vg, sigma, player, cfv, choice)
+    return cfv[0].sum(), choice
+
+
+def nash_conv(vg: VectorGame, sigma: np.ndarray) -> object:
+    """Sum over players of the best-response gain (exact for Fractions)."""
+    values = expected_values(vg, sigma)
+    gains = [best_response_value(vg, sigma, p)[0] - values[p] for p in range(vg.n_players)]
+    if sigma.dtype != object:
+        gains = [max(float(g), 0.0) for g in gains]
+    return sum(gains[1:], gains[0])
