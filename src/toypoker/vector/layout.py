@@ -151,26 +151,33 @@ def _infer_multiplicity(game: Game, groups: list[int]) -> np.ndarray:
             break
     if n_total is None:
         raise _refuse(game, "its deal weights are not those of a deck dealt in groups")
-    values = d.cards
-    counts = np.zeros(d.n_ranks, dtype=object)
-    for row, w in zip(values.tolist(), d.weight_num.tolist(), strict=True):
-        for v in row:
-            counts[v] += Fraction(int(w), den)
-    mult = [counts[r] * n_total / dealt for r in range(d.n_ranks)]
+    values = np.asarray(d.cards, dtype=np.int64)
+    w = np.asarray(d.weight_num, dtype=np.int64)
+    mult = []
+    for r in range(d.n_ranks):
+        # sum_d w_d * count_r(d), exactly: every partial sum of w is below den < 2**62
+        c = (values == r).sum(axis=1)
+        total = sum(k * int(w[c == k].sum()) for k in range(1, int(c.max(initial=0)) + 1))
+        mult.append(Fraction(total * n_total, den * dealt))
     if any(m.denominator != 1 for m in mult) or sum(mult) != n_total:
         raise _refuse(game, "its deal weights are not those of a deck dealt in groups")
     mult_i = np.array([int(m) for m in mult], dtype=np.int64)
-    # check: hypergeometric numerators row by row
-    starts = np.cumsum([0, *groups])
-    for row, w in zip(values.tolist(), d.weight_num.tolist(), strict=True):
-        left = mult_i.copy()
-        num = 1
-        for a, b in itertools.pairwise(starts):
-            for v, c in zip(*np.unique(row[a:b], return_counts=True), strict=True):
-                num *= math.comb(int(left[v]), int(c))
-                left[v] -= c
-        if num != w:
+    # check: the hypergeometric numerator of every row (vectorised over the rows)
+    top = int(mult_i.max())
+    binom = np.array([[math.comb(x, y) for y in range(top + 1)] for x in range(top + 1)])
+    left = np.broadcast_to(mult_i, (len(values), len(mult_i))).copy()
+    num = np.ones(len(values), dtype=np.int64)
+    rows = np.arange(len(values))
+    for a, b in itertools.pairwise(np.cumsum([0, *groups])):
+        count = np.zeros_like(left)
+        for j in range(a, b):
+            np.add.at(count, (rows, values[:, j]), 1)
+        if (count > left).any():
             raise _refuse(game, "its deal weights are not those of a deck dealt in groups")
+        num = num * np.prod(binom[left, count], axis=1)
+        left = left - count
+    if not np.array_equal(num, w):
+        raise _refuse(game, "its deal weights are not those of a deck dealt in groups")
     return mult_i
 
 

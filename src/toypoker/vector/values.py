@@ -44,11 +44,16 @@ from .layout import VectorGame
 
 
 @dataclass(frozen=True)
-class _Terminal:
-    node: int
+class _Group:
+    """Terminal nodes with one board and one set of live players (batched)."""
+
+    nodes: np.ndarray
     board: int
     live: tuple[bool, ...]
-    committed: tuple[Fraction, ...]
+    committed: np.ndarray  # (T, n) float
+    committed_exact: tuple[tuple[Fraction, ...], ...]
+    weight: np.ndarray  # (T,) node_weight
+    weight_exact: tuple[Fraction, ...]
 
 
 class _Sweep:
@@ -57,16 +62,21 @@ class _Sweep:
 
     def __init__(self, vg: VectorGame):
         k = vg.hands.shape[1]
-        self.levels = []  # per subset size s: (sign, subset ids (H, C(k,s)), count)
+        hh = len(vg.hands)
+        # per subset size s: (sign, subset ids (H, C(k,s)), hands sorted by subset, starts)
+        self.levels = []
         for s in range(k + 1):
             subs = [list(c) for c in itertools.combinations(range(k), s)]
             if s == 0:  # the empty subset: every hand holds it
-                ids = np.zeros((len(vg.hands), 1), dtype=np.int64)
+                ids = np.zeros((hh, 1), dtype=np.int64)
             else:
                 cols = np.stack([vg.hands[:, c] for c in subs], axis=1)  # (H, C, s)
                 _, ids = np.unique(cols.reshape(-1, s), axis=0, return_inverse=True)
-                ids = ids.reshape(len(vg.hands), len(subs))
-            self.levels.append(((-1) ** s, ids, int(ids.max()) + 1))
+                ids = ids.reshape(hh, len(subs))
+            order = np.argsort(ids.ravel(), kind="stable")
+            hand_sorted = order // ids.shape[1]
+            starts = np.searchsorted(ids.ravel()[order], np.arange(int(ids.max()) + 1))
+            self.levels.append(((-1) ** s, ids, hand_sorted, starts))
         self.boards: dict[int, list[tuple[np.ndarray, ...]]] = {}
         self.vg = vg
 
@@ -76,7 +86,7 @@ class _Sweep:
             _, rank = np.unique(self.vg.strength[b], return_inverse=True)
             top = int(rank.max()) + 2
             out = []
-            for _, ids, _ in self.levels:
+            for _, ids, _, _ in self.levels:
                 key = ids * top + rank[:, None]
                 flat = key.ravel()
                 order = np.argsort(flat, kind="stable")
@@ -90,41 +100,56 @@ class _Sweep:
         return self.boards[b]
 
     def compatible(self, r: np.ndarray) -> np.ndarray:
-        """``C(h)``: the mass of ``r`` on hands disjoint from ``h`` (inclusion-exclusion)."""
+        """``C[t, h]``: the mass of ``r[t]`` on hands disjoint from ``h``
+        (inclusion-exclusion over the subsets of ``h``), ``r`` of shape ``(T, H)``."""
         out = None
-        for sign, ids, count in self.levels:
-            m = _segment_sum(ids.ravel(), np.repeat(r, ids.shape[1]), count)
-            part = m[ids].sum(axis=1) * sign
+        for sign, ids, hand_sorted, starts in self.levels:
+            m = np.add.reduceat(r[:, hand_sorted], starts, axis=1)
+            part = m[:, ids].sum(axis=2) * sign
             out = part if out is None else out + part
         return out
 
     def below_level(self, r: np.ndarray, b: int) -> tuple[np.ndarray, np.ndarray]:
-        """The mass of ``r`` on hands disjoint from ``h`` that are weaker than / as strong
-        as ``h`` on board ``b``."""
+        """The mass of ``r[t]`` on hands disjoint from ``h`` that are weaker than / as
+        strong as ``h`` on board ``b``, each ``(T, H)``."""
         below = level = None
-        for (sign, _, _), (hand_of, start, lo, hi) in zip(self.levels, self.board(b), strict=True):
-            w = r[hand_of]
-            cs = np.concatenate([np.zeros(1, dtype=w.dtype), np.cumsum(w)])
+        for (sign, _, _, _), (hand_of, start, lo, hi) in zip(
+            self.levels, self.board(b), strict=True
+        ):
+            w = r[:, hand_of]
+            cs = np.zeros((len(r), w.shape[1] + 1), dtype=w.dtype)
             if w.dtype == object:
-                cs[0] = Fraction(0)
-            lt = (cs[lo] - cs[start]).sum(axis=1) * sign
-            eq = (cs[hi] - cs[lo]).sum(axis=1) * sign
+                cs[:, 0] = Fraction(0)
+            cs[:, 1:] = np.cumsum(w, axis=1)
+            lt = (cs[:, lo] - cs[:, start]).sum(axis=2) * sign
+            eq = (cs[:, hi] - cs[:, lo]).sum(axis=2) * sign
             below = lt if below is None else below + lt
             level = eq if level is None else level + eq
         return below, level
 
 
 class Plan:
-    """What the passes need, derived once from a :class:`VectorGame`: terminals,
-    per-depth edges, the disjointness matrix, the two-player sweep."""
+    """What the passes need, derived once from a :class:`VectorGame`: terminals
+    grouped by (board, live players), the disjointness matrix, the two-player sweep."""
 
     def __init__(self, vg: VectorGame):
         game = vg.game
         self.vg = vg
-        self.terminals = [
-            _Terminal(nd.id, int(vg.node_board[nd.id]), nd.live, nd.committed)
-            for nd in game.nodes
-            if nd.kind == "terminal"
+        groups: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
+        for nd in game.nodes:
+            if nd.kind == "terminal":
+                groups.setdefault((int(vg.node_board[nd.id]), nd.live), []).append(nd.id)
+        self.groups = [
+            _Group(
+                nodes=np.array(ids, dtype=np.int64),
+                board=b,
+                live=live,
+                committed=np.array([[float(x) for x in game.nodes[i].committed] for i in ids]),
+                committed_exact=tuple(game.nodes[i].committed for i in ids),
+                weight=vg.node_weight[ids],
+                weight_exact=tuple(vg.node_weight_exact[i] for i in ids),
+            )
+            for (b, live), ids in groups.items()
         ]
         cards = vg.hand_cards.astype(np.int64)
         self.disjoint = (cards @ cards.T) == 0
@@ -179,26 +204,33 @@ def reaches(vg: VectorGame, sigma: np.ndarray) -> np.ndarray:
     return reach
 
 
-def _dense_terminal(
-    plan: Plan, term: _Terminal, reach: np.ndarray, player: int, exact: bool
-) -> np.ndarray:
-    """``cfv`` of ``player`` at a terminal by the dense product over the others' hands."""
+def _pot_and_paid(group: _Group, player: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Pot and ``player``'s committed chips at each terminal of the group."""
+    if exact:
+        pots = np.array([sum(c, Fraction(0)) for c in group.committed_exact], dtype=object)
+        paid = np.array([c[player] for c in group.committed_exact], dtype=object)
+        return pots, paid
+    return group.committed.sum(axis=1), group.committed[:, player]
+
+
+def _dense_tensors(plan: Plan, group: _Group) -> list[np.ndarray]:
+    """Pairwise-disjointness tensor over the players' hands and each player's share of
+    the pot (live players with the top strength split it), cached per (board, live)."""
     vg = plan.vg
     n = vg.n_players
-    key = (term.board, term.live if sum(term.live) > 1 else ())
+    key = (group.board, group.live if sum(group.live) > 1 else ())
     if key not in plan.dense_cache:
-        # compat[h_0, ..., h_{n-1}]: pairwise disjoint; share[p]: p's share of the pot
         k = plan.disjoint.astype(np.int64)
         compat = np.ones((vg.n_hands,) * n, dtype=np.int64)
         for i, j in itertools.combinations(range(n), 2):
             shape = [1] * n
             shape[i] = shape[j] = vg.n_hands
             compat = compat * k.reshape(shape)
-        shares = []
-        if sum(term.live) > 1:
-            s = vg.strength[term.board]
+        shares: list[np.ndarray] = []
+        if sum(group.live) > 1:
+            s = vg.strength[group.board]
             st = []
-            for i, lv in enumerate(term.live):
+            for i, lv in enumerate(group.live):
                 shape = [1] * n
                 shape[i] = vg.n_hands
                 st.append((s if lv else np.full_like(s, np.iinfo(np.int64).min)).reshape(shape))
@@ -207,70 +239,90 @@ def _dense_terminal(
                 top = np.maximum(top, x)
             wins = [np.broadcast_to(x == top, compat.shape) for x in st]
             count = sum(w.astype(np.int64) for w in wins)
-            shares = [(w, count) for w in wins]
+            shares = [np.stack([w, count]) for w in wins]
         plan.dense_cache[key] = [compat, *shares]
-    compat, *shares = plan.dense_cache[key]
-    pot = sum(term.committed, Fraction(0))
-    c = term.committed[player]
-    if exact:
-        if shares:
-            win, count = shares[player]
-            flat_w, flat_k = win.ravel(), count.ravel()
-            u = np.array(
-                [Fraction(int(w) * pot, int(k)) - c for w, k in zip(flat_w, flat_k, strict=True)],
+    return plan.dense_cache[key]
+
+
+def _dense_group(
+    plan: Plan, group: _Group, reach: np.ndarray, player: int, exact: bool
+) -> np.ndarray:
+    """``cfv`` of ``player`` at a group of terminals by the dense product over the others'
+    hands, ``O(H^n)`` a terminal: ``(T, H)``."""
+    vg = plan.vg
+    n = vg.n_players
+    compat, *shares = _dense_tensors(plan, group)
+    pots, paid = _pot_and_paid(group, player, exact)
+    letters = string.ascii_letters[: n + 1]
+    t_ax, axes = letters[0], letters[1:]
+    others = [q for q in range(n) if q != player]
+
+    def contract(tensor: np.ndarray) -> np.ndarray:
+        ops = [reach[q][group.nodes] for q in others]
+        subs = [t_ax + axes[q] for q in others]
+        if not exact:
+            spec = ",".join([axes, *subs]) + "->" + t_ax + axes[player]
+            return np.einsum(spec, tensor, *ops)
+        rows = []
+        for i in range(len(group.nodes)):
+            u, cur = tensor.astype(object), axes
+            for q in others:
+                j = cur.index(axes[q])
+                u = np.tensordot(u, reach[q][group.nodes[i]], axes=([j], [0]))
+                cur = cur[:j] + cur[j + 1 :]
+            rows.append(u)
+        return np.array(rows, dtype=object)
+
+    mass = contract(compat)
+    if shares:
+        win, count = shares[player]
+        if exact:
+            frac = np.array(
+                [Fraction(int(w), int(c)) if c else Fraction(0)
+                 for w, c in zip(win.ravel(), count.ravel(), strict=True)],
                 dtype=object,
             ).reshape(compat.shape)
         else:
-            u = np.full(compat.shape, (pot if term.live[player] else 0) - c, dtype=object)
-        u = u * compat
-    elif shares:
-        win, count = shares[player]
-        u = compat * (win * float(pot) / np.maximum(count, 1) - float(c))
+            frac = win / np.maximum(count, 1)
+        out = pots[:, None] * contract(compat * frac) - paid[:, None] * mass
     else:
-        u = compat * ((float(pot) if term.live[player] else 0.0) - float(c))
-    letters = string.ascii_letters[:n]
-    ops, subs = [u], [letters]
-    for q in range(n):
-        if q != player:
-            ops.append(reach[q, term.node])
-            subs.append(letters[q])
-    out = _contract(ops, subs, letters[player])
-    w = vg.node_weight_exact[term.node] if exact else vg.node_weight[term.node]
-    return out * w * vg.board_compat[term.board]
+        gain = pots if group.live[player] else 0 * pots
+        out = (gain - paid)[:, None] * mass
+    return out
 
 
-def _contract(ops: list[np.ndarray], subs: list[str], out: str) -> np.ndarray:
-    """``einsum`` that also works on object arrays (one axis at a time)."""
-    if ops[0].dtype != object:
-        return np.einsum(",".join(subs) + "->" + out, *ops)
-    u, axes = ops[0], subs[0]
-    for vec, ax in zip(ops[1:], subs[1:], strict=True):
-        i = axes.index(ax)
-        u = np.tensordot(u, vec, axes=([i], [0]))
-        axes = axes[:i] + axes[i + 1 :]
-    return u
-
-
-def _sweep_terminal(
-    plan: Plan, term: _Terminal, reach: np.ndarray, player: int, exact: bool
+def _sweep_group(
+    plan: Plan, group: _Group, reach: np.ndarray, player: int, exact: bool
 ) -> np.ndarray:
-    """``cfv`` of ``player`` at a two-player terminal in O(H) (inclusion-exclusion)."""
-    vg, sweep = plan.vg, plan.sweep
+    """``cfv`` of ``player`` at a group of two-player terminals, ``O(H 2^hole)`` a
+    terminal (inclusion-exclusion and the sorted sweep): ``(T, H)``."""
+    sweep = plan.sweep
     assert sweep is not None
-    r = reach[1 - player, term.node]
-    pot = sum(term.committed, Fraction(0))
-    c = term.committed[player]
-    if not exact:
-        pot, c = float(pot), float(c)
+    r = reach[1 - player][group.nodes]
+    pots, paid = _pot_and_paid(group, player, exact)
     mass = sweep.compatible(r)
-    if all(term.live):
-        below, level = sweep.below_level(r, term.board)
+    if all(group.live):
+        below, level = sweep.below_level(r, group.board)
         half = Fraction(1, 2) if exact else 0.5
-        out = pot * (below + half * level) - c * mass
-    else:
-        out = ((pot if term.live[player] else 0 * pot) - c) * mass
-    w = vg.node_weight_exact[term.node] if exact else vg.node_weight[term.node]
-    return out * w * vg.board_compat[term.board]
+        return pots[:, None] * (below + half * level) - paid[:, None] * mass
+    gain = pots if group.live[player] else 0 * pots
+    return (gain - paid)[:, None] * mass
+
+
+def terminal_values(
+    vg: VectorGame, reach: np.ndarray, player: int, exact: bool, *, dense: bool = False
+) -> np.ndarray:
+    """``player``'s counterfactual values at the terminals (other nodes 0), ``(nodes, H)``."""
+    plan = plan_for(vg)
+    cfv = np.zeros((vg.n_nodes, vg.n_hands), dtype=object if exact else np.float64)
+    if exact:
+        cfv[...] = Fraction(0)
+    fast = plan.sweep is not None and not dense
+    for group in plan.groups:
+        out = (_sweep_group if fast else _dense_group)(plan, group, reach, player, exact)
+        w = np.array(group.weight_exact, dtype=object) if exact else group.weight
+        cfv[group.nodes] = out * w[:, None] * vg.board_compat[group.board][None, :]
+    return cfv
 
 
 def counterfactual_values(
@@ -280,15 +332,7 @@ def counterfactual_values(
 
     ``dense`` uses the O(H^n) product at every terminal (the reference);
     otherwise two-player games use the O(H) sweep."""
-    exact = sigma.dtype == object
-    plan = plan_for(vg)
-    cfv = np.zeros((vg.n_nodes, vg.n_hands), dtype=object if exact else np.float64)
-    if exact:
-        cfv[...] = Fraction(0)
-    fast = plan.sweep is not None and not dense
-    for term in plan.terminals:
-        f = _sweep_terminal if fast else _dense_terminal
-        cfv[term.node] = f(plan, term, reach, player, exact)
+    cfv = terminal_values(vg, reach, player, sigma.dtype == object, dense=dense)
     _backward(vg, sigma, player, cfv, None)
     return cfv
 
@@ -318,7 +362,10 @@ def _backward(
             f[~ok] = 0 * _one(exact)
             v = v.copy()
             v[own] = v[own] * f
-        np.add.at(cfv, vg.parent[a:b], v)
+        # breadth-first ids: a depth's children come grouped by parent, parents ascending
+        par = vg.parent[a:b]
+        first = np.flatnonzero(np.r_[True, par[1:] != par[:-1]])
+        cfv[par[first]] += np.add.reduceat(v, first, axis=0)
 
 
 def _choose(game: Game, e: np.ndarray, q: np.ndarray, choice: np.ndarray, exact: bool) -> None:
@@ -357,16 +404,8 @@ def expected_values(vg: VectorGame, sigma: np.ndarray, *, dense: bool = False) -
 def best_response_value(vg: VectorGame, sigma: np.ndarray, player: int) -> tuple[object, np.ndarray]:
     """``player``'s best-response value against ``sigma`` and the pure response
     (0/1 per flat action at her free infosets)."""
-    exact = sigma.dtype == object
-    plan = plan_for(vg)
     reach = reaches(vg, sigma)
-    cfv = np.zeros((vg.n_nodes, vg.n_hands), dtype=object if exact else np.float64)
-    if exact:
-        cfv[...] = Fraction(0)
-    fast = plan.sweep is not None
-    for term in plan.terminals:
-        f = _sweep_terminal if fast else _dense_terminal
-        cfv[term.node] = f(plan, term, reach, player, exact)
+    cfv = terminal_values(vg, reach, player, sigma.dtype == object)
     choice = np.zeros(vg.game.n_sigma, dtype=np.int64)
     _backward(vg, sigma, player, cfv, choice)
     return cfv[0].sum(), choice
