@@ -83,9 +83,11 @@ def test_random_specs_match_rows(spec: str) -> None:
     _check_floats(spec, seed=len(spec))
 
 
-@pytest.mark.parametrize("spec", ["leduc(players=2)", "kuhn(players=2,cards=5)"])
-def test_dense_terminals_equal_the_sweep(spec: str) -> None:
-    """Two players: the O(H^2) dense product (the reference) and the sorted sweep."""
+@pytest.mark.parametrize(
+    "spec", ["leduc(players=2)", "kuhn(players=2,cards=5)", "kuhn(players=3,cards=5)"]
+)
+def test_dense_terminals_equal_rows(spec: str) -> None:
+    """The O(H^n) dense product (the reference for the sweeps) against the rows."""
     _check_floats(spec, seed=3, dense=True)
 
 

@@ -21,9 +21,12 @@ Terminal values never touch joint deals:
   inclusion-exclusion applied to prefix sums of each card subset's hands in
   strength order: ``O(H 2^hole)`` per terminal after an ``O(H log H)`` sort per
   board (:class:`_Sweep`); ties split the pot;
-* three or more players (and the reference for two): the dense product over the
-  other players' hands, ``O(H^n)`` per terminal (:func:`_dense_terminal`).  The
-  pairwise sweep for three live players is not built yet.
+* three players holding one card each (Kuhn, Leduc, one-card hold'em): the same in
+  ``O(H)`` a terminal, by inclusion-exclusion over the one-card coincidences
+  (:func:`_three_group`);
+* otherwise (three players with two or more hole cards, four or more players) and as
+  the reference: the dense product over the other players' hands, ``O(H^n)`` a
+  terminal (:func:`_dense_group`).
 
 Every function runs on float64 and, where stated, on object arrays of
 :class:`fractions.Fraction` (exact).
@@ -153,7 +156,8 @@ class Plan:
         ]
         cards = vg.hand_cards.astype(np.int64)
         self.disjoint = (cards @ cards.T) == 0
-        self.sweep = _Sweep(vg) if vg.n_players == 2 else None
+        one_card = vg.hands.shape[1] == 1
+        self.sweep = _Sweep(vg) if vg.n_players == 2 or (vg.n_players == 3 and one_card) else None
         self.chance_child = np.zeros(vg.n_nodes, dtype=bool)
         for nd in game.nodes:
             if nd.kind == "chance":
@@ -309,6 +313,48 @@ def _sweep_group(
     return (gain - paid)[:, None] * mass
 
 
+def _three_group(
+    plan: Plan, group: _Group, reach: np.ndarray, player: int, exact: bool
+) -> np.ndarray:
+    """``cfv`` of ``player`` at a group of three-player terminals, one card a hand, in
+    ``O(H)`` a terminal after the sort: ``(T, H)``.
+
+    With opponents' reaches ``r1, r2`` and ``x != y != h``: the compatible mass is
+    ``(T1 - r1[h]) (T2 - r2[h]) - (S12 - r1[h] r2[h])`` (``S12 = sum r1 r2``, the
+    pairs holding one card twice); with one opponent folded, the live opponent's
+    sweep of ``r_live`` times ``T_f - r_f[h]`` minus the sweep of ``r_live r_f``;
+    with both live, ``B1 B2 + (B1 E2 + E1 B2) / 2 + E1 E2 / 3`` minus the one-card
+    pairs ``B12 + E12 / 3`` (``B``, ``E``: the mass weaker than / level with ``h``).
+    """
+    sweep = plan.sweep
+    assert sweep is not None
+    q1, q2 = (q for q in range(3) if q != player)
+    r1, r2 = reach[q1][group.nodes], reach[q2][group.nodes]
+    pots, paid = _pot_and_paid(group, player, exact)
+    t1, t2 = r1.sum(axis=1)[:, None], r2.sum(axis=1)[:, None]
+    both = r1 * r2
+    mass = (t1 - r1) * (t2 - r2) - (both.sum(axis=1)[:, None] - both)
+    live = group.live
+    if sum(live) == 1 or not live[player]:
+        gain = pots if live[player] and sum(live) == 1 else 0 * pots
+        return (gain - paid)[:, None] * mass
+    half = Fraction(1, 2) if exact else 0.5
+    third = Fraction(1, 3) if exact else 1.0 / 3.0
+    if sum(live) == 2:
+        q, f = (q1, q2) if live[q1] else (q2, q1)
+        rq, rf = reach[q][group.nodes], reach[f][group.nodes]
+        tf = rf.sum(axis=1)[:, None]
+        b1, e1 = sweep.below_level(rq, group.board)
+        b2, e2 = sweep.below_level(rq * rf, group.board)
+        share = (tf - rf) * (b1 + half * e1) - (b2 + half * e2)
+    else:
+        b1, e1 = sweep.below_level(r1, group.board)
+        b2, e2 = sweep.below_level(r2, group.board)
+        b12, e12 = sweep.below_level(both, group.board)
+        share = b1 * b2 + half * (b1 * e2 + e1 * b2) + third * e1 * e2 - (b12 + third * e12)
+    return pots[:, None] * share - paid[:, None] * mass
+
+
 def terminal_values(
     vg: VectorGame, reach: np.ndarray, player: int, exact: bool, *, dense: bool = False
 ) -> np.ndarray:
@@ -317,9 +363,11 @@ def terminal_values(
     cfv = np.zeros((vg.n_nodes, vg.n_hands), dtype=object if exact else np.float64)
     if exact:
         cfv[...] = Fraction(0)
-    fast = plan.sweep is not None and not dense
+    method = _dense_group
+    if plan.sweep is not None and not dense:
+        method = _sweep_group if vg.n_players == 2 else _three_group
     for group in plan.groups:
-        out = (_sweep_group if fast else _dense_group)(plan, group, reach, player, exact)
+        out = method(plan, group, reach, player, exact)
         w = np.array(group.weight_exact, dtype=object) if exact else group.weight
         cfv[group.nodes] = out * w[:, None] * vg.board_compat[group.board][None, :]
     return cfv
@@ -331,7 +379,7 @@ def counterfactual_values(
     """``player``'s counterfactual values at every (node, hand), shape ``(nodes, H)``.
 
     ``dense`` uses the O(H^n) product at every terminal (the reference);
-    otherwise two-player games use the O(H) sweep."""
+    otherwise the O(H) sweeps where they apply (see the module docstring)."""
     cfv = terminal_values(vg, reach, player, sigma.dtype == object, dense=dense)
     _backward(vg, sigma, player, cfv, None)
     return cfv
