@@ -30,6 +30,9 @@ QUICK = [
     "holdem(players=2,ranks=4,suits=2,hole=2,rounds=1,evaluator=high_card)",
     "holdem(players=3,ranks=3,suits=2,hole=2,rounds=1,evaluator=ullman4)",
     "holdem(players=2,ranks=3,suits=2,hole=1,rounds=2,board2=2,evaluator=ullman4)",
+    # a suited evaluator (five cards), suit isomorphism on: canonical boards standing
+    # for their orbits (off: in RANDOM)
+    "holdem(players=2,ranks=4,suits=2,hole=2,rounds=2,board2=3,evaluator=standard)",
 ]
 # drawn with numpy.random.default_rng(21) over players 2-3, ranks 3-5, suits 1-3,
 # hole 1-2, rounds 1-3, boards 0-2, evaluators high_card/ullman4 (rows < 150,000)
@@ -54,6 +57,12 @@ RANDOM = [
     "holdem(players=3,ranks=3,suits=2,hole=2,rounds=1,evaluator=ullman4)",
     "leduc(players=3)",
     "holdem(players=2,ranks=4,suits=2,hole=2,rounds=2,board2=1,evaluator=ullman4)",
+    "holdem(players=2,ranks=4,suits=2,hole=2,rounds=2,board2=3,evaluator=standard,"
+    "suit_isomorphism=false)",
+    # suited, three players
+    "holdem(players=3,ranks=4,suits=2,hole=1,rounds=2,board2=4,evaluator=standard)",
+    "holdem(players=3,ranks=4,suits=2,hole=1,rounds=2,board2=4,evaluator=standard,"
+    "suit_isomorphism=false)",
 ]
 
 

@@ -270,11 +270,15 @@ def compile_vector(game: Game) -> VectorGame:
     edge_sigma = np.full((nn, n_hands), -1, dtype=np.int32)
     edge_player = np.full(nn, -1, dtype=np.int64)
     parent = np.array([nd.parent for nd in nodes], dtype=np.int64)
+    private_cache: dict[tuple[tuple[int, ...], ...], list[tuple[int, ...]]] = {}
     for node in nodes:
         if node.kind != "decision":
             continue
         ok = board_compat[node_board[node.id]]
-        private = _private(hands, card_value, board_groups[node.id], suits)
+        groups_here = board_groups[node.id]
+        if groups_here not in private_cache:
+            private_cache[groups_here] = _private(hands, card_value, groups_here, suits)
+        private = private_cache[groups_here]
         row = np.full(n_hands, -1, dtype=np.int32)
         for h in np.nonzero(ok)[0]:
             idx = by_key.get((node.id, private[h]))
@@ -286,7 +290,9 @@ def compile_vector(game: Game) -> VectorGame:
         for a, c in enumerate(node.children):
             edge_sigma[c] = np.where(row >= 0, off + a, -1)
             edge_player[c] = node.actor
-    strength = _strengths(game, boards, board_groups, node_board, hands, card_value, suits)
+    strength = _strengths(
+        game, boards, board_groups, node_board, hands, card_value, suits, board_sizes
+    )
     depth = np.array([nd.depth for nd in nodes], dtype=np.int64)
     depth_start = np.searchsorted(depth, np.arange(depth.max() + 2))
     out = VectorGame(
@@ -343,7 +349,7 @@ def _private(
 ) -> list[tuple[int, ...]]:
     """Each hand's private observation as the compiled game writes it (1-based)."""
     values = np.sort(card_value[hands], axis=1)
-    if suits and groups:
+    if suits:
         flat = np.asarray([c for g in groups for c in g], dtype=np.int64)
         rows = np.concatenate([np.tile(flat, (len(values), 1)), values], axis=1)
         cols, col = [], 0
@@ -362,6 +368,7 @@ def _strengths(
     hands: np.ndarray,
     card_value: np.ndarray,
     suits: int,
+    board_sizes: list[int],
 ) -> np.ndarray:
     """Showdown strength of every hand on every board reached by a showdown, looked up
     in the deal table by (hole cards, board) -- canonicalised under the suits in a
@@ -369,8 +376,7 @@ def _strengths(
     d = game.definition
     n_board_cols = d.cards.shape[1] - sum(len(s) for s in d.hole_slots)
     board_cols = list(range(d.cards.shape[1] - n_board_cols, d.cards.shape[1]))
-    sizes = [len(g) for g in board_groups[int(np.argmax([len(b) for b in boards]))]]
-    sizes = [s for s in sizes if s]
+    sizes = [s for s in board_sizes if s]
 
     def keys(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
         if not suits:
@@ -382,12 +388,25 @@ def _strengths(
             col += g
         return suit_canonical(rows, cols, suits)
 
-    table: dict[tuple[int, ...], int] = {}
-    for p, slots in enumerate(d.hole_slots):
-        k = keys(d.cards[:, list(slots)], d.cards[:, board_cols])
-        for key, s in zip(map(tuple, k.tolist()), d.strength[p].tolist(), strict=True):
-            if table.setdefault(key, s) != s:
-                raise _refuse(game, "showdown strength is not a function of hole cards and board")
+    base = int(d.n_ranks) + 1
+
+    def code(k: np.ndarray) -> np.ndarray:  # a key row as one int64 (base ** width < 2**63)
+        out = np.zeros(len(k), dtype=np.int64)
+        for j in range(k.shape[1]):
+            out = out * base + k[:, j]
+        return out
+
+    codes = np.concatenate(
+        [code(keys(d.cards[:, list(slots)], d.cards[:, board_cols])) for slots in d.hole_slots]
+    )
+    values_all = np.concatenate(list(d.strength))
+    uniq, inv = np.unique(codes, return_inverse=True)
+    low = np.full(len(uniq), np.iinfo(np.int64).max)
+    high = np.full(len(uniq), np.iinfo(np.int64).min)
+    np.minimum.at(low, inv, values_all)
+    np.maximum.at(high, inv, values_all)
+    if not np.array_equal(low, high):
+        raise _refuse(game, "showdown strength is not a function of hole cards and board")
     strength = np.zeros((len(boards), len(hands)), dtype=np.int64)
     full = [b for b in range(len(boards)) if len(boards[b]) == n_board_cols]
     values = card_value[hands]
@@ -395,7 +414,8 @@ def _strengths(
         group_of = board_groups[int(np.nonzero(node_board == b)[0][0])]
         flat = np.asarray([c for g in group_of for c in g], dtype=np.int64).reshape(1, -1)
         ok = ~np.isin(hands, list(boards[b])).any(axis=1)
-        k = keys(values[ok], np.repeat(flat, ok.sum(), axis=0))
+        want = code(keys(values[ok], np.repeat(flat, ok.sum(), axis=0)))
+        pos = np.searchsorted(uniq, want).clip(0, len(uniq) - 1)
         # a hand no deal completes (too few cards left for the others) never meets one
-        strength[b, ok] = [table.get(key, 0) for key in map(tuple, k.tolist())]
+        strength[b, ok] = np.where(uniq[pos] == want, low[pos], 0)
     return strength

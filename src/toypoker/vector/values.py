@@ -282,8 +282,10 @@ def _dense_group(
         win, count = shares[player]
         if exact:
             frac = np.array(
-                [Fraction(int(w), int(c)) if c else Fraction(0)
-                 for w, c in zip(win.ravel(), count.ravel(), strict=True)],
+                [
+                    Fraction(int(w), int(c)) if c else Fraction(0)
+                    for w, c in zip(win.ravel(), count.ravel(), strict=True)
+                ],
                 dtype=object,
             ).reshape(compat.shape)
         else:
@@ -427,8 +429,13 @@ def _choose(game: Game, e: np.ndarray, q: np.ndarray, choice: np.ndarray, exact:
     pad = game.infoset_actions_padded[infs]
     if exact:
         best = np.array(
-            [max((k for k in range(len(row)) if row[k] >= 0), key=lambda k, row=row:
-                 (total[row[k]], -k)) for row in pad],
+            [
+                max(
+                    (k for k in range(len(row)) if row[k] >= 0),
+                    key=lambda k, row=row: (total[row[k]], -k),
+                )
+                for row in pad
+            ],
             dtype=np.int64,
         )
     else:
@@ -449,7 +456,9 @@ def expected_values(vg: VectorGame, sigma: np.ndarray, *, dense: bool = False) -
     return np.array(vals, dtype=sigma.dtype if sigma.dtype == object else np.float64)
 
 
-def best_response_value(vg: VectorGame, sigma: np.ndarray, player: int) -> tuple[object, np.ndarray]:
+def best_response_value(
+    vg: VectorGame, sigma: np.ndarray, player: int
+) -> tuple[object, np.ndarray]:
     """``player``'s best-response value against ``sigma`` and the pure response
     (0/1 per flat action at her free infosets)."""
     reach = reaches(vg, sigma)
