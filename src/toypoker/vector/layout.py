@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -203,6 +204,48 @@ def compile_vector(game: Game) -> VectorGame:
         mult = np.ones(d.n_ranks, dtype=np.int64)
     else:
         mult = _infer_multiplicity(game, groups)
+
+    def strength_of(
+        boards: tuple[tuple[int, ...], ...],
+        board_groups: list[tuple[tuple[int, ...], ...]],
+        node_board: np.ndarray,
+        hands: np.ndarray,
+        card_value: np.ndarray,
+    ) -> np.ndarray:
+        return _strengths(
+            game, boards, board_groups, node_board, hands, card_value, suits, board_sizes
+        )
+
+    return assemble(game, hole, board_sizes, mult, suits, strength_of)
+
+
+StrengthOf = Callable[
+    [
+        tuple[tuple[int, ...], ...],
+        list[tuple[tuple[int, ...], ...]],
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+    ],
+    np.ndarray,
+]
+
+
+def assemble(
+    game: Game,
+    hole: int,
+    board_sizes: list[int],
+    mult: np.ndarray,
+    suits: int,
+    strength_of: StrengthOf,
+) -> VectorGame:
+    """The vector layout over ``game``'s public tree and infosets (a compiled
+    :class:`~toypoker.game.Game` or a :class:`~toypoker.vector.direct.TreeGame`):
+    ``hole`` cards a hand, ``mult[v]`` physical cards of each deal-table value ``v``
+    (all 1 for card codes), ``suits`` > 0 for a suit-isomorphic tree, and
+    ``strength_of(boards, board_groups, node_board, hands, card_value)`` the
+    ``(boards, H)`` showdown strengths."""
+    n = game.n_players
     card_value = np.repeat(np.arange(len(mult)), mult)
     n_cards = len(card_value)
     first_copy = np.concatenate([[0], np.cumsum(mult)[:-1]])
@@ -290,9 +333,7 @@ def compile_vector(game: Game) -> VectorGame:
         for a, c in enumerate(node.children):
             edge_sigma[c] = np.where(row >= 0, off + a, -1)
             edge_player[c] = node.actor
-    strength = _strengths(
-        game, boards, board_groups, node_board, hands, card_value, suits, board_sizes
-    )
+    strength = strength_of(boards, board_groups, node_board, hands, card_value)
     depth = np.array([nd.depth for nd in nodes], dtype=np.int64)
     depth_start = np.searchsorted(depth, np.arange(depth.max() + 2))
     out = VectorGame(
