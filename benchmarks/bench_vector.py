@@ -43,6 +43,13 @@ LADDER = [
     "holdem(players=3,ranks=6,suits=4,rounds=2,board2=1)",
 ]
 QUICK = 5
+# beyond the row layout (built without a deal table, new layout only); the second is
+# the Rhode-Island-betting spec (34.2 M rows, 5.9 GB in the row layout)
+DEAL_FREE = [
+    "kuhn(players=3,cards=52)",
+    "holdem(players=2,ranks=13,suits=4,rounds=3,board2=1,board3=1,bet1=10,bet2=20,bet3=20,"
+    "cap1=3,cap2=3,cap3=3,evaluator=standard)",
+]
 
 
 def child(spec: str, layout: str, iterations: int) -> None:
@@ -54,10 +61,15 @@ def child(spec: str, layout: str, iterations: int) -> None:
     from toypoker.solvers import cfr as C
     from toypoker.vector import cfr as VC
     from toypoker.vector import compile_vector
+    from toypoker.vector.direct import build_vector
 
     start = time.perf_counter()
-    game = load_game(spec)
-    out: dict[str, object] = {"rows": int(game.n_rows)}
+    if layout == "direct":  # the vector layout without a deal table
+        vg = build_vector(spec)
+        out: dict[str, object] = {"rows": -1}
+    else:
+        game = load_game(spec)
+        out = {"rows": int(game.n_rows)}
     if layout == "rows":
         solver = Solver(game, "cfr+")  # compiles the kernel with one throw-away iteration
         out["build"] = time.perf_counter() - start
@@ -67,7 +79,8 @@ def child(spec: str, layout: str, iterations: int) -> None:
             solver.step(1)
             times.append(time.perf_counter() - t)
     else:
-        vg = compile_vector(game)
+        if layout == "vector":
+            vg = compile_vector(game)
         out["build"] = time.perf_counter() - start
         out["entries"] = int(vg.entries)
         out["vector_mb"] = (vg.n_players + 1) * vg.n_nodes * vg.n_hands * 8 / 2**20
@@ -96,6 +109,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="only the small half")
     parser.add_argument("--reps", type=int, default=3, help="processes per layout and game")
     parser.add_argument("--iterations", type=int, default=5, help="timed iterations a process")
+    parser.add_argument(
+        "--big", action="store_true", help="also the deal-free games (a few minutes)"
+    )
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -124,6 +140,16 @@ def main() -> None:
             f"{med(new, 'vector_mb'):>9.2f} {med(old, 'build'):>11.2f} {med(new, 'build'):>11.2f}",
             flush=True,
         )
+    if args.big:
+        print("\nbeyond the row layout: built without a deal table (toypoker.vector.direct)")
+        for spec in DEAL_FREE:
+            r = run(spec, "direct", 2)
+            print(
+                f"{spec}\n    entries {int(r['entries'])}  ms/it {1e3 * r['iteration']:.1f}  "
+                f"peak MB {r['peak_mb']:.0f}  vector MB {r['vector_mb']:.1f}  "
+                f"build s {r['build']:.1f}",
+                flush=True,
+            )
     print(f"load after: {os.getloadavg()}")
 
 

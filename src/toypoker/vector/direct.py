@@ -78,10 +78,8 @@ class TreeGame:
         self.fixed_values = np.zeros(offset)
         self.infoset_restricted = np.zeros(self.n_infosets, dtype=bool)
         kmax = int(self.infoset_n_actions.max()) if self.n_infosets else 1
-        pad = np.full((self.n_infosets, kmax), -1, dtype=np.int64)
-        for k in range(kmax):
-            ok = self.infoset_n_actions > k
-            pad[ok, k] = self.infoset_offset[:-1][ok] + k
+        k = np.arange(kmax)[None, :]
+        pad = np.where(k < self.infoset_n_actions[:, None], self.infoset_offset[:-1, None] + k, -1)
         self.infoset_actions_padded = pad
 
     def free_mask(self, player: int | None = None) -> np.ndarray:

@@ -105,6 +105,8 @@ class _Sweep:
     def compatible(self, r: np.ndarray) -> np.ndarray:
         """``C[t, h]``: the mass of ``r[t]`` on hands disjoint from ``h``
         (inclusion-exclusion over the subsets of ``h``), ``r`` of shape ``(T, H)``."""
+        if len(self.levels) == 2:  # one card a hand: all but the hand's own card
+            return r.sum(axis=1)[:, None] - r
         out = None
         for sign, ids, hand_sorted, starts in self.levels:
             m = np.add.reduceat(r[:, hand_sorted], starts, axis=1)
