@@ -14,10 +14,17 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
   inclusion-exclusion over cards, two-player showdowns by a sorted sweep, the dense
   product for three or more players), expected values, best responses, NashConv;
 * :mod:`.cfr` -- the CFR family's iteration (:class:`~toypoker.solvers.cfr.CFROptions`)
-  on the vector layout.
+  on the vector layout;
+* :mod:`.direct` -- :func:`~toypoker.vector.direct.build_vector`: the layout built
+  without a deal table for ``kuhn(...)`` and rank-deck ``holdem(...)`` specs (same
+  infosets, order and labels as the compiled game).
 
-Status: compiled from the row layout (so it is built only where the deal table can
-be); the solvers and the CLI still run on the row layout.
+Status (issue 21, foundation): equal to the row layout in values, best responses,
+NashConv and CFR iterations (``tests/vector``); numpy over hands, not yet a fused
+kernel, so small games run slower than the row layout's numba kernel.  Rank decks are
+expanded into physical cards (``H`` = physical hands, e.g. 52 for one card from a
+52-card deck where the row layout sees 13 ranks).  The solvers, the CLI and
+:class:`~toypoker.profile.Profile` still run on the row layout.
 """
 
 from .layout import VectorGame, compile_vector
