@@ -148,10 +148,13 @@ def build_vector(spec: str) -> VectorGame:
     private = sorted({tuple(int(x) + 1 for x in row) for row in np.sort(card_value[hands], axis=1)})
     # infosets: the private observations of the hands avoiding the node's board
     privates: dict[int, list[tuple[int, ...]]] = {}
+    by_board: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
     for node in tree.nodes:
         if node.kind == "decision":
-            used = np.bincount(np.asarray(node.board, dtype=np.int64), minlength=len(mult))
-            privates[node.id] = [obs for obs in private if _fits(obs, mult - used)]
+            if node.board not in by_board:
+                used = np.bincount(np.asarray(node.board, dtype=np.int64), minlength=len(mult))
+                by_board[node.board] = [obs for obs in private if _fits(obs, mult - used)]
+            privates[node.id] = by_board[node.board]
     tree.set_infosets(privates)
 
     def strength_of(
