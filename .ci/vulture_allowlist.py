@@ -31,3 +31,17 @@ og._Observer.string_from
 from toypoker.cli.collusion import table7  # noqa: E402
 
 table7  # registered by its @app.command decorator, called by click
+from toypoker import __dir__, __getattr__  # noqa: E402
+from toypoker.cli import LazyGroup  # noqa: E402
+from toypoker.cli.acpc import import_acpc  # noqa: E402
+from toypoker.cli.evaluate import eval_, verify  # noqa: E402
+from toypoker.cli.export import export  # noqa: E402
+
+__getattr__  # PEP 562: the lazy names of toypoker's flat API, called by Python
+__dir__
+LazyGroup.list_commands  # click calls these on the top-level group
+LazyGroup.format_commands
+import_acpc  # commands named in toypoker.cli.COMMANDS, loaded by name when they run
+eval_
+verify
+export

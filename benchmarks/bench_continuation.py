@@ -36,7 +36,8 @@ from rich.table import Table
 
 CHILD_CURVE = r"""
 import json, sys, time
-from toypoker.continuation.curves import trace_curve, turning_points
+from toypoker.continuation.crossings import turning_points
+from toypoker.continuation.curves import trace_curve
 from toypoker.games import load_game
 N, eps = int(sys.argv[1]), float(sys.argv[2])
 lo = float(sys.argv[3]) if len(sys.argv) > 3 else 2 / (N - 3)
@@ -51,7 +52,8 @@ print(json.dumps({"N": N, "seconds": dt, "points": len(c.theta), "steps": c.step
 
 CHILD_OURS = r"""
 import json, sys, time
-from toypoker.continuation.curves import equilibria_at, trace_curve
+from toypoker.continuation.crossings import equilibria_at
+from toypoker.continuation.curves import trace_curve
 from toypoker.games import load_game
 t0 = time.perf_counter()
 g = load_game("kuhn(players=3,cards=4)")

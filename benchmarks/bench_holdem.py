@@ -90,7 +90,7 @@ def build_table(console: Console, repeats: int, games: list[str]) -> None:
 def solve_table(console: Console, quick: bool) -> None:
     from toypoker import load_game
     from toypoker.solvers import solve
-    from toypoker.solvers.fictitious import run_ullman
+    from toypoker.solvers.ullman import run_ullman
 
     spec = "mercer(players=3,variant=smh)" if quick else "mercer(players=3,variant=mmh)"
     g = load_game(spec)

@@ -60,14 +60,14 @@ def test_json_roundtrip_exact_and_float(tmp_path, rng, game):
     p = Profile.random(g, rng)
     path = tmp_path / "p.json"
     p.to_json(path)
-    q = Profile.from_json(path)
+    q = Profile.from_json(path, g)
     assert q.game.spec == g.spec and not q.exact
     assert np.array_equal(p.probs, q.probs)
     e = p.to_exact(max_denominator=50)
     e.to_json(path)
     data = json.loads(path.read_text())
     assert data["game"] == "kuhn(players=3,cards=4,ante=1,bet=1)" and data["exact"] is True
-    r = Profile.from_json(path)
+    r = Profile.from_json(path, g)
     assert r.exact and list(r.probs) == list(e.probs)
 
 
@@ -119,19 +119,19 @@ def test_exact_decimals_from_iterative_solvers_are_snapped(game):
         ('{"game": "kuhn(players=2)", "infosets": {"P1:1:": [' + "1" * 5000 + ", 0]}}", "profile"),
     ],
 )
-def test_bad_profile_files_are_one_line_errors(text, message, tmp_path):
+def test_bad_profile_files_are_one_line_errors(text, message, tmp_path, game):
     path = tmp_path / "p.json"
     path.write_text(text)
     with pytest.raises(ProfileError, match=message) as e:
-        Profile.from_json(path)
+        Profile.from_json(path, game("kuhn(players=2)"))
     assert "\n" not in str(e.value)
 
 
-def test_binary_profile_file(tmp_path):
+def test_binary_profile_file(tmp_path, game):
     path = tmp_path / "p.json"
     path.write_bytes(bytes(range(256)))
     with pytest.raises(ProfileError, match="not a text"):
-        Profile.from_json(path)
+        Profile.from_json(path, game("kuhn(players=2)"))
 
 
 def test_reading_a_profile_compiles_once(tmp_path, monkeypatch):

@@ -1,4 +1,4 @@
-"""Sweeps on dask.distributed (src/toypoker/sweeps.py).
+"""Sweeps on dask.distributed (src/toypoker/sweeps/).
 
 Expected numbers: Kuhn's 2-player value -1/18 (Kuhn 1950); the uniform
 profile of 2-player Kuhn at pot 2 has values (1/8, -1/8) (the toypoker doctest,

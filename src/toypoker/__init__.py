@@ -15,20 +15,58 @@ The flat public API (``import toypoker as tp``), in the style of pygambit's
 True
 >>> g.at(pot=4).spec
 'kuhn(players=2,cards=3,bet=1,pot=4)'
+
+This module is the front end of the library (it may import every floor); the
+solvers, kernels, curves, gamedefs and sweeps are imported on first use, so
+``import toypoker`` loads no symbolic, plotting or distributed stack.
 """
 
-from .continuation.curves import trace_curve
+from typing import TYPE_CHECKING
+
 from .errors import ProfileError, SpecError, ToypokerError
 from .evaluate import BestResponse, Evaluation, best_response, evaluate, nash_conv
 from .game import Game, InfoSet
 from .games import GAMES, canonical_spec, load_game
-from .interop.acpc import load_gamedef, to_gamedef
 from .profile import Profile
 from .result import Result, Stopped, TracePoint
-from .solvers import METHODS, Solver, load_checkpoint, solve
-from .sweeps import sweep
+
+if TYPE_CHECKING:
+    from .continuation.curves import trace_curve
+    from .interop.acpc import load_gamedef, to_gamedef
+    from .solvers import METHODS, Solver, load_checkpoint, solve
+    from .sweeps import sweep
 
 __version__ = "0.1.0"
+
+#: names imported on first use (PEP 562), so ``import toypoker`` loads the games,
+#: profiles and evaluation but no solver, kernel, symbolic, plotting or distributed
+#: stack: name -> module (no name here may equal a submodule's name)
+_LAZY = {
+    "METHODS": "solvers",
+    "Solver": "solvers",
+    "load_checkpoint": "solvers",
+    "solve": "solvers",
+    "load_gamedef": "interop.acpc",
+    "to_gamedef": "interop.acpc",
+    "trace_curve": "continuation.curves",
+    "sweep": "sweeps",
+}
+
+
+def __getattr__(name: str) -> object:
+    """A name of :data:`_LAZY`, imported from its module on first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'toypoker' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_LAZY})
+
 
 __all__ = [
     "GAMES",

@@ -2,26 +2,24 @@
 
 A :class:`GameDefinition` is the deal table and the public tree (:class:`RawNode`),
 with each node's committed chips also as affine forms (:class:`Linear`) in the
-game's numeric parameters (:class:`NumericParams`).  :class:`Node`,
-:class:`InfoSet` and :class:`DealBlocks` are the records of the compiled game.
+game's numeric parameters (:class:`NumericParams`).  :class:`Node` and
+:class:`InfoSet` are the records of the compiled game (views of a compiled game,
+such as ``DealBlocks``, live with it in ``game.py``).
+
+Definition floor: imports only the ground (errors, spec).
 """
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .errors import ToypokerError
 from .spec import parameter_value
-
-if TYPE_CHECKING:
-    from .game import Game
 
 IDX = np.int32  # row-level index arrays (rows < 2**31)
 
@@ -148,7 +146,7 @@ class GameDefinition:
     # per player: hole_slots split into groups sorted separately (own cards, then each
     # partner's under strong collusion); None = one group per player
     hole_groups: list[tuple[tuple[int, ...], ...]] | None = None
-    # suit isomorphism (``games/limit.py``): ``suits`` > 0 says the table holds one row
+    # suit isomorphism (``games/deals.py``): ``suits`` > 0 says the table holds one row
     # per orbit of deals under permutations of the suits (cards ``rank * suits + suit``,
     # weights the orbits' total probabilities), each row the orbit's representative
     # whose boards are canonical (:func:`suit_canonical`, boards first), as the public
@@ -257,60 +255,3 @@ def card_text(code: int, suits: int) -> str:
 def make_label(player: int, private: str, history: str) -> str:
     """The label of an infoset: ``P{player+1}:{private}:{history}``."""
     return f"P{player + 1}:{private}:{history}"
-
-
-@dataclass(frozen=True)
-class DealBlocks:
-    """Rows grouped by deal (each block in depth order) and children lists.
-
-    ``order[start[d]:start[d+1]]`` are deal ``d``'s rows; ``local_parent`` the
-    parent's position inside the block (-1 at the root); ``depth_start[d]``
-    the block's depth boundaries; ``row_term[r]`` the column of a terminal row
-    in ``term_u`` (-1 otherwise); the children of row ``r`` are
-    ``child_rows[child_ptr[r]:child_ptr[r+1]]`` in action order.
-    """
-
-    order: np.ndarray
-    start: np.ndarray
-    local_parent: np.ndarray
-    depth_start: np.ndarray
-    row_term: np.ndarray
-    child_ptr: np.ndarray
-    child_rows: np.ndarray
-
-
-def deal_blocks(game: Game) -> DealBlocks:
-    """The rows of each deal of a compiled game (``Game.deal_blocks``), for sampling methods."""
-    order = np.argsort(game.row_deal, kind="stable").astype(IDX)
-    counts = np.bincount(game.row_deal, minlength=game.n_deals)
-    start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    position = np.empty(game.n_rows, dtype=np.int64)
-    position[order] = np.arange(game.n_rows)
-    deal_of = game.row_deal[order]
-    par = game.parent_row[order]
-    local_parent = np.where(par >= 0, position[par.clip(0)] - start[deal_of], -1)
-    row_depth = np.searchsorted(game.depth_start, np.arange(game.n_rows), side="right") - 1
-    depth_counts = np.zeros((game.n_deals, game.n_depths), dtype=np.int64)
-    np.add.at(depth_counts, (deal_of, row_depth[order]), 1)
-    depth_start = np.concatenate(
-        [np.zeros((game.n_deals, 1), dtype=np.int64), np.cumsum(depth_counts, axis=1)], axis=1
-    )
-    row_term = np.full(game.n_rows, -1, dtype=np.int64)
-    row_term[game.term_rows] = np.arange(len(game.term_rows))
-    # children of every row in action order (CSR), for trajectory sampling
-    child_order = np.argsort(game.parent_row, kind="stable")
-    child_order = child_order[game.parent_row[child_order] >= 0]
-    n_children = np.bincount(game.parent_row[child_order], minlength=game.n_rows)
-    child_ptr = np.concatenate([[0], np.cumsum(n_children)]).astype(np.int64)
-    blocks = DealBlocks(
-        order,
-        start,
-        local_parent.astype(np.int64),
-        depth_start,
-        row_term,
-        child_ptr,
-        child_order.astype(np.int64),
-    )
-    for f in dataclasses.fields(blocks):
-        getattr(blocks, f.name).flags.writeable = False
-    return blocks

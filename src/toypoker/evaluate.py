@@ -22,8 +22,6 @@ from fractions import Fraction
 import numpy as np
 
 from .game import Game
-from .kernels import kernel_for
-from .kernels import nash_conv as kernel_nash_conv
 from .profile import Profile
 
 
@@ -381,5 +379,9 @@ def nash_conv(game: Game, profile: Profile | np.ndarray) -> object:
         profile = Profile(game, profile)
     if profile.exact:
         return evaluate(game, profile).nash_conv
+    # numba loads with the first float NashConv, not with ``import toypoker``
+    from .kernels import kernel_for
+    from .kernels import nash_conv as kernel_nash_conv
+
     sigma = np.ascontiguousarray(profile.probs, dtype=np.float64)
     return kernel_nash_conv(kernel_for(game), sigma)

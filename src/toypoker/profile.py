@@ -27,7 +27,7 @@ import numpy as np
 
 from .errors import ProfileError, SpecError
 from .game import ACTION_NAMES, Game
-from .games import canonical_spec, load_game
+from .games import canonical_spec
 from .io import atomic_write_text
 from .spec import parse_number
 
@@ -386,9 +386,7 @@ class Profile:
         return text
 
     @classmethod
-    def from_json_dict(
-        cls, data: object, game: Game | None = None, *, exact: bool | None = None
-    ) -> Profile:
+    def from_json_dict(cls, data: object, game: Game, *, exact: bool | None = None) -> Profile:
         """A profile from its JSON object (``to_json_dict``).
 
         Parameters
@@ -396,9 +394,9 @@ class Profile:
         data
             The decoded JSON: ``{"game": spec, "exact": bool, "infosets": {...}}``.
         game
-            The compiled game; if given, the profile's spec must name the same game
-            (compared as canonical specs, without compiling); if not, the profile's
-            spec is compiled.
+            The compiled game (``load_game(data["game"])`` reads the file's own); the
+            profile's spec, when it names one, must name the same game (compared as
+            canonical specs, without compiling).
         exact
             Read the numbers as exact rationals (decimals as written: 0.1 = 1/10;
             rows within 1e-9 of the simplex are snapped onto it, said in
@@ -416,11 +414,7 @@ class Profile:
         if spec is not None and not isinstance(spec, str):
             raise ProfileError(f"'game' must be a game spec string, not {type(spec).__name__}")
         try:
-            if game is None:
-                if spec is None:
-                    raise ProfileError("the profile names no game; give the game spec")
-                game = load_game(spec)
-            elif spec is not None and canonical_spec(spec) != game.spec:
+            if spec is not None and canonical_spec(spec) != game.spec:
                 raise ProfileError(f"the profile is for {spec}, not for {game.spec}")
         except SpecError as exc:
             raise ProfileError(f"the profile's game: {exc}") from None
@@ -433,9 +427,7 @@ class Profile:
         return cls.from_mapping(game, mapping, exact=exact if isinstance(exact, bool) else None)
 
     @classmethod
-    def from_json(
-        cls, path: str | Path, game: Game | None = None, *, exact: bool | None = None
-    ) -> Profile:
+    def from_json(cls, path: str | Path, game: Game, *, exact: bool | None = None) -> Profile:
         """Read a profile written by :meth:`to_json` (``game`` and ``exact`` as for
         :meth:`from_json_dict`).  At most :data:`MAX_PROFILE_BYTES` are read, so a
         device such as ``/dev/zero`` is refused, not read forever.

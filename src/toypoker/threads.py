@@ -155,10 +155,14 @@ def configure(threads: int | None) -> None:
     ----------
     threads
         Thread count, or ``None`` for the defaults (1 BLAS thread inside
-        :func:`limit_blas`; numba on every available CPU).
+        :func:`limit_blas`; numba on every available CPU).  With ``None`` numba
+        is configured only if a command loaded it already: importing numba costs
+        a light command (``games``, ``info``) most of its start-up, and no kernel
+        uses numba's thread pool (they are serial), so its own default serves.
     """
     set_default_blas_threads(1 if threads is None else threads)
-    set_numba_threads(threads)
+    if threads is not None or "numba" in sys.modules:
+        set_numba_threads(threads)
 
 
 def thread_info() -> dict[str, object]:

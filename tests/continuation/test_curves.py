@@ -8,14 +8,8 @@ import numpy as np
 import pytest
 
 from toypoker import Game
-from toypoker.continuation.curves import (
-    EquilibriumCurve,
-    equilibria_at,
-    multiplicity,
-    resume_curve,
-    trace_curve,
-    turning_points,
-)
+from toypoker.continuation.crossings import equilibria_at, multiplicity, turning_points
+from toypoker.continuation.curves import EquilibriumCurve, resume_curve, trace_curve
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import evaluate, expected_values, nash_conv
 from toypoker.games import load_game

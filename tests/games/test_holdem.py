@@ -8,7 +8,7 @@ import pytest
 from toypoker import Profile, nash_conv, solve
 from toypoker.errors import SpecError
 from toypoker.games import GAMES, canonical_spec, load_game
-from toypoker.games.limit import count_deals, deal_table
+from toypoker.games.deals import count_deals, deal_table
 from toypoker.spec import parse_spec
 
 LEDUC_AS_HOLDEM = "holdem()"  # the defaults are Leduc hold'em

@@ -10,7 +10,7 @@ import pytest
 from toypoker import solve
 from toypoker.errors import SpecError
 from toypoker.games import load_game
-from toypoker.games.limit import count_group_deals, group_deal_table
+from toypoker.games.deals import count_group_deals, group_deal_table
 
 # 0-based ranks: the deuce is 0, the six is 4; labels and board histories are 1-based
 R2, R3, R4, R5, R6 = range(5)

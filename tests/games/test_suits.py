@@ -1,4 +1,4 @@
-"""Exact suit isomorphism for games whose evaluator sees suits (``games/limit.py``).
+"""Exact suit isomorphism for games whose evaluator sees suits (``games/deals.py``).
 
 Merging deals that differ by a permutation of the suits is exact because the
 evaluator is suit-symmetric: a profile that is the same on suit-isomorphic
@@ -24,7 +24,7 @@ from toypoker import Profile, load_game, nash_conv, solve
 from toypoker.definition import suit_canonical
 from toypoker.evaluate import expected_values
 from toypoker.games import GAMES
-from toypoker.games.limit import count_suit_orbits, suit_orbit_table
+from toypoker.games.deals import count_suit_orbits, suit_orbit_table
 from toypoker.spec import parse_spec
 
 # five cards (1 hole + 4 board): flushes and straights decide showdowns

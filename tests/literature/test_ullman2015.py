@@ -20,7 +20,7 @@ from toypoker.errors import SpecError
 from toypoker.literature import figures_ullman
 from toypoker.literature.papers import ullman2015 as U
 from toypoker.solvers import solve
-from toypoker.solvers.fictitious import run_ullman
+from toypoker.solvers.ullman import run_ullman
 
 
 def _mercer(players, variant):

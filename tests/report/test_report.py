@@ -22,9 +22,9 @@ import pytest
 
 from toypoker import report
 from toypoker.cli import main
+from toypoker.cli import reproduce as reproduce_cli
 from toypoker.errors import ToypokerError
 from toypoker.literature.claims import Row, check
-from toypoker.report import tasks
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 FAST = ["kuhn-basic", "billingham-p-star", "fig-billingham-play"]
@@ -173,11 +173,11 @@ def test_rerun_reuses_finished_items(small: Path, capsys: pytest.CaptureFixture)
     assert {r: r.stat().st_mtime_ns for r in records} == before
 
 
-def _stop(argv: list[str]) -> dict:
+def _stop(main: object, argv: list[str]) -> dict:
     raise KeyboardInterrupt
 
 
-def _fail(argv: list[str]) -> dict:
+def _fail(main: object, argv: list[str]) -> dict:
     raise ToypokerError("boom")
 
 
@@ -187,13 +187,17 @@ def test_interrupt_keeps_finished_items_and_says_how_to_resume(
     out = tmp_path / "r"
     args = ["reproduce", "--quick", "--out", str(out), "--item", "kuhn-basic",
             "--item", "fig-billingham-play"]  # fmt: skip
-    monkeypatch.setattr(tasks, "run_cli", _stop)  # Ctrl-C while the figure's command runs
+    monkeypatch.setattr(
+        reproduce_cli, "run_in_process", _stop
+    )  # Ctrl-C while the figure's command runs
     assert main(args) == 130
     err = capsys.readouterr().err
     assert "resume with: toypoker reproduce --quick --out" in err
     assert [p.name.rsplit("-", 1)[0] for p in (out / "items").glob("*.json")] == ["kuhn-basic"]
     assert not (out / "index.html").exists()
-    monkeypatch.setattr(tasks, "run_cli", _fail)  # the figure fails: recorded, not cached
+    monkeypatch.setattr(
+        reproduce_cli, "run_in_process", _fail
+    )  # the figure fails: recorded, not cached
     assert main([*args, "--json"]) == 1
     cap = capsys.readouterr()
     data = json.loads(cap.out)

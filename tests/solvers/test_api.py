@@ -11,7 +11,13 @@ from toypoker.errors import ToypokerError
 from toypoker.profile import Profile
 from toypoker.result import Result, Stopped
 from toypoker.solvers import METHODS, Solver, load_checkpoint, solve
-from toypoker.solvers.analysis import compare, deviations, seed_spread, time_to_target
+from toypoker.solvers.analysis import (
+    MethodRun,
+    compare,
+    deviations,
+    seed_spread,
+    time_to_target,
+)
 
 
 @pytest.mark.parametrize("method", list(METHODS))
@@ -162,11 +168,18 @@ def test_seed_spread_and_compare_and_deviations(game):
     with pytest.raises(ToypokerError, match="deterministic"):
         seed_spread(g, "cfr+", 2)
     cmp = compare(g, ["cfr+", "lp"], seconds=0.3)
-    assert [r.method for r in cmp.results] == ["cfr+"] and cmp.skipped[0][0] == "lp"
-    r = cmp.results[0]
+    assert [r.method for r in cmp.runs] == ["cfr+"] and cmp.skipped[0][0] == "lp"
+    assert cmp.interrupted is None
+    r = cmp.runs[0]
     t = time_to_target(r, 1.0)
     assert t == next(p.seconds for p in r.trace if p.nash_conv <= 1.0)
     assert time_to_target(r, -1.0) is None
+    # a saved run reads back as it was (JSON round trip), and a finished run is not rerun
+    assert MethodRun.from_json_dict(json.loads(json.dumps(r.to_json_dict()))) == r
+    again = compare(g, ["cfr+"], seconds=0.3, done={"cfr+": r})
+    assert again.runs == (r,)
+    with pytest.raises(ToypokerError, match="not a method run"):
+        MethodRun.from_json_dict({"method": "cfr+"})
     # uniform play is not one of Kuhn's (1950) equilibria: with a King a player
     # should always call, so both players gain by deviating; the LP's profile is certified
     k = game("kuhn(players=2)")

@@ -11,7 +11,8 @@ import toypoker as tp
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import edge_probabilities, reaches
 from toypoker.solvers import Solver
-from toypoker.solvers.fictitious import run_ullman, ullman_best_response, ullman_order
+from toypoker.solvers.fictitious import ullman_best_response, ullman_order
+from toypoker.solvers.ullman import run_ullman
 
 
 def reference_ullman(game, eps, limit=5000):
@@ -118,7 +119,7 @@ def test_the_run_loop_stops_by_his_rule_like_run_ullman():
     # code's 2P-SMH run at eps 0.001 took 704 iterations (NOTES.md, Ullman section)
     from toypoker import load_game
     from toypoker.solvers import solve
-    from toypoker.solvers.fictitious import run_ullman
+    from toypoker.solvers.ullman import run_ullman
 
     g = load_game("mercer(players=2,variant=smh)")
     a = run_ullman(g, 0.001)

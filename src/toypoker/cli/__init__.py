@@ -1,4 +1,5 @@
-"""The ``toypoker`` command line.
+"""The ``toypoker`` command line (front-end floor: may import the whole library;
+nothing in the library imports it).
 
 Errors caused by bad input print one line on stderr (``toypoker: error: ...``)
 and exit with status 2; Ctrl-C or SIGTERM stops the whole command, keeps what
@@ -8,44 +9,129 @@ command takes ``--json``.
 Each command group lives in its own module and only parses, calls the library
 and prints: :mod:`.games` (games, info), :mod:`.solve` (solve, compare),
 :mod:`.evaluate` (eval, verify), :mod:`.literature`, :mod:`.equilibria`,
-:mod:`.trace`, :mod:`.export`, :mod:`.dynamics`; :mod:`.common` holds the
-options, printing, checks and progress they share.
+:mod:`.trace`, :mod:`.export`, :mod:`.acpc` (import-acpc), :mod:`.dynamics`,
+:mod:`.detect`, :mod:`.collusion`, :mod:`.reproduce`, :mod:`.sweep`;
+:mod:`.common` holds the options, printing, checks and progress they share and
+:mod:`.tables` the tables several commands print.
+
+A command's module is imported only when that command runs (:data:`COMMANDS`
+lists them with their one-line help), so ``toypoker --help``, ``toypoker games``
+and ``toypoker info`` start without the solvers' and studies' dependencies
+(scipy.optimize, scipy.stats, sympy, matplotlib, dask).
 """
 
 from __future__ import annotations
 
+import importlib
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperCommand, TyperGroup
 
 from .. import threads
 from ..errors import ToypokerError
-from . import (
-    acpc,
-    collusion,
-    common,
-    detect,
-    dynamics,
-    equilibria,
-    evaluate,
-    export,
-    games,
-    literature,
-    reproduce,
-    solve,
-    sweep,
-    trace,
-)
+from . import common
 
-__all__ = ["app", "main", "run"]
+__all__ = ["COMMANDS", "app", "main", "run"]
+
+#: every command, in the order ``--help`` lists them (command groups last, as typer
+#: lists groups added with ``add_typer``): name -> (module of this
+#: package, its command function or typer group ``app``, the first sentence of its
+#: help; tests/cli/test_startup.py holds these equal to the modules' own)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "games": ("games", "games", "List the built-in games and their parameters."),
+    "info": ("games", "info",
+             "Sizes of a compiled game: players, deals, public nodes, infosets, terminals."),
+    "solve": ("solve", "solve",
+              "Solve a game (CFR+ by default) and print the strategy, values and NashConv."),
+    "compare": ("solve", "compare", "Run several methods for the same time and plot NashConv "
+                "against time (log-log)."),
+    "eval": ("evaluate", "eval_", "Expected values, best-response gains and NashConv of a "
+             "profile."),
+    "verify": ("evaluate", "verify", "Exact certificate: expected values and every player's "
+               "exact best-response gain (0 for an equilibrium), with the best responses where "
+               "a gain is positive."),
+    "equilibria": ("equilibria", "equilibria", "All equilibria of a small game with binary "
+                   "choices, exactly (free parameters and their ranges included)."),
+    "trace": ("trace", "trace", "Trace the curve of (regularized) equilibria in the pot or "
+              "another parameter (Billingham, N cards): CSV, plots, range bars, animation, "
+              "multiplicity."),
+    "export": ("export", "export", "Write the game as a plain extensive form (Gambit .efg) or "
+               "an ACPC gamedef."),
+    "import-acpc": ("acpc", "import_acpc", "Read an ACPC gamedef (limit betting); print its "
+                    "holdem(...) spec and sizes."),
+    "detect": ("detect", "detect", "How many hands an observer (public actions, showdown "
+               "cards) needs to tell collusion from honest play: Wald's sequential "
+               "likelihood-ratio test, exact per-hand evidence, simulated stopping times and "
+               "the hands for 95 % power."),
+    "reproduce": ("reproduce", "reproduce", "Recompute every table and figure of the papers "
+                  "into an offline report folder."),
+    "sweep": ("sweep", "sweep", "Run a grid of jobs on dask.distributed and gather one table "
+              "(CSV, Parquet)."),
+    "literature": ("literature", "app", "The papers' closed-form claims, checked exactly."),
+    "dynamics": ("dynamics", "app", "Learning dynamics: the adaptation ODE and repeated play."),
+    "collusion": ("collusion", "app", "Collusion: Ullman's (2015) Table 7 scenarios for any "
+                  "game."),
+}  # fmt: skip
+
+
+def load_command(name: str) -> Any:
+    """The click command ``name`` of :data:`COMMANDS`, its module imported now; a
+    typer group (``app``) stays a group, as ``add_typer`` registers it.  (Typer may
+    ship its own copy of click, so the command's type is typer's.)"""
+    module, attr, _ = COMMANDS[name]
+    target = getattr(importlib.import_module(f"{__name__}.{module}"), attr)
+    holder = common.new_app("")  # plain click help, as the top-level app
+    holder.callback()(_no_options)  # a callback keeps the holder a group
+    if isinstance(target, typer.Typer):
+        holder.add_typer(target, name=name)
+    else:
+        holder.command(name)(target)
+    group = typer.main.get_command(holder)
+    assert isinstance(group, TyperGroup)
+    return group.commands[name]
+
+
+def _no_options() -> None:
+    """(The holder of one lazily loaded command.)"""
+
+
+class LazyGroup(TyperGroup):
+    """The top-level group: lists :data:`COMMANDS` from the table and imports a
+    command's module only when the command is resolved."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        """Every command, in :data:`COMMANDS` order."""
+        return list(COMMANDS)
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+        """The command, loaded on first use (``None`` for an unknown name)."""
+        if cmd_name not in COMMANDS:
+            return None
+        if cmd_name not in self.commands:
+            self.commands[cmd_name] = load_command(cmd_name)
+        return self.commands[cmd_name]
+
+    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:
+        """The command list of ``--help`` from the table (no command module imported),
+        each line shortened as click shortens a command's own help."""
+        limit = formatter.width - 6 - max(len(n) for n in COMMANDS)
+        rows = [
+            (name, TyperCommand(name, help=text).get_short_help_str(limit))
+            for name, (_, _, text) in COMMANDS.items()
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
 
 app = common.new_app(
     "Small poker games: compile, solve, evaluate and verify equilibria.",
     name="toypoker",
     no_args_is_help=True,
+    cls=LazyGroup,
 )
 
 
@@ -62,24 +148,6 @@ def _options(
 ) -> None:
     """Small poker games: compile, solve, evaluate and verify equilibria."""
     threads.configure(threads_)
-
-
-app.command("games")(games.games)
-app.command("info")(games.info)
-app.command("solve")(solve.solve)
-app.command("compare")(solve.compare)
-app.command("eval")(evaluate.eval_)
-app.command("verify")(evaluate.verify)
-app.add_typer(literature.app, name="literature")
-app.command("equilibria")(equilibria.equilibria)
-app.command("trace")(trace.trace)
-app.command("export")(export.export)
-app.command("import-acpc")(acpc.import_acpc)
-app.add_typer(dynamics.app, name="dynamics")
-app.command("detect")(detect.detect)
-app.add_typer(collusion.app, name="collusion")
-app.command("reproduce")(reproduce.reproduce)
-app.command("sweep")(sweep.sweep)
 
 
 def _terminate(_signum: int, _frame: object) -> None:
@@ -105,7 +173,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError:  # not the main thread: leave SIGTERM alone
         pass
     try:
-        rv = command.main(args=args, prog_name="toypoker", standalone_mode=False)
+        # obj: this entry point, for a command that runs other commands (reproduce)
+        rv = command.main(args=args, prog_name="toypoker", standalone_mode=False, obj=main)
         return int(rv) if isinstance(rv, int) else 0
     except ToypokerError as exc:
         common.one_line(str(exc))

@@ -12,12 +12,12 @@ from rich.table import Table
 
 from ..errors import ToypokerError
 from ..games import load_game
+from ..literature.papers import billingham
 from ..solvers.enumerate import game_equilibria
+from ..solvers.enumerate_method import check_free_choices
 from ..spec import parse_number
 from .common import JsonOpt, SpecArg, out, print_json
 from .tables import set_text
-
-MAX_ENUMERATED = 9  # free binary choices (3^9 = 19683 combinations before pruning)
 
 
 def bounded_number(text: str, name: str) -> Fraction:
@@ -90,16 +90,12 @@ def equilibria(
     g = load_game(spec)
     if (symbolic_pot or at_p_star) and "pot" not in g.numeric_params:
         raise ToypokerError(f"{g.name} has no pot parameter")
-    n_free = sum(not i.restricted for i in g.infosets)
-    if n_free > MAX_ENUMERATED:
-        raise ToypokerError(
-            f"{n_free} free choices: too many to enumerate (3^k); at most {MAX_ENUMERATED}"
-        )
+    check_free_choices(g)
     if symbolic_pot:
         pot: object = "symbolic"
         domain = sp.Interval.open(sp.Rational(lo.numerator, lo.denominator), sp.oo)
     else:  # Billingham's P* exactly, or the game as given
-        pot, domain = ((5 + sp.sqrt(73)) / 2 if at_p_star else None), None
+        pot, domain = (billingham.P_STAR if at_p_star else None), None
     pieces, vs = game_equilibria(g, pot=pot, P_domain=domain)
     names = {v: v.name.replace("_", ":", 2) for v in vs}
     rows = [

@@ -3,7 +3,14 @@ report folder (an index and one page per paper, or the same as JSON)."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
+import json
+import re
+import sys
 import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -11,6 +18,7 @@ import typer
 
 from .. import report
 from ..errors import ToypokerError
+from . import common
 from .common import (
     Bar,
     JsonOpt,
@@ -24,6 +32,56 @@ from .common import (
 )
 
 FORMATS = ("html", "json")
+
+
+class _Tee(io.TextIOBase):
+    """Writes to ``stream`` and keeps the last characters (a command's error line)."""
+
+    def __init__(self, stream: io.TextIOBase, keep: int = 4000):
+        self.stream, self.keep, self.buf = stream, keep, ""
+
+    def write(self, s: str) -> int:
+        self.buf = (self.buf + s)[-self.keep :]
+        return self.stream.write(s)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+
+
+def run_in_process(main: Callable[[list[str]], int], argv: Sequence[str]) -> dict:
+    """Run ``toypoker ARGV --json`` in this process (``main`` is
+    :func:`toypoker.cli.main`, handed down as the click context's ``obj``) and return
+    its JSON output: the report's command runner.
+
+    Exit status 0, or 1 (a negative answer, e.g. an incomplete curve: the files are
+    written) are results; 130 re-raises ``KeyboardInterrupt``; anything else is a
+    :class:`~toypoker.errors.ToypokerError` with the command's last error line.
+    """
+    saved = list(common.ARGV)
+    out, tee = io.StringIO(), _Tee(sys.stderr)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(tee):
+            rc = main(list(argv))
+    finally:
+        common.ARGV[:] = saved
+    if rc == common.INTERRUPTED:
+        raise KeyboardInterrupt
+    if rc not in (0, 1):
+        lines = [ln for ln in _ANSI.sub("", tee.buf).splitlines() if ln.strip()]
+        raise ToypokerError(f"exit status {rc}: {lines[-1] if lines else 'no message'}")
+    try:
+        data = json.loads(out.getvalue())
+    except json.JSONDecodeError as exc:
+        raise ToypokerError(f"the command printed no JSON ({exc})") from None
+    if rc == 1:
+        data = {**data, "exit_status": 1}
+    return data
 
 
 def _out_folder(path: Path) -> None:
@@ -66,6 +124,7 @@ class _Progress:
 
 
 def reproduce(
+    ctx: typer.Context,
     out_dir: Annotated[
         Path,
         typer.Option(
@@ -117,7 +176,10 @@ def reproduce(
     t0 = time.perf_counter()
     progress = _Progress(len(tasks))
     try:
-        results = report.compute(out_dir, tasks, seed, fresh=fresh, progress=progress)
+        runner = functools.partial(run_in_process, ctx.obj) if ctx.obj else None
+        results = report.compute(
+            out_dir, tasks, seed, fresh=fresh, progress=progress, run_command=runner
+        )
     except KeyboardInterrupt:
         progress.close()
         raise interrupted(

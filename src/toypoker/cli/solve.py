@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Annotated
 
 import typer
@@ -16,7 +16,8 @@ from ..game import Game
 from ..games import load_game
 from ..plots import plot_convergence
 from ..solvers import solve as solve_game
-from ..solvers.analysis import SeedSpread, time_to_target
+from ..solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
+from ..solvers.analysis import compare as compare_methods
 from ..solvers.registry import get_method
 from ..spec import parse_value
 from .common import (
@@ -41,6 +42,7 @@ from .common import (
 )
 from .tables import strategy_table, values_table
 
+COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
 MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion would hang
 
 DecimalsOpt = Annotated[
@@ -318,88 +320,103 @@ def compare(
     names = [m.strip() for m in methods.split(",") if m.strip()]
     if not names:
         raise ToypokerError("--methods names no method")
-    sampling = {n for n in names if method_of(n).stochastic}
+    for n in names:
+        method_of(n)
     positive("--seconds", seconds)
     at_least("--seed", seed, 0)
     check_file(plot, "--plot")
     check_file(result, "--result")
     g = load_game(spec)
-    if g.n_players != 2 and "lp" in names:
-        names = [m for m in names if m != "lp"]
-        if not names:
-            raise ToypokerError(f"no method of --methods applies to {g.spec} (lp: two players)")
-        err.print(f"skipping lp: {g.spec} is not a two-player game")
     plot = plot or Path(f"compare-{g.name}-{g.n_players}p.png")
     check_file(plot, "--plot")
-    rows = _previous_rows(resume, g.spec, seconds) if resume else {}
-    for m in names:
-        if m in rows:
-            continue
-        r = run_with_bar(
-            g, m, iterations=None, seconds=seconds, seed=seed if m in sampling else None
+    done = _previous_runs(resume, g.spec, seconds) if resume else {}
+    with _MethodBars(g) as bars:
+        cmp = compare_methods(
+            g, names, seconds=seconds, seed=seed, target=COMPARE_TARGET, progress=bars,
+            done=done,
+        )  # fmt: skip
+    if not cmp.runs and cmp.interrupted is None:
+        reasons = "; ".join(f"{m}: {why}" for m, why in cmp.skipped)
+        raise ToypokerError(f"no method of --methods applies to {g.spec} ({reasons})")
+    for m, why in cmp.skipped:
+        err.print(f"skipping {m}: {why}", highlight=False, markup=False, soft_wrap=True)
+    if cmp.interrupted is not None:
+        saved = result or Path(f"compare-{g.name}-{g.n_players}p.json")
+        emit(_compare_data(cmp, plot), saved, False)
+        raise interrupted(
+            f"{cmp.interrupted} cut (not reported); {len(cmp.runs)} finished "
+            f"methods saved in {saved}",
+            resume_hint(
+                drop=("--resume", "--result"),
+                add=("--result", str(saved), "--resume", str(saved)),
+            ),
         )
-        if stopped_name(r.stopped) == "interrupted":
-            saved = result or Path(f"compare-{g.name}-{g.n_players}p.json")
-            data = _compare_data(g, seconds, seed, plot, [rows[n] for n in names if n in rows])
-            emit(data, saved, False)
-            raise interrupted(
-                f"{m} cut after {r.seconds:.1f} s (not reported); {len(rows)} finished "
-                f"methods saved in {saved}",
-                resume_hint(
-                    drop=("--resume", "--result"),
-                    add=("--result", str(saved), "--resume", str(saved)),
-                ),
-            )
-        rows[m] = {
-            "method": r.method,
-            "iterations": r.iterations,
-            "seconds": r.seconds,
-            "nash_conv": r.nash_conv,
-            "seconds_to_1e-3": time_to_target(r, 1e-3),
-            "trace": [[p.iteration, p.seconds, p.nash_conv] for p in r.trace],
-        }
-    ordered = [rows[n] for n in names]
-    curves = [
-        SimpleNamespace(
-            method=row["method"],
-            trace=[
-                SimpleNamespace(iteration=i, seconds=s, nash_conv=n) for i, s, n in row["trace"]
-            ],
-        )
-        for row in ordered
-    ]
-    plot_convergence(curves, plot, title=f"{g.spec}: NashConv against time")
-    data = _compare_data(g, seconds, seed, plot, ordered)
+    plot_convergence(cmp.runs, plot, title=f"{g.spec}: NashConv against time")
+    data = _compare_data(cmp, plot)
     if emit(plain(data), result, json_):
         return
     t = Table(title=f"{g.spec}: {seconds:g} s per method", title_justify="left")
     for c in ["method", "iterations", "s/iteration", "final NashConv", "time to 1e-3"]:
         t.add_column(c, justify="right")
-    for r in ordered:
+    for r in cmp.runs:
+        to_target = time_to_target(r, COMPARE_TARGET)
         t.add_row(
-            r["method"],
-            str(r["iterations"]),
-            f"{r['seconds'] / max(r['iterations'], 1):.3g}",
-            f"{r['nash_conv']:.3g}",
-            "-" if r["seconds_to_1e-3"] is None else f"{r['seconds_to_1e-3']:.2f} s",
+            r.method,
+            str(r.iterations),
+            f"{r.seconds / max(r.iterations, 1):.3g}",
+            f"{r.nash_conv:.3g}",
+            "-" if to_target is None else f"{to_target:.2f} s",
         )
     out.print(t)
     out.print(f"plot written to {plot}")
 
 
-def _compare_data(g: Game, seconds: float, seed: int, plot: Path, rows: list) -> dict:
-    return {"game": g.spec, "seconds": seconds, "seed": seed, "plot": str(plot), "methods": rows}
+class _MethodBars:
+    """A progress bar per method of a comparison: ``progress(method, t, nash_conv)``."""
+
+    def __init__(self, game: Game):
+        self.game, self.name, self.bar, self.last = game, "", None, None
+
+    def __enter__(self) -> _MethodBars:
+        return self
+
+    def __call__(self, name: str, t: int, nc: float | None) -> None:
+        if name != self.name:
+            self.close()
+            self.name, self.last = name, None
+            self.bar = Bar(f"{name} {self.game.spec}", None, fields=("NashConv",))
+            self.bar.__enter__()
+        if nc is not None:
+            self.last = nc
+        self.bar.update(t, NashConv="-" if self.last is None else f"{self.last:.3g}")
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+            self.bar = None
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
-def _previous_rows(path: Path, spec: str, seconds: float) -> dict[str, dict]:
+def _compare_data(cmp: Comparison, plot: Path) -> dict:
+    """What ``compare --json`` prints and ``--result`` holds (``--resume`` reads it)."""
+    rows = [
+        {**r.to_json_dict(), "seconds_to_1e-3": time_to_target(r, COMPARE_TARGET)} for r in cmp.runs
+    ]
+    return {
+        "game": cmp.game.spec, "seconds": cmp.seconds, "seed": cmp.seed, "plot": str(plot),
+        "methods": rows,
+    }  # fmt: skip
+
+
+def _previous_runs(path: Path, spec: str, seconds: float) -> dict[str, MethodRun]:
     """The finished methods of an earlier (interrupted) ``compare --result`` file."""
-    import json
-
     try:
         data = json.loads(path.read_text())
-        rows = {row["method"]: row for row in data["methods"]}
+        rows = {row["method"]: MethodRun.from_json_dict(row) for row in data["methods"]}
         same = data["game"] == spec and data["seconds"] == seconds
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, ToypokerError) as exc:
         raise ToypokerError(f"cannot read compare results {path}: {exc}") from exc
     if not same:
         raise ToypokerError(f"{path} compares {data['game']} for {data['seconds']} s, not this")

@@ -10,8 +10,9 @@ from typing import Annotated
 import typer
 
 from ..errors import ToypokerError
-from ..sweeps import JOB_KINDS, PARQUET_HINT, REQUIRED, grid
+from ..sweeps import JOB_KINDS, PARQUET_HINT, grid
 from ..sweeps import sweep as run_sweep
+from ..sweeps.jobs import REQUIRED
 from .common import (
     Bar,
     JsonOpt,

@@ -11,13 +11,8 @@ import typer
 from rich.table import Table
 
 from ..continuation import figures
-from ..continuation.curves import (
-    EquilibriumCurve,
-    multiplicity,
-    resume_curve,
-    system_for,
-    trace_curve,
-)
+from ..continuation.crossings import multiplicity, system_for
+from ..continuation.curves import EquilibriumCurve, resume_curve, trace_curve
 from ..errors import ToypokerError
 from ..games import load_game
 from .common import (

@@ -3,7 +3,7 @@
 An :class:`Evaluator` maps each deal's hole cards and board cards to an integer
 strength (higher wins, equal strengths split the pot).  ``suited`` says whether
 it needs card identities (``code = rank * suits + suit``); otherwise the deal
-table holds ranks only and suits are merged exactly (see ``games/limit.py``).
+table holds ranks only and suits are merged exactly (see ``games/deals.py``).
 
 * ``high_card`` -- Kuhn: the highest hole cards win (sorted descending, compared
   lexicographically; one card: its rank).

@@ -14,9 +14,9 @@ and two-player SMH is ``holdem(ranks=5,suits=4,hole=2,board2=2,orbits1=1,orbits2
 bet1=4,bet2=4,check=false,evaluator=ullman4)``.
 
 Suits are merged exactly when the evaluator cannot see them (deals are rank
-multisets, see ``group_deal_table``).  A suited evaluator (``standard`` with five
+multisets, see ``games/deals.py``).  A suited evaluator (``standard`` with five
 or more cards) deals card identities and merges suit-isomorphic deals exactly
-(``games/limit.py``: one deal per orbit under permutations of the suits, boards
+(``games/deals.py``: one deal per orbit under permutations of the suits, boards
 as canonical chance outcomes, each player's observation canonical per round);
 ``suit_isomorphism=false`` keeps every card identity (the unmerged game, for
 cross-checks).

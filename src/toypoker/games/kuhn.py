@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 from ..definition import GameDefinition, Linear, NumericParams
 from ..errors import SpecError
 from .base import GameInfo, Param, Params
-from .limit import Round, build_limit_game, estimate_size, high_card
+from .hands import EVALUATORS
+from .limit import Round, build_limit_game, estimate_size
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -51,7 +52,7 @@ def build(p: Params) -> GameDefinition:
         name="kuhn",
         params=p,
         ante=Linear.coordinate(0, 2),
-        strength=high_card,
+        evaluator=EVALUATORS["high_card"],
         numeric=numeric(p),
         **_shape(p),
     )

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from ..definition import GameDefinition
 from ..errors import SpecError
 from .base import GameInfo, Param, Params
-from .limit import Round, build_limit_game, estimate_size, leduc_strength
+from .hands import EVALUATORS
+from .limit import Round, build_limit_game, estimate_size
 
 if TYPE_CHECKING:
     from ..game import Game
@@ -36,12 +37,12 @@ def _shape(p: Params) -> dict[str, object]:
 
 
 def build(p: Params) -> GameDefinition:
-    """The game definition (the board card is deal column ``n``)."""
+    """The game definition (showdown: the ``leduc`` evaluator, games/hands.py)."""
     return build_limit_game(
         name="leduc",
         params=p,
         ante=Fraction(1),
-        strength=leduc_strength(p["players"]),
+        evaluator=EVALUATORS["leduc"],
         **_shape(p),
     )
 

@@ -5,20 +5,19 @@ one-third street game, Leduc hold'em, Mercer Hold'em and the ``holdem(...)``
 spec.  It produces a :class:`~toypoker.game.GameDefinition`: the table of deals
 with their exact probabilities and the public betting tree.
 
-Deals (:func:`group_deal_table`): a deck of ``ranks x suits`` cards dealt as
-consecutive unordered groups -- each player's hole cards, then each round's
-board.  When the evaluator ignores suits a card is its rank and a group its
-sorted ranks, weighted exactly (hypergeometric); with one card a group this is
-the older table of ordered rank sequences (:func:`deal_table`), row for row.
-When the evaluator sees suits, cards are identities ``rank * suits + suit``
-and suit-isomorphic deals are merged exactly (:func:`suit_orbit_table`): one row
-per orbit of deals under permutations of the suits, weighted by the orbit's
-probability, each row written so that its boards are canonical round by round;
-the public tree deals the canonical boards, and a player's observation at a node
-of round ``r`` is her hole cards canonicalised jointly with the boards shown so
-far (``Game`` compiles it per round), so her information sets are those of the
-unmerged game up to a suit permutation.  ``suit_isomorphism=False`` keeps every
-card identity (the unmerged game, for cross-checks).
+Deals: a deck of ``ranks x suits`` cards dealt as consecutive unordered groups
+(each player's hole cards, then each round's board), built and counted in
+``games/deals.py`` -- ranks with suits merged exactly when the evaluator ignores
+suits, else one row per orbit of deals under permutations of the suits, boards
+canonical round by round.  The public tree deals the canonical boards, and a
+player's observation at a node of round ``r`` is her hole cards canonicalised
+jointly with the boards shown so far (``Game`` compiles it per round), so her
+information sets are those of the unmerged game up to a suit permutation.
+``suit_isomorphism=False`` keeps every card identity (the unmerged game, for
+cross-checks).
+
+Showdowns: an :class:`~toypoker.games.hands.Evaluator` (the one showdown
+protocol) ranks each player's hole and board cards.
 
 Betting (per round, fixed bet size ``bet``, at most ``max_bets`` bets a round):
 when no bet is outstanding a player may check (``k``) or bet (``b``); facing
@@ -41,17 +40,24 @@ allocated, so a spec too large to compile fails fast.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import math
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
-from ..definition import GameDefinition, Linear, NumericParams, RawNode, suit_canonical
-from .hands import Evaluator, card_name
+from ..definition import GameDefinition, Linear, NumericParams, RawNode
+from .deals import (
+    Deck,
+    canonical_boards,
+    count_group_deals,
+    count_suit_orbits,
+    group_deal_table,
+    group_options,
+    suit_orbit_table,
+)
+from .hands import Evaluator
 
 
 @dataclass(frozen=True)
@@ -102,326 +108,6 @@ class TooLargeError(Exception):
         self.deals, self.nodes, self.players = deals, nodes, players
 
 
-def count_deals(multiplicity: Sequence[int], slots: int) -> int:
-    """How many rows :func:`deal_table` would have (ordered rank sequences), by counting.
-
-    ``slots! [x^slots] prod_r sum_{k <= m_r} x^k / k!`` (exponential generating
-    functions); no table is built.
-    """
-    if slots > sum(multiplicity):
-        return 0
-    if all(m == 1 for m in multiplicity):
-        return math.perm(len(multiplicity), slots)
-    poly = [Fraction(1)]
-    for m in multiplicity:
-        f = [Fraction(1, math.factorial(k)) for k in range(min(m, slots) + 1)]
-        out = [Fraction(0)] * min(len(poly) + len(f) - 1, slots + 1)
-        for i, a in enumerate(poly):
-            for j, b in enumerate(f):
-                if i + j <= slots:
-                    out[i + j] += a * b
-        poly = out
-    return int(poly[slots] * math.factorial(slots)) if len(poly) > slots else 0
-
-
-def deal_table(multiplicity: Sequence[int], slots: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """All ordered rank sequences of length ``slots`` dealt without replacement.
-
-    ``multiplicity[r]`` is how many cards of rank ``r`` (0-based) the deck has.
-    Returns ``(cards, weight_num, weight_den)``: ``cards[d]`` the ranks (0-based)
-    in deal order and ``weight_num[d] / weight_den`` the exact probability.
-    """
-    mult = np.asarray(multiplicity, dtype=np.int64)
-    total = int(mult.sum())
-    if slots > total:
-        raise ValueError("more cards dealt than the deck holds")
-    den = 1
-    for i in range(slots):
-        den *= total - i
-    if np.all(mult == 1):
-        # plain permutations: every deal equally likely (Kuhn poker)
-        cards = np.array(list(itertools.permutations(range(len(mult)), slots)), dtype=np.int64)
-        cards = cards.reshape(-1, slots)
-        return cards, np.ones(len(cards), dtype=np.int64), den
-    seqs = []
-    nums = []
-    for seq in itertools.product(range(len(mult)), repeat=slots):
-        used = np.zeros(len(mult), dtype=np.int64)
-        num = 1
-        for r in seq:
-            left = mult[r] - used[r]
-            if left <= 0:
-                num = 0
-                break
-            num *= int(left)
-            used[r] += 1
-        if num:
-            seqs.append(seq)
-            nums.append(num)
-    return np.array(seqs, dtype=np.int64).reshape(-1, slots), np.array(nums, dtype=np.int64), den
-
-
-def group_options(multiplicity: Sequence[int], size: int) -> tuple[np.ndarray, np.ndarray]:
-    """The unordered groups of ``size`` cards a deck with ``multiplicity[r]`` cards of
-    rank ``r`` can give: ``(sorted ranks (K, size), counts per rank (K, R))``, in
-    lexicographic order."""
-    ranks = [r for r, m in enumerate(multiplicity) if m > 0]
-    opts = [
-        c
-        for c in itertools.combinations_with_replacement(ranks, size)
-        if all(c.count(r) <= multiplicity[r] for r in set(c))
-    ]
-    seqs = np.array(opts, dtype=np.int64).reshape(-1, size)
-    counts = np.zeros((len(seqs), len(multiplicity)), dtype=np.int64)
-    for j in range(size):
-        np.add.at(counts, (np.arange(len(seqs)), seqs[:, j]), 1)
-    return seqs, counts
-
-
-def group_deal_table(
-    multiplicity: Sequence[int], groups: Sequence[int]
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """All deals of consecutive unordered card groups, with exact probabilities.
-
-    ``multiplicity[r]`` cards of rank ``r`` (a suited deck passes one card per
-    code); ``groups`` the group sizes in deal order (each player's hole cards, then
-    each round's board).  A deal is the sorted ranks of every group; its
-    probability is ``prod_g prod_r C(left_r, c_gr) / prod_g C(left, s_g)``
-    (hypergeometric: ``c_gr`` cards of rank ``r`` in group ``g`` of size ``s_g``,
-    drawn from what earlier groups left).  With groups of one card this is
-    :func:`deal_table` exactly (same rows, order and weights).  Built group by
-    group with numpy (no loop over ordered sequences).
-
-    Returns ``(cards, weight_num, weight_den)``.
-    """
-    mult = np.asarray(multiplicity, dtype=np.int64)
-    total = int(mult.sum())
-    if sum(groups) > total:
-        raise ValueError("more cards dealt than the deck holds")
-    top = int(mult.max()) if len(mult) else 0
-    binom = np.array(
-        [[math.comb(a, b) for b in range(max(groups, default=0) + 1)] for a in range(top + 1)],
-        dtype=np.int64,
-    )
-    cards = np.zeros((1, 0), dtype=np.int64)
-    used = np.zeros((1, len(mult)), dtype=np.int64)
-    num = np.ones(1, dtype=np.int64)
-    den, left = 1, total
-    for size in groups:
-        seqs, counts = group_options(multiplicity, size)
-        den *= math.comb(left, size)
-        left -= size
-        rest = mult[None, :] - used  # (D, R)
-        factor = np.ones((len(cards), len(seqs)), dtype=np.int64)
-        for r in range(len(mult)):
-            c = counts[:, r]
-            if not c.any():
-                continue
-            ok = c[None, :] <= rest[:, r : r + 1]
-            f = binom[np.minimum(rest[:, r : r + 1], top), np.minimum(c, binom.shape[1] - 1)]
-            factor *= np.where(ok, f, 0)
-        d, k = np.nonzero(factor)
-        num = num[d] * factor[d, k]
-        cards = np.concatenate([cards[d], seqs[k]], axis=1)
-        used = used[d] + counts[k]
-    if den >= 2**62:
-        raise ValueError("deal table too large for exact int64 weights")
-    return cards, num, den
-
-
-def count_group_deals(multiplicity: Sequence[int], groups: Sequence[int]) -> int:
-    """How many rows :func:`group_deal_table` would have, by dynamic programming over
-    ranks; no table is built.
-
-    The state is the multiset of cards still missing in the groups (sorted: how
-    many ways a state completes does not depend on which group misses what).
-    """
-
-    def takes(need: tuple[int, ...], m: int) -> Iterator[tuple[int, ...]]:
-        # every way to put at most m cards of one rank into the groups
-        if not need:
-            yield ()
-            return
-        for t in range(min(need[0], m) + 1):
-            for rest in takes(need[1:], m - t):
-                yield (t, *rest)
-
-    n = sum(groups)
-    if all(m == 1 for m in multiplicity):  # distinct cards: ordered groups of sets
-        if n > len(multiplicity):
-            return 0
-        return math.perm(len(multiplicity), n) // math.prod(math.factorial(g) for g in groups)
-    states: dict[tuple[int, ...], int] = {tuple(sorted(groups)): 1}
-    for m in multiplicity:
-        nxt: dict[tuple[int, ...], int] = {}
-        for need, ways in states.items():
-            for take in takes(need, m):
-                key = tuple(sorted(k - t for k, t in zip(need, take, strict=True)))
-                nxt[key] = nxt.get(key, 0) + ways
-        states = nxt
-    return states.get(tuple(0 for _ in groups), 0)
-
-
-def suit_orbit_table(
-    n_cards: int, suits: int, groups: Sequence[int], first: Sequence[int]
-) -> tuple[np.ndarray, np.ndarray, int]:
-    """One deal per orbit of deals under permutations of the suits, weighted exactly.
-
-    The deck is ``n_cards`` card codes ``rank * suits + suit``; ``groups`` are the
-    group sizes in column order (each player's hole cards, then each round's board),
-    and ``first`` the groups that come first in the canonical order (the boards, so
-    that every row's boards are canonical round by round: :func:`suit_canonical`).
-    A row is the orbit's canonical representative and ``weight_num / weight_den`` the
-    orbit's total probability (``weight_num`` = the orbit's size: every deal of
-    distinct cards is equally likely).
-
-    Built group by group in the canonical order: the orbits of the deals of the first
-    ``g + 1`` groups are those of the representatives of the first ``g`` extended by
-    every next group, merged (an orbit of extensions of ``x`` meets each deal of
-    ``x``'s orbit equally often, so summing the extensions' weights is exact); no full
-    table is built.  Returns ``(cards, weight_num, weight_den)``, rows sorted.
-    """
-    order = [*first, *(g for g in range(len(groups)) if g not in first)]
-    order = [g for g in order if groups[g]]
-    if sum(groups) > n_cards:
-        raise ValueError("more cards dealt than the deck holds")
-    if n_cards > 62:
-        raise ValueError("suit isomorphism needs a deck of at most 62 cards")
-    reps = np.zeros((1, 0), dtype=np.int64)
-    num = np.ones(1, dtype=np.int64)
-    used = np.zeros(1, dtype=np.int64)
-    den, left = 1, n_cards
-    col_groups: list[list[int]] = []
-    for g in order:
-        size = groups[g]
-        opts = np.array(list(itertools.combinations(range(n_cards), size)), dtype=np.int64)
-        mask = np.bitwise_or.reduce(np.left_shift(np.int64(1), opts), axis=1)
-        den *= math.comb(left, size)
-        left -= size
-        d, k = np.nonzero((used[:, None] & mask[None, :]) == 0)
-        ext = np.concatenate([reps[d], opts[k]], axis=1)
-        col_groups.append(list(range(reps.shape[1], reps.shape[1] + size)))
-        canon = suit_canonical(ext, col_groups, suits)
-        reps, inv = np.unique(canon, axis=0, return_inverse=True)
-        merged = np.zeros(len(reps), dtype=np.int64)
-        np.add.at(merged, inv.reshape(-1), num[d])
-        num = merged
-        used = np.bitwise_or.reduce(np.left_shift(np.int64(1), reps), axis=1)
-    if den >= 2**62:
-        raise ValueError("deal table too large for exact int64 weights")
-    # back to column order, rows sorted by it
-    starts = np.concatenate([[0], np.cumsum(groups)])
-    where = {g: cols for g, cols in zip(order, col_groups, strict=True)}
-    perm = [c for g in range(len(groups)) if groups[g] for c in where[g]]
-    cards = reps[:, perm]
-    assert cards.shape[1] == starts[-1]
-    rows = np.lexsort(cards.T[::-1]) if cards.shape[1] else np.arange(len(cards))
-    return cards[rows], num[rows], den
-
-
-def count_suit_orbits(ranks: int, suits: int, groups: Sequence[int]) -> int:
-    """How many rows :func:`suit_orbit_table` would have, by Burnside's lemma.
-
-    The number of orbits is the mean over the ``suits!`` permutations ``g`` of the
-    deals ``g`` fixes; ``g`` fixes a deal when it maps every group onto itself, i.e.
-    every group is a union of ``g``'s cycles on the cards (each rank contributes the
-    cycles of ``g`` on the suits).  Those are counted by dynamic programming over the
-    cycles, the state being the sorted sizes still missing in the groups.
-    """
-    total = 0
-    done = tuple(0 for _ in groups)
-    for perm in itertools.permutations(range(suits)):
-        lengths, seen = [], set()
-        for s in range(suits):
-            if s not in seen:
-                c, t = 0, s
-                while t not in seen:
-                    seen.add(t)
-                    t, c = perm[t], c + 1
-                lengths.append(c)
-        states: dict[tuple[int, ...], int] = {tuple(sorted(groups)): 1}
-        for length in lengths * ranks:
-            nxt: dict[tuple[int, ...], int] = {}
-            for need, ways in states.items():
-                nxt[need] = nxt.get(need, 0) + ways  # the cycle's cards are not dealt
-                for value, mult in Counter(need).items():
-                    if value >= length:  # the cycle goes to one of the mult such groups
-                        rest = list(need)
-                        rest.remove(value)
-                        key = tuple(sorted([*rest, value - length]))
-                        nxt[key] = nxt.get(key, 0) + ways * mult
-            states = nxt
-        total += states.get(done, 0)
-    return total // math.factorial(suits)
-
-
-def canonical_boards(
-    n_cards: int, suits: int, sizes: Sequence[int], prefix: Sequence[int], size: int
-) -> list[tuple[int, ...]]:
-    """The canonical next boards of ``size`` cards after the canonical board ``prefix``
-    (boards of ``sizes`` cards each, in round order): the suit orbits of the boards
-    ``prefix + next`` of distinct cards, each written canonically (its prefix stays
-    ``prefix``)."""
-    rest = [c for c in range(n_cards) if c not in set(prefix)]
-    opts = np.array(list(itertools.combinations(rest, size)), dtype=np.int64).reshape(-1, size)
-    rows = np.concatenate([np.tile(np.asarray(prefix, dtype=np.int64), (len(opts), 1)), opts], 1)
-    groups, col = [], 0
-    for g in [*sizes, size]:
-        groups.append(list(range(col, col + g)))
-        col += g
-    canon = suit_canonical(rows, groups, suits)
-    return sorted({tuple(row) for row in canon[:, len(prefix) :].tolist()})
-
-
-@dataclass(frozen=True)
-class Deck:
-    """How cards are dealt: the deal table's group sizes and what a card is.
-
-    ``hole`` cards per player, then each round's board; ``suits`` is the number of
-    suits when cards are identities (``code = rank * suits + suit``), else 0 (a
-    card is its rank; suits merged exactly).
-    """
-
-    multiplicity: tuple[int, ...]
-    n_players: int
-    hole: int
-    boards: tuple[int, ...]
-    suits: int = 0
-
-    @property
-    def groups(self) -> tuple[int, ...]:
-        """Group sizes in deal order."""
-        return (self.hole,) * self.n_players + tuple(b for b in self.boards if b)
-
-    @property
-    def cards(self) -> tuple[int, ...]:
-        """Cards per code of the deal table (one each when suited)."""
-        if self.suits:
-            return (1,) * (len(self.multiplicity) * self.suits)
-        return self.multiplicity
-
-    def hole_slots(self) -> list[tuple[int, ...]]:
-        """Deal columns of each player's hole cards."""
-        h = self.hole
-        return [tuple(range(p * h, (p + 1) * h)) for p in range(self.n_players)]
-
-    def board_slots(self) -> list[tuple[int, ...]]:
-        """Deal columns of each round's board."""
-        out, col = [], self.n_players * self.hole
-        for b in self.boards:
-            out.append(tuple(range(col, col + b)))
-            col += b
-        return out
-
-    def show(self, values: Sequence[int]) -> str:
-        """Board cards as written in histories: ranks 1-based (``[12]``; joined by
-        ``-`` past rank 9) or card names (``[6s2c]``)."""
-        if self.suits:
-            return "".join(card_name(c, self.suits) for c in values)
-        sep = "" if len(self.multiplicity) <= 9 else "-"
-        return sep.join(str(c + 1) for c in values)
-
-
 def _deck(
     n_players: int,
     multiplicity: Sequence[int],
@@ -447,12 +133,11 @@ def build_limit_game(
     multiplicity: Sequence[int],
     rounds: Sequence[Round],
     ante: Fraction | Linear,
-    strength: Callable[[np.ndarray, int], np.ndarray] | None = None,
+    evaluator: Evaluator,
     can_open: Callable[[int, int], bool] | None = None,
     restrictions: Sequence[tuple[int, tuple[int, ...], str, dict[str, Fraction]]] = (),
     numeric: NumericParams | None = None,
     hole_cards: int | None = None,
-    evaluator: Evaluator | None = None,
     suit_isomorphism: bool = True,
 ) -> GameDefinition:
     """Build a limit-betting game definition.
@@ -470,10 +155,11 @@ def build_limit_game(
     ante
         Chips each player puts in before the deal (a number, or an affine form in
         the coordinates of ``numeric``; so may each round's ``bet`` be).
-    strength
-        ``strength(cards, player) -> int array`` over deals: showdown hand
-        strength of ``player`` (higher wins; equal strengths split the pot).
-        Give this or ``evaluator``.
+    evaluator
+        The showdown: a :class:`~toypoker.games.hands.Evaluator` over hole and board
+        cards (higher strength wins, equal strengths split the pot); when it needs
+        suits the deal table holds card codes ``rank * suits + suit``
+        (``suits = multiplicity[0]``), else ranks with suits merged exactly.
     can_open
         ``can_open(player, round)``: may this player bet when nobody has?
         (One-third street: only P3 may.)  Default: everybody.
@@ -483,10 +169,6 @@ def build_limit_game(
         The numeric parameters the forms are in (default: none).
     hole_cards
         Hole cards per player (default ``rounds[0].hole``, else 1).
-    evaluator
-        A :class:`~toypoker.games.hands.Evaluator` over hole and board cards; when
-        it needs suits the deal table holds card codes ``rank * suits + suit``
-        (``suits = multiplicity[0]``), else ranks with suits merged exactly.
     suit_isomorphism
         With a suited evaluator: one deal per orbit of deals under permutations of
         the suits (:func:`suit_orbit_table`), boards as canonical chance outcomes and
@@ -495,10 +177,9 @@ def build_limit_game(
     """
     numeric = numeric or NumericParams()
     suits = 0
-    if evaluator is not None:
-        n_cards = (hole_cards or rounds[0].hole or 1) + sum(r.board for r in rounds)
-        if evaluator.suited(n_cards):
-            suits = int(multiplicity[0])
+    n_cards = (hole_cards or rounds[0].hole or 1) + sum(r.board for r in rounds)
+    if evaluator.suited(n_cards):
+        suits = int(multiplicity[0])
     deck = _deck(n_players, multiplicity, rounds, hole_cards, suits)
     merged = bool(suits) and suit_isomorphism and suits > 1
     if merged:
@@ -509,15 +190,8 @@ def build_limit_game(
     else:
         cards, wnum, wden = group_deal_table(deck.cards, deck.groups)
     hole_slots = deck.hole_slots()
-    if evaluator is not None:
-        board = cards[:, deck.n_players * deck.hole :]
-        strengths = np.stack(
-            [evaluator.strength(cards[:, list(c)], board, suits) for c in hole_slots]
-        )
-    elif strength is not None:
-        strengths = np.stack([strength(cards, p) for p in range(n_players)])
-    else:
-        raise ValueError("give strength or evaluator")
+    board = cards[:, deck.n_players * deck.hole :]
+    strengths = np.stack([evaluator.strength(cards[:, list(c)], board, suits) for c in hole_slots])
     nodes: list[RawNode] = []
 
     def add(node: RawNode) -> int:
@@ -784,19 +458,3 @@ def _betting_tree(
         chips0 = tuple(c + _form(b, k) if b else c for c, b in zip(chips0, r0.blinds, strict=True))
     chips0, first0 = start_round(0, chips0, live0)
     return betting(0, chips0, live0, first0, 0, "", ())
-
-
-def high_card(cards: np.ndarray, player: int) -> np.ndarray:
-    """Kuhn showdown: the higher card wins."""
-    return cards[:, player]
-
-
-def leduc_strength(board_col: int) -> Callable[[np.ndarray, int], np.ndarray]:
-    """Leduc showdown: a pair with the board beats any high card, then rank."""
-
-    def strength(cards: np.ndarray, player: int) -> np.ndarray:
-        hole = cards[:, player]
-        pair = hole == cards[:, board_col]
-        return hole + 1000 * pair
-
-    return strength

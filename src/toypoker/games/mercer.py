@@ -8,6 +8,10 @@ trips < quads, ties by ranks; evaluator ``ullman4`` of ``games/hands.py``).
 SMH: one orbit before the flop, no betting after it.  MMH: two orbits before and
 two after.  Ranks in labels are 1-based: rank 1 is the deuce, so ``P1:1-4:``
 is P1 holding 2-5.
+
+``bet`` (default 4, left out of the canonical spec at its default) changes the
+chips of every bet: the values in Ullman's text for 3P-SMH fit 8-chip bets
+(``mercer(players=3,variant=smh,bet=8)``, the literature claims' game).
 """
 
 from __future__ import annotations
@@ -25,23 +29,27 @@ VARIANTS = {"smh": (1, 0), "mmh": (2, 2)}  # orbits before and after the flop
 
 
 def check(p: Params) -> Params:
-    """``variant`` is ``smh`` or ``mmh``."""
+    """``variant`` is ``smh`` or ``mmh``; ``bet`` at its default 4 is left out, so one
+    game has one canonical spec."""
     v = str(p["variant"]).lower()
     if v not in VARIANTS:
         raise SpecError(f"mercer variant must be smh or mmh, got {p['variant']}")
     p["variant"] = v
+    if p.get("bet") == BET:
+        del p["bet"]
     return p
 
 
 def _shape(p: Params) -> dict[str, object]:
     pre, post = VARIANTS[p["variant"]]
+    bet = Fraction(p.get("bet", BET))
     return {
         "n_players": p["players"],
         "multiplicity": [SUITS] * RANKS,
         "hole_cards": HOLE,
         "rounds": [
-            Round(board=0, bet=BET, max_bets=0, hole=HOLE, orbits=pre, check=False),
-            Round(board=FLOP, bet=BET, max_bets=0, orbits=post, check=False),
+            Round(board=0, bet=bet, max_bets=0, hole=HOLE, orbits=pre, check=False),
+            Round(board=FLOP, bet=bet, max_bets=0, orbits=post, check=False),
         ],
     }
 
@@ -67,6 +75,7 @@ MERCER = GameInfo(
     params=(
         Param("players", "int", 2, "number of players, 2 or 3", low=2, high=3),
         Param("variant", "word", "smh", "smh (standard) or mmh (multiround)"),
+        Param("bet", "number", None, "chips of every bet (default 4)", positive=True),
     ),
     build=build,
     check=check,

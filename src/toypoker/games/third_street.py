@@ -12,7 +12,8 @@ from fractions import Fraction
 from ..definition import GameDefinition, Linear, NumericParams
 from ..errors import SpecError
 from .base import GameInfo, Param, Params
-from .limit import Round, build_limit_game, estimate_size, high_card
+from .hands import EVALUATORS
+from .limit import Round, build_limit_game, estimate_size
 
 N_PLAYERS = 3
 
@@ -60,7 +61,7 @@ def _build(p: Params, skp: bool) -> GameDefinition:
         name="skp" if skp else "kuhn_third_street",
         params=p,
         ante=Linear.coordinate(0, 1, Fraction(1, N_PLAYERS)),  # each put in P/3
-        strength=high_card,
+        evaluator=EVALUATORS["high_card"],
         restrictions=restrictions(skp, bool(p["rational"])),
         numeric=NumericParams(("pot",), (Fraction(p["pot"]),), (("pot", 0, Fraction(1)),)),
         **_shape(p),

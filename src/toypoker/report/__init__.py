@@ -12,32 +12,35 @@ by the command that draws it (``trace``, ``dynamics``, ``compare``,
 ``collusion``; Ullman's heatmaps by
 :mod:`toypoker.literature.figures_ullman`) -- says the command that recreates
 it and its run time, and is cached in ``OUT/items/`` when it finishes, so a
-rerun (or a run after Ctrl-C) computes only what is missing::
+rerun (or a run after Ctrl-C) computes only what is missing.  The figure items
+run their commands through a runner handed in by the caller (``toypoker
+reproduce`` passes one that runs the command line in-process)::
 
     from toypoker import report
     tasks = report.plan(quick=True)
-    results = report.compute(Path("out"), tasks)
+    results = report.compute(Path("out"), tasks, run_command=runner)
     report.write_html(Path("out"), results, report.RunInfo("quick", 0, 0.0))
+
+Front-end floor: may import the library and the studies (the claims, the paper
+data, the figures), never the command line (:mod:`toypoker.cli`).
 """
 
 from __future__ import annotations
 
-from .model import Image, Output, Paper, Result, RunContext, Table, Task
-from .render import STATUSES, RunInfo, counts, machine, to_json, write_html, write_json
-from .run import compute, load_record, record_path
-from .tasks import (
+from .catalogue import (
     PAPER_IDS,
     PAPERS,
     SLOW_CLAIMS,
     TOLERANCE_CLAIMS,
     claim_paper,
     folder_of,
-    plan,
     precision,
-    run_cli,
-    skipped_in_quick,
     status_of,
 )
+from .model import CommandRunner, Image, Output, Paper, Result, RunContext, Table, Task
+from .render import STATUSES, RunInfo, counts, machine, to_json, write_html, write_json
+from .run import compute, load_record, record_path
+from .tasks import plan, skipped_in_quick
 
 __all__ = [
     "PAPERS",
@@ -45,6 +48,7 @@ __all__ = [
     "SLOW_CLAIMS",
     "STATUSES",
     "TOLERANCE_CLAIMS",
+    "CommandRunner",
     "Image",
     "Output",
     "Paper",
@@ -62,7 +66,6 @@ __all__ = [
     "plan",
     "precision",
     "record_path",
-    "run_cli",
     "skipped_in_quick",
     "status_of",
     "to_json",

@@ -3,10 +3,11 @@ and their results, all frozen and convertible to plain JSON types."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..errors import ToypokerError
 from ..literature.claims import Row
 
 
@@ -62,14 +63,29 @@ class Output:
     notes: str = ""
 
 
+#: ``run_command(argv)``: run ``toypoker ARGV`` (with ``--json``) and return its JSON
+#: output; handed to the report by its caller (``toypoker reproduce`` passes one that
+#: runs the command line in-process), so the report never imports the command line
+CommandRunner = Callable[[Sequence[str]], dict]
+
+
+def _no_runner(argv: Sequence[str]) -> dict:
+    raise ToypokerError(
+        f"this item runs 'toypoker {' '.join(argv[:2])} ...': give compute() a run_command "
+        "(toypoker reproduce passes one)"
+    )
+
+
 @dataclass(frozen=True)
 class RunContext:
-    """What an item's function gets: its own output folder, the seed, and the
-    checked rows of any claim (this run's, an earlier run's, or computed now)."""
+    """What an item's function gets: its own output folder, the seed, the checked
+    rows of any claim (this run's, an earlier run's, or computed now), and the
+    runner of the ``toypoker`` commands that draw the figures."""
 
     folder: Path
     seed: int
     rows_of: Callable[[str], tuple[Row, ...]]
+    run_command: CommandRunner = _no_runner
 
 
 @dataclass(frozen=True)
@@ -153,4 +169,13 @@ class Result:
         )
 
 
-__all__ = ["Image", "Output", "Paper", "Result", "RunContext", "Table", "Task"]
+__all__ = [
+    "CommandRunner",
+    "Image",
+    "Output",
+    "Paper",
+    "Result",
+    "RunContext",
+    "Table",
+    "Task",
+]

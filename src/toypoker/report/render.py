@@ -16,8 +16,8 @@ from pathlib import Path
 from .. import __version__
 from ..io import atomic_write_bytes, atomic_write_text
 from ..plots import subplots
+from .catalogue import PAPERS, status_of
 from .model import Paper, Result, Table, Task
-from .tasks import PAPERS, status_of
 
 STATUSES = ("verified exactly", "verified to tolerance", "disagrees")
 _CLASS = {"verified exactly": "exact", "verified to tolerance": "tol", "disagrees": "bad"}

@@ -17,8 +17,8 @@ from ..game import Game
 from ..games import load_game
 from ..io import atomic_write_text
 from ..literature.claims import CLAIMS, Context, Row
-from .model import Image, Result, RunContext, Task
-from .tasks import folder_of
+from .catalogue import folder_of
+from .model import CommandRunner, Image, Result, RunContext, Task
 
 #: ``progress(event, task, result)``: event ``"start"`` (result ``None``), ``"done"``
 #: or ``"cached"``
@@ -66,6 +66,7 @@ def compute(
     seed: int = 0,
     fresh: bool = False,
     progress: Progress | None = None,
+    run_command: CommandRunner | None = None,
 ) -> list[Result]:
     """Compute ``tasks`` in order, reusing finished ones.
 
@@ -81,6 +82,10 @@ def compute(
         Recompute every item (the records are overwritten).
     progress
         Told when each item starts and ends.
+    run_command
+        Runs ``toypoker ARGV --json`` and returns its JSON output: the figure items
+        run their commands through it (``toypoker reproduce`` passes one).  Without
+        it a figure item fails with a message saying so; claim items need none.
 
     Returns
     -------
@@ -121,7 +126,7 @@ def compute(
         rel = folder_of(task.id, task.key)
         folder = out / rel
         folder.mkdir(parents=True, exist_ok=True)
-        ctx = RunContext(folder, seed, rows_of)
+        ctx = RunContext(folder, seed, rows_of, *([run_command] if run_command else []))
         t0 = time.perf_counter()
         error = ""
         try:

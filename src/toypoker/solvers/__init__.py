@@ -9,11 +9,16 @@ True
 Fraction(-1, 18)
 
 Methods (:data:`METHODS`, a literal registry): the CFR family (``cfr``,
-``cfr+``, ``lcfr``, ``dcfr``; variants of one traversal, see :mod:`.cfr`),
-Monte Carlo CFR (``es-mccfr``, ``os-mccfr``), fictitious play (``fp``), the
-sequence-form linear program (``lp``, two players, exact certificate) and the
-exact equilibrium enumerator (``enumerate``).  :class:`Solver` is the stepping
-API under :func:`solve`.
+``cfr+``, ``lcfr``, ``dcfr``, ``pcfr+``, ``dcfr+``, ``pdcfr+``; schedules of one
+traversal, see :mod:`.cfr`), Monte Carlo CFR (``es-mccfr``, ``os-mccfr``),
+fictitious play (``fp``; Ullman's run in :mod:`.ullman`), the sequence-form
+linear program (``lp``, two players, exact certificate) and the exact equilibrium
+enumerator (``enumerate``).  :class:`Solver` is the stepping API under
+:func:`solve`; :mod:`.analysis` holds seed spreads, method comparisons and
+deviations.
+
+Solvers floor: may import the game, the catalogue, profiles, results, evaluation
+and the kernels; never a study or a front end.
 """
 
 from __future__ import annotations
@@ -26,8 +31,7 @@ from ..game import Game
 from ..result import Result, Stopped, TracePoint
 from .base import Method
 from .checkpoint import Checkpoint, load_checkpoint
-from .enumerate import Pot
-from .options import Output, Sampling
+from .options import Output, Pot, Sampling
 from .registry import METHODS, get_method, parse_options
 from .solver import Solver
 

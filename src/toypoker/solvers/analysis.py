@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,7 +26,7 @@ from ..evaluate import Evaluation, evaluate
 from ..game import Game
 from ..io import atomic_write_text
 from ..profile import Profile
-from ..result import Result
+from ..result import Result, Stopped, TracePoint
 from .registry import get_method
 from .solver import Solver
 
@@ -182,34 +182,86 @@ def seed_spread(
 
 
 # -------------------------------------------------------------------- compare
-def time_to_target(result: Result, target: float = 1e-3) -> float | None:
+def time_to_target(result: Result | MethodRun, target: float = 1e-3) -> float | None:
     """Seconds until the first NashConv check at or below ``target`` (None: never)."""
     return next((p.seconds for p in result.trace if p.nash_conv <= target), None)
 
 
 @dataclass(frozen=True)
+class MethodRun:
+    """One method's run in a comparison: what is kept of its :class:`Result` (the
+    NashConv checks against time), so a comparison can be saved and resumed."""
+
+    method: str
+    iterations: int
+    seconds: float
+    nash_conv: float
+    trace: tuple[TracePoint, ...]
+
+    @classmethod
+    def from_result(cls, result: Result) -> MethodRun:
+        """The run of a solver's result."""
+        return cls(
+            result.method, int(result.iterations), float(result.seconds),
+            float(result.nash_conv), tuple(result.trace),
+        )  # fmt: skip
+
+    def to_json_dict(self) -> dict[str, object]:
+        """Method, iterations, seconds, final NashConv, trace ``[[iteration, seconds,
+        nash_conv], ...]``."""
+        return {
+            "method": self.method,
+            "iterations": self.iterations,
+            "seconds": self.seconds,
+            "nash_conv": self.nash_conv,
+            "trace": [[p.iteration, p.seconds, p.nash_conv] for p in self.trace],
+        }
+
+    @classmethod
+    def from_json_dict(cls, data: Mapping[str, object]) -> MethodRun:
+        """The run :meth:`to_json_dict` wrote (other keys are ignored).
+
+        Raises
+        ------
+        ToypokerError
+            For anything else (one line).
+        """
+        try:
+            trace = tuple(
+                TracePoint(int(i), float(t), float(nc))
+                for i, t, nc in data["trace"]  # type: ignore[union-attr]
+            )
+            return cls(
+                str(data["method"]), int(data["iterations"]),  # type: ignore[call-overload]
+                float(data["seconds"]), float(data["nash_conv"]),  # type: ignore[arg-type]
+                trace,
+            )  # fmt: skip
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ToypokerError(f"not a method run of a comparison: {exc!r}") from None
+
+
+@dataclass(frozen=True)
 class Comparison:
-    """Several methods on one game for the same time budget."""
+    """Several methods on one game for the same time budget.
+
+    ``skipped`` holds ``(method, reason)`` of the methods that cannot run on the
+    game; ``interrupted`` the method cut by Ctrl-C (not in ``runs``: a run cut short
+    is not comparable), or ``None``.
+    """
 
     game: Game
     seconds: float
     seed: int
     target: float
-    results: tuple[Result, ...]
-    skipped: tuple[tuple[str, str], ...] = ()  # (method, reason) of methods that cannot run
+    runs: tuple[MethodRun, ...]
+    skipped: tuple[tuple[str, str], ...] = ()
+    interrupted: str | None = None
 
     def rows(self) -> list[dict[str, object]]:
         """One summary per method (what ``toypoker compare`` tabulates)."""
         return [
-            {
-                "method": r.method,
-                "iterations": r.iterations,
-                "seconds": r.seconds,
-                "nash_conv": r.nash_conv,
-                "seconds_to_target": time_to_target(r, self.target),
-                "trace": [[p.iteration, p.seconds, p.nash_conv] for p in r.trace],
-            }
-            for r in self.results
+            {**r.to_json_dict(), "seconds_to_target": time_to_target(r, self.target)}
+            for r in self.runs
         ]
 
     def to_json_dict(self) -> dict[str, object]:
@@ -226,7 +278,7 @@ class Comparison:
     def to_csv(self, path: str | Path | None = None) -> str:
         """All traces in one table: method, iteration, seconds, nash_conv."""
         rows: list[list[object]] = [["method", "iteration", "seconds", "nash_conv"]]
-        for r in self.results:
+        for r in self.runs:
             rows += [[r.method, p.iteration, p.seconds, p.nash_conv] for p in r.trace]
         return _csv(rows, path)
 
@@ -239,17 +291,24 @@ def compare(
     seed: int = 0,
     target: float = 1e-3,
     progress: Callable[[str, int, float | None], None] | None = None,
+    done: Mapping[str, MethodRun] | None = None,
 ) -> Comparison:
     """Run every method for ``seconds`` (the seed goes to the sampling ones).
 
     Methods that cannot run on ``game`` (``lp`` beyond two players) are skipped
-    with their reason in :attr:`Comparison.skipped`.
+    with their reason in :attr:`Comparison.skipped`.  ``done`` holds runs finished
+    earlier (an interrupted comparison's): those methods are not run again.  A
+    run stopped by Ctrl-C ends the comparison: the methods finished so far are
+    returned with :attr:`Comparison.interrupted` naming the one cut short.
     """
     ms = [get_method(m) for m in methods]
     if not seconds > 0:
         raise ToypokerError(f"seconds must be positive, got {seconds}")
-    results, skipped = [], []
+    finished = dict(done or {})
+    skipped = []
     for m in ms:
+        if m.name in finished:
+            continue
         try:
             solver = Solver(game, m.name, seed=seed if m.stochastic else None)
         except ToypokerError as exc:
@@ -260,8 +319,15 @@ def compare(
             if progress is not None:
                 progress(name, t, nc)
 
-        results.append(solver.run(None, seconds=seconds, progress=report))
-    return Comparison(game, float(seconds), seed, target, tuple(results), tuple(skipped))
+        result = solver.run(None, seconds=seconds, progress=report)
+        if result.stopped is Stopped.INTERRUPTED:
+            runs = tuple(finished[n.name] for n in ms if n.name in finished)
+            return Comparison(
+                game, float(seconds), seed, target, runs, tuple(skipped), interrupted=m.name
+            )
+        finished[m.name] = MethodRun.from_result(result)
+    runs = tuple(finished[m.name] for m in ms if m.name in finished)
+    return Comparison(game, float(seconds), seed, target, runs, tuple(skipped))
 
 
 # ----------------------------------------------------------------- deviations

@@ -8,9 +8,15 @@ typed options (a frozen dataclass):
 * ``step(game, state, options) -> state`` -- one iteration;
 * ``output(game, state, options) -> probs`` -- the output strategy as a flat
   probability vector (``None`` for set-valued methods such as ``enumerate``);
-* optionally ``step_many(game, state, options, n)`` (identical to ``n`` steps)
-  and, for the exact one-step methods, ``summary(game, state, options)`` giving
-  the :class:`~toypoker.result.Result` fields of their certificate.
+* optionally ``step_many(game, state, options, n)`` (identical to ``n`` steps);
+  for the exact one-step methods, ``summary(game, state, options)`` giving
+  the :class:`~toypoker.result.Result` fields of their certificate; and for a
+  method with its own stopping rule, ``stop_gain(state, options)``: the gain the
+  run loop compares with ``target_max_gain`` after every step (``None``: no
+  rule in force; Ullman's fictitious play declares one).
+
+The driver knows no method by name: what its run loop needs from a method is
+declared here.
 
 :class:`~toypoker.solvers.solver.Solver` drives any of them (the stepping
 API); :func:`~toypoker.solvers.solve` is its run loop.
@@ -61,6 +67,8 @@ class Method:
         Samples: takes a ``seed`` (deterministic methods refuse one).
     one_shot : bool
         Finishes in one step (exact methods): no checkpoints, no NashConv checks.
+    stop_gain : callable or None
+        The method's own stopping rule (see the module docstring).
     """
 
     name: str
@@ -75,6 +83,7 @@ class Method:
     one_shot: bool = False
     step_many: Callable[[Game, Any, Any, int], Any] | None = None
     summary: Callable[[Game, Any, Any], dict[str, object]] | None = None
+    stop_gain: Callable[[Any, Any], float | None] | None = None
 
 
 __all__ = ["Method", "OneShotState"]

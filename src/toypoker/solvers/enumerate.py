@@ -35,6 +35,7 @@ import sympy as sp
 from ..errors import ToypokerError
 from ..game import Game
 from ..symbolic import symbolic_values, values_in_pot
+from .options import Pot
 
 
 class Status(StrEnum):
@@ -516,12 +517,6 @@ def _merge(
 
 
 # ------------------------------------------------------------------ for games
-class Pot(StrEnum):
-    """How :func:`game_equilibria` treats the pot (besides a number)."""
-
-    SYMBOLIC = "symbolic"  # a symbol P: the result says for which P each piece holds
-
-
 def game_equilibria(
     game: Game,
     free_labels: Sequence[str] | None = None,

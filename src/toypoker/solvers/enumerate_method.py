@@ -7,18 +7,43 @@
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from fractions import Fraction
-
-import sympy as sp
+from typing import TYPE_CHECKING
 
 from ..errors import ToypokerError
 from ..game import Game
 from .base import OneShotState
-from .enumerate import Pot, game_equilibria
-from .options import integer
+from .options import Pot, integer
 
-MAX_FREE = 9  # free binary choices (3^9 = 19683 combinations before pruning)
+if TYPE_CHECKING:
+    import sympy as sp
+
+#: the most free binary choices the enumerator takes (3^9 = 19683 combinations before
+#: pruning): the one home of this policy (``solve``, ``toypoker equilibria``, sweeps)
+MAX_FREE = 9
+
+
+def _is_sympy_number(x: object) -> bool:
+    """A sympy expression (only possible when sympy is loaded already)."""
+    sympy = sys.modules.get("sympy")
+    return sympy is not None and isinstance(x, sympy.Expr)
+
+
+def check_free_choices(
+    game: Game, free_labels: tuple[str, ...] | None = None, most: int = MAX_FREE
+) -> int:
+    """The number of free choices the enumerator would walk (``free_labels``, or every
+    unrestricted infoset); a :class:`~toypoker.errors.ToypokerError` past ``most``."""
+    n_free = (
+        len(free_labels)
+        if free_labels is not None
+        else sum(not i.restricted for i in game.infosets)
+    )
+    if n_free > most:
+        raise ToypokerError(f"{n_free} free choices: too many to enumerate (3^k); at most {most}")
+    return n_free
 
 
 @dataclass(frozen=True)
@@ -54,7 +79,7 @@ class EnumerateOptions:
                 msg = f"option pot must be a number or 'symbolic', not {pot!r}"
                 raise ToypokerError(msg) from None
         elif isinstance(pot, bool) or not (
-            pot is None or isinstance(pot, int | Fraction | sp.Expr)
+            pot is None or isinstance(pot, int | Fraction) or _is_sympy_number(pot)
         ):
             raise ToypokerError(f"option pot must be a number or 'symbolic', not {pot!r}")
         if isinstance(pot, int):
@@ -75,6 +100,8 @@ class EnumerateOptions:
         """The set a symbolic pot ranges over: ``(pot_min, oo)``."""
         if self.pot is not Pot.SYMBOLIC:
             return None
+        import sympy as sp  # the symbolic stack loads with the enumerator, not the registry
+
         lo = self.pot_min or Fraction(0)
         return sp.Interval.open(sp.Rational(lo.numerator, lo.denominator), sp.oo)
 
@@ -83,15 +110,7 @@ def init(game: Game, options: EnumerateOptions, seed: int | None = None) -> OneS
     """Check the game before the walk: a pot to vary, few enough free choices."""
     if options.pot is not None and "pot" not in game.numeric_params:
         raise ToypokerError(f"{game.name} has no pot parameter")
-    n_free = (
-        len(options.free_labels)
-        if options.free_labels is not None
-        else sum(not i.restricted for i in game.infosets)
-    )
-    if n_free > options.max_free:
-        raise ToypokerError(
-            f"{n_free} free choices: too many to enumerate (3^k); at most {options.max_free}"
-        )
+    check_free_choices(game, options.free_labels, options.max_free)
     return OneShotState()
 
 
@@ -99,6 +118,8 @@ def step(game: Game, state: OneShotState, options: EnumerateOptions) -> OneShotS
     """Enumerate (once; a finished state is returned unchanged)."""
     if state.iteration:
         return state
+    from .enumerate import game_equilibria  # sympy: loaded when something is enumerated
+
     pieces, variables = game_equilibria(
         game, options.free_labels, pot=options.pot, P_domain=options.P_domain
     )
@@ -113,4 +134,4 @@ def summary(game: Game, state: OneShotState, options: EnumerateOptions) -> dict[
     return {"equilibria": pieces, "variables": variables, "exact": True}
 
 
-__all__ = ["MAX_FREE", "EnumerateOptions", "init", "step", "summary"]
+__all__ = ["MAX_FREE", "EnumerateOptions", "check_free_choices", "init", "step", "summary"]

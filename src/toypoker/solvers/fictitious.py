@@ -26,7 +26,7 @@ average so far): the responses are simultaneous.  Two averages, chosen by the
   average of the responses (it ignores how often each response reaches the
   infoset), so it converges to other profiles than the default.  His loop stops
   at the first ``t`` with ``g_{t-1} < eps`` -- after the update, so the
-  profile returned is one update past the last check: :func:`run_ullman` is
+  profile returned is one update past the last check: :func:`toypoker.solvers.ullman.run_ullman` is
   that loop (:attr:`FPState.gain` is ``g_{t-1}``).  Best-response ties keep the
   first maximal action in *his* order: the bets (check/call, then bet/raise,
   by chips put in) before fold.  Kuhn and Leduc list fold first when facing a
@@ -35,7 +35,7 @@ average so far): the responses are simultaneous.  Two averages, chosen by the
   calls.  Ties are real: against the uniform start, 2P-SMH's second player
   holding 34 gains exactly 0 by calling or folding; float sums may order such
   values either way, so values within :data:`TIE_RTOL` (relative) are ties.
-  With these rules ``run_ullman`` reproduces his output files (2P-SMH at eps
+  With these rules ``run_ullman`` (``solvers/ullman.py``) reproduces his output files (2P-SMH at eps
   0.001: 704 iterations; 3P-SMH at 0.01: 116; 2P-MMH at 0.01: 1901; values and
   last gains to 1e-12; ``tests/literature/test_ullman2015.py``).
 
@@ -51,7 +51,8 @@ the gain of the profile the responses answered, recomputed every iteration.
 The run loop's ``target_max_gain`` (:func:`toypoker.solvers.solve`) is
 checked on the *output* profile at the scheduled checks (``<=``); Ullman's
 rule checks the profile before the update, every iteration (``<``): use
-:func:`run_ullman` to stop where his code stops.
+:func:`toypoker.solvers.ullman.run_ullman` to stop where his code stops (the run
+loop reads :func:`stop_gain` after every step for the same rule).
 
 The output is the average profile: fictitious play has no other strategy that
 converges (the current best response is pure), so it takes no ``output`` option.
@@ -59,12 +60,10 @@ converges (the current best response is pure), so it takes no ``output`` option.
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import ToypokerError
 from ..evaluate import (
     backward_values,
     best_response,
@@ -75,7 +74,6 @@ from ..evaluate import (
 )
 from ..game import Game
 from ..profile import Profile
-from ..result import Result, Stopped
 from .cfr import average_strategy
 from .options import boolean, real
 
@@ -234,62 +232,12 @@ def output(game: Game, state: FPState, options: FPOptions) -> np.ndarray:
     return state.sigma
 
 
-def run_ullman(
-    game: Game,
-    eps: float,
-    iterations: int | None = None,
-    seconds: float | None = None,
-    gamma: float = 0.0,
-) -> Result:
-    """Ullman's fictitious play with his stopping rule: ``fp`` with ``ullman=True``,
-    stepped until the first iteration whose answered profile has largest gain ``< eps``.
-
-    Parameters
-    ----------
-    game
-        A compiled game.
-    eps
-        Ullman's ``epsilon`` (``Strategies.nes(gt, epsilon)``).
-    iterations, seconds
-        Budgets (``None``: none); the result says which stopped the run.
-    gamma
-        Averaging exponent (0: Ullman's ``1/(t+1)``).
-
-    Returns
-    -------
-    Result
-        The profile one update past the last check (as his code returns it),
-        evaluated afresh; ``stopped`` is ``target`` when ``eps`` was met, and
-        ``options["last_check_gain"]`` is the gain his loop saw last.
-
-    Examples
-    --------
-    >>> from toypoker import load_game
-    >>> r = run_ullman(load_game("kuhn(players=2)"), 0.01)
-    >>> r.stopped.value, r.options["last_check_gain"] < 0.01
-    ('target', True)
-    """
-    from .solver import Solver  # the solver imports the registry, which imports us
-
-    e = real("eps", eps, low=0.0, open_low=True)
-    if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
-        raise ToypokerError(f"iterations must be at least 1, got {iterations}")
-    solver = Solver(game, "fp", ullman=True, gamma=gamma)
-    t0 = time.perf_counter()
-    stopped = Stopped.ITERATIONS
-    while True:
-        solver.step(1)
-        if solver.state.gain < e:
-            stopped = Stopped.TARGET
-            break
-        if iterations is not None and solver.iteration >= iterations:
-            break
-        if seconds is not None and time.perf_counter() - t0 >= seconds:
-            stopped = Stopped.SECONDS
-            break
-    budgets = {"eps": e, "iterations": iterations, "seconds": seconds}
-    budgets["last_check_gain"] = float(solver.state.gain)
-    return solver.result(stopped, (), budgets)
+def stop_gain(state: FPState, options: FPOptions) -> float | None:
+    """What the run loop's ``target_max_gain`` reads after every step: with
+    ``ullman=True``, the largest gain of the profile the last step answered
+    (Ullman's rule: stop at the first iteration where it is below the target);
+    ``None`` otherwise (the scheduled checks of the output profile decide)."""
+    return float(state.gain) if options.ullman and state.gain >= 0.0 else None
 
 
 __all__ = [
@@ -297,8 +245,8 @@ __all__ = [
     "FPState",
     "init",
     "output",
-    "run_ullman",
     "step",
+    "stop_gain",
     "ullman_best_response",
     "ullman_order",
 ]

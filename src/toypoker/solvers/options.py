@@ -6,7 +6,7 @@ Each method family has a frozen options dataclass next to its code
 :class:`~toypoker.solvers.mccfr.OSOptions`,
 :class:`~toypoker.solvers.fictitious.FPOptions`,
 :class:`~toypoker.solvers.lp.LPOptions`,
-:class:`~toypoker.solvers.enumerate.EnumerateOptions`); their ``__post_init__``
+:class:`~toypoker.solvers.enumerate_method.EnumerateOptions`); their ``__post_init__``
 checks and normalises values with the helpers below, so a bad value is a
 one-line :class:`~toypoker.errors.ToypokerError`.
 
@@ -49,6 +49,13 @@ class Average(StrEnum):
     def exponent(self) -> float:
         """The ``gamma`` of these weights (0, 1 or 2)."""
         return {"uniform": 0.0, "linear": 1.0, "quadratic": 2.0}[self.value]
+
+
+class Pot(StrEnum):
+    """How the enumerator (:func:`~toypoker.solvers.enumerate.game_equilibria`)
+    treats the pot besides a number."""
+
+    SYMBOLIC = "symbolic"  # a symbol P: the result says for which P each piece holds
 
 
 class Sampling(IntEnum):
@@ -104,4 +111,4 @@ def choice(name: str, value: object, enum: type[StrEnum]) -> StrEnum:
         raise ToypokerError(f"option {name} must be one of {known}, not {value!r}") from None
 
 
-__all__ = ["Average", "Output", "Sampling", "boolean", "choice", "integer", "real"]
+__all__ = ["Average", "Output", "Pot", "Sampling", "boolean", "choice", "integer", "real"]

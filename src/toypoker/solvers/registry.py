@@ -113,6 +113,7 @@ METHODS: Mapping[str, Method] = MappingProxyType(
             fictitious.step,
             fictitious.output,
             fictitious.FPState,
+            stop_gain=fictitious.stop_gain,
         ),
         "es-mccfr": Method(
             "es-mccfr",

@@ -89,7 +89,6 @@ class Solver:
         self.seed = seed
         self.state = state
         self.seconds = seconds  # time spent stepping
-        self._ullman = bool(getattr(options, "ullman", False))  # fp's stopping rule
 
     @classmethod
     def from_checkpoint(
@@ -288,11 +287,12 @@ class Solver:
             busy[0] = True
             self.step(n)
             busy[0] = False
-            ullman_gain = getattr(self.state, "gain", -1.0) if self._ullman else -1.0
-            if target_max_gain is not None and 0.0 <= ullman_gain < target_max_gain:
-                # Ullman (2015), his code: stop at the first iteration whose answered
-                # profile's largest gain is below eps (checked every iteration, strictly),
-                # returning the profile one update past that check
+            rule = self.method.stop_gain
+            gain = None if rule is None else rule(self.state, self.options)
+            if target_max_gain is not None and gain is not None and gain < target_max_gain:
+                # the method's own rule (Ullman's fp: the first iteration whose answered
+                # profile's largest gain is below eps, checked every iteration, strictly;
+                # the profile returned is one update past that check)
                 return Stopped.TARGET
             per_iteration = (time.perf_counter() - t0) / n
             t = self.iteration

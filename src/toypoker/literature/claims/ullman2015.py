@@ -3,7 +3,7 @@
 Every printed number is computed from our games ``mercer(players=2|3,
 variant=smh|mmh)``: two-player games exactly (the sequence-form LP,
 ``solve(game, "lp")``, an exact certificate), 3P-SMH by CFR+ run to NashConv
-<= 1e-4, and his own algorithm (:func:`toypoker.solvers.fictitious.run_ullman`,
+<= 1e-4, and his own algorithm (:func:`toypoker.solvers.ullman.run_ullman`,
 fictitious play as his code runs it) at the eps his runs used, to explain the
 printed approximations: on 2P-SMH, 3P-SMH and 2P-MMH, and on his 3P-SMH
 collusion runs, it reproduces his output files' iteration counts, last gains and
@@ -33,6 +33,10 @@ verified when that profile is an equilibrium to the printed digits.
 
 Not re-run: his fictitious play on 3P-MMH (about 1.3 s per iteration here, 3600
 iterations; 8500 under collusion).
+
+One module on purpose (past the ~600-line rule): one paper's claims, sharing one
+set of solved games, stored equilibria and helpers; the paper's data (its
+printed numbers) are in :mod:`toypoker.literature.papers.ullman2015`.
 """
 
 from __future__ import annotations
@@ -40,10 +44,8 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 from importlib.resources import files
 
-from ...errors import ToypokerError
 from ...evaluate import evaluate, expected_values
 from ...game import Game
 from ...games.collusion import (
@@ -53,12 +55,10 @@ from ...games.collusion import (
     collusion_table_from,
     splice,
 )
-from ...games.hands import EVALUATORS
-from ...games.limit import Round, build_limit_game
 from ...profile import Profile
 from ...solvers import solve
-from ...solvers.fictitious import run_ullman
-from ..papers import ullman2015 as U
+from ...solvers.ullman import run_ullman
+from ..papers import ullman2015
 from .base import Claim, Context, Row
 
 #: CFR+ budget for the 3-player games: target NashConv and iteration cap
@@ -117,7 +117,7 @@ def stored_profiles(name: str) -> CollusionProfiles:
 
 
 def _name(game: Game) -> str:
-    return next(k for k, v in U.SPEC.items() if game.spec == v)
+    return next(k for k, v in ullman2015.SPEC.items() if game.spec == v)
 
 
 def _checked(game: Game, profiles: CollusionProfiles) -> _Solved:
@@ -147,7 +147,7 @@ def _table_of(game: Game) -> CollusionTable:
 
 
 def _collusion_table(ctx: Context, name: str) -> CollusionTable:
-    return ctx.game(U.SPEC[name]).derived(_table_of)
+    return ctx.game(ullman2015.SPEC[name]).derived(_table_of)
 
 
 def _run(eps: float):
@@ -175,7 +175,7 @@ def _fp(game: Game, eps: float):
 
 def _fp_eps(name: str) -> float:
     """The eps of his code's run of ``name`` (:data:`CODE_RUNS`), 0.01 otherwise."""
-    return next((r.eps for r in U.CODE_RUNS if r.game == name), U.MMH3_EPS)
+    return next((r.eps for r in ullman2015.CODE_RUNS if r.game == name), ullman2015.MMH3_EPS)
 
 
 def _digits(printed: float) -> float:
@@ -221,10 +221,10 @@ def _flop(flop: str) -> str:
 
 # ----------------------------------------------------------------- values
 def _values(c: Claim, ctx: Context, name: str) -> Iterator[Row]:
-    game = ctx.game(U.SPEC[name])
+    game = ctx.game(ullman2015.SPEC[name])
     sol = _equilibrium(game)
     ours = tuple(round(v, 6) for v in sol.values)
-    for g, _source, printed, _eps in U.TEXT_VALUES:
+    for g, _source, printed, _eps in ullman2015.TEXT_VALUES:
         if g != name:
             continue
         for seat, (v, x) in enumerate(zip(sol.values, printed, strict=True)):
@@ -233,7 +233,7 @@ def _values(c: Claim, ctx: Context, name: str) -> Iterator[Row]:
             if not ok and name == "3P-SMH":
                 detail += "; likely cause: " + _smh3_bet8(ctx, seat)
             yield _row(c, f"{name} text, seat {seat + 1}: {x}", ok, detail, {"values": ours})
-    for run in U.CODE_RUNS:
+    for run in ullman2015.CODE_RUNS:
         if run.game != name:
             continue
         fp = _fp(game, run.eps)
@@ -263,31 +263,9 @@ def _values(c: Claim, ctx: Context, name: str) -> Iterator[Row]:
         )
 
 
-def _smh3_bet8_game(_: Game) -> Game:
-    """3P-SMH with 8-chip bets, from the limit builder (Mercer's rules otherwise)."""
-    rounds = [
-        Round(board=0, bet=Fraction(8), max_bets=0, hole=2, orbits=1, check=False),
-        Round(board=2, bet=Fraction(8), max_bets=0, orbits=0, check=False),
-    ]
-    definition = build_limit_game(
-        name="mercer",
-        params={"players": 3, "variant": "smh", "bet": 8},
-        n_players=3,
-        multiplicity=[4] * 5,
-        rounds=rounds,
-        ante=Fraction(1),
-        hole_cards=2,
-        evaluator=EVALUATORS["ullman4"],
-    )
-    return Game(definition, BET8_SPEC)
-
-
 def _smh3_bet8(ctx: Context, seat: int) -> str:
     """The text's 3P-SMH values fit bet 8 (not 4): our equilibrium there."""
-    try:
-        game = ctx.game(BET8_SPEC)
-    except ToypokerError:  # mercer has no bet parameter: the general builder's game
-        game = ctx.game(U.SPEC["3P-SMH"]).derived(_smh3_bet8_game)
+    game = ctx.game(BET8_SPEC)
     sol = _equilibrium(game)
     fp = _fp(game, 0.01)
     return (
@@ -314,18 +292,18 @@ def _values_3p_smh(c: Claim, ctx: Context) -> Iterator[Row]:
 def _table(
     c: Claim,
     ctx: Context,
-    table: U.BetTable,
+    table: ullman2015.BetTable,
     rows: tuple[str, ...] = (),
     solved: tuple[Game, _Solved] | None = None,
 ) -> Iterator[Row]:
     """One row per printed cell; ``solved``: another game and its equilibrium (Table 8's
     collusion rows) instead of ``table.game``'s."""
-    game, sol = solved or (ctx.game(U.SPEC[table.game]), None)
+    game, sol = solved or (ctx.game(ullman2015.SPEC[table.game]), None)
     sol = sol or _equilibrium(game)
     # his fictitious play on 3P-MMH: ~1.3 s per iteration, his 3600 iterations ~ 80 min
     fp = _fp(game, _fp_eps(table.game)) if game.n_rows <= LARGE_ROWS else None
     printed_gain = None
-    if table is U.TABLE1:  # the only table that gives a whole profile (with Sec. 4.2)
+    if table is ullman2015.TABLE1:  # the only table that gives a whole profile (with Sec. 4.2)
         printed_gain = max(float(g) for g in evaluate(game, _printed_smh2_profile(game)).gains)
     for row, printed in table.rows.items():
         if rows and row not in rows:
@@ -371,27 +349,27 @@ def _table(
 
 
 def _table1(c: Claim, ctx: Context) -> Iterator[Row]:
-    yield from _table(c, ctx, U.TABLE1)
+    yield from _table(c, ctx, ullman2015.TABLE1)
 
 
 def _table2(c: Claim, ctx: Context) -> Iterator[Row]:
-    yield from _table(c, ctx, U.TABLE2)
+    yield from _table(c, ctx, ullman2015.TABLE2)
 
 
 def _table3(c: Claim, ctx: Context) -> Iterator[Row]:
-    yield from _table(c, ctx, U.TABLE3)
+    yield from _table(c, ctx, ullman2015.TABLE3)
 
 
 def _table4(c: Claim, ctx: Context) -> Iterator[Row]:
-    yield from _table(c, ctx, U.TABLE4)
+    yield from _table(c, ctx, ullman2015.TABLE4)
 
 
 def _table5(c: Claim, ctx: Context) -> Iterator[Row]:
-    yield from _table(c, ctx, U.TABLE5)
+    yield from _table(c, ctx, ullman2015.TABLE5)
 
 
 def _table6(c: Claim, ctx: Context) -> Iterator[Row]:
-    yield from _table(c, ctx, U.TABLE6)
+    yield from _table(c, ctx, ullman2015.TABLE6)
 
 
 def _weak_first_two(game: Game) -> _Solved:
@@ -400,28 +378,31 @@ def _weak_first_two(game: Game) -> _Solved:
 
 
 def _table8(c: Claim, ctx: Context) -> Iterator[Row]:
-    no_col = tuple(r for r in U.TABLE8.rows if r.startswith("No Col"))
-    yield from _table(c, ctx, U.TABLE8, no_col)
+    no_col = tuple(r for r in ullman2015.TABLE8.rows if r.startswith("No Col"))
+    yield from _table(c, ctx, ullman2015.TABLE8, no_col)
     # "with ... weak collusion by the first two players": team {1, 2}, win sharing
-    weak = ctx.game(collusion_spec(U.SPEC["3P-MMH"], (0, 1), "win", "weak"))
-    col = tuple(r for r in U.TABLE8.rows if r.startswith("Col"))
-    yield from _table(c, ctx, U.TABLE8, col, (weak, weak.derived(_weak_first_two)))
+    weak = ctx.game(collusion_spec(ullman2015.SPEC["3P-MMH"], (0, 1), "win", "weak"))
+    col = tuple(r for r in ullman2015.TABLE8.rows if r.startswith("Col"))
+    yield from _table(c, ctx, ullman2015.TABLE8, col, (weak, weak.derived(_weak_first_two)))
 
 
 def _table7_printed(c: Claim, ctx: Context) -> Iterator[Row]:
     """What Table 7 says of itself: zero-sum columns (within the stated error) and,
     under win sharing, equal payoffs for the two colluders."""
-    blocks = (("strong", U.TABLE7_STRONG, 1.0), ("weak", U.TABLE7_WEAK_PRINTED, 1e-3))
+    blocks = (
+        ("strong", ullman2015.TABLE7_STRONG, 1.0),
+        ("weak", ullman2015.TABLE7_WEAK_PRINTED, 1e-3),
+    )
     for name, block, factor in blocks:
-        for k, scen in enumerate(U.TABLE7_SCENARIOS):
+        for k, scen in enumerate(ullman2015.TABLE7_SCENARIOS):
             total = sum(block[p][k] * factor for p in "ABC")
             yield _row(
                 c,
                 f"Table 7 {name} {scen}: payoffs sum to 0",
-                abs(total) <= U.TABLE7_ERROR,
-                f"sum {total:.3g} (stated error {U.TABLE7_ERROR})",
+                abs(total) <= ullman2015.TABLE7_ERROR,
+                f"sum {total:.3g} (stated error {ullman2015.TABLE7_ERROR})",
             )
-        for k, scen in enumerate(U.TABLE7_SCENARIOS[:2]):
+        for k, scen in enumerate(ullman2015.TABLE7_SCENARIOS[:2]):
             pairs = [ab for ab in ("AB", "AC", "BC") if block[ab[0]][k] == block[ab[1]][k]]
             yield _row(
                 c,
@@ -446,13 +427,16 @@ def _table7_values(c: Claim, ctx: Context) -> Iterator[Row]:
         f"team {{{','.join(str(q + 1) for q in m)}}} in [{lo:.5f}, {hi:.5f}]"
         for m, lo, hi in t.team_values
     )
-    blocks = (("strong", U.TABLE7_STRONG, 1.0), ("weak", U.TABLE7_WEAK_PRINTED, 1e-3))
+    blocks = (
+        ("strong", ullman2015.TABLE7_STRONG, 1.0),
+        ("weak", ullman2015.TABLE7_WEAK_PRINTED, 1e-3),
+    )
     for strength, block, factor in blocks:
-        for k, scen in enumerate(U.TABLE7_SCENARIOS):
+        for k, scen in enumerate(ullman2015.TABLE7_SCENARIOS):
             ours = t.payoffs[(strength, scen.lower())]
             for p, letter in enumerate("ABC"):
                 printed = block[letter][k] * factor
-                ok = abs(ours[p] - printed) <= U.TABLE7_ERROR
+                ok = abs(ours[p] - printed) <= ullman2015.TABLE7_ERROR
                 detail = f"ours {ours[p]:+.5f} (printed {printed:+.6g}); {cert}"
                 if strength == "strong" and scen == "Public":
                     detail += f"; the merged team's exact values: {brackets}"
@@ -477,8 +461,9 @@ def _table7_values(c: Claim, ctx: Context) -> Iterator[Row]:
     loss = -t.payoffs[("strong", "public")][0]
     yield _row(
         c,
-        f"Sec. 5: the noncolluding player loses over {U.NONCOLLUDER_LOSS_AT_LEAST} an ante",
-        loss > U.NONCOLLUDER_LOSS_AT_LEAST,
+        "Sec. 5: the noncolluding player loses over "
+        f"{ullman2015.NONCOLLUDER_LOSS_AT_LEAST} an ante",
+        loss > ullman2015.NONCOLLUDER_LOSS_AT_LEAST,
         f"ours: {loss:.5f} per hand under public strong collusion (seat-rotation average; "
         f"{brackets}; {cert})",
     )
@@ -487,13 +472,13 @@ def _table7_values(c: Claim, ctx: Context) -> Iterator[Row]:
 def _smh3_collusion_code(c: Claim, ctx: Context) -> Iterator[Row]:
     """His 3P-SMH collusion runs (values, iterations, last gain) by his algorithm on our
     collusion games, beside the exact team values."""
-    g0 = ctx.game(U.SPEC["3P-SMH"])
+    g0 = ctx.game(ullman2015.SPEC["3P-SMH"])
     fp0 = _fp(g0, 0.01)
     exact = {m: (lo, hi) for m, lo, hi in _collusion_table(ctx, "3P-SMH").team_values}
-    for run in U.COLLUSION_RUNS:
+    for run in ullman2015.COLLUSION_RUNS:
         members = tuple(int(ch) - 1 for ch in run.team)
         others = set(range(3)) - set(members)
-        g = ctx.game(collusion_spec(U.SPEC["3P-SMH"], members, "win", run.strength))
+        g = ctx.game(collusion_spec(ullman2015.SPEC["3P-SMH"], members, "win", run.strength))
         fp = _fp(g, run.eps)
         ours = {
             "public": fp.values,
@@ -538,17 +523,17 @@ def _footnote6(c: Claim, ctx: Context) -> Iterator[Row]:
     # payoff of a member is the mean gain per member
     strong = t.payoffs[("strong", "public")][1]
     weak = t.payoffs[("weak", "public")][1]
-    none = next(r.values for r in U.CODE_RUNS if r.game == "3P-SMH")
+    none = next(r.values for r in ullman2015.CODE_RUNS if r.game == "3P-SMH")
 
     def gains(strength: str) -> list[float]:
         out = []
-        for run in U.COLLUSION_RUNS:
+        for run in ullman2015.COLLUSION_RUNS:
             if run.strength == strength:
                 m = [int(ch) - 1 for ch in run.team]
                 out.append(sum(run.public[q] - none[q] for q in m) / len(m))
         return out
 
-    order = U.FOOTNOTE6_GAIN_ORDER
+    order = ullman2015.FOOTNOTE6_GAIN_ORDER
     yield _row(
         c,
         f"3P-SMH strong collusion gains on the order of {order:g}",
@@ -565,7 +550,13 @@ def _footnote6(c: Claim, ctx: Context) -> Iterator[Row]:
 def _printed_smh2_profile(game: Game) -> Profile:
     """2P-SMH as printed: Table 1 plus the Sec. 4.2 'always'/'never' holdings."""
     mapping: dict[str, dict[str, float]] = {}
-    table = dict(zip(U.TABLE1.columns, zip(*U.TABLE1.rows.values(), strict=True), strict=True))
+    table = dict(
+        zip(
+            ullman2015.TABLE1.columns,
+            zip(*ullman2015.TABLE1.rows.values(), strict=True),
+            strict=True,
+        )
+    )
     for player, history in ((0, ""), (1, "b")):
         for info in game.infosets_of(player):
             if _norm(info.history) != history:
@@ -574,13 +565,13 @@ def _printed_smh2_profile(game: Game) -> Profile:
             if hand in table:
                 p = table[hand][player] / 100
             else:
-                p = 1.0 if hand in U.SMH2_ALWAYS else 0.0
+                p = 1.0 if hand in ullman2015.SMH2_ALWAYS else 0.0
             mapping[info.label] = {a: (1 - p if a == "f" else p) for a in info.actions}
     return Profile.from_mapping(game, mapping, exact=False, fill="uniform")
 
 
 def _smh2_printed_profile(c: Claim, ctx: Context) -> Iterator[Row]:
-    game = ctx.game(U.SPEC["2P-SMH"])
+    game = ctx.game(ullman2015.SPEC["2P-SMH"])
     ev = evaluate(game, _printed_smh2_profile(game))
     gains = tuple(round(float(g), 5) for g in ev.gains)
     vals = tuple(round(float(v), 5) for v in ev.values)
@@ -593,8 +584,8 @@ def _smh2_printed_profile(c: Claim, ctx: Context) -> Iterator[Row]:
         {"values": vals, "gains": gains},
     )
     sol = _equilibrium(game)
-    for hand in U.SMH2_ALWAYS + U.SMH2_NEVER:
-        want = 1.0 if hand in U.SMH2_ALWAYS else 0.0
+    for hand in ullman2015.SMH2_ALWAYS + ullman2015.SMH2_NEVER:
+        want = 1.0 if hand in ullman2015.SMH2_ALWAYS else 0.0
         got = [_bet_probability(game, sol.profile, p, hand, h) for p, h in ((0, ""), (1, "b"))]
         ok = all(g is not None and abs(g - want) <= 1e-9 for g in got)
         yield _row(
@@ -619,25 +610,25 @@ def _mixed(bets: list[float]) -> int:
 
 
 def _shape(c: Claim, ctx: Context) -> Iterator[Row]:
-    g2 = ctx.game(U.SPEC["2P-SMH"])
+    g2 = ctx.game(ullman2015.SPEC["2P-SMH"])
     lp = _mixed(_bets(g2, _equilibrium(g2).profile))
     printed = _mixed(_bets(g2, _printed_smh2_profile(g2)))
     yield _row(
         c,
-        f"2P-SMH mixed situations: {U.SMH2_MIXED_SITUATIONS}",
-        U.SMH2_MIXED_SITUATIONS in (lp, printed),
+        f"2P-SMH mixed situations: {ullman2015.SMH2_MIXED_SITUATIONS}",
+        ullman2015.SMH2_MIXED_SITUATIONS in (lp, printed),
         f"{printed} in the printed profile (Table 1), {lp} in our LP equilibrium "
         f"(betting strictly between {MIXED:.0%} and {1 - MIXED:.0%})",
     )
-    g3 = ctx.game(U.SPEC["3P-SMH"])
+    g3 = ctx.game(ullman2015.SPEC["3P-SMH"])
     sol = _equilibrium(g3)
     ours = _bets(g3, sol.profile)
     fp = _fp(g3, 0.01)
     his = _bets(g3, fp.profile)
     yield _row(
         c,
-        f"3P-SMH mixed situations: {U.SMH3_MIXED_SITUATIONS}",
-        _mixed(ours) == U.SMH3_MIXED_SITUATIONS,
+        f"3P-SMH mixed situations: {ullman2015.SMH3_MIXED_SITUATIONS}",
+        _mixed(ours) == ullman2015.SMH3_MIXED_SITUATIONS,
         f"ours {_mixed(ours)} ({sol.how}); his fictitious play (eps 0.01, "
         f"{fp.iterations} it.) {_mixed(his)}; likely cause: the residue of fictitious "
         "play (every action keeps weight >= 1/(2(t+1)))",
@@ -645,8 +636,8 @@ def _shape(c: Claim, ctx: Context) -> Iterator[Row]:
     worst = max(min(b, 1 - b) for b in ours)
     yield _row(
         c,
-        f"3P-SMH: bet or fold at least {U.SMH3_DECISIVE_AT_LEAST:.0%} everywhere",
-        worst <= 1 - U.SMH3_DECISIVE_AT_LEAST,
+        f"3P-SMH: bet or fold at least {ullman2015.SMH3_DECISIVE_AT_LEAST:.0%} everywhere",
+        worst <= 1 - ullman2015.SMH3_DECISIVE_AT_LEAST,
         f"ours: the least decisive situation mixes {worst:.3f} ({sol.how}); his "
         f"fictitious play: {max(min(b, 1 - b) for b in his):.3f}",
     )
@@ -654,35 +645,37 @@ def _shape(c: Claim, ctx: Context) -> Iterator[Row]:
 
 # ----------------------------------------------------------------- sizes
 def _sizes(c: Claim, ctx: Context) -> Iterator[Row]:
-    game = ctx.game(U.SPEC["2P-MMH"])
+    game = ctx.game(ullman2015.SPEC["2P-MMH"])
     top = max(sum(n.committed) for n in game.nodes if n.kind == "terminal")
     yield _row(
         c,
-        f"2P-MMH largest pot: {U.MMH2_MAX_POT} chips",
-        top == U.MMH2_MAX_POT,
+        f"2P-MMH largest pot: {ullman2015.MMH2_MAX_POT} chips",
+        top == ullman2015.MMH2_MAX_POT,
         f"largest pot {top} chips",
     )
     bets = (top - 2) / 4
     yield _row(
         c,
-        f"2P-MMH most bets: {U.MMH2_MAX_BETS}",
-        bets == U.MMH2_MAX_BETS,
+        f"2P-MMH most bets: {ullman2015.MMH2_MAX_BETS}",
+        bets == ullman2015.MMH2_MAX_BETS,
         f"{bets} bets of 4 chips",
     )
-    g3 = ctx.game(U.SPEC["3P-MMH"])
+    g3 = ctx.game(ullman2015.SPEC["3P-MMH"])
     yield _row(
         c,
-        f"3P-MMH information sets: {U.MMH3_INFOSETS}",
-        g3.n_infosets == U.MMH3_INFOSETS,
+        f"3P-MMH information sets: {ullman2015.MMH3_INFOSETS}",
+        g3.n_infosets == ullman2015.MMH3_INFOSETS,
         f"{g3.n_infosets} infosets; ours compiles {g3.n_rows} rows (public node x deal), "
-        f"his tree has {U.TREE_NODES['3P-MMH']} nodes (about {U.MMH3_NODES_ABOUT} printed)",
+        f"his tree has {ullman2015.TREE_NODES['3P-MMH']} nodes "
+        f"(about {ullman2015.MMH3_NODES_ABOUT} printed)",
     )
-    fig = U.RUN_FIGURES
+    fig = ullman2015.RUN_FIGURES
     yield _row(
         c,
-        f"3P-MMH tree nodes: about {U.MMH3_NODES_ABOUT}",
-        abs(U.TREE_NODES["3P-MMH"] - U.MMH3_NODES_ABOUT) <= 0.05 * U.MMH3_NODES_ABOUT,
-        f"his code builds {U.TREE_NODES['3P-MMH']} nodes (NOTES.md); his run: "
+        f"3P-MMH tree nodes: about {ullman2015.MMH3_NODES_ABOUT}",
+        abs(ullman2015.TREE_NODES["3P-MMH"] - ullman2015.MMH3_NODES_ABOUT)
+        <= 0.05 * ullman2015.MMH3_NODES_ABOUT,
+        f"his code builds {ullman2015.TREE_NODES['3P-MMH']} nodes (NOTES.md); his run: "
         f"{fig['3P-MMH iterations to eps 0.01'][0]:g} iterations, "
         f"{fig['3P-MMH hours to eps 0.01'][0]:g} hours on {fig['cores'][0]:g} cores "
         "(not re-run: see benchmarks)",

@@ -1,0 +1,261 @@
+"""The package's import graph: no cycles, and every import points down the floors.
+
+Read from the source with ``ast`` (as a new contributor reads it, not from what
+happens to be imported at run time): module-level and function-local imports
+count, imports under ``if TYPE_CHECKING:`` do not (they never run).  The floors,
+bottom to top (README, "How it works"; issue 23):
+
+ground (errors, spec, io, interrupts, threads, plots) -> definition -> game ->
+games (catalogue, builders, the collusion transform) -> profile / result /
+evaluate / kernels / symbolic / interop -> solvers -> studies (continuation,
+dynamics, literature, collusion) -> front ends (sweeps, report, cli, the flat
+API ``toypoker/__init__``).
+
+A module may import its own floor or any floor below; the graph must be acyclic.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import toypoker
+
+PACKAGE = Path(toypoker.__file__).parent
+
+#: floor of each module, by the longest matching dotted prefix (``toypoker.`` left off)
+FLOORS: dict[str, int] = {
+    # 0 ground: no knowledge of games
+    "errors": 0,
+    "spec": 0,
+    "io": 0,
+    "interrupts": 0,
+    "threads": 0,
+    "plots": 0,
+    # 1-2 the game
+    "definition": 1,
+    "game": 2,
+    # 3 the catalogue and its builders (and the collusion transform of a definition)
+    "games": 3,
+    # 4 what is computed on one compiled game
+    "profile": 4,
+    "result": 4,
+    "evaluate": 4,
+    "kernels": 4,
+    "symbolic": 4,
+    "interop": 4,
+    # 5 the methods and their driver
+    "solvers": 5,
+    # 6 studies built on the solvers
+    "continuation": 6,
+    "dynamics": 6,
+    "literature": 6,
+    "collusion": 6,
+    "detection": 6,  # a collusion study: moves into collusion/ (the teams branch)
+    # 7 front ends
+    "sweeps": 7,
+    "report": 7,
+    "cli": 7,
+    "__main__": 7,
+    "": 7,  # toypoker/__init__.py, the flat public API
+}
+
+#: Violations caused only by the collusion *study* still living in
+#: games/collusion.py (its function-local imports of the profile, the solvers,
+#: evaluate and the catalogue): the teams branch moves the study into the
+#: studies-floor package ``toypoker/collusion/`` and the coordinator deletes this
+#: list when merging it.  Nothing else may be added here.
+PENDING_COLLUSION_MOVE: frozenset[tuple[str, str]] = frozenset(
+    {
+        ("games.collusion", "evaluate"),
+        ("games.collusion", "profile"),
+        ("games.collusion", "solvers"),
+        ("games.collusion", "games"),  # load_game, while games/__init__ imports the transform
+    }
+)
+
+
+def _modules() -> dict[str, tuple[Path, bool]]:
+    """Dotted name (without ``toypoker.``) -> (file, is a package ``__init__``)."""
+    out = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = list(path.relative_to(PACKAGE).with_suffix("").parts)
+        init = parts[-1] == "__init__"
+        if init:
+            parts = parts[:-1]
+        out[".".join(parts)] = (path, init)
+    return out
+
+
+MODULES = _modules()
+
+
+def _resolve(name: str) -> str | None:
+    """The module a dotted ``toypoker...`` name lives in (a name imported from a
+    module resolves to that module)."""
+    if name != "toypoker" and not name.startswith("toypoker."):
+        return None
+    rel = name[len("toypoker.") :] if name != "toypoker" else ""
+    while rel not in MODULES:
+        if not rel:
+            return None
+        rel = rel.rpartition(".")[0]
+    return rel
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports(module: str) -> Iterator[tuple[str, int]]:
+    """``(imported module, line)`` for every import of ``module`` that runs."""
+    path, init = MODULES[module]
+    here = ["toypoker", *module.split(".")] if module else ["toypoker"]
+    package = here if init else here[:-1]
+
+    def visit(node: ast.AST) -> Iterator[tuple[str, int]]:
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            for child in node.orelse:
+                yield from visit(child)
+            return
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                target = _resolve(alias.name)
+                if target is not None:
+                    yield target, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package[: len(package) - (node.level - 1)]
+                name = ".".join(base + ([node.module] if node.module else []))
+            else:
+                name = node.module or ""
+            for alias in node.names:
+                target = _resolve(f"{name}.{alias.name}") or _resolve(name)
+                if target is not None:
+                    yield target, node.lineno
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child)
+
+    yield from visit(ast.parse(path.read_text(encoding="utf-8")))
+
+
+def _graph() -> dict[str, dict[str, int]]:
+    """module -> {imported module: first line}, self-imports left out."""
+    graph: dict[str, dict[str, int]] = {m: {} for m in MODULES}
+    for m in MODULES:
+        for target, line in _imports(m):
+            if target != m:
+                graph[m].setdefault(target, line)
+    return graph
+
+
+GRAPH = _graph()
+
+
+def floor(module: str) -> int:
+    """The floor of a module: its longest prefix in :data:`FLOORS`."""
+    name = module
+    while name not in FLOORS:
+        name = name.rpartition(".")[0]
+    return FLOORS[name]
+
+
+def _cycles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The strongly connected components with more than one module (Tarjan,
+    iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on.add(root)
+        while work:
+            v, children = work[-1]
+            advanced = False
+            for w in children:
+                if w not in index:
+                    index[w] = low[w] = counter
+                    counter += 1
+                    stack.append(w)
+                    on.add(w)
+                    work.append((w, iter(sorted(graph[w]))))
+                    advanced = True
+                    break
+                if w in on:
+                    low[v] = min(low[v], index[w])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[v])
+            if low[v] == index[v]:
+                comp = []
+                while True:
+                    w = stack.pop()
+                    on.discard(w)
+                    comp.append(w)
+                    if w == v:
+                        break
+                if len(comp) > 1:
+                    found.append(sorted(comp))
+    return found
+
+
+def _without_pending() -> dict[str, dict[str, int]]:
+    return {
+        m: {t: line for t, line in deps.items() if (m, t) not in PENDING_COLLUSION_MOVE}
+        for m, deps in GRAPH.items()
+    }
+
+
+def test_every_module_has_a_floor() -> None:
+    # a new top-level module or package must be placed on a floor here
+    unplaced = sorted(m for m in MODULES if m.split(".")[0] not in FLOORS)
+    assert unplaced == []
+
+
+def test_no_import_cycles() -> None:
+    cycles = _cycles(_without_pending())
+    text = [
+        " ; ".join(f"{m} -> {t} (line {line})" for m in c for t, line in GRAPH[m].items() if t in c)
+        for c in cycles
+    ]
+    assert text == []
+
+
+def test_imports_point_down_the_floors() -> None:
+    up = [
+        f"toypoker.{m} (floor {floor(m)}) imports toypoker.{t} (floor {floor(t)}) at line {line}"
+        for m, deps in sorted(_without_pending().items())
+        for t, line in sorted(deps.items())
+        if floor(t) > floor(m)
+    ]
+    assert up == []
+
+
+@pytest.mark.parametrize("edge", sorted(PENDING_COLLUSION_MOVE))
+def test_pending_collusion_edges_still_exist(edge: tuple[str, str]) -> None:
+    # once the collusion study has moved, an entry that no longer occurs must go
+    module, target = edge
+    assert target in GRAPH[module], f"{module} -> {target} is gone: delete it from the list"
+
+
+def test_the_graph_is_read_from_the_source() -> None:
+    # independent path: lines known from the files themselves (issue 23's examples)
+    assert {"definition", "games.deals", "games.hands"} <= set(GRAPH["games.limit"])
+    assert floor("games.limit") == 3 and floor("cli.solve") == 7 and floor("") == 7
+    assert _cycles({"a": {"b": 1}, "b": {"a": 1}, "c": {"a": 1}}) == [["a", "b"]]
+    assert _cycles({"a": {"b": 1}, "b": {}}) == []
