@@ -3,7 +3,7 @@
 Per game: rows of the deal-table layout (public node x deal) beside hand-vector
 entries of the vector layout (public node x player x hand); the time of one CFR+
 iteration on each (old: ``Solver(game, "cfr+")``, the fused numba kernel; new:
-``toypoker.vector.cfr.step``, numpy over hands); and the peak resident memory of a
+``toypoker.solvers.vector_cfr.step``, numpy over hands); and the peak resident memory of a
 fresh process that builds the game and runs the iterations.  Each measurement runs
 in its own process, old and new interleaved, ``--reps`` times; medians are printed,
 with the machine load before and after.
@@ -59,7 +59,7 @@ def child(spec: str, layout: str, iterations: int) -> None:
     from toypoker import load_game
     from toypoker.solvers import Solver
     from toypoker.solvers import cfr as C
-    from toypoker.vector import cfr as VC
+    from toypoker.solvers import vector_cfr as VC
     from toypoker.vector import compile_vector
     from toypoker.vector.direct import build_vector
 

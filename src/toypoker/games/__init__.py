@@ -58,7 +58,15 @@ def _info(name: str) -> GameInfo:
     return info
 
 
-def _parse(spec: str) -> tuple[GameInfo, Params, dict[str, object]]:
+def parse_game_spec(spec: str) -> tuple[GameInfo, Params, dict[str, object]]:
+    """A spec read and validated, without building: ``(game info, its parameters,
+    the generic collusion parameters)``.
+
+    Raises
+    ------
+    SpecError
+        For an unknown game or parameter, or an invalid value.
+    """
     parsed = parse_spec(spec)
     info = _info(parsed.name)
     raw, coll = split_collusion(parsed.as_dict())  # generic team=/sharing=/strong=/merge=
@@ -84,7 +92,7 @@ def canonical_spec(spec: str) -> str:
     SpecError
         For an unknown game or parameter, or an invalid value.
     """
-    info, params, coll = _parse(spec)
+    info, params, coll = parse_game_spec(spec)
     return format_spec(info.name, {**params, **coll})
 
 
@@ -156,7 +164,7 @@ def load_game(spec: str, *, max_bytes: int | None = None) -> Game:
     SpecError
         For an unknown game or parameter, an invalid value, or a game too large.
     """
-    info, params, coll = _parse(spec)
+    info, params, coll = parse_game_spec(spec)
     check_size(info, params, max_bytes)
     definition = info.build(params)
     if coll:
@@ -181,4 +189,5 @@ __all__ = [
     "canonical_spec",
     "check_size",
     "load_game",
+    "parse_game_spec",
 ]

@@ -66,7 +66,9 @@ def check(p: Params) -> Params:
     return p
 
 
-def _shape(p: Params) -> dict[str, object]:
+def limit_shape(p: Params) -> dict[str, object]:
+    """The deck and betting keywords of :func:`~toypoker.games.limit.build_limit_game`
+    for the hold'em family with parameters ``p`` (players, multiplicity, rounds, ...)."""
     n = p["players"]
     blinds = None
     if "blind1" in p or "blind2" in p:
@@ -102,13 +104,13 @@ def build(p: Params) -> GameDefinition:
         ante=Fraction(p["ante"]),
         evaluator=EVALUATORS[p["evaluator"]],
         suit_isomorphism=p.get("suit_isomorphism") is not False,
-        **_shape(p),
+        **limit_shape(p),
     )
 
 
 def size(p: Params, max_entries: int | None = None) -> tuple[int, int, int]:
     """``(deals, public nodes, players)`` without building (see ``estimate_size``)."""
-    shape = _shape(p)
+    shape = limit_shape(p)
     dealt = p["hole"] + sum(p.get(f"board{i}", 0) for i in range(2, p["rounds"] + 1))
     suits = p["suits"] if EVALUATORS[p["evaluator"]].suited(dealt) else 0
     return estimate_size(

@@ -13,8 +13,9 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
 * :mod:`.values` -- reach, counterfactual values (fold terminals by
   inclusion-exclusion over cards, two-player showdowns by a sorted sweep, the dense
   product for three or more players), expected values, best responses, NashConv;
-* :mod:`.cfr` -- the CFR family's iteration (:class:`~toypoker.solvers.cfr.CFROptions`)
-  on the vector layout;
+* :mod:`toypoker.solvers.vector_cfr` -- the CFR family's iteration
+  (:class:`~toypoker.solvers.cfr.CFROptions`) on the vector layout (on the solvers'
+  floor: it shares the schedule of :mod:`toypoker.solvers.cfr`);
 * :mod:`.direct` -- :func:`~toypoker.vector.direct.build_vector`: the layout built
   without a deal table for ``kuhn(...)`` and rank-deck ``holdem(...)`` specs (same
   infosets, order and labels as the compiled game).

@@ -22,9 +22,10 @@ import numpy as np
 from ..definition import InfoSet, Linear, NumericParams, RawNode
 from ..errors import ToypokerError
 from ..game import Game
-from ..games import _parse, holdem, kuhn
+from ..games import holdem, kuhn, parse_game_spec
+from ..games.deals import group_options
 from ..games.hands import EVALUATORS
-from ..games.limit import _betting_tree, _deck, group_options, high_card
+from ..games.limit import betting_tree, limit_deck
 from ..spec import format_spec
 from .layout import VectorGame, assemble
 
@@ -99,17 +100,17 @@ def build_vector(spec: str) -> VectorGame:
     ToypokerError
         One line naming why for other games, suited evaluators and collusion.
     """
-    info, p, coll = _parse(spec)
+    info, p, coll = parse_game_spec(spec)
     canonical = format_spec(info.name, {**p, **coll})
     if coll:
         raise ToypokerError(f"build_vector: collusion is not supported yet ({canonical})")
     if info.name == "kuhn":
-        shape = kuhn._shape(p)
+        shape = kuhn.limit_shape(p)
         numeric = kuhn.numeric(p)
         ante: Fraction | Linear = Linear.coordinate(0, 2)  # as kuhn.build
         evaluator = None
     elif info.name == "holdem":
-        shape = holdem._shape(p)
+        shape = holdem.limit_shape(p)
         numeric = NumericParams()
         ante = Fraction(p["ante"])
         evaluator = EVALUATORS[p["evaluator"]]
@@ -123,7 +124,7 @@ def build_vector(spec: str) -> VectorGame:
     n = int(shape["n_players"])
     mult = np.asarray(shape["multiplicity"], dtype=np.int64)
     rounds = shape["rounds"]
-    deck = _deck(n, list(mult), rounds, shape.get("hole_cards"), 0)
+    deck = limit_deck(n, list(mult), rounds, shape.get("hole_cards"), 0)
     raw: list[RawNode] = []
 
     def add(node: RawNode) -> int:
@@ -137,7 +138,7 @@ def build_vector(spec: str) -> VectorGame:
             tuple(int(x) for x in s) for s, c in zip(seqs, counts, strict=True) if (c <= left).all()
         ]
 
-    root = _betting_tree(
+    root = betting_tree(
         n, rounds, ante, None, numeric, deck.board_slots(), board_values, add, deck.show
     )
     tree = TreeGame(canonical, n, raw, root)
@@ -172,7 +173,7 @@ def build_vector(spec: str) -> VectorGame:
                 continue
             board = np.tile(card_value_[list(cards)], (len(values), 1)).reshape(len(values), -1)
             if evaluator is None:  # Kuhn: the higher card wins
-                out[b] = high_card(values, 0)
+                out[b] = EVALUATORS["high_card"].strength(values, board, 0)
             else:
                 out[b] = evaluator.strength(values, board, 0)
         return out

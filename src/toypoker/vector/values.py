@@ -41,7 +41,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..evaluate import _segment_sum
+from ..evaluate import segment_sum
 from ..game import Game
 from .layout import VectorGame
 
@@ -423,7 +423,7 @@ def _backward(
 def _choose(game: Game, e: np.ndarray, q: np.ndarray, choice: np.ndarray, exact: bool) -> None:
     """Best actions of the free infosets whose edges ``e`` carry the values ``q``:
     summed over the hands of each infoset, first maximum in the game's action order."""
-    total = _segment_sum(e, q, game.n_sigma)
+    total = segment_sum(e, q, game.n_sigma)
     infs = np.unique(game.sigma_infoset[e])
     infs = infs[~game.infoset_restricted[infs]]
     if not len(infs):

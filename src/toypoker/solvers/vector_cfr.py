@@ -13,19 +13,11 @@ rounding (``tests/vector/test_cfr.py``).
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
-from ..solvers.cfr import (
-    CFROptions,
-    CFRState,
-    _discounted,
-    discount_factors,
-    regret_matching,
-)
-from .layout import VectorGame
-from .values import counterfactual_values, plan_for, reaches
+from ..vector.layout import VectorGame
+from ..vector.values import counterfactual_values, plan_for, reaches
+from .cfr import CFROptions, CFRState, PlayerRegrets, scheduled_step
 
 
 def init(vg: VectorGame) -> CFRState:
@@ -53,40 +45,18 @@ def instant_regrets(
 def step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:
     """One iteration under the schedule ``options`` (as ``reference_step``)."""
     game = vg.game
-    plan = plan_for(vg)
-    t = state.iteration + 1
-    regrets = state.regrets.copy()
-    average = state.average.copy()
-    sigma = state.sigma.copy()
-    weight = float(t) ** options.gamma if t > options.delay else 0.0
-    players = range(game.n_players)
-    updates = [[p] for p in players] if options.alternating else [list(players)]
-    rep = plan.infoset_rep[game.sigma_infoset]
-    now = discount_factors(options, t - options.discount_lag)
-    if options.predictive:
-        after = discount_factors(options, t + 1 - options.discount_lag)
-    for group in updates:
+    rep = plan_for(vg).infoset_rep[game.sigma_infoset]
+
+    def regrets_of(sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
         reach = reaches(vg, sigma)
-        news = []
-        for p in group:
-            inst = instant_regrets(vg, sigma, p, reach)
-            mask = game.free_mask(p)
-            if weight:
-                own = reach[p].ravel()
-                average[mask] += weight * own[rep[mask]] * sigma[mask]
-            news.append((inst, mask))
-        for inst, mask in news:
-            r = _discounted(regrets[mask], now, options) + inst[mask]
-            if options.floor:
-                r = np.maximum(r, 0.0)
-            regrets[mask] = r
-        for inst, mask in news:
-            target = regrets
-            if options.predictive:
-                target = regrets.copy()
-                target[mask] = _discounted(regrets[mask], after, options) + inst[mask]
-            sigma = regret_matching(game, target, sigma, mask)
-    return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)
+        return [
+            PlayerRegrets(
+                instant_regrets(vg, sigma, p, reach), game.free_mask(p), reach[p].ravel()[rep]
+            )
+            for p in group
+        ]
+
+    return scheduled_step(game, state, options, regrets_of)  # type: ignore[arg-type]
 
 
 def run(vg: VectorGame, options: CFROptions, iterations: int) -> CFRState:
