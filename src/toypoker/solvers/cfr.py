@@ -410,14 +410,21 @@ def step_many(game: Game, state: CFRState, options: CFROptions, n: int) -> CFRSt
         for _ in range(n):
             state = reference_step(game, state, options)
         return state
-    kernel = kernel_for(game)
+    return kernel_steps(kernel_for(game), state, options, n)
+
+
+def kernel_steps(kernel: object, state: CFRState, options: CFROptions, n: int) -> CFRState:
+    """``n`` iterations of a fused kernel from ``state`` (not modified): anything with
+    ``iteration(sigma, regrets, average, **kernel_schedule(options, t))`` updating in
+    place (:class:`toypoker.kernels.CFRKernel`, the vector layout's
+    :class:`toypoker.vector.kernel.VectorKernel`)."""
     regrets = np.array(state.regrets, dtype=np.float64)  # fresh contiguous copies:
     average = np.array(state.average, dtype=np.float64)  # the given state stays as it was
     sigma = np.array(state.sigma, dtype=np.float64)
     t = state.iteration
     for _ in range(n):
         t += 1
-        kernel.iteration(sigma, regrets, average, **kernel_schedule(options, t))  # type: ignore[arg-type]
+        kernel.iteration(sigma, regrets, average, **kernel_schedule(options, t))  # type: ignore[attr-defined]
     return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)
 
 

@@ -8,16 +8,30 @@ from the vector layout: for player ``p``'s action edge into node ``c`` and hand
 ``h``, ``cfv_p[c, h] - cfv_p[parent, h]`` (:func:`toypoker.vector.values.counterfactual_values`),
 summed over the hands of each infoset.  The average-strategy weight uses ``p``'s own
 reach at one (node, hand) of the infoset.  So the iterates equal the row layout's to
-rounding (``tests/vector/test_cfr.py``).
+rounding (``tests/solvers/test_vector_cfr.py``).
+
+Two implementations, chosen by ``CFROptions.backend`` as for the row layout:
+``"numba"`` (the default) runs :meth:`toypoker.vector.kernel.VectorKernel.iteration`,
+one fused call an iteration, where the kernel applies (two players; three with one
+card a hand); ``"numpy"`` and the other games run :func:`reference_step`, the
+readable reference the tests compare the kernel with (``tests/vector/test_kernel.py``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from ..vector.kernel import vector_kernel
 from ..vector.layout import VectorGame
 from ..vector.values import counterfactual_values, plan_for, reaches
-from .cfr import CFROptions, CFRState, PlayerRegrets, scheduled_step
+from .cfr import (
+    Backend,
+    CFROptions,
+    CFRState,
+    PlayerRegrets,
+    kernel_steps,
+    scheduled_step,
+)
 
 
 def init(vg: VectorGame) -> CFRState:
@@ -43,7 +57,23 @@ def instant_regrets(
 
 
 def step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:
-    """One iteration under the schedule ``options`` (as ``reference_step``)."""
+    """One iteration under the schedule ``options`` (the fused kernel or the reference,
+    by ``options.backend``; see the module docstring)."""
+    return step_many(vg, state, options, 1)
+
+
+def step_many(vg: VectorGame, state: CFRState, options: CFROptions, n: int) -> CFRState:
+    """``n`` iterations: the same state as ``n`` calls of :func:`step`, bit for bit."""
+    kernel = vector_kernel(vg) if options.backend is Backend.NUMBA else None
+    if kernel is None:
+        for _ in range(n):
+            state = reference_step(vg, state, options)
+        return state
+    return kernel_steps(kernel, state, options, n)
+
+
+def reference_step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:
+    """One iteration under the schedule ``options`` in numpy: the reference."""
     game = vg.game
     rep = plan_for(vg).infoset_rep[game.sigma_infoset]
 
@@ -61,7 +91,4 @@ def step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:
 
 def run(vg: VectorGame, options: CFROptions, iterations: int) -> CFRState:
     """``iterations`` iterations from :func:`init`."""
-    state = init(vg)
-    for _ in range(iterations):
-        state = step(vg, state, options)
-    return state
+    return step_many(vg, init(vg), options, iterations)
