@@ -3,7 +3,9 @@
 Per game: rows of the deal-table layout (public node x deal) beside hand-vector
 entries of the vector layout (public node x player x hand); the time of one CFR+
 iteration on each (old: ``Solver(game, "cfr+")``, the fused numba kernel; new:
-``toypoker.solvers.vector_cfr.step``, numpy over hands); and the peak resident memory of a
+``toypoker.solvers.vector_cfr.step``, the fused vector kernel; with ``--reference``
+also the vector layout's numpy reference, ``backend="numpy"``, the foundation's
+code path before the kernel); and the peak resident memory of a
 fresh process that builds the game and runs the iterations.  Each measurement runs
 in its own process, old and new interleaved, ``--reps`` times; medians are printed,
 with the machine load before and after.
@@ -17,6 +19,7 @@ Usage::
 
     python benchmarks/bench_vector.py            # the ladder (a few minutes)
     python benchmarks/bench_vector.py --quick    # the small half
+    python benchmarks/bench_vector.py --reference --big   # + numpy column, deal-free games
 """
 
 from __future__ import annotations
@@ -53,7 +56,8 @@ DEAL_FREE = [
 
 
 def child(spec: str, layout: str, iterations: int) -> None:
-    """Build ``spec`` in ``layout`` ("rows" or "vector"), time CFR+ iterations, print JSON."""
+    """Build ``spec`` in ``layout`` ("rows", "vector", "direct"; a "-numpy" suffix: the
+    vector layout's numpy reference), time CFR+ iterations, print JSON."""
     import numpy as np
 
     from toypoker import load_game
@@ -63,6 +67,8 @@ def child(spec: str, layout: str, iterations: int) -> None:
     from toypoker.vector import compile_vector
     from toypoker.vector.direct import build_vector
 
+    backend = C.Backend.NUMPY if layout.endswith("-numpy") else C.Backend.NUMBA
+    layout = layout.removesuffix("-numpy")
     start = time.perf_counter()
     if layout == "direct":  # the vector layout without a deal table
         vg = build_vector(spec)
@@ -84,7 +90,7 @@ def child(spec: str, layout: str, iterations: int) -> None:
         out["build"] = time.perf_counter() - start
         out["entries"] = int(vg.entries)
         out["vector_mb"] = (vg.n_players + 1) * vg.n_nodes * vg.n_hands * 8 / 2**20
-        opts = C.CFROptions(floor=True, gamma=1.0)
+        opts = C.CFROptions(floor=True, gamma=1.0, backend=backend)
         state = VC.step(vg, VC.init(vg), opts)  # warm-up (plans, sorted boards)
         times = []
         for _ in range(iterations):
@@ -112,6 +118,9 @@ def main() -> None:
     parser.add_argument(
         "--big", action="store_true", help="also the deal-free games (a few minutes)"
     )
+    parser.add_argument(
+        "--reference", action="store_true", help="also the vector layout's numpy reference"
+    )
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -121,14 +130,17 @@ def main() -> None:
     print(f"load before: {os.getloadavg()}  (2 cores shared)")
     head = (
         f"{'game':<78} {'rows':>10} {'entries':>9} {'old ms/it':>9} {'new ms/it':>9} "
+        f"{'new/old':>7} {'numpy ms/it':>11} "
         f"{'old MB':>7} {'new MB':>7} {'vector MB':>9} {'old build s':>11} {'new build s':>11}"
     )
     print(head)
     for spec in games:
-        old, new = [], []
+        old, new, ref = [], [], []
         for _ in range(args.reps):  # interleaved
             old.append(run(spec, "rows", args.iterations))
             new.append(run(spec, "vector", args.iterations))
+            if args.reference:
+                ref.append(run(spec, "vector-numpy", args.iterations))
 
         def med(rs: list[dict[str, float]], key: str) -> float:
             return statistics.median(r[key] for r in rs)
@@ -136,6 +148,8 @@ def main() -> None:
         print(
             f"{spec:<78} {int(old[0]['rows']):>10} {int(new[0]['entries']):>9} "
             f"{1e3 * med(old, 'iteration'):>9.2f} {1e3 * med(new, 'iteration'):>9.2f} "
+            f"{med(new, 'iteration') / med(old, 'iteration'):>7.2f} "
+            f"{1e3 * med(ref, 'iteration') if ref else float('nan'):>11.2f} "
             f"{med(old, 'peak_mb'):>7.0f} {med(new, 'peak_mb'):>7.0f} "
             f"{med(new, 'vector_mb'):>9.2f} {med(old, 'build'):>11.2f} {med(new, 'build'):>11.2f}",
             flush=True,
@@ -143,13 +157,14 @@ def main() -> None:
     if args.big:
         print("\nbeyond the row layout: built without a deal table (toypoker.vector.direct)")
         for spec in DEAL_FREE:
-            r = run(spec, "direct", 2)
-            print(
-                f"{spec}\n    entries {int(r['entries'])}  ms/it {1e3 * r['iteration']:.1f}  "
-                f"peak MB {r['peak_mb']:.0f}  vector MB {r['vector_mb']:.1f}  "
-                f"build s {r['build']:.1f}",
-                flush=True,
-            )
+            for layout in ["direct", *(["direct-numpy"] if args.reference else [])]:
+                r = run(spec, layout, 2)
+                print(
+                    f"{spec}  [{layout}]\n    entries {int(r['entries'])}  "
+                    f"ms/it {1e3 * r['iteration']:.1f}  peak MB {r['peak_mb']:.0f}  "
+                    f"vector MB {r['vector_mb']:.1f}  build s {r['build']:.1f}",
+                    flush=True,
+                )
     print(f"load after: {os.getloadavg()}")
 
 

@@ -60,7 +60,9 @@ def test_values_and_regrets_match_reference(spec: str) -> None:
     ref_reach = V.reaches(vg, sigma)
     assert _close(reach, ref_reach)
     for p in range(vg.n_players):
-        value = K._player_values(p, sigma, reach, *st[:3], *st[5:20], cfv, inst[p], m, cs, *vec)
+        value = K._player_values(
+            p, sigma, reach, *st[:3], *st[5:20], *st[-2:], cfv, inst[p], m, cs, *vec
+        )
         ref = V.counterfactual_values(vg, sigma, p, ref_reach)
         assert _close(cfv, ref)
         assert abs(value - ref[0].sum()) <= 1e-12

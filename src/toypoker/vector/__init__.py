@@ -18,14 +18,20 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
   floor: it shares the schedule of :mod:`toypoker.solvers.cfr`);
 * :mod:`.direct` -- :func:`~toypoker.vector.direct.build_vector`: the layout built
   without a deal table for ``kuhn(...)`` and rank-deck ``holdem(...)`` specs (same
-  infosets, order and labels as the compiled game).
+  infosets, order and labels as the compiled game);
+* :mod:`.kernel` -- :class:`~toypoker.vector.kernel.VectorKernel`: one CFR iteration
+  as one compiled (numba) call over flat arrays prepared once per game, for two
+  players and for three with one card a hand; the numpy code above stays the
+  reference it is tested against (``tests/vector/test_kernel.py``).
 
-Status (issue 21, foundation): equal to the row layout in values, best responses,
-NashConv and CFR iterations (``tests/vector``); numpy over hands, not yet a fused
-kernel, so small games run slower than the row layout's numba kernel.  Rank decks are
-expanded into physical cards (``H`` = physical hands, e.g. 52 for one card from a
-52-card deck where the row layout sees 13 ranks).  The solvers, the CLI and
-:class:`~toypoker.profile.Profile` still run on the row layout.
+Status (issue 21): equal to the row layout in values, best responses, NashConv and
+CFR iterations (``tests/vector``, ``tests/solvers/test_vector_cfr.py``).  CFR runs in
+the fused kernel where the sweeps apply; three players with two or more cards a hand
+and four or more players run on the numpy reference (the dense product).  Rank decks
+are expanded into physical cards (``H`` = physical hands, e.g. 52 for one card from a
+52-card deck where the row layout sees 13 ranks).  The solvers' registry, the CLI and
+:class:`~toypoker.profile.Profile` still run on the row layout
+(``benchmarks/bench_vector.py`` measures both).
 """
 
 from .layout import VectorGame, compile_vector

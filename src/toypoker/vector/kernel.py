@@ -218,30 +218,36 @@ def _terminals(
 
 
 @njit(cache=True, nogil=True)
-def _backward_regrets(player, sigma, parent, edge_player, edge_sigma, cfv, inst):  # fmt: skip
-    """Sum ``cfv`` up the tree in place (the player's edges weighted by ``sigma``) and
-    credit ``cfv[child] - cfv[parent]`` to the flat action of each of her edges."""
+def _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi, cfv, inst):
+    """Values up the tree in place, deepest first: a node's ``cfv`` is the sum over its
+    children (the player's edges weighted by ``sigma``), terminals keep theirs; each of
+    her edges credits ``cfv[child] - cfv[node]`` to its flat action at once."""
     nn, hh = cfv.shape
-    for t in range(nn - 1, 0, -1):
-        q = parent[t]
-        if edge_player[t] == player:
-            for h in range(hh):
-                e = edge_sigma[t, h]
-                if e >= 0:
-                    cfv[q, h] += sigma[e] * cfv[t, h]
-        else:
-            for h in range(hh):
-                cfv[q, h] += cfv[t, h]
     for s in range(inst.shape[0]):
         inst[s] = 0.0
-    for t in range(1, nn):
-        if edge_player[t] != player:
-            continue
-        q = parent[t]
+    for q in range(nn - 1, -1, -1):
+        lo = child_lo[q]
+        hi = child_hi[q]
+        if lo == hi:
+            continue  # a terminal: its values are set
+        own = edge_player[lo] == player
         for h in range(hh):
-            e = edge_sigma[t, h]
-            if e >= 0:
-                inst[e] += cfv[t, h] - cfv[q, h]
+            cfv[q, h] = 0.0
+        for c in range(lo, hi):
+            if own:
+                for h in range(hh):
+                    e = edge_sigma[c, h]
+                    if e >= 0:
+                        cfv[q, h] += sigma[e] * cfv[c, h]
+            else:
+                for h in range(hh):
+                    cfv[q, h] += cfv[c, h]
+        if own:
+            for c in range(lo, hi):
+                for h in range(hh):
+                    e = edge_sigma[c, h]
+                    if e >= 0:
+                        inst[e] += cfv[c, h] - cfv[q, h]
     value = 0.0
     for h in range(hh):
         value += cfv[0, h]
@@ -252,16 +258,16 @@ def _backward_regrets(player, sigma, parent, edge_player, edge_sigma, cfv, inst)
 def _player_values(
     player, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
     term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand, sw_level,
-    sw_start, sw_lo, sw_hi, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
+    sw_start, sw_lo, sw_hi, child_lo, child_hi, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3,
+    e3, tmp,
 ):  # fmt: skip
     """Steps 2-3 for ``player``: terminal values, backward pass, instantaneous regrets."""
-    cfv[:, :] = 0.0
     _terminals(
         player, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
         compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, cfv,
         m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
     )  # fmt: skip
-    return _backward_regrets(player, sigma, parent, edge_player, edge_sigma, cfv, inst)
+    return _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi, cfv, inst)
 
 
 @njit(cache=True, nogil=True)
@@ -283,7 +289,8 @@ def _iteration(
     chance_child, node_board, term_node, term_slot, term_board, term_live, term_committed,
     term_weight, compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi,
     rep_node, rep_hand, sigma_infoset, sigma_player, sigma_free, infoset_player, infoset_free,
-    infoset_offset, reach, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp, values,
+    infoset_offset, child_lo, child_hi, reach, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3,
+    tmp, values,
 ):  # fmt: skip
     """One iteration, every player: alternating (each sees the strategies updated
     before it) or simultaneous (all regrets against the same ``sigma``, averages
@@ -295,7 +302,8 @@ def _iteration(
             values[p] = _player_values(
                 p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot,
                 term_board, term_live, term_committed, term_weight, compat, sub_id, sub_sign,
-                n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, cfv, inst[0], m, cs, mass,
+                n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, child_lo, child_hi, cfv, inst[0],
+                m, cs, mass,
                 b1, e1, b2, e2, b3, e3, tmp,
             )  # fmt: skip
             if weight != 0.0:
@@ -315,8 +323,8 @@ def _iteration(
         values[p] = _player_values(
             p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
             term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand,
-            sw_level, sw_start, sw_lo, sw_hi, cfv, inst[p], m, cs, mass, b1, e1, b2, e2, b3,
-            e3, tmp,
+            sw_level, sw_start, sw_lo, sw_hi, child_lo, child_hi, cfv, inst[p], m, cs, mass, b1,
+            e1, b2, e2, b3, e3, tmp,
         )  # fmt: skip
     if weight != 0.0:
         for p in range(n):
@@ -407,6 +415,7 @@ class VectorKernel:
             game.infoset_player.astype(i64),
             ~np.asarray(game.infoset_restricted, dtype=bool),
             game.infoset_offset.astype(i64),
+            *_child_ranges(vg.parent),
         )
         vec = [np.zeros(hh) for _ in range(9)]  # mass, b1, e1, b2, e2, b3, e3, tmp + spare
         self.work = (
@@ -436,6 +445,16 @@ class VectorKernel:
             self.values,
         )  # fmt: skip
         return self.values
+
+
+def _child_ranges(parent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``[child_lo[q], child_hi[q])``: the ids of ``q``'s children (consecutive in the
+    breadth-first order; empty for terminals)."""
+    nn = len(parent)
+    kids = np.asarray(parent[1:], dtype=np.int64)
+    lo = np.searchsorted(kids, np.arange(nn), side="left") + 1
+    hi = np.searchsorted(kids, np.arange(nn), side="right") + 1
+    return lo.astype(np.int64), hi.astype(np.int64)
 
 
 def vector_kernel(vg: VectorGame) -> VectorKernel | None:
