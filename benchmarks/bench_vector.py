@@ -5,7 +5,9 @@ entries of the vector layout (public node x player x hand); the time of one CFR+
 iteration on each (old: ``Solver(game, "cfr+")``, the fused numba kernel; new:
 ``toypoker.solvers.vector_cfr.step``, the fused vector kernel; with ``--reference``
 also the vector layout's numpy reference, ``backend="numpy"``, the foundation's
-code path before the kernel); and the peak resident memory of a
+code path before the kernel); the kernel on rank hands (``rank_hands``: one hand a
+rank, where the game has one hole card from a rank deck; "nan" where not); and the
+peak resident memory of a
 fresh process that builds the game and runs the iterations.  Each measurement runs
 in its own process, old and new interleaved, ``--reps`` times; medians are printed,
 with the machine load before and after.
@@ -56,19 +58,23 @@ DEAL_FREE = [
 
 
 def child(spec: str, layout: str, iterations: int) -> None:
-    """Build ``spec`` in ``layout`` ("rows", "vector", "direct"; a "-numpy" suffix: the
-    vector layout's numpy reference), time CFR+ iterations, print JSON."""
+    """Build ``spec`` in ``layout`` ("rows", "vector", "direct"; suffix "-numpy": the
+    vector layout's numpy reference, "-ranks": rank hands), time CFR+ iterations,
+    print JSON."""
     import numpy as np
 
     from toypoker import load_game
+    from toypoker.errors import ToypokerError
     from toypoker.solvers import Solver
     from toypoker.solvers import cfr as C
     from toypoker.solvers import vector_cfr as VC
     from toypoker.vector import compile_vector
     from toypoker.vector.direct import build_vector
+    from toypoker.vector.layout import rank_hands
 
     backend = C.Backend.NUMPY if layout.endswith("-numpy") else C.Backend.NUMBA
-    layout = layout.removesuffix("-numpy")
+    ranks = layout.endswith("-ranks")
+    layout = layout.removesuffix("-numpy").removesuffix("-ranks")
     start = time.perf_counter()
     if layout == "direct":  # the vector layout without a deal table
         vg = build_vector(spec)
@@ -87,6 +93,12 @@ def child(spec: str, layout: str, iterations: int) -> None:
     else:
         if layout == "vector":
             vg = compile_vector(game)
+        if ranks:
+            try:
+                vg = rank_hands(vg)
+            except ToypokerError:  # two hole cards or a suited deck: no rank hands
+                print(json.dumps({"iteration": float("nan"), "refused": True}))
+                return
         out["build"] = time.perf_counter() - start
         out["entries"] = int(vg.entries)
         out["vector_mb"] = (vg.n_players + 1) * vg.n_nodes * vg.n_hands * 8 / 2**20
@@ -130,15 +142,16 @@ def main() -> None:
     print(f"load before: {os.getloadavg()}  (2 cores shared)")
     head = (
         f"{'game':<78} {'rows':>10} {'entries':>9} {'old ms/it':>9} {'new ms/it':>9} "
-        f"{'new/old':>7} {'numpy ms/it':>11} "
+        f"{'new/old':>7} {'ranks ms/it':>11} {'numpy ms/it':>11} "
         f"{'old MB':>7} {'new MB':>7} {'vector MB':>9} {'old build s':>11} {'new build s':>11}"
     )
     print(head)
     for spec in games:
-        old, new, ref = [], [], []
+        old, new, ranked, ref = [], [], [], []
         for _ in range(args.reps):  # interleaved
             old.append(run(spec, "rows", args.iterations))
             new.append(run(spec, "vector", args.iterations))
+            ranked.append(run(spec, "vector-ranks", args.iterations))
             if args.reference:
                 ref.append(run(spec, "vector-numpy", args.iterations))
 
@@ -149,6 +162,7 @@ def main() -> None:
             f"{spec:<78} {int(old[0]['rows']):>10} {int(new[0]['entries']):>9} "
             f"{1e3 * med(old, 'iteration'):>9.2f} {1e3 * med(new, 'iteration'):>9.2f} "
             f"{med(new, 'iteration') / med(old, 'iteration'):>7.2f} "
+            f"{1e3 * med(ranked, 'iteration'):>11.2f} "
             f"{1e3 * med(ref, 'iteration') if ref else float('nan'):>11.2f} "
             f"{med(old, 'peak_mb'):>7.0f} {med(new, 'peak_mb'):>7.0f} "
             f"{med(new, 'vector_mb'):>9.2f} {med(old, 'build'):>11.2f} {med(new, 'build'):>11.2f}",
@@ -157,7 +171,7 @@ def main() -> None:
     if args.big:
         print("\nbeyond the row layout: built without a deal table (toypoker.vector.direct)")
         for spec in DEAL_FREE:
-            for layout in ["direct", *(["direct-numpy"] if args.reference else [])]:
+            for layout in ["direct", "direct-ranks", *(["direct-numpy"] if args.reference else [])]:
                 r = run(spec, layout, 2)
                 print(
                     f"{spec}  [{layout}]\n    entries {int(r['entries'])}  "

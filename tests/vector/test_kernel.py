@@ -26,6 +26,8 @@ from toypoker.vector import compile_vector
 from toypoker.vector import kernel as K
 from toypoker.vector import values as V
 
+from .maps import assert_same_map, close
+
 SPECS = [
     "kuhn(players=2)",
     "kuhn(players=3)",
@@ -37,18 +39,13 @@ SPECS = [
 ]
 
 
-def _close(a: np.ndarray, b: np.ndarray, tol: float = 1e-12) -> bool:
-    """|a - b| <= tol * max(1, |b|_max), as tests/solvers/test_cfr.py compares backends."""
-    return float(np.abs(a - b).max()) <= tol * max(1.0, float(np.abs(b).max()))
-
-
 def _random_sigma(vg: object, seed: int) -> np.ndarray:
     game = vg.game  # type: ignore[attr-defined]
     x = np.random.default_rng(seed).random(game.n_sigma)
     return x / np.bincount(game.sigma_infoset, x)[game.sigma_infoset]
 
 
-@pytest.mark.parametrize("spec", [*SPECS, "leduc(players=3)"])
+@pytest.mark.parametrize("spec", [*SPECS, pytest.param("leduc(players=3)", marks=pytest.mark.slow)])
 def test_values_and_regrets_match_reference(spec: str) -> None:
     vg = compile_vector(load_game(spec))
     k = K.vector_kernel(vg)
@@ -58,15 +55,15 @@ def test_values_and_regrets_match_reference(spec: str) -> None:
     reach, cfv, inst, m, cs, *vec = k.work
     K._reach(sigma, *st[:5], st[11], reach)
     ref_reach = V.reaches(vg, sigma)
-    assert _close(reach, ref_reach)
+    assert close(reach, ref_reach)
     for p in range(vg.n_players):
         value = K._player_values(
             p, sigma, reach, *st[:3], *st[5:20], *st[-2:], cfv, inst[p], m, cs, *vec
         )
         ref = V.counterfactual_values(vg, sigma, p, ref_reach)
-        assert _close(cfv, ref)
+        assert close(cfv, ref)
         assert abs(value - ref[0].sum()) <= 1e-12
-        assert _close(inst[p], VC.instant_regrets(vg, sigma, p, ref_reach))
+        assert close(inst[p], VC.instant_regrets(vg, sigma, p, ref_reach))
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -76,13 +73,7 @@ def test_iteration_map_matches_reference(spec: str, method: str, alternating: bo
     vg = compile_vector(load_game(spec))
     ref = replace(METHODS[method].defaults, backend=C.Backend.NUMPY, alternating=alternating)
     fused = replace(ref, backend=C.Backend.NUMBA)
-    state = VC.init(vg)
-    for _ in range(10):
-        nxt = VC.step(vg, state, ref)
-        out = VC.step(vg, state, fused)
-        assert _close(out.regrets, nxt.regrets)
-        assert _close(out.average, nxt.average)
-        state = nxt
+    assert_same_map(lambda s: VC.step(vg, s, ref), lambda s: VC.step(vg, s, fused), VC.init(vg), 10)
 
 
 def test_no_kernel_without_sweeps() -> None:

@@ -62,21 +62,23 @@ def _reach_of(player, sigma, parent, edge_player, edge_sigma, chance_child, node
         elif chance_child[t]:
             b = node_board[t]
             for h in range(hh):
-                reach[t, h] = reach[q, h] * compat[b, h]
+                reach[t, h] = reach[q, h] if compat[b, h] > 0.0 else 0.0
         else:
             for h in range(hh):
                 reach[t, h] = reach[q, h]
 
 
 @njit(cache=True, nogil=True)
-def _compatible(r, sub_id, sub_sign, n_sub, m, out):
+def _compatible(r, wt, sub_id, sub_sign, n_sub, m, out):
     """``out[h]``: the mass of ``r`` on hands disjoint from ``h`` (inclusion-exclusion
-    over the card subsets of ``h``; ``m`` a scratch vector of ``n_sub``)."""
+    over the card subsets of ``h``; ``m`` a scratch vector of ``n_sub``).  With one
+    card a hand, ``wt[h]`` copies of each hand are left (rank hands) and ``r`` is the
+    reach of one copy."""
     hh, k = sub_id.shape
-    if k == 2:  # one card a hand: every hand but h itself
+    if k == 2:  # one card a hand: every copy but h itself
         total = 0.0
         for h in range(hh):
-            total += r[h]
+            total += wt[h] * r[h]
         for h in range(hh):
             out[h] = total - r[h]
         return
@@ -93,16 +95,19 @@ def _compatible(r, sub_id, sub_sign, n_sub, m, out):
 
 
 @njit(cache=True, nogil=True)
-def _below_level(w, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs, below, level):
+def _below_level(w, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs, below,
+                 level):  # fmt: skip
     """The mass of ``w`` on hands disjoint from ``h`` weaker than / level with ``h`` on
     the showdown board ``slot``: prefix sums of each card subset's hands in strength
-    order, combined by inclusion-exclusion."""
+    order, combined by inclusion-exclusion (one card a hand: ``wt`` copies of each,
+    as in :func:`_compatible`)."""
     e_total = sw_hand.shape[1]
     hh, k = sw_start.shape[1], sw_start.shape[2]
     if k == 2:  # one card a hand: the one-card subset of h is held by h alone
         cs[0] = 0.0
         for j in range(hh):
-            cs[j + 1] = cs[j] + w[sw_hand[slot, j]]
+            x = sw_hand[slot, j]
+            cs[j + 1] = cs[j] + wt[x] * w[x]
         for h in range(hh):
             lo = cs[sw_lo[slot, h, 0]]
             below[h] = lo - cs[sw_start[slot, h, 0]]
@@ -149,11 +154,12 @@ def _terminals(
         paid = term_committed[i, player]
         me_live = term_live[i, player]
         slot = term_slot[i]
+        wt = compat[term_board[i]]
         if n == 2:
             r = reach[1 - player, t]
-            _compatible(r, sub_id, sub_sign, n_sub, m, mass)
+            _compatible(r, wt, sub_id, sub_sign, n_sub, m, mass)
             if n_live == 2:
-                _below_level(r, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
+                _below_level(r, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
                              b1, e1)  # fmt: skip
                 for h in range(hh):
                     tmp[h] = pot * (b1[h] + 0.5 * e1[h]) - paid * mass[h]
@@ -170,9 +176,9 @@ def _terminals(
             t2 = 0.0
             s12 = 0.0
             for h in range(hh):
-                t1 += r1[h]
-                t2 += r2[h]
-                s12 += r1[h] * r2[h]
+                t1 += wt[h] * r1[h]
+                t2 += wt[h] * r2[h]
+                s12 += wt[h] * r1[h] * r2[h]
             for h in range(hh):
                 mass[h] = (t1 - r1[h]) * (t2 - r2[h]) - (s12 - r1[h] * r2[h])
             if n_live == 1 or not me_live:
@@ -188,9 +194,9 @@ def _terminals(
                     tf = t1
                 for h in range(hh):
                     m[h] = rq[h] * rf[h]
-                _below_level(rq, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
+                _below_level(rq, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
                              b1, e1)  # fmt: skip
-                _below_level(m, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
+                _below_level(m, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
                              b2, e2)  # fmt: skip
                 for h in range(hh):
                     share = (tf - rf[h]) * (b1[h] + 0.5 * e1[h]) - (b2[h] + 0.5 * e2[h])
@@ -198,11 +204,11 @@ def _terminals(
             else:
                 for h in range(hh):
                     m[h] = r1[h] * r2[h]
-                _below_level(r1, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
+                _below_level(r1, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
                              b1, e1)  # fmt: skip
-                _below_level(r2, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
+                _below_level(r2, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
                              b2, e2)  # fmt: skip
-                _below_level(m, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
+                _below_level(m, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
                              b3, e3)  # fmt: skip
                 third = 1.0 / 3.0
                 for h in range(hh):
@@ -212,9 +218,8 @@ def _terminals(
                     )  # fmt: skip
                     tmp[h] = pot * share - paid * mass[h]
         w = term_weight[i]
-        b = term_board[i]
         for h in range(hh):
-            cfv[t, h] = tmp[h] * w * compat[b, h]
+            cfv[t, h] = tmp[h] * w * wt[h]
 
 
 @njit(cache=True, nogil=True)
@@ -398,7 +403,7 @@ class VectorKernel:
                 len(terms), n
             ),
             vg.node_weight[[i for _, i in terms]].astype(np.float64),
-            vg.board_compat.astype(np.float64),
+            np.ascontiguousarray(vg.hand_count, dtype=np.float64),
             sub_id,
             sub_sign,
             offset,

@@ -39,6 +39,7 @@ consecutive and a depth is a slice), so arrays are ``(nodes, H)``.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from collections.abc import Callable
@@ -71,6 +72,9 @@ class VectorGame:
     edge_player : (nodes,) the player whose action leads to the node (-1: none)
     hand_infoset : (nodes, H) int32 infoset of the node's actor holding ``h`` (-1)
     strength : (B, H) int64 showdown strength (boards reached by showdowns)
+    hand_count : (B, H) float, how many physical hands each hand stands for on a
+        board: ``board_compat`` as 0/1, or with rank hands (:func:`rank_hands`) the
+        copies of the rank the board leaves
     depth_start : (depths + 1,) node id boundaries of the depths
     """
 
@@ -92,6 +96,7 @@ class VectorGame:
     strength: np.ndarray
     depth_start: np.ndarray
     parent: np.ndarray
+    hand_count: np.ndarray  # (B, H) float: copies of each hand a board leaves
     cache: dict[str, object] = field(default_factory=dict, repr=False)  # derived structures
 
     @property
@@ -355,6 +360,7 @@ def assemble(
         strength=strength,
         depth_start=depth_start,
         parent=parent,
+        hand_count=board_compat.astype(np.float64),
     )
     for v in vars(out).values():
         if isinstance(v, np.ndarray):
@@ -460,3 +466,53 @@ def _strengths(
         # a hand no deal completes (too few cards left for the others) never meets one
         strength[b, ok] = np.where(uniq[pos] == want, low[pos], 0)
     return strength
+
+
+def rank_hands(vg: VectorGame) -> VectorGame:
+    """The layout with one hand per rank instead of per physical card (one hole card, a
+    rank deck): every copy of a rank has the same reach (strategies read ranks), so a
+    rank hand stands for the ``hand_count[b, r]`` copies board ``b`` leaves, and card
+    removal becomes a weight (the copies of the rank less the holder's own one).
+
+    Values, regrets and the CFR iterates equal those of ``vg`` to rounding; ``H`` drops
+    from the physical cards to the ranks (52 to 13 for a full deck).
+
+    Raises
+    ------
+    ToypokerError
+        For two or more hole cards, a suited deck or more than three players.
+    """
+    game = vg.game
+    if vg.hands.shape[1] != 1 or vg.n_players > 3:
+        raise _refuse(game, "rank hands need one hole card and at most three players")
+    ranks = vg.card_value[vg.hands[:, 0]]
+    n_ranks = int(ranks.max()) + 1
+    if int(getattr(getattr(game, "definition", None), "suits", 0)):
+        raise _refuse(game, "rank hands need a rank deck (suits merged)")
+    count = np.zeros((len(vg.boards), n_ranks))
+    np.add.at(count.T, ranks, vg.board_compat.T.astype(np.float64))
+    # any copy a board leaves stands for the rank (first one left; none: first copy)
+    left = vg.board_compat.astype(np.int64)
+    pick = np.zeros((len(vg.boards), n_ranks), dtype=np.int64)
+    for r in range(n_ranks):
+        cols = np.nonzero(ranks == r)[0]
+        pick[:, r] = cols[np.argmax(left[:, cols], axis=1)]
+    per_node = pick[vg.node_board]  # (nodes, R) the physical hand standing for each rank
+    rows = np.arange(vg.n_nodes)[:, None]
+    out = dataclasses.replace(
+        vg,
+        n_cards=n_ranks,
+        card_value=np.arange(n_ranks),
+        hands=np.arange(n_ranks, dtype=np.int64).reshape(-1, 1),
+        hand_cards=np.eye(n_ranks, dtype=bool),
+        board_compat=count > 0,
+        edge_sigma=vg.edge_sigma[rows, per_node],
+        hand_infoset=vg.hand_infoset[rows, per_node],
+        strength=np.take_along_axis(vg.strength, pick, axis=1),
+        hand_count=count,
+        cache={},
+    )
+    for v in vars(out).values():
+        if isinstance(v, np.ndarray):
+            v.flags.writeable = False
+    return out

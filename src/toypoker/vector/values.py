@@ -102,11 +102,12 @@ class _Sweep:
             self.boards[b] = out
         return self.boards[b]
 
-    def compatible(self, r: np.ndarray) -> np.ndarray:
+    def compatible(self, r: np.ndarray, count: np.ndarray) -> np.ndarray:
         """``C[t, h]``: the mass of ``r[t]`` on hands disjoint from ``h``
-        (inclusion-exclusion over the subsets of ``h``), ``r`` of shape ``(T, H)``."""
+        (inclusion-exclusion over the subsets of ``h``), ``r`` of shape ``(T, H)``;
+        with one card a hand, ``count[h]`` copies of each (rank hands) of reach ``r``."""
         if len(self.levels) == 2:  # one card a hand: all but the hand's own card
-            return r.sum(axis=1)[:, None] - r
+            return (r * count).sum(axis=1)[:, None] - r
         out = None
         for sign, ids, hand_sorted, starts in self.levels:
             m = np.add.reduceat(r[:, hand_sorted], starts, axis=1)
@@ -116,12 +117,16 @@ class _Sweep:
 
     def below_level(self, r: np.ndarray, b: int) -> tuple[np.ndarray, np.ndarray]:
         """The mass of ``r[t]`` on hands disjoint from ``h`` that are weaker than / as
-        strong as ``h`` on board ``b``, each ``(T, H)``."""
+        strong as ``h`` on board ``b``, each ``(T, H)`` (the hands of the empty subset
+        weighted by their copies, ``VectorGame.hand_count``)."""
         below = level = None
-        for (sign, _, _, _), (hand_of, start, lo, hi) in zip(
-            self.levels, self.board(b), strict=True
+        count = self.vg.hand_count[b]
+        if r.dtype == object:
+            count = np.array([Fraction(int(x)) for x in count], dtype=object)
+        for s, ((sign, _, _, _), (hand_of, start, lo, hi)) in enumerate(
+            zip(self.levels, self.board(b), strict=True)
         ):
-            w = r[:, hand_of]
+            w = (r * count if s == 0 else r)[:, hand_of]
             cs = np.zeros((len(r), w.shape[1] + 1), dtype=w.dtype)
             if w.dtype == object:
                 cs[:, 0] = Fraction(0)
@@ -208,6 +213,14 @@ def reaches(vg: VectorGame, sigma: np.ndarray) -> np.ndarray:
                 r[p, sel, :] = r[p, sel, :] * f
         reach[:, a:b, :] = r
     return reach
+
+
+def _count(vg: VectorGame, group: _Group, exact: bool) -> np.ndarray:
+    """Copies of each hand the group's board leaves (0/1 for physical hands)."""
+    count = vg.hand_count[group.board]
+    if exact:
+        return np.array([Fraction(int(x)) for x in count], dtype=object)
+    return count
 
 
 def _pot_and_paid(group: _Group, player: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -308,7 +321,7 @@ def _sweep_group(
     assert sweep is not None
     r = reach[1 - player][group.nodes]
     pots, paid = _pot_and_paid(group, player, exact)
-    mass = sweep.compatible(r)
+    mass = sweep.compatible(r, _count(plan.vg, group, exact))
     if all(group.live):
         below, level = sweep.below_level(r, group.board)
         half = Fraction(1, 2) if exact else 0.5
@@ -335,9 +348,10 @@ def _three_group(
     q1, q2 = (q for q in range(3) if q != player)
     r1, r2 = reach[q1][group.nodes], reach[q2][group.nodes]
     pots, paid = _pot_and_paid(group, player, exact)
-    t1, t2 = r1.sum(axis=1)[:, None], r2.sum(axis=1)[:, None]
+    count = _count(plan.vg, group, exact)
+    t1, t2 = (r1 * count).sum(axis=1)[:, None], (r2 * count).sum(axis=1)[:, None]
     both = r1 * r2
-    mass = (t1 - r1) * (t2 - r2) - (both.sum(axis=1)[:, None] - both)
+    mass = (t1 - r1) * (t2 - r2) - ((both * count).sum(axis=1)[:, None] - both)
     live = group.live
     if sum(live) == 1 or not live[player]:
         gain = pots if live[player] and sum(live) == 1 else 0 * pots
@@ -347,7 +361,7 @@ def _three_group(
     if sum(live) == 2:
         q, f = (q1, q2) if live[q1] else (q2, q1)
         rq, rf = reach[q][group.nodes], reach[f][group.nodes]
-        tf = rf.sum(axis=1)[:, None]
+        tf = (rf * count).sum(axis=1)[:, None]
         b1, e1 = sweep.below_level(rq, group.board)
         b2, e2 = sweep.below_level(rq * rf, group.board)
         share = (tf - rf) * (b1 + half * e1) - (b2 + half * e2)
@@ -373,7 +387,7 @@ def terminal_values(
     for group in plan.groups:
         out = method(plan, group, reach, player, exact)
         w = np.array(group.weight_exact, dtype=object) if exact else group.weight
-        cfv[group.nodes] = out * w[:, None] * vg.board_compat[group.board][None, :]
+        cfv[group.nodes] = out * w[:, None] * _count(vg, group, exact)[None, :]
     return cfv
 
 
