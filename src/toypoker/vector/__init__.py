@@ -29,7 +29,9 @@ CFR iterations (``tests/vector``, ``tests/solvers/test_vector_cfr.py``).  CFR ru
 the fused kernel where the sweeps apply; three players with two or more cards a hand
 and four or more players run on the numpy reference (the dense product).  Rank decks
 are expanded into physical cards (``H`` = physical hands, e.g. 52 for one card from a
-52-card deck where the row layout sees 13 ranks).  The solvers' registry, the CLI and
+52-card deck where the row layout sees 13 ranks); with one hole card,
+:func:`~toypoker.vector.layout.rank_hands` folds them back into one hand a rank
+(card removal as a weight, ``VectorGame.hand_count``).  The solvers' registry, the CLI and
 :class:`~toypoker.profile.Profile` still run on the row layout
 (``benchmarks/bench_vector.py`` measures both).
 """
