@@ -44,6 +44,7 @@ FLOORS: dict[str, int] = {
     "result": 4,
     "evaluate": 4,
     "kernels": 4,
+    "vector": 4,  # the vector layout: an engine beside kernels and evaluate
     "symbolic": 4,
     "interop": 4,
     "team_response": 4,  # a team's joint best response (evaluate's, on one compiled game)

@@ -34,7 +34,7 @@ from .team_response import joint_plan
 
 
 # ----------------------------------------------------------------- primitives
-def _segment_sum(index: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+def segment_sum(index: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
     """``out[i] = sum(weights[index == i])`` for float or exact (object) weights."""
     if weights.dtype == object:
         out = np.zeros(size, dtype=object)
@@ -144,7 +144,7 @@ def backward_values(game: Game, eprob: np.ndarray, players: list[int] | None = N
             a, b = game.depth_start[t], game.depth_start[t + 1]
             pa = game.depth_start[t - 1]
             size = int(a - pa)
-            v[pa:a] = v[pa:a] + _segment_sum(game.parent_row[a:b] - pa, eprob[a:b] * v[a:b], size)
+            v[pa:a] = v[pa:a] + segment_sum(game.parent_row[a:b] - pa, eprob[a:b] * v[a:b], size)
     return vals
 
 
@@ -286,7 +286,7 @@ def best_response(
             infs = infs[~game.infoset_restricted[infs]]
         ep = eprob[a:b].copy()
         if len(idx):
-            q = _segment_sum(es[idx], cf[game.parent_row[a + idx]] * v[a + idx], game.n_sigma)
+            q = segment_sum(es[idx], cf[game.parent_row[a + idx]] * v[a + idx], game.n_sigma)
             pad = (game.infoset_actions_padded if order is None else order)[infs]
             qm = np.where(pad >= 0, q[pad.clip(0)], neg)
             if exact:
@@ -311,7 +311,7 @@ def best_response(
             else:
                 ep[idx] = choice[es[idx]]
         size = int(a - pa)
-        v[pa:a] = v[pa:a] + _segment_sum(game.parent_row[a:b] - pa, ep * v[a:b], size)
+        v[pa:a] = v[pa:a] + segment_sum(game.parent_row[a:b] - pa, ep * v[a:b], size)
     return BestResponse(player, root_value(game, v), choice)
 
 

@@ -70,7 +70,15 @@ def _info(name: str) -> GameInfo:
 SPEC_WHAT = 'a game spec such as "kuhn(players=3)"'
 
 
-def _parse(spec: str) -> tuple[GameInfo, Params, dict[str, object]]:
+def parse_game_spec(spec: str) -> tuple[GameInfo, Params, dict[str, object]]:
+    """A spec read and validated, without building: ``(game info, its parameters,
+    the generic collusion parameters)``.
+
+    Raises
+    ------
+    SpecError
+        For an unknown game or parameter, or an invalid value.
+    """
     parsed = parse_spec(check_text(spec, "spec", SPEC_WHAT, SpecError))
     info = _info(parsed.name)
     raw, coll = split_collusion(parsed.as_dict())  # generic team=/sharing=/strong=/merge=
@@ -97,7 +105,7 @@ def canonical_spec(spec: str) -> str:
         For an unknown game or parameter, or an invalid value (a collusion team
         is checked as :func:`load_game` checks it).
     """
-    info, params, coll = _parse(spec)
+    info, params, coll = parse_game_spec(spec)
     if coll:  # the team checks load_game makes, without building the game
         check_collusion(coll, info.players(params), info.restricted(params))
     return format_spec(info.name, {**params, **coll})
@@ -185,7 +193,7 @@ def count_layout(spec: str) -> LayoutCount | None:
     SpecError
         For an invalid spec (as :func:`load_game` would).
     """
-    info, params, coll = _parse(spec)
+    info, params, coll = parse_game_spec(spec)
     if coll or info.name not in ("rhode_island", "holdem"):
         return None
     p = holdem_params(params) if info.name == "rhode_island" else params
@@ -214,7 +222,7 @@ def load_game(spec: str, *, max_bytes: int | None = None) -> Game:
     SpecError
         For an unknown game or parameter, an invalid value, or a game too large.
     """
-    info, params, coll = _parse(spec)
+    info, params, coll = parse_game_spec(spec)
     check_size(info, params, max_bytes)
     definition = info.build(params)
     if coll:
@@ -240,4 +248,5 @@ __all__ = [
     "check_size",
     "count_layout",
     "load_game",
+    "parse_game_spec",
 ]

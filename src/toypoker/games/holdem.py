@@ -86,7 +86,9 @@ def _check_chips(p: Params, rounds: int) -> None:
             raise SpecError(f"bet{i} must be > 0, got bet{i}={p[f'bet{i}']}")
 
 
-def _shape(p: Params) -> dict[str, object]:
+def limit_shape(p: Params) -> dict[str, object]:
+    """The deck and betting keywords of :func:`~toypoker.games.limit.build_limit_game`
+    for the hold'em family with parameters ``p`` (players, multiplicity, rounds, ...)."""
     n = p["players"]
     blinds = None
     if "blind1" in p or "blind2" in p:
@@ -122,13 +124,13 @@ def build(p: Params) -> GameDefinition:
         ante=Fraction(p["ante"]),
         evaluator=EVALUATORS[p["evaluator"]],
         suit_isomorphism=p.get("suit_isomorphism") is not False,
-        **_shape(p),
+        **limit_shape(p),
     )
 
 
 def size(p: Params, max_entries: int | None = None) -> tuple[int, int, int]:
     """``(deals, public nodes, players)`` without building (see ``estimate_size``)."""
-    shape = _shape(p)
+    shape = limit_shape(p)
     dealt = p["hole"] + sum(p.get(f"board{i}", 0) for i in range(2, p["rounds"] + 1))
     suits = p["suits"] if EVALUATORS[p["evaluator"]].suited(dealt) else 0
     return estimate_size(

@@ -38,7 +38,9 @@ def check(p: Params) -> Params:
     return p
 
 
-def _shape(p: Params) -> dict[str, object]:
+def limit_shape(p: Params) -> dict[str, object]:
+    """The deck and betting keywords of :func:`~toypoker.games.limit.build_limit_game`
+    for Kuhn poker with parameters ``p`` (players, multiplicity, rounds, ...)."""
     return {
         "n_players": p["players"],
         "multiplicity": [1] * p["cards"],
@@ -54,13 +56,13 @@ def build(p: Params) -> GameDefinition:
         ante=Linear.coordinate(0, 2),
         evaluator=EVALUATORS["high_card"],
         numeric=numeric(p),
-        **_shape(p),
+        **limit_shape(p),
     )
 
 
 def size(p: Params, max_entries: int | None = None) -> tuple[int, int, int]:
     """``(deals, public nodes, players)`` without building (see ``estimate_size``)."""
-    return estimate_size(max_entries=max_entries, **_shape(p))
+    return estimate_size(max_entries=max_entries, **limit_shape(p))
 
 
 def dominated(game: Game) -> dict[int, float]:

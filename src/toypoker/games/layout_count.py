@@ -39,8 +39,8 @@ from ..definition import NumericParams, RawNode
 from .base import Params
 from .deals import canonical_boards
 from .hands import EVALUATORS
-from .holdem import _shape
-from .limit import TooLargeError, _betting_tree, _deck
+from .holdem import limit_shape
+from .limit import TooLargeError, betting_tree, limit_deck
 
 BYTES_PER_ROW = 200
 """Peak bytes per row of a compiled game while CFR+ runs on it (compile plus solver
@@ -157,7 +157,7 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
     the first round's public nodes alone (each reached by every deal) put ``rows x
     players`` past it, before walking the rest of the tree.
     """
-    shape = _shape(p)
+    shape = limit_shape(p)
     n = int(p["players"])  # type: ignore[call-overload]
     rounds = shape["rounds"]
     dealt = int(p["hole"]) + sum(r.board for r in rounds)  # type: ignore[attr-defined,call-overload,union-attr]
@@ -165,7 +165,7 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
         return None
     ranks, suits = int(p["ranks"]), int(p["suits"])  # type: ignore[call-overload]
     merged = p.get("suit_isomorphism") is not False and suits > 1
-    deck = _deck(n, shape["multiplicity"], rounds, int(p["hole"]), suits)  # type: ignore[arg-type,call-overload]
+    deck = limit_deck(n, shape["multiplicity"], rounds, int(p["hole"]), suits)  # type: ignore[arg-type,call-overload]
     sizes = [b for b in deck.boards if b]
     hole = deck.hole
     n_cards = ranks * suits
@@ -192,7 +192,7 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
         return [tuple(range(len(shown), len(shown) + len(cols)))]
 
     unit = [dataclasses.replace(r, bet=Fraction(1), ante=Fraction(0)) for r in rounds]  # type: ignore[union-attr]
-    _betting_tree(
+    betting_tree(
         n,
         unit,
         Fraction(1),

@@ -110,13 +110,22 @@ class TooLargeError(Exception):
         self.table = table  # entries of the deal table's build, when that is what is over
 
 
-def _deck(
+def limit_deck(
     n_players: int,
     multiplicity: Sequence[int],
     rounds: Sequence[Round],
     hole_cards: int | None,
     suits: int,
 ) -> Deck:
+    """The :class:`~toypoker.games.deals.Deck` of a limit game: hole cards per player
+    (``hole_cards``, else the first round's, else one) and each round's board cards.
+
+    Raises
+    ------
+    ValueError
+        Hole cards after the first round, a board before it, or a suited deck with
+        unequal rank multiplicities.
+    """
     if any(r.hole for r in rounds[1:]):
         raise ValueError("hole cards after the first round are not supported")
     if rounds and rounds[0].board:
@@ -182,7 +191,7 @@ def build_limit_game(
     n_cards = (hole_cards or rounds[0].hole or 1) + sum(r.board for r in rounds)
     if evaluator.suited(n_cards):
         suits = int(multiplicity[0])
-    deck = _deck(n_players, multiplicity, rounds, hole_cards, suits)
+    deck = limit_deck(n_players, multiplicity, rounds, hole_cards, suits)
     merged = bool(suits) and suit_isomorphism and suits > 1
     if merged:
         n_groups = len(deck.groups)
@@ -214,7 +223,7 @@ def build_limit_game(
             after[cols] = {k: sorted(v) for k, v in table.items()}
         return after[cols].get(shown, [])
 
-    root = _betting_tree(
+    root = betting_tree(
         n_players, rounds, ante, can_open, numeric, deck.board_slots(), board_values, add, deck.show
     )
     return GameDefinition(
@@ -257,7 +266,7 @@ def estimate_size(
     (a suited evaluator), else ranks; with ``suit_isomorphism`` the deals are the
     suit orbits (:func:`count_suit_orbits`) and the boards the canonical ones.
     """
-    deck = _deck(n_players, multiplicity, rounds, hole_cards, suits)
+    deck = limit_deck(n_players, multiplicity, rounds, hole_cards, suits)
     merged = bool(suits) and suit_isomorphism and suits > 1
     if merged:
         deals = count_suit_orbits(len(multiplicity), suits, deck.groups)
@@ -304,7 +313,7 @@ def estimate_size(
 
     # same tree shape for any bets > 0
     unit = [dataclasses.replace(r, bet=Fraction(1), ante=Fraction(0)) for r in rounds]
-    _betting_tree(
+    betting_tree(
         n_players,
         unit,
         Fraction(1),
@@ -323,7 +332,7 @@ def _form(v: Fraction | Linear, k: int) -> Linear:
     return v if isinstance(v, Linear) else Linear.constant(v, k)
 
 
-def _betting_tree(
+def betting_tree(
     n_players: int,
     rounds: Sequence[Round],
     ante: Fraction | Linear,

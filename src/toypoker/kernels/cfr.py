@@ -48,7 +48,7 @@ def _accumulate_average(
 
 
 @njit(cache=True, nogil=True)
-def _update_regrets_and_match(
+def update_regrets_and_match(
     player, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
     predict_discount, predict_neg_discount, infoset_player, infoset_free, infoset_offset,
 ):  # fmt: skip
@@ -113,7 +113,7 @@ def _player_update(
             player, sigma, strategy_sum, weight, infoset_player, infoset_free, infoset_offset,
             infoset_parent_seq, sigma_infoset, own,
         )  # fmt: skip
-    _update_regrets_and_match(
+    update_regrets_and_match(
         player, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
         predict_discount, predict_neg_discount, infoset_player, infoset_free, infoset_offset,
     )  # fmt: skip
@@ -162,7 +162,7 @@ def _iteration(
                 infoset_parent_seq, sigma_infoset, own,
             )  # fmt: skip
     for p in range(n_players):
-        _update_regrets_and_match(
+        update_regrets_and_match(
             p, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
             predict_discount, predict_neg_discount, infoset_player, infoset_free, infoset_offset,
         )  # fmt: skip

@@ -54,6 +54,7 @@ written with the papers' symbols; the papers' equation numbers were not at hand.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -249,7 +250,7 @@ def discount_factors(options: CFROptions, s: int) -> tuple[float, float]:
     return ta / (ta + 1.0), tb / (tb + 1.0)
 
 
-def _discounted(r: np.ndarray, factors: tuple[float, float], options: CFROptions) -> np.ndarray:
+def discounted(r: np.ndarray, factors: tuple[float, float], options: CFROptions) -> np.ndarray:
     """``r`` with DCFR's discount applied by sign (unchanged without ``alpha``)."""
     if options.alpha is None:
         return r
@@ -280,6 +281,45 @@ def reference_step(game: Game, state: CFRState, options: CFROptions) -> CFRState
         predicted regrets).
     """
     edges = _edges(game)
+    own_rep = game.infoset_rep_row[game.sigma_infoset]
+
+    def regrets_of(sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
+        eprob = edge_probabilities(game, sigma)
+        reach = reaches(game, eprob)
+        out = []
+        for p in group:
+            inst, own = _instant_regrets(game, p, edges, eprob, reach)
+            mask = edges.mask[p]
+            out.append(PlayerRegrets(inst, mask, own[own_rep]))
+        return out
+
+    return scheduled_step(game, state, options, regrets_of)
+
+
+@dataclass(frozen=True)
+class PlayerRegrets:
+    """One player's part of an iteration: instantaneous regrets per flat action, her
+    free actions (``mask``), and her own reach at the infoset of each flat action."""
+
+    inst: np.ndarray
+    mask: np.ndarray
+    own_reach: np.ndarray
+
+
+def scheduled_step(
+    game: Game,
+    state: CFRState,
+    options: CFROptions,
+    regrets_of: Callable[[np.ndarray, list[int]], list[PlayerRegrets]],
+) -> CFRState:
+    """One iteration of the schedule ``options`` given how the regrets are computed.
+
+    ``regrets_of(sigma, group)`` returns, for each player of ``group``, her
+    :class:`PlayerRegrets` under the profile ``sigma``; the row layout
+    (:func:`reference_step`) and the vector layout
+    (:func:`toypoker.solvers.vector_cfr.step`) share everything else: the average
+    strategy, the discounted and floored regrets, prediction and regret matching.
+    """
     t = state.iteration + 1
     regrets = state.regrets.copy()
     average = state.average.copy()
@@ -287,35 +327,29 @@ def reference_step(game: Game, state: CFRState, options: CFROptions) -> CFRState
     weight = float(t) ** options.gamma if t > options.delay else 0.0
     players = range(game.n_players)
     updates = [[p] for p in players] if options.alternating else [list(players)]
-    own_rep = game.infoset_rep_row[game.sigma_infoset]
     now = discount_factors(options, t - options.discount_lag)  # d(t - lag) on R^{t-1}
     if options.predictive:  # the next iteration's discount, d(t + 1 - lag), on R^t
         after = discount_factors(options, t + 1 - options.discount_lag)
     for group in updates:
-        eprob = edge_probabilities(game, sigma)
-        reach = reaches(game, eprob)
-        news = []
-        for p in group:
-            inst, own = _instant_regrets(game, p, edges, eprob, reach)
-            mask = edges.mask[p]
-            if weight:
+        news = regrets_of(sigma, group)
+        if weight:
+            for n in news:
                 # average strategy: iteration t weighted by t^gamma (own reach times sigma)
-                average[mask] += weight * own[own_rep[mask]] * sigma[mask]
-            news.append((p, inst, mask))
-        for _p, inst, mask in news:
+                average[n.mask] += weight * n.own_reach[n.mask] * sigma[n.mask]
+        for n in news:
             # R^t = R^{t-1} d(t - lag) + r^t, floored at 0 for the "+" variants
-            r = _discounted(regrets[mask], now, options) + inst[mask]
+            r = discounted(regrets[n.mask], now, options) + n.inst[n.mask]
             if options.floor:
                 r = np.maximum(r, 0.0)
-            regrets[mask] = r
-        for _p, inst, mask in news:
+            regrets[n.mask] = r
+        for n in news:
             target = regrets
             if options.predictive:
                 # predicted regrets R~^{t+1} = R^t d(t + 1 - lag) + m^{t+1}, m^{t+1} = r^t
                 # (Farina, Kroer & Sandholm 2021, PRM+; Xu et al. 2024, PDCFR+)
                 target = regrets.copy()
-                target[mask] = _discounted(regrets[mask], after, options) + inst[mask]
-            sigma = regret_matching(game, target, sigma, mask)
+                target[n.mask] = discounted(regrets[n.mask], after, options) + n.inst[n.mask]
+            sigma = regret_matching(game, target, sigma, n.mask)
     return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)
 
 
@@ -378,14 +412,21 @@ def step_many(game: Game, state: CFRState, options: CFROptions, n: int) -> CFRSt
         for _ in range(n):
             state = reference_step(game, state, options)
         return state
-    kernel = kernel_for(game)
+    return kernel_steps(kernel_for(game), state, options, n)
+
+
+def kernel_steps(kernel: object, state: CFRState, options: CFROptions, n: int) -> CFRState:
+    """``n`` iterations of a fused kernel from ``state`` (not modified): anything with
+    ``iteration(sigma, regrets, average, **kernel_schedule(options, t))`` updating in
+    place (:class:`toypoker.kernels.CFRKernel`, the vector layout's
+    :class:`toypoker.vector.kernel.VectorKernel`)."""
     regrets = np.array(state.regrets, dtype=np.float64)  # fresh contiguous copies:
     average = np.array(state.average, dtype=np.float64)  # the given state stays as it was
     sigma = np.array(state.sigma, dtype=np.float64)
     t = state.iteration
     for _ in range(n):
         t += 1
-        kernel.iteration(sigma, regrets, average, **kernel_schedule(options, t))  # type: ignore[arg-type]
+        kernel.iteration(sigma, regrets, average, **kernel_schedule(options, t))  # type: ignore[attr-defined]
     return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)
 
 

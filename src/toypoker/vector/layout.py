@@ -1,0 +1,518 @@
+"""The vector layout: per public node, one vector over each player's private hands.
+
+:func:`compile_vector` reads a compiled :class:`~toypoker.game.Game` (the deal-table
+layout) and returns a :class:`VectorGame` over the same public tree:
+
+* **Physical cards.**  The deck is ``n_cards`` distinct cards.  A rank-multiset deck
+  (suits merged because the evaluator ignores them: Kuhn, Leduc, Mercer, most
+  ``holdem(...)`` specs) is expanded into ``multiplicity[r]`` physical copies of each
+  rank ``r``; a suited deck already has card codes ``rank * suits + suit``.  Every
+  deal of distinct cards is then equally likely, so the probability of a joint deal
+  of hands and boards is one number per public node (``node_weight``) times whether
+  the groups are disjoint: card removal is an indicator, never a stored joint
+  probability.
+* **Hands.**  ``hands[h]`` is a sorted tuple of ``hole`` physical cards; every player
+  has the same ``H`` hands.  A hand that shares a card with a node's board has
+  zero reach there (``board_compat``).
+* **Boards.**  The public tree deals the deal table's boards (ranks, or canonical
+  suit-orbit representatives).  Each is stood for by one physical board (its
+  representative) and the edge from the chance node carries the number of physical
+  boards it stands for (``node_mult``); this is exact because the values of a
+  profile whose strategy is a function of the infoset labels are invariant under the
+  card permutations that map those boards onto each other (copies of a rank; suit
+  permutations fixing the earlier boards).  ``node_weight[t]`` is the probability
+  of one joint deal of hole cards times, per board on the path to ``t``, its
+  multiplicity over the number of boards the undealt cards allow.
+* **Infosets.**  At a decision node, the actor's hand ``h`` maps to the compiled
+  game's infoset with the same node and private observation (sorted ranks; in a
+  suit-isomorphic game the hole cards canonicalised jointly with the boards), so
+  the flat strategy vector of a :class:`~toypoker.profile.Profile` is read and
+  written unchanged: ``edge_sigma[c, h]`` is the flat action index on the edge into
+  node ``c`` for hand ``h`` of the parent's actor (``-1`` elsewhere).
+* **Showdowns.**  ``strength[b, h]`` is the strength of hand ``h`` on board ``b``,
+  read from the deal table (it must depend on the holder's cards and the board
+  only; a game where it does not is refused).
+
+Nodes keep the compiled game's ids (breadth-first: the children of a node are
+consecutive and a depth is a slice), so arrays are ``(nodes, H)``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from ..definition import suit_canonical
+from ..errors import ToypokerError
+from ..game import Game
+
+
+@dataclass(frozen=True, eq=False)
+class VectorGame:
+    """A game in the vector layout (see the module docstring).
+
+    Attributes
+    ----------
+    game : the compiled row-layout game it was built from (labels, profiles)
+    n_cards : physical cards; ``card_value[c]`` the card in deal-table coordinates
+    hands : (H, hole) physical cards of each hand, sorted
+    hand_cards : (H, n_cards) bool incidence
+    node_board : (nodes,) index of the node's physical board in ``boards``
+    boards : the physical boards (flat tuples), ``board_compat`` (B, H) bool
+    node_mult, node_weight : (nodes,) chance multiplicity of the edge in; the
+        probability of one joint deal of hands with the path's boards (float),
+        ``node_weight_exact`` as Fractions
+    edge_sigma : (nodes, H) int32 flat action index into the node (-1: none)
+    edge_player : (nodes,) the player whose action leads to the node (-1: none)
+    hand_infoset : (nodes, H) int32 infoset of the node's actor holding ``h`` (-1)
+    strength : (B, H) int64 showdown strength (boards reached by showdowns)
+    hand_count : (B, H) float, how many physical hands each hand stands for on a
+        board: ``board_compat`` as 0/1, or with rank hands (:func:`rank_hands`) the
+        copies of the rank the board leaves
+    depth_start : (depths + 1,) node id boundaries of the depths
+    """
+
+    game: Game
+    n_players: int
+    n_cards: int
+    card_value: np.ndarray
+    hands: np.ndarray
+    hand_cards: np.ndarray
+    boards: tuple[tuple[int, ...], ...]
+    board_compat: np.ndarray
+    node_board: np.ndarray
+    node_mult: np.ndarray
+    node_weight: np.ndarray
+    node_weight_exact: tuple[Fraction, ...]
+    edge_sigma: np.ndarray
+    edge_player: np.ndarray
+    hand_infoset: np.ndarray
+    strength: np.ndarray
+    depth_start: np.ndarray
+    parent: np.ndarray
+    hand_count: np.ndarray  # (B, H) float: copies of each hand a board leaves
+    cache: dict[str, object] = field(default_factory=dict, repr=False)  # derived structures
+
+    @property
+    def n_hands(self) -> int:
+        """``H``, the hands of each player."""
+        return len(self.hands)
+
+    @property
+    def n_nodes(self) -> int:
+        """Public nodes (as in the compiled game)."""
+        return len(self.node_board)
+
+    @property
+    def entries(self) -> int:
+        """Hand-vector entries: public nodes x players x hands (the counterpart of rows)."""
+        return self.n_nodes * self.n_players * self.n_hands
+
+
+def _refuse(game: Game, why: str) -> ToypokerError:
+    return ToypokerError(f"the vector layout cannot express {game.spec}: {why}")
+
+
+def _group_sizes(game: Game) -> tuple[int, list[int]]:
+    """Hole cards per player and the board group sizes along any path."""
+    d = game.definition
+    hole = len(d.hole_slots[0])
+    if any(len(s) != hole for s in d.hole_slots):
+        raise _refuse(game, "players hold different numbers of cards")
+    boards: list[int] = []
+    node = game.nodes[0]
+    while node.children:
+        child = game.nodes[node.children[0]]
+        if node.kind == "chance":
+            boards.append(len(child.board) - len(node.board))
+        node = child
+    return hole, boards
+
+
+def _infer_multiplicity(game: Game, groups: list[int]) -> np.ndarray:
+    """Physical copies of each deal-table value, from the exact deal weights.
+
+    The deck size ``N`` is the one whose ways of dealing the groups equal the
+    table's denominator; ``multiplicity[r] = N E[count of r] / cards dealt``;
+    the hypergeometric weights are then checked row by row."""
+    d = game.definition
+    dealt = sum(groups)
+    den = int(d.weight_den)
+    n_total = None
+    for n in range(dealt, 4096):
+        ways, left = 1, n
+        for g in groups:
+            ways *= math.comb(left, g)
+            left -= g
+        if ways == den:
+            n_total = n
+            break
+        if ways > den:
+            break
+    if n_total is None:
+        raise _refuse(game, "its deal weights are not those of a deck dealt in groups")
+    values = np.asarray(d.cards, dtype=np.int64)
+    w = np.asarray(d.weight_num, dtype=np.int64)
+    mult = []
+    for r in range(d.n_ranks):
+        # sum_d w_d * count_r(d), exactly: every partial sum of w is below den < 2**62
+        c = (values == r).sum(axis=1)
+        total = sum(k * int(w[c == k].sum()) for k in range(1, int(c.max(initial=0)) + 1))
+        mult.append(Fraction(total * n_total, den * dealt))
+    if any(m.denominator != 1 for m in mult) or sum(mult) != n_total:
+        raise _refuse(game, "its deal weights are not those of a deck dealt in groups")
+    mult_i = np.array([int(m) for m in mult], dtype=np.int64)
+    # check: the hypergeometric numerator of every row (vectorised over the rows)
+    top = int(mult_i.max())
+    binom = np.array([[math.comb(x, y) for y in range(top + 1)] for x in range(top + 1)])
+    left = np.broadcast_to(mult_i, (len(values), len(mult_i))).copy()
+    num = np.ones(len(values), dtype=np.int64)
+    rows = np.arange(len(values))
+    for a, b in itertools.pairwise(np.cumsum([0, *groups])):
+        count = np.zeros_like(left)
+        for j in range(a, b):
+            np.add.at(count, (rows, values[:, j]), 1)
+        if (count > left).any():
+            raise _refuse(game, "its deal weights are not those of a deck dealt in groups")
+        num = num * np.prod(binom[left, count], axis=1)
+        left = left - count
+    if not np.array_equal(num, w):
+        raise _refuse(game, "its deal weights are not those of a deck dealt in groups")
+    return mult_i
+
+
+def compile_vector(game: Game) -> VectorGame:
+    """The vector layout of a compiled limit game (see the module docstring).
+
+    Raises
+    ------
+    ToypokerError
+        One line naming why, for games the layout cannot express (collusion's
+        merged observations and payoff maps, deals not from one deck).
+    """
+    d = game.definition
+    if d.hole_groups is not None or d.payoff_a is not None or d.payoff_b is not None:
+        raise _refuse(game, "collusion (merged observations or a payoff map) is not supported yet")
+    n = game.n_players
+    hole, board_sizes = _group_sizes(game)
+    groups = [hole] * n + board_sizes
+    if d.cards.shape[1] != sum(groups):
+        raise _refuse(game, "its deal columns are not hole cards then boards")
+    suits = int(d.suits)
+    if suits:
+        mult = np.ones(d.n_ranks, dtype=np.int64)
+    else:
+        mult = _infer_multiplicity(game, groups)
+
+    def strength_of(
+        boards: tuple[tuple[int, ...], ...],
+        board_groups: list[tuple[tuple[int, ...], ...]],
+        node_board: np.ndarray,
+        hands: np.ndarray,
+        card_value: np.ndarray,
+    ) -> np.ndarray:
+        return _strengths(
+            game, boards, board_groups, node_board, hands, card_value, suits, board_sizes
+        )
+
+    return assemble(game, hole, board_sizes, mult, suits, strength_of)
+
+
+StrengthOf = Callable[
+    [
+        tuple[tuple[int, ...], ...],
+        list[tuple[tuple[int, ...], ...]],
+        np.ndarray,
+        np.ndarray,
+        np.ndarray,
+    ],
+    np.ndarray,
+]
+
+
+def assemble(
+    game: Game,
+    hole: int,
+    board_sizes: list[int],
+    mult: np.ndarray,
+    suits: int,
+    strength_of: StrengthOf,
+) -> VectorGame:
+    """The vector layout over ``game``'s public tree and infosets (a compiled
+    :class:`~toypoker.game.Game` or a :class:`~toypoker.vector.direct.TreeGame`):
+    ``hole`` cards a hand, ``mult[v]`` physical cards of each deal-table value ``v``
+    (all 1 for card codes), ``suits`` > 0 for a suit-isomorphic tree, and
+    ``strength_of(boards, board_groups, node_board, hands, card_value)`` the
+    ``(boards, H)`` showdown strengths."""
+    n = game.n_players
+    card_value = np.repeat(np.arange(len(mult)), mult)
+    n_cards = len(card_value)
+    first_copy = np.concatenate([[0], np.cumsum(mult)[:-1]])
+    hands = np.array(list(itertools.combinations(range(n_cards), hole)), dtype=np.int64)
+    hands = hands.reshape(-1, hole)
+    n_hands = len(hands)
+    hand_cards = np.zeros((n_hands, n_cards), dtype=bool)
+    for j in range(hole):
+        hand_cards[np.arange(n_hands), hands[:, j]] = True
+    nodes = game.nodes
+    nn = len(nodes)
+    # physical boards: one representative per table board, with its multiplicity
+    board_groups: list[tuple[tuple[int, ...], ...]] = [()] * nn  # table values per group
+    phys: list[tuple[int, ...]] = [()] * nn
+    node_mult = np.ones(nn, dtype=np.int64)
+    orbit_cache: dict[tuple[tuple[int, ...], ...], dict[tuple[int, ...], int]] = {}
+    for node in nodes:
+        if node.kind != "chance":
+            for c in node.children:
+                board_groups[c], phys[c] = board_groups[node.id], phys[node.id]
+            continue
+        prior = board_groups[node.id]
+        for c in node.children:
+            v = tuple(nodes[c].board[len(node.board) :])
+            board_groups[c] = (*prior, v)
+            if suits:
+                phys[c] = phys[node.id] + v
+                key = prior
+                if key not in orbit_cache:
+                    orbit_cache[key] = _orbit_counts(prior, len(v), n_cards, suits)
+                node_mult[c] = orbit_cache[key][v]
+            else:
+                used = np.bincount(card_value[list(phys[node.id])], minlength=len(mult))
+                rep, m = [], 1
+                for r, k in zip(*np.unique(v, return_counts=True), strict=True):
+                    m *= math.comb(int(mult[r] - used[r]), int(k))
+                    rep += [int(first_copy[r] + used[r] + i) for i in range(int(k))]
+                phys[c] = phys[node.id] + tuple(sorted(rep))
+                node_mult[c] = m
+    board_ids: dict[tuple[int, ...], int] = {}
+    node_board = np.array([board_ids.setdefault(b, len(board_ids)) for b in phys], dtype=np.int64)
+    boards = tuple(board_ids)
+    board_compat = np.ones((len(boards), n_hands), dtype=bool)
+    for b, cards in enumerate(boards):
+        if cards:
+            board_compat[b] = ~hand_cards[:, list(cards)].any(axis=1)
+    # chance: the hole cards (1 / ways to deal them), then each board uniformly from
+    # the cards left (a representative stands for ``node_mult`` boards)
+    ways, left = 1, n_cards
+    for _ in range(n):
+        ways *= math.comb(left, hole)
+        left -= hole
+    weight_exact: list[Fraction] = [Fraction(1, ways)] * nn
+    for node in nodes:
+        for c in node.children:
+            w = weight_exact[node.id]
+            if node.kind == "chance":
+                size = len(phys[c]) - len(phys[node.id])
+                w = w * int(node_mult[c]) / math.comb(left - len(phys[node.id]), size)
+            weight_exact[c] = w
+    node_weight = np.array([float(w) for w in weight_exact])
+    # infosets: (node, private observation) -> the compiled game's infoset
+    by_key = {(i.node, i.private): i.index for i in game.infosets}
+    hand_infoset = np.full((nn, n_hands), -1, dtype=np.int32)
+    edge_sigma = np.full((nn, n_hands), -1, dtype=np.int32)
+    edge_player = np.full(nn, -1, dtype=np.int64)
+    parent = np.array([nd.parent for nd in nodes], dtype=np.int64)
+    private_cache: dict[tuple[tuple[int, ...], ...], list[tuple[int, ...]]] = {}
+    for node in nodes:
+        if node.kind != "decision":
+            continue
+        ok = board_compat[node_board[node.id]]
+        groups_here = board_groups[node.id]
+        if groups_here not in private_cache:
+            private_cache[groups_here] = _private(hands, card_value, groups_here, suits)
+        private = private_cache[groups_here]
+        row = np.full(n_hands, -1, dtype=np.int32)
+        for h in np.nonzero(ok)[0]:
+            idx = by_key.get((node.id, private[h]))
+            if idx is None:
+                raise _refuse(game, f"no infoset for a hand at node {node.history!r}")
+            row[h] = idx
+        hand_infoset[node.id] = row
+        off = game.infoset_offset[row.clip(0)]
+        for a, c in enumerate(node.children):
+            edge_sigma[c] = np.where(row >= 0, off + a, -1)
+            edge_player[c] = node.actor
+    strength = strength_of(boards, board_groups, node_board, hands, card_value)
+    depth = np.array([nd.depth for nd in nodes], dtype=np.int64)
+    depth_start = np.searchsorted(depth, np.arange(depth.max() + 2))
+    out = VectorGame(
+        game=game,
+        n_players=n,
+        n_cards=n_cards,
+        card_value=card_value,
+        hands=hands,
+        hand_cards=hand_cards,
+        boards=boards,
+        board_compat=board_compat,
+        node_board=node_board,
+        node_mult=node_mult,
+        node_weight=node_weight,
+        node_weight_exact=tuple(weight_exact),
+        edge_sigma=edge_sigma,
+        edge_player=edge_player,
+        hand_infoset=hand_infoset,
+        strength=strength,
+        depth_start=depth_start,
+        parent=parent,
+        hand_count=board_compat.astype(np.float64),
+    )
+    for v in vars(out).values():
+        if isinstance(v, np.ndarray):
+            v.flags.writeable = False
+    return out
+
+
+def _orbit_counts(
+    prior: tuple[tuple[int, ...], ...], size: int, n_cards: int, suits: int
+) -> dict[tuple[int, ...], int]:
+    """How many physical next boards of ``size`` cards each canonical next board stands
+    for, after the canonical boards ``prior`` (suit permutations fixing them)."""
+    flat = [c for g in prior for c in g]
+    rest = [c for c in range(n_cards) if c not in set(flat)]
+    opts = np.array(list(itertools.combinations(rest, size)), dtype=np.int64).reshape(-1, size)
+    rows = np.concatenate([np.tile(np.asarray(flat, dtype=np.int64), (len(opts), 1)), opts], 1)
+    cols, col = [], 0
+    for g in [*(len(p) for p in prior), size]:
+        cols.append(list(range(col, col + g)))
+        col += g
+    canon = suit_canonical(rows, cols, suits)[:, len(flat) :]
+    out: dict[tuple[int, ...], int] = {}
+    for row in canon.tolist():
+        out[tuple(row)] = out.get(tuple(row), 0) + 1
+    return out
+
+
+def _private(
+    hands: np.ndarray,
+    card_value: np.ndarray,
+    groups: tuple[tuple[int, ...], ...],
+    suits: int,
+) -> list[tuple[int, ...]]:
+    """Each hand's private observation as the compiled game writes it (1-based)."""
+    values = np.sort(card_value[hands], axis=1)
+    if suits:
+        flat = np.asarray([c for g in groups for c in g], dtype=np.int64)
+        rows = np.concatenate([np.tile(flat, (len(values), 1)), values], axis=1)
+        cols, col = [], 0
+        for g in [*(len(g) for g in groups), values.shape[1]]:
+            cols.append(list(range(col, col + g)))
+            col += g
+        values = suit_canonical(rows, cols, suits)[:, len(flat) :]
+    return [tuple(int(x) + 1 for x in row) for row in values]
+
+
+def _strengths(
+    game: Game,
+    boards: tuple[tuple[int, ...], ...],
+    board_groups: list[tuple[tuple[int, ...], ...]],
+    node_board: np.ndarray,
+    hands: np.ndarray,
+    card_value: np.ndarray,
+    suits: int,
+    board_sizes: list[int],
+) -> np.ndarray:
+    """Showdown strength of every hand on every board reached by a showdown, looked up
+    in the deal table by (hole cards, board) -- canonicalised under the suits in a
+    suit-isomorphic game."""
+    d = game.definition
+    n_board_cols = d.cards.shape[1] - sum(len(s) for s in d.hole_slots)
+    board_cols = list(range(d.cards.shape[1] - n_board_cols, d.cards.shape[1]))
+    sizes = [s for s in board_sizes if s]
+
+    def keys(hole: np.ndarray, board: np.ndarray) -> np.ndarray:
+        if not suits:
+            return np.concatenate([np.sort(hole, axis=1), board], axis=1)
+        rows = np.concatenate([board, hole], axis=1)
+        cols, col = [], 0
+        for g in [*sizes, hole.shape[1]]:
+            cols.append(list(range(col, col + g)))
+            col += g
+        return suit_canonical(rows, cols, suits)
+
+    base = int(d.n_ranks) + 1
+
+    def code(k: np.ndarray) -> np.ndarray:  # a key row as one int64 (base ** width < 2**63)
+        out = np.zeros(len(k), dtype=np.int64)
+        for j in range(k.shape[1]):
+            out = out * base + k[:, j]
+        return out
+
+    codes = np.concatenate(
+        [code(keys(d.cards[:, list(slots)], d.cards[:, board_cols])) for slots in d.hole_slots]
+    )
+    values_all = np.concatenate(list(d.strength))
+    uniq, inv = np.unique(codes, return_inverse=True)
+    low = np.full(len(uniq), np.iinfo(np.int64).max)
+    high = np.full(len(uniq), np.iinfo(np.int64).min)
+    np.minimum.at(low, inv, values_all)
+    np.maximum.at(high, inv, values_all)
+    if not np.array_equal(low, high):
+        raise _refuse(game, "showdown strength is not a function of hole cards and board")
+    strength = np.zeros((len(boards), len(hands)), dtype=np.int64)
+    full = [b for b in range(len(boards)) if len(boards[b]) == n_board_cols]
+    values = card_value[hands]
+    for b in full:
+        group_of = board_groups[int(np.nonzero(node_board == b)[0][0])]
+        flat = np.asarray([c for g in group_of for c in g], dtype=np.int64).reshape(1, -1)
+        ok = ~np.isin(hands, list(boards[b])).any(axis=1)
+        want = code(keys(values[ok], np.repeat(flat, ok.sum(), axis=0)))
+        pos = np.searchsorted(uniq, want).clip(0, len(uniq) - 1)
+        # a hand no deal completes (too few cards left for the others) never meets one
+        strength[b, ok] = np.where(uniq[pos] == want, low[pos], 0)
+    return strength
+
+
+def rank_hands(vg: VectorGame) -> VectorGame:
+    """The layout with one hand per rank instead of per physical card (one hole card, a
+    rank deck): every copy of a rank has the same reach (strategies read ranks), so a
+    rank hand stands for the ``hand_count[b, r]`` copies board ``b`` leaves, and card
+    removal becomes a weight (the copies of the rank less the holder's own one).
+
+    Values, regrets and the CFR iterates equal those of ``vg`` to rounding; ``H`` drops
+    from the physical cards to the ranks (52 to 13 for a full deck).
+
+    Raises
+    ------
+    ToypokerError
+        For two or more hole cards, a suited deck or more than three players.
+    """
+    game = vg.game
+    if vg.hands.shape[1] != 1 or vg.n_players > 3:
+        raise _refuse(game, "rank hands need one hole card and at most three players")
+    ranks = vg.card_value[vg.hands[:, 0]]
+    n_ranks = int(ranks.max()) + 1
+    if int(getattr(getattr(game, "definition", None), "suits", 0)):
+        raise _refuse(game, "rank hands need a rank deck (suits merged)")
+    count = np.zeros((len(vg.boards), n_ranks))
+    np.add.at(count.T, ranks, vg.board_compat.T.astype(np.float64))
+    # any copy a board leaves stands for the rank (first one left; none: first copy)
+    left = vg.board_compat.astype(np.int64)
+    pick = np.zeros((len(vg.boards), n_ranks), dtype=np.int64)
+    for r in range(n_ranks):
+        cols = np.nonzero(ranks == r)[0]
+        pick[:, r] = cols[np.argmax(left[:, cols], axis=1)]
+    per_node = pick[vg.node_board]  # (nodes, R) the physical hand standing for each rank
+    rows = np.arange(vg.n_nodes)[:, None]
+    out = dataclasses.replace(
+        vg,
+        n_cards=n_ranks,
+        card_value=np.arange(n_ranks),
+        hands=np.arange(n_ranks, dtype=np.int64).reshape(-1, 1),
+        hand_cards=np.eye(n_ranks, dtype=bool),
+        board_compat=count > 0,
+        edge_sigma=vg.edge_sigma[rows, per_node],
+        hand_infoset=vg.hand_infoset[rows, per_node],
+        strength=np.take_along_axis(vg.strength, pick, axis=1),
+        hand_count=count,
+        cache={},
+    )
+    for v in vars(out).values():
+        if isinstance(v, np.ndarray):
+            v.flags.writeable = False
+    return out

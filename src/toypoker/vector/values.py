@@ -1,0 +1,493 @@
+"""Reach, counterfactual values, best responses and NashConv in the vector layout.
+
+Arrays are ``(nodes, H)`` per player (:mod:`toypoker.vector.layout`).
+
+* ``reach[p, t, h]``: ``p``'s own action probabilities on the path to node ``t``
+  when she holds hand ``h``, times whether ``h`` avoids ``t``'s board.
+* ``cfv[t, h]`` of player ``p``: the sum over the other players' hands (pairwise
+  disjoint, disjoint from ``h``, each weighted by its holder's reach) and the
+  chance events below ``t`` of ``p``'s payoff, times the probability of the joint
+  deal (``VectorGame.node_weight``) -- so ``sum_h cfv[root, h]`` is ``p``'s expected
+  payoff, and ``cfv`` at ``p``'s action edges gives CFR's regrets directly.
+
+Terminal values never touch joint deals:
+
+* two players, fold: ``(pot [p wins] - committed_p) C(h)`` with the opponent's
+  mass compatible with ``h`` by inclusion-exclusion over ``h``'s cards,
+  ``C(h) = sum_{S subset of h} (-1)^|S| M[S]`` (``M[S]``: the opponent's reach
+  summed over the hands holding ``S``);
+* two players, showdown: the hands sorted by strength once per board; the mass
+  the opponent holds below (and level with) ``h``'s strength, by the same
+  inclusion-exclusion applied to prefix sums of each card subset's hands in
+  strength order: ``O(H 2^hole)`` per terminal after an ``O(H log H)`` sort per
+  board (:class:`_Sweep`); ties split the pot;
+* three players holding one card each (Kuhn, Leduc, one-card hold'em): the same in
+  ``O(H)`` a terminal, by inclusion-exclusion over the one-card coincidences
+  (:func:`_three_group`);
+* otherwise (three players with two or more hole cards, four or more players) and as
+  the reference: the dense product over the other players' hands, ``O(H^n)`` a
+  terminal (:func:`_dense_group`).
+
+Every function runs on float64 and, where stated, on object arrays of
+:class:`fractions.Fraction` (exact).
+"""
+
+from __future__ import annotations
+
+import itertools
+import string
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..evaluate import segment_sum
+from ..game import Game
+from .layout import VectorGame
+
+
+@dataclass(frozen=True)
+class _Group:
+    """Terminal nodes with one board and one set of live players (batched)."""
+
+    nodes: np.ndarray
+    board: int
+    live: tuple[bool, ...]
+    committed: np.ndarray  # (T, n) float
+    committed_exact: tuple[tuple[Fraction, ...], ...]
+    weight: np.ndarray  # (T,) node_weight
+    weight_exact: tuple[Fraction, ...]
+
+
+class _Sweep:
+    """Card-subset incidence of the hands and, per board, the strength-sorted order of
+    (subset, hand) pairs: what the two-player O(H) terminal values need."""
+
+    def __init__(self, vg: VectorGame):
+        k = vg.hands.shape[1]
+        hh = len(vg.hands)
+        # per subset size s: (sign, subset ids (H, C(k,s)), hands sorted by subset, starts)
+        self.levels = []
+        for s in range(k + 1):
+            subs = [list(c) for c in itertools.combinations(range(k), s)]
+            if s == 0:  # the empty subset: every hand holds it
+                ids = np.zeros((hh, 1), dtype=np.int64)
+            else:
+                cols = np.stack([vg.hands[:, c] for c in subs], axis=1)  # (H, C, s)
+                _, ids = np.unique(cols.reshape(-1, s), axis=0, return_inverse=True)
+                ids = ids.reshape(hh, len(subs))
+            order = np.argsort(ids.ravel(), kind="stable")
+            hand_sorted = order // ids.shape[1]
+            starts = np.searchsorted(ids.ravel()[order], np.arange(int(ids.max()) + 1))
+            self.levels.append(((-1) ** s, ids, hand_sorted, starts))
+        self.boards: dict[int, list[tuple[np.ndarray, ...]]] = {}
+        self.vg = vg
+
+    def board(self, b: int) -> list[tuple[np.ndarray, ...]]:
+        """Per subset size: (hand of each sorted entry, group start, lo, hi) of board ``b``."""
+        if b not in self.boards:
+            _, rank = np.unique(self.vg.strength[b], return_inverse=True)
+            top = int(rank.max()) + 2
+            out = []
+            for _, ids, _, _ in self.levels:
+                key = ids * top + rank[:, None]
+                flat = key.ravel()
+                order = np.argsort(flat, kind="stable")
+                skey = flat[order]
+                hand_of = order // ids.shape[1]
+                start = np.searchsorted(skey, ids * top, side="left")
+                lo = np.searchsorted(skey, key, side="left")
+                hi = np.searchsorted(skey, key, side="right")
+                out.append((hand_of, start, lo, hi))
+            self.boards[b] = out
+        return self.boards[b]
+
+    def compatible(self, r: np.ndarray, count: np.ndarray) -> np.ndarray:
+        """``C[t, h]``: the mass of ``r[t]`` on hands disjoint from ``h``
+        (inclusion-exclusion over the subsets of ``h``), ``r`` of shape ``(T, H)``;
+        with one card a hand, ``count[h]`` copies of each (rank hands) of reach ``r``."""
+        if len(self.levels) == 2:  # one card a hand: all but the hand's own card
+            return (r * count).sum(axis=1)[:, None] - r
+        out = None
+        for sign, ids, hand_sorted, starts in self.levels:
+            m = np.add.reduceat(r[:, hand_sorted], starts, axis=1)
+            part = m[:, ids].sum(axis=2) * sign
+            out = part if out is None else out + part
+        return out
+
+    def below_level(self, r: np.ndarray, b: int) -> tuple[np.ndarray, np.ndarray]:
+        """The mass of ``r[t]`` on hands disjoint from ``h`` that are weaker than / as
+        strong as ``h`` on board ``b``, each ``(T, H)`` (the hands of the empty subset
+        weighted by their copies, ``VectorGame.hand_count``)."""
+        below = level = None
+        count = self.vg.hand_count[b]
+        if r.dtype == object:
+            count = np.array([Fraction(int(x)) for x in count], dtype=object)
+        for s, ((sign, _, _, _), (hand_of, start, lo, hi)) in enumerate(
+            zip(self.levels, self.board(b), strict=True)
+        ):
+            w = (r * count if s == 0 else r)[:, hand_of]
+            cs = np.zeros((len(r), w.shape[1] + 1), dtype=w.dtype)
+            if w.dtype == object:
+                cs[:, 0] = Fraction(0)
+            cs[:, 1:] = np.cumsum(w, axis=1)
+            lt = (cs[:, lo] - cs[:, start]).sum(axis=2) * sign
+            eq = (cs[:, hi] - cs[:, lo]).sum(axis=2) * sign
+            below = lt if below is None else below + lt
+            level = eq if level is None else level + eq
+        return below, level
+
+
+class Plan:
+    """What the passes need, derived once from a :class:`VectorGame`: terminals
+    grouped by (board, live players), the disjointness matrix, the two-player sweep."""
+
+    def __init__(self, vg: VectorGame):
+        game = vg.game
+        self.vg = vg
+        groups: dict[tuple[int, tuple[bool, ...]], list[int]] = {}
+        for nd in game.nodes:
+            if nd.kind == "terminal":
+                groups.setdefault((int(vg.node_board[nd.id]), nd.live), []).append(nd.id)
+        self.groups = [
+            _Group(
+                nodes=np.array(ids, dtype=np.int64),
+                board=b,
+                live=live,
+                committed=np.array([[float(x) for x in game.nodes[i].committed] for i in ids]),
+                committed_exact=tuple(game.nodes[i].committed for i in ids),
+                weight=vg.node_weight[ids],
+                weight_exact=tuple(vg.node_weight_exact[i] for i in ids),
+            )
+            for (b, live), ids in groups.items()
+        ]
+        cards = vg.hand_cards.astype(np.int64)
+        self.disjoint = (cards @ cards.T) == 0
+        one_card = vg.hands.shape[1] == 1
+        self.sweep = _Sweep(vg) if vg.n_players == 2 or (vg.n_players == 3 and one_card) else None
+        self.chance_child = np.zeros(vg.n_nodes, dtype=bool)
+        for nd in game.nodes:
+            if nd.kind == "chance":
+                self.chance_child[list(nd.children)] = True
+        self.dense_cache: dict[tuple[int, tuple[bool, ...]], list[np.ndarray]] = {}
+        # infoset -> a (node, hand) holding it (the owner's reach is the same on all)
+        rep = np.full(game.n_infosets, -1, dtype=np.int64)
+        flat = vg.hand_infoset.ravel()
+        where = np.nonzero(flat >= 0)[0]
+        rep[flat[where[::-1]]] = where[::-1]
+        self.infoset_rep = rep  # flat index node * H + hand
+
+
+def plan_for(vg: VectorGame) -> Plan:
+    """The :class:`Plan` of ``vg`` (built once, kept with it)."""
+    if "plan" not in vg.cache:
+        vg.cache["plan"] = Plan(vg)
+    return vg.cache["plan"]  # type: ignore[return-value]
+
+
+def _one(exact: bool) -> object:
+    return Fraction(1) if exact else 1.0
+
+
+def reaches(vg: VectorGame, sigma: np.ndarray) -> np.ndarray:
+    """Every player's own reach at every (node, hand), shape ``(n, nodes, H)``."""
+    exact = sigma.dtype == object
+    n, nn, hh = vg.n_players, vg.n_nodes, vg.n_hands
+    reach = np.empty((n, nn, hh), dtype=object if exact else np.float64)
+    reach[:, 0, :] = _one(exact)
+    plan = plan_for(vg)
+    compat = vg.board_compat[vg.node_board]
+    for t in range(1, len(vg.depth_start) - 1):
+        a, b = vg.depth_start[t], vg.depth_start[t + 1]
+        par = vg.parent[a:b]
+        r = reach[:, par, :]
+        ch = plan.chance_child[a:b]
+        if ch.any():
+            r[:, ch, :] = r[:, ch, :] * compat[a:b][ch]
+        for p in range(n):
+            sel = vg.edge_player[a:b] == p
+            if sel.any():
+                e = vg.edge_sigma[a:b][sel]
+                f = sigma[e.clip(0)]
+                f[e < 0] = 0 * _one(exact)
+                r[p, sel, :] = r[p, sel, :] * f
+        reach[:, a:b, :] = r
+    return reach
+
+
+def _count(vg: VectorGame, group: _Group, exact: bool) -> np.ndarray:
+    """Copies of each hand the group's board leaves (0/1 for physical hands)."""
+    count = vg.hand_count[group.board]
+    if exact:
+        return np.array([Fraction(int(x)) for x in count], dtype=object)
+    return count
+
+
+def _pot_and_paid(group: _Group, player: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Pot and ``player``'s committed chips at each terminal of the group."""
+    if exact:
+        pots = np.array([sum(c, Fraction(0)) for c in group.committed_exact], dtype=object)
+        paid = np.array([c[player] for c in group.committed_exact], dtype=object)
+        return pots, paid
+    return group.committed.sum(axis=1), group.committed[:, player]
+
+
+def _dense_tensors(plan: Plan, group: _Group) -> list[np.ndarray]:
+    """Pairwise-disjointness tensor over the players' hands and each player's share of
+    the pot (live players with the top strength split it), cached per (board, live)."""
+    vg = plan.vg
+    n = vg.n_players
+    key = (group.board, group.live if sum(group.live) > 1 else ())
+    if key not in plan.dense_cache:
+        k = plan.disjoint.astype(np.int64)
+        compat = np.ones((vg.n_hands,) * n, dtype=np.int64)
+        for i, j in itertools.combinations(range(n), 2):
+            shape = [1] * n
+            shape[i] = shape[j] = vg.n_hands
+            compat = compat * k.reshape(shape)
+        shares: list[np.ndarray] = []
+        if sum(group.live) > 1:
+            s = vg.strength[group.board]
+            st = []
+            for i, lv in enumerate(group.live):
+                shape = [1] * n
+                shape[i] = vg.n_hands
+                st.append((s if lv else np.full_like(s, np.iinfo(np.int64).min)).reshape(shape))
+            top = st[0]
+            for x in st[1:]:
+                top = np.maximum(top, x)
+            wins = [np.broadcast_to(x == top, compat.shape) for x in st]
+            count = sum(w.astype(np.int64) for w in wins)
+            shares = [np.stack([w, count]) for w in wins]
+        plan.dense_cache[key] = [compat, *shares]
+    return plan.dense_cache[key]
+
+
+def _dense_group(
+    plan: Plan, group: _Group, reach: np.ndarray, player: int, exact: bool
+) -> np.ndarray:
+    """``cfv`` of ``player`` at a group of terminals by the dense product over the others'
+    hands, ``O(H^n)`` a terminal: ``(T, H)``."""
+    vg = plan.vg
+    n = vg.n_players
+    compat, *shares = _dense_tensors(plan, group)
+    pots, paid = _pot_and_paid(group, player, exact)
+    letters = string.ascii_letters[: n + 1]
+    t_ax, axes = letters[0], letters[1:]
+    others = [q for q in range(n) if q != player]
+
+    def contract(tensor: np.ndarray) -> np.ndarray:
+        ops = [reach[q][group.nodes] for q in others]
+        subs = [t_ax + axes[q] for q in others]
+        if not exact:
+            spec = ",".join([axes, *subs]) + "->" + t_ax + axes[player]
+            return np.einsum(spec, tensor, *ops)
+        rows = []
+        for i in range(len(group.nodes)):
+            u, cur = tensor.astype(object), axes
+            for q in others:
+                j = cur.index(axes[q])
+                u = np.tensordot(u, reach[q][group.nodes[i]], axes=([j], [0]))
+                cur = cur[:j] + cur[j + 1 :]
+            rows.append(u)
+        return np.array(rows, dtype=object)
+
+    mass = contract(compat)
+    if shares:
+        win, count = shares[player]
+        if exact:
+            frac = np.array(
+                [
+                    Fraction(int(w), int(c)) if c else Fraction(0)
+                    for w, c in zip(win.ravel(), count.ravel(), strict=True)
+                ],
+                dtype=object,
+            ).reshape(compat.shape)
+        else:
+            frac = win / np.maximum(count, 1)
+        out = pots[:, None] * contract(compat * frac) - paid[:, None] * mass
+    else:
+        gain = pots if group.live[player] else 0 * pots
+        out = (gain - paid)[:, None] * mass
+    return out
+
+
+def _sweep_group(
+    plan: Plan, group: _Group, reach: np.ndarray, player: int, exact: bool
+) -> np.ndarray:
+    """``cfv`` of ``player`` at a group of two-player terminals, ``O(H 2^hole)`` a
+    terminal (inclusion-exclusion and the sorted sweep): ``(T, H)``."""
+    sweep = plan.sweep
+    assert sweep is not None
+    r = reach[1 - player][group.nodes]
+    pots, paid = _pot_and_paid(group, player, exact)
+    mass = sweep.compatible(r, _count(plan.vg, group, exact))
+    if all(group.live):
+        below, level = sweep.below_level(r, group.board)
+        half = Fraction(1, 2) if exact else 0.5
+        return pots[:, None] * (below + half * level) - paid[:, None] * mass
+    gain = pots if group.live[player] else 0 * pots
+    return (gain - paid)[:, None] * mass
+
+
+def _three_group(
+    plan: Plan, group: _Group, reach: np.ndarray, player: int, exact: bool
+) -> np.ndarray:
+    """``cfv`` of ``player`` at a group of three-player terminals, one card a hand, in
+    ``O(H)`` a terminal after the sort: ``(T, H)``.
+
+    With opponents' reaches ``r1, r2`` and ``x != y != h``: the compatible mass is
+    ``(T1 - r1[h]) (T2 - r2[h]) - (S12 - r1[h] r2[h])`` (``S12 = sum r1 r2``, the
+    pairs holding one card twice); with one opponent folded, the live opponent's
+    sweep of ``r_live`` times ``T_f - r_f[h]`` minus the sweep of ``r_live r_f``;
+    with both live, ``B1 B2 + (B1 E2 + E1 B2) / 2 + E1 E2 / 3`` minus the one-card
+    pairs ``B12 + E12 / 3`` (``B``, ``E``: the mass weaker than / level with ``h``).
+    """
+    sweep = plan.sweep
+    assert sweep is not None
+    q1, q2 = (q for q in range(3) if q != player)
+    r1, r2 = reach[q1][group.nodes], reach[q2][group.nodes]
+    pots, paid = _pot_and_paid(group, player, exact)
+    count = _count(plan.vg, group, exact)
+    t1, t2 = (r1 * count).sum(axis=1)[:, None], (r2 * count).sum(axis=1)[:, None]
+    both = r1 * r2
+    mass = (t1 - r1) * (t2 - r2) - ((both * count).sum(axis=1)[:, None] - both)
+    live = group.live
+    if sum(live) == 1 or not live[player]:
+        gain = pots if live[player] and sum(live) == 1 else 0 * pots
+        return (gain - paid)[:, None] * mass
+    half = Fraction(1, 2) if exact else 0.5
+    third = Fraction(1, 3) if exact else 1.0 / 3.0
+    if sum(live) == 2:
+        q, f = (q1, q2) if live[q1] else (q2, q1)
+        rq, rf = reach[q][group.nodes], reach[f][group.nodes]
+        tf = (rf * count).sum(axis=1)[:, None]
+        b1, e1 = sweep.below_level(rq, group.board)
+        b2, e2 = sweep.below_level(rq * rf, group.board)
+        share = (tf - rf) * (b1 + half * e1) - (b2 + half * e2)
+    else:
+        b1, e1 = sweep.below_level(r1, group.board)
+        b2, e2 = sweep.below_level(r2, group.board)
+        b12, e12 = sweep.below_level(both, group.board)
+        share = b1 * b2 + half * (b1 * e2 + e1 * b2) + third * e1 * e2 - (b12 + third * e12)
+    return pots[:, None] * share - paid[:, None] * mass
+
+
+def terminal_values(
+    vg: VectorGame, reach: np.ndarray, player: int, exact: bool, *, dense: bool = False
+) -> np.ndarray:
+    """``player``'s counterfactual values at the terminals (other nodes 0), ``(nodes, H)``."""
+    plan = plan_for(vg)
+    cfv = np.zeros((vg.n_nodes, vg.n_hands), dtype=object if exact else np.float64)
+    if exact:
+        cfv[...] = Fraction(0)
+    method = _dense_group
+    if plan.sweep is not None and not dense:
+        method = _sweep_group if vg.n_players == 2 else _three_group
+    for group in plan.groups:
+        out = method(plan, group, reach, player, exact)
+        w = np.array(group.weight_exact, dtype=object) if exact else group.weight
+        cfv[group.nodes] = out * w[:, None] * _count(vg, group, exact)[None, :]
+    return cfv
+
+
+def counterfactual_values(
+    vg: VectorGame, sigma: np.ndarray, player: int, reach: np.ndarray, *, dense: bool = False
+) -> np.ndarray:
+    """``player``'s counterfactual values at every (node, hand), shape ``(nodes, H)``.
+
+    ``dense`` uses the O(H^n) product at every terminal (the reference);
+    otherwise the O(H) sweeps where they apply (see the module docstring)."""
+    cfv = terminal_values(vg, reach, player, sigma.dtype == object, dense=dense)
+    _backward(vg, sigma, player, cfv, None)
+    return cfv
+
+
+def _backward(
+    vg: VectorGame, sigma: np.ndarray, player: int, cfv: np.ndarray, choice: np.ndarray | None
+) -> None:
+    """Sum ``cfv`` up the tree in place: ``player``'s edges weighted by ``sigma`` (or,
+    with ``choice``, by a best response chosen here per infoset), others' summed."""
+    exact = cfv.dtype == object
+    game = vg.game
+    for t in range(len(vg.depth_start) - 2, 0, -1):
+        a, b = vg.depth_start[t], vg.depth_start[t + 1]
+        v = cfv[a:b]
+        own = vg.edge_player[a:b] == player
+        if own.any():
+            e = vg.edge_sigma[a:b][own]
+            ok = e >= 0
+            if choice is not None:
+                _choose(game, e[ok], v[own][ok], choice, exact)
+                weight = np.where(game.sigma_fixed, sigma, choice)
+                if exact:
+                    weight = np.array([Fraction(x) for x in weight], dtype=object)
+            else:
+                weight = sigma
+            f = weight[e.clip(0)]
+            f[~ok] = 0 * _one(exact)
+            v = v.copy()
+            v[own] = v[own] * f
+        # breadth-first ids: a depth's children come grouped by parent, parents ascending
+        par = vg.parent[a:b]
+        first = np.flatnonzero(np.r_[True, par[1:] != par[:-1]])
+        cfv[par[first]] += np.add.reduceat(v, first, axis=0)
+
+
+def _choose(game: Game, e: np.ndarray, q: np.ndarray, choice: np.ndarray, exact: bool) -> None:
+    """Best actions of the free infosets whose edges ``e`` carry the values ``q``:
+    summed over the hands of each infoset, first maximum in the game's action order."""
+    total = segment_sum(e, q, game.n_sigma)
+    infs = np.unique(game.sigma_infoset[e])
+    infs = infs[~game.infoset_restricted[infs]]
+    if not len(infs):
+        return
+    pad = game.infoset_actions_padded[infs]
+    if exact:
+        best = np.array(
+            [
+                max(
+                    (k for k in range(len(row)) if row[k] >= 0),
+                    key=lambda k, row=row: (total[row[k]], -k),
+                )
+                for row in pad
+            ],
+            dtype=np.int64,
+        )
+    else:
+        qm = np.where(pad >= 0, total[pad.clip(0)], -np.inf)
+        best = np.argmax(qm, axis=1)
+    choice[pad.ravel()[pad.ravel() >= 0]] = 0
+    choice[pad[np.arange(len(infs)), best]] = 1
+
+
+def expected_values(vg: VectorGame, sigma: np.ndarray, *, dense: bool = False) -> np.ndarray:
+    """Each player's expected payoff under the flat profile ``sigma`` (exact for
+    Fractions), equal to :func:`toypoker.evaluate.expected_values`."""
+    reach = reaches(vg, sigma)
+    vals = [
+        counterfactual_values(vg, sigma, p, reach, dense=dense)[0].sum()
+        for p in range(vg.n_players)
+    ]
+    return np.array(vals, dtype=sigma.dtype if sigma.dtype == object else np.float64)
+
+
+def best_response_value(
+    vg: VectorGame, sigma: np.ndarray, player: int
+) -> tuple[object, np.ndarray]:
+    """``player``'s best-response value against ``sigma`` and the pure response
+    (0/1 per flat action at her free infosets)."""
+    reach = reaches(vg, sigma)
+    cfv = terminal_values(vg, reach, player, sigma.dtype == object)
+    choice = np.zeros(vg.game.n_sigma, dtype=np.int64)
+    _backward(vg, sigma, player, cfv, choice)
+    return cfv[0].sum(), choice
+
+
+def nash_conv(vg: VectorGame, sigma: np.ndarray) -> object:
+    """Sum over players of the best-response gain (exact for Fractions)."""
+    values = expected_values(vg, sigma)
+    gains = [best_response_value(vg, sigma, p)[0] - values[p] for p in range(vg.n_players)]
+    if sigma.dtype != object:
+        gains = [max(float(g), 0.0) for g in gains]
+    return sum(gains[1:], gains[0])
