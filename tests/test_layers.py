@@ -20,8 +20,6 @@ import ast
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
-
 import toypoker
 
 PACKAGE = Path(toypoker.__file__).parent

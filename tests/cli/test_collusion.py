@@ -48,3 +48,70 @@ def test_table7_prints_table(cli):
 )
 def test_table7_bad_input(one_line_error, args):
     one_line_error("collusion", "table7", *args, "--iterations", "10")
+
+
+# ---------------------------------------------------------------- collusion tmecor
+@pytest.mark.parametrize("team", ["12", "13", "23"])
+def test_tmecor_exact_on_three_card_kuhn(cli, team):
+    # kuhn(players=3, cards=3), weak team (own cards only): TMECor value 0, bracket width 0
+    # at every placement (tests/solvers/test_tmecor.py, checked plan by plan there)
+    code, out, err = cli("collusion", "tmecor", "kuhn(players=3,cards=3)", "--team", team, "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["lower"] == d["upper"] == "0" and d["width"] == "0" and d["exact"] is True
+    assert d["team"] == team and d["stopped"] == "converged" and d["columns"] >= 1
+    code, out, err = cli("collusion", "tmecor", "kuhn(players=3,cards=3)", "--team", team)
+    assert code == 0, err
+    assert "team value in [0, 0]" in out and "width 0 (exact)" in out
+
+
+@pytest.mark.slow
+def test_tmecor_four_card_kuhn_and_anytime_bracket(cli):
+    # kuhn(players=3, cards=4), team {2,3} weak: 5/132 (tests/solvers/test_tmecor.py,
+    # the mixture evaluated plan by plan); capped at 3 plans the bracket still holds it
+    spec = "kuhn(players=3,cards=4)"
+    code, out, err = cli("collusion", "tmecor", spec, "--team", "23", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["lower"] == d["upper"] == "5/132" and d["outsider"] == 1
+    code, out, err = cli("collusion", "tmecor", spec, "--team", "23", "--max-columns", "3",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["stopped"] == "columns" and d["columns"] == 3
+    assert Fraction(d["lower"]) <= Fraction(5, 132) <= Fraction(d["upper"])
+    assert Fraction(d["width"]) == Fraction(d["upper"]) - Fraction(d["lower"]) > 0
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["kuhn(players=3)"], "--team"),
+        (["kuhn(players=3)", "--team", "1"], "2 distinct seats"),
+        (["kuhn(players=3)", "--team", "12", "--seconds", "0"], "--seconds"),
+        (["kuhn(players=4)", "--team", "12"], "one outsider"),
+    ],
+)
+def test_tmecor_bad_input(one_line_error, args, words):
+    assert words in one_line_error("collusion", "tmecor", *args)
+
+
+@pytest.mark.slow
+def test_tmecor_ctrl_c_prints_a_valid_bracket(tmp_path):
+    # a new user's run, stopped with Ctrl-C after the first progress line: the bracket so
+    # far is printed and holds the exact value -1/24 (team {1,2}, kuhn(players=3,
+    # cards=4): tests/solvers/test_tmecor.py), exit 130
+    import signal
+
+    from .conftest import toypoker_process
+
+    proc = toypoker_process("collusion", "tmecor", "kuhn(players=3,cards=4)", "--team", "12",
+                            "--json", cwd=tmp_path)  # fmt: skip
+    line = proc.stderr.readline()  # plain progress (stderr is a pipe): every 5 s
+    assert "TMECor columns" in line, line
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    d = json.loads(out)
+    assert "interrupted" in err and d["stopped"] in ("interrupted", "converged")
+    assert Fraction(d["lower"]) <= Fraction(-1, 24) <= Fraction(d["upper"])

@@ -28,7 +28,9 @@ from .common import (
     at_least,
     check_file,
     check_readable,
+    interrupted,
     new_app,
+    num,
     out,
     positive,
     print_json,
@@ -142,3 +144,56 @@ def table7(
 
 
 app.command("table7")(table7)
+
+
+def tmecor(
+    spec: SpecArg,
+    team: Annotated[
+        str | None,
+        typer.Option(help="The team as 1-based seats, e.g. 23 (default: the spec's team=)."),
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option(help="Time budget: stop with the bracket found so far (anytime)."),
+    ] = None,
+    max_columns: Annotated[int, typer.Option(help="Cap on the joint plans generated.")] = 1000,
+    tol: Annotated[
+        float, typer.Option(help="Stop when no plan beats the master's value by more.")
+    ] = 1e-9,
+    json_: JsonOpt = False,
+) -> None:
+    """The team-maxmin equilibrium with correlation of a team against one outsider:
+    the team's value bracketed exactly, [the team's mixture against the outsider's best
+    response, the team's best response against the outsider's strategy] (column
+    generation, Celli and Gatti 2018).  Ctrl-C or --seconds stop with a valid bracket."""
+    from ..games import load_game
+    from ..solvers.tmecor import tmecor as solve_tmecor
+
+    positive("--seconds", seconds)
+    positive("--tol", tol)
+    at_least("--max-columns", max_columns, 1)
+    game = load_game(spec)
+    the_team = Team.parse(team) if team is not None else Team.of_params(game.params)
+    if the_team is None:
+        raise ToypokerError(f"{game.spec} has no team: give --team (1-based seats, e.g. 23)")
+    with Bar("TMECor columns", None, fields=("bracket",)) as bar:
+
+        def step(columns: int, value: float, upper: float) -> None:
+            bar.update(completed=columns, bracket=f"[{value:+.6f}, {upper:+.6f}]")
+
+        r = solve_tmecor(game, the_team, tol=tol, max_columns=max_columns, seconds=seconds,
+                         progress=step)  # fmt: skip
+    if json_:
+        print_json(r.to_json_dict())
+    else:
+        digits = seat_digits(r.team)
+        out.print(f"TMECor of team {digits} against player {r.outsider + 1} in {r.spec}")
+        out.print(f"team value in [{num(r.lower)}, {num(r.upper)}]")
+        out.print(f"width {num(r.width)}{' (exact)' if r.exact else ''}")
+        out.print(f"{r.columns} joint plans generated, {len(r.plans)} in the mixture")
+        out.print(f"oracle: {r.how}; {r.seconds:.2f} s; stopped: {r.stopped}")
+    if r.stopped == "interrupted":
+        raise interrupted("the bracket above is valid, not converged", None)
+
+
+app.command("tmecor")(tmecor)
