@@ -16,7 +16,7 @@ TEAM_MEAN = (Fraction(0) + Fraction(5, 78) + Fraction(1, 12)) / 3
 def test_table7_json_and_plot(cli, tmp_path):
     code, out, err = cli(
         "collusion", "table7", "kuhn(players=3)", "--team", "12", "--iterations", "1500",
-        "--plot", tmp_path / "t7.png", "--json",
+        "--plot", tmp_path / "t7.png", "--no-team-optimal", "--json",
     )  # fmt: skip
     assert code == 0, err
     data = json.loads(out)
@@ -31,7 +31,8 @@ def test_table7_json_and_plot(cli, tmp_path):
 
 
 def test_table7_prints_table(cli):
-    code, out, err = cli("collusion", "table7", "kuhn(players=3)", "--iterations", "50")
+    code, out, err = cli("collusion", "table7", "kuhn(players=3)", "--iterations", "50",
+                         "--no-team-optimal")  # fmt: skip
     assert code == 0, err
     assert "suspicious" in out.replace("\n", " ") or "suspici" in out
     assert "NashConv of the equilibria used" in out
@@ -48,6 +49,43 @@ def test_table7_prints_table(cli):
 )
 def test_table7_bad_input(one_line_error, args):
     one_line_error("collusion", "table7", *args, "--iterations", "10")
+
+
+@pytest.mark.slow
+def test_table7_team_optimal_columns(cli, tmp_path):
+    # kuhn(players=3), team 23: the team-optimal values per placement -- strong: the
+    # merged LP's 1/12, 5/78, 0 (tests/games/test_collusion.py); weak: the TMECor values
+    # 5/132, 7/264, -1/24 (tests/solvers/test_tmecor.py) -- and the Public team-optimal
+    # payoffs, their rotation average split equally between the members
+    args = ["collusion", "table7", "kuhn(players=3)", "--team", "23", "--iterations", "300"]
+    code, out, err = cli(*args, "--plot", tmp_path / "t7.png", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    rows = {(r["collusion"], r["team"]): r for r in data["team_optimal"]}
+    want = {
+        ("strong", "23"): "1/12", ("strong", "13"): "5/78", ("strong", "12"): "0",
+        ("weak", "23"): "5/132", ("weak", "13"): "7/264", ("weak", "12"): "-1/24",
+    }  # fmt: skip
+    assert {k: (r["low_exact"], r["high_exact"]) for k, r in rows.items()} == {
+        k: (v, v) for k, v in want.items()
+    }
+    assert rows[("strong", "23")]["how"] == "merged LP" and rows[("weak", "23")]["how"] == "TMECor"
+    pay = {r["collusion"]: r for r in data["team_optimal_payoffs"]}
+    for strength in ("strong", "weak"):
+        mean = sum(Fraction(want[(strength, t)]) for t in ("23", "13", "12")) / 3
+        low = pay[strength]["low"]
+        assert low == pay[strength]["high"]
+        assert low == pytest.approx([-float(mean), float(mean / 2), float(mean / 2)],
+                                    rel=1e-12, abs=0)  # fmt: skip
+    assert {"payoffs", "nash_conv", "team_values"} <= set(data)  # the keys claims read
+    assert (tmp_path / "t7.png").read_bytes()[:4] == b"\x89PNG"
+    # text: the Nash and team-optimal columns; a budget too short for the weak TMECor
+    # leaves brackets, printed as [lo, hi]
+    code, out, err = cli(*args, "--team-seconds", "1e-6")
+    assert code == 0, err
+    assert "team-optimal" in out and "Nash" in out
+    weak = out[out.index("Weak collusion") :]
+    assert "[" in weak.split("NashConv")[0] and "1/12 (" in out
 
 
 # ---------------------------------------------------------------- collusion tmecor
