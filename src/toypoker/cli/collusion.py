@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -253,8 +254,8 @@ def tmecor(
     else:
         digits = seat_digits(r.team)
         out.print(f"TMECor of team {digits} against player {r.outsider + 1} in {r.spec}")
-        out.print(f"team value in [{num(r.lower)}, {num(r.upper)}]")
-        out.print(f"width {num(r.width)}{' (exact)' if r.exact else ''}")
+        out.print(f"team value in [{_short(r.lower)}, {_short(r.upper)}]")
+        out.print(f"width {_short(r.width)}{' (exact)' if r.exact else ''}")
         out.print(f"{r.columns} joint plans generated, {len(r.plans)} in the mixture")
         out.print(f"oracle: {r.how}; {r.seconds:.2f} s; stopped: {r.stopped}")
     if r.stopped == "interrupted":
@@ -262,3 +263,9 @@ def tmecor(
 
 
 app.command("tmecor")(tmecor)
+
+
+def _short(x: Fraction) -> str:
+    """``p/q (decimal)`` for small denominators, else the decimal alone (``--json`` keeps
+    the exact fraction)."""
+    return num(x) if x.denominator < 10**6 else f"{float(x):.10g}"
