@@ -64,6 +64,7 @@ FLOORS: dict[str, int] = {
     "": 7,  # toypoker/__init__.py, the flat public API
 }
 
+
 def _modules() -> dict[str, tuple[Path, bool]]:
     """Dotted name (without ``toypoker.``) -> (file, is a package ``__init__``)."""
     out = {}

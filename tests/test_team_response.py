@@ -22,7 +22,7 @@ from toypoker.evaluate import (
     team_evaluation,
 )
 from toypoker.games.collusion import Team
-from toypoker.team_response import joint_plan, last_sequences
+from toypoker.team_response import joint_plan, joint_plan_by_beliefs, last_sequences
 from toypoker.teams import transfer_profile
 
 F = Fraction
@@ -133,3 +133,38 @@ def test_team_evaluation_in_evaluate_and_nash_conv():
     assert fl.gain == pytest.approx(float(te.gain), abs=1e-12, rel=0)
     with pytest.raises(ToypokerError, match="every player"):
         team_evaluation(g, p, (0, 1, 2))
+
+
+def _plan_value(game, profile: Profile, team: tuple[int, ...], choice: np.ndarray) -> Fraction:
+    """The team's exact summed payoff of a joint pure plan against ``profile``."""
+    probs = profile.probs.copy()
+    seats = np.isin(game.sigma_player, team)
+    probs[seats] = [F(int(x)) for x in choice[seats]]
+    vals = expected_values(game, probs)
+    return sum((vals[p] for p in team), F(0))
+
+
+def _coef(game, profile: Profile, team: tuple[int, ...]) -> np.ndarray:
+    eprob = edge_probabilities(game, profile.probs)
+    cf = counterfactual_reach(game, reaches(game, eprob), team)[game.term_rows]
+    return cf.astype(np.float64) * game.term_u[list(team)].sum(axis=0)
+
+
+@pytest.mark.parametrize("team", [(0, 1), (0, 2), (1, 2)])
+def test_belief_state_response_is_the_brute_force_optimum(team):
+    # backward induction over the team's public belief states: its plan is worth the
+    # brute-force optimum (independent path: every pair of pure plans) on
+    # kuhn(players=3, cards=3), and the MILP's plan's value on 4 cards
+    g = load_game("kuhn(players=3,cards=3)")
+    p = _rational_profile(g, 7)
+    choice = joint_plan_by_beliefs(g, team, _coef(g, p, team))
+    assert _plan_value(g, p, team, choice) == _brute_force_team_value(g, p, team)
+    seats = np.isin(g.sigma_player, team)
+    assert set(choice[seats].tolist()) <= {0, 1} and not choice[~seats].any()
+    g4 = load_game("kuhn(players=3,cards=4)")
+    for seed in (3, 11):
+        p4 = _rational_profile(g4, seed)
+        c = _coef(g4, p4, team)
+        assert _plan_value(g4, p4, team, joint_plan_by_beliefs(g4, team, c)) == _plan_value(
+            g4, p4, team, joint_plan(g4, team, c)
+        )

@@ -16,7 +16,7 @@ TEAM_MEAN = (Fraction(0) + Fraction(5, 78) + Fraction(1, 12)) / 3
 def test_table7_json_and_plot(cli, tmp_path):
     code, out, err = cli(
         "collusion", "table7", "kuhn(players=3)", "--team", "12", "--iterations", "1500",
-        "--plot", tmp_path / "t7.png", "--json",
+        "--plot", tmp_path / "t7.png", "--no-team-optimal", "--json",
     )  # fmt: skip
     assert code == 0, err
     data = json.loads(out)
@@ -31,7 +31,8 @@ def test_table7_json_and_plot(cli, tmp_path):
 
 
 def test_table7_prints_table(cli):
-    code, out, err = cli("collusion", "table7", "kuhn(players=3)", "--iterations", "50")
+    code, out, err = cli("collusion", "table7", "kuhn(players=3)", "--iterations", "50",
+                         "--no-team-optimal")  # fmt: skip
     assert code == 0, err
     assert "suspicious" in out.replace("\n", " ") or "suspici" in out
     assert "NashConv of the equilibria used" in out
@@ -48,3 +49,107 @@ def test_table7_prints_table(cli):
 )
 def test_table7_bad_input(one_line_error, args):
     one_line_error("collusion", "table7", *args, "--iterations", "10")
+
+
+@pytest.mark.slow
+def test_table7_team_optimal_columns(cli, tmp_path):
+    # kuhn(players=3), team 23: the team-optimal values per placement -- strong: the
+    # merged LP's 1/12, 5/78, 0 (tests/games/test_collusion.py); weak: the TMECor values
+    # 5/132, 7/264, -1/24 (tests/solvers/test_tmecor.py) -- and the Public team-optimal
+    # payoffs, their rotation average split equally between the members
+    args = ["collusion", "table7", "kuhn(players=3)", "--team", "23", "--iterations", "300"]
+    code, out, err = cli(*args, "--plot", tmp_path / "t7.png", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    rows = {(r["collusion"], r["team"]): r for r in data["team_optimal"]}
+    want = {
+        ("strong", "23"): "1/12", ("strong", "13"): "5/78", ("strong", "12"): "0",
+        ("weak", "23"): "5/132", ("weak", "13"): "7/264", ("weak", "12"): "-1/24",
+    }  # fmt: skip
+    assert {k: (r["low_exact"], r["high_exact"]) for k, r in rows.items()} == {
+        k: (v, v) for k, v in want.items()
+    }
+    assert rows[("strong", "23")]["how"] == "merged LP" and rows[("weak", "23")]["how"] == "TMECor"
+    pay = {r["collusion"]: r for r in data["team_optimal_payoffs"]}
+    for strength in ("strong", "weak"):
+        mean = sum(Fraction(want[(strength, t)]) for t in ("23", "13", "12")) / 3
+        low = pay[strength]["low"]
+        assert low == pay[strength]["high"]
+        assert low == pytest.approx([-float(mean), float(mean / 2), float(mean / 2)],
+                                    rel=1e-12, abs=0)  # fmt: skip
+    assert {"payoffs", "nash_conv", "team_values"} <= set(data)  # the keys claims read
+    assert (tmp_path / "t7.png").read_bytes()[:4] == b"\x89PNG"
+    # text: the Nash and team-optimal columns; a budget too short for the weak TMECor
+    # leaves brackets, printed as [lo, hi]
+    code, out, err = cli(*args, "--team-seconds", "1e-6")
+    assert code == 0, err
+    assert "team-optimal" in out and "Nash" in out
+    weak = out[out.index("Weak collusion") :]
+    assert "[" in weak.split("NashConv")[0] and "1/12 (" in out
+
+
+# ---------------------------------------------------------------- collusion tmecor
+@pytest.mark.parametrize("team", ["12", "13", "23"])
+def test_tmecor_exact_on_three_card_kuhn(cli, team):
+    # kuhn(players=3, cards=3), weak team (own cards only): TMECor value 0, bracket width 0
+    # at every placement (tests/solvers/test_tmecor.py, checked plan by plan there)
+    code, out, err = cli("collusion", "tmecor", "kuhn(players=3,cards=3)", "--team", team, "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["lower"] == d["upper"] == "0" and d["width"] == "0" and d["exact"] is True
+    assert d["team"] == team and d["stopped"] == "converged" and d["columns"] >= 1
+    code, out, err = cli("collusion", "tmecor", "kuhn(players=3,cards=3)", "--team", team)
+    assert code == 0, err
+    assert "team value in [0, 0]" in out and "width 0 (exact)" in out
+
+
+@pytest.mark.slow
+def test_tmecor_four_card_kuhn_and_anytime_bracket(cli):
+    # kuhn(players=3, cards=4), team {2,3} weak: 5/132 (tests/solvers/test_tmecor.py,
+    # the mixture evaluated plan by plan); capped at 3 plans the bracket still holds it
+    spec = "kuhn(players=3,cards=4)"
+    code, out, err = cli("collusion", "tmecor", spec, "--team", "23", "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["lower"] == d["upper"] == "5/132" and d["outsider"] == 1
+    code, out, err = cli("collusion", "tmecor", spec, "--team", "23", "--max-columns", "3",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["stopped"] == "columns" and d["columns"] == 3
+    assert Fraction(d["lower"]) <= Fraction(5, 132) <= Fraction(d["upper"])
+    assert Fraction(d["width"]) == Fraction(d["upper"]) - Fraction(d["lower"]) > 0
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["kuhn(players=3)"], "--team"),
+        (["kuhn(players=3)", "--team", "1"], "2 distinct seats"),
+        (["kuhn(players=3)", "--team", "12", "--seconds", "0"], "--seconds"),
+        (["kuhn(players=4)", "--team", "12"], "one outsider"),
+    ],
+)
+def test_tmecor_bad_input(one_line_error, args, words):
+    assert words in one_line_error("collusion", "tmecor", *args)
+
+
+@pytest.mark.slow
+def test_tmecor_ctrl_c_prints_a_valid_bracket(tmp_path):
+    # a new user's run, stopped with Ctrl-C after the first progress line: the bracket so
+    # far is printed and holds the exact value -1/24 (team {1,2}, kuhn(players=3,
+    # cards=4): tests/solvers/test_tmecor.py), exit 130
+    import signal
+
+    from .conftest import toypoker_process
+
+    proc = toypoker_process("collusion", "tmecor", "kuhn(players=3,cards=4)", "--team", "12",
+                            "--json", cwd=tmp_path)  # fmt: skip
+    line = proc.stderr.readline()  # plain progress (stderr is a pipe): every 5 s
+    assert "TMECor columns" in line, line
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    d = json.loads(out)
+    assert "interrupted" in err and d["stopped"] in ("interrupted", "converged")
+    assert Fraction(d["lower"]) <= Fraction(-1, 24) <= Fraction(d["upper"])

@@ -93,7 +93,7 @@ def test_detect_cli_reads_stored_equilibria_or_solves_the_merged_team(capsys, tm
     store = tmp_path / "k.npz"
     assert main(["collusion", "table7", "kuhn(players=3)", "--team", "23", "--method",
                  "pdcfr+", "--iterations", "2000", "--target-nash-conv", "1e-6",
-                 "--save", str(store), "--json"]) == 0  # fmt: skip
+                 "--save", str(store), "--no-team-optimal", "--json"]) == 0  # fmt: skip
     capsys.readouterr()
     base = ["detect", "kuhn(players=3)", "--collusion", "kuhn(players=3,team=23,strong=true)",
             "--runs", "200", "--json"]  # fmt: skip

@@ -74,3 +74,18 @@ def test_tmecor_needs_one_outsider():
         tmecor(load_game("kuhn(players=3)"))
     with pytest.raises(ToypokerError, match="one outsider"):
         tmecor(load_game("kuhn(players=4)"), (0, 1))
+
+
+def test_anytime_bracket_holds_the_value_at_every_stop():
+    # kuhn(players=3, cards=4), team {2,3}: TMECor value 5/132 (the slow test above);
+    # stopped after k plans or by the time budget, the bracket still contains it and
+    # says why it stopped; progress sees every oracle call
+    g = load_game("kuhn(players=3,cards=4)")
+    seen = []
+    for k in (1, 2, 4):
+        r = tmecor(g, (1, 2), max_columns=k, progress=lambda *a: seen.append(a))
+        assert r.stopped == "columns" and r.columns == k
+        assert r.lower <= F(5, 132) <= r.upper and r.width > 0
+    assert [a[0] for a in seen] == [1, 1, 2, 1, 2, 3, 4]
+    r = tmecor(g, (1, 2), seconds=1e-9)
+    assert r.stopped == "seconds" and r.lower <= F(5, 132) <= r.upper

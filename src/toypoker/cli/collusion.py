@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +14,7 @@ from ..collusion import (
     STRENGTHS,
     STRONG_SOLVES,
     CollusionProfiles,
+    CollusionTable,
     collusion_table_from,
     solve_collusion_profiles,
 )
@@ -29,7 +31,9 @@ from .common import (
     check_figure,
     check_file,
     check_readable,
+    interrupted,
     new_app,
+    num,
     out,
     positive,
     print_json,
@@ -58,13 +62,26 @@ def table7(
         Path | None, typer.Option(help="Store the equilibria (.npz) for --profiles.")
     ] = None,
     plot: Annotated[Path | None, typer.Option(help="Bar chart (PNG/PDF/SVG).")] = None,
+    team_optimal: Annotated[
+        bool,
+        typer.Option(
+            help="Also the team-optimal values (one outsider): strong, the merged team's "
+            "exact LP value; weak, the TMECor bracket within --team-seconds."
+        ),
+    ] = True,
+    team_seconds: Annotated[
+        float, typer.Option(help="Time budget of each weak placement's TMECor.")
+    ] = 60.0,
     json_: JsonOpt = False,
 ) -> None:
     """Payoffs of every player under Public, Private and Suspicious collusion, weak and
     strong, averaged over the seat rotations (the dealer rotates), with the NashConv of
     the equilibria used and, for strong collusion with win sharing, each placement's
-    team value bracketed (Ullman 2015, Table 7)."""
+    team value bracketed (Ullman 2015, Table 7).  Each cell shows Ullman's printed value
+    (3P-MMH, team 23, win sharing), the three-player Nash payoff and, for Public, the
+    team-optimal payoff (the team plays its optimal plan, the outsider best-responds)."""
     at_least("--iterations", iterations, 1)
+    positive("--team-seconds", team_seconds)
     positive("--target-nash-conv", target_nash_conv)
     the_team = Team.parse(team, sharing)
     if strong_solve not in STRONG_SOLVES:
@@ -86,7 +103,7 @@ def table7(
             raise ToypokerError(f"{profiles} is for {stored.sharing} sharing, not {sharing}")
     else:
         # 2 n + 1 solves: no collusion, then strong and weak for each seat placement
-        n_solves = 2 * int(parse_spec(canonical_spec(spec)).as_dict()["players"]) + 1
+        n_solves = 2 * n_players(spec) + 1
         with Bar("collusion solves", n_solves, fields=("game",)) as bar:
 
             def step(message: str) -> None:
@@ -102,7 +119,12 @@ def table7(
         def seen(message: str) -> None:
             bar.update(advance=0 if bar.values["game"] == "-" else 1, game=message)
 
-        t = collusion_table_from(stored, progress=seen)
+        t = collusion_table_from(
+            stored,
+            progress=seen,
+            team_optimal=team_optimal and len(seats) == n_players(spec) - 1,
+            team_seconds=team_seconds,
+        )
     if plot:
         from ..collusion.figures import table_bars
 
@@ -110,24 +132,8 @@ def table7(
     if json_:
         print_json(t.to_json_dict())
         return
-    n = len(next(iter(t.payoffs.values())))
-    names = "".join(chr(65 + p) for p in t.team)
-    tab = Table(
-        title=f"Collusion payoffs, {t.spec}, team {names} ({t.sharing} sharing), "
-        f"averaged over {n} seat rotations; {t.how}",
-        title_justify="left",
-    )
-    tab.add_column("player")
-    for strength in STRENGTHS:
-        for c in SCENARIOS:
-            tab.add_column(f"{strength}\n{c}", justify="right")
-    for p in range(n):
-        role = "team" if p in t.team else "out"
-        tab.add_row(
-            f"{chr(65 + p)} ({role})",
-            *(f"{t.payoffs[(s, c)][p]:+.5f}" for s in STRENGTHS for c in SCENARIOS),
-        )
-    out.print(tab)
+    for line in table7_tables(t):
+        out.print(line)
     nc = t.nash_conv
     out.print(
         f"NashConv of the equilibria used: no collusion {nc['none']:.2g}, "
@@ -136,6 +142,11 @@ def table7(
     for members, lo, hi in t.team_values:
         digits = seat_digits(members)
         out.print(f"strong team {{{','.join(digits)}}}: value in [{lo:+.6f}, {hi:+.6f}]")
+    for r in t.team_optimal:
+        digits = ",".join(seat_digits(r.members))
+        value = num(r.low) if r.exact else f"[{num(r.low)}, {num(r.high)}]"
+        out.print(f"{r.strength} team {{{digits}}} team-optimal ({r.how}, {r.seconds:.1f} s): "
+                  f"{value}")  # fmt: skip
     if save is not None:
         out.print(f"equilibria written to {save}")
     if plot:
@@ -143,3 +154,119 @@ def table7(
 
 
 app.command("table7")(table7)
+
+
+def n_players(spec: str) -> int:
+    """The players of a spec, without compiling it."""
+    return int(parse_spec(canonical_spec(spec)).as_dict()["players"])
+
+
+def _printed(spec: str, team: tuple[int, ...], sharing: str) -> dict[str, dict[str, tuple]] | None:
+    """Ullman's printed Table 7 (per strength, player: Public, Private, Suspicious) when
+    the table is his (3P-MMH, team B, C = seats 2, 3, win sharing), else ``None``."""
+    from ..literature.papers import ullman2015
+
+    if canonical_spec(spec) != canonical_spec(ullman2015.SPEC["3P-MMH"]):
+        return None
+    if team != (1, 2) or sharing != "win":
+        return None
+    weak = {p: tuple(x * ullman2015.TABLE7_WEAK_FACTOR for x in v)
+            for p, v in ullman2015.TABLE7_WEAK_PRINTED.items()}  # fmt: skip
+    return {"strong": dict(ullman2015.TABLE7_STRONG), "weak": weak}
+
+
+def table7_tables(t: CollusionTable) -> list[Table]:
+    """One table per strength, three columns per scenario where known: Ullman's printed
+    value, the three-player Nash payoff, the team-optimal payoff (Public only; a
+    bracket ``[lo, hi]`` when the TMECor did not close)."""
+    n = len(next(iter(t.payoffs.values())))
+    names = "".join(chr(65 + p) for p in t.team)
+    printed = _printed(t.spec, t.team, t.sharing)
+    tables = []
+    for strength in STRENGTHS:
+        optimal = t.team_optimal_payoffs(strength)
+        closed = all(r.exact for r in t.team_optimal if r.strength == strength)
+        tab = Table(
+            title=f"{strength.capitalize()} collusion payoffs, {t.spec}, team {names} "
+            f"({t.sharing} sharing), averaged over {n} seat rotations; {t.how}",
+            title_justify="left",
+        )
+        tab.add_column("player")
+        for c in SCENARIOS:
+            if printed is not None:
+                tab.add_column(f"{c}\nUllman", justify="right")
+            tab.add_column(f"{c}\nNash", justify="right")
+            if c == "public" and optimal is not None:
+                tab.add_column(f"{c}\nteam-optimal", justify="right")
+        for p in range(n):
+            role = "team" if p in t.team else "out"
+            cells = []
+            for k, c in enumerate(SCENARIOS):
+                if printed is not None:
+                    cells.append(f"{printed[strength][chr(65 + p)][k]:+.5f}")
+                cells.append(f"{t.payoffs[(strength, c)][p]:+.5f}")
+                if c == "public" and optimal is not None:
+                    lo, hi = optimal[p]
+                    cells.append(f"{lo:+.5f}" if closed else f"[{lo:+.5f}, {hi:+.5f}]")
+            tab.add_row(f"{chr(65 + p)} ({role})", *cells)
+        tables.append(tab)
+    return tables
+
+
+def tmecor(
+    spec: SpecArg,
+    team: Annotated[
+        str | None,
+        typer.Option(help="The team as 1-based seats, e.g. 23 (default: the spec's team=)."),
+    ] = None,
+    seconds: Annotated[
+        float | None,
+        typer.Option(help="Time budget: stop with the bracket found so far (anytime)."),
+    ] = None,
+    max_columns: Annotated[int, typer.Option(help="Cap on the joint plans generated.")] = 1000,
+    tol: Annotated[
+        float, typer.Option(help="Stop when no plan beats the master's value by more.")
+    ] = 1e-9,
+    json_: JsonOpt = False,
+) -> None:
+    """The team-maxmin equilibrium with correlation of a team against one outsider:
+    the team's value bracketed exactly, [the team's mixture against the outsider's best
+    response, the team's best response against the outsider's strategy] (column
+    generation, Celli and Gatti 2018).  Ctrl-C or --seconds stop with a valid bracket."""
+    from ..games import load_game
+    from ..solvers.tmecor import tmecor as solve_tmecor
+
+    positive("--seconds", seconds)
+    positive("--tol", tol)
+    at_least("--max-columns", max_columns, 1)
+    game = load_game(spec)
+    the_team = Team.parse(team) if team is not None else Team.of_params(game.params)
+    if the_team is None:
+        raise ToypokerError(f"{game.spec} has no team: give --team (1-based seats, e.g. 23)")
+    with Bar("TMECor columns", None, fields=("bracket",)) as bar:
+
+        def step(columns: int, value: float, upper: float) -> None:
+            bar.update(completed=columns, bracket=f"[{value:+.6f}, {upper:+.6f}]")
+
+        r = solve_tmecor(game, the_team, tol=tol, max_columns=max_columns, seconds=seconds,
+                         progress=step)  # fmt: skip
+    if json_:
+        print_json(r.to_json_dict())
+    else:
+        digits = seat_digits(r.team)
+        out.print(f"TMECor of team {digits} against player {r.outsider + 1} in {r.spec}")
+        out.print(f"team value in [{_short(r.lower)}, {_short(r.upper)}]")
+        out.print(f"width {_short(r.width)}{' (exact)' if r.exact else ''}")
+        out.print(f"{r.columns} joint plans generated, {len(r.plans)} in the mixture")
+        out.print(f"oracle: {r.how}; {r.seconds:.2f} s; stopped: {r.stopped}")
+    if r.stopped == "interrupted":
+        raise interrupted("the bracket above is valid, not converged", None)
+
+
+app.command("tmecor")(tmecor)
+
+
+def _short(x: Fraction) -> str:
+    """``p/q (decimal)`` for small denominators, else the decimal alone (``--json`` keeps
+    the exact fraction)."""
+    return num(x) if x.denominator < 10**6 else f"{float(x):.10g}"

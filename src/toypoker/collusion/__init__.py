@@ -16,12 +16,14 @@ from .table7 import (
     STRENGTHS,
     STRONG_SOLVES,
     CollusionTable,
+    TeamOptimal,
     TeamSolve,
     base_and_team,
     collusion_table,
     collusion_table_from,
     solve_collusion_profiles,
     solve_team_game,
+    team_optimal_values,
 )
 
 __all__ = [
@@ -30,6 +32,7 @@ __all__ = [
     "STRONG_SOLVES",
     "CollusionProfiles",
     "CollusionTable",
+    "TeamOptimal",
     "TeamSolve",
     "base_and_team",
     "by_label",
@@ -39,4 +42,5 @@ __all__ = [
     "from_label_order",
     "solve_collusion_profiles",
     "solve_team_game",
+    "team_optimal_values",
 ]

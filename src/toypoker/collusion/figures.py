@@ -76,7 +76,9 @@ def table_payoffs(
 
 
 def table_bars(t: CollusionTable, path: str | Path) -> None:
-    """A :class:`~toypoker.collusion.table7.CollusionTable` as two panels (strong, weak)."""
+    """A :class:`~toypoker.collusion.table7.CollusionTable` as two panels (strong, weak);
+    with team-optimal values, a fourth group of bars per panel: the team-optimal play
+    (midpoint of each player's bracket, the bracket as an error bar)."""
     from ..plots import save_figure, subplots
 
     n = len(next(iter(t.payoffs.values())))
@@ -84,7 +86,22 @@ def table_bars(t: CollusionTable, path: str | Path) -> None:
     fig, axes = subplots(1, 2, figsize=(10, 3.6), layout="constrained")
     for ax, strength in zip(axes, STRENGTHS, strict=True):
         series = table_payoffs(t.payoffs, strength, players)
-        draw_bars(ax, {f"player {p}": v for p, v in series.items()}, title=f"{strength} collusion")
+        optimal = t.team_optimal_payoffs(strength)
+        if optimal is None:
+            draw_bars(ax, {f"player {p}": v for p, v in series.items()},
+                      title=f"{strength} collusion")  # fmt: skip
+            continue
+        mids = [(lo + hi) / 2 for lo, hi in optimal]
+        draw_bars(
+            ax,
+            {f"player {p}": (*v, mids[k]) for k, (p, v) in enumerate(series.items())},
+            (*TITLES, "Team-optimal"),
+            title=f"{strength} collusion",
+        )
+        width = 0.8 / n
+        x = len(TITLES) + (np.arange(n) - (n - 1) / 2) * width
+        half = [(hi - lo) / 2 for lo, hi in optimal]
+        ax.errorbar(x, mids, yerr=half, fmt="none", ecolor="k", capsize=3, lw=0.8)
     axes[0].legend(fontsize=8)
     fig.suptitle(f"{t.spec}, team {''.join(chr(65 + p) for p in t.team)}", fontsize=9)
     save_figure(fig, path)

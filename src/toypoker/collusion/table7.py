@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
@@ -38,6 +39,8 @@ __all__ = [
     "solve_collusion_profiles",
     "solve_team_game",
     "TeamSolve",
+    "TeamOptimal",
+    "team_optimal_values",
 ]
 
 SCENARIOS = ("public", "private", "suspicious")
@@ -85,9 +88,33 @@ class CollusionTable:
     payoffs: dict[tuple[str, str], tuple[float, ...]]
     nash_conv: dict[str, float]
     team_values: tuple[tuple[tuple[int, ...], float, float], ...] = ()
+    team_optimal: tuple[TeamOptimal, ...] = ()
+
+    def team_optimal_payoffs(self, strength: str) -> tuple[tuple[float, float], ...] | None:
+        """Players ``A, B, ...``'s payoffs when the team plays team-optimally and the
+        outsider best-responds (Table 7's *Public* scenario), averaged over the seat
+        rotations like :attr:`payoffs`: per player ``(low, high)``, each member getting
+        an equal share of the team's bracket, the outsider minus the team's.  ``None``
+        when :attr:`team_optimal` has no value for ``strength``."""
+        rows = [r for r in self.team_optimal if r.strength == strength]
+        if not rows:
+            return None
+        n = len(next(iter(self.payoffs.values())))
+        low, high = np.zeros(n), np.zeros(n)
+        for k, r in enumerate(rows):
+            for p in range(n):
+                seat = (p + k) % n
+                if seat in r.members:
+                    low[p] += float(r.low) / len(r.members)
+                    high[p] += float(r.high) / len(r.members)
+                else:
+                    low[p] -= float(r.high)
+                    high[p] -= float(r.low)
+        return tuple((lo / len(rows), hi / len(rows)) for lo, hi in zip(low, high, strict=True))
 
     def to_json_dict(self) -> dict[str, object]:
         """As JSON data."""
+        optimal = {s: self.team_optimal_payoffs(s) for s in STRENGTHS}
         return {
             "spec": self.spec,
             "team": seat_digits(self.team),
@@ -101,7 +128,127 @@ class CollusionTable:
             "team_values": [
                 {"team": seat_digits(m), "low": lo, "high": hi} for m, lo, hi in self.team_values
             ],
+            "team_optimal": [r.to_json_dict() for r in self.team_optimal],
+            "team_optimal_payoffs": [
+                {
+                    "collusion": s,
+                    "scenario": "public",
+                    "low": [lo for lo, _ in v],
+                    "high": [hi for _, hi in v],
+                }
+                for s, v in optimal.items()
+                if v is not None
+            ],  # fmt: skip
         }
+
+
+@dataclass(frozen=True)
+class TeamOptimal:
+    """The team's optimal value in one placement: what the colluders can take at most.
+
+    Attributes
+    ----------
+    strength
+        ``"strong"`` or ``"weak"``.
+    members
+        0-based seats of the team.
+    low, high
+        Exact bracket on the team's summed value against the outsider's best reply
+        (equal for an exact value).
+    how
+        ``"merged LP"`` (a strong win-sharing team is one player: its merged game's
+        exact LP value) or ``"TMECor"`` (column generation,
+        :func:`toypoker.solvers.tmecor.tmecor`, within a time budget).
+    seconds
+        Wall time.
+    """
+
+    strength: str
+    members: tuple[int, ...]
+    low: Fraction
+    high: Fraction
+    how: str
+    seconds: float
+
+    @property
+    def exact(self) -> bool:
+        """``low == high``."""
+        return self.low == self.high
+
+    def to_json_dict(self) -> dict[str, object]:
+        """As JSON data (exact ends as ``"p/q"``, with floats)."""
+        return {
+            "collusion": self.strength,
+            "team": seat_digits(self.members),
+            "low": float(self.low),
+            "high": float(self.high),
+            "low_exact": str(self.low),
+            "high_exact": str(self.high),
+            "exact": self.exact,
+            "how": self.how,
+            "seconds": self.seconds,
+        }
+
+
+def team_optimal_values(
+    spec: str | Game,
+    team: Team | tuple[int, ...],
+    sharing: str = "win",
+    seconds: float | None = 60.0,
+    progress: Callable[[str], None] | None = None,
+) -> tuple[TeamOptimal, ...]:
+    """The team-optimal value of every placement, strong and weak (one outsider).
+
+    Strong collusion with win sharing: the merged team's exact LP value (the team is one
+    player with perfect recall).  Otherwise (weak, or pot sharing): the TMECor bracket
+    by column generation, stopped after ``seconds`` (then a bracket, not a value).
+
+    Parameters
+    ----------
+    spec, team, sharing
+        As in :func:`collusion_table`; the game must leave exactly one outsider.
+    seconds
+        Time budget of each TMECor (``None``: until converged).
+    progress
+        Optional callable ``progress(message)`` before each game.
+
+    Returns
+    -------
+    tuple of TeamOptimal
+        In the order (placement, strength) of :func:`placements` and :data:`STRENGTHS`.
+
+    Raises
+    ------
+    ToypokerError
+        With more than one outsider.
+    """
+    import time
+
+    from ..solvers.tmecor import tmecor
+
+    g0, t = base_and_team(spec, team)
+    if g0.n_players - len(t.seats) != 1:
+        raise ToypokerError("team-optimal values need exactly one player outside the team")
+    rows = []
+    for members in placements(g0.n_players, t.seats):
+        for strength in STRENGTHS:
+            start = time.perf_counter()
+            if strength == "strong" and sharing == "win":
+                spec_m = collusion_spec(g0.spec, members, sharing, strength, merge=True)
+                if progress is not None:
+                    progress(f"lp {spec_m}")
+                res = solve(load_game(spec_m), "lp", team=False)
+                lead = 0 if members[0] == 0 else 1  # the team sits at its lowest member's place
+                v = res.value_exact[lead]
+                rows.append(TeamOptimal(strength, members, v, v, "merged LP",
+                                        time.perf_counter() - start))  # fmt: skip
+                continue
+            spec_c = collusion_spec(g0.spec, members, sharing, strength)
+            if progress is not None:
+                progress(f"tmecor {spec_c}")
+            r = tmecor(load_game(spec_c), members, seconds=seconds)
+            rows.append(TeamOptimal(strength, members, r.lower, r.upper, "TMECor", r.seconds))
+    return tuple(rows)
 
 
 def base_and_team(spec: str | Game, team: Team | tuple[int, ...]) -> tuple[Game, Team]:
@@ -246,6 +393,8 @@ def collusion_table_from(
     team_values: bool = True,
     progress: Callable[[str], None] | None = None,
     game: Game | None = None,
+    team_optimal: bool = False,
+    team_seconds: float | None = 60.0,
 ) -> CollusionTable:
     """Ullman's Table 7 from stored equilibria, every number evaluated afresh.
 
@@ -260,6 +409,11 @@ def collusion_table_from(
         Optional callable ``progress(message)`` before each game.
     game
         The compiled no-collusion game, if at hand (else compiled here).
+    team_optimal
+        Also each placement's team-optimal value (:func:`team_optimal_values`; needs
+        one outsider), each weak TMECor stopped after ``team_seconds``.
+    team_seconds
+        See ``team_optimal``.
 
     Returns
     -------
@@ -300,7 +454,9 @@ def collusion_table_from(
                 del gm
             del gc, pc
     payoffs = {key: tuple(float(x) / n for x in v) for key, v in sums.items()}
-    return CollusionTable(g0.spec, team, sharing, profiles.how, payoffs, worst, tuple(brackets))
+    optimal = team_optimal_values(g0, team, sharing, team_seconds, progress) if team_optimal else ()
+    return CollusionTable(g0.spec, team, sharing, profiles.how, payoffs, worst,
+                          tuple(brackets), optimal)  # fmt: skip
 
 
 def collusion_table(

@@ -24,20 +24,34 @@ Fractions) -- what the team guarantees.  ``upper``: the team's exact best respon
 value against the rationalised outsider strategy -- what the outsider guarantees (for
 a MILP oracle: the exact value of the MILP's optimal plan).  ``lower == upper`` is the
 exact TMECor value.
+
+The bracket is anytime: stopped early (time budget, column cap, Ctrl-C) ``lower`` is
+the current mixture against the outsider's exact best response and ``upper`` the
+smallest exact value of the team's best response against any outsider strategy the
+master produced so far -- both remain valid bounds on the TMECor value.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from ..errors import ToypokerError
-from ..evaluate import edge_probabilities, reaches, sees_together, team_best_response
+from ..evaluate import (
+    BestResponse,
+    edge_probabilities,
+    expected_values,
+    reaches,
+    sees_together,
+    team_best_response,
+)
 from ..game import Game
 from ..games.collusion import Team
+from ..interrupts import deferred_interrupts
 from ..profile import Profile
 from ..team_response import last_sequences
 
@@ -73,6 +87,10 @@ class TMECor:
         Wall time.
     how
         The oracle: ``"backward induction"`` or ``"MILP"``.
+    stopped
+        Why the generation stopped: ``"converged"`` (no plan beats the master's value
+        by more than the tolerance), ``"seconds"`` (time budget), ``"columns"`` (cap) or
+        ``"interrupted"`` (Ctrl-C or SIGTERM).  The bracket is valid in every case.
     """
 
     spec: str
@@ -86,6 +104,7 @@ class TMECor:
     columns: int
     seconds: float
     how: str
+    stopped: str = "converged"
 
     @property
     def exact(self) -> bool:
@@ -112,6 +131,9 @@ class TMECor:
             "columns": self.columns,
             "seconds": self.seconds,
             "oracle": self.how,
+            "width": str(self.width),
+            "width_float": float(self.width),
+            "stopped": self.stopped,
         }
 
 
@@ -192,12 +214,20 @@ def _payoff_columns(game: Game, out: _Outsider, seats: tuple[int, ...], choice: 
     return np.bincount(out.term_seq[on], weights=game.weights[deals] * u, minlength=out.n_seq)
 
 
+def _plan_value(game: Game, profile: Profile, seats: tuple[int, ...], choice: np.ndarray
+                ) -> Fraction:  # fmt: skip
+    """The team's exact summed value of the pure joint plan ``choice`` against ``profile``."""
+    vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
+    return sum((vals[p] for p in seats[1:]), vals[seats[0]])
+
+
 def tmecor(
     game: Game,
     team: Team | tuple[int, ...] | None = None,
     tol: float = 1e-9,
     max_columns: int = 1000,
     seconds: float | None = None,
+    progress: Callable[[int, float, float], None] | None = None,
 ) -> TMECor:
     """The team's optimal correlated plan against the one outsider, bracketed exactly.
 
@@ -213,7 +243,12 @@ def tmecor(
     max_columns
         Cap on the plans generated.
     seconds
-        Time budget (the bracket of the plans found so far is returned).
+        Time budget: generation stops after the first oracle call past it, with the
+        bracket of the plans found so far.
+    progress
+        Called after each oracle call with the plans generated so far, the master's
+        value and the smallest oracle value so far (floats: the bracket's ends in
+        the making).
 
     Returns
     -------
@@ -260,27 +295,43 @@ def tmecor(
     lam = np.ones(1)
     y = np.zeros(out.n_seq)
     generated = 1
-    while True:
-        c = np.stack(cols, axis=1)  # (n_seq, K)
-        nz, k = ft.shape[1], c.shape[1]
-        obj = np.concatenate([-np.eye(1, nz, 0)[0], np.zeros(k)])
-        a_ub = np.hstack([ft, -c])
-        a_eq = np.concatenate([np.zeros(nz), np.ones(k)])[None, :]
-        bounds = [(None, None)] * nz + [(0, None)] * k
-        res = linprog(obj, A_ub=a_ub, b_ub=np.zeros(out.n_seq), A_eq=a_eq, b_eq=[1.0],
-                      bounds=bounds, method="highs")  # fmt: skip
-        if res.status != 0:
-            raise ToypokerError(f"TMECor master LP failed: {res.message}")
-        value = -res.fun
-        lam = res.x[nz:]
-        y = -res.ineqlin.marginals
-        choice, br = oracle(outsider_profile(out.behaviour(y, 10**12)).to_float())
-        over = seconds is not None and time.perf_counter() - start > seconds
-        if br <= value + tol or generated >= max_columns or over:
-            break
-        plans.append(choice)
-        cols.append(_payoff_columns(game, out, seats, choice, exact=False))
-        generated += 1
+    # the best upper end so far: the oracle's (float) value, its plan and the exact
+    # outsider strategy it answered (the plan is that strategy's best response)
+    best: tuple[float, np.ndarray, Profile] | None = None
+    stopped = "converged"
+    with deferred_interrupts() as flag:
+        while True:
+            c = np.stack(cols, axis=1)  # (n_seq, K)
+            nz, k = ft.shape[1], c.shape[1]
+            obj = np.concatenate([-np.eye(1, nz, 0)[0], np.zeros(k)])
+            a_ub = np.hstack([ft, -c])
+            a_eq = np.concatenate([np.zeros(nz), np.ones(k)])[None, :]
+            bounds = [(None, None)] * nz + [(0, None)] * k
+            res = linprog(obj, A_ub=a_ub, b_ub=np.zeros(out.n_seq), A_eq=a_eq, b_eq=[1.0],
+                          bounds=bounds, method="highs")  # fmt: skip
+            if res.status != 0:
+                raise ToypokerError(f"TMECor master LP failed: {res.message}")
+            value = -res.fun
+            lam = res.x[nz:]
+            y = -res.ineqlin.marginals
+            if flag.requested:
+                stopped = "interrupted"
+                break
+            answered = outsider_profile(out.behaviour(y, 10**12))
+            choice, br = oracle(answered.to_float())
+            if best is None or br < best[0]:
+                best = (br, choice, answered)
+            if progress is not None:
+                progress(generated, value, best[0])
+            over = seconds is not None and time.perf_counter() - start > seconds
+            if br <= value + tol:
+                break
+            if flag.requested or over or generated >= max_columns:
+                stopped = "interrupted" if flag.requested else "seconds" if over else "columns"
+                break
+            plans.append(choice)
+            cols.append(_payoff_columns(game, out, seats, choice, exact=False))
+            generated += 1
     # exact bracket: the best rationalisation of each side
     support = [j for j in range(len(plans)) if lam[j] > 1e-12]
     exact_cols = {j: _payoff_columns(game, out, seats, plans[j], exact=True) for j in support}
@@ -298,17 +349,26 @@ def tmecor(
             best_low = (low, tuple(w))
     assert best_low is not None
     best_up: tuple[Fraction, Profile] | None = None
-    for limit in DENOMINATORS:
-        prof = outsider_profile(out.behaviour(y, limit))
+    if best is not None:
+        # the best oracle answer so far, valued exactly: no further oracle call
+        up = _plan_value(game, best[2], seats, best[1])
+        best_up = (up, best[2])
+    if stopped == "converged":
+        for limit in DENOMINATORS:
+            if best_up is not None and best_up[0] == best_low[0]:
+                break
+            prof = outsider_profile(out.behaviour(y, limit))
+            up = team_best_response(game, prof, seats).value
+            assert isinstance(up, Fraction)
+            if best_up is None or up < best_up[0]:
+                best_up = (up, prof)
+    if best_up is None:  # interrupted before the first oracle answer
+        prof = outsider_profile(out.behaviour(y, 10**12))
         up = team_best_response(game, prof, seats).value
         assert isinstance(up, Fraction)
-        if best_up is None or up < best_up[0]:
-            best_up = (up, prof)
-        if best_up[0] == best_low[0]:
-            break
-    assert best_up is not None
+        best_up = (up, prof)
     return TMECor(
         game.spec, seats, o, best_low[0], best_up[0],
         tuple(plans[j] for j in support), best_low[1], best_up[1],
-        generated, time.perf_counter() - start, how,
+        generated, time.perf_counter() - start, how, stopped,
     )  # fmt: skip
