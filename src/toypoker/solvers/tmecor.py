@@ -50,7 +50,7 @@ from ..evaluate import (
     team_best_response,
 )
 from ..game import Game
-from ..games.collusion import Team
+from ..games.collusion import Team, seat_digits
 from ..interrupts import deferred_interrupts
 from ..profile import Profile
 from ..team_response import last_sequences
@@ -120,7 +120,7 @@ class TMECor:
         """As JSON data (exact numbers as ``"p/q"``)."""
         return {
             "game": self.spec,
-            "team": "".join(str(q + 1) for q in self.team),
+            "team": seat_digits(self.team),
             "outsider": self.outsider + 1,
             "lower": str(self.lower),
             "upper": str(self.upper),
