@@ -31,6 +31,7 @@ from .common import (
     check_readable,
     new_app,
     out,
+    plot_option,
     positive,
     print_json,
 )
@@ -57,7 +58,7 @@ def table7(
     save: Annotated[
         Path | None, typer.Option(help="Store the equilibria (.npz) for --profiles.")
     ] = None,
-    plot: Annotated[Path | None, typer.Option(help="Bar chart (PNG/PDF/SVG).")] = None,
+    plot: Annotated[Path | None, plot_option("Bar chart (PNG/PDF/SVG).")] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Payoffs of every player under Public, Private and Suspicious collusion, weak and

@@ -103,7 +103,7 @@ def _compare(paper: str, spec: str, quick: bool) -> Task:
 
 def _ode(quick: bool) -> Task:
     grid = "7" if quick else "15"
-    argv = ["dynamics", "ode", "--pot", "9", "--basins-grid", grid, "--outdir", FOLDER, "--json"]
+    argv = ["dynamics", "ode", "--pot", "9", "--basins-grid", grid, "--out-dir", FOLDER, "--json"]
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
         fixed = tuple(
@@ -160,7 +160,7 @@ def _ode(quick: bool) -> Task:
 def _play(quick: bool) -> Task:
     rounds = "1100000" if quick else "11000000"
     argv = ["dynamics", "play", "--pot", "9", "--k", "0.001", "--L", "24", "--rounds", rounds,
-            "--seed", "0", "--outdir", FOLDER, "--json"]  # fmt: skip
+            "--seed", "0", "--out-dir", FOLDER, "--json"]  # fmt: skip
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
         table = Table(
@@ -190,7 +190,7 @@ def _play(quick: bool) -> Task:
 def _table1(quick: bool) -> Task:
     rounds, seeds = ("1100000", "1") if quick else ("5500000", "4")
     argv = ["dynamics", "table1", "--rounds", rounds, "--seeds", seeds, "--workers", "2",
-            "--seed", "0", "--outdir", FOLDER, "--csv", f"{FOLDER}/table1.csv",
+            "--seed", "0", "--out-dir", FOLDER, "--csv", f"{FOLDER}/table1.csv",
             "--json"]  # fmt: skip
     source = "Billingham, App. D, Table 1"
 
@@ -254,7 +254,7 @@ def _table1(quick: bool) -> Task:
 
 def _estimators(quick: bool) -> Task:
     rounds = "300000" if quick else "1100000"
-    argv = ["dynamics", "estimators", "--pot", "9", "--rounds", rounds, "--outdir", FOLDER,
+    argv = ["dynamics", "estimators", "--pot", "9", "--rounds", rounds, "--out-dir", FOLDER,
             "--json"]  # fmt: skip
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
@@ -295,7 +295,7 @@ def _estimators(quick: bool) -> Task:
 def _trace(cards: int, quick: bool, gif: bool = False) -> Task:
     spec = f"kuhn(players=3,cards={cards})"
     argv = ["trace", spec, "--pot", "0.5:20", "--at", "3", "--gif" if gif else "--no-gif",
-            "--outdir", FOLDER, "--json"]  # fmt: skip
+            "--out-dir", FOLDER, "--json"]  # fmt: skip
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
         multi = tuple(
@@ -393,7 +393,7 @@ def _heatmap(table: ullman2015.BetTable, claim_id: str, seed: int) -> Task:
         f"{table.name} as a heatmap, printed beside ours ({table.source}); our numbers are "
         f"the rows of {claim_id} ({command_line(argv)}), drawn by "
         "toypoker.literature.figures_ullman.bet_heatmap",
-        command_line(["reproduce", "--out", item, "--item", item, "--seed", str(seed)]),
+        command_line(["reproduce", "--out-dir", item, "--item", item, "--seed", str(seed)]),
         f"heatmap {table.name} of {command_line(argv)}",
         run,
     )
