@@ -11,17 +11,19 @@ rounds.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
 import re
 from collections.abc import Callable, Sequence
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 
 from ..io import atomic_write_text
 from ..literature.claims import Row
 from ..literature.figures_ullman import bet_heatmap, collusion_bars
 from ..literature.papers import ullman2015
-from .catalogue import SLOW_CLAIMS, command_line, folder_of
+from .catalogue import SLOW_CLAIMS, command_line, folder_of, item_key
 from .model import ItemOutput, RunContext, Table, Task
 
 
@@ -39,21 +41,30 @@ def _cli_task(
     title: str,
     argv: Sequence[str],
     collect: Callable[[dict, RunContext], ItemOutput],
+    inputs: Sequence[Traversable] = (),
 ) -> Task:
     """A figure item that runs ``toypoker ARGV`` (``{folder}`` = the item's folder);
-    ``compare``, ``trace`` and ``dynamics table1`` show their own progress bars."""
+    ``compare``, ``trace`` and ``dynamics table1`` show their own progress bars.
+
+    ``inputs``: files shipped with the package that the command reads, copied into the
+    item's folder before it runs (``ARGV`` names them ``{folder}/NAME``), so the command
+    shown names no install path and can be pasted in the report's folder; the cache key
+    holds their digests, not their place."""
 
     def shown(folder: str) -> list[str]:
         return [a.replace(FOLDER, folder) for a in argv]
 
     def run(ctx: RunContext) -> ItemOutput:
+        for source in inputs:
+            (ctx.folder / source.name).write_bytes(source.read_bytes())
         data = ctx.run_command(shown(str(ctx.folder)))
         data_text = json.dumps(data, indent=1) + "\n"
         atomic_write_text(ctx.folder / "output.json", data_text)
         got = collect(data, ctx)
         return dataclasses.replace(got, files=("output.json", *got.files))
 
-    key = command_line(shown("FOLDER"))
+    digests = [f"{s.name} sha256:{hashlib.sha256(s.read_bytes()).hexdigest()}" for s in inputs]
+    key = item_key(command_line(shown("FOLDER")), *digests)
     own = argv[0] in ("compare", "trace") or list(argv[:2]) == ["dynamics", "table1"]
     cmd = command_line(shown(folder_of(item, key)))
     return Task(item, paper, "figure", title, cmd, key, run, own_progress=own)
@@ -394,7 +405,7 @@ def _heatmap(table: ullman2015.BetTable, claim_id: str, seed: int) -> Task:
         f"the rows of {claim_id} ({command_line(argv)}), drawn by "
         "toypoker.literature.figures_ullman.bet_heatmap",
         command_line(["reproduce", "--out-dir", item, "--item", item, "--seed", str(seed)]),
-        f"heatmap {table.name} of {command_line(argv)}",
+        item_key(f"heatmap {table.name} of {command_line(argv)}"),
         run,
     )
 
@@ -405,7 +416,7 @@ def _collusion(quick: bool) -> Task:
     variant = "smh" if quick else "mmh"
     spec = f"mercer(players=3,variant={variant})"
     stored = files("toypoker.literature") / "data" / f"ullman_collusion_3p_{variant}.npz"
-    argv = ["collusion", "table7", spec, "--team", "23", "--profiles", str(stored),
+    argv = ["collusion", "table7", spec, "--team", "23", "--profiles", f"{FOLDER}/{stored.name}",
             "--plot", f"{FOLDER}/table7_ours.png", "--json"]  # fmt: skip
     scen = ullman2015.TABLE7_SCENARIOS
 
@@ -481,6 +492,7 @@ def _collusion(quick: bool) -> Task:
         "Table 7: the collusion scenarios as bars, printed beside ours",
         argv,
         collect,
+        inputs=(stored,),
     )
 
 
