@@ -45,3 +45,8 @@ import_acpc  # commands named in toypoker.cli.COMMANDS, loaded by name when they
 eval_
 verify
 export
+from toypoker.cli.common import add_hidden_aliases  # noqa: E402
+
+# a hidden alias is a click option whose attributes click reads (cli/common.py)
+add_hidden_aliases.hidden
+add_hidden_aliases.expose_value

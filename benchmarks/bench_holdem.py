@@ -21,9 +21,11 @@ Tables (load average printed with each):
    average strategy guarantees, the team's best response to the outsider's average
    strategy], which holds the exact value; seconds exclude compiling.
 
+The build table ends with the README's suit-merged 5 x 4 deck (:data:`SUITED_5X4`).
+
 Usage::
 
-    python benchmarks/bench_holdem.py [--quick] [--repeats 3] [--team-lp]
+    python benchmarks/bench_holdem.py [--quick] [--repeats 3] [--team-lp] [--build-only]
 
 Targets (issue 12): 3P-MMH compiled in < 10 s and < 2 GB; gain < 0.01 in < 2 min,
 NashConv < 1e-3 in < 15 min; 2P-MMH exact LP value with certificate in < 1 min;
@@ -49,6 +51,12 @@ GAMES = [
     "mercer(players=3,variant=smh)",
     "mercer(players=3,variant=mmh)",
 ]
+#: the README's suit-merged 5 x 4 deck: examples/acpc/flush.game with numSuits = 4
+#: (1 hole + 4 board cards; 53,500 orbits of 1,162,800 deals), as import-acpc maps it
+SUITED_5X4 = (
+    "holdem(players=2,ranks=5,suits=4,hole=1,rounds=2,ante=1,blind1=1,check=true,"
+    "evaluator=standard,bet1=2,cap1=1,first1=2,board2=4,bet2=4,cap2=1,first2=1)"
+)
 TEAMS = ("12", "13", "23")
 
 _BUILD = """
@@ -174,6 +182,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--quick", action="store_true", help="3P-SMH instead of 3P-MMH")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--build-only", action="store_true", help="only the build table")
     ap.add_argument(
         "--team-lp",
         action="store_true",
@@ -182,7 +191,9 @@ def main() -> None:
     args = ap.parse_args()
     console = Console(width=130)
     console.print(f"load average (1/5/15 min) {load()}")
-    build_table(console, args.repeats, GAMES[:3] if args.quick else GAMES)
+    build_table(console, args.repeats, [*(GAMES[:3] if args.quick else GAMES), SUITED_5X4])
+    if args.build_only:
+        return
     solve_table(console, args.quick)
     lp_table(console, args.quick, args.team_lp)
     team_table(console, args.quick)

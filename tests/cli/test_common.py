@@ -90,8 +90,8 @@ def test_output_folders_checked_before_work(one_line_error, tmp_path, args, kind
     a_file.write_text("x")
     target = a_file if kind == "file as folder" else a_file / "sub"
     t0 = time.perf_counter()
-    err = one_line_error(*args, "--outdir", target)
-    assert "--outdir" in err and time.perf_counter() - t0 < 10
+    err = one_line_error(*args, "--out-dir", target)
+    assert "--out-dir" in err and time.perf_counter() - t0 < 10
     assert a_file.read_text() == "x"
 
 

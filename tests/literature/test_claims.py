@@ -1,6 +1,7 @@
 """The literature check: every row asserted with the exact values involved."""
 
 from fractions import Fraction as F
+from pathlib import Path
 
 import pytest
 
@@ -8,7 +9,9 @@ from toypoker.errors import ToypokerError
 from toypoker.literature.claims import CLAIMS, check, claim_ids
 from toypoker.literature.papers import billingham, kuhn1950
 
-# the whole check certifies ~200 rows exactly (~20 s): part of CI, not of the quick part
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+# the whole check certifies 466 rows (minutes: 406 s at load 4-5): CI, not the quick part
 pytestmark = pytest.mark.slow
 
 
@@ -33,6 +36,11 @@ def test_every_claim_runs_and_is_classified(rows):
     # + Table 8's collusion rows (30), Table 7's values (19), his 3P-SMH collusion runs (20),
     # footnote 6 (1)
     assert len(rows) == 466
+    # the README gives the same count (issue 24: it said ~190 long after)
+    n_bad = sum(r.status == "disagrees" for r in rows)
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert f"Of the {len(rows)} checks" in text
+    assert f"{len(rows) - n_bad} verify and {n_bad} disagree" in text
     # the disagreements, counted per claim (seed 0): Kuhn (1950) I and J, case 1's
     # value, case 3's printed eta; Szafron's Sec. 5 text b33; Billingham eq. (3) at
     # P = 5, eq. (11) without 1/24, the alliance's o_K, eq. (4)'s 6.67, Table 2's

@@ -222,7 +222,7 @@ def test_plan_has_every_paper_and_quick_leaves_out_mmh() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--out", "r.html"], "--out is the report's folder"),
+        (["--out-dir", "r.html"], "--out-dir is the report's folder"),
         (["--format", "pdf"], "--format must be html or json"),
         (["--claims", "nope"], "unknown claim 'nope'"),
         (["--item", "nope"], "unknown item 'nope'"),
@@ -232,7 +232,7 @@ def test_plan_has_every_paper_and_quick_leaves_out_mmh() -> None:
 def test_bad_input_is_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture, args: list[str], message: str
 ) -> None:
-    assert main(["reproduce", "--out", str(tmp_path / "r"), *args]) == 2
+    assert main(["reproduce", "--out-dir", str(tmp_path / "r"), *args]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "r").exists() and not (tmp_path / "r.html").exists()

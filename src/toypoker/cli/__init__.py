@@ -92,7 +92,9 @@ def load_command(name: str) -> Any:
         holder.command(name)(target)
     group = typer.main.get_command(holder)
     assert isinstance(group, TyperGroup)
-    return group.commands[name]
+    command = group.commands[name]
+    common.add_hidden_aliases(command)
+    return command
 
 
 def _no_options() -> None:

@@ -35,6 +35,7 @@ from .common import (
     new_app,
     num,
     out,
+    plot_option,
     positive,
     print_json,
 )
@@ -61,7 +62,7 @@ def table7(
     save: Annotated[
         Path | None, typer.Option(help="Store the equilibria (.npz) for --profiles.")
     ] = None,
-    plot: Annotated[Path | None, typer.Option(help="Bar chart (PNG/PDF/SVG).")] = None,
+    plot: Annotated[Path | None, plot_option("Bar chart (PNG/PDF/SVG).")] = None,
     team_optimal: Annotated[
         bool,
         typer.Option(

@@ -3,6 +3,7 @@ paths, progress that stays visible when piped, interrupts and resume hints."""
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import os
@@ -13,7 +14,7 @@ import time
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -43,6 +44,52 @@ TeamOpt = Annotated[
         "e.g. 12); default: the game's collusion team, if any.",
     ),
 ]
+
+# ------------------------------------------------------------ output options
+# One spelling for what a command writes: ``-o/--output <file>`` the command's result
+# file, ``--out-dir <dir>`` the folder it fills, ``--plot <file>`` a figure (other files
+# are named by their content: --csv, --result, --save).  Older spellings keep working,
+# hidden from --help (:data:`OLD_SPELLINGS`, :func:`add_hidden_aliases`).
+
+
+def output_option(help_: str) -> Any:
+    """``-o/--output <file>``: the command's result file."""
+    return typer.Option("-o", "--output", metavar="<file>", help=help_)
+
+
+def out_dir_option(help_: str) -> Any:
+    """``--out-dir <dir>``: the folder a command fills."""
+    return typer.Option("--out-dir", metavar="<dir>", help=help_)
+
+
+def plot_option(help_: str) -> Any:
+    """``--plot <file>``: a figure (its format by the file's suffix)."""
+    return typer.Option("--plot", metavar="<file>", help=help_)
+
+
+#: the spellings of earlier releases, by the option they now mean: accepted, never listed
+OLD_SPELLINGS: dict[str, tuple[str, ...]] = {"--out-dir": ("--outdir", "--out", "-o")}
+
+
+def add_hidden_aliases(command: Any) -> None:
+    """Let ``command`` (and a group's subcommands) accept :data:`OLD_SPELLINGS` of its
+    options, hidden from ``--help``: each alias is a hidden copy of the option with the
+    same destination, so the parser files its value under the option itself.  A spelling
+    the command uses for something else is left alone."""
+    for sub in getattr(command, "commands", {}).values():
+        add_hidden_aliases(sub)
+    taken = {name for p in command.params for name in (*p.opts, *p.secondary_opts)}
+    for param in list(command.params):
+        olds = [old for name in param.opts for old in OLD_SPELLINGS.get(name, ())]
+        for old in olds:
+            if old in taken:
+                continue
+            alias = copy.copy(param)
+            alias.opts, alias.secondary_opts = [old], []
+            alias.hidden, alias.expose_value = True, False
+            command.params.append(alias)
+            taken.add(old)
+
 
 #: the arguments of the running command (set by :func:`toypoker.cli.main`), for resume hints
 ARGV: list[str] = []

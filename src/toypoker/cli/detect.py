@@ -29,6 +29,7 @@ from .common import (
     interrupted,
     out,
     plain,
+    plot_option,
     positive,
     print_json,
     stopped_name,
@@ -124,7 +125,7 @@ def detect(
             "rate (an action honest play never takes is then strong evidence, not proof)."
         ),
     ] = 0.01,
-    plot: Annotated[Path | None, typer.Option(help="Power curve (PNG/PDF/SVG).")] = None,
+    plot: Annotated[Path | None, plot_option("Power curve (PNG/PDF/SVG).")] = None,
     json_: JsonOpt = False,
 ) -> None:
     """How many hands an observer (public actions, showdown cards) needs to tell

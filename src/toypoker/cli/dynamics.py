@@ -32,6 +32,7 @@ from .common import (
     interrupted,
     new_app,
     out,
+    out_dir_option,
     plain,
     positive,
     print_json,
@@ -41,7 +42,7 @@ from .common import (
 app = new_app("Learning dynamics: the adaptation ODE and repeated play.", no_args_is_help=True)
 
 MAX_BASINS_GRID = 200  # n x n integrations of the ODE
-OutdirOpt = Annotated[Path, typer.Option(help="Folder for CSV and figures.")]
+OutdirOpt = Annotated[Path, out_dir_option("Folder for CSV and figures.")]
 ClipOpt = Annotated[bool, typer.Option("--clip/--no-clip", help="Clip every estimate to [0, 1].")]
 EstimatorOpt = Annotated[
     str,
@@ -99,7 +100,7 @@ def ode(
     at_least("--basins-grid", basins_grid, 1)
     if basins_grid > MAX_BASINS_GRID:
         raise ToypokerError(f"--basins-grid must be at most {MAX_BASINS_GRID}, got {basins_grid}")
-    check_folder(outdir, "--outdir")
+    check_folder(outdir, "--out-dir")
     if game is not None:
         g = load_game(game)
         gd = GameDynamics(g, k=_rates(k, None)[0])
@@ -234,7 +235,7 @@ def play_(
     x0 = None if y0 is None else tuple(_y0(y0, 3))
     ks = tuple(_rates(k, 3))
     P = _pot(pot)
-    check_folder(outdir, "--outdir")
+    check_folder(outdir, "--out-dir")
     t0 = time.perf_counter()
     r = play(
         P=P,
@@ -290,7 +291,7 @@ def estimators(
     rounds: Annotated[int, typer.Option(help="Rounds per memory.")] = 1_100_000,
     estimator: EstimatorOpt = "corrected",
     clip: ClipOpt = False,
-    outdir: Annotated[Path, typer.Option(help="Folder for figures.")] = Path("dynamics"),
+    outdir: Annotated[Path, out_dir_option("Folder for figures.")] = Path("dynamics"),
     json_: JsonOpt = False,
 ) -> None:
     """Figures 16-17: mean and standard deviation of each estimator against L, at fixed
@@ -301,7 +302,7 @@ def estimators(
         raise ToypokerError("Solution 3 exists only for P > P* = (5 + sqrt 73)/2")
     Ls = _memories(L)
     at_least("--rounds", rounds, 1)
-    check_folder(outdir, "--outdir")
+    check_folder(outdir, "--out-dir")
     means, stds, truth = estimator_study(P, Ls, rounds, estimator=estimator, clip=clip)
     limits = estimator_limits(truth[0], truth[2], truth[3], estimator=estimator)
     outdir.mkdir(parents=True, exist_ok=True)
@@ -361,11 +362,11 @@ def table1(
     estimator: EstimatorOpt = "corrected",
     clip: ClipOpt = False,
     csv: Annotated[Path | None, typer.Option(help="Write the comparison as CSV.")] = None,
-    outdir: Annotated[Path, typer.Option(help="Folder for figures.")] = Path("dynamics"),
+    outdir: Annotated[Path, out_dir_option("Folder for figures.")] = Path("dynamics"),
     checkpoint: Annotated[
         Path | None,
         typer.Option(
-            help="Folder keeping every finished run (default OUTDIR/table1-runs); the same "
+            help="Folder keeping every finished run (default OUT_DIR/table1-runs); the same "
             "command again continues an interrupted table."
         ),
     ] = None,
@@ -382,7 +383,7 @@ def table1(
     at_least("--seeds", seeds, 1)
     at_least("--workers", workers, 1)
     at_least("--seed", seed, 0)
-    check_folder(outdir, "--outdir")
+    check_folder(outdir, "--out-dir")
     check_file(csv, "--csv")
     runs_dir = checkpoint if checkpoint is not None else outdir / "table1-runs"
     check_folder(runs_dir, "--checkpoint")

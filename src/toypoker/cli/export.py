@@ -13,7 +13,7 @@ from ..games import load_game
 from ..interop.acpc import to_gamedef
 from ..interop.gambit import to_efg
 from ..io import atomic_write_text
-from .common import JsonOpt, SpecArg, check_file, err, print_json
+from .common import JsonOpt, SpecArg, check_file, err, output_option, print_json
 
 FORMATS = ("efg", "acpc")
 
@@ -23,9 +23,7 @@ def export(
     format_: Annotated[
         str, typer.Option("--format", help="efg (Gambit) or acpc (ACPC gamedef).")
     ] = "efg",
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="File (default: stdout).")
-    ] = None,
+    output: Annotated[Path | None, output_option("File (default: stdout).")] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Write the game as a plain extensive form (Gambit .efg) or an ACPC gamedef."""

@@ -23,6 +23,7 @@ from .common import (
     interrupted,
     new_app,
     out,
+    output_option,
     print_json,
     temp_checkpoint,
 )
@@ -64,9 +65,7 @@ def check(
         list[str] | None, typer.Option(help="Only these claim ids (repeatable).")
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the random family members.")] = 0,
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Write the rows as JSON.")
-    ] = None,
+    output: Annotated[Path | None, output_option("Write the rows as JSON.")] = None,
     full: Annotated[
         bool, typer.Option("--full", help="Print every checked instance, not the summary.")
     ] = False,
@@ -119,6 +118,8 @@ def _keep_interrupted(rows: list, output: Path | None) -> None:
     atomic_write_text(path, json.dumps([r.to_dict() for r in rows], indent=1) + "\n")
     done = len({r.claim for r in rows})
     raise interrupted(f"{done} claim(s) checked, their {len(rows)} rows kept in {path}", None)
+
+
 def _summary(rows: list) -> Table:
     """Checks by paper and status, and the claims with rows that disagree."""
     by_paper: dict[str, dict[str, object]] = {}

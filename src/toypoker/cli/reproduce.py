@@ -27,6 +27,7 @@ from .common import (
     err,
     interrupted,
     out,
+    out_dir_option,
     print_json,
     resume_hint,
 )
@@ -87,10 +88,10 @@ def run_in_process(main: Callable[[list[str]], int], argv: Sequence[str]) -> dic
 def _out_folder(path: Path) -> None:
     if path.suffix.lower() in (".html", ".htm", ".json"):
         raise ToypokerError(
-            f"--out is the report's folder (index and one page per paper go inside), "
-            f"got {path}: give a folder, e.g. --out {path.with_suffix('')}"
+            f"--out-dir is the report's folder (index and one page per paper go inside), "
+            f"got {path}: give a folder, e.g. --out-dir {path.with_suffix('')}"
         )
-    check_folder(path, "--out")
+    check_folder(path, "--out-dir")
 
 
 class _Progress:
@@ -127,10 +128,8 @@ def reproduce(
     ctx: typer.Context,
     out_dir: Annotated[
         Path,
-        typer.Option(
-            "--out",
-            "-o",
-            help="The report's folder: index, one page per paper, images, items/ (the cache).",
+        out_dir_option(
+            "The report's folder: index, one page per paper, images, items/ (the cache)."
         ),
     ] = Path("toypoker-report"),
     quick: Annotated[

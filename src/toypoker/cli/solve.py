@@ -37,7 +37,9 @@ from .common import (
     num,
     one_line,
     out,
+    output_option,
     plain,
+    plot_option,
     positive,
     print_json,
     resume_hint,
@@ -138,7 +140,7 @@ def solve(
     ] = 1,
     output: Annotated[
         Path | None,
-        typer.Option("-o", "--output", help="Write the profile as JSON (with --seeds: -seedK)."),
+        output_option("Write the profile as JSON (with --seeds: -seedK)."),
     ] = None,
     result: Annotated[
         Path | None, typer.Option(help="Write the whole result (or the seed summary) as JSON.")
@@ -349,9 +351,7 @@ def compare(
     ] = "cfr,cfr+,dcfr,lcfr,pcfr+,dcfr+,pdcfr+,fp,es-mccfr,os-mccfr",
     seconds: Annotated[float, typer.Option(help="Time budget of each method.")] = 8.0,
     seed: Annotated[int, typer.Option(help="Seed of the sampling methods.")] = 0,
-    plot: Annotated[
-        Path | None, typer.Option(help="Plot file (PNG); default compare-<game>.png")
-    ] = None,
+    plot: Annotated[Path | None, plot_option("Plot file (PNG); default compare-<game>.png")] = None,
     result: Annotated[
         Path | None, typer.Option(help="Write all traces as JSON (also on Ctrl-C).")
     ] = None,

@@ -21,6 +21,7 @@ from .common import (
     interrupted,
     one_line,
     out,
+    out_dir_option,
     print_json,
     resume_hint,
 )
@@ -75,7 +76,7 @@ def sweep(
     methods: Annotated[str | None, typer.Option(help="Methods axis (solve): a,b,c.")] = None,
     outdir: Annotated[
         Path | None,
-        typer.Option("--out", help="Sweep folder (default sweep/<kind>-<hash>); rerun resumes."),
+        out_dir_option("Sweep folder (default sweep/<kind>-<hash>); rerun resumes."),
     ] = None,
     scheduler: Annotated[
         str, typer.Option(help="serial, local (a LocalCluster) or tcp://host:port.")
@@ -100,7 +101,7 @@ def sweep(
         key = "|".join([kind, spec, *(param or []), seeds or "", methods or ""])
         slug = re.sub(r"[^A-Za-z0-9.=-]+", "_", spec).strip("_")
         outdir = Path("sweep") / f"{kind}-{slug}-{hashlib.sha256(key.encode()).hexdigest()[:8]}"
-    check_folder(outdir, "--out")
+    check_folder(outdir, "--out-dir")
     with Bar(f"sweep {kind}", None, fields=("failed",)) as bar:
 
         def progress(done: int, total: int, failed: int) -> None:

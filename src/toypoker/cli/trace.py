@@ -26,6 +26,7 @@ from .common import (
     interrupted,
     one_line,
     out,
+    out_dir_option,
     positive,
     print_json,
     resume_hint,
@@ -73,7 +74,7 @@ def trace(
     gif: Annotated[bool, typer.Option("--gif/--no-gif", help="Write the animation.")] = True,
     outdir: Annotated[
         Path | None,
-        typer.Option(help="Folder for CSV and figures (default: trace/<game>-<param>-<lo>-<hi>)."),
+        out_dir_option("Folder for CSV and figures (default: trace/<game>-<param>-<lo>-<hi>)."),
     ] = None,
     checkpoint_every: Annotated[
         float, typer.Option(help="Seconds between saves of the curve so far.")
@@ -93,7 +94,7 @@ def trace(
     at_least("--seed", seed, 0)
     if start is not None and not np.isfinite(start):
         raise ToypokerError(f"--start must be finite, got {start}")
-    check_folder(outdir, "--outdir")
+    check_folder(outdir, "--out-dir")
     check_readable(resume, "--resume")
     if outdir is None and resume is not None:
         outdir = resume.parent  # a resumed curve stays in its folder
@@ -115,7 +116,7 @@ def trace(
         )
     if outdir is None:  # each run its own folder
         outdir = Path("trace") / _slug(f"{g.spec}-{parameter}-{lo:g}-{hi:g}")
-        check_folder(outdir, "--outdir")
+        check_folder(outdir, "--out-dir")
     at_values = floats(at, None, "--at") if at else []
     for v in at_values:
         if not lo <= v <= hi:

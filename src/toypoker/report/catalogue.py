@@ -8,6 +8,7 @@ import re
 import shlex
 from collections.abc import Sequence
 
+from .. import __version__
 from ..errors import ToypokerError
 from ..literature.claims import CLAIMS, Row
 from ..literature.claims import billingham as claims_billingham
@@ -110,6 +111,13 @@ def status_of(row: Row) -> str:
     return "verified exactly" if precision(row) == "exact" else "verified to tolerance"
 
 
+def item_key(*inputs: str) -> str:
+    """What an item's cache is keyed on: the package version and the item's inputs
+    (its command with the folder left out, the digest of any file it reads) -- never
+    where the package is installed, so a second install reuses the cache."""
+    return " | ".join((f"toypoker {__version__}", *inputs))
+
+
 def folder_of(item: str, key: str) -> str:
     """The folder of an item's files and cache record, relative to the report folder:
     ``items/<id>-<hash of its inputs>`` (``--quick`` and full results side by side)."""
@@ -137,6 +145,7 @@ __all__ = [
     "claim_paper",
     "command_line",
     "folder_of",
+    "item_key",
     "precision",
     "status_of",
 ]

@@ -11,17 +11,19 @@ rounds.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import math
 import re
 from collections.abc import Callable, Sequence
 from importlib.resources import files
+from importlib.resources.abc import Traversable
 
 from ..io import atomic_write_text
 from ..literature.claims import Row
 from ..literature.figures_ullman import bet_heatmap, collusion_bars
 from ..literature.papers import ullman2015
-from .catalogue import SLOW_CLAIMS, command_line, folder_of
+from .catalogue import SLOW_CLAIMS, command_line, folder_of, item_key
 from .model import ItemOutput, RunContext, Table, Task
 
 
@@ -39,21 +41,30 @@ def _cli_task(
     title: str,
     argv: Sequence[str],
     collect: Callable[[dict, RunContext], ItemOutput],
+    inputs: Sequence[Traversable] = (),
 ) -> Task:
     """A figure item that runs ``toypoker ARGV`` (``{folder}`` = the item's folder);
-    ``compare``, ``trace`` and ``dynamics table1`` show their own progress bars."""
+    ``compare``, ``trace`` and ``dynamics table1`` show their own progress bars.
+
+    ``inputs``: files shipped with the package that the command reads, copied into the
+    item's folder before it runs (``ARGV`` names them ``{folder}/NAME``), so the command
+    shown names no install path and can be pasted in the report's folder; the cache key
+    holds their digests, not their place."""
 
     def shown(folder: str) -> list[str]:
         return [a.replace(FOLDER, folder) for a in argv]
 
     def run(ctx: RunContext) -> ItemOutput:
+        for source in inputs:
+            (ctx.folder / source.name).write_bytes(source.read_bytes())
         data = ctx.run_command(shown(str(ctx.folder)))
         data_text = json.dumps(data, indent=1) + "\n"
         atomic_write_text(ctx.folder / "output.json", data_text)
         got = collect(data, ctx)
         return dataclasses.replace(got, files=("output.json", *got.files))
 
-    key = command_line(shown("FOLDER"))
+    digests = [f"{s.name} sha256:{hashlib.sha256(s.read_bytes()).hexdigest()}" for s in inputs]
+    key = item_key(command_line(shown("FOLDER")), *digests)
     own = argv[0] in ("compare", "trace") or list(argv[:2]) == ["dynamics", "table1"]
     cmd = command_line(shown(folder_of(item, key)))
     return Task(item, paper, "figure", title, cmd, key, run, own_progress=own)
@@ -103,7 +114,7 @@ def _compare(paper: str, spec: str, quick: bool) -> Task:
 
 def _ode(quick: bool) -> Task:
     grid = "7" if quick else "15"
-    argv = ["dynamics", "ode", "--pot", "9", "--basins-grid", grid, "--outdir", FOLDER, "--json"]
+    argv = ["dynamics", "ode", "--pot", "9", "--basins-grid", grid, "--out-dir", FOLDER, "--json"]
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
         fixed = tuple(
@@ -160,7 +171,7 @@ def _ode(quick: bool) -> Task:
 def _play(quick: bool) -> Task:
     rounds = "1100000" if quick else "11000000"
     argv = ["dynamics", "play", "--pot", "9", "--k", "0.001", "--L", "24", "--rounds", rounds,
-            "--seed", "0", "--outdir", FOLDER, "--json"]  # fmt: skip
+            "--seed", "0", "--out-dir", FOLDER, "--json"]  # fmt: skip
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
         table = Table(
@@ -190,7 +201,7 @@ def _play(quick: bool) -> Task:
 def _table1(quick: bool) -> Task:
     rounds, seeds = ("1100000", "1") if quick else ("5500000", "4")
     argv = ["dynamics", "table1", "--rounds", rounds, "--seeds", seeds, "--workers", "2",
-            "--seed", "0", "--outdir", FOLDER, "--csv", f"{FOLDER}/table1.csv",
+            "--seed", "0", "--out-dir", FOLDER, "--csv", f"{FOLDER}/table1.csv",
             "--json"]  # fmt: skip
     source = "Billingham, App. D, Table 1"
 
@@ -254,7 +265,7 @@ def _table1(quick: bool) -> Task:
 
 def _estimators(quick: bool) -> Task:
     rounds = "300000" if quick else "1100000"
-    argv = ["dynamics", "estimators", "--pot", "9", "--rounds", rounds, "--outdir", FOLDER,
+    argv = ["dynamics", "estimators", "--pot", "9", "--rounds", rounds, "--out-dir", FOLDER,
             "--json"]  # fmt: skip
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
@@ -295,7 +306,7 @@ def _estimators(quick: bool) -> Task:
 def _trace(cards: int, quick: bool, gif: bool = False) -> Task:
     spec = f"kuhn(players=3,cards={cards})"
     argv = ["trace", spec, "--pot", "0.5:20", "--at", "3", "--gif" if gif else "--no-gif",
-            "--outdir", FOLDER, "--json"]  # fmt: skip
+            "--out-dir", FOLDER, "--json"]  # fmt: skip
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
         multi = tuple(
@@ -393,8 +404,8 @@ def _heatmap(table: ullman2015.BetTable, claim_id: str, seed: int) -> Task:
         f"{table.name} as a heatmap, printed beside ours ({table.source}); our numbers are "
         f"the rows of {claim_id} ({command_line(argv)}), drawn by "
         "toypoker.literature.figures_ullman.bet_heatmap",
-        command_line(["reproduce", "--out", item, "--item", item, "--seed", str(seed)]),
-        f"heatmap {table.name} of {command_line(argv)}",
+        command_line(["reproduce", "--out-dir", item, "--item", item, "--seed", str(seed)]),
+        item_key(f"heatmap {table.name} of {command_line(argv)}"),
         run,
     )
 
@@ -407,8 +418,9 @@ def _collusion(quick: bool) -> Task:
     stored = files("toypoker.literature") / "data" / f"ullman_collusion_3p_{variant}.npz"
     # --no-team-optimal: the merged 3P-MMH LP and the weak TMECor brackets are out of
     # the report's time budget (toypoker collusion tmecor computes them on request)
-    argv = ["collusion", "table7", spec, "--team", "23", "--profiles", str(stored),
-            "--plot", f"{FOLDER}/table7_ours.png", "--no-team-optimal", "--json"]  # fmt: skip
+    argv = ["collusion", "table7", spec, "--team", "23", "--profiles",
+            f"{FOLDER}/{stored.name}", "--plot", f"{FOLDER}/table7_ours.png",
+            "--no-team-optimal", "--json"]  # fmt: skip
     scen = ullman2015.TABLE7_SCENARIOS
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
@@ -483,6 +495,7 @@ def _collusion(quick: bool) -> Task:
         "Table 7: the collusion scenarios as bars, printed beside ours",
         argv,
         collect,
+        inputs=(stored,),
     )
 
 

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from ..errors import ToypokerError
 from ..literature.claims import CLAIMS
-from .catalogue import PAPER_IDS, SLOW_CLAIMS, claim_paper, command_line
+from .catalogue import PAPER_IDS, SLOW_CLAIMS, claim_paper, command_line, item_key
 from .figures import figure_tasks
 from .model import ItemOutput, RunContext, Task
 
@@ -29,7 +29,7 @@ def claim_task(claim_id: str, seed: int) -> Task:
         "claim",
         f"{claim.statement} ({claim.source})",
         command_line(argv),
-        command_line(argv),
+        item_key(command_line(argv)),
         run,
     )
 

@@ -1,0 +1,102 @@
+"""What ``toypoker reproduce`` keys its cache on and the commands it shows (issue 24):
+the package version and the item's inputs, never the install path; commands a user
+can paste (``toypoker ...`` with paths inside the report folder).  Expected values
+come from the definitions themselves (the version string of ``toypoker.__version__``,
+the bytes of the data file shipped with the package); nothing here runs a report."""
+
+from __future__ import annotations
+
+import shlex
+import shutil
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+import toypoker
+from toypoker.report import catalogue, figures, tasks
+from toypoker.report.model import RunContext
+
+COLLUSION = "fig-ullman2015-collusion"
+DATA = files("toypoker.literature") / "data"
+
+
+def _plan(quick: bool) -> dict[str, object]:
+    return {t.id: t for t in tasks.plan(quick=quick)}
+
+
+@pytest.mark.parametrize("quick", [True, False], ids=["quick", "full"])
+def test_commands_can_be_pasted(quick: bool) -> None:
+    install = str(files("toypoker"))
+    for task in _plan(quick).values():
+        words = shlex.split(task.command)
+        assert words[0] == "toypoker", task.command
+        # no install path, no absolute path: run from the report's folder as shown
+        assert "site-packages" not in task.command and install not in task.command
+        assert not any(Path(w).is_absolute() for w in words), task.command
+        assert "site-packages" not in task.key and install not in task.key, task.key
+
+
+@pytest.mark.parametrize("quick", [True, False], ids=["quick", "full"])
+def test_every_key_names_the_version(quick: bool) -> None:
+    for task in _plan(quick).values():
+        assert task.key.startswith(f"toypoker {toypoker.__version__} | "), task.key
+
+
+def test_the_collusion_item_names_its_profiles_in_its_folder() -> None:
+    task = _plan(True)[COLLUSION]
+    words = shlex.split(task.command)
+    profiles = words[words.index("--profiles") + 1]
+    assert profiles == f"{catalogue.folder_of(task.id, task.key)}/ullman_collusion_3p_smh.npz"
+
+
+def _moved(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, change: bytes = b"") -> None:
+    """The package's data as a second install elsewhere would have it (``change``
+    appended to the stored equilibria: different inputs)."""
+    root = tmp_path / "elsewhere" / "site-packages" / "toypoker" / "literature"
+    shutil.copytree(Path(str(DATA)), root / "data")
+    if change:
+        with (root / "data" / "ullman_collusion_3p_smh.npz").open("ab") as fh:
+            fh.write(change)
+    monkeypatch.setattr(figures, "files", lambda _package: root)
+
+
+def test_a_second_install_reuses_the_cache(monkeypatch, tmp_path: Path) -> None:
+    here = _plan(True)
+    _moved(monkeypatch, tmp_path)
+    there = _plan(True)
+    # same keys, so the same items/<id>-<hash> folders and records; same commands
+    assert {i: (t.key, t.command) for i, t in there.items()} == {
+        i: (t.key, t.command) for i, t in here.items()
+    }
+
+
+def test_other_inputs_or_version_change_the_key(monkeypatch, tmp_path: Path) -> None:
+    here = _plan(True)
+    _moved(monkeypatch, tmp_path, change=b"\0")
+    assert _plan(True)[COLLUSION].key != here[COLLUSION].key
+    monkeypatch.setattr(catalogue, "__version__", "0.0.0-other")
+    other = _plan(True)
+    assert all(other[i].key != here[i].key for i in here)
+    assert all("toypoker 0.0.0-other | " in t.key for t in other.values())
+
+
+class _RanError(Exception):
+    """Raised by the fake command runner once it has seen the command."""
+
+
+def test_the_profiles_are_copied_before_the_command_runs(tmp_path: Path) -> None:
+    task = _plan(True)[COLLUSION]
+    seen: list[list[str]] = []
+
+    def runner(argv):
+        seen.append(list(argv))
+        raise _RanError
+
+    ctx = RunContext(tmp_path, 0, lambda _claim: (), runner)
+    with pytest.raises(_RanError):
+        task.run(ctx)
+    argv = seen[0]
+    copied = Path(argv[argv.index("--profiles") + 1])
+    assert copied == tmp_path / "ullman_collusion_3p_smh.npz"
+    assert copied.read_bytes() == (DATA / "ullman_collusion_3p_smh.npz").read_bytes()
