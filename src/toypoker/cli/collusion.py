@@ -31,6 +31,7 @@ from .common import (
     check_figure,
     check_file,
     check_readable,
+    err,
     interrupted,
     new_app,
     num,
@@ -57,7 +58,10 @@ def table7(
     strong_solve: StrongSolveOpt = "merged",
     profiles: Annotated[
         Path | None,
-        typer.Option(help="Take the equilibria from this file (--save) instead of solving."),
+        typer.Option(
+            help="Take the equilibria from this file (--save) instead of solving; the "
+            "NashConv they reached when solved is shown (with --save, recorded if missing)."
+        ),
     ] = None,
     save: Annotated[
         Path | None, typer.Option(help="Store the equilibria (.npz) for --profiles.")
@@ -102,6 +106,11 @@ def table7(
             )
         if stored.sharing != sharing:
             raise ToypokerError(f"{profiles} is for {stored.sharing} sharing, not {sharing}")
+        # what the stored equilibria reached when solved (the table evaluates it afresh)
+        err.print(f"toypoker: {profiles}: {stored.summary()}", highlight=False, soft_wrap=True)
+        if save is not None and not stored.measured:  # an older file: upgraded on --save
+            with Bar("recording NashConv", len(stored.sigma), fields=("game",)) as bar:
+                stored = stored.with_measures(lambda s: bar.update(advance=1, game=s))
     else:
         # 2 n + 1 solves: no collusion, then strong and weak for each seat placement
         n_solves = 2 * n_players(spec) + 1

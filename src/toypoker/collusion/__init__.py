@@ -10,7 +10,7 @@ value type live below it, in :mod:`toypoker.games.collusion`.
 
 from __future__ import annotations
 
-from .store import CollusionProfiles, by_label, fingerprint, from_label_order
+from .store import CollusionProfiles, Measured, by_label, fingerprint, from_label_order, measure
 from .table7 import (
     SCENARIOS,
     STRENGTHS,
@@ -32,6 +32,7 @@ __all__ = [
     "STRONG_SOLVES",
     "CollusionProfiles",
     "CollusionTable",
+    "Measured",
     "TeamOptimal",
     "TeamSolve",
     "base_and_team",
@@ -40,6 +41,7 @@ __all__ = [
     "collusion_table_from",
     "fingerprint",
     "from_label_order",
+    "measure",
     "solve_collusion_profiles",
     "solve_team_game",
     "team_optimal_values",

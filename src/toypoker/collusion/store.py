@@ -8,20 +8,31 @@ import hashlib
 import io
 import json
 import zipfile
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import ToypokerError
+from ..evaluate import evaluate, sees_together
 from ..game import Game
-from ..games import canonical_spec
-from ..games.collusion import merged_spec, with_spec
+from ..games import canonical_spec, load_game
+from ..games.collusion import Team, merged_spec, with_spec
 from ..io import atomic_write_bytes, npz_reason
 from ..profile import Profile
+from ..spec import parse_spec
 
-__all__ = ["CollusionProfiles", "by_label", "fingerprint", "from_label_order", "store_key"]
+__all__ = [
+    "CollusionProfiles",
+    "Measured",
+    "by_label",
+    "fingerprint",
+    "from_label_order",
+    "measure",
+    "store_key",
+]
 
 
 def _label_order(game: Game) -> np.ndarray:
@@ -70,6 +81,36 @@ def store_key(spec: str) -> str:
 
 
 @dataclass(frozen=True)
+class Measured:
+    """What a stored equilibrium reached, evaluated on its own (n-player) game when it
+    was stored.
+
+    Attributes
+    ----------
+    nash_conv
+        The profile's NashConv (the members counted as separate players).
+    team_gain
+        A team that sees its cards together (strong collusion): what the team gains by
+        best-responding jointly (the team as one player, backward induction); ``None``
+        without such a team (a weak team's joint best response is an MILP: not cheap).
+    """
+
+    nash_conv: float
+    team_gain: float | None = None
+
+
+def measure(game: Game, profile: Profile) -> Measured:
+    """NashConv of ``profile`` on ``game`` and, with a team that sees its cards together,
+    the team's joint best-response gain (:func:`toypoker.evaluate.evaluate`)."""
+    team = Team.of_params(game.params)
+    if team is None or not sees_together(game, team.seats):
+        return Measured(float(evaluate(game, profile).nash_conv))
+    ev = evaluate(game, profile, team=team)
+    assert ev.team is not None  # asked for
+    return Measured(float(ev.nash_conv), float(ev.team.gain))  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
 class CollusionProfiles:
     """The equilibria behind :func:`toypoker.collusion.table7.collusion_table`, kept so
     that the table can be recomputed -- values and NashConv evaluated afresh, the
@@ -89,6 +130,10 @@ class CollusionProfiles:
         weak collusion games (n players, unmerged).
     fingerprints
         ``{spec: fingerprint(game)}`` of the games the vectors belong to.
+    measured
+        ``{spec: Measured}``: the NashConv each equilibrium reached (and a strong team's
+        joint gain), evaluated when it was stored; empty for a file written before
+        toypoker recorded them (:meth:`with_measures` adds them).
     """
 
     spec: str
@@ -97,6 +142,7 @@ class CollusionProfiles:
     how: str
     sigma: dict[str, np.ndarray]
     fingerprints: dict[str, str]
+    measured: dict[str, Measured] = field(default_factory=dict)
 
     def profile(self, game: Game) -> Profile:
         """The stored profile of ``game``.
@@ -120,6 +166,36 @@ class CollusionProfiles:
         """Whether a profile of ``game`` is stored."""
         return store_key(game.spec) in self.sigma
 
+    def with_measures(self, progress: Callable[[str], None] | None = None) -> CollusionProfiles:
+        """A copy with :attr:`measured` evaluated afresh for every stored game (compiled
+        one at a time; ``progress(spec)`` before each)."""
+        found = {}
+        for key in self.sigma:
+            if progress is not None:
+                progress(key)
+            game = load_game(key)
+            found[key] = measure(game, self.profile(game))
+            del game
+        return replace(self, measured=found)
+
+    def summary(self) -> str:
+        """One line: the largest NashConv recorded per kind of game (no collusion,
+        strong, weak) and the largest strong team's joint gain, or that none was
+        recorded."""
+        if set(self.measured) != set(self.sigma):
+            return "NashConv not recorded in this file (written before toypoker stored it)"
+        worst: dict[str, float] = {}
+        gains = [m.team_gain for m in self.measured.values() if m.team_gain is not None]
+        for key, m in self.measured.items():
+            params = parse_spec(key).as_dict()
+            kind = "no collusion" if "team" not in params else (
+                "strong" if params.get("strong") else "weak")  # fmt: skip
+            worst[kind] = max(worst.get(kind, 0.0), m.nash_conv)
+        text = ", ".join(f"{k} {v:.3g}" for k, v in worst.items())
+        if gains:
+            text += f"; strong team's joint gain at most {max(gains):.3g}"
+        return f"NashConv recorded when solved (largest over placements): {text}"
+
     def save(self, path: str | Path) -> None:
         """Write an ``.npz`` atomically: one float64 array per game, metadata as JSON text."""
         specs = list(self.sigma)
@@ -131,6 +207,9 @@ class CollusionProfiles:
             "games": specs,
             "fingerprints": [self.fingerprints[s] for s in specs],
         }
+        if set(self.measured) == set(specs):
+            meta["nash_conv"] = [self.measured[s].nash_conv for s in specs]
+            meta["team_gain"] = [self.measured[s].team_gain for s in specs]
         arrays = {f"sigma_{i}": np.asarray(self.sigma[s], np.float64) for i, s in enumerate(specs)}
         buf = io.BytesIO()
         np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
@@ -154,6 +233,11 @@ class CollusionProfiles:
                 # ``merge=false`` name their games as they were then
                 games = [store_key(str(s)) for s in meta["games"]]
                 sigma = {s: np.asarray(data[f"sigma_{i}"], np.float64) for i, s in enumerate(games)}
+            measured = {}
+            if "nash_conv" in meta:  # files from before they were recorded have none
+                pairs = zip(meta["nash_conv"], meta["team_gain"], strict=True)
+                measured = {s: Measured(float(nc), None if tg is None else float(tg))
+                            for s, (nc, tg) in zip(games, pairs, strict=True)}  # fmt: skip
             return cls(
                 str(meta["spec"]),
                 tuple(int(x) for x in meta["team"]),
@@ -161,6 +245,7 @@ class CollusionProfiles:
                 str(meta["how"]),
                 sigma,
                 dict(zip(games, (str(f) for f in meta["fingerprints"]), strict=True)),
+                measured,
             )
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
             raise ToypokerError(f"cannot read collusion profiles {path}: {npz_reason(e)}") from None

@@ -26,7 +26,7 @@ from ..profile import Profile
 from ..result import Result, Stopped
 from ..solvers import solve
 from ..teams import splice, transfer_profile
-from .store import CollusionProfiles, by_label, fingerprint
+from .store import CollusionProfiles, Measured, by_label, fingerprint, measure
 
 __all__ = [
     "SCENARIOS",
@@ -346,7 +346,9 @@ def solve_collusion_profiles(
     Returns
     -------
     CollusionProfiles
-        The games are compiled one at a time (3P-MMH: about 0.6 GB each).
+        The games are compiled one at a time (3P-MMH: about 0.6 GB each); each
+        equilibrium's NashConv (and a strong team's joint gain) is evaluated on its
+        n-player game and recorded (:attr:`CollusionProfiles.measured`).
 
     Raises
     ------
@@ -371,21 +373,28 @@ def solve_collusion_profiles(
 
     g0, t = base_and_team(spec, team)
     base, n = g0.spec, g0.n_players
-    sigma = {base: by_label(g0, eq(g0).probs)}
-    prints = {base: fingerprint(g0)}
+    sigma: dict[str, np.ndarray] = {}
+    prints: dict[str, str] = {}
+    measured: dict[str, Measured] = {}
+
+    def keep(g: Game) -> None:  # the equilibrium and what it reached, on the n-player game
+        prof = eq(g)
+        sigma[g.spec], prints[g.spec] = by_label(g, prof.probs), fingerprint(g)
+        measured[g.spec] = measure(g, prof)
+
+    keep(g0)
     del g0
     for members in placements(n, t.seats):
         for strength in STRENGTHS:
             gc = load_game(collusion_spec(base, members, sharing, strength))
-            sigma[gc.spec] = by_label(gc, eq(gc).probs)
-            prints[gc.spec] = fingerprint(gc)
+            keep(gc)
             del gc
     how = f"{method}, at most {iterations} iterations" if iterations else method
     if target_nash_conv is not None:
         how += f", stopped at NashConv {target_nash_conv:g}"
     if merged:
         how += "; strong collusion: the merged team's equilibrium"
-    return CollusionProfiles(base, t.seats, sharing, how, sigma, prints)
+    return CollusionProfiles(base, t.seats, sharing, how, sigma, prints, measured)
 
 
 def collusion_table_from(

@@ -12,9 +12,11 @@ values to 1e-9.
 3P-MMH and the collusion games use equilibria stored in
 ``toypoker/literature/data/`` (``ullman_collusion_3p_{smh,mmh}.npz``, made by
 ``toypoker collusion table7 "mercer(players=3,variant=mmh)" --team 23 --method
-pdcfr+ --iterations 8000 --target-nash-conv 1e-4 --save FILE``): the file only
-saves the solve; every value, best response and NashConv is evaluated here, at
-check time, and the rows say the NashConv found.  Strong collusion (win sharing)
+pdcfr+ --iterations 8000 --target-nash-conv 1e-4 --save FILE``): the file saves
+the solve and the NashConv each equilibrium reached (recorded in 2026 for these two
+files, from before the store kept it: ``CollusionProfiles.with_measures``); every
+value, best response and NashConv is evaluated here, at check time, and the rows say
+the NashConv found.  Strong collusion (win sharing)
 is solved as the merged team (two-sided zero-sum: the team's value is unique and
 bracketed by the best responses of both sides), its strategy played by the
 members.

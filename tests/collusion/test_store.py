@@ -1,0 +1,94 @@
+"""Stored collusion equilibria (src/toypoker/collusion/store.py): each file records the
+NashConv its equilibria reached (issue 24, "Faults": "a stored equilibrium must carry
+the NashConv it reached"), the shipped files included."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+from toypoker import load_game
+from toypoker.collusion import CollusionProfiles, solve_collusion_profiles
+from toypoker.evaluate import evaluate
+from toypoker.games.collusion import Team
+from toypoker.literature.claims.ullman2015 import COLLUSION_DATA, stored_profiles
+
+K3 = "kuhn(players=3)"
+
+
+def _fresh(profiles: CollusionProfiles, key: str) -> tuple[float, float | None]:
+    """NashConv and (strong team) joint gain of a stored profile, evaluated here with
+    :func:`toypoker.evaluate.evaluate` (independent of the recording path's ``measure``)."""
+    game = load_game(key)
+    team = Team.of_params(game.params)
+    strong = team is not None and bool(game.params.get("strong"))
+    ev = evaluate(game, profiles.profile(game), team=team if strong else None)
+    return float(ev.nash_conv), (float(ev.team.gain) if strong else None)
+
+
+def _assert_recorded_is_fresh(profiles: CollusionProfiles) -> None:
+    assert set(profiles.measured) == set(profiles.sigma)
+    for key, m in profiles.measured.items():
+        nc, gain = _fresh(profiles, key)
+        # the same evaluation of the same float vector: equal up to summation order
+        assert math.isclose(m.nash_conv, nc, rel_tol=1e-9, abs_tol=0), key
+        if gain is None:
+            assert m.team_gain is None, key
+        else:
+            assert m.team_gain is not None and math.isclose(m.team_gain, gain, rel_tol=1e-9,
+                                                            abs_tol=1e-15), key  # fmt: skip
+
+
+def test_a_solve_records_what_each_equilibrium_reached_and_loading_keeps_it(tmp_path):
+    # kuhn(players=3), 30 CFR+ iterations: far from converged, so the recorded NashConv
+    # is a real, positive number (brute force: evaluate() on each stored profile)
+    prof = solve_collusion_profiles(K3, (1, 2), iterations=30)
+    _assert_recorded_is_fresh(prof)
+    assert all(m.nash_conv > 0 for m in prof.measured.values())
+    strong = [k for k in prof.sigma if "strong=true" in k]
+    assert len(strong) == 3 and all(prof.measured[k].team_gain is not None for k in strong)
+    prof.save(tmp_path / "p.npz")
+    back = CollusionProfiles.load(tmp_path / "p.npz")
+    assert back.measured == prof.measured
+    line = back.summary()
+    assert line.startswith("NashConv recorded when solved") and "weak" in line, line
+    worst = max(m.nash_conv for k, m in prof.measured.items() if "strong=false" in k)
+    assert f"weak {worst:.3g}" in line
+
+
+def _without_measures(src, dst) -> None:
+    """Rewrite a stored file as toypoker wrote it before NashConv was recorded."""
+    with np.load(src, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    meta = json.loads(str(arrays["meta"]))
+    del meta["nash_conv"], meta["team_gain"]
+    arrays["meta"] = np.array(json.dumps(meta))
+    np.savez_compressed(dst, **arrays)
+
+
+def test_an_older_file_says_so_and_is_upgraded_on_save(tmp_path, capsys):
+    from toypoker.cli import main
+
+    prof = solve_collusion_profiles(K3, (1, 2), iterations=30)
+    prof.save(tmp_path / "new.npz")
+    _without_measures(tmp_path / "new.npz", tmp_path / "old.npz")
+    old = CollusionProfiles.load(tmp_path / "old.npz")
+    assert old.measured == {} and "not recorded" in old.summary()
+    assert old.with_measures().measured == prof.measured
+    # the CLI shows what the file recorded, and --save writes the upgraded file
+    args = ["collusion", "table7", K3, "--team", "23", "--no-team-optimal", "--profiles"]
+    assert main([*args, str(tmp_path / "old.npz"), "--save", str(tmp_path / "up.npz")]) == 0
+    err = capsys.readouterr().err
+    assert "NashConv not recorded in this file" in err
+    assert CollusionProfiles.load(tmp_path / "up.npz").measured == prof.measured
+    assert main([*args, str(tmp_path / "up.npz")]) == 0
+    assert "NashConv recorded when solved" in capsys.readouterr().err
+
+
+@pytest.mark.slow  # compiles 7 games of 0.8 M (3P-SMH) and 5.9 M rows (3P-MMH): ~10 s, ~60 s
+@pytest.mark.parametrize("name", sorted(COLLUSION_DATA))
+def test_each_shipped_file_records_the_nash_conv_a_fresh_evaluation_gives(name):
+    _assert_recorded_is_fresh(stored_profiles(name))
