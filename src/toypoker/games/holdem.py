@@ -34,7 +34,9 @@ from .limit import Round, build_limit_game, estimate_size
 
 MAX_ROUNDS = 4
 MAX_CAP = 100
-"""Most bets and raises a round allows (the tree is built recursively, a level a bet)."""
+"""Most bets and raises a round allows: a bound on the game's shape (the tree is built
+with an explicit stack, so no Python recursion limit is involved; the size guard
+bounds its rows)."""
 DEFAULT_BET = (Fraction(2), Fraction(4), Fraction(4), Fraction(4))
 
 

@@ -344,7 +344,8 @@ def betting_tree(
     show: Callable[[Sequence[int]], str],
     record: bool = True,
 ) -> int:
-    """Walk the public betting tree depth first, handing each node to ``add``
+    """Walk the public betting tree depth first (an explicit stack, no recursion: any
+    depth the caps allow), handing each node to ``add``
     (children are appended to ``node.children`` when ``record``); the root's id."""
     k = len(numeric.coordinates)
     x = numeric.values
@@ -395,75 +396,88 @@ def betting_tree(
         first = tuple(order_from(r.first, live))
         return chips, (first if r.orbits is None or r.orbits > 0 else ())
 
-    def betting(rnd, chips, live, pending, nbets, history, board_hist) -> int:
-        if sum(live) == 1:
-            return new(leaf("terminal", chips, live, history, rnd, board_hist))
-        r = rounds[rnd]
-        if not pending and r.orbits is not None and nbets + 1 < r.orbits:
-            # the next orbit: nbets counts the orbits completed
-            pending, nbets = tuple(order_from(r.first, live)), nbets + 1
-        if not pending:
-            if rnd + 1 == len(rounds):
-                return new(leaf("terminal", chips, live, history, rnd, board_hist))
-            nxt = rnd + 1
-            cols = board_slots[nxt]
-            chips, first = start_round(nxt, chips, live)
-            if not cols:
-                return betting(nxt, chips, live, first, 0, history + "/", board_hist)
-            chance = leaf("chance", chips, live, history, rnd, board_hist)
-            chance.reveal = cols
-            cid = new(chance)
-            for v in board_values(cols, board_hist):
-                child = betting(
-                    nxt, chips, live, first, 0, f"{history}/[{show(v)}]", board_hist + tuple(v)
-                )
-                link(cid, child, tuple(v))
-            return cid
-        p, rest = pending[0], pending[1:]
-        stake = stake_of(chips)
-        facing = chips[p].at(x) < stake.at(x)
-        options: list[tuple[str, int]] = []
-        if r.orbits is not None:  # bet (or call) exactly one bet, or fold
-            options = [("c", 3), ("f", 2)] if facing else [("b", 4), ("f", 2)]
-        elif not facing:
-            if r.check:
-                options.append(("k", 0))
-            if nbets < r.max_bets and open_(p, rnd):
-                options.append(("b", 1))
-            if not r.check:
-                options.append(("f", 2))
-        else:
-            options += [("f", 2), ("c", 3)]
-            if nbets < r.max_bets:
-                options.append(("r", 1))
-        children_args = []
-        for letter, kind in options:
-            c, lv = list(chips), list(live)
-            if kind == 0:  # check
-                args = (rnd, tuple(c), tuple(lv), rest, nbets)
-            elif kind == 3:  # call
-                c[p] = stake
-                args = (rnd, tuple(c), tuple(lv), rest, nbets)
-            elif kind == 2:  # fold
-                lv[p] = False
-                args = (rnd, tuple(c), tuple(lv), rest, nbets)
-            elif kind == 4:  # orbit bet: the others of this orbit call or fold
-                c[p] = stake + bets[rnd]
-                args = (rnd, tuple(c), tuple(lv), rest, nbets)
-            else:  # bet or raise: everybody else acts again
-                c[p] = stake + bets[rnd]
-                others = tuple(q for q in order_from(p + 1, lv) if q != p)
-                args = (rnd, tuple(c), tuple(lv), others, nbets + 1)
-            children_args.append((letter, args))
-        if len(options) == 1:  # a forced action is not a decision
-            letter, args = children_args[0]
-            return betting(*args, history + letter, board_hist)
-        node = leaf("decision", chips, live, history, rnd, board_hist)
-        node.actor, node.actions = p, tuple(o[0] for o in options)
-        nid = new(node)
-        for letter, args in children_args:
-            link(nid, betting(*args, history + letter, board_hist))
-        return nid
+    def expand(state: tuple) -> tuple[int, list[tuple[tuple, tuple[int, ...] | None]]]:
+        # the node of a betting state (forced actions and rounds without a board passed
+        # through), handed to ``new``, and its children's states in order (with the board
+        # values a chance node deals)
+        rnd, chips, live, pending, nbets, history, board_hist = state
+        while True:
+            if sum(live) == 1:
+                return new(leaf("terminal", chips, live, history, rnd, board_hist)), []
+            r = rounds[rnd]
+            if not pending and r.orbits is not None and nbets + 1 < r.orbits:
+                # the next orbit: nbets counts the orbits completed
+                pending, nbets = tuple(order_from(r.first, live)), nbets + 1
+            if not pending:
+                if rnd + 1 == len(rounds):
+                    return new(leaf("terminal", chips, live, history, rnd, board_hist)), []
+                nxt = rnd + 1
+                cols = board_slots[nxt]
+                chips, first = start_round(nxt, chips, live)
+                if not cols:
+                    rnd, pending, nbets, history = nxt, first, 0, history + "/"
+                    continue
+                chance = leaf("chance", chips, live, history, rnd, board_hist)
+                chance.reveal = cols
+                cid = new(chance)
+                deals = [((nxt, chips, live, first, 0, f"{history}/[{show(v)}]",
+                           board_hist + tuple(v)), tuple(v))
+                         for v in board_values(cols, board_hist)]  # fmt: skip
+                return cid, deals
+            p, rest = pending[0], pending[1:]
+            stake = stake_of(chips)
+            facing = chips[p].at(x) < stake.at(x)
+            options: list[tuple[str, int]] = []
+            if r.orbits is not None:  # bet (or call) exactly one bet, or fold
+                options = [("c", 3), ("f", 2)] if facing else [("b", 4), ("f", 2)]
+            elif not facing:
+                if r.check:
+                    options.append(("k", 0))
+                if nbets < r.max_bets and open_(p, rnd):
+                    options.append(("b", 1))
+                if not r.check:
+                    options.append(("f", 2))
+            else:
+                options += [("f", 2), ("c", 3)]
+                if nbets < r.max_bets:
+                    options.append(("r", 1))
+            children = []
+            for letter, kind in options:
+                c, lv, after, bets_made = list(chips), list(live), rest, nbets
+                if kind == 3:  # call
+                    c[p] = stake
+                elif kind == 2:  # fold
+                    lv[p] = False
+                elif kind == 4:  # orbit bet: the others of this orbit call or fold
+                    c[p] = stake + bets[rnd]
+                elif kind == 1:  # bet or raise: everybody else acts again
+                    c[p] = stake + bets[rnd]
+                    after, bets_made = tuple(q for q in order_from(p + 1, lv) if q != p), nbets + 1
+                # kind 0, a check, changes nothing but the history
+                children.append((rnd, tuple(c), tuple(lv), after, bets_made,
+                                 history + letter, board_hist))  # fmt: skip
+            if len(options) == 1:  # a forced action is not a decision
+                rnd, chips, live, pending, nbets, history, board_hist = children[0]
+                continue
+            node = leaf("decision", chips, live, history, rnd, board_hist)
+            node.actor, node.actions = p, tuple(o[0] for o in options)
+            return new(node), [(child, None) for child in children]
+
+    def betting(*state: object) -> int:
+        # depth first with an explicit stack (no Python recursion: a cap of any size is
+        # bounded by the cap check alone); nodes get their ids in the order of a
+        # recursive pre-order walk, and each parent lists its children in order
+        root = -1
+        stack: list[tuple[tuple, int, tuple[int, ...] | None]] = [(state, -1, None)]
+        while stack:
+            st, parent, values = stack.pop()
+            nid, children = expand(st)
+            if parent < 0:
+                root = nid
+            else:
+                link(parent, nid, values)
+            stack.extend((child, nid, v) for child, v in reversed(children))
+        return root
 
     chips0 = tuple(_form(ante, k) for _ in range(n_players))
     live0 = tuple(True for _ in range(n_players))
