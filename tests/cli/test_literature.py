@@ -39,3 +39,32 @@ def test_check_full_prints_every_row(cli):
     code, out, _ = cli("literature", "check", "--claim", "billingham-p-star", "--full")
     assert code == 0 and "parameters" in out and "by paper" not in out
     assert out.count("verified") >= 2  # a status cell per row, and the closing line
+
+
+def test_resume_skips_the_claims_already_kept(cli, one_line_error, tmp_path):
+    """Issue 24: an interrupted check keeps its rows (tests/cli/test_signals.py); with
+    --resume FILE a rerun does not run their claims again and ends with the rows of a
+    whole run, in its order."""
+    args = ("literature", "check", "--claim", "billingham-p-star", "--claim", "kuhn-basic")
+    code, out, _ = cli(*args, "--json")
+    whole = json.loads(out)
+    # what an interrupt after the first claim (kuhn-basic runs first) leaves behind;
+    # a mark in its detail shows it is taken from the file, not recomputed
+    kept = [dict(r, detail=r["detail"] + " [kept]") for r in whole if r["claim"] == "kuhn-basic"]
+    (tmp_path / "kept.json").write_text(json.dumps(kept))
+    code, out, err = cli(*args, "--json", "--resume", tmp_path / "kept.json")
+    assert code == 0, err
+    resumed = json.loads(out)
+    assert [r["claim"] for r in resumed] == [r["claim"] for r in whole]
+    assert resumed == [dict(r, detail=r["detail"] + " [kept]") if r["claim"] == "kuhn-basic"
+                       else r for r in whole]  # fmt: skip
+    # a file of other rows, or not rows at all, is refused in one line
+    (tmp_path / "bad.json").write_text('{"claim": 1}')
+    assert "not a row of literature check -o" in one_line_error(
+        *args, "--resume", tmp_path / "bad.json"
+    )
+    other = [dict(kept[0], claim="szafron-table3")]
+    (tmp_path / "other.json").write_text(json.dumps(other))
+    assert "not one asked for" in one_line_error(*args, "--resume", tmp_path / "other.json")
+    (tmp_path / "junk.json").write_text("[1,")
+    assert "is not JSON" in one_line_error(*args, "--resume", tmp_path / "junk.json")

@@ -234,4 +234,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run() -> None:
     """Console-script entry point (``toypoker = "toypoker.cli:run"``)."""
-    sys.exit(main())
+    code = main()
+    # Under ``python -m toypoker`` CPython ends the process by SIGINT (status -2, not
+    # ours) when any string ``exec`` during the run -- generated code of dataclasses,
+    # numba -- ended in a KeyboardInterrupt, even one caught and reported since
+    # (``Py_RunMain`` checks a flag ``run_eval_code_obj`` set).  A string exec resets it.
+    exec("")  # noqa: S102 -- a constant, no input
+    sys.exit(code)

@@ -13,11 +13,21 @@ from rich.table import Table
 
 from ..dynamics import figures
 from ..dynamics.general import GameDynamics
-from ..dynamics.ode import SKPDynamics, basin, basins, classify, expectations, poincare
+from ..dynamics.ode import (
+    LimitCycle,
+    SKPDynamics,
+    StabilityReport,
+    basin,
+    basins,
+    classify,
+    expectations,
+    poincare,
+)
 from ..dynamics.play import MAX_MEMORY, estimator_limits, estimator_study, play
 from ..dynamics.table1 import table1 as compare_table1
 from ..errors import ToypokerError
 from ..games import load_game
+from ..interrupts import deferred_interrupts
 from ..io import atomic_write_text
 from ..literature.papers import billingham
 from .common import (
@@ -121,9 +131,35 @@ def ode(
     dyn = SKPDynamics(P=_pot(pot), k=tuple(_rates(k, 3)))
     y = _y0(y0, 3)
     outdir.mkdir(parents=True, exist_ok=True)
+    try:  # each file is written whole (atomically): an interrupt keeps those written
+        with Bar("dynamics ode", len(ODE_STEPS), fields=("step",)) as bar:
+            data, reports, cycle = _ode_steps(dyn, y, t_end, basins_grid, outdir, bar)
+    except KeyboardInterrupt:
+        raise interrupted(f"the files written so far are kept in {outdir}/", None) from None
+    if json_:
+        print_json(plain(data))
+        return
+    _print_ode(dyn, y, t_end, basins_grid, data, reports, cycle)
+
+
+#: the steps of ``dynamics ode`` (SKP), as its progress shows them
+ODE_STEPS = ("fixed points", "limit cycle", "basin", "Figures 9-10", "Figure 7", "basins")
+
+
+def _ode_steps(
+    dyn: SKPDynamics, y: list[float], t_end: float, basins_grid: int, outdir: Path, bar: Bar
+) -> tuple[dict, list[StabilityReport], LimitCycle]:
+    """The work of ``dynamics ode`` on SKP, step by step (``bar`` told before each):
+    files written to ``outdir``; returns the JSON data, the fixed points' reports and
+    the limit cycle."""
+    step = iter(ODE_STEPS)
+    bar.update(step=next(step))
     reports = classify(dyn)
+    bar.update(advance=1, step=next(step))
     lc = poincare(dyn, y, t_end=t_end)
+    bar.update(advance=1, step=next(step))
     b = basin(dyn, y, t_end)
+    bar.update(advance=1, step=next(step))
     sols = figures.fig_solutions(
         dyn, [y], outdir / "fig9_solution.png", outdir / "fig10_expectations.png", t_end
     )
@@ -134,7 +170,9 @@ def ode(
         ",".join(f"{v:.10g}" for v in (t, *sol.y[:, i], *e[:, i])) for i, t in enumerate(sol.t)
     ]
     atomic_write_text(outdir / "ode.csv", "\n".join(rows) + "\n")
+    bar.update(advance=1, step=next(step))
     figures.fig_limit_cycles(dyn, outdir / "fig7_limit_cycles.png")
+    bar.update(advance=1, step=next(step))
     basin_counts = None
     if "S3" in dyn.fixed_points():
         figures.fig_manifold(dyn, outdir / "fig8_stable_manifold.png")
@@ -169,9 +207,21 @@ def ode(
         "basin_grid": basin_counts,
         "outdir": str(outdir),
     }
-    if json_:
-        print_json(plain(data))
-        return
+    bar.update(advance=1)
+    return data, reports, lc
+
+
+def _print_ode(
+    dyn: SKPDynamics,
+    y: list[float],
+    t_end: float,
+    basins_grid: int,
+    data: dict,
+    reports: list[StabilityReport],
+    lc: LimitCycle,
+) -> None:
+    """The table and lines ``dynamics ode`` prints for SKP."""
+    b, basin_counts, outdir = data["basin"], data["basin_grid"], data["outdir"]
     t = Table(title=f"Fixed points of the ODE (18)-(23), P = {dyn.P:g}", title_justify="left")
     for c in ["point", "(b_J, c_K, d_Q)", "eigenvalues", "manifolds"]:
         t.add_column(c)
@@ -237,17 +287,23 @@ def play_(
     P = _pot(pot)
     check_folder(outdir, "--out-dir")
     t0 = time.perf_counter()
-    r = play(
-        P=P,
-        k=ks,
-        L=tuple(Ls * 3 if len(Ls) == 1 else Ls),
-        x0=x0,
-        rounds=rounds,
-        seed=seed,
-        record_every=record_every,
-        estimator=estimator,
-        clip=clip,
-    )
+    # one compiled run: a Ctrl-C or SIGTERM is taken when it returns, before any file
+    with deferred_interrupts() as flag, Bar("repeated play", rounds) as bar:
+        bar.update(0)
+        r = play(
+            P=P,
+            k=ks,
+            L=tuple(Ls * 3 if len(Ls) == 1 else Ls),
+            x0=x0,
+            rounds=rounds,
+            seed=seed,
+            record_every=record_every,
+            estimator=estimator,
+            clip=clip,
+        )
+        bar.update(rounds)
+    if flag.requested:
+        raise interrupted("the run is not written (it is one step: rerun it)", None)
     dt = time.perf_counter() - t0
     outdir.mkdir(parents=True, exist_ok=True)
     rows = ["round,b,c,d"] + [
@@ -303,7 +359,23 @@ def estimators(
     Ls = _memories(L)
     at_least("--rounds", rounds, 1)
     check_folder(outdir, "--out-dir")
-    means, stds, truth = estimator_study(P, Ls, rounds, estimator=estimator, clip=clip)
+    # one compiled run per memory, twice (both forms of eq. 46): a Ctrl-C or SIGTERM
+    # stops between runs; the figures need them all, so nothing is written
+    with deferred_interrupts() as flag, Bar("estimator runs", 2 * len(Ls)) as bar:
+
+        def step() -> None:
+            bar.update(advance=1)
+            if flag.requested:
+                raise interrupted(f"{bar.completed} of {2 * len(Ls)} runs done; no figure "
+                                  "written (they need every run)", None)  # fmt: skip
+
+        bar.update(0)
+        means, stds, truth = estimator_study(P, Ls, rounds, estimator=estimator, clip=clip,
+                                             progress=step)  # fmt: skip
+        # Fig. 16 redrawn with both forms of eq. (46): the other form's run, same rounds
+        other = "printed" if estimator == "corrected" else "corrected"
+        other_means, _, _ = estimator_study(P, Ls, rounds, estimator=other, clip=clip,
+                                            progress=step)  # fmt: skip
     limits = estimator_limits(truth[0], truth[2], truth[3], estimator=estimator)
     outdir.mkdir(parents=True, exist_ok=True)
     figures.fig_estimators(
@@ -314,9 +386,6 @@ def estimators(
         outdir / "fig16_estimator_means.png",
         outdir / "fig17_estimator_stds.png",
     )
-    # Fig. 16 redrawn with both forms of eq. (46): the other form's run, same rounds
-    other = "printed" if estimator == "corrected" else "corrected"
-    other_means, _, _ = estimator_study(P, Ls, rounds, estimator=other, clip=clip)
     corrected, printed = (means, other_means) if estimator == "corrected" else (other_means, means)
     printed_limit = estimator_limits(truth[0], truth[2], truth[3], estimator="printed")[2]
     figures.fig16_both_estimators(

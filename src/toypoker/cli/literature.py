@@ -11,8 +11,8 @@ from rich.table import Table
 
 from ..errors import ToypokerError
 from ..interrupts import caused_by_interrupt
-from ..io import atomic_write_text
-from ..literature.claims import CLAIMS, PAPERS
+from ..io import atomic_write_text, read_text_limited
+from ..literature.claims import CLAIMS, PAPERS, Row
 from ..literature.claims import check as check_claims
 from .common import (
     Bar,
@@ -25,6 +25,7 @@ from .common import (
     out,
     output_option,
     print_json,
+    resume_hint,
     temp_checkpoint,
 )
 
@@ -69,6 +70,13 @@ def check(
     full: Annotated[
         bool, typer.Option("--full", help="Print every checked instance, not the summary.")
     ] = False,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Rows an interrupted check kept (JSON, as -o writes them): their claims "
+            "are not run again."
+        ),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Instantiate every claim over its parameters and certify each exactly; print a
@@ -81,16 +89,20 @@ def check(
     for c in claim or []:
         if c not in claims:
             raise ToypokerError(f"unknown claim {c!r}; known: {', '.join(claims)}")
-    rows: list = []
-    with Bar("claims", len(claim or claims), fields=("claim",)) as bar:
+    rows: list = [] if resume is None else kept_rows(resume, set(claim or claims))
+    done = {r.claim for r in rows}
+    todo = [c for c in (claim or claims) if c not in done]
+    with Bar("claims", len(todo), fields=("claim",)) as bar:
         try:
-            check_claims(
-                claim, seed=seed, progress=lambda cid: bar.update(advance=1, claim=cid), rows=rows
-            )
+            if todo:  # (no ids: every claim)
+                check_claims(todo, seed=seed, rows=rows,
+                             progress=lambda cid: bar.update(advance=1, claim=cid))  # fmt: skip
         except (KeyboardInterrupt, SystemError) as exc:
             if not (isinstance(exc, KeyboardInterrupt) or caused_by_interrupt(exc)):
                 raise
             _keep_interrupted(rows, output)
+    order = {c: i for i, c in enumerate(claims)}  # the rows in the order of a whole run
+    rows.sort(key=lambda r: order[r.claim])
     data = [r.to_dict() for r in rows]
     if emit(data, output, json_):
         return
@@ -117,7 +129,39 @@ def _keep_interrupted(rows: list, output: Path | None) -> None:
     path = output or temp_checkpoint("literature").with_suffix(".json")
     atomic_write_text(path, json.dumps([r.to_dict() for r in rows], indent=1) + "\n")
     done = len({r.claim for r in rows})
-    raise interrupted(f"{done} claim(s) checked, their {len(rows)} rows kept in {path}", None)
+    hint = resume_hint(drop=("--resume",), add=("--resume", str(path)))
+    raise interrupted(f"{done} claim(s) checked, their {len(rows)} rows kept in {path}", hint)
+
+
+#: the largest rows file --resume reads (a whole check's rows: about 1 MB)
+MAX_ROWS_BYTES = 64 * 2**20
+
+
+def kept_rows(path: Path, wanted: set[str]) -> list[Row]:
+    """The rows an interrupted ``literature check`` kept in ``path``, checked: each a
+    row of a claim asked for now, with every field.
+
+    Raises
+    ------
+    ToypokerError
+        One line: unreadable, not JSON, or not such rows.
+    """
+    text = read_text_limited(path, MAX_ROWS_BYTES, "--resume rows")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ToypokerError(f"--resume {path} is not JSON ({exc.msg}, line {exc.lineno})") from None
+    fields = ("claim", "source", "params", "status", "detail", "exact")
+    rows = []
+    for k, d in enumerate(data if isinstance(data, list) else [None]):
+        if not (isinstance(d, dict) and set(d) == set(fields)):
+            raise ToypokerError(f"--resume {path}: row {k + 1} is not a row of literature "
+                                f"check -o (fields {', '.join(fields)})")  # fmt: skip
+        if d["claim"] not in wanted or d["status"] not in ("verified", "disagrees"):
+            raise ToypokerError(f"--resume {path}: row {k + 1} is of claim {d['claim']!r} "
+                                f"(status {d['status']!r}), not one asked for")  # fmt: skip
+        rows.append(Row(*(d[f] for f in fields)))
+    return rows
 
 
 def _summary(rows: list) -> Table:

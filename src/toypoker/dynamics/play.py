@@ -505,10 +505,12 @@ def estimator_study(
     seed: int = 0,
     estimator: str = "corrected",
     clip: bool = False,
+    progress: Callable[[], None] | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Means and standard deviations of the five estimates at fixed Solution 3
     frequencies (App. D, Figs. 16-17); returns (means, stds, truth), rows per L and
-    columns (b1, b2, c2, d3, c3)."""
+    columns (b1, b2, c2, d3, c3).  ``progress()`` is called after each memory's run
+    (it may raise to stop between runs)."""
     s3 = billingham.skp_solution(float(P), 3)[0]
     x = (s3["b_J"], s3["c_K"], s3["d_Q"])
     means, stds = [], []
@@ -526,6 +528,8 @@ def estimator_study(
         )
         means.append(r.estimator_mean)
         stds.append(r.estimator_std)
+        if progress is not None:
+            progress()
     truth = np.array([x[0], x[0], x[1], x[2], x[1]])
     return np.array(means), np.array(stds), truth
 

@@ -10,7 +10,7 @@ the library, the papers' data and the collusion study; never a front end.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 
@@ -50,6 +50,7 @@ def check(
     seed: int = 0,
     progress: Callable[[str], None] | None = None,
     rows: list[Row] | None = None,
+    skip: Collection[str] = (),
 ) -> list[Row]:
     """Run the claims (all by default) and return one row per checked instance.
 
@@ -65,6 +66,10 @@ def check(
     rows
         Each claim's rows are appended here as it finishes (and the list returned):
         what a Ctrl-C leaves behind is every finished claim's rows.
+    skip
+        Claim ids not run (their rows kept from an interrupted run).  Claims drawing
+        random family members after a skipped one that draws too get other members
+        than a run of every claim with the same ``seed`` (as with ``claims``).
 
     Returns
     -------
@@ -77,7 +82,7 @@ def check(
     ctx = Context(np.random.default_rng(seed))  # games compiled once per call
     rows = [] if rows is None else rows
     for claim in CLAIMS:
-        if claims and claim.id not in claims:
+        if (claims and claim.id not in claims) or claim.id in skip:
             continue
         if progress:
             progress(claim.id)
