@@ -99,6 +99,14 @@ CASES: list[tuple[str, tuple[str, ...], dict[str, str | bytes], str]] = [
         "alpha must be a finite number at most 20",
     ),  # fmt: skip
     ("play-L-1e10", ("dynamics", "play", "--L", "1e10"), {}, "--L must be at most 1000000"),
+    # not in the issue, found by its audit (this session): 10^9 records of 64 bytes were
+    # allocated at once and the process was killed
+    (
+        "play-records-1e9",
+        ("dynamics", "play", "--rounds", "10000000000000"),
+        {},
+        "at most 10,000,000 (record less often)",
+    ),  # fmt: skip
     ("estimators-L-1e10", ("dynamics", "estimators", "--L", "6,1e10"), {}, "--L must be at most"),
     (
         "sweep-grid-1e9",

@@ -285,6 +285,9 @@ class PlayResult:
 MAX_MEMORY = 10**6
 """Longest memory ``L`` (rounds) :func:`play` keeps (a ring buffer of ``L`` rounds)."""
 
+MAX_RECORDS = 10**7
+"""Most records :func:`play` keeps (``rounds // record_every`` of them, 64 bytes each)."""
+
 
 def solution3_start(P: float) -> tuple[float, float, float]:
     """The default start of repeated play: Solution 3 (eq. 14) with ``b_J`` raised by
@@ -347,6 +350,11 @@ def play(
     if x0 is None:
         x0 = solution3_start(P)
     record_every = max(1, min(record_every, rounds))
+    if rounds // record_every > MAX_RECORDS:  # the arrays are allocated at once
+        raise ToypokerError(
+            f"{rounds:,} rounds recorded every {record_every:,} make "
+            f"{rounds // record_every:,} records; at most {MAX_RECORDS:,} (record less often)"
+        )
     freqs, ests, stacks, batch, es, eq, en = _simulate(
         float(P),
         np.array(k),
