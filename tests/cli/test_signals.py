@@ -3,14 +3,16 @@ child, once it has visibly started work, stops the command: exit 130, the line
 ``toypoker: interrupted...``, no traceback, what was finished kept and nothing
 unfinished written as if final.
 
-:data:`SIGNAL_CASES` names every long command covered here; ``solve``, ``compare``,
-``trace``, ``dynamics table1`` and ``collusion tmecor`` have their interrupt-and-resume
-tests beside their other tests (test_solve.py, test_trace.py, test_dynamics.py,
-test_collusion.py).  The other commands (``games``, ``info``, ``eval``, ``verify``,
-``equilibria``, ``export``, ``import-acpc``) are one step each, without progress lines:
-a signal raises ``KeyboardInterrupt`` there, which ``main`` reports (exit 130), and they
-write their one output file atomically after the work.  Every child process a command
-started must be gone when it exits (:func:`run_and_signal`).
+:data:`SIGNAL_CASES` names every command of the CLI that runs longer than a second
+(each gets both signals); ``solve``, ``compare``, ``trace``, ``dynamics table1`` and
+``collusion tmecor`` also have interrupt-and-resume tests (the resumed result equals an
+uninterrupted one) beside their other tests (test_solve.py, test_trace.py,
+test_dynamics.py, test_collusion.py).  The other commands (``games``, ``info``,
+``eval``, ``verify``, ``equilibria``, ``export``, ``import-acpc``) are one step each,
+without progress lines: a signal raises ``KeyboardInterrupt`` there, which ``main``
+reports (exit 130), and they write their one output file atomically after the work.
+Every child process a command started must be gone when it exits
+(:func:`run_and_signal`).
 """
 
 from __future__ import annotations
@@ -102,6 +104,39 @@ def _reproduce_kept_the_finished_item(cwd: Path, err: str) -> None:
     assert not (cwd / "rep" / "index.html").exists() and "resume with: toypoker reproduce" in err
 
 
+def _solve_saved_a_checkpoint(cwd: Path, err: str) -> None:
+    # the state so far is in the checkpoint, with the command that resumes it
+    # (exact resumption: test_solve.py::test_ctrl_c_during_solve_saves_and_resumes_exactly)
+    assert (cwd / "ck.npz").stat().st_size > 0 and "--resume ck.npz" in err
+
+
+def _seeds_kept_finished_seeds(cwd: Path, err: str) -> None:
+    # the first seed finished, the second stopped with its state saved; no summary over
+    # a part of the seeds is printed as the result
+    assert "(1 of 3 seeds done)" in err and "--resume" in err and "spread" not in err
+
+
+def _compare_kept_finished_methods(cwd: Path, err: str) -> None:
+    # cfr+ finished before fp began: it is kept in --result, fp is not
+    done = [m["method"] for m in json.loads((cwd / "cmp.json").read_text())["methods"]]
+    assert done == ["cfr+"] and not (cwd / "cmp.png").exists(), done
+
+
+def _trace_kept_the_curve_so_far(cwd: Path, err: str) -> None:
+    # the points traced so far are saved, with the command that continues the curve
+    # (exact continuation: test_trace.py::test_ctrl_c_during_trace_saves_and_resumes)
+    assert (cwd / "t" / "curve.csv").read_text().count("\n") >= 2 and "--resume" in err
+
+
+def _table1_kept_finished_runs(cwd: Path, err: str) -> None:
+    # each finished run is its own file; the table is not written from part of them
+    assert list((cwd / "t1" / "table1-runs").glob("run-*.npz")) and "resume with:" in err
+
+
+def _tmecor_printed_a_valid_bracket(cwd: Path, err: str) -> None:
+    assert "the bracket above is valid, not converged" in err
+
+
 SIGNAL_CASES: tuple[SignalCase, ...] = (
     SignalCase(
         "sweep-serial",
@@ -118,6 +153,94 @@ SIGNAL_CASES: tuple[SignalCase, ...] = (
         ),
         r"toypoker: sweep solve: 1/3",
         _sweep_kept_finished_jobs,
+    ),  # fmt: skip
+    SignalCase(
+        "solve",
+        (
+            "solve",
+            "leduc(players=2)",
+            "--iterations",
+            "100000000",
+            "--checkpoint",
+            "ck.npz",
+            "--no-table",
+        ),
+        r"toypoker: cfr\+ leduc.*: [1-9]\d*/",
+        _solve_saved_a_checkpoint,
+    ),  # fmt: skip
+    SignalCase(
+        "solve-seeds",
+        (
+            "solve",
+            "leduc(players=2)",
+            "--method",
+            "es-mccfr",
+            "--iterations",
+            "20000",
+            "--seeds",
+            "3",
+            "--no-table",
+        ),
+        r"toypoker: es-mccfr leduc.*: seeds: 1/3",
+        _seeds_kept_finished_seeds,
+    ),  # fmt: skip
+    SignalCase(
+        "compare",
+        (
+            "compare",
+            "kuhn(players=2)",
+            "--methods",
+            "cfr+,fp",
+            "--seconds",
+            "60",
+            "--result",
+            "cmp.json",
+            "--plot",
+            "cmp.png",
+        ),
+        r"^toypoker: fp ",
+        _compare_kept_finished_methods,
+    ),  # fmt: skip
+    SignalCase(
+        "trace",
+        (
+            "trace",
+            "kuhn(players=3,cards=5)",
+            "--pot",
+            "2.5:4",
+            "--no-gif",
+            "--outdir",
+            "t",
+            "--checkpoint-every",
+            "0.2",
+        ),
+        r"toypoker: trace .*, at pot = ",  # on the curve (after the eps stage to its start)
+        _trace_kept_the_curve_so_far,
+    ),  # fmt: skip
+    SignalCase(
+        "dynamics-table1",
+        (
+            "dynamics",
+            "table1",
+            "--rounds",
+            "2000000",
+            "--k",
+            "0.01",
+            "--L",
+            "6,12,24,48,96,192",
+            "--workers",
+            "1",
+            "--outdir",
+            "t1",
+        ),
+        r"toypoker: repeated play: [1-9]",
+        _table1_kept_finished_runs,
+    ),  # fmt: skip
+    SignalCase(
+        "collusion-tmecor",
+        ("collusion", "tmecor", "kuhn(players=3,cards=5)", "--team", "23"),
+        r"toypoker: TMECor columns: [1-9]",
+        _tmecor_printed_a_valid_bracket,
     ),  # fmt: skip
     SignalCase(
         "sweep-local",
