@@ -168,3 +168,31 @@ def test_belief_state_response_is_the_brute_force_optimum(team):
         assert _plan_value(g4, p4, team, joint_plan_by_beliefs(g4, team, c)) == _plan_value(
             g4, p4, team, joint_plan(g4, team, c)
         )
+
+
+@pytest.mark.parametrize("team", [(0, 1), (0, 2), (1, 2)])
+def test_lifted_and_product_models_agree(team):
+    # the two MILPs of team_response.joint_plan: the lifted model (pairs of sequences,
+    # the default for two members) and the product model (independent path: one
+    # variable per product at the terminals) give plans of equal exact value on
+    # kuhn(players=3, cards=4), and on 3 cards the brute-force optimum
+    g = load_game("kuhn(players=3,cards=4)")
+    for seed in (5, 17):
+        p = _rational_profile(g, seed)
+        c = _coef(g, p, team)
+        lifted = joint_plan(g, team, c, model="lifted")
+        product = joint_plan(g, team, c, model="product")
+        assert _plan_value(g, p, team, lifted) == _plan_value(g, p, team, product)
+    g3 = load_game("kuhn(players=3,cards=3)")
+    p3 = _rational_profile(g3, 7)
+    plan = joint_plan(g3, team, _coef(g3, p3, team), model="product")
+    assert _plan_value(g3, p3, team, plan) == _brute_force_team_value(g3, p3, team)
+
+
+def test_joint_plan_model_errors():
+    g = load_game("kuhn(players=3,cards=3)")
+    c = np.zeros(len(g.term_rows))
+    with pytest.raises(ToypokerError, match="two members"):
+        joint_plan(load_game("kuhn(players=4)"), (0, 1, 2), np.zeros(1), model="lifted")
+    with pytest.raises(ToypokerError, match="unknown team best-response model"):
+        joint_plan(g, (0, 1), c, model="bogus")
