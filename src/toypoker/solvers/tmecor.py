@@ -33,6 +33,7 @@ master produced so far -- both remain valid bounds on the TMECor value.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,9 +43,7 @@ import numpy as np
 
 from ..errors import ToypokerError
 from ..evaluate import (
-    BestResponse,
     edge_probabilities,
-    expected_values,
     reaches,
     sees_together,
     team_best_response,
@@ -138,21 +137,27 @@ class TMECor:
 
 
 class _Outsider:
-    """The outsider's sequence form: sequence 0 is the empty one, then its free actions."""
+    """The sequence form of one player, or of a team that sees its cards (one player with
+    perfect recall whose sequences are its members' actions): sequence 0 is the empty
+    one, then the seats' free actions."""
 
-    def __init__(self, game: Game, outsider: int):
-        mine = game.sigma_player == outsider
+    def __init__(self, game: Game, seats: tuple[int, ...]):
+        mine = np.isin(game.sigma_player, seats)
         if game.sigma_fixed[mine].any():
-            raise ToypokerError("TMECor: the outsider has restricted actions; drop them")
+            raise ToypokerError(f"TMECor: seats {seat_digits(seats)} have restricted actions")
         self.game = game
         self.sigma = np.flatnonzero(mine)
         self.seq_of_sigma = np.zeros(game.n_sigma, dtype=np.int64)
         self.seq_of_sigma[self.sigma] = 1 + np.arange(len(self.sigma))
         self.n_seq = 1 + len(self.sigma)
-        last = last_sequences(game, (outsider,))[0]
+        per_seat = last_sequences(game, seats)
+        # the seats' last action on the way to each row: the deepest of the members'
+        depth = np.array([game.nodes[i.node].depth for i in game.infosets])[game.sigma_infoset]
+        deepest = np.where(per_seat >= 0, depth[per_seat.clip(0)], -1).argmax(axis=0)
+        last = per_seat[deepest, np.arange(game.n_rows)]
         self.term_seq = np.where(last[game.term_rows] >= 0,
                                  self.seq_of_sigma[last[game.term_rows].clip(0)], 0)  # fmt: skip
-        self.infosets = [i for i in game.infosets if i.player == outsider]
+        self.infosets = [i for i in game.infosets if i.player in seats]
         # deepest first: a sequence's value needs its child infosets'
         self.infosets.sort(key=lambda i: -game.nodes[i.node].depth)
         rep = last[game.infoset_rep_row]
@@ -169,15 +174,24 @@ class _Outsider:
             ft[self.parent[inf.index], k] -= 1.0
         return ft, [i.index for i in self.infosets]
 
-    def best_response_value(self, c: list[Fraction]) -> Fraction:
-        """``min_y c^T y`` exactly: backward over the outsider's infosets."""
+    def best_response_value(self, c: list[Fraction], best: Callable = min) -> Fraction:
+        """``min_y c^T y`` (or ``best=max``) exactly: backward over the infosets."""
         val = list(c)
         for inf in self.infosets:
             seqs = [
                 int(self.seq_of_sigma[s]) for s in range(inf.offset, inf.offset + len(inf.actions))
             ]
-            val[self.parent[inf.index]] += min(val[s] for s in seqs)
+            val[self.parent[inf.index]] += best(val[s] for s in seqs)
         return val[0]
+
+    def realization(self, behaviour: dict[int, list[Fraction]]) -> list[Fraction]:
+        """The exact realization plan (per sequence) of a behaviour strategy."""
+        y = [Fraction(0)] * self.n_seq
+        y[0] = Fraction(1)
+        for inf in reversed(self.infosets):  # shallowest first
+            for k, q in enumerate(behaviour[inf.index]):
+                y[int(self.seq_of_sigma[inf.offset + k])] = y[self.parent[inf.index]] * q
+        return y
 
     def behaviour(self, y: np.ndarray, limit: int) -> dict[int, list[Fraction]]:
         """Exact behaviour probabilities per infoset from a float realization plan."""
@@ -194,31 +208,74 @@ class _Outsider:
         return out
 
 
-def _payoff_columns(game: Game, out: _Outsider, seats: tuple[int, ...], choice: np.ndarray,
-                    exact: bool) -> np.ndarray:  # fmt: skip
-    """``c_k``: the team's payoff per outsider sequence when it plays ``choice``."""
-    sigma = np.full(game.n_sigma, 1.0)
-    sigma[np.isin(game.sigma_player, seats)] = choice[np.isin(game.sigma_player, seats)]
-    reach = reaches(game, edge_probabilities(game, sigma))
-    x = np.prod(reach[list(seats)][:, game.term_rows], axis=0)
-    on = np.flatnonzero(x > 0.5)
-    deals = game.row_deal[game.term_rows[on]]
-    if exact:
-        u = game.term_u_exact[list(seats)][:, on].sum(axis=0)
-        w = game.weights_exact[deals]
-        col = np.array([Fraction(0)] * out.n_seq, dtype=object)
-        for s, v in zip(out.term_seq[on], w * u, strict=True):
-            col[s] += v
-        return col
-    u = game.term_u[list(seats)][:, on].sum(axis=0)
-    return np.bincount(out.term_seq[on], weights=game.weights[deals] * u, minlength=out.n_seq)
+class _Columns:
+    """``c_k``, the team's payoff per outsider sequence when it plays the pure joint plan
+    ``k``, in floats or exactly.  The exact ones are sums of integers: each terminal
+    row's weight times the team's payoff, over one common denominator (computed once)."""
 
+    def __init__(self, game: Game, out: _Outsider, seats: tuple[int, ...]):
+        self.game, self.out, self.seats = game, out, seats
+        self._exact: tuple[np.ndarray, int] | None = None
+        self._pairs: tuple[_Outsider, np.ndarray] | None = None
 
-def _plan_value(game: Game, profile: Profile, seats: tuple[int, ...], choice: np.ndarray
-                ) -> Fraction:  # fmt: skip
-    """The team's exact summed value of the pure joint plan ``choice`` against ``profile``."""
-    vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
-    return sum((vals[p] for p in seats[1:]), vals[seats[0]])
+    def _numerators(self) -> tuple[np.ndarray, int]:
+        """Per terminal row, ``weight * team payoff`` as ``num / den``."""
+        if self._exact is None:
+            g = self.game
+            # rows share their payoff objects (Game._payoffs_exact): scale each once
+            u = [g.term_u_exact[p] for p in self.seats]
+            distinct = [{id(v): v for v in row} for row in u]
+            den = math.lcm(*(v.denominator for d in distinct for v in d.values()))
+            n = np.zeros(len(g.term_rows), dtype=object)
+            for row, d in zip(u, distinct, strict=True):
+                scaled = {k: int(v * den) for k, v in d.items()}
+                n += np.array([scaled[id(v)] for v in row], dtype=object)
+            top = max(abs(int(n.max())), abs(int(n.min()))) * int(g.weight_num.max())
+            # int64 while every column sum fits, Python integers beyond
+            dtype = np.int64 if top * len(n) < 2**62 else object
+            wn = g.weight_num.astype(dtype)[g.row_deal[g.term_rows]]
+            self._exact = (wn * n.astype(dtype), den * int(g.weight_den))
+        return self._exact
+
+    def __call__(self, choice: np.ndarray, exact: bool = False) -> np.ndarray:
+        """The column of plan ``choice``: floats, or Fractions (``exact``)."""
+        g, seats, out = self.game, self.seats, self.out
+        sigma = np.full(g.n_sigma, 1.0)
+        sigma[np.isin(g.sigma_player, seats)] = choice[np.isin(g.sigma_player, seats)]
+        reach = reaches(g, edge_probabilities(g, sigma))
+        x = np.prod(reach[list(seats)][:, g.term_rows], axis=0)
+        on = np.flatnonzero(x > 0.5)
+        if exact:
+            num, den = self._numerators()
+            col = np.zeros(out.n_seq, dtype=num.dtype)
+            np.add.at(col, out.term_seq[on], num[on])
+            return np.array([Fraction(int(v), den) for v in col], dtype=object)
+        deals = g.row_deal[g.term_rows[on]]
+        u = g.term_u[list(seats)][:, on].sum(axis=0)
+        return np.bincount(out.term_seq[on], weights=g.weights[deals] * u, minlength=out.n_seq)
+
+    def best_value(self, behaviour: dict[int, list[Fraction]]) -> Fraction:
+        """The exact best-response value against the outsider's ``behaviour`` of a team
+        that sees its cards (one player with perfect recall): backward induction over
+        the team's sequences, each worth its terminal rows' integer weights times the
+        outsider's realization plan (in integers over one denominator)."""
+        if self._pairs is None:
+            team = _Outsider(self.game, self.seats)
+            num, _ = self._numerators()
+            agg = np.zeros((team.n_seq, self.out.n_seq), dtype=num.dtype)
+            np.add.at(agg, (team.term_seq, self.out.term_seq), num)
+            self._pairs = (team, agg.astype(object))
+        team, agg = self._pairs
+        y = self.out.realization(behaviour)
+        den_y = math.lcm(*(v.denominator for v in y))
+        c = agg @ np.array([int(v * den_y) for v in y], dtype=object)
+        return Fraction(team.best_response_value(list(c), max), self._numerators()[1] * den_y)
+
+    def value(self, choice: np.ndarray, behaviour: dict[int, list[Fraction]]) -> Fraction:
+        """The team's exact summed value of plan ``choice`` against the outsider's
+        ``behaviour``: its column times the outsider's realization plan."""
+        y = self.out.realization(behaviour)
+        return sum((c * v for c, v in zip(self(choice, exact=True), y, strict=True)), Fraction(0))
 
 
 def tmecor(
@@ -274,7 +331,7 @@ def tmecor(
     if len(outsiders) != 1:
         raise ToypokerError(f"TMECor needs one outsider; {game.spec} has {len(outsiders)}")
     (o,) = outsiders
-    out = _Outsider(game, o)
+    out = _Outsider(game, (o,))
     ft, _ = out.constraints()
     how = "backward induction" if sees_together(game, seats) else "MILP"
 
@@ -290,14 +347,26 @@ def tmecor(
         br = team_best_response(game, prof, seats)
         return br.choice, float(br.value)  # type: ignore[arg-type]
 
+    def exact_best_value(behaviour: dict[int, list[Fraction]]) -> Fraction:
+        """The team's best-response value against ``behaviour``, exactly: the MILP's
+        plan valued exactly, or (a team that sees its cards) an exact induction."""
+        if how == "MILP":
+            return column.value(oracle(outsider_profile(behaviour).to_float())[0], behaviour)
+        if not game.sigma_fixed[np.isin(game.sigma_player, seats)].any():
+            return column.best_value(behaviour)
+        up = team_best_response(game, outsider_profile(behaviour), seats).value
+        assert isinstance(up, Fraction)
+        return up
+
+    column = _Columns(game, out, seats)
     plans = [oracle(outsider_profile(None).to_float())[0]]
-    cols = [_payoff_columns(game, out, seats, plans[0], exact=False)]
+    cols = [column(plans[0])]
     lam = np.ones(1)
     y = np.zeros(out.n_seq)
     generated = 1
     # the best upper end so far: the oracle's (float) value, its plan and the exact
     # outsider strategy it answered (the plan is that strategy's best response)
-    best: tuple[float, np.ndarray, Profile] | None = None
+    best: tuple[float, np.ndarray, dict[int, list[Fraction]]] | None = None
     stopped = "converged"
     with deferred_interrupts() as flag:
         while True:
@@ -317,8 +386,8 @@ def tmecor(
             if flag.requested:
                 stopped = "interrupted"
                 break
-            answered = outsider_profile(out.behaviour(y, 10**12))
-            choice, br = oracle(answered.to_float())
+            answered = out.behaviour(y, 10**12)
+            choice, br = oracle(outsider_profile(answered).to_float())
             if best is None or br < best[0]:
                 best = (br, choice, answered)
             if progress is not None:
@@ -330,11 +399,11 @@ def tmecor(
                 stopped = "interrupted" if flag.requested else "seconds" if over else "columns"
                 break
             plans.append(choice)
-            cols.append(_payoff_columns(game, out, seats, choice, exact=False))
+            cols.append(column(choice))
             generated += 1
     # exact bracket: the best rationalisation of each side
     support = [j for j in range(len(plans)) if lam[j] > 1e-12]
-    exact_cols = {j: _payoff_columns(game, out, seats, plans[j], exact=True) for j in support}
+    exact_cols = {j: column(plans[j], exact=True) for j in support}
     best_low: tuple[Fraction, tuple[Fraction, ...]] | None = None
     for limit in DENOMINATORS:
         w = [Fraction(float(lam[j])).limit_denominator(limit) for j in support]
@@ -348,27 +417,23 @@ def tmecor(
         if best_low is None or low > best_low[0]:
             best_low = (low, tuple(w))
     assert best_low is not None
-    best_up: tuple[Fraction, Profile] | None = None
+    best_up: tuple[Fraction, dict[int, list[Fraction]]] | None = None
     if best is not None:
         # the best oracle answer so far, valued exactly: no further oracle call
-        up = _plan_value(game, best[2], seats, best[1])
-        best_up = (up, best[2])
+        best_up = (column.value(best[1], best[2]), best[2])
     if stopped == "converged":
         for limit in DENOMINATORS:
             if best_up is not None and best_up[0] == best_low[0]:
                 break
-            prof = outsider_profile(out.behaviour(y, limit))
-            up = team_best_response(game, prof, seats).value
-            assert isinstance(up, Fraction)
+            behaviour = out.behaviour(y, limit)
+            up = exact_best_value(behaviour)
             if best_up is None or up < best_up[0]:
-                best_up = (up, prof)
+                best_up = (up, behaviour)
     if best_up is None:  # interrupted before the first oracle answer
-        prof = outsider_profile(out.behaviour(y, 10**12))
-        up = team_best_response(game, prof, seats).value
-        assert isinstance(up, Fraction)
-        best_up = (up, prof)
+        behaviour = out.behaviour(y, 10**12)
+        best_up = (exact_best_value(behaviour), behaviour)
     return TMECor(
         game.spec, seats, o, best_low[0], best_up[0],
-        tuple(plans[j] for j in support), best_low[1], best_up[1],
+        tuple(plans[j] for j in support), best_low[1], outsider_profile(best_up[1]),
         generated, time.perf_counter() - start, how, stopped,
     )  # fmt: skip
