@@ -53,6 +53,7 @@ from ..games.collusion import Team, seat_digits
 from ..interrupts import deferred_interrupts
 from ..profile import Profile
 from ..team_response import last_sequences
+from .exact_face import solve_face
 
 __all__ = ["TMECor", "tmecor"]
 
@@ -193,6 +194,17 @@ class _Outsider:
                 y[int(self.seq_of_sigma[inf.offset + k])] = y[self.parent[inf.index]] * q
         return y
 
+    def exact_behaviour(self, y: list[Fraction]) -> dict[int, list[Fraction]]:
+        """Behaviour probabilities per infoset from an exact realization plan (uniform
+        where the plan does not reach)."""
+        out = {}
+        for inf in self.infosets:
+            k = len(inf.actions)
+            top = y[self.parent[inf.index]]
+            seqs = self.seq_of_sigma[inf.offset : inf.offset + k]
+            out[inf.index] = [y[s] / top for s in seqs] if top > 0 else [Fraction(1, k)] * k
+        return out
+
     def behaviour(self, y: np.ndarray, limit: int) -> dict[int, list[Fraction]]:
         """Exact behaviour probabilities per infoset from a float realization plan."""
         out = {}
@@ -276,6 +288,55 @@ class _Columns:
         ``behaviour``: its column times the outsider's realization plan."""
         y = self.out.realization(behaviour)
         return sum((c * v for c, v in zip(self(choice, exact=True), y, strict=True)), Fraction(0))
+
+
+def _exact_master(
+    ft: np.ndarray,
+    cols: list[np.ndarray],
+    zf: np.ndarray,
+    lam: np.ndarray,
+    y: np.ndarray,
+    value: float,
+    tol: float = 1e-9,
+) -> tuple[list[Fraction] | None, list[Fraction] | None]:
+    """The master LP's exact optimum on the face its float optimum lies on
+    (:func:`~toypoker.solvers.exact_face.solve_face`): the team's weights on the
+    plans ``cols`` (exact columns) and the outsider's realization plan, each ``None``
+    when the exact point fails its checks (signs, sequence form, sum 1).
+
+    Primal: ``F^T z - C lambda = 0`` on the outsider's sequences whose inequality is
+    tight, ``sum lambda = 1``.  Dual: ``F y = e_0`` with ``y`` zero off its float
+    support, ``c_k^T y = v`` for every plan in the mixture."""
+    n_seq, nz = ft.shape
+    k = len(cols)
+    c = np.stack(cols, axis=1)  # (n_seq, k) exact
+    slack = c.astype(np.float64) @ lam - ft @ zf
+    tight = np.flatnonzero(np.abs(slack) < tol)
+    a = np.zeros((len(tight) + 1, nz + k), dtype=object)
+    a[: len(tight), :nz] = ft[tight].astype(np.int64)
+    a[: len(tight), nz:] = -c[tight]
+    a[-1, nz:] = 1
+    b = [Fraction(0)] * len(tight) + [Fraction(1)]
+    sol = solve_face(a, b, np.concatenate([zf, lam]))
+    w = None if sol is None else sol[nz:]
+    if w is not None and (min(w) < 0 or sum(w) != 1):
+        w = None
+    sup = np.flatnonzero(y > tol)
+    a = np.zeros((nz + k, len(sup) + 1), dtype=object)
+    a[:nz, : len(sup)] = ft[sup].T.astype(np.int64)
+    a[nz:, : len(sup)] = c[sup].T
+    a[nz:, -1] = -1
+    b = [Fraction(1)] + [Fraction(0)] * (nz + k - 1)
+    sol = solve_face(a, b, np.concatenate([y[sup], [value]]))
+    ye = None
+    if sol is not None and min(sol[:-1], default=0) >= 0:
+        ye = [Fraction(0)] * n_seq
+        for s, v in zip(sup, sol[:-1], strict=True):
+            ye[int(s)] = v
+        root = [sum((int(ft[s, r]) * ye[s] for s in sup), Fraction(0)) for r in range(nz)]
+        if root != b[:nz]:
+            ye = None
+    return w, ye
 
 
 def tmecor(
@@ -381,7 +442,7 @@ def tmecor(
             if res.status != 0:
                 raise ToypokerError(f"TMECor master LP failed: {res.message}")
             value = -res.fun
-            lam = res.x[nz:]
+            zf, lam = res.x[:nz], res.x[nz:]
             y = -res.ineqlin.marginals
             if flag.requested:
                 stopped = "interrupted"
@@ -404,9 +465,16 @@ def tmecor(
     # exact bracket: the best rationalisation of each side
     support = [j for j in range(len(plans)) if lam[j] > 1e-12]
     exact_cols = {j: column(plans[j], exact=True) for j in support}
+    exact_w, exact_y = (
+        _exact_master(ft, [exact_cols[j] for j in support], zf, lam[support], y, value)
+        if stopped == "converged"
+        else (None, None)
+    )
+    candidates = [] if exact_w is None else [exact_w]
+    candidates += [[Fraction(float(lam[j])).limit_denominator(limit) for j in support]
+                   for limit in DENOMINATORS]  # fmt: skip
     best_low: tuple[Fraction, tuple[Fraction, ...]] | None = None
-    for limit in DENOMINATORS:
-        w = [Fraction(float(lam[j])).limit_denominator(limit) for j in support]
+    for w in candidates:
         total = sum(w, Fraction(0))
         if total <= 0:
             continue
@@ -422,10 +490,10 @@ def tmecor(
         # the best oracle answer so far, valued exactly: no further oracle call
         best_up = (column.value(best[1], best[2]), best[2])
     if stopped == "converged":
-        for limit in DENOMINATORS:
+        tries = [] if exact_y is None else [out.exact_behaviour(exact_y)]
+        for behaviour in tries + [out.behaviour(y, limit) for limit in DENOMINATORS]:
             if best_up is not None and best_up[0] == best_low[0]:
                 break
-            behaviour = out.behaviour(y, limit)
             up = exact_best_value(behaviour)
             if best_up is None or up < best_up[0]:
                 best_up = (up, behaviour)
