@@ -43,6 +43,7 @@ import numpy as np
 
 from ..errors import ToypokerError
 from ..evaluate import (
+    counterfactual_reach,
     edge_probabilities,
     reaches,
     sees_together,
@@ -52,7 +53,7 @@ from ..game import Game
 from ..games.collusion import Team, seat_digits
 from ..interrupts import deferred_interrupts
 from ..profile import Profile
-from ..team_response import last_sequences
+from ..team_response import joint_plan_alternating, last_sequences
 from .exact_face import solve_face
 
 __all__ = ["TMECor", "tmecor"]
@@ -89,8 +90,10 @@ class TMECor:
         The oracle: ``"backward induction"`` or ``"MILP"``.
     stopped
         Why the generation stopped: ``"converged"`` (no plan beats the master's value
-        by more than the tolerance), ``"seconds"`` (time budget), ``"columns"`` (cap) or
-        ``"interrupted"`` (Ctrl-C or SIGTERM).  The bracket is valid in every case.
+        by more than the tolerance), ``"heuristic"`` (``oracle="alternating"``: the
+        alternating best responses find no better plan), ``"seconds"`` (time budget),
+        ``"columns"`` (cap) or ``"interrupted"`` (Ctrl-C or SIGTERM).  The bracket is
+        valid in every case.
     """
 
     spec: str
@@ -346,6 +349,7 @@ def tmecor(
     max_columns: int = 1000,
     seconds: float | None = None,
     progress: Callable[[int, float, float], None] | None = None,
+    oracle: str = "hybrid",
 ) -> TMECor:
     """The team's optimal correlated plan against the one outsider, bracketed exactly.
 
@@ -365,8 +369,16 @@ def tmecor(
         bracket of the plans found so far.
     progress
         Called after each oracle call with the plans generated so far, the master's
-        value and the smallest oracle value so far (floats: the bracket's ends in
-        the making).
+        value and the smallest exact oracle value so far (floats: the bracket's ends
+        in the making; ``inf`` before the first exact oracle call).
+    oracle
+        For a team that does not see its cards: ``"hybrid"`` (the members'
+        alternating best responses, from the last plans found, give the next plan
+        while they beat the master's value; the exact MILP only when they do not,
+        to certify), ``"exact"`` (the MILP at every step), or ``"alternating"``
+        (never the MILP: the lower end stays exact, the upper end is the last
+        exact oracle value or, without one, the one final MILP -- for games whose
+        MILP is out of reach, stop with ``seconds``).
 
     Returns
     -------
@@ -404,15 +416,26 @@ def tmecor(
             probs[inf.offset : inf.offset + k] = row if row is not None else [Fraction(1, k)] * k
         return Profile(game, probs)
 
-    def oracle(prof: Profile) -> tuple[np.ndarray, float]:
+    if oracle not in ("hybrid", "exact", "alternating"):
+        raise ToypokerError(f"unknown TMECor oracle {oracle!r}")
+    heuristic = how == "MILP" and oracle != "exact"
+    u_team = game.term_u[list(seats)].sum(axis=0)
+
+    def exact_oracle(prof: Profile) -> tuple[np.ndarray, float]:
         br = team_best_response(game, prof, seats)
         return br.choice, float(br.value)  # type: ignore[arg-type]
+
+    def cheap_oracle(prof: Profile) -> tuple[np.ndarray, float]:
+        sigma = np.asarray(prof.probs, dtype=np.float64)
+        cf = counterfactual_reach(game, reaches(game, edge_probabilities(game, sigma)), seats)
+        return joint_plan_alternating(game, seats, cf[game.term_rows] * u_team, plans[-4:])
 
     def exact_best_value(behaviour: dict[int, list[Fraction]]) -> Fraction:
         """The team's best-response value against ``behaviour``, exactly: the MILP's
         plan valued exactly, or (a team that sees its cards) an exact induction."""
         if how == "MILP":
-            return column.value(oracle(outsider_profile(behaviour).to_float())[0], behaviour)
+            return column.value(exact_oracle(outsider_profile(behaviour).to_float())[0],
+                                behaviour)  # fmt: skip
         if not game.sigma_fixed[np.isin(game.sigma_player, seats)].any():
             return column.best_value(behaviour)
         up = team_best_response(game, outsider_profile(behaviour), seats).value
@@ -420,7 +443,9 @@ def tmecor(
         return up
 
     column = _Columns(game, out, seats)
-    plans = [oracle(outsider_profile(None).to_float())[0]]
+    plans: list[np.ndarray] = []
+    first = outsider_profile(None).to_float()
+    plans.append((cheap_oracle if heuristic else exact_oracle)(first)[0])
     cols = [column(plans[0])]
     lam = np.ones(1)
     y = np.zeros(out.n_seq)
@@ -448,13 +473,17 @@ def tmecor(
                 stopped = "interrupted"
                 break
             answered = out.behaviour(y, 10**12)
-            choice, br = oracle(outsider_profile(answered).to_float())
-            if best is None or br < best[0]:
-                best = (br, choice, answered)
+            prof = outsider_profile(answered).to_float()
+            choice, br = cheap_oracle(prof) if heuristic else (None, -np.inf)
+            if br <= value + tol and oracle != "alternating":
+                choice, br = exact_oracle(prof)
+                if best is None or br < best[0]:
+                    best = (br, choice, answered)
             if progress is not None:
-                progress(generated, value, best[0])
+                progress(generated, value, np.inf if best is None else best[0])
             over = seconds is not None and time.perf_counter() - start > seconds
             if br <= value + tol:
+                stopped = "converged" if oracle != "alternating" else "heuristic"
                 break
             if flag.requested or over or generated >= max_columns:
                 stopped = "interrupted" if flag.requested else "seconds" if over else "columns"
@@ -467,7 +496,7 @@ def tmecor(
     exact_cols = {j: column(plans[j], exact=True) for j in support}
     exact_w, exact_y = (
         _exact_master(ft, [exact_cols[j] for j in support], zf, lam[support], y, value)
-        if stopped == "converged"
+        if stopped in ("converged", "heuristic")
         else (None, None)
     )
     candidates = [] if exact_w is None else [exact_w]
@@ -485,21 +514,27 @@ def tmecor(
         if best_low is None or low > best_low[0]:
             best_low = (low, tuple(w))
     assert best_low is not None
+    # upper end: a MILP plan is optimal in floating point only; one worth less than
+    # the lower end is provably not optimal (a best response's value is at least the
+    # game's value) and is not used
     best_up: tuple[Fraction, dict[int, list[Fraction]]] | None = None
     if best is not None:
         # the best oracle answer so far, valued exactly: no further oracle call
-        best_up = (column.value(best[1], best[2]), best[2])
+        up = column.value(best[1], best[2])
+        best_up = (up, best[2]) if up >= best_low[0] else None
+    tries = [] if exact_y is None else [out.exact_behaviour(exact_y)]
     if stopped == "converged":
-        tries = [] if exact_y is None else [out.exact_behaviour(exact_y)]
-        for behaviour in tries + [out.behaviour(y, limit) for limit in DENOMINATORS]:
-            if best_up is not None and best_up[0] == best_low[0]:
-                break
-            up = exact_best_value(behaviour)
-            if best_up is None or up < best_up[0]:
-                best_up = (up, behaviour)
-    if best_up is None:  # interrupted before the first oracle answer
-        behaviour = out.behaviour(y, 10**12)
-        best_up = (exact_best_value(behaviour), behaviour)
+        tries += [out.behaviour(y, limit) for limit in DENOMINATORS]
+    elif best_up is None:  # stopped before an exact oracle answer
+        tries += [out.behaviour(y, 10**12)]
+    for behaviour in tries:
+        if best_up is not None and best_up[0] == best_low[0]:
+            break
+        up = exact_best_value(behaviour)
+        if up >= best_low[0] and (best_up is None or up < best_up[0]):
+            best_up = (up, behaviour)
+    if best_up is None:
+        raise ToypokerError("TMECor: no exact upper end (every oracle plan below the lower)")
     return TMECor(
         game.spec, seats, o, best_low[0], best_up[0],
         tuple(plans[j] for j in support), best_low[1], outsider_profile(best_up[1]),
