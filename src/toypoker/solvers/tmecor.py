@@ -35,11 +35,12 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..errors import ToypokerError
 from ..evaluate import (
@@ -60,6 +61,9 @@ __all__ = ["TMECor", "tmecor"]
 
 DENOMINATORS = (10**2, 10**4, 10**6, 10**9, 10**12)
 """Denominator limits tried when the LP's floats are rationalised (the best bracket wins)."""
+
+MAX_EXACT_SEQUENCES = 2000
+"""Most outsider sequences for which the master LP's optimum is solved exactly."""
 
 
 @dataclass(frozen=True)
@@ -168,15 +172,19 @@ class _Outsider:
         self.parent = {i.index: (int(self.seq_of_sigma[rep[i.index]]) if rep[i.index] >= 0 else 0)
                        for i in self.infosets}  # fmt: skip
 
-    def constraints(self) -> tuple[np.ndarray, list[int]]:
-        """``F^T`` as a dense ``(n_seq, 1 + n_infosets)`` matrix (column 0: the root)."""
-        ft = np.zeros((self.n_seq, 1 + len(self.infosets)))
-        ft[0, 0] = 1.0
+    def constraints(self) -> sp.csr_array:
+        """``F^T``, sparse ``(n_seq, 1 + n_infosets)`` (column 0: the root)."""
+        rows, cols, vals = [0], [0], [1.0]
         for k, inf in enumerate(self.infosets, start=1):
             for s in range(inf.offset, inf.offset + len(inf.actions)):
-                ft[self.seq_of_sigma[s], k] = 1.0
-            ft[self.parent[inf.index], k] -= 1.0
-        return ft, [i.index for i in self.infosets]
+                rows.append(int(self.seq_of_sigma[s]))
+                cols.append(k)
+                vals.append(1.0)
+            rows.append(self.parent[inf.index])
+            cols.append(k)
+            vals.append(-1.0)
+        shape = (self.n_seq, 1 + len(self.infosets))
+        return sp.coo_array((vals, (rows, cols)), shape=shape).tocsr()
 
     def best_response_value(self, c: list[Fraction], best: Callable = min) -> Fraction:
         """``min_y c^T y`` (or ``best=max``) exactly: backward over the infosets."""
@@ -208,6 +216,20 @@ class _Outsider:
             out[inf.index] = [y[s] / top for s in seqs] if top > 0 else [Fraction(1, k)] * k
         return out
 
+    def grid_behaviour(self, y: np.ndarray, bits: int = 20) -> dict[int, list[Fraction]]:
+        """Behaviour probabilities per infoset from a float realization plan, each a
+        multiple of ``2**-bits`` (small exact realization plans on big games)."""
+        out = {}
+        for inf in self.infosets:
+            k = len(inf.actions)
+            ys = np.clip(y[self.seq_of_sigma[inf.offset : inf.offset + k]], 0.0, None)
+            tot = ys.sum()
+            probs = ys / tot if tot > 1e-12 else np.full(k, 1.0 / k)
+            units = np.round(probs * 2**bits).astype(np.int64)
+            units[int(np.argmax(units))] += 2**bits - int(units.sum())
+            out[inf.index] = [Fraction(int(u), 2**bits) for u in units]
+        return out
+
     def behaviour(self, y: np.ndarray, limit: int) -> dict[int, list[Fraction]]:
         """Exact behaviour probabilities per infoset from a float realization plan."""
         out = {}
@@ -231,7 +253,7 @@ class _Columns:
     def __init__(self, game: Game, out: _Outsider, seats: tuple[int, ...]):
         self.game, self.out, self.seats = game, out, seats
         self._exact: tuple[np.ndarray, int] | None = None
-        self._pairs: tuple[_Outsider, np.ndarray] | None = None
+        self._pairs: tuple[_Outsider, np.ndarray, np.ndarray] | None = None
 
     def _numerators(self) -> tuple[np.ndarray, int]:
         """Per terminal row, ``weight * team payoff`` as ``num / den``."""
@@ -277,13 +299,17 @@ class _Columns:
         if self._pairs is None:
             team = _Outsider(self.game, self.seats)
             num, _ = self._numerators()
-            agg = np.zeros((team.n_seq, self.out.n_seq), dtype=num.dtype)
-            np.add.at(agg, (team.term_seq, self.out.term_seq), num)
-            self._pairs = (team, agg.astype(object))
-        team, agg = self._pairs
+            keys, inverse = np.unique(team.term_seq * self.out.n_seq + self.out.term_seq,
+                                      return_inverse=True)  # fmt: skip
+            agg = np.zeros(len(keys), dtype=num.dtype)
+            np.add.at(agg, inverse.reshape(-1), num)
+            self._pairs = (team, keys, agg.astype(object))
+        team, keys, agg = self._pairs
         y = self.out.realization(behaviour)
         den_y = math.lcm(*(v.denominator for v in y))
-        c = agg @ np.array([int(v * den_y) for v in y], dtype=object)
+        scaled = np.array([int(v * den_y) for v in y], dtype=object)
+        c = np.zeros(team.n_seq, dtype=object)
+        np.add.at(c, keys // self.out.n_seq, agg * scaled[keys % self.out.n_seq])
         return Fraction(team.best_response_value(list(c), max), self._numerators()[1] * den_y)
 
     def value(self, choice: np.ndarray, behaviour: dict[int, list[Fraction]]) -> Fraction:
@@ -294,7 +320,7 @@ class _Columns:
 
 
 def _exact_master(
-    ft: np.ndarray,
+    ft: sp.csr_array,
     cols: list[np.ndarray],
     zf: np.ndarray,
     lam: np.ndarray,
@@ -311,6 +337,9 @@ def _exact_master(
     tight, ``sum lambda = 1``.  Dual: ``F y = e_0`` with ``y`` zero off its float
     support, ``c_k^T y = v`` for every plan in the mixture."""
     n_seq, nz = ft.shape
+    if n_seq > MAX_EXACT_SEQUENCES:
+        return None, None
+    ft = ft.toarray()
     k = len(cols)
     c = np.stack(cols, axis=1)  # (n_seq, k) exact
     slack = c.astype(np.float64) @ lam - ft @ zf
@@ -350,6 +379,8 @@ def tmecor(
     seconds: float | None = None,
     progress: Callable[[int, float, float], None] | None = None,
     oracle: str = "hybrid",
+    upper_game: Game | None = None,
+    start_plans: Sequence[np.ndarray] = (),
 ) -> TMECor:
     """The team's optimal correlated plan against the one outsider, bracketed exactly.
 
@@ -378,7 +409,15 @@ def tmecor(
         to certify), ``"exact"`` (the MILP at every step), or ``"alternating"``
         (never the MILP: the lower end stays exact, the upper end is the last
         exact oracle value or, without one, the one final MILP -- for games whose
-        MILP is out of reach, stop with ``seconds``).
+        MILP is out of reach, stop with ``seconds`` and give ``upper_game``).
+    upper_game
+        With ``oracle="alternating"``: the same game with the team seeing its cards
+        (strong collusion: same rows, same team payoff), whose team's exact best
+        response bounds the weak team's from above -- the upper end then needs no
+        MILP (it is looser: the value of seeing the partner's cards).
+    start_plans
+        Joint pure plans to start the master with (a warm start: e.g. ``plans`` of
+        an earlier result on the same game and team, saved with ``numpy.save``).
 
     Returns
     -------
@@ -405,7 +444,7 @@ def tmecor(
         raise ToypokerError(f"TMECor needs one outsider; {game.spec} has {len(outsiders)}")
     (o,) = outsiders
     out = _Outsider(game, (o,))
-    ft, _ = out.constraints()
+    ft = out.constraints()
     how = "backward induction" if sees_together(game, seats) else "MILP"
 
     def outsider_profile(behaviour: dict[int, list[Fraction]] | None) -> Profile:
@@ -430,9 +469,17 @@ def tmecor(
         cf = counterfactual_reach(game, reaches(game, edge_probabilities(game, sigma)), seats)
         return joint_plan_alternating(game, seats, cf[game.term_rows] * u_team, plans[-4:])
 
+    if upper_game is not None:
+        if oracle != "alternating" or how != "MILP":
+            raise ToypokerError("TMECor: upper_game is for oracle='alternating' on a weak team")
+        strong = _Columns(upper_game, _Outsider(upper_game, (o,)), seats)
+        label_of = {i.index: upper_game.infoset(i.label).index for i in out.infosets}
+
     def exact_best_value(behaviour: dict[int, list[Fraction]]) -> Fraction:
         """The team's best-response value against ``behaviour``, exactly: the MILP's
         plan valued exactly, or (a team that sees its cards) an exact induction."""
+        if upper_game is not None:
+            return strong.best_value({label_of[i]: b for i, b in behaviour.items()})
         if how == "MILP":
             return column.value(exact_oracle(outsider_profile(behaviour).to_float())[0],
                                 behaviour)  # fmt: skip
@@ -443,10 +490,13 @@ def tmecor(
         return up
 
     column = _Columns(game, out, seats)
-    plans: list[np.ndarray] = []
+    plans: list[np.ndarray] = [np.asarray(x, dtype=np.int8) for x in start_plans]
+    for x in plans:
+        if x.shape != (game.n_sigma,):
+            raise ToypokerError(f"TMECor: a start plan of {len(x)} actions, not {game.n_sigma}")
     first = outsider_profile(None).to_float()
     plans.append((cheap_oracle if heuristic else exact_oracle)(first)[0])
-    cols = [column(plans[0])]
+    cols = [column(x) for x in plans]
     lam = np.ones(1)
     y = np.zeros(out.n_seq)
     generated = 1
@@ -459,7 +509,7 @@ def tmecor(
             c = np.stack(cols, axis=1)  # (n_seq, K)
             nz, k = ft.shape[1], c.shape[1]
             obj = np.concatenate([-np.eye(1, nz, 0)[0], np.zeros(k)])
-            a_ub = np.hstack([ft, -c])
+            a_ub = sp.hstack([ft, sp.csr_array(-c)]).tocsr()
             a_eq = np.concatenate([np.zeros(nz), np.ones(k)])[None, :]
             bounds = [(None, None)] * nz + [(0, None)] * k
             res = linprog(obj, A_ub=a_ub, b_ub=np.zeros(out.n_seq), A_eq=a_eq, b_eq=[1.0],
@@ -523,7 +573,9 @@ def tmecor(
         up = column.value(best[1], best[2])
         best_up = (up, best[2]) if up >= best_low[0] else None
     tries = [] if exact_y is None else [out.exact_behaviour(exact_y)]
-    if stopped == "converged":
+    if upper_game is not None:
+        tries += [out.grid_behaviour(y)]
+    elif stopped == "converged":
         tries += [out.behaviour(y, limit) for limit in DENOMINATORS]
     elif best_up is None:  # stopped before an exact oracle answer
         tries += [out.behaviour(y, 10**12)]
@@ -535,6 +587,8 @@ def tmecor(
             best_up = (up, behaviour)
     if best_up is None:
         raise ToypokerError("TMECor: no exact upper end (every oracle plan below the lower)")
+    if upper_game is not None:
+        how = "alternating; upper: team seeing its cards"
     return TMECor(
         game.spec, seats, o, best_low[0], best_up[0],
         tuple(plans[j] for j in support), best_low[1], outsider_profile(best_up[1]),
