@@ -30,7 +30,7 @@ from .errors import ToypokerError
 from .game import Game
 from .games.collusion import Team, seat_digits
 from .profile import Profile, check_profile
-from .team_response import joint_plan, joint_plan_alternating
+from .team_response import joint_plan, joint_plan_alternating, random_plans
 
 
 # ----------------------------------------------------------------- primitives
@@ -492,6 +492,8 @@ def team_best_response(
     reach: np.ndarray | None = None,
     eprob: np.ndarray | None = None,
     method: str = "exact",
+    restarts: int = 2,
+    rng: np.random.Generator | None = None,
 ) -> BestResponse:
     """The team's joint pure best response to ``profile`` and its value (the team's
     summed payoff; exact for an exact profile).
@@ -500,7 +502,9 @@ def team_best_response(
     (:func:`sees_together`), else the MILP of :func:`toypoker.team_response.joint_plan`
     (optimal up to HiGHS's tolerances), the plan then evaluated.  ``method=
     "alternating"``: instead of the MILP, the members' alternating best responses
-    (:func:`toypoker.team_response.joint_plan_alternating`): fast, a lower bound.
+    (:func:`toypoker.team_response.joint_plan_alternating`): fast, a lower bound,
+    started from the members' likeliest actions, their first actions and ``restarts``
+    random plans drawn with ``rng`` (default: seed 0).
     """
     sigma = profile.probs
     if eprob is None:
@@ -511,8 +515,16 @@ def team_best_response(
         return best_response(game, sigma, seats, reach, eprob)
     cf = counterfactual_reach(game, reach, seats)[game.term_rows].astype(np.float64)
     u = game.term_u[list(seats)].sum(axis=0)
-    if method == "alternating":
-        choice = joint_plan_alternating(game, seats, cf * u)[0]
+    if method == "alternating":  # from the members' likeliest actions, and first actions
+        mode = np.zeros(game.n_sigma, dtype=np.int8)
+        probs = np.asarray(sigma, dtype=np.float64)
+        for inf in game.infosets:
+            if inf.player in seats:
+                row = probs[inf.offset : inf.offset + len(inf.actions)]
+                mode[inf.offset + int(np.argmax(row))] = 1
+        starts = [mode, np.zeros(game.n_sigma, dtype=np.int8)]
+        starts += random_plans(game, seats, restarts, rng or np.random.default_rng(0))
+        choice = joint_plan_alternating(game, seats, cf * u, starts)[0]
     elif method == "exact":
         choice = joint_plan(game, seats, cf * u)
     else:
@@ -530,6 +542,8 @@ def team_evaluation(
     reach: np.ndarray | None = None,
     eprob: np.ndarray | None = None,
     method: str = "exact",
+    restarts: int = 2,
+    rng: np.random.Generator | None = None,
 ) -> TeamEvaluation:
     """The team's joint best response to the outsiders' strategies, and its gain.
 
@@ -552,6 +566,9 @@ def team_evaluation(
         ``"exact"`` or ``"alternating"`` (members who see only their own cards: the
         members' alternating best responses, a lower bound on the gain; ``how``
         then reads ``"alternating (lower bound)"``).
+    restarts, rng
+        Random start plans of the alternating method, and their generator
+        (:func:`team_best_response`).
 
     Returns
     -------
@@ -572,7 +589,8 @@ def team_evaluation(
     if reach is None:
         reach = reaches(game, eprob)
     value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
-    br = team_best_response(game, profile, seats, reach=reach, eprob=eprob, method=method)
+    br = team_best_response(game, profile, seats, reach=reach, eprob=eprob, method=method,
+                            restarts=restarts, rng=rng)  # fmt: skip
     how = "backward induction" if sees_together(game, seats) else "MILP"
     if how == "MILP" and method == "alternating":
         how = "alternating (lower bound)"

@@ -43,6 +43,7 @@ __all__ = [
     "joint_plan_alternating",
     "joint_plan_by_beliefs",
     "last_sequences",
+    "random_plans",
 ]
 
 
@@ -483,6 +484,7 @@ def joint_plan_alternating(
     """
     coef = np.asarray(coef, dtype=np.float64)
     last = last_sequences(game, members)[:, game.term_rows]
+    last = np.where(last >= 0, last, game.n_sigma)  # slot n_sigma: the empty sequence
     trees = [_member_tree(game, p) for p in members]
     if not starts:
         starts = [np.zeros(game.n_sigma, dtype=np.int8)]
@@ -503,10 +505,8 @@ def joint_plan_alternating(
                         r = np.ones(game.n_sigma + 1)
                         for _inf, acts, parent in reversed(trees[k][0]):
                             r[acts] = r[parent] * x[acts]
-                        others *= r[np.where(last[k] >= 0, last[k], game.n_sigma)]
-                w = coef * others
-                v = np.zeros(game.n_sigma + 1)  # slot n_sigma: the empty sequence
-                np.add.at(v, np.where(last[j] >= 0, last[j], game.n_sigma), w)
+                        others *= r[last[k]]
+                v = np.bincount(last[j], weights=coef * others, minlength=game.n_sigma + 1)
                 x[seqs] = 0.0
                 for _inf, acts, parent in order:
                     a = acts[int(np.argmax(v[acts]))]
@@ -533,3 +533,18 @@ def _member_tree(game: Game, p: int) -> tuple[list[tuple[int, np.ndarray, int]],
             order.append((inf.index, acts, ps if ps >= 0 else game.n_sigma))
     order.sort(key=lambda t: -game.nodes[game.infosets[t[0]].node].depth)
     return order, _member_sequences(game, p)
+
+
+def random_plans(
+    game: Game, members: tuple[int, ...], n: int, rng: np.random.Generator
+) -> list[np.ndarray]:
+    """``n`` joint pure plans, an action drawn uniformly at every free infoset of the
+    members (start plans for :func:`joint_plan_alternating`)."""
+    infs = [i for i in game.infosets if i.player in members and not i.restricted]
+    out = []
+    for _ in range(n):
+        plan = np.zeros(game.n_sigma, dtype=np.int8)
+        for inf in infs:
+            plan[inf.offset + int(rng.integers(len(inf.actions)))] = 1
+        out.append(plan)
+    return out
