@@ -21,7 +21,9 @@ the default "lifted model" (:func:`_joint_plan_lifted`) has one variable per pai
 the members' sequences and the sequence-form constraints multiplied out, a relaxation
 that was integral on every 3P-SMH case tried.  HiGHS (``scipy.optimize.milp``)
 solves either with a relative gap of 0; the caller evaluates the plan it returns
-(exactly, for exact profiles).
+(exactly, for exact profiles).  :func:`joint_plan_alternating` is the fast heuristic
+(the members best-respond to each other in turn): a lower bound, for games whose
+MILP is out of reach.
 
 This module sees only the compiled game and arrays (:mod:`toypoker.evaluate` calls
 it with the outside weights); it imports nothing above :mod:`toypoker.game`.

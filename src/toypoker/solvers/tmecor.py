@@ -16,14 +16,24 @@ zero-sum multi-player extensive-form games") a master LP over the plans found so
 oracle is the team's joint best response to ``y``
 (:func:`toypoker.evaluate.team_best_response`: backward induction for a team that
 sees its cards, a MILP otherwise), added as a column while it beats the master's
-value.
+value.  For a team that does not see its cards the default oracle is hybrid: the
+members' alternating best responses
+(:func:`toypoker.team_response.joint_plan_alternating`, started from the last plans)
+give the next column while they beat the master's value, and the MILP is called only
+when they do not -- to find a better plan or certify that none exists.
 
 The bracket is exact.  ``lower``: the rationalised mixture's value against the
 outsider's exact best response (a backward induction over the outsider's sequences in
 Fractions) -- what the team guarantees.  ``upper``: the team's exact best response
 value against the rationalised outsider strategy -- what the outsider guarantees (for
-a MILP oracle: the exact value of the MILP's optimal plan).  ``lower == upper`` is the
-exact TMECor value.
+a MILP oracle: the exact value of the MILP's optimal plan, a plan optimal in floating
+point; one found below ``lower`` is provably not optimal and is dropped).  On
+converging, the master LP's exact optimum on the face its float optimum lies on
+(:mod:`toypoker.solvers.exact_face`) is tried first, then rounded floats.  The team's
+exact columns are sums of integers (each terminal row's weight times the team's
+payoff over one common denominator) and an exact plan value is its column times the
+outsider's realization plan, so the exact side costs seconds on 3P-SMH, not minutes.
+``lower == upper`` is the exact TMECor value.
 
 The bracket is anytime: stopped early (time budget, column cap, Ctrl-C) ``lower`` is
 the current mixture against the outsider's exact best response and ``upper`` the
