@@ -494,6 +494,7 @@ def team_best_response(
     method: str = "exact",
     restarts: int = 2,
     rng: np.random.Generator | None = None,
+    together: bool | None = None,
 ) -> BestResponse:
     """The team's joint pure best response to ``profile`` and its value (the team's
     summed payoff; exact for an exact profile).
@@ -504,14 +505,15 @@ def team_best_response(
     "alternating"``: instead of the MILP, the members' alternating best responses
     (:func:`toypoker.team_response.joint_plan_alternating`): fast, a lower bound,
     started from the members' likeliest actions, their first actions and ``restarts``
-    random plans drawn with ``rng`` (default: seed 0).
+    random plans drawn with ``rng`` (default: seed 0).  ``together``: the value of
+    :func:`sees_together` when the caller has it.
     """
     sigma = profile.probs
     if eprob is None:
         eprob = edge_probabilities(game, sigma)
     if reach is None:
         reach = reaches(game, eprob)
-    if sees_together(game, seats):
+    if sees_together(game, seats) if together is None else together:
         return best_response(game, sigma, seats, reach, eprob)
     cf = counterfactual_reach(game, reach, seats)[game.term_rows].astype(np.float64)
     u = game.term_u[list(seats)].sum(axis=0)
@@ -589,9 +591,10 @@ def team_evaluation(
     if reach is None:
         reach = reaches(game, eprob)
     value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
+    together = sees_together(game, seats)
     br = team_best_response(game, profile, seats, reach=reach, eprob=eprob, method=method,
-                            restarts=restarts, rng=rng)  # fmt: skip
-    how = "backward induction" if sees_together(game, seats) else "MILP"
+                            restarts=restarts, rng=rng, together=together)  # fmt: skip
+    how = "backward induction" if together else "MILP"
     if how == "MILP" and method == "alternating":
         how = "alternating (lower bound)"
     br_value = br.value if profile.exact else float(br.value)  # type: ignore[arg-type]

@@ -471,7 +471,7 @@ def tmecor(
     u_team = game.term_u[list(seats)].sum(axis=0)
 
     def exact_oracle(prof: Profile) -> tuple[np.ndarray, float]:
-        br = team_best_response(game, prof, seats)
+        br = team_best_response(game, prof, seats, together=how != "MILP")
         return br.choice, float(br.value)  # type: ignore[arg-type]
 
     def cheap_oracle(prof: Profile) -> tuple[np.ndarray, float]:
@@ -495,7 +495,8 @@ def tmecor(
                                 behaviour)  # fmt: skip
         if not game.sigma_fixed[np.isin(game.sigma_player, seats)].any():
             return column.best_value(behaviour)
-        up = team_best_response(game, outsider_profile(behaviour), seats).value
+        up = team_best_response(game, outsider_profile(behaviour), seats,
+                                together=True).value  # fmt: skip
         assert isinstance(up, Fraction)
         return up
 
