@@ -1,11 +1,13 @@
-"""A weak team's exact joint best response: the MILP (team_response.joint_plan) beside
-backward induction over the team's public belief states (joint_plan_by_beliefs).
+"""A weak team's joint best response: the MILP (team_response.joint_plan) in its lifted
+model (pairs of sequences, the default) and its product model (the one before),
+backward induction over the team's public belief states (joint_plan_by_beliefs) and
+the members' alternating best responses (joint_plan_alternating: a lower bound).
 
 One table (load average printed): per game and team, against a fixed random outsider
-profile, the seconds of each (interleaved, median of ``--repeats``), the exact values
-of both plans (equal when both are optimal) and the belief states the induction
-visited; on 3P-SMH the induction is capped at ``--max-states`` states and reported as
-given up when it needs more.
+profile, the seconds of each (interleaved, median of ``--repeats``) and the values of
+their plans (the exact ones equal when optimal; the alternating one at most that); on
+3P-SMH the induction is capped at ``--max-states`` states and reported as given up
+when it needs more.
 
 Usage::
 
@@ -30,7 +32,7 @@ from toypoker.evaluate import (
     expected_values,
     reaches,
 )
-from toypoker.team_response import joint_plan, joint_plan_by_beliefs
+from toypoker.team_response import joint_plan, joint_plan_alternating, joint_plan_by_beliefs
 
 
 def load() -> str:
@@ -38,19 +40,31 @@ def load() -> str:
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def plan_of(kind: str, g: object, team: tuple[int, ...], coef: np.ndarray, cap: int
+            ) -> np.ndarray:  # fmt: skip
+    """One joint plan by method ``kind``."""
+    if kind == "alt":
+        return joint_plan_alternating(g, team, coef)[0]  # type: ignore[arg-type]
+    if kind == "beliefs":
+        return joint_plan_by_beliefs(g, team, coef, cap)  # type: ignore[arg-type]
+    return joint_plan(g, team, coef, model=kind)  # type: ignore[arg-type]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--smh", action="store_true", help="also 3P-SMH (one MILP ~1 min)")
+    ap.add_argument("--smh", action="store_true", help="also 3P-SMH (product MILP ~1 min)")
     ap.add_argument("--max-states", type=int, default=200_000)
     args = ap.parse_args()
     cases = [("kuhn(players=3,cards=3)", t) for t in ((0, 1), (0, 2), (1, 2))]
     cases += [("kuhn(players=3,cards=4)", t) for t in ((0, 1), (0, 2), (1, 2))]
     if args.smh:
         cases.append(("mercer(players=3,variant=smh)", (1, 2)))
-    print(f"weak team best response, MILP vs belief states; load {load()}")
-    print(f"{'game':36} {'team':>4} {'MILP s':>8} {'beliefs s':>9} {'MILP value':>14} "
-          f"{'beliefs value':>14}")  # fmt: skip
+    print(f"weak team best response, MILP (lifted, product) vs belief states vs alternating; "
+          f"load {load()}")  # fmt: skip
+    print(f"{'game':30} {'team':>4} {'lifted s':>8} {'product s':>9} {'beliefs s':>9} "
+          f"{'altern. s':>9} {'MILP value':>13} {'product':>13} {'beliefs':>13} "
+          f"{'alternating':>13}")  # fmt: skip
     rng = np.random.default_rng(0)
     for spec, team in cases:
         g = load_game(spec)
@@ -62,26 +76,26 @@ def main() -> None:
         cf = counterfactual_reach(g, reaches(g, edge_probabilities(g, probs)), team)
         coef = cf[g.term_rows].astype(np.float64) * g.term_u[list(team)].sum(axis=0)
         reps = 1 if spec.startswith("mercer") else args.repeats
-        t_milp, t_bel, plans = [], [], {}
+        times: dict[str, list[float]] = {k: [] for k in ("lifted", "product", "beliefs", "alt")}
+        plans: dict[str, np.ndarray] = {}
+        runs = ("lifted", "product", "beliefs", "alt")
         for _ in range(reps):
-            t0 = time.perf_counter()
-            plans["milp"] = joint_plan(g, team, coef)
-            t_milp.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            try:
-                plans["beliefs"] = joint_plan_by_beliefs(g, team, coef, args.max_states)
-            except ToypokerError as exc:
-                plans.pop("beliefs", None)
-                print(f"  beliefs gave up: {exc}")
-            t_bel.append(time.perf_counter() - t0)
+            for k in runs:
+                t0 = time.perf_counter()
+                try:
+                    plans[k] = plan_of(k, g, team, coef, args.max_states)
+                except ToypokerError as exc:
+                    plans.pop(k, None)
+                    print(f"  {k} gave up: {exc}")
+                times[k].append(time.perf_counter() - t0)
         vals = {
             k: sum(expected_values(g, BestResponse(team, None, c).as_profile(prof))[list(team)])
             for k, c in plans.items()
         }
         digits = "".join(str(p + 1) for p in team)
-        bel = f"{vals['beliefs']:14.10f}" if "beliefs" in vals else f"{'gave up':>14}"
-        print(f"{spec:36} {digits:>4} {statistics.median(t_milp):8.3f} "
-              f"{statistics.median(t_bel):9.3f} {vals['milp']:14.10f} {bel}")  # fmt: skip
+        cells = " ".join(f"{statistics.median(times[k]):9.3f}" for k in runs)
+        shown = " ".join(f"{vals[k]:13.9f}" if k in vals else f"{'gave up':>13}" for k in runs)
+        print(f"{spec:30} {digits:>4} {cells} {shown}", flush=True)
     print(f"load at the end {load()}")
 
 

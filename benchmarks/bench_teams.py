@@ -5,12 +5,15 @@ Tables (load average printed with each):
 
 1. team gain against NashConv: on each game, the seconds of ``evaluate`` (values,
    every player's best response, NashConv; numpy passes), of the fused NashConv
-   kernel, and of ``evaluate(..., team=...)`` (the same plus the team's joint best
-   response: backward induction for a team that sees its cards, the MILP otherwise),
-   interleaved, median of ``--repeats``; the ratio of the last to ``evaluate``;
+   kernel, of ``evaluate(..., team=...)`` (the same plus the team's joint best
+   response: backward induction for a team that sees its cards, the lifted MILP
+   otherwise) and of ``team_evaluation(..., method="alternating")`` (the members'
+   alternating best responses: a lower bound on a weak team's gain), interleaved,
+   median of ``--repeats``; the ratios of these two to ``evaluate``;
 2. TMECor: per game and team placement, the exact bracket, its width, the plans
-   generated and the seconds (``--smh``: also 3P-SMH, weak and strong, every
-   placement, each with ``--budget`` seconds of column generation).
+   generated and the seconds with the hybrid oracle and with the MILP at every step
+   (``--smh``: also 3P-SMH, weak and strong, every placement, each with ``--budget``
+   seconds of column generation).
 
 Usage::
 
@@ -28,7 +31,7 @@ import statistics
 import time
 
 from toypoker import load_game, solve
-from toypoker.evaluate import evaluate, nash_conv
+from toypoker.evaluate import evaluate, nash_conv, team_evaluation
 from toypoker.solvers.tmecor import tmecor
 
 
@@ -48,37 +51,45 @@ def team_gain_table(repeats: int) -> None:
     """Table 1."""
     print(f"\n1. team gain against NashConv (median of {repeats}, interleaved); load {load()}")
     print(f"{'game':62} {'team':>4} {'how':>18} {'evaluate s':>10} {'kernel s':>9} "
-          f"{'+team s':>8} {'ratio':>6} {'team gain':>10}")  # fmt: skip
+          f"{'+team s':>8} {'ratio':>6} {'+alt s':>7} {'ratio':>6} {'team gain':>10} "
+          f"{'alt gain':>10}")  # fmt: skip
     cases = [
         ("kuhn(players=3,team=12)", (0, 1)),
         ("kuhn(players=3,team=12,strong=true,merge=false)", (0, 1)),
         ("mercer(players=3,variant=smh,team=23,strong=true,merge=false)", (1, 2)),
         ("mercer(players=3,variant=smh,team=23)", (1, 2)),
+        ("mercer(players=3,variant=smh,team=13)", (0, 2)),
+        ("mercer(players=3,variant=smh,team=12)", (0, 1)),
     ]
     for spec, team in cases:
         g = load_game(spec)
         prof = solve(g, "cfr+", iterations=200, team=False).profile
         nash_conv(g, prof)  # compile the kernel
-        ev, ker, tm = [], [], []
-        te = None
+        ev, ker, tm, alt = [], [], [], []
+        te = ta = None
         for _ in range(repeats):
             ev.append(timed(lambda g=g, prof=prof: evaluate(g, prof)))
             ker.append(timed(lambda g=g, prof=prof: nash_conv(g, prof)))
             t0 = time.perf_counter()
             te = evaluate(g, prof, team=team).team
             tm.append(time.perf_counter() - t0)
-        assert te is not None
-        e, k, t = (statistics.median(x) for x in (ev, ker, tm))
+            t0 = time.perf_counter()
+            ta = team_evaluation(g, prof, team, method="alternating")
+            alt.append(time.perf_counter() - t0)
+        assert te is not None and ta is not None
+        e, k, t, a = (statistics.median(x) for x in (ev, ker, tm, alt))
         digits = "".join(str(p + 1) for p in team)
         print(f"{spec:62} {digits:>4} {te.how:>18} {e:10.4f} {k:9.4f} {t:8.4f} "
-              f"{t / e:6.2f} {float(te.gain):10.3g}")  # fmt: skip
+              f"{t / e:6.2f} {a:7.4f} {a / e:6.2f} {float(te.gain):10.3g} "
+              f"{float(ta.gain):10.3g}", flush=True)  # fmt: skip
 
 
 def tmecor_table(smh: bool, budget: float) -> None:
     """Table 2."""
-    print(f"\n2. TMECor by column generation, exact bracket; load {load()}")
+    print(f"\n2. TMECor by column generation, exact bracket; hybrid oracle (alternating best "
+          f"responses, the MILP to certify) beside the MILP at every step; load {load()}")
     print(f"{'game':52} {'team':>4} {'oracle':>18} {'lower':>14} {'upper':>14} "
-          f"{'width':>9} {'plans':>5} {'s':>7}")  # fmt: skip
+          f"{'width':>9} {'plans':>5} {'hybrid s':>8} {'MILP s':>7}")  # fmt: skip
     games = ["kuhn(players=3,cards=3)", "kuhn(players=3)"]
     if smh:
         games += ["mercer(players=3,variant=smh)"]
@@ -91,10 +102,13 @@ def tmecor_table(smh: bool, budget: float) -> None:
                     digits = "".join(str(p + 1) for p in team)
                     gg = load_game(base[:-1] + f",team={digits},strong=true,merge=false)")
                 r = tmecor(gg, team, seconds=budget)
+                x = tmecor(gg, team, seconds=budget, oracle="exact")
+                assert x.lower <= r.upper and r.lower <= x.upper  # both brackets hold
                 name = base + (" strong" if strong else "")
                 print(f"{name:52} {''.join(str(p + 1) for p in team):>4} {r.how:>18} "
                       f"{float(r.lower):14.8f} {float(r.upper):14.8f} {float(r.width):9.2g} "
-                      f"{r.columns:5d} {r.seconds:7.1f}", flush=True)  # fmt: skip
+                      f"{r.columns:5d} {r.seconds:8.1f} {x.seconds:7.1f}", flush=True)  # fmt: skip
+    print(f"load at the end {load()}")
 
 
 def main() -> None:

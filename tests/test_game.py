@@ -172,3 +172,13 @@ def test_spec_numbers_have_bounded_size(text):
     with pytest.raises(SpecError) as e:
         parse_spec(f"kuhn(pot={text})")
     assert "\n" not in str(e.value) and len(str(e.value)) < 200
+
+
+def test_exact_payoffs_match_the_floats_row_by_row():
+    # term_u_exact is computed once per set of winners at each terminal node; row by
+    # row it equals the float payoffs rationalised (independent path: term_u, the
+    # payoffs here having denominators 1, 2 or 3, well within limit_denominator)
+    for spec in ("kuhn(players=3,team=12,sharing=win)", "leduc", "kuhn(players=4)"):
+        g = load_game(spec)
+        expect = np.vectorize(lambda x: F(float(x)).limit_denominator(1000))(g.term_u)
+        assert (g.term_u_exact == expect).all()

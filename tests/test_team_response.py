@@ -22,7 +22,12 @@ from toypoker.evaluate import (
     team_evaluation,
 )
 from toypoker.games.collusion import Team
-from toypoker.team_response import joint_plan, joint_plan_by_beliefs, last_sequences
+from toypoker.team_response import (
+    joint_plan,
+    joint_plan_alternating,
+    joint_plan_by_beliefs,
+    last_sequences,
+)
 from toypoker.teams import transfer_profile
 
 F = Fraction
@@ -168,3 +173,64 @@ def test_belief_state_response_is_the_brute_force_optimum(team):
         assert _plan_value(g4, p4, team, joint_plan_by_beliefs(g4, team, c)) == _plan_value(
             g4, p4, team, joint_plan(g4, team, c)
         )
+
+
+@pytest.mark.parametrize("team", [(0, 1), (0, 2), (1, 2)])
+def test_lifted_and_product_models_agree(team):
+    # the two MILPs of team_response.joint_plan: the lifted model (pairs of sequences,
+    # the default for two members) and the product model (independent path: one
+    # variable per product at the terminals) give plans of equal exact value on
+    # kuhn(players=3, cards=4), and on 3 cards the brute-force optimum
+    g = load_game("kuhn(players=3,cards=4)")
+    for seed in (5,):
+        p = _rational_profile(g, seed)
+        c = _coef(g, p, team)
+        lifted = joint_plan(g, team, c, model="lifted")
+        product = joint_plan(g, team, c, model="product")
+        assert _plan_value(g, p, team, lifted) == _plan_value(g, p, team, product)
+    g3 = load_game("kuhn(players=3,cards=3)")
+    p3 = _rational_profile(g3, 7)
+    plan = joint_plan(g3, team, _coef(g3, p3, team), model="product")
+    assert _plan_value(g3, p3, team, plan) == _brute_force_team_value(g3, p3, team)
+
+
+def test_joint_plan_model_errors():
+    g = load_game("kuhn(players=3,cards=3)")
+    c = np.zeros(len(g.term_rows))
+    with pytest.raises(ToypokerError, match="two members"):
+        joint_plan(load_game("kuhn(players=4)"), (0, 1, 2), np.zeros(1), model="lifted")
+    with pytest.raises(ToypokerError, match="unknown team best-response model"):
+        joint_plan(g, (0, 1), c, model="bogus")
+
+
+@pytest.mark.parametrize("team", [(0, 1), (0, 2), (1, 2)])
+def test_alternating_plan_is_a_lower_bound_no_member_improves(team):
+    # joint_plan_alternating on kuhn(players=3, cards=3): its value is the plan's exact
+    # value (independent path: the exact evaluator) up to float rounding, at most the
+    # brute-force optimum, and a fixed point: restarting from it changes nothing (no
+    # member alone improves)
+    g = load_game("kuhn(players=3,cards=3)")
+    p = _rational_profile(g, 7)
+    c = _coef(g, p, team)
+    plan, value = joint_plan_alternating(g, team, c)
+    exact = _plan_value(g, p, team, plan)
+    assert value == pytest.approx(float(exact), abs=1e-12, rel=0)
+    assert exact <= _brute_force_team_value(g, p, team)
+    again, value2 = joint_plan_alternating(g, team, c, starts=[plan])
+    assert value2 == pytest.approx(value, abs=1e-12, rel=0)
+    assert _plan_value(g, p, team, again) == exact
+    seats = np.isin(g.sigma_player, team)
+    assert set(plan[seats].tolist()) <= {0, 1} and not plan[~seats].any()
+
+
+def test_team_evaluation_alternating_is_a_lower_bound():
+    # evaluate(..., method="alternating"): the team gain from alternating best
+    # responses is at most the MILP's (independent path), and says how it was found
+    g = load_game("kuhn(players=3)")
+    p = _rational_profile(g, 11)
+    alt = team_evaluation(g, p, (0, 2), method="alternating")
+    ex = team_evaluation(g, p, (0, 2))
+    assert alt.how == "alternating (lower bound)" and ex.how == "MILP"
+    assert 0 <= alt.gain <= ex.gain and alt.value == ex.value
+    with pytest.raises(ToypokerError, match="unknown team best-response method"):
+        team_evaluation(g, p, (0, 2), method="bogus")

@@ -30,7 +30,7 @@ from .errors import ToypokerError
 from .game import Game
 from .games.collusion import Team, seat_digits
 from .profile import Profile, check_profile
-from .team_response import joint_plan
+from .team_response import joint_plan, joint_plan_alternating, random_plans
 
 
 # ----------------------------------------------------------------- primitives
@@ -491,24 +491,46 @@ def team_best_response(
     *,
     reach: np.ndarray | None = None,
     eprob: np.ndarray | None = None,
+    method: str = "exact",
+    restarts: int = 2,
+    rng: np.random.Generator | None = None,
+    together: bool | None = None,
 ) -> BestResponse:
     """The team's joint pure best response to ``profile`` and its value (the team's
     summed payoff; exact for an exact profile).
 
     Backward induction when every member sees the team's cards
     (:func:`sees_together`), else the MILP of :func:`toypoker.team_response.joint_plan`
-    (optimal up to HiGHS's tolerances), the plan then evaluated.
+    (optimal up to HiGHS's tolerances), the plan then evaluated.  ``method=
+    "alternating"``: instead of the MILP, the members' alternating best responses
+    (:func:`toypoker.team_response.joint_plan_alternating`): fast, a lower bound,
+    started from the members' likeliest actions, their first actions and ``restarts``
+    random plans drawn with ``rng`` (default: seed 0).  ``together``: the value of
+    :func:`sees_together` when the caller has it.
     """
     sigma = profile.probs
     if eprob is None:
         eprob = edge_probabilities(game, sigma)
     if reach is None:
         reach = reaches(game, eprob)
-    if sees_together(game, seats):
+    if sees_together(game, seats) if together is None else together:
         return best_response(game, sigma, seats, reach, eprob)
     cf = counterfactual_reach(game, reach, seats)[game.term_rows].astype(np.float64)
     u = game.term_u[list(seats)].sum(axis=0)
-    choice = joint_plan(game, seats, cf * u)
+    if method == "alternating":  # from the members' likeliest actions, and first actions
+        mode = np.zeros(game.n_sigma, dtype=np.int8)
+        probs = np.asarray(sigma, dtype=np.float64)
+        for inf in game.infosets:
+            if inf.player in seats:
+                row = probs[inf.offset : inf.offset + len(inf.actions)]
+                mode[inf.offset + int(np.argmax(row))] = 1
+        starts = [mode, np.zeros(game.n_sigma, dtype=np.int8)]
+        starts += random_plans(game, seats, restarts, rng or np.random.default_rng(0))
+        choice = joint_plan_alternating(game, seats, cf * u, starts)[0]
+    elif method == "exact":
+        choice = joint_plan(game, seats, cf * u)
+    else:
+        raise ToypokerError(f"unknown team best-response method {method!r}")
     vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
     return BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice)
 
@@ -521,6 +543,9 @@ def team_evaluation(
     evaluation: Evaluation | None = None,
     reach: np.ndarray | None = None,
     eprob: np.ndarray | None = None,
+    method: str = "exact",
+    restarts: int = 2,
+    rng: np.random.Generator | None = None,
 ) -> TeamEvaluation:
     """The team's joint best response to the outsiders' strategies, and its gain.
 
@@ -539,6 +564,13 @@ def team_evaluation(
         one seat outside).
     evaluation, reach, eprob
         The profile's evaluation, row reaches and edge probabilities, when at hand.
+    method
+        ``"exact"`` or ``"alternating"`` (members who see only their own cards: the
+        members' alternating best responses, a lower bound on the gain; ``how``
+        then reads ``"alternating (lower bound)"``).
+    restarts, rng
+        Random start plans of the alternating method, and their generator
+        (:func:`team_best_response`).
 
     Returns
     -------
@@ -559,8 +591,12 @@ def team_evaluation(
     if reach is None:
         reach = reaches(game, eprob)
     value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
-    br = team_best_response(game, profile, seats, reach=reach, eprob=eprob)
-    how = "backward induction" if sees_together(game, seats) else "MILP"
+    together = sees_together(game, seats)
+    br = team_best_response(game, profile, seats, reach=reach, eprob=eprob, method=method,
+                            restarts=restarts, rng=rng, together=together)  # fmt: skip
+    how = "backward induction" if together else "MILP"
+    if how == "MILP" and method == "alternating":
+        how = "alternating (lower bound)"
     br_value = br.value if profile.exact else float(br.value)  # type: ignore[arg-type]
     gain = br_value - value  # type: ignore[operator]
     if not profile.exact:

@@ -406,24 +406,25 @@ class Game:
         return np.concatenate(parts, axis=1)
 
     def _payoffs_exact(self, committed: Sequence[Sequence[Fraction]]) -> np.ndarray:
-        """:meth:`_payoffs` in exact rationals (object array of Fraction)."""
+        """:meth:`_payoffs` in exact rationals (object array of Fraction).  A row's
+        payoffs depend on its node and on who wins only: they are computed once per
+        set of winners at each node and shared (by reference) among its rows."""
         parts = []
+        d = self.definition
+        bits = 1 << np.arange(self._term_win.shape[0], dtype=np.int64)
         for c, (a, b) in zip(committed, self._term_slices(), strict=True):
             pot = sum(c, Fraction(0))
-            win = self._term_win[:, a:b]
-            cnt = self._term_cnt[a:b]
+            codes, inverse = np.unique(bits @ self._term_win[:, a:b], return_inverse=True)
+            win = (codes[None, :] & bits[:, None]) > 0
             share = np.empty(win.shape, dtype=object)
-            for p in range(win.shape[0]):
-                share[p] = [
-                    Fraction(int(w), int(k)) * pot for w, k in zip(win[p], cnt, strict=True)
-                ]
+            for k in range(len(codes)):
+                share[:, k] = [Fraction(int(w), int(win[:, k].sum())) * pot for w in win[:, k]]
             paid = np.array(list(c), dtype=object)
-            d = self.definition
             if d.payoff_a is not None:
                 share = np.array(d.payoff_a, dtype=object) @ share
             if d.payoff_b is not None:
                 paid = np.array(d.payoff_b, dtype=object) @ paid
-            parts.append(share - paid[:, None])
+            parts.append((share - paid[:, None])[:, inverse.reshape(-1)])
         return np.concatenate(parts, axis=1)
 
     def _compile_restrictions(self) -> None:

@@ -15,9 +15,15 @@ sequence-form plans ``x_p``, one continuous variable ``z_j`` standing for each p
 
 where ``c_j`` sums the outside weight (chance times the other players' reach) times
 the team's payoff over the terminal rows with those last sequences.  Products with
-one member's sequence are that sequence's variable.  HiGHS (``scipy.optimize.milp``)
-solves it with a relative gap of 0; the caller evaluates the plan it returns
-(exactly, for exact profiles).
+one member's sequence are that sequence's variable.  For a team of two that
+"product model" has a weak relaxation (3P-SMH: tens of seconds of branch and bound);
+the default "lifted model" (:func:`_joint_plan_lifted`) has one variable per pair of
+the members' sequences and the sequence-form constraints multiplied out, a relaxation
+that was integral on every 3P-SMH case tried.  HiGHS (``scipy.optimize.milp``)
+solves either with a relative gap of 0; the caller evaluates the plan it returns
+(exactly, for exact profiles).  :func:`joint_plan_alternating` is the fast heuristic
+(the members best-respond to each other in turn): a lower bound, for games whose
+MILP is out of reach.
 
 This module sees only the compiled game and arrays (:mod:`toypoker.evaluate` calls
 it with the outside weights); it imports nothing above :mod:`toypoker.game`.
@@ -32,7 +38,15 @@ import numpy as np
 from .errors import ToypokerError
 from .game import Game
 
-__all__ = ["MAX_PRESCRIPTIONS", "joint_plan", "joint_plan_by_beliefs", "last_sequences"]
+__all__ = [
+    "MAX_PAIRS",
+    "MAX_PRESCRIPTIONS",
+    "joint_plan",
+    "joint_plan_alternating",
+    "joint_plan_by_beliefs",
+    "last_sequences",
+    "random_plans",
+]
 
 
 def last_sequences(game: Game, members: tuple[int, ...]) -> np.ndarray:
@@ -58,6 +72,7 @@ def joint_plan(
     members: tuple[int, ...],
     coef: np.ndarray,
     time_limit: float | None = None,
+    model: str = "auto",
 ) -> np.ndarray:
     """The team's best joint pure plan for terminal coefficients ``coef``.
 
@@ -73,6 +88,10 @@ def joint_plan(
     time_limit
         Seconds for HiGHS (``None``: none).  A plan found within the limit but not
         proved optimal raises.
+    model
+        ``"lifted"`` (pairs of sequences: two members only), ``"product"`` (one
+        variable per product at the terminals) or ``"auto"``: lifted for two members
+        with at most :data:`MAX_PAIRS` pairs of sequences, else product.
 
     Returns
     -------
@@ -85,6 +104,15 @@ def joint_plan(
     ToypokerError
         If HiGHS does not prove a plan optimal.
     """
+    if model == "auto":
+        lifted = len(members) == 2 and _pair_count(game, members) <= MAX_PAIRS
+        model = "lifted" if lifted else "product"
+    if model == "lifted":
+        if len(members) != 2:
+            raise ToypokerError("the lifted team best-response model needs two members")
+        return _joint_plan_lifted(game, members, coef, time_limit)
+    if model != "product":
+        raise ToypokerError(f"unknown team best-response model {model!r}")
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_array
 
@@ -160,16 +188,112 @@ def joint_plan(
         bounds=Bounds(np.zeros(n), np.ones(n)),
         options=options,
     )
-    if res.status != 0 or res.x is None:
-        raise ToypokerError(f"the team's best-response MILP did not finish: {res.message}")
+    return _plan_of(game, members, res, mine, np.arange(n_x))
+
+
+def _plan_of(game: Game, members: tuple[int, ...], res: object, sigma: np.ndarray,
+             cols: np.ndarray) -> np.ndarray:  # fmt: skip
+    """The 0/1 plan of a finished MILP: ``res.x[cols]`` at the flat actions ``sigma``,
+    the first action at every free infoset of the members the plan never reaches."""
+    if res.status != 0 or res.x is None:  # type: ignore[attr-defined]
+        raise ToypokerError(
+            f"the team's best-response MILP did not finish: {res.message}"  # type: ignore[attr-defined]
+        )
     choice = np.zeros(game.n_sigma, dtype=np.int8)
-    choice[mine] = np.round(res.x[:n_x]).astype(np.int8)
-    for inf in game.infosets:  # infosets the plan never reaches: their first action
+    choice[sigma] = np.round(res.x[cols]).astype(np.int8)  # type: ignore[attr-defined]
+    for inf in game.infosets:
         if inf.player in members and not inf.restricted:
             block = choice[inf.offset : inf.offset + len(inf.actions)]
             if not block.any():
                 block[0] = 1
     return choice
+
+
+#: most pairs of sequences (the two members' sequences, empty ones included) for which
+#: :func:`joint_plan` builds the lifted model; bigger teams get the product model
+MAX_PAIRS = 400_000
+
+
+def _member_sequences(game: Game, p: int) -> np.ndarray:
+    """Seat ``p``'s free actions (flat sigma indices): its sequences ``1..n``; 0 is empty."""
+    return np.flatnonzero((game.sigma_player == p) & ~game.sigma_fixed)
+
+
+def _pair_count(game: Game, members: tuple[int, ...]) -> int:
+    """Pairs of sequences of a two-member team, the empty ones included."""
+    a, b = (len(_member_sequences(game, p)) + 1 for p in members)
+    return a * b
+
+
+def _joint_plan_lifted(
+    game: Game, members: tuple[int, ...], coef: np.ndarray, time_limit: float | None
+) -> np.ndarray:
+    """:func:`joint_plan` for two members by the lifted (pairwise) model.
+
+    One variable ``w(i, j)`` per pair of sequences, ``i`` of the first member and
+    ``j`` of the second (``0``: the empty sequence; ``w(i, 0)`` and ``w(0, j)`` are the
+    members' own plans, ``w(0, 0) = 1``), and each member's sequence-form constraints
+    multiplied by every sequence of the other::
+
+        sum_a w(I a, j) = w(p_I, j)   for each infoset I of the first member, each j,
+        sum_b w(i, J b) = w(i, p_J)   for each infoset J of the second, each i,
+
+    ``w >= 0``, the members' own plans binary.  These are the reformulation-
+    linearization products (Sherali and Adams 1990) of the sequence form -- the
+    pairwise consistency constraints of von Stengel and Forges's (2008) extensive-form
+    correlation plans.  With binary plans they force ``w(i, j)`` to the product of the
+    two plans (a member's root infosets split its partner's sequence variable among
+    their actions, and inductively below), so the MILP is exact; its LP relaxation is
+    far tighter than the product model's (on 3P-SMH the relaxation was integral in
+    every case tried: one branch-and-bound node, ``benchmarks/bench_team_response.py``).
+    """
+    from scipy.optimize import Bounds, LinearConstraint, milp
+    from scipy.sparse import coo_array
+
+    seqs = [_member_sequences(game, p) for p in members]
+    index = np.zeros((2, game.n_sigma), dtype=np.int64)
+    for k, s in enumerate(seqs):
+        index[k, s] = 1 + np.arange(len(s))
+    n_a, n_b = len(seqs[0]) + 1, len(seqs[1]) + 1
+    parent = last_sequences(game, members)
+    last = parent[:, game.term_rows]
+    seq = [np.where(last[k] >= 0, index[k, last[k].clip(0)], 0) for k in range(2)]
+    obj = np.bincount(seq[0] * n_b + seq[1], weights=np.asarray(coef, float), minlength=n_a * n_b)
+    # constraints as (row, column, value) blocks: row 0 fixes w(0, 0) = 1
+    rows, cols, vals = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)], [np.ones(1)]
+    n_rows = 1
+    for k, other in ((0, n_b), (1, n_a)):
+        for inf in game.infosets:
+            if inf.player != members[k] or inf.restricted:
+                continue
+            ps = parent[k, game.infoset_rep_row[inf.index]]
+            mine = [int(index[k, ps]) if ps >= 0 else 0]
+            mine += [int(index[k, s]) for s in range(inf.offset, inf.offset + len(inf.actions))]
+            sign = np.array([-1.0] + [1.0] * (len(mine) - 1))
+            r = n_rows + np.repeat(np.arange(other), len(mine))
+            m = np.tile(mine, other)
+            o = np.repeat(np.arange(other), len(mine))
+            rows.append(r)
+            cols.append(m * n_b + o if k == 0 else o * n_b + m)
+            vals.append(np.tile(sign, other))
+            n_rows += other
+    n = n_a * n_b
+    a = coo_array(
+        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n_rows, n)
+    ).tocsr()
+    rhs = np.zeros(n_rows)
+    rhs[0] = 1.0
+    integrality = np.zeros(n)
+    integrality[1:n_b] = 1
+    integrality[n_b * np.arange(1, n_a)] = 1
+    options: dict[str, object] = {"mip_rel_gap": 0.0}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    res = milp(-obj, constraints=LinearConstraint(a, rhs, rhs), integrality=integrality,
+               bounds=Bounds(np.zeros(n), np.ones(n)), options=options)  # fmt: skip
+    sigma = np.concatenate(seqs)
+    cols_x = np.concatenate([n_b * (1 + np.arange(n_a - 1)), 1 + np.arange(n_b - 1)])
+    return _plan_of(game, members, res, sigma, cols_x)
 
 
 #: most prescriptions (one action per observation) tried at one team decision node by
@@ -328,3 +452,101 @@ def joint_plan_by_beliefs(
             if not block.any():
                 block[0] = 1
     return choice
+
+
+def joint_plan_alternating(
+    game: Game,
+    members: tuple[int, ...],
+    coef: np.ndarray,
+    starts: list[np.ndarray] | None = None,
+    max_rounds: int = 100,
+) -> tuple[np.ndarray, float]:
+    """A good joint pure plan, fast: the members best-respond to each other in turn.
+
+    From each start plan (default: every member's first actions), each member in turn
+    replaces its plan by its best response to the others' current plans (a backward
+    induction over its own sequences: a member alone has perfect recall), until no
+    member improves.  The result is a joint plan no single member can improve
+    (a local optimum of :func:`joint_plan`'s program, not necessarily the global one):
+    its value is a lower bound on the team's best-response value.
+
+    Parameters
+    ----------
+    game, members, coef
+        As in :func:`joint_plan`.
+    starts
+        Plans (as :func:`joint_plan` returns) to start from; the best result wins.
+    max_rounds
+        Cap on the rounds (every member once) per start.
+
+    Returns
+    -------
+    tuple of numpy.ndarray and float
+        The plan and its value ``sum_j coef_j * (the plan reaches row j)``.
+    """
+    coef = np.asarray(coef, dtype=np.float64)
+    last = last_sequences(game, members)[:, game.term_rows]
+    last = np.where(last >= 0, last, game.n_sigma)  # slot n_sigma: the empty sequence
+    trees = [_member_tree(game, p) for p in members]
+    if not starts:
+        starts = [np.zeros(game.n_sigma, dtype=np.int8)]
+    best: tuple[np.ndarray, float] | None = None
+    for start in starts:
+        x = np.asarray(start, dtype=np.float64).copy()
+        for order, _ in trees:  # complete plans
+            for _inf, acts, _ in order:
+                if not x[acts].any():
+                    x[acts[0]] = 1.0
+        value = -np.inf
+        for _ in range(max_rounds):
+            before = value
+            for j, (order, seqs) in enumerate(trees):
+                others = np.ones(len(coef))
+                for k in range(len(members)):
+                    if k != j:  # the realization plan of member k's behaviour
+                        r = np.ones(game.n_sigma + 1)
+                        for _inf, acts, parent in reversed(trees[k][0]):
+                            r[acts] = r[parent] * x[acts]
+                        others *= r[last[k]]
+                v = np.bincount(last[j], weights=coef * others, minlength=game.n_sigma + 1)
+                x[seqs] = 0.0
+                for _inf, acts, parent in order:
+                    a = acts[int(np.argmax(v[acts]))]
+                    x[a] = 1.0
+                    v[parent] += v[a]
+                value = float(v[game.n_sigma])  # never below the last: x was a candidate
+            if value <= before + 1e-12 * max(1.0, abs(value)):
+                break
+        if best is None or value > best[1]:
+            best = (x.astype(np.int8), value)
+    assert best is not None
+    return best
+
+
+def _member_tree(game: Game, p: int) -> tuple[list[tuple[int, np.ndarray, int]], np.ndarray]:
+    """Seat ``p``'s free infosets deepest first, each with its actions (flat sigma) and
+    parent sequence (``game.n_sigma`` for the empty one), and all its free actions."""
+    parent = last_sequences(game, (p,))[0]
+    order = []
+    for inf in game.infosets:
+        if inf.player == p and not inf.restricted:
+            ps = int(parent[game.infoset_rep_row[inf.index]])
+            acts = np.arange(inf.offset, inf.offset + len(inf.actions))
+            order.append((inf.index, acts, ps if ps >= 0 else game.n_sigma))
+    order.sort(key=lambda t: -game.nodes[game.infosets[t[0]].node].depth)
+    return order, _member_sequences(game, p)
+
+
+def random_plans(
+    game: Game, members: tuple[int, ...], n: int, rng: np.random.Generator
+) -> list[np.ndarray]:
+    """``n`` joint pure plans, an action drawn uniformly at every free infoset of the
+    members (start plans for :func:`joint_plan_alternating`)."""
+    infs = [i for i in game.infosets if i.player in members and not i.restricted]
+    out = []
+    for _ in range(n):
+        plan = np.zeros(game.n_sigma, dtype=np.int8)
+        for inf in infs:
+            plan[inf.offset + int(rng.integers(len(inf.actions)))] = 1
+        out.append(plan)
+    return out

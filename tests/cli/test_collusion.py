@@ -128,6 +128,7 @@ def test_tmecor_four_card_kuhn_and_anytime_bracket(cli):
         (["kuhn(players=3)", "--team", "1"], "2 distinct seats"),
         (["kuhn(players=3)", "--team", "12", "--seconds", "0"], "--seconds"),
         (["kuhn(players=4)", "--team", "12"], "one outsider"),
+        (["kuhn(players=3)", "--team", "12", "--oracle", "bogus"], "unknown TMECor oracle"),
     ],
 )
 def test_tmecor_bad_input(one_line_error, args, words):

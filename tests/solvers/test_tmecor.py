@@ -89,3 +89,67 @@ def test_anytime_bracket_holds_the_value_at_every_stop():
     assert [a[0] for a in seen] == [1, 1, 2, 1, 2, 3, 4]
     r = tmecor(g, (1, 2), seconds=1e-9)
     assert r.stopped == "seconds" and r.lower <= F(5, 132) <= r.upper
+
+
+def test_hybrid_and_exact_oracles_agree_on_three_cards():
+    # kuhn(players=3, cards=3), team {1,3}: the hybrid oracle and the MILP at every
+    # step (independent path) both give the exact value 0 (the test above)
+    g = load_game("kuhn(players=3,cards=3)")
+    hybrid, exact = tmecor(g, (0, 2)), tmecor(g, (0, 2), oracle="exact")
+    assert hybrid.exact and exact.exact and hybrid.lower == exact.lower == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("team", [(0, 1), (0, 2), (1, 2)])
+def test_hybrid_and_exact_oracles_agree(team):
+    # kuhn(players=3, cards=4): the hybrid oracle (alternating best responses, the MILP
+    # only to certify) and the MILP at every step (independent path) give the same
+    # exact TMECor value, the slow test's 5/132 etc.
+    g = load_game("kuhn(players=3)")
+    hybrid, exact = tmecor(g, team), tmecor(g, team, oracle="exact")
+    assert hybrid.exact and exact.exact and hybrid.lower == exact.lower
+    assert hybrid.lower == {(0, 1): F(-1, 24), (0, 2): F(7, 264), (1, 2): F(5, 132)}[team]
+
+
+def test_alternating_oracle_and_strong_upper_game_bracket_the_value():
+    # kuhn(players=3, cards=4), team {2,3}: TMECor value 5/132 (above).  Alternating
+    # best responses only: the lower end is still exact and valid; with the strong
+    # game as upper_game the upper end is the strong team's best response, at least
+    # the strong team's own TMECor value (a team seeing its cards does no worse)
+    g = load_game("kuhn(players=3)")
+    r = tmecor(g, (1, 2), oracle="alternating")
+    assert r.stopped in ("heuristic", "converged") and r.lower <= F(5, 132) <= r.upper
+    h = load_game("kuhn(players=3,team=23,strong=true,merge=false)")
+    s = tmecor(g, (1, 2), oracle="alternating", upper_game=h)
+    assert s.lower <= F(5, 132) <= s.upper and s.how.startswith("alternating")
+    assert s.upper >= tmecor(h, (1, 2)).lower
+    # a warm start from the plans found converges to the same exact value
+    w = tmecor(g, (1, 2), start_plans=tmecor(g, (1, 2)).plans)
+    assert w.exact and w.lower == F(5, 132)
+    with pytest.raises(ToypokerError, match="unknown TMECor oracle"):
+        tmecor(g, (1, 2), oracle="bogus")
+    with pytest.raises(ToypokerError, match="upper_game"):
+        tmecor(g, (1, 2), upper_game=h)
+    with pytest.raises(ToypokerError, match="start plan"):
+        tmecor(g, (1, 2), start_plans=[np.zeros(3)])
+
+
+@pytest.mark.slow
+def test_three_player_smh_every_placement_is_exact():
+    # issue 22 target: 3P-SMH, every placement, weak and strong, bracket width 0.
+    # Strong: the merged team's exact LP value as the issue's table prints it for the
+    # outsider, -0.19927/-0.13557/-0.06281 (independent path: solvers/lp.py on the
+    # merged game, tests/test_teams.py; solving it here would take minutes).
+    # Weak: this module's width-0 brackets (ends computed on separate paths).
+    base = "mercer(players=3,variant=smh)"
+    g = load_game(base)
+    weak = {(0, 1): F(-4638311027186, 55208102538225), (0, 2): F(-24603977, 18064098000),
+            (1, 2): F(89108, 944775)}  # fmt: skip
+    for team, value in weak.items():
+        r = tmecor(g, team)
+        assert r.how == "MILP" and r.exact and r.lower == value
+    for team, outsider in [((0, 1), -0.06281), ((0, 2), -0.13557), ((1, 2), -0.19927)]:
+        digits = "".join(str(p + 1) for p in team)
+        r = tmecor(load_game(f"{base[:-1]},team={digits},strong=true,merge=false)"), team)
+        assert r.how == "backward induction" and r.exact
+        assert round(float(-r.lower), 5) == outsider

@@ -237,6 +237,11 @@ def tmecor(
     tol: Annotated[
         float, typer.Option(help="Stop when no plan beats the master's value by more.")
     ] = 1e-9,
+    oracle: Annotated[
+        str,
+        typer.Option(help="hybrid (alternating best responses, the MILP to certify), "
+                     "exact (the MILP every step) or alternating (no MILP)."),  # fmt: skip
+    ] = "hybrid",
     json_: JsonOpt = False,
 ) -> None:
     """The team-maxmin equilibrium with correlation of a team against one outsider:
@@ -259,7 +264,7 @@ def tmecor(
             bar.update(completed=columns, bracket=f"[{value:+.6f}, {upper:+.6f}]")
 
         r = solve_tmecor(game, the_team, tol=tol, max_columns=max_columns, seconds=seconds,
-                         progress=step)  # fmt: skip
+                         progress=step, oracle=oracle)  # fmt: skip
     if json_:
         print_json(r.to_json_dict())
     else:

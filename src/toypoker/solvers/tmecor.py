@@ -16,14 +16,24 @@ zero-sum multi-player extensive-form games") a master LP over the plans found so
 oracle is the team's joint best response to ``y``
 (:func:`toypoker.evaluate.team_best_response`: backward induction for a team that
 sees its cards, a MILP otherwise), added as a column while it beats the master's
-value.
+value.  For a team that does not see its cards the default oracle is hybrid: the
+members' alternating best responses
+(:func:`toypoker.team_response.joint_plan_alternating`, started from the last plans)
+give the next column while they beat the master's value, and the MILP is called only
+when they do not -- to find a better plan or certify that none exists.
 
 The bracket is exact.  ``lower``: the rationalised mixture's value against the
 outsider's exact best response (a backward induction over the outsider's sequences in
 Fractions) -- what the team guarantees.  ``upper``: the team's exact best response
 value against the rationalised outsider strategy -- what the outsider guarantees (for
-a MILP oracle: the exact value of the MILP's optimal plan).  ``lower == upper`` is the
-exact TMECor value.
+a MILP oracle: the exact value of the MILP's optimal plan, a plan optimal in floating
+point; one found below ``lower`` is provably not optimal and is dropped).  On
+converging, the master LP's exact optimum on the face its float optimum lies on
+(:mod:`toypoker.solvers.exact_face`) is tried first, then rounded floats.  The team's
+exact columns are sums of integers (each terminal row's weight times the team's
+payoff over one common denominator) and an exact plan value is its column times the
+outsider's realization plan, so the exact side costs seconds on 3P-SMH, not minutes.
+``lower == upper`` is the exact TMECor value.
 
 The bracket is anytime: stopped early (time budget, column cap, Ctrl-C) ``lower`` is
 the current mixture against the outsider's exact best response and ``upper`` the
@@ -33,18 +43,19 @@ master produced so far -- both remain valid bounds on the TMECor value.
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
+import scipy.sparse as sp
 
 from ..errors import ToypokerError
 from ..evaluate import (
-    BestResponse,
+    counterfactual_reach,
     edge_probabilities,
-    expected_values,
     reaches,
     sees_together,
     team_best_response,
@@ -53,12 +64,16 @@ from ..game import Game
 from ..games.collusion import Team, seat_digits
 from ..interrupts import deferred_interrupts
 from ..profile import Profile
-from ..team_response import last_sequences
+from ..team_response import joint_plan_alternating, last_sequences
+from .exact_face import solve_face
 
 __all__ = ["TMECor", "tmecor"]
 
 DENOMINATORS = (10**2, 10**4, 10**6, 10**9, 10**12)
 """Denominator limits tried when the LP's floats are rationalised (the best bracket wins)."""
+
+MAX_EXACT_SEQUENCES = 2000
+"""Most outsider sequences for which the master LP's optimum is solved exactly."""
 
 
 @dataclass(frozen=True)
@@ -89,8 +104,10 @@ class TMECor:
         The oracle: ``"backward induction"`` or ``"MILP"``.
     stopped
         Why the generation stopped: ``"converged"`` (no plan beats the master's value
-        by more than the tolerance), ``"seconds"`` (time budget), ``"columns"`` (cap) or
-        ``"interrupted"`` (Ctrl-C or SIGTERM).  The bracket is valid in every case.
+        by more than the tolerance), ``"heuristic"`` (``oracle="alternating"``: the
+        alternating best responses find no better plan), ``"seconds"`` (time budget),
+        ``"columns"`` (cap) or ``"interrupted"`` (Ctrl-C or SIGTERM).  The bracket is
+        valid in every case.
     """
 
     spec: str
@@ -138,46 +155,90 @@ class TMECor:
 
 
 class _Outsider:
-    """The outsider's sequence form: sequence 0 is the empty one, then its free actions."""
+    """The sequence form of one player, or of a team that sees its cards (one player with
+    perfect recall whose sequences are its members' actions): sequence 0 is the empty
+    one, then the seats' free actions."""
 
-    def __init__(self, game: Game, outsider: int):
-        mine = game.sigma_player == outsider
+    def __init__(self, game: Game, seats: tuple[int, ...]):
+        mine = np.isin(game.sigma_player, seats)
         if game.sigma_fixed[mine].any():
-            raise ToypokerError("TMECor: the outsider has restricted actions; drop them")
+            raise ToypokerError(f"TMECor: seats {seat_digits(seats)} have restricted actions")
         self.game = game
         self.sigma = np.flatnonzero(mine)
         self.seq_of_sigma = np.zeros(game.n_sigma, dtype=np.int64)
         self.seq_of_sigma[self.sigma] = 1 + np.arange(len(self.sigma))
         self.n_seq = 1 + len(self.sigma)
-        last = last_sequences(game, (outsider,))[0]
+        per_seat = last_sequences(game, seats)
+        # the seats' last action on the way to each row: the deepest of the members'
+        depth = np.array([game.nodes[i.node].depth for i in game.infosets])[game.sigma_infoset]
+        deepest = np.where(per_seat >= 0, depth[per_seat.clip(0)], -1).argmax(axis=0)
+        last = per_seat[deepest, np.arange(game.n_rows)]
         self.term_seq = np.where(last[game.term_rows] >= 0,
                                  self.seq_of_sigma[last[game.term_rows].clip(0)], 0)  # fmt: skip
-        self.infosets = [i for i in game.infosets if i.player == outsider]
+        self.infosets = [i for i in game.infosets if i.player in seats]
         # deepest first: a sequence's value needs its child infosets'
         self.infosets.sort(key=lambda i: -game.nodes[i.node].depth)
         rep = last[game.infoset_rep_row]
         self.parent = {i.index: (int(self.seq_of_sigma[rep[i.index]]) if rep[i.index] >= 0 else 0)
                        for i in self.infosets}  # fmt: skip
 
-    def constraints(self) -> tuple[np.ndarray, list[int]]:
-        """``F^T`` as a dense ``(n_seq, 1 + n_infosets)`` matrix (column 0: the root)."""
-        ft = np.zeros((self.n_seq, 1 + len(self.infosets)))
-        ft[0, 0] = 1.0
+    def constraints(self) -> sp.csr_array:
+        """``F^T``, sparse ``(n_seq, 1 + n_infosets)`` (column 0: the root)."""
+        rows, cols, vals = [0], [0], [1.0]
         for k, inf in enumerate(self.infosets, start=1):
             for s in range(inf.offset, inf.offset + len(inf.actions)):
-                ft[self.seq_of_sigma[s], k] = 1.0
-            ft[self.parent[inf.index], k] -= 1.0
-        return ft, [i.index for i in self.infosets]
+                rows.append(int(self.seq_of_sigma[s]))
+                cols.append(k)
+                vals.append(1.0)
+            rows.append(self.parent[inf.index])
+            cols.append(k)
+            vals.append(-1.0)
+        shape = (self.n_seq, 1 + len(self.infosets))
+        return sp.coo_array((vals, (rows, cols)), shape=shape).tocsr()
 
-    def best_response_value(self, c: list[Fraction]) -> Fraction:
-        """``min_y c^T y`` exactly: backward over the outsider's infosets."""
+    def best_response_value(self, c: list[Fraction], best: Callable = min) -> Fraction:
+        """``min_y c^T y`` (or ``best=max``) exactly: backward over the infosets."""
         val = list(c)
         for inf in self.infosets:
             seqs = [
                 int(self.seq_of_sigma[s]) for s in range(inf.offset, inf.offset + len(inf.actions))
             ]
-            val[self.parent[inf.index]] += min(val[s] for s in seqs)
+            val[self.parent[inf.index]] += best(val[s] for s in seqs)
         return val[0]
+
+    def realization(self, behaviour: dict[int, list[Fraction]]) -> list[Fraction]:
+        """The exact realization plan (per sequence) of a behaviour strategy."""
+        y = [Fraction(0)] * self.n_seq
+        y[0] = Fraction(1)
+        for inf in reversed(self.infosets):  # shallowest first
+            for k, q in enumerate(behaviour[inf.index]):
+                y[int(self.seq_of_sigma[inf.offset + k])] = y[self.parent[inf.index]] * q
+        return y
+
+    def exact_behaviour(self, y: list[Fraction]) -> dict[int, list[Fraction]]:
+        """Behaviour probabilities per infoset from an exact realization plan (uniform
+        where the plan does not reach)."""
+        out = {}
+        for inf in self.infosets:
+            k = len(inf.actions)
+            top = y[self.parent[inf.index]]
+            seqs = self.seq_of_sigma[inf.offset : inf.offset + k]
+            out[inf.index] = [y[s] / top for s in seqs] if top > 0 else [Fraction(1, k)] * k
+        return out
+
+    def grid_behaviour(self, y: np.ndarray, bits: int = 20) -> dict[int, list[Fraction]]:
+        """Behaviour probabilities per infoset from a float realization plan, each a
+        multiple of ``2**-bits`` (small exact realization plans on big games)."""
+        out = {}
+        for inf in self.infosets:
+            k = len(inf.actions)
+            ys = np.clip(y[self.seq_of_sigma[inf.offset : inf.offset + k]], 0.0, None)
+            tot = ys.sum()
+            probs = ys / tot if tot > 1e-12 else np.full(k, 1.0 / k)
+            units = np.round(probs * 2**bits).astype(np.int64)
+            units[int(np.argmax(units))] += 2**bits - int(units.sum())
+            out[inf.index] = [Fraction(int(u), 2**bits) for u in units]
+        return out
 
     def behaviour(self, y: np.ndarray, limit: int) -> dict[int, list[Fraction]]:
         """Exact behaviour probabilities per infoset from a float realization plan."""
@@ -194,31 +255,130 @@ class _Outsider:
         return out
 
 
-def _payoff_columns(game: Game, out: _Outsider, seats: tuple[int, ...], choice: np.ndarray,
-                    exact: bool) -> np.ndarray:  # fmt: skip
-    """``c_k``: the team's payoff per outsider sequence when it plays ``choice``."""
-    sigma = np.full(game.n_sigma, 1.0)
-    sigma[np.isin(game.sigma_player, seats)] = choice[np.isin(game.sigma_player, seats)]
-    reach = reaches(game, edge_probabilities(game, sigma))
-    x = np.prod(reach[list(seats)][:, game.term_rows], axis=0)
-    on = np.flatnonzero(x > 0.5)
-    deals = game.row_deal[game.term_rows[on]]
-    if exact:
-        u = game.term_u_exact[list(seats)][:, on].sum(axis=0)
-        w = game.weights_exact[deals]
-        col = np.array([Fraction(0)] * out.n_seq, dtype=object)
-        for s, v in zip(out.term_seq[on], w * u, strict=True):
-            col[s] += v
-        return col
-    u = game.term_u[list(seats)][:, on].sum(axis=0)
-    return np.bincount(out.term_seq[on], weights=game.weights[deals] * u, minlength=out.n_seq)
+class _Columns:
+    """``c_k``, the team's payoff per outsider sequence when it plays the pure joint plan
+    ``k``, in floats or exactly.  The exact ones are sums of integers: each terminal
+    row's weight times the team's payoff, over one common denominator (computed once)."""
+
+    def __init__(self, game: Game, out: _Outsider, seats: tuple[int, ...]):
+        self.game, self.out, self.seats = game, out, seats
+        self._exact: tuple[np.ndarray, int] | None = None
+        self._pairs: tuple[_Outsider, np.ndarray, np.ndarray] | None = None
+
+    def _numerators(self) -> tuple[np.ndarray, int]:
+        """Per terminal row, ``weight * team payoff`` as ``num / den``."""
+        if self._exact is None:
+            g = self.game
+            # rows share their payoff objects (Game._payoffs_exact): scale each once
+            u = [g.term_u_exact[p] for p in self.seats]
+            distinct = [{id(v): v for v in row} for row in u]
+            den = math.lcm(*(v.denominator for d in distinct for v in d.values()))
+            n = np.zeros(len(g.term_rows), dtype=object)
+            for row, d in zip(u, distinct, strict=True):
+                scaled = {k: int(v * den) for k, v in d.items()}
+                n += np.array([scaled[id(v)] for v in row], dtype=object)
+            top = max(abs(int(n.max())), abs(int(n.min()))) * int(g.weight_num.max())
+            # int64 while every column sum fits, Python integers beyond
+            dtype = np.int64 if top * len(n) < 2**62 else object
+            wn = g.weight_num.astype(dtype)[g.row_deal[g.term_rows]]
+            self._exact = (wn * n.astype(dtype), den * int(g.weight_den))
+        return self._exact
+
+    def __call__(self, choice: np.ndarray, exact: bool = False) -> np.ndarray:
+        """The column of plan ``choice``: floats, or Fractions (``exact``)."""
+        g, seats, out = self.game, self.seats, self.out
+        sigma = np.full(g.n_sigma, 1.0)
+        sigma[np.isin(g.sigma_player, seats)] = choice[np.isin(g.sigma_player, seats)]
+        reach = reaches(g, edge_probabilities(g, sigma))
+        x = np.prod(reach[list(seats)][:, g.term_rows], axis=0)
+        on = np.flatnonzero(x > 0.5)
+        if exact:
+            num, den = self._numerators()
+            col = np.zeros(out.n_seq, dtype=num.dtype)
+            np.add.at(col, out.term_seq[on], num[on])
+            return np.array([Fraction(int(v), den) for v in col], dtype=object)
+        deals = g.row_deal[g.term_rows[on]]
+        u = g.term_u[list(seats)][:, on].sum(axis=0)
+        return np.bincount(out.term_seq[on], weights=g.weights[deals] * u, minlength=out.n_seq)
+
+    def best_value(self, behaviour: dict[int, list[Fraction]]) -> Fraction:
+        """The exact best-response value against the outsider's ``behaviour`` of a team
+        that sees its cards (one player with perfect recall): backward induction over
+        the team's sequences, each worth its terminal rows' integer weights times the
+        outsider's realization plan (in integers over one denominator)."""
+        if self._pairs is None:
+            team = _Outsider(self.game, self.seats)
+            num, _ = self._numerators()
+            keys, inverse = np.unique(team.term_seq * self.out.n_seq + self.out.term_seq,
+                                      return_inverse=True)  # fmt: skip
+            agg = np.zeros(len(keys), dtype=num.dtype)
+            np.add.at(agg, inverse.reshape(-1), num)
+            self._pairs = (team, keys, agg.astype(object))
+        team, keys, agg = self._pairs
+        y = self.out.realization(behaviour)
+        den_y = math.lcm(*(v.denominator for v in y))
+        scaled = np.array([int(v * den_y) for v in y], dtype=object)
+        c = np.zeros(team.n_seq, dtype=object)
+        np.add.at(c, keys // self.out.n_seq, agg * scaled[keys % self.out.n_seq])
+        return Fraction(team.best_response_value(list(c), max), self._numerators()[1] * den_y)
+
+    def value(self, choice: np.ndarray, behaviour: dict[int, list[Fraction]]) -> Fraction:
+        """The team's exact summed value of plan ``choice`` against the outsider's
+        ``behaviour``: its column times the outsider's realization plan."""
+        y = self.out.realization(behaviour)
+        return sum((c * v for c, v in zip(self(choice, exact=True), y, strict=True)), Fraction(0))
 
 
-def _plan_value(game: Game, profile: Profile, seats: tuple[int, ...], choice: np.ndarray
-                ) -> Fraction:  # fmt: skip
-    """The team's exact summed value of the pure joint plan ``choice`` against ``profile``."""
-    vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
-    return sum((vals[p] for p in seats[1:]), vals[seats[0]])
+def _exact_master(
+    ft: sp.csr_array,
+    cols: list[np.ndarray],
+    zf: np.ndarray,
+    lam: np.ndarray,
+    y: np.ndarray,
+    value: float,
+    tol: float = 1e-9,
+) -> tuple[list[Fraction] | None, list[Fraction] | None]:
+    """The master LP's exact optimum on the face its float optimum lies on
+    (:func:`~toypoker.solvers.exact_face.solve_face`): the team's weights on the
+    plans ``cols`` (exact columns) and the outsider's realization plan, each ``None``
+    when the exact point fails its checks (signs, sequence form, sum 1).
+
+    Primal: ``F^T z - C lambda = 0`` on the outsider's sequences whose inequality is
+    tight, ``sum lambda = 1``.  Dual: ``F y = e_0`` with ``y`` zero off its float
+    support, ``c_k^T y = v`` for every plan in the mixture."""
+    n_seq, nz = ft.shape
+    if n_seq > MAX_EXACT_SEQUENCES:
+        return None, None
+    ft = ft.toarray()
+    k = len(cols)
+    c = np.stack(cols, axis=1)  # (n_seq, k) exact
+    slack = c.astype(np.float64) @ lam - ft @ zf
+    tight = np.flatnonzero(np.abs(slack) < tol)
+    a = np.zeros((len(tight) + 1, nz + k), dtype=object)
+    a[: len(tight), :nz] = ft[tight].astype(np.int64)
+    a[: len(tight), nz:] = -c[tight]
+    a[-1, nz:] = 1
+    b = [Fraction(0)] * len(tight) + [Fraction(1)]
+    sol = solve_face(a, b, np.concatenate([zf, lam]))
+    w = None if sol is None else sol[nz:]
+    if w is not None and (min(w) < 0 or sum(w) != 1):
+        w = None
+    sup = np.flatnonzero(y > tol)
+    a = np.zeros((nz + k, len(sup) + 1), dtype=object)
+    a[:nz, : len(sup)] = ft[sup].T.astype(np.int64)
+    a[nz:, : len(sup)] = c[sup].T
+    a[nz:, -1] = -1
+    b = [Fraction(1)] + [Fraction(0)] * (nz + k - 1)
+    sol = solve_face(a, b, np.concatenate([y[sup], [value]]))
+    ye = None
+    if sol is not None and min(sol[:-1], default=0) >= 0:
+        ye = [Fraction(0)] * n_seq
+        for s, v in zip(sup, sol[:-1], strict=True):
+            ye[int(s)] = v
+        root = [sum((int(ft[s, r]) * ye[s] for s in sup), Fraction(0)) for r in range(nz)]
+        if root != b[:nz]:
+            ye = None
+    return w, ye
 
 
 def tmecor(
@@ -228,6 +388,9 @@ def tmecor(
     max_columns: int = 1000,
     seconds: float | None = None,
     progress: Callable[[int, float, float], None] | None = None,
+    oracle: str = "hybrid",
+    upper_game: Game | None = None,
+    start_plans: Sequence[np.ndarray] = (),
 ) -> TMECor:
     """The team's optimal correlated plan against the one outsider, bracketed exactly.
 
@@ -247,8 +410,24 @@ def tmecor(
         bracket of the plans found so far.
     progress
         Called after each oracle call with the plans generated so far, the master's
-        value and the smallest oracle value so far (floats: the bracket's ends in
-        the making).
+        value and the smallest exact oracle value so far (floats: the bracket's ends
+        in the making; ``inf`` before the first exact oracle call).
+    oracle
+        For a team that does not see its cards: ``"hybrid"`` (the members'
+        alternating best responses, from the last plans found, give the next plan
+        while they beat the master's value; the exact MILP only when they do not,
+        to certify), ``"exact"`` (the MILP at every step), or ``"alternating"``
+        (never the MILP: the lower end stays exact, the upper end is the last
+        exact oracle value or, without one, the one final MILP -- for games whose
+        MILP is out of reach, stop with ``seconds`` and give ``upper_game``).
+    upper_game
+        With ``oracle="alternating"``: the same game with the team seeing its cards
+        (strong collusion: same rows, same team payoff), whose team's exact best
+        response bounds the weak team's from above -- the upper end then needs no
+        MILP (it is looser: the value of seeing the partner's cards).
+    start_plans
+        Joint pure plans to start the master with (a warm start: e.g. ``plans`` of
+        an earlier result on the same game and team, saved with ``numpy.save``).
 
     Returns
     -------
@@ -274,8 +453,8 @@ def tmecor(
     if len(outsiders) != 1:
         raise ToypokerError(f"TMECor needs one outsider; {game.spec} has {len(outsiders)}")
     (o,) = outsiders
-    out = _Outsider(game, o)
-    ft, _ = out.constraints()
+    out = _Outsider(game, (o,))
+    ft = out.constraints()
     how = "backward induction" if sees_together(game, seats) else "MILP"
 
     def outsider_profile(behaviour: dict[int, list[Fraction]] | None) -> Profile:
@@ -286,25 +465,62 @@ def tmecor(
             probs[inf.offset : inf.offset + k] = row if row is not None else [Fraction(1, k)] * k
         return Profile(game, probs)
 
-    def oracle(prof: Profile) -> tuple[np.ndarray, float]:
-        br = team_best_response(game, prof, seats)
+    if oracle not in ("hybrid", "exact", "alternating"):
+        raise ToypokerError(f"unknown TMECor oracle {oracle!r}")
+    heuristic = how == "MILP" and oracle != "exact"
+    u_team = game.term_u[list(seats)].sum(axis=0)
+
+    def exact_oracle(prof: Profile) -> tuple[np.ndarray, float]:
+        br = team_best_response(game, prof, seats, together=how != "MILP")
         return br.choice, float(br.value)  # type: ignore[arg-type]
 
-    plans = [oracle(outsider_profile(None).to_float())[0]]
-    cols = [_payoff_columns(game, out, seats, plans[0], exact=False)]
+    def cheap_oracle(prof: Profile) -> tuple[np.ndarray, float]:
+        sigma = np.asarray(prof.probs, dtype=np.float64)
+        cf = counterfactual_reach(game, reaches(game, edge_probabilities(game, sigma)), seats)
+        return joint_plan_alternating(game, seats, cf[game.term_rows] * u_team, plans[-4:])
+
+    if upper_game is not None:
+        if oracle != "alternating" or how != "MILP":
+            raise ToypokerError("TMECor: upper_game is for oracle='alternating' on a weak team")
+        strong = _Columns(upper_game, _Outsider(upper_game, (o,)), seats)
+        label_of = {i.index: upper_game.infoset(i.label).index for i in out.infosets}
+
+    def exact_best_value(behaviour: dict[int, list[Fraction]]) -> Fraction:
+        """The team's best-response value against ``behaviour``, exactly: the MILP's
+        plan valued exactly, or (a team that sees its cards) an exact induction."""
+        if upper_game is not None:
+            return strong.best_value({label_of[i]: b for i, b in behaviour.items()})
+        if how == "MILP":
+            return column.value(exact_oracle(outsider_profile(behaviour).to_float())[0],
+                                behaviour)  # fmt: skip
+        if not game.sigma_fixed[np.isin(game.sigma_player, seats)].any():
+            return column.best_value(behaviour)
+        up = team_best_response(game, outsider_profile(behaviour), seats,
+                                together=True).value  # fmt: skip
+        assert isinstance(up, Fraction)
+        return up
+
+    column = _Columns(game, out, seats)
+    plans: list[np.ndarray] = [np.asarray(x, dtype=np.int8) for x in start_plans]
+    for x in plans:
+        if x.shape != (game.n_sigma,):
+            raise ToypokerError(f"TMECor: a start plan of {len(x)} actions, not {game.n_sigma}")
+    first = outsider_profile(None).to_float()
+    plans.append((cheap_oracle if heuristic else exact_oracle)(first)[0])
+    cols = [column(x) for x in plans]
     lam = np.ones(1)
     y = np.zeros(out.n_seq)
     generated = 1
     # the best upper end so far: the oracle's (float) value, its plan and the exact
     # outsider strategy it answered (the plan is that strategy's best response)
-    best: tuple[float, np.ndarray, Profile] | None = None
+    best: tuple[float, np.ndarray, dict[int, list[Fraction]]] | None = None
     stopped = "converged"
     with deferred_interrupts() as flag:
         while True:
             c = np.stack(cols, axis=1)  # (n_seq, K)
             nz, k = ft.shape[1], c.shape[1]
             obj = np.concatenate([-np.eye(1, nz, 0)[0], np.zeros(k)])
-            a_ub = np.hstack([ft, -c])
+            a_ub = sp.hstack([ft, sp.csr_array(-c)]).tocsr()
             a_eq = np.concatenate([np.zeros(nz), np.ones(k)])[None, :]
             bounds = [(None, None)] * nz + [(0, None)] * k
             res = linprog(obj, A_ub=a_ub, b_ub=np.zeros(out.n_seq), A_eq=a_eq, b_eq=[1.0],
@@ -312,32 +528,43 @@ def tmecor(
             if res.status != 0:
                 raise ToypokerError(f"TMECor master LP failed: {res.message}")
             value = -res.fun
-            lam = res.x[nz:]
+            zf, lam = res.x[:nz], res.x[nz:]
             y = -res.ineqlin.marginals
             if flag.requested:
                 stopped = "interrupted"
                 break
-            answered = outsider_profile(out.behaviour(y, 10**12))
-            choice, br = oracle(answered.to_float())
-            if best is None or br < best[0]:
-                best = (br, choice, answered)
+            answered = out.behaviour(y, 10**12)
+            prof = outsider_profile(answered).to_float()
+            choice, br = cheap_oracle(prof) if heuristic else (None, -np.inf)
+            if br <= value + tol and oracle != "alternating":
+                choice, br = exact_oracle(prof)
+                if best is None or br < best[0]:
+                    best = (br, choice, answered)
             if progress is not None:
-                progress(generated, value, best[0])
+                progress(generated, value, np.inf if best is None else best[0])
             over = seconds is not None and time.perf_counter() - start > seconds
             if br <= value + tol:
+                stopped = "converged" if oracle != "alternating" else "heuristic"
                 break
             if flag.requested or over or generated >= max_columns:
                 stopped = "interrupted" if flag.requested else "seconds" if over else "columns"
                 break
             plans.append(choice)
-            cols.append(_payoff_columns(game, out, seats, choice, exact=False))
+            cols.append(column(choice))
             generated += 1
     # exact bracket: the best rationalisation of each side
     support = [j for j in range(len(plans)) if lam[j] > 1e-12]
-    exact_cols = {j: _payoff_columns(game, out, seats, plans[j], exact=True) for j in support}
+    exact_cols = {j: column(plans[j], exact=True) for j in support}
+    exact_w, exact_y = (
+        _exact_master(ft, [exact_cols[j] for j in support], zf, lam[support], y, value)
+        if stopped in ("converged", "heuristic")
+        else (None, None)
+    )
+    candidates = [] if exact_w is None else [exact_w]
+    candidates += [[Fraction(float(lam[j])).limit_denominator(limit) for j in support]
+                   for limit in DENOMINATORS]  # fmt: skip
     best_low: tuple[Fraction, tuple[Fraction, ...]] | None = None
-    for limit in DENOMINATORS:
-        w = [Fraction(float(lam[j])).limit_denominator(limit) for j in support]
+    for w in candidates:
         total = sum(w, Fraction(0))
         if total <= 0:
             continue
@@ -348,27 +575,33 @@ def tmecor(
         if best_low is None or low > best_low[0]:
             best_low = (low, tuple(w))
     assert best_low is not None
-    best_up: tuple[Fraction, Profile] | None = None
+    # upper end: a MILP plan is optimal in floating point only; one worth less than
+    # the lower end is provably not optimal (a best response's value is at least the
+    # game's value) and is not used
+    best_up: tuple[Fraction, dict[int, list[Fraction]]] | None = None
     if best is not None:
         # the best oracle answer so far, valued exactly: no further oracle call
-        up = _plan_value(game, best[2], seats, best[1])
-        best_up = (up, best[2])
-    if stopped == "converged":
-        for limit in DENOMINATORS:
-            if best_up is not None and best_up[0] == best_low[0]:
-                break
-            prof = outsider_profile(out.behaviour(y, limit))
-            up = team_best_response(game, prof, seats).value
-            assert isinstance(up, Fraction)
-            if best_up is None or up < best_up[0]:
-                best_up = (up, prof)
-    if best_up is None:  # interrupted before the first oracle answer
-        prof = outsider_profile(out.behaviour(y, 10**12))
-        up = team_best_response(game, prof, seats).value
-        assert isinstance(up, Fraction)
-        best_up = (up, prof)
+        up = column.value(best[1], best[2])
+        best_up = (up, best[2]) if up >= best_low[0] else None
+    tries = [] if exact_y is None else [out.exact_behaviour(exact_y)]
+    if upper_game is not None:
+        tries += [out.grid_behaviour(y)]
+    elif stopped == "converged":
+        tries += [out.behaviour(y, limit) for limit in DENOMINATORS]
+    elif best_up is None:  # stopped before an exact oracle answer
+        tries += [out.behaviour(y, 10**12)]
+    for behaviour in tries:
+        if best_up is not None and best_up[0] == best_low[0]:
+            break
+        up = exact_best_value(behaviour)
+        if up >= best_low[0] and (best_up is None or up < best_up[0]):
+            best_up = (up, behaviour)
+    if best_up is None:
+        raise ToypokerError("TMECor: no exact upper end (every oracle plan below the lower)")
+    if upper_game is not None:
+        how = "alternating; upper: team seeing its cards"
     return TMECor(
         game.spec, seats, o, best_low[0], best_up[0],
-        tuple(plans[j] for j in support), best_low[1], best_up[1],
+        tuple(plans[j] for j in support), best_low[1], outsider_profile(best_up[1]),
         generated, time.perf_counter() - start, how, stopped,
     )  # fmt: skip

@@ -1,0 +1,74 @@
+"""TMECor anytime brackets on games whose exact team oracle (the MILP) is out of reach:
+3P-MMH and three-player Leduc, weak team.
+
+Column generation with the members' alternating best responses as the oracle
+(``tmecor(..., oracle="alternating")``); the lower end is exact (the mixture against
+the outsider's exact best response), the upper end is the exact best response of the
+same team seeing its cards (``upper_game``: the strong-collusion game), so the width
+includes the value of seeing the partner's cards.  The run goes in segments of
+``--segment`` seconds; after each, the plans of the mixture are saved (``numpy.save``,
+the checkpoint) and the next segment starts from them.  One line per segment: elapsed
+seconds, plans, the segment's lower, upper and width, the best width over the
+segments so far (largest lower, smallest upper), load average.
+
+Usage::
+
+    python benchmarks/run_tmecor_large.py --game "mercer(players=3,variant=mmh)" \\
+        --team 23 --minutes 30 --segment 300 --checkpoint /tmp/mmh23.npy
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+
+from toypoker import load_game
+from toypoker.solvers.tmecor import tmecor
+
+
+def load() -> str:
+    """The machine's load averages (1, 5, 15 min)."""
+    return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def main() -> None:
+    """Run the segments."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default="mercer(players=3,variant=mmh)")
+    ap.add_argument("--team", default="23", help="1-based seats, e.g. 23")
+    ap.add_argument("--minutes", type=float, default=30.0)
+    ap.add_argument("--segment", type=float, default=300.0, help="seconds per segment")
+    ap.add_argument("--checkpoint", type=Path, default=None, help=".npy file of plans")
+    args = ap.parse_args()
+    seats = tuple(int(c) - 1 for c in args.team)
+    g = load_game(args.game)
+    strong = load_game(args.game[:-1] + f",team={args.team},strong=true,merge=false)")
+    plans: list[np.ndarray] = []
+    if args.checkpoint is not None and args.checkpoint.exists():
+        plans = list(np.load(args.checkpoint))
+    print(f"{args.game} team {args.team}; load {load()}; {len(plans)} plans from checkpoint")
+    print(f"{'s':>7} {'plans':>5} {'lower':>12} {'upper':>12} {'width':>10} {'stopped':>9} "
+          f"{'best width':>10} load")  # fmt: skip
+    start = time.perf_counter()
+    low, up = None, None  # the best ends over the segments (each is a valid bound)
+    while time.perf_counter() - start < 60 * args.minutes:
+        r = tmecor(g, seats, oracle="alternating", upper_game=strong, seconds=args.segment,
+                   start_plans=plans)  # fmt: skip
+        plans = list(r.plans)
+        if args.checkpoint is not None:
+            np.save(args.checkpoint, np.stack(plans))
+        low = r.lower if low is None else max(low, r.lower)
+        up = r.upper if up is None else min(up, r.upper)
+        print(f"{time.perf_counter() - start:7.0f} {len(plans):5d} {float(r.lower):12.6f} "
+              f"{float(r.upper):12.6f} {float(r.width):10.6f} {r.stopped:>9} "
+              f"{float(up - low):10.6f} {load()}", flush=True)  # fmt: skip
+        if r.stopped == "heuristic":
+            break
+
+
+if __name__ == "__main__":
+    main()
