@@ -29,7 +29,11 @@ def test_tables_2_and_3_are_his_2p_mmh_run_and_table_1_is_no_run():
     output file) at that iteration and at no other of the first 2500; Table 1 matches 4
     of 6 cells at his 2P-SMH run (eps 0.001, 704 iterations) and no iteration of the first
     8500 gives all six (the printed profile is an equilibrium: ullman-2p-smh-profile)."""
-    rows = {r.params.split(" (")[0]: r for r in check(["ullman-runs"])}
+    import json
+
+    checked = check(["ullman-runs"])
+    json.dumps([r.to_dict() for r in checked])  # plain JSON types (`literature check --json`)
+    rows = {r.params.split(" (")[0]: r for r in checked}
     assert set(rows) == {"Table 1", "Table 2", "Table 3"}
     t1, t2, t3 = rows["Table 1"], rows["Table 2"], rows["Table 3"]
     assert t1.status == "disagrees" and t1.exact["matched"] == 4 and t1.exact["stop"] == 704
@@ -48,7 +52,10 @@ def test_tables_4_to_8_are_his_eps_01_runs_and_table_7_is_not():
     rounded: fictitious play's floor after 185 iterations); Table 7's rotation averages
     of his six collusion runs match none of its 18 cells (strong Public A: -0.1416 by
     hand from the three summary files, printed -0.178)."""
+    import json
+
     rows = check(["ullman-mmh-runs", "ullman-mmh-table7-runs", "ullman-tree-sizes"])
+    json.dumps([r.to_dict() for r in rows])  # plain JSON types (`literature check --json`)
     tables = {r.params.split(" (")[0]: r for r in rows if r.claim == "ullman-mmh-runs"}
     assert {k: (v.status, v.exact["same"], v.exact["always"]) for k, v in tables.items()} == {
         "Table 4": ("verified", 16, 4),

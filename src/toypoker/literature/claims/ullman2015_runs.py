@@ -83,7 +83,7 @@ def _scan(game: Game, name: str) -> _Pass:
         sigma = np.asarray(solver.state.sigma, dtype=float)
         gain = float(solver.state.gain)
         for t in tables:
-            bets = [100 * (1 - sigma[o + k]) for o, k, _pct, _tol in where[t.name]]
+            bets = [float(100 * (1 - sigma[o + k])) for o, k, _pct, _tol in where[t.name]]
             ok = sum(abs(b - c[2]) <= c[3] for b, c in zip(bets, where[t.name], strict=True))
             if ok == len(where[t.name]):
                 whole[t.name].append(it)
@@ -213,7 +213,7 @@ def _mmh_table7(c: Claim, _ctx: Context) -> Iterator[Row]:
         for k, scenario in enumerate(ullman2015.TABLE7_SCENARIOS):
             for p, name in enumerate("ABC"):
                 v, want = avg[(strength, k, p)], printed[name][k] * factor
-                same += abs(v - want) <= digits(printed[name][k]) * factor
+                same += int(abs(v - want) <= digits(printed[name][k]) * factor)
                 worst = max(worst, abs(v - want))
                 if (k, p) == (0, 0):
                     cells.append(f"{strength} {scenario} A: his {v:+.4f}, printed {want:+.4g}")
