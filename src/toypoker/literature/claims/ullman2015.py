@@ -32,7 +32,8 @@ itself wrong: Table 1, which with the Sec. 4.2 text gives a whole profile, is
 verified when that profile is an equilibrium to the printed digits.
 
 Not re-run: his fictitious play on 3P-MMH (about 1.3 s per iteration here, 3600
-iterations; 8500 under collusion).
+iterations; 8500 under collusion); :mod:`.ullman2015_runs` compares the 3P-MMH tables
+with his own output files instead (eps 0.1 runs) and names the run behind each table.
 
 One module on purpose (past the ~600-line rule): one paper's claims, sharing one
 set of solved games, stored equilibria and helpers; the paper's data (its
