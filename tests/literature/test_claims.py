@@ -11,7 +11,7 @@ from toypoker.literature.papers import billingham, kuhn1950
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
-# the whole check certifies 476 rows (minutes: ~7 min at load 6): CI, not the quick part
+# the whole check certifies 476 rows (minutes: 788 s at load 6-9): CI, not the quick part
 pytestmark = pytest.mark.slow
 
 
