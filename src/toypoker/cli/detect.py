@@ -180,8 +180,10 @@ def detect(
     outsiders = set(range(g1.n_players)) - set(seats)
     h1_law: Profile | list[tuple[float, Profile]]
     if h1_play == "team-optimal":
-        with Bar(f"H1: team-optimal play in {g1.spec}", None):
-            play = team_optimal_play(g1, team_seconds)
+        with Bar(f"H1: team-optimal play in {g1.spec}", None, fields=("plans",)) as bar:
+            play = team_optimal_play(
+                g1, team_seconds, progress=lambda k, _v, _b: bar.update(k, plans=k)
+            )
         if play.interrupted:
             raise interrupted("H1 team-optimal solve stopped; no result written (detect keeps "
                               "no partial state: run the command again)", None)  # fmt: skip

@@ -27,7 +27,7 @@ observation law under H1 is the mixture of the plans' laws (exact, not sampled).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -125,7 +125,11 @@ class TeamOptimalPlay:
     interrupted: bool = False
 
 
-def team_optimal_play(game: Game, seconds: float | None = 60.0) -> TeamOptimalPlay:
+def team_optimal_play(
+    game: Game,
+    seconds: float | None = 60.0,
+    progress: Callable[[int, float, float], None] | None = None,
+) -> TeamOptimalPlay:
     """The team-optimal collusion profile of ``game`` (a collusion spec with one outsider).
 
     Parameters
@@ -135,6 +139,9 @@ def team_optimal_play(game: Game, seconds: float | None = 60.0) -> TeamOptimalPl
     seconds
         Time budget of a TMECor (weak team); its bracket is valid when it stops early,
         and the mixture is then the best found.
+    progress
+        Passed to :func:`toypoker.solvers.tmecor.tmecor` (plans generated, the master's
+        value, the best oracle value so far); not called for a merged LP.
 
     Returns
     -------
@@ -161,7 +168,7 @@ def team_optimal_play(game: Game, seconds: float | None = 60.0) -> TeamOptimalPl
         stop = getattr(res.stopped, "value", res.stopped)
         return TeamOptimalPlay(((1.0, prof),), v, v, f"merged-team LP: team value {v} (exact)",
                                stop == "interrupted")  # fmt: skip
-    r = tmecor(game, team.seats, seconds=seconds)
+    r = tmecor(game, team.seats, seconds=seconds, progress=progress)
     base = r.profile.to_float()
     mixture = tuple(
         (float(w), BestResponse(team.seats, None, plan).as_profile(base))
