@@ -61,3 +61,19 @@ def test_identical_hypotheses_are_refused_at_once(one_line_error, tmp_path):
     assert "same distribution" in one_line_error(
         "detect", "kuhn()", "--collusion", "kuhn()", "--h0", a, "--h1", b
     )
+
+
+def test_detect_takes_the_team_optimal_play_as_h1(cli, one_line_error):
+    """Issue 22 item 5: `--h1-play team-optimal` (weak team: TMECor, one plan drawn per
+    hand; the value 5/132 is the README's TMECor of kuhn(players=3) team 23)."""
+    code, out, err = cli("detect", "kuhn(players=3)", "--collusion", "kuhn(players=3,team=23)",
+                         "--h1-play", "team-optimal", "--iterations", "300", "--runs", "100",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["h1_play"] == "team-optimal"
+    assert "TMECor" in d["h1_profile"] and "team value 5/132" in d["h1_profile"]
+    assert d["kl_per_hand"] > 0
+    base = ("detect", "kuhn(players=3)", "--collusion", "kuhn(players=3,team=23)")
+    assert "--h1-play" in one_line_error(*base, "--h1-play", "best")
+    assert "not both" in one_line_error(*base, "--h1-play", "team-optimal", "--h1", "x.json")

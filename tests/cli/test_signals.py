@@ -61,6 +61,12 @@ def _detect_wrote_nothing(cwd: Path, err: str) -> None:
     assert "hands to detection" not in err
 
 
+def _detect_h1_wrote_nothing(cwd: Path, err: str) -> None:
+    # the TMECor of H1 (--h1-play team-optimal) was cut short: no verdict, no curve
+    assert "H1 team-optimal solve stopped" in err and not (cwd / "power.png").exists()
+    assert "hands to detection" not in err
+
+
 def _table7_kept_the_finished_file(cwd: Path, err: str) -> None:
     # the finished run's equilibria stand: an interrupted run does not overwrite them
     assert (cwd / "eq.npz").read_bytes() == (cwd / "eq.finished").read_bytes()
@@ -324,6 +330,27 @@ SIGNAL_CASES: tuple[SignalCase, ...] = (
         ),
         r"toypoker: H0: cfr\+ .*: [1-9]",
         _detect_wrote_nothing,
+    ),  # fmt: skip
+    SignalCase(
+        "detect-team-optimal",
+        (
+            "detect",
+            "kuhn(players=3,cards=6)",
+            "--collusion",
+            "kuhn(players=3,cards=6,team=12)",
+            "--h1-play",
+            "team-optimal",
+            "--iterations",
+            "20",
+            "--team-seconds",
+            "600",
+            "--plot",
+            "power.png",
+        ),
+        # the weak team's TMECor in six-card Kuhn: a MILP oracle call takes seconds
+        # from the second plan on (measured: 5 plans in 32 s)
+        r"toypoker: H1: team-optimal .*plans [1-9]",
+        _detect_h1_wrote_nothing,
     ),  # fmt: skip
     SignalCase(
         "literature-check",

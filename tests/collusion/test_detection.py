@@ -122,3 +122,51 @@ def test_identical_hypotheses_are_answered_at_once():
     assert time.monotonic() - t0 < 5
     assert d.kl == 0 and d.hands_95 is None and not d.detected.any()
     assert (d.stops == 1_000_001).all()
+
+
+def test_team_optimal_h1_weak_is_the_tmecor_mixture_drawn_per_hand():
+    """Issue 22 item 5: H1 = the weak team's TMECor plan in kuhn(players=3), team {2,3}.
+    Expected: the mixture's weights sum to 1 exactly, it is worth the TMECor value 5/132
+    (README, `toypoker collusion tmecor "kuhn(players=3)" --team 23`) against the
+    outsider's TMECor strategy (a saddle point: independent path, the float evaluator on
+    each pure plan), and its observation law is the weighted sum of the plans' laws."""
+    from fractions import Fraction
+
+    from toypoker.collusion.detection import mixture_probabilities, team_optimal_play
+    from toypoker.evaluate import expected_values
+
+    g1 = load_game("kuhn(players=3,team=23)")
+    play = team_optimal_play(g1)
+    assert (play.low, play.high) == (Fraction(5, 132), Fraction(5, 132))
+    assert len(play.mixture) > 1 and "TMECor" in play.how
+    assert math.isclose(sum(w for w, _ in play.mixture), 1.0, rel_tol=0, abs_tol=1e-12)
+    value = sum(w * sum(float(expected_values(g1, p)[s]) for s in (1, 2)) for w, p in play.mixture)
+    assert math.isclose(value, 5 / 132, rel_tol=0, abs_tol=1e-9)
+    law = mixture_probabilities(g1, play.mixture)
+    by_hand = sum(w * terminal_probabilities(g1, p) for w, p in play.mixture)
+    assert np.array_equal(law, by_hand)
+    assert math.isclose(law.sum(), 1.0, rel_tol=0, abs_tol=1e-12)
+    g0 = load_game("kuhn(players=3)")
+    uniform = Profile(g0, np.concatenate([np.full(len(i.actions), 1 / len(i.actions))
+                                          for i in g0.infosets]))  # fmt: skip
+    d = detect(g0, uniform, g1, play.mixture, runs=100, seed=1, tremble=0.01)
+    assert d.kl > 0
+    with pytest.raises(ToypokerError, match="at least one"):
+        mixture_probabilities(g1, [])
+
+
+def test_team_optimal_h1_strong_is_the_merged_lp_equilibrium():
+    """Strong win-sharing team {2,3} in kuhn(players=3): one profile, the merged game's LP
+    equilibrium on the seats; the team's exact value 1/12 (README, `toypoker solve
+    "kuhn(players=3,team=23,strong=true)" --method lp`)."""
+    from fractions import Fraction
+
+    from toypoker.collusion.detection import team_optimal_play
+
+    play = team_optimal_play(load_game("kuhn(players=3,team=23,strong=true)"))
+    assert (play.low, play.high) == (Fraction(1, 12), Fraction(1, 12))
+    assert len(play.mixture) == 1 and play.mixture[0][0] == 1.0
+    with pytest.raises(ToypokerError, match="no team"):
+        team_optimal_play(load_game("kuhn(players=3)"))
+    with pytest.raises(ToypokerError, match="exactly one player outside"):
+        team_optimal_play(load_game("kuhn(players=4,cards=5,team=12)"))

@@ -33,6 +33,14 @@ def test_stored_profiles_round_trip_and_recompute_the_table(tmp_path):
     assert a == pytest.approx(b, abs=1e-12) and a + b + c == pytest.approx(0, abs=1e-12)
     assert a + b == pytest.approx(float(sum(exact.values()) / 3), abs=2e-6)
     assert t.nash_conv["none"] <= 1e-6 and t.nash_conv["weak"] <= 1e-5  # 3-player: cap
+    # the brackets as players' Public payoffs (team AB, rotating): A and B each get half
+    # of the mean team value, C minus it; exact: (0 + 5/78 + 1/12)/3 = 23/156 / 3
+    mean = float(sum(exact.values()) / 3)
+    per = t.team_value_payoffs()
+    assert per is not None and len(per) == 3
+    for (lo, hi), want in zip(per, (mean / 2, mean / 2, -mean), strict=True):
+        assert lo <= want + 1e-12 and want - 1e-12 <= hi and hi - lo <= 4e-6
+    assert t.to_json_dict()["team_values_payoffs"]["low"] == [lo for lo, _ in per]
     # a stored vector is tied to its game's infosets
     g = load_game("kuhn(players=3,cards=5)")
     with pytest.raises(ToypokerError, match="no stored profile"):

@@ -11,7 +11,7 @@ from toypoker.literature.papers import billingham, kuhn1950
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
-# the whole check certifies 466 rows (minutes: 406 s at load 4-5): CI, not the quick part
+# the whole check certifies 476 rows (minutes: 788 s at load 6-9): CI, not the quick part
 pytestmark = pytest.mark.slow
 
 
@@ -34,8 +34,8 @@ def test_every_claim_runs_and_is_classified(rows):
     assert {r.status for r in rows} <= {"verified", "disagrees"}
     # 190 before issue 15, + Table 1 caption, Table 2 (10), estimators (5); + Ullman (190);
     # + Table 8's collusion rows (30), Table 7's values (19), his 3P-SMH collusion runs (20),
-    # footnote 6 (1)
-    assert len(rows) == 466
+    # footnote 6 (1); + which of his runs gives each table (3 + 4 + 1) and his tree sizes (2)
+    assert len(rows) == 476
     # the README gives the same count (issue 24: it said ~190 long after)
     n_bad = sum(r.status == "disagrees" for r in rows)
     text = " ".join(README.read_text(encoding="utf-8").split())
@@ -74,6 +74,9 @@ def test_every_claim_runs_and_is_classified(rows):
         "ullman-table8": 53,
         "ullman-table7-values": 10,
         "ullman-footnote6": 1,
+        # Table 1 is no run of his fictitious play; Table 7 is not his published runs
+        "ullman-runs": 1,
+        "ullman-mmh-table7-runs": 1,
     }
 
 

@@ -100,3 +100,33 @@ def test_the_profiles_are_copied_before_the_command_runs(tmp_path: Path) -> None
     copied = Path(argv[argv.index("--profiles") + 1])
     assert copied == tmp_path / "ullman_collusion_3p_smh.npz"
     assert copied.read_bytes() == (DATA / "ullman_collusion_3p_smh.npz").read_bytes()
+
+
+def test_the_collusion_page_shows_printed_nash_and_team_optimal(tmp_path: Path) -> None:
+    """Issue 22 item 5: three columns per cell.  The command's JSON is canned (made-up
+    numbers, only the layout is tested): strong Public shows the merged team's bracket
+    from ``team_values_payoffs``; weak Public says "not computed"; the other scenarios
+    have no team-optimal value."""
+    task = _plan(True)[COLLUSION]
+    blocks = [
+        {"collusion": c, "scenario": s, "payoffs": [-0.2, 0.1, 0.1]}
+        for c in ("strong", "weak")
+        for s in ("public", "private", "suspicious")
+    ]
+    data = {
+        "spec": "mercer(players=3,variant=smh)", "how": "canned", "payoffs": blocks,
+        "nash_conv": {"none": 1e-5, "strong": 1e-5, "weak": 1e-5},
+        "team_values_payoffs": {"collusion": "strong", "scenario": "public",
+                                "low": [-0.25, 0.12, 0.12], "high": [-0.24, 0.125, 0.125]},
+    }  # fmt: skip
+    out = task.run(RunContext(tmp_path, 0, lambda _claim: (), lambda _argv: data))
+    (table,) = out.tables
+    assert table.header[-3:] == ("team-optimal A", "team-optimal B", "team-optimal C")
+    rows = {(r[0], r[1]): r for r in table.rows}
+    assert rows[("strong", "Public")][-3:] == ("[-0.2500, -0.2400]", "[+0.1200, +0.1250]",
+                                               "[+0.1200, +0.1250]")  # fmt: skip
+    assert rows[("strong", "Public")][5:8] == ("-0.2000", "+0.1000", "+0.1000")  # Nash
+    assert rows[("weak", "Public")][-3:] == ("not computed",) * 3
+    assert rows[("strong", "Private")][-3:] == ("-",) * 3
+    assert {f for f, _ in out.images} >= {"table7_strong.png", "table7_weak.png"}
+    assert "not computed" in out.notes

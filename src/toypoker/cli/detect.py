@@ -11,6 +11,7 @@ from rich.table import Table
 
 from ..collusion import STRONG_SOLVES, CollusionProfiles, solve_team_game
 from ..collusion.detection import detect as detect_collusion
+from ..collusion.detection import team_optimal_play
 from ..errors import ToypokerError
 from ..evaluate import nash_conv
 from ..game import Game
@@ -90,6 +91,17 @@ def detect(
         Path | None,
         typer.Option(help="Collusion profile (H1) file; default: CFR+ on the collusion game."),
     ] = None,
+    h1_play: Annotated[
+        str,
+        typer.Option(
+            help="equilibrium: H1 is a solve of the collusion game; team-optimal: the "
+            "team's optimal play (strong win sharing: the merged team's LP equilibrium; "
+            "otherwise the TMECor plan, one joint pure plan drawn per hand)."
+        ),
+    ] = "equilibrium",
+    team_seconds: Annotated[
+        float, typer.Option(help="Time budget of the TMECor for --h1-play team-optimal.")
+    ] = 60.0,
     scenario: Annotated[
         str,
         typer.Option(
@@ -141,6 +153,11 @@ def detect(
     at_least("--runs", runs, 1)
     at_least("--max-hands", max_hands, 1)
     at_least("--seed", seed, 0)
+    if h1_play not in ("equilibrium", "team-optimal"):
+        raise ToypokerError(f"--h1-play must be equilibrium or team-optimal, not {h1_play!r}")
+    if h1_play == "team-optimal" and h1 is not None:
+        raise ToypokerError("give --h1 or --h1-play team-optimal, not both")
+    positive("--team-seconds", team_seconds)
     if scenario not in ("public", "private"):
         raise ToypokerError(f"--scenario must be public or private, not {scenario!r}")
     seats: tuple[int, ...] = ()
@@ -160,15 +177,28 @@ def detect(
     stored = CollusionProfiles.load(profiles) if profiles is not None else None
     opts = (method, iterations, target_nash_conv, strong_solve)
     p0, how0 = _profile(g0, h0, stored, *opts, "H0")
-    p1, how1 = _profile(g1, h1, stored, *opts, "H1")
-    if scenario == "private":
-        outsiders = set(range(g1.n_players)) - set(seats)
-        p1 = splice(p1, p0, outsiders)  # the outsiders keep the honest strategy
+    outsiders = set(range(g1.n_players)) - set(seats)
+    h1_law: Profile | list[tuple[float, Profile]]
+    if h1_play == "team-optimal":
+        with Bar(f"H1: team-optimal play in {g1.spec}", None, fields=("plans",)) as bar:
+            play = team_optimal_play(
+                g1, team_seconds, progress=lambda k, _v, _b: bar.update(k, plans=k)
+            )
+        if play.interrupted:
+            raise interrupted("H1 team-optimal solve stopped; no result written (detect keeps "
+                              "no partial state: run the command again)", None)  # fmt: skip
+        how1 = play.how
+        h1_law = [(w, splice(p, p0, outsiders) if scenario == "private" else p)
+                  for w, p in play.mixture]  # fmt: skip
+    else:
+        p1, how1 = _profile(g1, h1, stored, *opts, "H1")
+        # private: the outsiders keep the honest strategy
+        h1_law = splice(p1, p0, outsiders) if scenario == "private" else p1
     d = detect_collusion(
         g0,
         p0,
         g1,
-        p1,
+        h1_law,
         alpha=alpha,
         beta=beta,
         runs=runs,
@@ -187,7 +217,8 @@ def detect(
         plot_power(d, plot)
     if json_:
         print_json(plain({**d.to_json_dict(), "scenario": scenario, "h0_profile": how0,
-                          "h1_profile": how1, "tremble": tremble}))  # fmt: skip
+                          "h1_profile": how1, "h1_play": h1_play,
+                          "tremble": tremble}))  # fmt: skip
         return
     t = Table(title=f"Detecting collusion ({scenario}): {g1.spec} against {g0.spec}",
               title_justify="left")  # fmt: skip

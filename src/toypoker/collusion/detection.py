@@ -16,19 +16,31 @@ Wald's approximate average sample numbers, the fixed-sample size of the
 Neyman-Pearson test with the same errors (normal approximation) and, by
 simulation with an explicit ``rng``, the distribution of the SPRT's stopping
 time: the hands needed to detect collusion with 95 % power.
+
+H1 may also be the team's optimal play (:func:`team_optimal_play`): a strong
+win-sharing team's merged-game LP equilibrium mapped back onto the seats, or, for a
+team that sees only its own cards, the TMECor plan -- a correlated mixture of the
+team's joint pure plans (Celli and Gatti 2018; :mod:`toypoker.solvers.tmecor`).  The
+team draws one plan per hand played, so hands stay independent and the per-hand
+observation law under H1 is the mixture of the plans' laws (exact, not sampled).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from scipy.stats import norm
 
 from ..errors import ToypokerError
-from ..evaluate import edge_probabilities
+from ..evaluate import BestResponse, edge_probabilities
 from ..game import Game
+from ..games.collusion import Team
 from ..profile import Profile, uniform_sigma
+
+#: H1 given as a correlated mixture: ``(probability, profile)`` pairs summing to 1
+Mixture = Sequence[tuple[float, Profile]]
 
 
 def observation_keys(game: Game) -> tuple[np.ndarray, int]:
@@ -70,6 +82,102 @@ def terminal_probabilities(
         a, b = game.depth_start[t], game.depth_start[t + 1]
         tot[a:b] = tot[game.parent_row[a:b]] * ep[a:b]
     return (tot * game.weights[game.row_deal])[game.term_rows]
+
+
+def mixture_probabilities(
+    game: Game, profile: Profile | np.ndarray | Mixture, tremble: float = 0.0
+) -> np.ndarray:
+    """:func:`terminal_probabilities` of a profile, or of a correlated mixture of profiles
+    (one drawn per hand): the mixture's weighted sum of its members' probabilities."""
+    if isinstance(profile, Profile | np.ndarray):
+        return terminal_probabilities(game, profile, tremble)
+    parts = list(profile)
+    if not parts:
+        raise ToypokerError("an H1 mixture needs at least one profile")
+    total = np.zeros(len(game.term_rows))
+    for w, prof in parts:
+        total += float(w) * terminal_probabilities(game, prof, tremble)
+    return total
+
+
+@dataclass(frozen=True)
+class TeamOptimalPlay:
+    """The team's optimal play in a collusion game, as H1 for :func:`detect`.
+
+    Attributes
+    ----------
+    mixture
+        ``(probability, profile)`` pairs: one pair (the merged LP's equilibrium) for a
+        strong win-sharing team; the TMECor plans (team members' joint pure plans, the
+        outsider's TMECor strategy) otherwise.
+    low, high
+        Exact bracket on the team's summed value (equal when exact).
+    how
+        One line: how the play was found.
+    interrupted
+        Ctrl-C or SIGTERM stopped the solve (the play is not the team's optimum).
+    """
+
+    mixture: tuple[tuple[float, Profile], ...]
+    low: object
+    high: object
+    how: str
+    interrupted: bool = False
+
+
+def team_optimal_play(
+    game: Game,
+    seconds: float | None = 60.0,
+    progress: Callable[[int, float, float], None] | None = None,
+) -> TeamOptimalPlay:
+    """The team-optimal collusion profile of ``game`` (a collusion spec with one outsider).
+
+    Parameters
+    ----------
+    game
+        A game with ``team=`` and exactly one player outside the team.
+    seconds
+        Time budget of a TMECor (weak team); its bracket is valid when it stops early,
+        and the mixture is then the best found.
+    progress
+        Passed to :func:`toypoker.solvers.tmecor.tmecor` (plans generated, the master's
+        value, the best oracle value so far); not called for a merged LP.
+
+    Returns
+    -------
+    TeamOptimalPlay
+
+    Raises
+    ------
+    ToypokerError
+        Without a team, or with more than one outsider.
+    """
+    from ..solvers import solve
+    from ..solvers.tmecor import tmecor
+
+    team = Team.of_params(game.params)
+    if team is None:
+        raise ToypokerError(f"{game.spec} has no team: give the collusion game a team=")
+    if len(team.outsiders(game.n_players)) != 1:
+        raise ToypokerError("the team-optimal H1 needs exactly one player outside the team")
+    if team.strong and team.sharing == "win":
+        res = solve(game, "lp", merge=True, team=False)
+        prof = res.profile.to_float() if res.profile.exact else res.profile
+        vals = res.value_exact or res.values
+        v = sum((vals[p] for p in team.seats[1:]), vals[team.seats[0]])
+        stop = getattr(res.stopped, "value", res.stopped)
+        return TeamOptimalPlay(((1.0, prof),), v, v, f"merged-team LP: team value {v} (exact)",
+                               stop == "interrupted")  # fmt: skip
+    r = tmecor(game, team.seats, seconds=seconds, progress=progress)
+    base = r.profile.to_float()
+    mixture = tuple(
+        (float(w), BestResponse(team.seats, None, plan).as_profile(base))
+        for w, plan in zip(r.weights, r.plans, strict=True)
+    )
+    bracket = f"value {r.lower}" if r.exact else f"value in [{r.lower}, {r.upper}]"
+    how = (f"TMECor ({r.how} oracle, {r.stopped}): {len(r.plans)} joint plans, one drawn "
+           f"per hand; team {bracket}")  # fmt: skip
+    return TeamOptimalPlay(mixture, r.lower, r.upper, how, r.stopped == "interrupted")
 
 
 def _same_table(g0: Game, g1: Game) -> None:
@@ -140,7 +248,7 @@ def detect(
     game0: Game,
     profile0: Profile | np.ndarray,
     game1: Game,
-    profile1: Profile | np.ndarray,
+    profile1: Profile | np.ndarray | Mixture,
     *,
     alpha: float = 0.05,
     beta: float = 0.05,
@@ -157,7 +265,9 @@ def detect(
     game0, profile0
         Honest play (H0); the observer's cards are ``game0``'s.
     game1, profile1
-        The collusion profile (H1), in a game with the same public tree and deals.
+        The collusion profile (H1), in a game with the same public tree and deals; or
+        a correlated mixture ``[(probability, profile), ...]`` of which one profile is
+        drawn per hand (a TMECor plan: :func:`team_optimal_play`).
     alpha, beta
         The test's false-alarm and miss probabilities (power ``1 - beta``).
     runs, max_hands
@@ -194,7 +304,7 @@ def detect(
         rng = np.random.default_rng(seed)
     key, n_keys = observation_keys(game0)
     w0 = terminal_probabilities(game0, profile0, tremble)
-    w1 = terminal_probabilities(game1, profile1, tremble)
+    w1 = mixture_probabilities(game1, profile1, tremble)
     p0 = np.bincount(key, weights=w0, minlength=n_keys)
     p1 = np.bincount(key, weights=w1, minlength=n_keys)
     p0, p1 = p0 / p0.sum(), p1 / p1.sum()

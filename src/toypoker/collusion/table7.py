@@ -96,25 +96,39 @@ class CollusionTable:
         rotations like :attr:`payoffs`: per player ``(low, high)``, each member getting
         an equal share of the team's bracket, the outsider minus the team's.  ``None``
         when :attr:`team_optimal` has no value for ``strength``."""
-        rows = [r for r in self.team_optimal if r.strength == strength]
-        if not rows:
-            return None
+        rows = [(r.members, float(r.low), float(r.high)) for r in self.team_optimal
+                if r.strength == strength]  # fmt: skip
+        return self._rotated(rows) if rows else None
+
+    def team_value_payoffs(self) -> tuple[tuple[float, float], ...] | None:
+        """:attr:`team_values` (strong win sharing: the merged team's value bracketed by
+        the stored equilibrium's best responses) as players ``A, B, ...``'s payoffs, laid
+        out like :meth:`team_optimal_payoffs`; ``None`` without them.  No solve: what
+        the evaluation already computed."""
+        return self._rotated(list(self.team_values)) if self.team_values else None
+
+    def _rotated(
+        self, rows: list[tuple[tuple[int, ...], float, float]]
+    ) -> tuple[tuple[float, float], ...]:
+        """Per placement ``(members, low, high)`` of the team's summed value, in the
+        order of :func:`placements`, as per-player brackets averaged over rotations."""
         n = len(next(iter(self.payoffs.values())))
         low, high = np.zeros(n), np.zeros(n)
-        for k, r in enumerate(rows):
+        for k, (members, lo_k, hi_k) in enumerate(rows):
             for p in range(n):
                 seat = (p + k) % n
-                if seat in r.members:
-                    low[p] += float(r.low) / len(r.members)
-                    high[p] += float(r.high) / len(r.members)
+                if seat in members:
+                    low[p] += lo_k / len(members)
+                    high[p] += hi_k / len(members)
                 else:
-                    low[p] -= float(r.high)
-                    high[p] -= float(r.low)
+                    low[p] -= hi_k
+                    high[p] -= lo_k
         return tuple((lo / len(rows), hi / len(rows)) for lo, hi in zip(low, high, strict=True))
 
     def to_json_dict(self) -> dict[str, object]:
         """As JSON data."""
         optimal = {s: self.team_optimal_payoffs(s) for s in STRENGTHS}
+        bracket = self.team_value_payoffs()
         return {
             "spec": self.spec,
             "team": seat_digits(self.team),
@@ -139,6 +153,14 @@ class CollusionTable:
                 for s, v in optimal.items()
                 if v is not None
             ],  # fmt: skip
+            "team_values_payoffs": None
+            if bracket is None
+            else {
+                "collusion": "strong",
+                "scenario": "public",
+                "low": [lo for lo, _ in bracket],
+                "high": [hi for _, hi in bracket],
+            },  # fmt: skip
         }
 
 

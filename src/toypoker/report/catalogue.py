@@ -15,6 +15,7 @@ from ..literature.claims import billingham as claims_billingham
 from ..literature.claims import kuhn1950 as claims_kuhn1950
 from ..literature.claims import szafron2013 as claims_szafron2013
 from ..literature.claims import ullman2015 as claims_ullman2015
+from ..literature.claims import ullman2015_runs as claims_ullman2015_runs
 from .model import Paper
 
 PAPERS: tuple[Paper, ...] = (
@@ -61,12 +62,12 @@ PAPERS: tuple[Paper, ...] = (
 )
 PAPER_IDS: tuple[str, ...] = tuple(p.id for p in PAPERS)
 
-#: claims module of each paper that has one
-_CLAIM_MODULES = {
-    "kuhn1950": claims_kuhn1950,
-    "szafron2013": claims_szafron2013,
-    "billingham": claims_billingham,
-    "ullman2015": claims_ullman2015,
+#: the claims of each paper that has some
+_PAPER_CLAIMS = {
+    "kuhn1950": claims_kuhn1950.CLAIMS,
+    "szafron2013": claims_szafron2013.CLAIMS,
+    "billingham": claims_billingham.CLAIMS,
+    "ullman2015": (*claims_ullman2015.CLAIMS, *claims_ullman2015_runs.CLAIMS),
 }
 #: claims that need the 3-player MMH game (6 million rows, CFR+): not in ``--quick``
 SLOW_CLAIMS: frozenset[str] = frozenset(
@@ -79,7 +80,8 @@ SLOW_CLAIMS: frozenset[str] = frozenset(
 #: counts)
 TOLERANCE_CLAIMS: frozenset[str] = frozenset(
     {"billingham-p-star", "billingham-table1-solution2"}
-    | {c.id for c in claims_ullman2015.CLAIMS if c.id != "ullman-sizes"}
+    | {c.id for c in _PAPER_CLAIMS["ullman2015"]}
+    - {"ullman-sizes", "ullman-tree-sizes"}  # integer counts (an "about" row is tolerance)
 )
 _EXACT_ROW = re.compile(r"iterations to eps")  # an iteration count: an exact integer
 _TOLERANCE_ROW = re.compile(r"\babout\b")  # "about 5,000,000 nodes"
@@ -131,8 +133,8 @@ def command_line(argv: Sequence[str]) -> str:
 
 def claim_paper(claim_id: str) -> str:
     """The paper id of a claim (the claims module that holds it)."""
-    for paper, module in _CLAIM_MODULES.items():
-        if any(c.id == claim_id for c in module.CLAIMS):
+    for paper, claims in _PAPER_CLAIMS.items():
+        if any(c.id == claim_id for c in claims):
             return paper
     raise ToypokerError(f"unknown claim {claim_id!r}")
 

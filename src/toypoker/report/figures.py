@@ -416,8 +416,10 @@ def _collusion(quick: bool) -> Task:
     variant = "smh" if quick else "mmh"
     spec = f"mercer(players=3,variant={variant})"
     stored = files("toypoker.literature") / "data" / f"ullman_collusion_3p_{variant}.npz"
-    # --no-team-optimal: the merged 3P-MMH LP and the weak TMECor brackets are out of
-    # the report's time budget (toypoker collusion tmecor computes them on request)
+    # --no-team-optimal: a fresh merged LP (3P-MMH) and the weak TMECor (3P-SMH: 5-8 min a
+    # placement, 3P-MMH: beyond reach) are out of the report's budget.  The strong
+    # team-optimal column is the merged team's value bracketed by the stored equilibrium's
+    # two best responses (the evaluation's team_values: no solve); weak: not computed.
     argv = ["collusion", "table7", spec, "--team", "23", "--profiles",
             f"{FOLDER}/{stored.name}", "--plot", f"{FOLDER}/table7_ours.png",
             "--no-team-optimal", "--json"]  # fmt: skip
@@ -434,34 +436,53 @@ def _collusion(quick: bool) -> Task:
             p: [x * ullman2015.TABLE7_WEAK_FACTOR for x in v]
             for p, v in ullman2015.TABLE7_WEAK_PRINTED.items()
         }
+        # team-optimal (Public only): strong from the brackets, weak not computed
+        bracket = data.get("team_values_payoffs")
+        optimal: dict[str, dict[str, tuple[float, float]] | None] = {"strong": None, "weak": None}
+        if bracket is not None:
+            pairs = zip(bracket["low"], bracket["high"], strict=True)
+            optimal["strong"] = {chr(65 + p): (lo, hi) for p, (lo, hi) in enumerate(pairs)}
         game = "3P-SMH, not the paper's 3P-MMH (--quick)" if quick else "3P-MMH"
-        collusion_bars(
-            {"printed": ullman2015.TABLE7_STRONG, "ours": ours["strong"]},
-            ctx.folder / "table7_strong.png",
-            scenarios=scen,
-            title=f"Table 7, strong collusion by B and C: printed beside ours ({game})",
-        )
-        collusion_bars(
-            {"printed": weak_printed, "ours": ours["weak"]},
-            ctx.folder / "table7_weak.png",
-            scenarios=scen,
-            title=f"Table 7, weak collusion by B and C: printed beside ours ({game})",
-        )
+        for strength, printed in (("strong", ullman2015.TABLE7_STRONG), ("weak", weak_printed)):
+            opt = optimal[strength]
+            sources: dict[str, dict[str, list[float]]] = {
+                "printed": printed,
+                "3-player Nash": ours[strength],
+            }
+            if opt is not None:  # Public only: the other scenarios have no team-optimal bar
+                sources["team-optimal"] = {
+                    p: [(lo + hi) / 2, math.nan, math.nan] for p, (lo, hi) in opt.items()
+                }
+            left = "" if opt else "; team-optimal not computed"
+            collusion_bars(
+                sources,
+                ctx.folder / f"table7_{strength}.png",
+                scenarios=scen,
+                title=f"Table 7, {strength} collusion by B and C ({game}){left}",
+            )
         cells = []
         for strength, printed in (("strong", ullman2015.TABLE7_STRONG), ("weak", weak_printed)):
+            opt = optimal[strength]
             for k, s in enumerate(scen):
+                if k == 0 and opt is not None:
+                    team_cells = tuple(f"[{opt[p][0]:+.4f}, {opt[p][1]:+.4f}]" for p in "ABC")
+                elif k == 0:
+                    team_cells = ("not computed",) * 3
+                else:
+                    team_cells = ("-",) * 3
                 cells.append(
                     (
                         strength,
                         s,
                         *(f"{printed[p][k]:+.4f}" for p in "ABC"),
                         *(_signed(ours[strength][p][k]) for p in "ABC"),
+                        *team_cells,
                     )
                 )
         nc = data["nash_conv"]
         table = Table(
-            f"Table 7: payoffs per hand, printed and ours ({data['spec']}, team BC, "
-            f"{data['how']}; NashConv of the equilibria used: "
+            f"Table 7: payoffs per hand, printed, the three-player Nash and the team-optimal "
+            f"({data['spec']}, team BC, {data['how']}; NashConv of the equilibria used: "
             f"none {nc['none']:.2g}, strong {nc['strong']:.2g}, weak {nc['weak']:.2g})",
             (
                 "collusion",
@@ -469,30 +490,43 @@ def _collusion(quick: bool) -> Task:
                 "printed A",
                 "printed B",
                 "printed C",
-                "ours A",
-                "ours B",
-                "ours C",
+                "Nash A",
+                "Nash B",
+                "Nash C",
+                "team-optimal A",
+                "team-optimal B",
+                "team-optimal C",
             ),  # fmt: skip
             tuple(cells),
         )
         imgs = _images(
             ctx,
             [
-                ("table7_strong.png", "Table 7, strong collusion, as bars: printed and ours"),
-                ("table7_weak.png", "Table 7, weak collusion (printed x 1e-3), as bars"),
+                ("table7_strong.png", "Table 7, strong collusion, as bars: printed, Nash, "
+                 "team-optimal (Public)"),
+                ("table7_weak.png", "Table 7, weak collusion (printed x 1e-3), as bars; "
+                 "team-optimal not computed"),
                 ("table7_ours.png", "Ours, both strengths (the collusion command's chart)"),
             ],
-        )
+        )  # fmt: skip
+        tmecor = "mercer(players=3,variant=smh)" if quick else spec
         notes = (
             "The team is B and C: the rows the printed table shows equal under win sharing "
-            "(its caption says A and B). Payoffs are averaged over the seat rotations."
+            "(its caption says A and B). Payoffs are averaged over the seat rotations. "
+            "Team-optimal (Public: the team plays its optimal plan, the outsider "
+            "best-responds): strong collusion is the merged team's value, bracketed "
+            "[team's guarantee, team's best response] by the stored equilibrium (exact value "
+            "inside). Weak collusion's team-optimal value (TMECor) is not computed here: "
+            "on 3P-SMH it takes 5-8 minutes a placement (README, teams section), on 3P-MMH "
+            f'longer than the report\'s budget; `toypoker collusion tmecor "{tmecor}" '
+            "--team 23 --seconds S` gives its bracket."
         )
         return ItemOutput(images=imgs, tables=(table,), notes=notes)
 
     return _cli_task(
         "fig-ullman2015-collusion",
         "ullman2015",
-        "Table 7: the collusion scenarios as bars, printed beside ours",
+        "Table 7: the collusion scenarios as bars, printed, three-player Nash and team-optimal",
         argv,
         collect,
         inputs=(stored,),

@@ -2,7 +2,7 @@
 
 :data:`CLAIMS` is a literal tuple of :class:`Claim` (per paper in
 :mod:`.kuhn1950`, :mod:`.szafron2013`, :mod:`.billingham`,
-:mod:`.ullman2015`); :func:`check` runs
+:mod:`.ullman2015` and :mod:`.ullman2015_runs`); :func:`check` runs
 them and returns one :class:`Row` per checked instance.  The framework is in
 :mod:`.base`; the papers' data in :mod:`toypoker.literature.papers`.  May import
 the library, the papers' data and the collusion study; never a front end.
@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection, Sequence
 import numpy as np
 
 from ...errors import ToypokerError
-from . import billingham, kuhn1950, szafron2013, ullman2015
+from . import billingham, kuhn1950, szafron2013, ullman2015, ullman2015_runs
 from .base import Claim, Context, Row, certify
 
 # the order fixes which random family members a seed draws
@@ -24,6 +24,7 @@ CLAIMS: tuple[Claim, ...] = (
     *szafron2013.CLAIMS,
     *billingham.CLAIMS,
     *ullman2015.CLAIMS,
+    *ullman2015_runs.CLAIMS,
 )
 
 
@@ -35,6 +36,7 @@ PAPERS: dict[str, str] = {
         ("Szafron et al. (2013)", szafron2013.CLAIMS),
         ("Billingham", billingham.CLAIMS),
         ("Ullman (2015)", ullman2015.CLAIMS),
+        ("Ullman (2015)", ullman2015_runs.CLAIMS),
     )
     for c in claims
 }

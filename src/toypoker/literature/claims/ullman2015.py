@@ -34,7 +34,8 @@ itself wrong: Table 1, which with the Sec. 4.2 text gives a whole profile, is
 verified when that profile is an equilibrium to the printed digits.
 
 Not re-run: his fictitious play on 3P-MMH (about 1.3 s per iteration here, 3600
-iterations; 8500 under collusion).
+iterations; 8500 under collusion); :mod:`.ullman2015_runs` compares the 3P-MMH tables
+with his own output files instead (eps 0.1 runs) and names the run behind each table.
 
 One module on purpose (past the ~600-line rule): one paper's claims, sharing one
 set of solved games, stored equilibria and helpers; the paper's data (its
@@ -58,6 +59,7 @@ from ...solvers.ullman import run_ullman
 from ...teams import splice
 from ..papers import ullman2015
 from .base import Claim, Context, Row
+from .ullman2015_cells import bet_probability, digits, norm, table_cells
 
 #: CFR+ budget for the 3-player games: target NashConv and iteration cap
 NASHCONV_TARGET = 1e-4
@@ -176,45 +178,8 @@ def _fp_eps(name: str) -> float:
     return next((r.eps for r in ullman2015.CODE_RUNS if r.game == name), ullman2015.MMH3_EPS)
 
 
-def _digits(printed: float) -> float:
-    """Half a unit of the last printed digit (``0.0905`` -> ``5e-5``)."""
-    s = repr(float(printed)).rstrip("0").rstrip(".")
-    dec = len(s.split(".")[1]) if "." in s else 0
-    return 0.5 * 10.0**-dec
-
-
 def _row(c: Claim, params: str, ok: bool, detail: str, exact: dict | None = None) -> Row:
     return Row(c.id, c.source, params, "verified" if ok else "disagrees", detail, exact or {})
-
-
-# ----------------------------------------------------------------- labels
-def _private(game: Game, hand: str) -> tuple[int, ...]:
-    """Our private ranks of the thesis's holding ``"25"`` (ranks 2..6 -> 1..5)."""
-    return tuple(sorted(int(ch) - 1 for ch in hand))
-
-
-def _norm(history: str) -> str:
-    """A history with every chip-putting action written ``b`` (``c``, ``r`` -> ``b``)."""
-    return history.replace("c", "b").replace("r", "b")
-
-
-def _bet_probability(
-    game: Game, profile: Profile, player: int, hand: str, history: str
-) -> float | None:
-    """The probability that ``player`` holding ``hand`` puts in chips after ``history``
-    (``None`` if no such decision exists)."""
-    want = _private(game, hand)
-    for info in game.infosets_of(player):
-        if tuple(info.private) == want and _norm(info.history) == history:
-            k = info.actions.index("f") if "f" in info.actions else None
-            p = profile.probs[info.offset : info.offset + len(info.actions)]
-            return float(1.0 - p[k]) if k is not None else 1.0
-    return None
-
-
-def _flop(flop: str) -> str:
-    """A flop in our histories: ``"23"`` -> ``"[12]"`` (1-based ranks 2..6 -> 1..5)."""
-    return "[" + "".join(str(int(ch) - 1) for ch in flop) + "]"
 
 
 # ----------------------------------------------------------------- values
@@ -226,7 +191,7 @@ def _values(c: Claim, ctx: Context, name: str) -> Iterator[Row]:
         if g != name:
             continue
         for seat, (v, x) in enumerate(zip(sol.values, printed, strict=True)):
-            ok = abs(v - x) <= _digits(x)
+            ok = abs(v - x) <= digits(x)
             detail = f"ours {v:.6f} by {sol.how}"
             if not ok and name == "3P-SMH":
                 detail += "; likely cause: " + _smh3_bet8(ctx, seat)
@@ -303,47 +268,40 @@ def _table(
     printed_gain = None
     if table is ullman2015.TABLE1:  # the only table that gives a whole profile (with Sec. 4.2)
         printed_gain = max(float(g) for g in evaluate(game, _printed_smh2_profile(game)).gains)
-    for row, printed in table.rows.items():
+    for row, col, player, hand, hist, pct in table_cells(table):
         if rows and row not in rows:
             continue
-        player, history = table.situations[row]
-        for col, pct in zip(table.columns, printed, strict=True):
-            hand, hist = col, history
-            if table.hole is not None:  # Table 3: columns are flops
-                hand = table.hole
-                pre, _, post = history.partition("/")
-                hist = f"{pre}/{_flop(col)}{post}"
-            ours = _bet_probability(game, sol.profile, player, hand, hist)
-            theirs = _bet_probability(game, fp.profile, player, hand, hist) if fp else None
-            params = f"{table.name} {row} {hand}" + (f" flop {col}" if table.hole else "")
-            if ours is None:
-                yield _row(c, params, False, f"no decision {hist!r} for {hand} in our game")
-                continue
-            tol = max(_digits(pct), 0.05)
-            ok = abs(100 * ours - pct) <= tol
-            detail = f"printed {pct}%, ours {100 * ours:.1f}% ({sol.how})"
-            if fp is not None and theirs is not None:
-                detail += (
-                    f"; his FP (eps {_fp_eps(table.game)}, {fp.iterations} it.) {100 * theirs:.1f}%"
-                )
-            if not ok and printed_gain is not None and printed_gain <= PRINTED_ROUNDING:
-                ok = True  # another equilibrium: the printed profile is one (to rounding)
-                detail += (
-                    f"; another equilibrium: the printed profile is a "
-                    f"{printed_gain:.1e}-equilibrium (ullman-2p-smh-profile)"
-                )
-            elif not ok and theirs is not None and abs(100 * theirs - pct) <= tol:
-                detail += (
-                    "; likely cause: the printed value is his fictitious play's output "
-                    "at that eps (reproduced here), not an equilibrium's"
-                )
-            elif not ok:
-                detail += (
-                    "; likely cause: fictitious play stopped at a loose eps (equilibria "
-                    "need not be unique"
-                    + (", and our CFR+ profile is itself approximate)" if sol.nash_conv else ")")
-                )
-            yield _row(c, params, ok, detail, {"ours": ours, "ullman_fp": theirs})
+        ours = bet_probability(game, sol.profile, player, hand, hist)
+        theirs = bet_probability(game, fp.profile, player, hand, hist) if fp else None
+        params = f"{table.name} {row} {hand}" + (f" flop {col}" if table.hole else "")
+        if ours is None:
+            yield _row(c, params, False, f"no decision {hist!r} for {hand} in our game")
+            continue
+        tol = max(digits(pct), 0.05)
+        ok = abs(100 * ours - pct) <= tol
+        detail = f"printed {pct}%, ours {100 * ours:.1f}% ({sol.how})"
+        if fp is not None and theirs is not None:
+            detail += (
+                f"; his FP (eps {_fp_eps(table.game)}, {fp.iterations} it.) {100 * theirs:.1f}%"
+            )
+        if not ok and printed_gain is not None and printed_gain <= PRINTED_ROUNDING:
+            ok = True  # another equilibrium: the printed profile is one (to rounding)
+            detail += (
+                f"; another equilibrium: the printed profile is a "
+                f"{printed_gain:.1e}-equilibrium (ullman-2p-smh-profile)"
+            )
+        elif not ok and theirs is not None and abs(100 * theirs - pct) <= tol:
+            detail += (
+                "; likely cause: the printed value is his fictitious play's output "
+                "at that eps (reproduced here), not an equilibrium's"
+            )
+        elif not ok:
+            detail += (
+                "; likely cause: fictitious play stopped at a loose eps (equilibria "
+                "need not be unique"
+                + (", and our CFR+ profile is itself approximate)" if sol.nash_conv else ")")
+            )
+        yield _row(c, params, ok, detail, {"ours": ours, "ullman_fp": theirs})
 
 
 def _table1(c: Claim, ctx: Context) -> Iterator[Row]:
@@ -557,7 +515,7 @@ def _printed_smh2_profile(game: Game) -> Profile:
     )
     for player, history in ((0, ""), (1, "b")):
         for info in game.infosets_of(player):
-            if _norm(info.history) != history:
+            if norm(info.history) != history:
                 continue
             hand = "".join(str(r + 1) for r in info.private)
             if hand in table:
@@ -584,7 +542,7 @@ def _smh2_printed_profile(c: Claim, ctx: Context) -> Iterator[Row]:
     sol = _equilibrium(game)
     for hand in ullman2015.SMH2_ALWAYS + ullman2015.SMH2_NEVER:
         want = 1.0 if hand in ullman2015.SMH2_ALWAYS else 0.0
-        got = [_bet_probability(game, sol.profile, p, hand, h) for p, h in ((0, ""), (1, "b"))]
+        got = [bet_probability(game, sol.profile, p, hand, h) for p, h in ((0, ""), (1, "b"))]
         ok = all(g is not None and abs(g - want) <= 1e-9 for g in got)
         yield _row(
             c,

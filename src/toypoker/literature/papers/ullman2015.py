@@ -298,6 +298,80 @@ COLLUSION_RUNS: tuple[CollusionRun, ...] = (
          -0.08086172441064596, 0.04043086220532298, 0.04043086220532298,
          -0.09485856141207726, 0.005022039743534268, 0.08983652166854293),
 )  # fmt: skip
+# --------------------------------------------------------------- his 3P-MMH runs
+#: his 3P-MMH runs as the repository keeps them (commit a7c3214, "added correctly
+#: computed nash eq for mmh3p"; ``run.sh``: ``ComputeNash i j 0.1``): every run stops at
+#: eps 0.1, not the 0.01 of Sec. 3.4.  The no-collusion run (the second block of each
+#: ``output/mmh3p/{sc,wc}/<team>.out``, the same in all six) takes 185 iterations
+MMH3_CODE_EPS = 0.1
+MMH3_NO_COLLUSION_ITERATIONS = 185
+#: his tree's node counts, the first line of each ``.out`` (footnote 5: 2P-SMH
+#: "approximately 10^4 nodes"; Sec. 3.4: 3P-MMH "around 5 million nodes")
+CODE_TREE_NODES = {"2P-SMH": 8_887, "2P-MMH": 36_267, "3P-SMH": 459_052, "3P-MMH": 5_001_562}
+
+
+def _mmh(path: str, strength: str, team: str, it: int, last: float, *vals: float) -> CollusionRun:
+    v = tuple(tuple(vals[3 * k : 3 * k + 3]) for k in range(3))
+    src = f"poker-nasheq output/mmh3p/{path}.out and {path}-summary.payoffs"
+    return CollusionRun(src, strength, team, MMH3_CODE_EPS, it, last, *v)  # type: ignore[arg-type]
+
+
+#: his 3P-MMH collusion runs (eps 0.1): public ("collusion"), private ("mixed
+#: (collusion)"), suspicious ("mixed (no collusion)") values per seat, as for 3P-SMH
+MMH3_COLLUSION_RUNS: tuple[CollusionRun, ...] = (
+    _mmh("sc/01", "strong", "12", 175, 0.09993717293090168,
+         -0.10758475163471194, -0.10758475163471194, 0.21516950326942388,
+         -0.07944714044756995, -0.07944714044756995, 0.1588942808951399,
+         -0.33545337873627556, -0.049096864617792196, 0.3845502433540679),
+    _mmh("sc/02", "strong", "13", 135, 0.0992787882950528,
+         0.12847086694718426, -0.25694173389436853, 0.12847086694718426,
+         0.13143845194937345, -0.2628769038987469, 0.13143845194937345,
+         -0.3568747550167088, -0.12100662134815374, 0.4778813763648625),
+    _mmh("sc/12", "strong", "23", 109, 0.09955014271071477,
+         -0.3830037023139419, 0.19150185115697094, 0.19150185115697094,
+         -0.391006993961361, 0.1955034969806805, 0.1955034969806805,
+         -0.38683202020489194, -0.08924207122046174, 0.4760740914253536),
+    _mmh("wc/01", "weak", "12", 176, 0.09953096192397648,
+         -0.20572741783124204, -0.20572741783124204, 0.4114548356624841,
+         -0.20480774752784636, -0.20480774752784636, 0.4096154950556927,
+         -0.34706990668153465, -0.08220840754795787, 0.4292783142294925),
+    _mmh("wc/02", "weak", "13", 143, 0.09925279760408853,
+         0.05158495905555855, -0.1031699181111171, 0.05158495905555855,
+         0.04703766624969593, -0.09407533249939186, 0.04703766624969593,
+         -0.35061339608851105, -0.10570891349937622, 0.45632230958788733),
+    _mmh("wc/12", "weak", "23", 99, 0.09904583914096096,
+         -0.313686065310505, 0.1568430326552525, 0.1568430326552525,
+         -0.2849664054531449, 0.14248320272657244, 0.14248320272657244,
+         -0.3986283684216471, -0.07201711279660186, 0.4706454812182489),
+)  # fmt: skip
+#: the bet percentages of his 3P-MMH runs at the cells of Tables 4-6 and 8: the
+#: no-collusion run (``output/mmh3p/*/<team>-no-collusion.nash``, identical in all six)
+#: and, for Table 8's "Col" rows, the weak collusion of seats 1 and 2
+#: (``output/mmh3p/wc/01-collusion.nash``); his files print probabilities to 3 decimals
+MMH3_RUN_BETS: dict[str, dict[str, tuple[float, ...]]] = {
+    "Table 4": {
+        "1st Player Folds": (84.7, 1.9, 2.4, 4.0, 99.7, 4.0, 62.6, 99.7, 99.7, 99.7),
+        "1st Player Bets": (37.4, 1.3, 1.9, 3.0, 5.6, 3.0, 5.1, 12.6, 12.1, 53.0),
+    },
+    "Table 5": {
+        "1st Player": (76.1, 1.3, 1.9, 3.0, 5.1, 3.0, 4.6, 36.3, 33.6, 99.7),
+        "2nd Player": (37.4, 1.3, 1.9, 3.0, 5.6, 3.0, 5.1, 12.6, 12.1, 53.0),
+        "3rd Player": (99.7, 1.3, 1.9, 3.5, 6.2, 3.0, 6.2, 11.6, 11.6, 24.5),
+    },
+    "Table 6": {
+        "1st Player Folds": (70.7, 2.4, 3.0, 5.1, 12.6, 4.6, 9.4, 99.7, 80.9, 99.7),
+        "2nd Player Folds": (20.7, 2.4, 3.0, 4.6, 9.9, 4.6, 8.3, 16.9, 16.9, 76.6),
+    },
+    "Table 8": {
+        "No Col, No Folding": (99.7, 1.3, 1.9, 3.5, 6.2, 3.0, 6.2, 11.6, 11.6, 24.5),
+        "No Col, 1st Player Folds": (70.7, 2.4, 3.0, 5.1, 12.6, 4.6, 9.4, 99.7, 80.9, 99.7),
+        "No Col, 2nd Player Folds": (20.7, 2.4, 3.0, 4.6, 9.9, 4.6, 8.3, 16.9, 16.9, 76.6),
+        "Col, No Folding": (99.7, 2.0, 2.0, 3.7, 6.5, 3.1, 6.5, 12.7, 12.7, 36.4),
+        "Col, 1st Player Folds": (30.2, 2.5, 3.1, 5.9, 13.8, 5.4, 9.9, 99.7, 68.6, 99.7),
+        "Col, 2nd Player Folds": (46.6, 2.5, 3.1, 5.4, 12.1, 4.8, 9.3, 28.5, 41.5, 99.7),
+    },
+}
+
 #: footnote 6: strong collusion's gain in 3P-SMH, "on the order of 10^-4"
 FOOTNOTE6_GAIN_ORDER = 1e-4
 
@@ -342,11 +416,17 @@ MMH3_INFOSETS = 9_720
 __all__ = [
     "ALWAYS_BET_3P_MMH",
     "BET_TABLES",
+    "BetTable",
     "CODE_RUNS",
+    "CODE_TREE_NODES",
     "COLLUSION_RUNS",
     "CodeRun",
     "CollusionRun",
     "HANDS",
+    "MMH3_CODE_EPS",
+    "MMH3_COLLUSION_RUNS",
+    "MMH3_NO_COLLUSION_ITERATIONS",
+    "MMH3_RUN_BETS",
     "NOTES_VALUES",
     "SOURCE",
     "SPEC",
@@ -361,5 +441,4 @@ __all__ = [
     "TABLE8",
     "TEN",
     "TEXT_VALUES",
-    "BetTable",
 ]
