@@ -65,15 +65,21 @@ def vector_evaluate(vg: VectorGame, sigma: np.ndarray) -> VectorEvaluation:
     return VectorEvaluation(tuple(float(v) for v in values), gains, float(sum(gains)))
 
 
+def check_vector_method(name: str, spec: str) -> None:
+    """Refuse (one line) a method that does not run on the vector layout yet: all but
+    the CFR family."""
+    if get_method(name).options is not cfr.CFROptions:
+        raise ToypokerError(
+            f"{name} does not run on the vector layout yet ({spec}): "
+            "use a method of the CFR family (cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+)"
+        )
+
+
 def _vector_method(vg: VectorGame, name: str) -> Any:
     """The registry's method ``name`` (the CFR family) with its steps, output and
     summary on ``vg``."""
+    check_vector_method(name, vg.game.spec)
     m = get_method(name)
-    if m.options is not cfr.CFROptions:
-        raise ToypokerError(
-            f"{name} does not run on the vector layout yet ({vg.game.spec}): "
-            "use a method of the CFR family (cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+)"
-        )
 
     def summary(game: Any, state: Any, options: Any) -> dict[str, object]:
         probs = cfr.output(game, state, options)
