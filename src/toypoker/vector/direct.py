@@ -13,7 +13,7 @@ Suited evaluators, collusion and the other games are refused with one line.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from types import SimpleNamespace
 
@@ -85,6 +85,7 @@ class TreeGame(Game):
         first[dec] = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         self._first = first
         self._codes: dict[int, np.ndarray] = {}
+        self._local: dict[tuple[int, int], np.ndarray] = {}
         self._node_codes = {i: self._code_of(privates[i]) for i in dec}
 
     def _code_of(self, rows: np.ndarray) -> np.ndarray:
@@ -104,10 +105,16 @@ class TreeGame(Game):
         """The infoset at decision ``node`` of each private observation ``private``
         (``(H, hole)`` 1-based), ``-1`` where the node has none."""
         have = self._node_codes[node]
-        want = self._code_of(private)
-        pos = np.searchsorted(have, want).clip(0, max(len(have) - 1, 0))
-        hit = have[pos] == want if len(have) else np.zeros(len(want), dtype=bool)
-        return np.where(hit, self._first[node] + pos, -1)
+        key = (id(have), id(private))
+        if key not in self._local:  # positions within the node's infosets, per board
+            want = self._code_of(private)
+            if len(have):
+                pos = np.minimum(np.searchsorted(have, want), len(have) - 1)
+                self._local[key] = np.where(have[pos] == want, pos, -1)
+            else:
+                self._local[key] = np.full(len(want), -1, dtype=np.int64)
+        local = self._local[key]
+        return np.where(local >= 0, self._first[node] + local, -1)
 
     def free_mask(self, player: int | None = None) -> np.ndarray:
         """Free flat actions (all: no restrictions), optionally only ``player``'s."""
@@ -220,9 +227,20 @@ def build_vector(spec: str) -> VectorGame:
                 ]
         return seen[shown]
 
-    root = betting_tree(
-        n, rounds, ante, None, numeric, deck.board_slots(), board_values, add, deck.show
+    # limit betting has one shape under every board: walk it once with the first board
+    # of each chance node (a template), then copy the template under every board
+    template_root = betting_tree(
+        n,
+        rounds,
+        ante,
+        None,
+        numeric,
+        deck.board_slots(),
+        lambda cols, shown: board_values(cols, shown)[:1],
+        add,
+        deck.show,
     )
+    raw, root = _expand(raw, template_root, board_values, deck.show)
     tree = TreeGame(canonical, n, raw, root)
     card_value = np.repeat(np.arange(len(mult)), mult)
     hands = np.array(list(itertools.combinations(range(len(card_value)), hole)))
@@ -276,6 +294,41 @@ def build_vector(spec: str) -> VectorGame:
         suits if merged else 0,
         strength_of,
     )
+
+
+def _expand(
+    template: list[RawNode],
+    root: int,
+    board_values: Callable[[tuple[int, ...], tuple[int, ...]], list[tuple[int, ...]]],
+    show: Callable[[Sequence[int]], str],
+) -> tuple[list[RawNode], int]:
+    """The public tree from a template whose chance nodes deal one board each: every
+    chance node's subtree copied under each of its boards, histories and boards
+    rewritten (the nodes' chips, actors and actions are shared: they do not depend on
+    the board in limit betting).  Returns the nodes and the root's id."""
+    out: list[RawNode] = []
+
+    def copy(t: int, cut: int, prefix: str, board: tuple[int, ...]) -> int:
+        node = template[t]
+        history = prefix + node.history[cut:]
+        new = RawNode(
+            node.kind, node.actor, node.actions, [], node.committed, node.live, history,
+            node.round, board, node.reveal, [], node.chips,
+        )  # fmt: skip
+        i = len(out)
+        out.append(new)
+        if node.kind == "chance":
+            (child,) = node.children
+            (stand_in,) = node.child_values
+            old_cut = len(node.history) + len(f"/[{show(stand_in)}]")
+            for v in board_values(node.reveal, board):
+                new.children.append(copy(child, old_cut, f"{history}/[{show(v)}]", board + v))
+                new.child_values.append(v)
+        else:
+            new.children = [copy(c, cut, prefix, board) for c in node.children]
+        return i
+
+    return out, copy(root, 0, "", ())
 
 
 def _split(shown: tuple[int, ...], sizes: list[int]) -> list[int]:
