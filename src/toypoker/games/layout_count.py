@@ -49,11 +49,12 @@ decks of 0.6-1.0 M rows (2026-11-25; fixed costs weigh more on small games), iss
 table 172 on the 34.2 M-row rank-merged Rhode Island betting game (5.9 GB)."""
 
 
-BYTES_PER_ENTRY = 80
+BYTES_PER_ENTRY = 91
 """Peak bytes per hand-vector entry (public node x player x hand) of the vector layout
-while CFR runs on it, build included (:func:`toypoker.vector.direct.build_vector`):
-the full Rhode Island game, 35.0 M entries, peaked at ... (measured 2026-11-25,
-``benchmarks/bench_rhode.py``)."""
+while CFR runs on it, build and NashConv checks included
+(:func:`toypoker.vector.direct.build_vector`, :mod:`toypoker.solvers.vector_solver`):
+the full Rhode Island game, 34,981,128 entries, peaked at 3.18 GB (2026-11-25,
+``/tmp/ctx/rhode_run.log``; the build alone 0.9 GB)."""
 
 
 MAX_BOARDS = 20_000

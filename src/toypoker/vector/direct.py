@@ -1,13 +1,27 @@
 """The vector layout built without a deal table: games the row layout cannot hold.
 
-:func:`build_vector` reads a ``kuhn(...)`` or ``holdem(...)`` spec whose evaluator
-ignores suits (a rank deck), walks the public betting tree with the builder of
-``games/limit.py`` (boards: every rank multiset the deck still holds), and makes a
-:class:`TreeGame` -- the public tree and the infosets, in the order and with the
-labels :class:`~toypoker.game.Game` gives them -- then the
+:func:`build_vector` reads a ``kuhn(...)``, ``holdem(...)`` or ``rhode_island(...)``
+spec and makes a :class:`TreeGame` -- the public tree and the infosets, in the order
+and with the labels :class:`~toypoker.game.Game` gives them -- then the
 :class:`~toypoker.vector.layout.VectorGame` over it, with showdown strengths from
 the game's evaluator on (hand, board) pairs.  Nothing of size ``H^n`` is built.
-Suited evaluators, collusion and the other games are refused with one line.
+
+* **Boards.**  An evaluator blind to suits deals ranks (every rank multiset the deck
+  still holds); a suited one (Rhode Island's three-card hands, ``standard`` with five
+  cards) deals card identities, and with suit isomorphism (the default) the canonical
+  boards round by round (:func:`~toypoker.games.deals.canonical_boards`, as the row
+  layout's builder does): Rhode Island's 2,652 (flop, turn) pairs become 325, each
+  edge weighted by the boards it stands for.  Hands stay physical (52 for Rhode
+  Island): a hand's observation is its cards canonicalised jointly with the boards.
+* **Tree.**  Limit betting has one shape under every board, so the betting is walked
+  once (``games/limit.py``'s builder, one board a chance node) and copied under every
+  board (:func:`_expand`).
+* **Infosets.**  Millions on Rhode Island (3,937,128): :class:`InfoSets` makes them on
+  access from flat arrays, and :meth:`TreeGame.infoset_rows` maps hands to them.
+
+Rhode Island Hold'em on a standard deck builds in about a minute in 0.9 GB
+(``benchmarks/bench_rhode.py``).  Collusion and the other games are refused with one
+line.
 """
 
 from __future__ import annotations
