@@ -5,7 +5,8 @@ entries (public node x player x hand); the build time (row: ``load_game``; vecto
 ``toypoker.vector.direct.build_vector``, no deal table), the time of one CFR+
 iteration (row: ``Solver(game, "cfr+")``, the fused row kernel; vector:
 ``VectorSolver(vg, "cfr+")``, the fused vector kernel; median of the timed
-iterations after one warm-up) and the peak resident memory of a fresh process that
+iterations after one warm-up; for the full game also the process's CPU seconds,
+what an iteration costs on a free core) and the peak resident memory of a fresh process that
 builds the game and runs the iterations.  Each measurement runs in its own process,
 row and vector interleaved, ``--reps`` times; medians are printed, with the machine
 load before and after (2 cores shared: the load says how far the times stretch).
@@ -57,13 +58,15 @@ def child(spec: str, layout: str, iterations: int) -> None:
         out["size"] = int(vg.entries)
     out["build"] = time.perf_counter() - start
     solver.step(1)  # warm-up: kernel set-up (and compilation when not cached)
-    times = []
+    times, cpu = [], []
     for _ in range(iterations):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         solver.step(1)
         times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
     assert np.isfinite(solver.state.regrets).all()
     out["iteration"] = statistics.median(times)
+    out["cpu_iteration"] = statistics.median(cpu)  # the process's CPU seconds (serial)
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(out))
 
@@ -115,7 +118,10 @@ def main() -> None:
             f"{'~88 GB':>7} {med(new, 'peak_mb'):>7.0f}",
             flush=True,
         )
-        print("  (rows counted, not built: toypoker info rhode_island)")
+        print(
+            f"  (rows counted, not built: toypoker info rhode_island; CPU seconds an "
+            f"iteration {med(new, 'cpu_iteration'):.3f}: the wall time on a free core)"
+        )
     print(f"load after: {os.getloadavg()}")
 
 
