@@ -49,6 +49,9 @@ def test_info_prints_the_counts_first(cli):
     assert code == 2 and "counted before building" in out
     for word in ("deals", "366,145", "public nodes", "infosets", "3,937,128", "rows"):
         assert word in out
+    # the vector layout solve builds: 336,357 public nodes x 2 players x 52 hands (the
+    # public nodes as counted; tests/vector/test_direct.py builds small decks both ways)
+    assert "vector entries" in out and "34,981,128" in out
     code, out, _ = cli("info", "rhode_island(ranks=3,suits=2,cap=1)", "--json")
     data = json.loads(out)
     assert code == 0 and data["rows"] == data["counted"]["rows"]

@@ -73,9 +73,7 @@ def test_strong_infosets_see_partner_cards():
 def test_payoff_map_follows_numeric_parameters():
     g = load_game("kuhn(players=3,team=12,sharing=pot)")
     h = g.at(pot=6)
-    assert h.spec == (
-        "kuhn(players=3,cards=4,bet=1,pot=6,team=12,sharing=pot,strong=false)"
-    )
+    assert h.spec == ("kuhn(players=3,cards=4,bet=1,pot=6,team=12,sharing=pot,strong=false)")
     assert np.array_equal(h.term_u, g.term_u + 3 * g.payoff_slope("pot"))  # affine, exact
     assert np.array_equal(h.term_u, load_game(h.spec).term_u)
 

@@ -19,6 +19,18 @@ SPECS = [
     "holdem(players=2,ranks=4,suits=3,hole=1,rounds=2,board2=1,evaluator=ullman4)",
     "holdem(players=3,ranks=3,suits=2,hole=2,rounds=1,evaluator=ullman4)",
     "holdem(players=2,ranks=3,suits=2,hole=2,rounds=3,board2=1,board3=0,evaluator=ullman4)",
+    # suited evaluators: canonical boards and observations (suit isomorphism), or not
+    "rhode_island(ranks=3,suits=2,cap=1)",
+    # slow (4-17 s: the row game they are compared with is built too)
+    pytest.param(
+        "holdem(players=2,ranks=4,suits=2,hole=2,rounds=2,board2=3,evaluator=standard)",
+        marks=pytest.mark.slow,
+    ),
+    pytest.param("rhode_island(ranks=4,suits=3,cap=1)", marks=pytest.mark.slow),
+    pytest.param(
+        "rhode_island(ranks=3,suits=2,cap=1,suit_isomorphism=false)", marks=pytest.mark.slow
+    ),
+    pytest.param("rhode_island(players=3,ranks=3,suits=2,cap=1)", marks=pytest.mark.slow),
 ]
 
 
@@ -40,14 +52,34 @@ def test_deal_free_build_equals_compiled(spec: str) -> None:
 @pytest.mark.parametrize(
     ("spec", "why"),
     [
-        ("leduc(players=2)", "only kuhn and holdem"),
+        ("leduc(players=2)", "only kuhn, holdem and rhode_island"),
         ("kuhn(players=3,team=12)", "collusion"),
-        (
-            "holdem(players=2,ranks=4,suits=2,hole=2,rounds=2,board2=3,evaluator=standard)",
-            "suited evaluators",
-        ),
     ],
 )
 def test_refused_with_one_line(spec: str, why: str) -> None:
     with pytest.raises(ToypokerError, match=why):
         build_vector(spec)
+
+
+@pytest.mark.slow  # 12 s: Fractions through the row game's and the vector layout's passes
+def test_rhode_island_exact_on_the_smallest_deck() -> None:
+    """Exact (Fractions) values and NashConv of a random rational profile: the
+    deal-free build equals the layout compiled from the row game (independent path:
+    the suit-isomorphic deal table) and the row layout's own evaluation."""
+    from fractions import Fraction
+
+    from toypoker.evaluate import evaluate
+
+    spec = "rhode_island(ranks=3,suits=2,cap=1)"
+    g = load_game(spec)
+    rng = np.random.default_rng(11)
+    probs = []
+    for info in g.infosets:
+        w = [int(x) for x in rng.integers(1, 5, size=len(info.actions))]
+        probs += [Fraction(x, sum(w)) for x in w]
+    prof = Profile(g, np.array(probs, dtype=object))
+    built = build_vector(spec)
+    a = V.expected_values(built, prof.probs)
+    ev = evaluate(g, prof)
+    assert list(a) == list(ev.values)
+    assert V.nash_conv(built, prof.probs) == ev.nash_conv

@@ -69,7 +69,7 @@ def _gigabytes(n: int) -> str:
 
 def _counted_table(summary: dict[str, object]) -> Table:
     t = Table(
-        title="counted before building (row layout)",
+        title="counted before building (row and vector layouts)",
         title_justify="left",
         show_header=False,
     )
@@ -78,9 +78,11 @@ def _counted_table(summary: dict[str, object]) -> Table:
         if k == "spec":
             continue
         text = _gigabytes(v) if k.endswith("bytes") else f"{v:,}"  # type: ignore[arg-type]
-        t.add_row(
-            "row layout memory (est.)" if k == "row_layout_bytes" else k.replace("_", " "), text
-        )
+        names = {
+            "row_layout_bytes": "row layout memory (est.)",
+            "vector_layout_bytes": "vector layout memory (est.)",
+        }
+        t.add_row(names.get(k, k.replace("_", " ")), text)
     return t
 
 
@@ -89,7 +91,9 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
 
     Suited limit games (``rhode_island``, ``holdem`` with a suited evaluator) are first
     counted without building (deals, public nodes, infosets, rows and the row layout's
-    memory); a game too large to compile is then refused in one line.
+    memory, hand entries and the vector layout's memory); a game too large to compile
+    is then refused in one line (``toypoker solve`` builds ``rhode_island`` on the vector
+    layout: :mod:`toypoker.solvers.vector_solver`).
     """
     counted = count_layout(spec)
     if counted is not None and not json_:

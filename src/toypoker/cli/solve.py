@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Annotated
 
 import typer
@@ -13,13 +15,17 @@ from rich.table import Table
 from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
-from ..games import load_game
+from ..games import count_layout, load_game
 from ..plots import plot_convergence
+from ..result import Result
 from ..solvers import solve as solve_game
 from ..solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
 from ..solvers.analysis import compare as compare_methods
 from ..solvers.registry import get_method
+from ..solvers.vector_solver import check_vector_method, vector_spec
 from ..spec import parse_value
+from ..vector.direct import build_vector
+from ..vector.layout import VectorGame
 from .common import (
     Bar,
     JsonOpt,
@@ -67,10 +73,11 @@ def method_of(name: str):
     return m
 
 
-def run_with_bar(g: Game, method: str, **kw: object):
+def run_with_bar(g: Game | VectorGame, method: str, **kw: object):
     """``solvers.solve`` with a progress bar (plain lines every few seconds when piped)."""
 
-    with Bar(f"{method} {g.spec}", kw.get("iterations"), fields=("NashConv",)) as bar:
+    spec = g.game.spec if isinstance(g, VectorGame) else g.spec
+    with Bar(f"{method} {spec}", kw.get("iterations"), fields=("NashConv",)) as bar:
         last: list[float | None] = [None]
 
         def progress(t: int, nc: float | None) -> None:
@@ -79,6 +86,30 @@ def run_with_bar(g: Game, method: str, **kw: object):
             bar.update(t, NashConv="-" if last[0] is None else f"{last[0]:.3g}")
 
         return solve_game(g, method=method, progress=progress, **kw)
+
+
+def build_on_vector_layout(spec: str) -> VectorGame:
+    """Count ``spec``'s vector layout, say its size and memory, then build it (a game the
+    row layout cannot hold, :func:`~toypoker.solvers.vector_solver.vector_spec`)."""
+    counted = count_layout(spec)
+    if counted is not None:
+        err.print(
+            f"vector layout: {counted.public_nodes:,} public nodes x {counted.players} players "
+            f"x {counted.hands} hands = {counted.entries:,} entries, about "
+            f"{counted.vector_bytes / 2**20:,.0f} MB; building (deal-free)..."
+        )
+    t0 = time.perf_counter()
+    vg = build_vector(spec)
+    err.print(f"built in {time.perf_counter() - t0:.1f} s")
+    return vg
+
+
+def vector_values(res: Result) -> SimpleNamespace:
+    """The values table's numbers from a vector-layout result (its own best responses)."""
+    br = tuple(v + g for v, g in zip(res.values, res.gains, strict=True))
+    return SimpleNamespace(
+        values=res.values, br_values=br, gains=res.gains, nash_conv=res.nash_conv
+    )
 
 
 def lp_text(res: object) -> str:
@@ -200,8 +231,13 @@ def solve(
     budget = iterations is not None or seconds is not None
     if iterations is None and seconds is None and (not target or seeds > 1):
         iterations = DEFAULT_ITERATIONS
-    g = load_game(spec)
-    the_team = team_of(g, team)
+    vector = vector_spec(spec)
+    if vector and (seeds > 1 or team is not None):
+        raise ToypokerError(f"{spec} runs on the vector layout: no --seeds or --team")
+    if vector:
+        check_vector_method(method, spec)
+    g = build_on_vector_layout(spec) if vector else load_game(spec)
+    the_team = None if vector else team_of(g, team)
     kw = {
         **options,
         "iterations": iterations,
@@ -235,9 +271,16 @@ def solve(
     if json_:
         print_json(res.to_json_dict())
     else:
-        if table:
+        if table and vector:
+            out.print(
+                f"(strategy table omitted: {res.game.n_infosets:,} infosets; "
+                "-o or --csv writes the profile)"
+            )
+        elif table:
             out.print(strategy_table(res.profile, decimals))
-        out.print(values_table(evaluate(g, res.profile), decimals))
+        out.print(
+            values_table(vector_values(res) if vector else evaluate(g, res.profile), decimals)
+        )
         seed_txt = f", seed {res.seed}" if res.seed is not None else ""
         out.print(
             f"{res.method}: {res.iterations} iterations in {res.seconds:.2f} s "

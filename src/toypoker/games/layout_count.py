@@ -49,6 +49,14 @@ decks of 0.6-1.0 M rows (2026-11-25; fixed costs weigh more on small games), iss
 table 172 on the 34.2 M-row rank-merged Rhode Island betting game (5.9 GB)."""
 
 
+BYTES_PER_ENTRY = 91
+"""Peak bytes per hand-vector entry (public node x player x hand) of the vector layout
+while CFR runs on it, build and NashConv checks included
+(:func:`toypoker.vector.direct.build_vector`, :mod:`toypoker.solvers.vector_solver`):
+the full Rhode Island game, 34,981,128 entries, peaked at 3.18 GB (2026-11-25,
+``/tmp/ctx/rhode_run.log``; the build alone 0.9 GB)."""
+
+
 MAX_BOARDS = 20_000
 """Most canonical board sequences of one depth :func:`count_layout` visits (past it the
 game is not counted here; ``load_game``'s own size check still applies)."""
@@ -66,11 +74,22 @@ class LayoutCount:
     decision_nodes: int
     infosets: int
     rows: int
+    hands: int = 0  # each player's hands in the vector layout (physical: C(cards, hole))
 
     @property
     def row_bytes(self) -> int:
         """Peak memory of the compiled rows under CFR+ (rows x :data:`BYTES_PER_ROW`)."""
         return self.rows * BYTES_PER_ROW
+
+    @property
+    def entries(self) -> int:
+        """Hand-vector entries of the vector layout: public nodes x players x hands."""
+        return self.public_nodes * self.players * self.hands
+
+    @property
+    def vector_bytes(self) -> int:
+        """Peak memory of the vector layout under CFR (entries x :data:`BYTES_PER_ENTRY`)."""
+        return self.entries * BYTES_PER_ENTRY
 
     def summary(self) -> dict[str, object]:
         """The counts as ``toypoker info`` prints them."""
@@ -84,6 +103,9 @@ class LayoutCount:
             "infosets": self.infosets,
             "rows": self.rows,
             "row_layout_bytes": self.row_bytes,
+            "vector_hands": self.hands,
+            "vector_entries": self.entries,
+            "vector_layout_bytes": self.vector_bytes,
         }
 
 
@@ -258,4 +280,5 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
         decision_nodes=decision,
         infosets=infosets,
         rows=rows,
+        hands=math.comb(n_cards, hole),
     )

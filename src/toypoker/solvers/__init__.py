@@ -41,15 +41,17 @@ from ..games import load_game
 from ..games.collusion import Team, merged_spec
 from ..result import Result, Stopped, TracePoint
 from ..teams import transfer_profile
+from ..vector.layout import VectorGame
 from .base import Method
 from .checkpoint import Checkpoint, load_checkpoint
 from .options import Output, Pot, Sampling
 from .registry import METHODS, get_method, parse_options
 from .solver import Solver
+from .vector_solver import VectorSolver
 
 
 def solve(
-    game: Game,
+    game: Game | VectorGame,
     method: str = "cfr+",
     iterations: int | None = 1000,
     target_nash_conv: float | None = None,
@@ -70,7 +72,9 @@ def solve(
     Parameters
     ----------
     game
-        A compiled game (:func:`toypoker.load_game`).
+        A compiled game (:func:`toypoker.load_game`), or a game in the vector layout
+        (:func:`toypoker.vector.direct.build_vector`: the CFR family only, no teams;
+        :class:`~toypoker.solvers.vector_solver.VectorSolver`).
     method
         A name in :data:`METHODS` (``"cfr+"`` by default).
     iterations
@@ -120,6 +124,12 @@ def solve(
         ``equilibria``/``variables`` for ``enumerate``; ``team`` and
         ``solved_as`` for a game with a team.
     """
+    if isinstance(game, VectorGame):  # the vector layout: the CFR family, no teams
+        if team not in (None, False) or merge:
+            raise ToypokerError(f"teams are not supported on the vector layout ({game.game.spec})")
+        return _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
+                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
+                    options)  # fmt: skip
     check_game(game)
     merged = None if merge is False else merged_spec(game.spec, default_only=merge is None)
     solved = load_game(merged) if merged is not None else game
@@ -172,7 +182,7 @@ def _on_members(res: Result, game: Game) -> Result:
 
 
 def _run(
-    game: Game,
+    game: Game | VectorGame,
     method: str,
     iterations: int | None,
     target_nash_conv: float | None,
@@ -188,8 +198,15 @@ def _run(
 ) -> Result:
     """One run of ``method`` on ``game`` (the body of :func:`solve`)."""
     m = get_method(method)
+    vector = isinstance(game, VectorGame)
+    if vector and seed is not None:
+        raise ToypokerError(f"{m.name} is deterministic: it takes no seed")
     if resume is None:
-        solver = Solver(game, method, seed=seed, **options)
+        solver = (
+            VectorSolver(game, method, **options)
+            if isinstance(game, VectorGame)
+            else Solver(game, method, seed=seed, **options)
+        )
         trace: tuple[TracePoint, ...] = ()
     else:
         ck = load_checkpoint(check_path(resume, "resume"))
@@ -201,7 +218,11 @@ def _run(
             m, {k: getattr(ck.options, k) for k in options}
         ):
             raise ToypokerError(f"checkpoint {resume} was run with other options: {ck.options}")
-        solver = Solver.from_checkpoint(ck, game)
+        solver = (
+            VectorSolver.from_checkpoint(ck, game)
+            if isinstance(game, VectorGame)
+            else Solver.from_checkpoint(ck, game)
+        )
         trace = ck.trace
     return solver.run(
         iterations,
@@ -226,6 +247,7 @@ __all__ = [
     "Sampling",
     "Solver",
     "Stopped",
+    "VectorSolver",
     "TracePoint",
     "load_checkpoint",
     "solve",

@@ -199,6 +199,10 @@ class Solver:
             self.seconds,
         )
 
+    def _checks(self, iterations: int | None) -> Callable[[int], bool]:
+        """The NashConv checks of :meth:`run` without ``check_every`` (geometric)."""
+        return check_schedule(iterations)
+
     def _nash_conv(self) -> tuple[float, float]:
         """NashConv and the largest gain of the current output (a check)."""
         probs = self.method.output(self.game, self.state, self.options)  # type: ignore[misc]
@@ -250,7 +254,7 @@ class Solver:
         checks = (
             (lambda t: t % check_every == 0 or t == iterations)
             if check_every
-            else check_schedule(iterations)
+            else self._checks(iterations)
         )
         # a resumed run keeps the checks its own schedule would have made (the
         # interrupted run's final check is not one of them)

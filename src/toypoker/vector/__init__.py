@@ -17,8 +17,9 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
   (:class:`~toypoker.solvers.cfr.CFROptions`) on the vector layout (on the solvers'
   floor: it shares the schedule of :mod:`toypoker.solvers.cfr`);
 * :mod:`.direct` -- :func:`~toypoker.vector.direct.build_vector`: the layout built
-  without a deal table for ``kuhn(...)`` and rank-deck ``holdem(...)`` specs (same
-  infosets, order and labels as the compiled game);
+  without a deal table for ``kuhn(...)``, ``holdem(...)`` (rank decks, and suited
+  evaluators on suit-canonical boards) and ``rhode_island(...)`` specs (same infosets,
+  order and labels as the compiled game);
 * :mod:`.kernel` -- :class:`~toypoker.vector.kernel.VectorKernel`: one CFR iteration
   as one compiled (numba) call over flat arrays prepared once per game, for two
   players and for three with one card a hand; the numpy code above stays the
@@ -31,9 +32,12 @@ and four or more players run on the numpy reference (the dense product).  Rank d
 are expanded into physical cards (``H`` = physical hands, e.g. 52 for one card from a
 52-card deck where the row layout sees 13 ranks); with one hole card,
 :func:`~toypoker.vector.layout.rank_hands` folds them back into one hand a rank
-(card removal as a weight, ``VectorGame.hand_count``).  The solvers' registry, the CLI and
-:class:`~toypoker.profile.Profile` still run on the row layout
-(``benchmarks/bench_vector.py`` measures both).
+(card removal as a weight, ``VectorGame.hand_count``).  The CFR family runs on it
+through the normal run loop (:class:`~toypoker.solvers.vector_solver.VectorSolver`:
+budgets, NashConv trace, checkpoints, Ctrl-C; ``tp.solve`` takes a ``VectorGame``), and
+``toypoker solve rhode_island`` uses it; the other methods, collusion and every other
+game's CLI still run on the row layout (``benchmarks/bench_vector.py`` and
+``benchmarks/bench_rhode.py`` measure both).
 """
 
 from .layout import VectorGame, compile_vector

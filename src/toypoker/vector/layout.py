@@ -313,26 +313,35 @@ def assemble(
             weight_exact[c] = w
     node_weight = np.array([float(w) for w in weight_exact])
     # infosets: (node, private observation) -> the compiled game's infoset
-    by_key = {(i.node, i.private): i.index for i in game.infosets}
+    # (a TreeGame looks its infosets up itself: ``infoset_rows``, vectorised)
+    rows_of = getattr(game, "infoset_rows", None)
+    by_key = {} if rows_of else {(i.node, i.private): i.index for i in game.infosets}
     hand_infoset = np.full((nn, n_hands), -1, dtype=np.int32)
     edge_sigma = np.full((nn, n_hands), -1, dtype=np.int32)
     edge_player = np.full(nn, -1, dtype=np.int64)
     parent = np.array([nd.parent for nd in nodes], dtype=np.int64)
-    private_cache: dict[tuple[tuple[int, ...], ...], list[tuple[int, ...]]] = {}
+    private_cache: dict[tuple[tuple[int, ...], ...], tuple[list, np.ndarray]] = {}
     for node in nodes:
         if node.kind != "decision":
             continue
         ok = board_compat[node_board[node.id]]
         groups_here = board_groups[node.id]
         if groups_here not in private_cache:
-            private_cache[groups_here] = _private(hands, card_value, groups_here, suits)
-        private = private_cache[groups_here]
-        row = np.full(n_hands, -1, dtype=np.int32)
-        for h in np.nonzero(ok)[0]:
-            idx = by_key.get((node.id, private[h]))
-            if idx is None:
+            obs = _private(hands, card_value, groups_here, suits)
+            private_cache[groups_here] = (obs, np.array(obs, dtype=np.int64).reshape(n_hands, -1))
+        private, private_rows = private_cache[groups_here]
+        if rows_of is not None:
+            found = rows_of(node.id, private_rows)
+            if (found[ok] < 0).any():
                 raise _refuse(game, f"no infoset for a hand at node {node.history!r}")
-            row[h] = idx
+            row = np.where(ok, found, -1).astype(np.int32)
+        else:
+            row = np.full(n_hands, -1, dtype=np.int32)
+            for h in np.nonzero(ok)[0]:
+                idx = by_key.get((node.id, private[h]))
+                if idx is None:
+                    raise _refuse(game, f"no infoset for a hand at node {node.history!r}")
+                row[h] = idx
         hand_infoset[node.id] = row
         off = game.infoset_offset[row.clip(0)]
         for a, c in enumerate(node.children):

@@ -1,0 +1,161 @@
+"""The stepping API and run loop on the vector layout: :class:`VectorSolver`.
+
+A :class:`~toypoker.solvers.solver.Solver` whose iterations, output and NashConv
+run on a :class:`~toypoker.vector.layout.VectorGame` (hands as vectors on the
+public tree) instead of the row layout: the CFR family's schedules
+(:mod:`toypoker.solvers.vector_cfr`, the fused vector kernel), NashConv and the
+players' values from the vector layout's best responses
+(:mod:`toypoker.vector.values`).  Everything else is the row layout's run loop
+unchanged -- budgets, the NashConv trace, atomic checkpoints (the same state
+arrays over the same flat actions, so a checkpoint names the spec and nothing of
+the layout), progress callbacks and Ctrl-C.  ``toypoker solve`` takes this path for
+games the row layout cannot hold that :func:`~toypoker.vector.direct.build_vector`
+builds without a deal table (:func:`vector_spec`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..errors import ToypokerError
+from ..games import parse_game_spec
+from ..profile import Profile
+from ..vector import values as V
+from ..vector.direct import build_vector
+from ..vector.layout import VectorGame
+from . import cfr, vector_cfr
+from .checkpoint import Checkpoint, load_checkpoint
+from .registry import get_method, parse_options
+from .solver import Solver, check_schedule
+
+FIRST_CHECK = 50
+"""The first iteration :class:`VectorSolver` checks NashConv at (without ``check_every``)."""
+
+VECTOR_GAMES = ("rhode_island",)
+"""Games solved on the vector layout whenever the CLI solves them (the row layout
+holds only toy decks of them)."""
+
+
+def vector_spec(spec: str) -> bool:
+    """Whether ``toypoker solve`` runs ``spec`` on the vector layout: a game of
+    :data:`VECTOR_GAMES` without collusion."""
+    info, _, coll = parse_game_spec(spec)
+    return info.name in VECTOR_GAMES and not coll
+
+
+@dataclasses.dataclass(frozen=True)
+class VectorEvaluation:
+    """Each player's value and best-response gain, and NashConv, of a float profile
+    on the vector layout."""
+
+    values: tuple[float, ...]
+    gains: tuple[float, ...]
+    nash_conv: float
+
+
+def vector_evaluate(vg: VectorGame, sigma: np.ndarray) -> VectorEvaluation:
+    """Values, gains and NashConv of the flat profile ``sigma`` (floats), by the vector
+    layout's best responses (:func:`toypoker.vector.values.best_response_value`)."""
+    values = V.expected_values(vg, sigma)
+    gains = tuple(
+        max(float(V.best_response_value(vg, sigma, p)[0]) - float(values[p]), 0.0)
+        for p in range(vg.n_players)
+    )
+    return VectorEvaluation(tuple(float(v) for v in values), gains, float(sum(gains)))
+
+
+def check_vector_method(name: str, spec: str) -> None:
+    """Refuse (one line) a method that does not run on the vector layout yet: all but
+    the CFR family."""
+    if get_method(name).options is not cfr.CFROptions:
+        raise ToypokerError(
+            f"{name} does not run on the vector layout yet ({spec}): "
+            "use a method of the CFR family (cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+)"
+        )
+
+
+def _vector_method(vg: VectorGame, name: str) -> Any:
+    """The registry's method ``name`` (the CFR family) with its steps, output and
+    summary on ``vg``."""
+    check_vector_method(name, vg.game.spec)
+    m = get_method(name)
+
+    def summary(game: Any, state: Any, options: Any) -> dict[str, object]:
+        probs = cfr.output(game, state, options)
+        ev = vector_evaluate(vg, np.ascontiguousarray(probs, dtype=np.float64))
+        return {
+            "profile": Profile(game, probs, validate=False),
+            "values": ev.values,
+            "gains": ev.gains,
+            "nash_conv": ev.nash_conv,
+        }
+
+    return dataclasses.replace(
+        m,
+        init=lambda game, options, seed: vector_cfr.init(vg),
+        step=lambda game, state, options: vector_cfr.step(vg, state, options),
+        step_many=lambda game, state, options, n: vector_cfr.step_many(vg, state, options, n),
+        summary=summary,
+    )
+
+
+class VectorSolver(Solver):
+    """One method of the CFR family on a :class:`VectorGame`, stepped by the caller or
+    run by :meth:`~toypoker.solvers.solver.Solver.run` (see the module docstring).
+
+    Parameters
+    ----------
+    vg
+        The game in the vector layout (``vg.game`` names its infosets and spec).
+    method
+        A method of the CFR family (``"cfr+"``, ``"pdcfr+"``, ...).
+    **options
+        The method's typed options, as for :class:`~toypoker.solvers.solver.Solver`.
+    """
+
+    def __init__(self, vg: VectorGame, method: str = "cfr+", **options: object) -> None:
+        m = _vector_method(vg, method)
+        opts = parse_options(m, options)
+        self.vg = vg
+        self._setup(vg.game, m, opts, None, vector_cfr.init(vg), 0.0)  # type: ignore[arg-type]
+
+    @classmethod
+    def from_checkpoint(  # type: ignore[override]
+        cls, checkpoint: str | Path | Checkpoint, vg: VectorGame | None = None
+    ) -> VectorSolver:
+        """The solver a checkpoint saved, ready to continue (``vg`` built from the
+        recorded spec when not given)."""
+        ck = checkpoint if isinstance(checkpoint, Checkpoint) else load_checkpoint(checkpoint)
+        if vg is None:
+            vg = build_vector(ck.spec)
+        elif vg.game.spec != ck.spec:
+            raise ToypokerError(f"checkpoint {ck.path} is for {ck.spec}, not {vg.game.spec}")
+        n = {a.shape for a in vars(ck.state).values() if isinstance(a, np.ndarray)}
+        if n != {(vg.game.n_sigma,)}:
+            raise ToypokerError(
+                f"checkpoint {ck.path}: state arrays of shape {sorted(n)} do not fit "
+                f"{vg.game.spec} ({vg.game.n_sigma} actions)"
+            )
+        s = cls.__new__(cls)
+        s.vg = vg
+        m = _vector_method(vg, ck.method)
+        s._setup(vg.game, m, ck.options, ck.seed, ck.state, ck.seconds)  # type: ignore[arg-type]
+        return s
+
+    def _checks(self, iterations: int | None) -> Callable[[int], bool]:
+        """Fewer checks than the row layout's: a check (two best responses in numpy)
+        costs about 17 iterations on Rhode Island (12-14 s), so 10 a decade from iteration
+        :data:`FIRST_CHECK` on (and the last), not 25 a decade from the first."""
+        marks = check_schedule(iterations, per_decade=10)
+        return lambda t: t == iterations or (t >= FIRST_CHECK and marks(t))
+
+    def _nash_conv(self) -> tuple[float, float]:
+        """NashConv and the largest gain of the current output, on the vector layout."""
+        probs = cfr.output(self.game, self.state, self.options)
+        ev = vector_evaluate(self.vg, np.ascontiguousarray(probs, dtype=np.float64))
+        return ev.nash_conv, max(ev.gains)
