@@ -568,23 +568,36 @@ def universal_poker_game(gd: Gamedef) -> Any:
 def universal_poker_policy(profile: Profile, gd: Gamedef, os_game: Any) -> dict[str, list]:
     """``profile`` at every information state of ``os_game`` (``universal_poker``):
     ``{information state string: [(action, probability), ...]}``, the form
-    ``pyspiel.TabularPolicy`` takes.  Walks OpenSpiel's whole tree (small games)."""
+    ``pyspiel.TabularPolicy`` takes.  Walks OpenSpiel's whole tree (small games).
+
+    The board of each state (in deal order) is carried down the walk, and a state's
+    row is looked up once per (information state string, board) pair: the label is a
+    function of the two, so states that differ only in the other players' cards share
+    it (asking OpenSpiel for each state's history and parsing its string again made
+    the walk several times slower)."""
+    skip = gd.players * gd.hole
     table: dict[str, list] = {}
-    stack = [os_game.new_initial_state()]
+    rows: dict[tuple[str, tuple[int, ...]], list] = {}
+    stack = [(os_game.new_initial_state(), ())]
     while stack:
-        state = stack.pop()
+        state, dealt = stack.pop()
         if state.is_terminal():
             continue
-        if not state.is_chance_node():
-            info = state.information_state_string()
-            row = universal_poker_action_probs(profile, gd, state)
-            if table.setdefault(info, row) != row:
-                raise ToypokerError(
-                    f"OpenSpiel's information state {info!r} joins infosets that differ "
-                    "(boards of several rounds): use universal_poker_state_policy"
-                )
-        for a in state.legal_actions():
-            stack.append(state.child(a))
+        if state.is_chance_node():
+            stack.extend((state.child(a), (*dealt, a)) for a in state.legal_actions())
+            continue
+        info = state.information_state_string()
+        key = (info, dealt[skip:])
+        row = rows.get(key)
+        if row is None:
+            row = rows[key] = universal_poker_action_probs(profile, gd, state, list(key[1]))
+        if table.setdefault(info, row) != row:
+            raise ToypokerError(
+                f"OpenSpiel's information state {info!r} joins infosets that differ "
+                "(boards of several rounds): play the profile per state with "
+                "universal_poker_action_probs"
+            )
+        stack.extend((state.child(a), dealt) for a in state.legal_actions())
     return table
 
 
@@ -602,15 +615,18 @@ def _history_players(state: Any) -> list[int]:
 
 
 def universal_poker_action_probs(
-    profile: Profile, gd: Gamedef, state: Any
+    profile: Profile, gd: Gamedef, state: Any, board: list[int] | None = None
 ) -> list[tuple[int, float]]:
     """``profile``'s ``[(action, probability), ...]`` at a decision state of OpenSpiel's
-    ``universal_poker``, its infoset found by the cards' identity (the board in deal
-    order, :func:`universal_poker_board`)."""
+    ``universal_poker``, its infoset found by the cards' identity: ``board`` is the
+    state's board card codes in deal order, read from the state's history
+    (:func:`universal_poker_board`) when not given."""
     game = profile.game
     letters = {"k": UP_CALL, "c": UP_CALL, "b": UP_RAISE, "r": UP_RAISE, "f": UP_FOLD}
     info = state.information_state_string()
-    label, forced = universal_poker_label(game, gd, info, universal_poker_board(gd, state))
+    if board is None:
+        board = universal_poker_board(gd, state)
+    label, forced = universal_poker_label(game, gd, info, board)
     if forced:
         return [(UP_CALL, 1.0)]
     inf = game.infoset(label)
