@@ -241,15 +241,16 @@ def test_format_gamedef_writes_every_key():
 
 def up_check(text: str, seeds, nash_conv: bool = True):
     pyspiel = pytest.importorskip("pyspiel")
-    from toypoker.interop.acpc import universal_poker_game, universal_poker_policy
+    from toypoker.interop.acpc import universal_poker_game, universal_poker_policies
 
     gd, g = parse_gamedef(text), load_gamedef(text)
     os_game = universal_poker_game(gd)
-    # the uniform profile, then random ones
+    # the uniform profile, then random ones; OpenSpiel's tree walked once for all
     profiles = [Profile.uniform(g)] + [Profile.random(g, np.random.default_rng(s)) for s in seeds]
-    for p in profiles:
+    tables = universal_poker_policies(profiles, gd, os_game)
+    for p, table in zip(profiles, tables, strict=True):
         ours = evaluate(g, p)
-        pol = pyspiel.TabularPolicy(universal_poker_policy(p, gd, os_game))
+        pol = pyspiel.TabularPolicy(table)
         values = pyspiel.expected_returns(os_game.new_initial_state(), pol, -1, True)
         assert np.allclose(values, ours.values, rtol=0, atol=1e-12)
         if nash_conv:
