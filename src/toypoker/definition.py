@@ -174,6 +174,19 @@ def suit_canonical(cards: np.ndarray, groups: Sequence[Sequence[int]], suits: in
     width = sum(len(c) for c in cols)
     if not cols or rows == 0:
         return np.zeros((rows, width), dtype=np.int64)
+    if rows == 1:  # one row (an infoset label): plain Python, numpy's per-call cost dominates
+        row = [int(c) for c in np.asarray(cards).reshape(-1)]
+
+        def relabelled(g: tuple[int, ...]) -> list[int]:
+            return [
+                x
+                for c in cols
+                for x in sorted(row[i] - row[i] % suits + g[row[i] % suits] for i in c)
+            ]
+
+        return np.array(
+            [min(map(relabelled, itertools.permutations(range(suits))))], dtype=np.int64
+        )
     rank, suit = np.divmod(np.asarray(cards, dtype=np.int64), suits)
     best: np.ndarray | None = None
     idx = np.arange(rows)

@@ -241,15 +241,16 @@ def test_format_gamedef_writes_every_key():
 
 def up_check(text: str, seeds, nash_conv: bool = True):
     pyspiel = pytest.importorskip("pyspiel")
-    from toypoker.interop.acpc import universal_poker_game, universal_poker_policy
+    from toypoker.interop.acpc import universal_poker_game, universal_poker_policies
 
     gd, g = parse_gamedef(text), load_gamedef(text)
     os_game = universal_poker_game(gd)
-    # the uniform profile, then random ones
+    # the uniform profile, then random ones; OpenSpiel's tree walked once for all
     profiles = [Profile.uniform(g)] + [Profile.random(g, np.random.default_rng(s)) for s in seeds]
-    for p in profiles:
+    tables = universal_poker_policies(profiles, gd, os_game)
+    for p, table in zip(profiles, tables, strict=True):
         ours = evaluate(g, p)
-        pol = pyspiel.TabularPolicy(universal_poker_policy(p, gd, os_game))
+        pol = pyspiel.TabularPolicy(table)
         values = pyspiel.expected_returns(os_game.new_initial_state(), pol, -1, True)
         assert np.allclose(values, ours.values, rtol=0, atol=1e-12)
         if nash_conv:
@@ -408,13 +409,15 @@ def up_walk(os_game, gd, profile):
         universal_poker_label,
     )
 
-    n = gd.players
+    n, skip = gd.players, gd.players * gd.hole
     nodes = {}  # history -> (player or -1 chance or None terminal, [(action, prob, child)],
     #                         returns, reach per player times chance, our label or None)
-    stack = [(os_game.new_initial_state(), (1.0,) * (n + 1))]
+    mapped = {}  # (information state string, board in deal order) -> (row, label)
+    # the history and the chance outcomes are carried down the walk, not asked of each
+    # state (the board is the chance outcomes after the hole cards, in deal order)
+    stack = [(os_game.new_initial_state(), (), (), (1.0,) * (n + 1))]
     while stack:
-        state, reach = stack.pop()
-        key = tuple(state.history())
+        state, key, dealt, reach = stack.pop()
         if state.is_terminal():
             nodes[key] = (None, [], state.returns(), reach, None)
             continue
@@ -422,17 +425,21 @@ def up_walk(os_game, gd, profile):
             kids = [(a, p, key + (a,)) for a, p in state.chance_outcomes()]
             player, label = -1, None
         else:
-            player = state.current_player()
-            kids = [(a, p, key + (a,)) for a, p in universal_poker_action_probs(profile, gd, state)]
-            label, forced = universal_poker_label(
-                profile.game, gd, state.information_state_string(), universal_poker_board(gd, state)
-            )
-            label = None if forced else label
+            player, info = state.current_player(), state.information_state_string()
+            if (info, dealt[skip:]) not in mapped:
+                board = list(dealt[skip:])
+                assert universal_poker_board(gd, state) == board  # as read from its history
+                row = universal_poker_action_probs(profile, gd, state, board)
+                label, forced = universal_poker_label(profile.game, gd, info, board)
+                mapped[info, dealt[skip:]] = (row, None if forced else label)
+            row, label = mapped[info, dealt[skip:]]
+            kids = [(a, p, key + (a,)) for a, p in row]
         nodes[key] = (player, kids, None, reach, label)
-        for a, p, _ in kids:
+        for a, p, child in kids:
             r = list(reach)
             r[n if player < 0 else player] *= p
-            stack.append((state.child(a), tuple(r)))
+            more = (a,) if player < 0 else ()
+            stack.append((state.child(a), child, dealt + more, tuple(r)))
     order = sorted(nodes, key=len, reverse=True)
 
     def solve_for(p, best):

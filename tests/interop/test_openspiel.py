@@ -19,11 +19,15 @@ def test_values_and_nash_conv_equal_openspiel(spec, game):
     g = game(spec)
     rng = np.random.default_rng(11)
     os_game = bridge.openspiel_game(g)
-    for _ in range(3):
+    for k in range(3):
         p = Profile.random(g, rng)
         ours = evaluate(g, p)
-        assert np.allclose(bridge.openspiel_values(p, os_game), ours.values, rtol=0, atol=1e-12)
-        assert bridge.openspiel_nash_conv(p, os_game) == pytest.approx(ours.nash_conv, abs=1e-12)
+        # OpenSpiel's policy built once for both (and, the first time, by each function)
+        pol = bridge.openspiel_policy(p, os_game) if k else None
+        values = bridge.openspiel_values(p, os_game, pol)
+        assert np.allclose(values, ours.values, rtol=0, atol=1e-12)
+        nc = bridge.openspiel_nash_conv(p, os_game, pol)
+        assert nc == pytest.approx(ours.nash_conv, rel=0, abs=1e-12)
 
 
 def test_uniform_leduc_nash_conv_equals_openspiel(game):
@@ -35,10 +39,13 @@ def test_uniform_leduc_nash_conv_equals_openspiel(game):
 
 @pytest.mark.slow
 def test_three_player_leduc_equals_openspiel(game):
-    # one random profile: OpenSpiel's own evaluation takes about a minute here
+    # one random profile: OpenSpiel's own evaluation takes about a minute here, its
+    # policy table (every state listed) a quarter of that: built once for both
     g = game("leduc(players=3)")
     p = Profile.random(g, np.random.default_rng(3))
     ours = evaluate(g, p)
     os_game = bridge.openspiel_game(g)
-    assert np.allclose(bridge.openspiel_values(p, os_game), ours.values, rtol=0, atol=1e-12)
-    assert bridge.openspiel_nash_conv(p, os_game) == pytest.approx(ours.nash_conv, abs=1e-12)
+    pol = bridge.openspiel_policy(p, os_game)
+    assert np.allclose(bridge.openspiel_values(p, os_game, pol), ours.values, rtol=0, atol=1e-12)
+    nc = bridge.openspiel_nash_conv(p, os_game, pol)
+    assert nc == pytest.approx(ours.nash_conv, rel=0, abs=1e-12)

@@ -44,6 +44,7 @@ board cards).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -565,57 +566,83 @@ def universal_poker_game(gd: Gamedef) -> Any:
     return pyspiel.load_game("universal_poker", universal_poker_params(gd))
 
 
-def universal_poker_policy(profile: Profile, gd: Gamedef, os_game: Any) -> dict[str, list]:
-    """``profile`` at every information state of ``os_game`` (``universal_poker``):
+def universal_poker_policies(
+    profiles: Sequence[Profile], gd: Gamedef, os_game: Any
+) -> list[dict[str, list]]:
+    """Each profile at every information state of ``os_game`` (``universal_poker``):
     ``{information state string: [(action, probability), ...]}``, the form
-    ``pyspiel.TabularPolicy`` takes.  Walks OpenSpiel's whole tree (small games)."""
-    table: dict[str, list] = {}
-    stack = [os_game.new_initial_state()]
+    ``pyspiel.TabularPolicy`` takes.
+
+    One walk of OpenSpiel's whole tree (small games) finds the boards, in deal order,
+    under each information state string (carried down the walk: asking each state for
+    its history and parsing its string again made the walk several times slower).  A
+    profile's row is then found once per (string, board) pair, the label being a
+    function of the two; a string whose boards map to rows that differ is refused."""
+    skip = gd.players * gd.hole
+    boards: dict[str, dict[tuple[int, ...], list[int]]] = {}
+    stack: list[tuple[Any, tuple[int, ...]]] = [(os_game.new_initial_state(), ())]
     while stack:
-        state = stack.pop()
+        state, dealt = stack.pop()
         if state.is_terminal():
             continue
-        if not state.is_chance_node():
-            info = state.information_state_string()
-            row = universal_poker_action_probs(profile, gd, state)
-            if table.setdefault(info, row) != row:
+        legal = state.legal_actions()
+        if state.is_chance_node():
+            stack.extend((state.child(a), (*dealt, a)) for a in legal)
+            continue
+        boards.setdefault(state.information_state_string(), {}).setdefault(dealt[skip:], legal)
+        stack.extend((state.child(a), dealt) for a in legal)
+    tables = []
+    for profile in profiles:
+        table = {}
+        for info, seen in boards.items():
+            rows = [_action_row(profile, gd, info, list(b), legal) for b, legal in seen.items()]
+            if any(row != rows[0] for row in rows):
                 raise ToypokerError(
                     f"OpenSpiel's information state {info!r} joins infosets that differ "
-                    "(boards of several rounds): use universal_poker_state_policy"
+                    "(boards of several rounds): play the profile per state with "
+                    "universal_poker_action_probs"
                 )
-        for a in state.legal_actions():
-            stack.append(state.child(a))
-    return table
+            table[info] = rows[0]
+        tables.append(table)
+    return tables
+
+
+def universal_poker_policy(profile: Profile, gd: Gamedef, os_game: Any) -> dict[str, list]:
+    """:func:`universal_poker_policies` of one profile."""
+    return universal_poker_policies([profile], gd, os_game)[0]
 
 
 def universal_poker_board(gd: Gamedef, state: Any) -> list[int]:
     """The board card codes of a ``universal_poker`` state in deal order: its chance
     outcomes after the ``players x hole`` hole cards (OpenSpiel deals the hole cards
     first, then each round's board; a chance action is the card's code)."""
-    dealt = [a for a, p in zip(state.history(), _history_players(state), strict=True) if p < 0]
+    dealt = [int(h.action) for h in state.full_history() if int(h.player) < 0]
     return dealt[gd.players * gd.hole :]
 
 
-def _history_players(state: Any) -> list[int]:
-    """Who acted at each step of ``state.history()`` (-1 for chance)."""
-    return [int(h.player) for h in state.full_history()]
-
-
 def universal_poker_action_probs(
-    profile: Profile, gd: Gamedef, state: Any
+    profile: Profile, gd: Gamedef, state: Any, board: list[int] | None = None
 ) -> list[tuple[int, float]]:
     """``profile``'s ``[(action, probability), ...]`` at a decision state of OpenSpiel's
-    ``universal_poker``, its infoset found by the cards' identity (the board in deal
-    order, :func:`universal_poker_board`)."""
+    ``universal_poker``, its infoset found by the cards' identity: ``board`` is the
+    state's board card codes in deal order, read from the state's history
+    (:func:`universal_poker_board`) when not given."""
+    if board is None:
+        board = universal_poker_board(gd, state)
+    return _action_row(profile, gd, state.information_state_string(), board, state.legal_actions())
+
+
+def _action_row(
+    profile: Profile, gd: Gamedef, info: str, board: list[int], legal: list[int]
+) -> list[tuple[int, float]]:
     game = profile.game
     letters = {"k": UP_CALL, "c": UP_CALL, "b": UP_RAISE, "r": UP_RAISE, "f": UP_FOLD}
-    info = state.information_state_string()
-    label, forced = universal_poker_label(game, gd, info, universal_poker_board(gd, state))
+    label, forced = universal_poker_label(game, gd, info, board)
     if forced:
         return [(UP_CALL, 1.0)]
     inf = game.infoset(label)
     probs = profile.probs[inf.offset : inf.offset + len(inf.actions)]
     row = [(letters[a], float(x)) for a, x in zip(inf.actions, probs, strict=True)]
-    if sorted(a for a, _ in row) != sorted(state.legal_actions()):
+    if sorted(a for a, _ in row) != sorted(legal):
         raise ToypokerError(f"actions of {label} differ from OpenSpiel's at {info}")
     return row
