@@ -86,8 +86,10 @@ def team_gain_table(repeats: int) -> None:
 
 def tmecor_table(smh: bool, budget: float) -> None:
     """Table 2."""
-    print(f"\n2. TMECor by column generation, exact bracket; hybrid oracle (alternating best "
-          f"responses, the MILP to certify) beside the MILP at every step; load {load()}")
+    print(
+        f"\n2. TMECor by column generation, exact bracket; hybrid oracle (alternating best "
+        f"responses, the MILP to certify) beside the MILP at every step; load {load()}"
+    )
     print(f"{'game':52} {'team':>4} {'oracle':>18} {'lower':>14} {'upper':>14} "
           f"{'width':>9} {'plans':>5} {'hybrid s':>8} {'MILP s':>7}")  # fmt: skip
     games = ["kuhn(players=3,cards=3)", "kuhn(players=3)"]

@@ -34,6 +34,9 @@ TWO_ROUNDS = (
     "holdem(ranks=5,suits=2,hole=1,rounds=3,board2=2,board3=2,cap1=0,cap2=1,cap3=1,"
     "evaluator=standard)"
 )
+# its compile (merged and unmerged) is ~30 s of the quick part: slow; TINY_ROUNDS keeps
+# boards over two rounds in the quick part
+TWO_ROUNDS_SLOW = pytest.param(TWO_ROUNDS, marks=pytest.mark.slow)
 THREE_PLAYERS = (
     "holdem(players=3,ranks=5,suits=2,hole=1,rounds=2,board2=4,cap1=1,cap2=1,evaluator=standard)"
 )
@@ -103,7 +106,7 @@ def pairs():
 
 
 @pytest.mark.parametrize(
-    "spec", [TWO_SUITS, TWO_ROUNDS, pytest.param(THREE_PLAYERS, marks=pytest.mark.slow)]
+    "spec", [TWO_SUITS, TWO_ROUNDS_SLOW, pytest.param(THREE_PLAYERS, marks=pytest.mark.slow)]
 )
 def test_probabilities_and_orbit_counts(spec, pairs):
     m, f = pairs(spec)
@@ -176,7 +179,9 @@ def test_exact_values_of_symmetric_profiles(spec, pairs, rng):
         assert all(isinstance(x, Fraction) for x in a)
 
 
-@pytest.mark.parametrize("spec", [TWO_ROUNDS, pytest.param(THREE_PLAYERS, marks=pytest.mark.slow)])
+@pytest.mark.parametrize(
+    "spec", [TWO_ROUNDS_SLOW, pytest.param(THREE_PLAYERS, marks=pytest.mark.slow)]
+)
 def test_float_values_of_symmetric_profiles(spec, pairs, rng):
     # millions of rows: exact rationals would take minutes, floats agree to rounding
     m, f = pairs(spec)
@@ -189,7 +194,7 @@ def test_float_values_of_symmetric_profiles(spec, pairs, rng):
 
 
 @pytest.mark.parametrize(
-    "spec", [TWO_SUITS, TWO_ROUNDS, pytest.param(THREE_PLAYERS, marks=pytest.mark.slow)]
+    "spec", [TWO_SUITS, TWO_ROUNDS_SLOW, pytest.param(THREE_PLAYERS, marks=pytest.mark.slow)]
 )
 def test_nash_conv_of_cfr_profiles(spec, pairs):
     m, f = pairs(spec)
@@ -209,7 +214,7 @@ def test_lp_value_is_exactly_the_unmerged_one(spec, pairs):
 
 
 def test_labels_are_cards_and_any_suits_find_the_canonical_infoset(pairs):
-    m, f = pairs(TWO_ROUNDS)
+    m, f = pairs(TINY_ROUNDS)
     inf = m.infosets[-1]
     assert ":" in inf.label and inf.private_label[1] in "cd"
     # relabelling every card of a label by the suit swap finds the same infoset
@@ -278,7 +283,7 @@ def test_canonical_matches_brute_force_minimum():
         assert suit_canonical(row[None, :], groups, suits).tolist() == [best]
 
 
-@pytest.mark.parametrize("spec", [TWO_SUITS, TWO_ROUNDS])
+@pytest.mark.parametrize("spec", [TWO_SUITS, TWO_ROUNDS_SLOW])
 def test_size_check_counts_the_rows_each_deal_reaches(spec, pairs):
     # the size hook's budget is on deals x (public nodes a deal reaches) x players: exact
     # for these games (every board's subtree has one shape), merged or not

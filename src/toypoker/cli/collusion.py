@@ -239,8 +239,10 @@ def tmecor(
     ] = 1e-9,
     oracle: Annotated[
         str,
-        typer.Option(help="hybrid (alternating best responses, the MILP to certify), "
-                     "exact (the MILP every step) or alternating (no MILP)."),  # fmt: skip
+        typer.Option(
+            help="hybrid (alternating best responses, the MILP to certify), "
+            "exact (the MILP every step) or alternating (no MILP)."
+        ),  # fmt: skip
     ] = "hybrid",
     json_: JsonOpt = False,
 ) -> None:
