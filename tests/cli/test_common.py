@@ -142,3 +142,19 @@ def test_version_prints_the_package_version(cli, flag) -> None:
 
     code, out, err = cli(flag)
     assert (code, out, err) == (0, f"toypoker {toypoker.__version__}\n", "")
+
+
+def test_json_output_takes_numpy_numbers_and_fractions(capsys, tmp_path) -> None:
+    # a row holding a numpy scalar ended in "Object of type float64 is not JSON
+    # serializable" (found by `literature check --json` while adding claims)
+    import json
+    from fractions import Fraction
+
+    import numpy as np
+
+    data = {"value": np.float64(0.25), "count": np.int64(3), "exact": Fraction(-1, 48)}
+    common.print_json(data)
+    assert json.loads(capsys.readouterr().out) == {"value": 0.25, "count": 3, "exact": "-1/48"}
+    out = tmp_path / "r.json"
+    assert common.emit(data, out, False) is False
+    assert json.loads(out.read_text())["exact"] == "-1/48"

@@ -170,7 +170,8 @@ def plain(x: object) -> object:
 
 
 def print_json(data: object) -> None:
-    sys.stdout.write(json.dumps(data, indent=1) + "\n")
+    """Print ``data`` as JSON, numpy numbers and fractions made plain first."""
+    sys.stdout.write(json.dumps(plain(data), indent=1) + "\n")
 
 
 def emit(data: object, path: Path | None, json_: bool) -> bool:
@@ -178,7 +179,7 @@ def emit(data: object, path: Path | None, json_: bool) -> bool:
     Returns True when the JSON was printed (the command is done)."""
 
     if path:
-        atomic_write_text(path, json.dumps(data, indent=1) + "\n")
+        atomic_write_text(path, json.dumps(plain(data), indent=1) + "\n")
     if json_:
         print_json(data)
     return json_
