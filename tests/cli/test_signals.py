@@ -198,7 +198,7 @@ SIGNAL_CASES: tuple[SignalCase, ...] = (
             "--methods",
             "cfr+,fp",
             "--seconds",
-            "60",
+            "10",
             "--result",
             "cmp.json",
             "--plot",
