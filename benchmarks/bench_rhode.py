@@ -29,9 +29,10 @@ import json
 import os
 import resource
 import statistics
-import subprocess
-import sys
 import time
+
+# the benchmarks folder is on the path when this runs as a script
+from bench_vector import run as run_child
 
 SMALL = ["rhode_island(ranks=4,suits=2)", "rhode_island(ranks=5,suits=3)"]
 BIG = ["rhode_island(ranks=6,suits=4)"]
@@ -72,10 +73,8 @@ def child(spec: str, layout: str, iterations: int) -> None:
 
 
 def run(spec: str, layout: str, iterations: int) -> dict[str, float]:
-    """One measurement in a fresh process."""
-    cmd = [sys.executable, __file__, "--child", spec, layout, str(iterations)]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    """One measurement in a fresh process running this script's ``child``."""
+    return run_child(spec, layout, iterations, script=__file__)
 
 
 def main() -> None:

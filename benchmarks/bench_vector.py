@@ -115,9 +115,9 @@ def child(spec: str, layout: str, iterations: int) -> None:
     print(json.dumps(out))
 
 
-def run(spec: str, layout: str, iterations: int) -> dict[str, float]:
-    """One measurement in a fresh process."""
-    cmd = [sys.executable, __file__, "--child", spec, layout, str(iterations)]
+def run(spec: str, layout: str, iterations: int, script: str = __file__) -> dict[str, float]:
+    """One measurement in a fresh process (``script --child SPEC LAYOUT ITERATIONS``)."""
+    cmd = [sys.executable, script, "--child", spec, layout, str(iterations)]
     done = subprocess.run(cmd, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
