@@ -16,6 +16,7 @@ from toypoker.evaluate import (
 )
 from toypoker.kernels import CFRKernel, GameKernel, evaluate, nash_conv, prepare
 from toypoker.kernels.best_response import best_response as kernel_best_response
+from toypoker.kernels.cfr import regret_tolerance
 
 TOL = {"rtol": 1e-12, "atol": 1e-12}
 
@@ -216,7 +217,8 @@ def assert_same_iterates(g, k, sched, iterations):
     st = initial_state(g)
     sigma, regrets, ssum = st.sigma.copy(), st.regrets.copy(), st.average.copy()
     for t, r in enumerate(ref, start=1):
-        k.iteration(sigma, regrets, ssum, **kernel_args(sched, t))
+        tol = regret_tolerance(k.payoff_scale, t)  # the reference's (solvers.cfr)
+        k.iteration(sigma, regrets, ssum, **kernel_args(sched, t), tolerance=tol)
         np.testing.assert_allclose(sigma, r.sigma, **TOL, err_msg=f"sigma, iteration {t}")
         np.testing.assert_allclose(regrets, r.regrets, **TOL, err_msg=f"regrets, iteration {t}")
         np.testing.assert_allclose(ssum, r.average, **TOL, err_msg=f"average, iteration {t}")
@@ -275,7 +277,7 @@ def test_unfloored_predictive_uses_the_sign_dependent_pair(game):
     st = initial_state(g)
     sigma, regrets, ssum = st.sigma.copy(), st.regrets.copy(), st.average.copy()
     for t, r in enumerate(ref, start=1):
-        k.iteration(sigma, regrets, ssum, **C.kernel_schedule(sched, t))
+        k.iteration(sigma, regrets, ssum, **C.kernel_schedule(sched, t, k.payoff_scale))
         np.testing.assert_allclose(sigma, r.sigma, **TOL, err_msg=f"sigma, iteration {t}")
         np.testing.assert_allclose(regrets, r.regrets, **TOL, err_msg=f"regrets, iteration {t}")
 

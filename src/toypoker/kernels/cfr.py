@@ -16,6 +16,18 @@ temporaries:
    (PCFR+, Farina, Kroer & Sandholm 2021: match on ``R + m`` with the
    prediction ``m`` = the instantaneous regret just observed).
 
+Rounding.  A regret that is zero in exact arithmetic (actions of equal value, common
+with suit-symmetric hands) comes out of the sums as ``0`` or ``+-1e-17`` depending
+on their order, and regret matching is discontinuous exactly there: ``[0, 4e-17]``
+plays the second action, ``[0, 0]`` plays uniformly.  So steps 4 and 5 count a
+regret as positive only above a tolerance ``tol`` (:func:`regret_tolerance`:
+:data:`REGRET_TOLERANCE` times the game's :func:`payoff_scale` times the iteration
+number, far above any rounding residue and far below any regret that matters):
+CFR+'s floor sets regrets ``<= tol`` to 0, regret matching (on ``R`` or on PCFR+'s
+prediction) takes ``x > tol`` as positive and plays uniformly where none is.  The
+row layout's reference (:func:`toypoker.solvers.cfr.regret_matching`) and the vector
+layout's kernel apply the same rule, so whole runs of the two layouts agree.
+
 :meth:`CFRKernel.iteration` runs one whole iteration (every player, alternating
 or simultaneous) in one call.  The numpy code in :mod:`toypoker.solvers.cfr`
 stays the readable reference; ``tests/kernels`` shows the iterates agree to
@@ -30,6 +42,35 @@ from numba import njit
 from ..game import Game
 from .arrays import GameArrays, GameKernel
 from .passes import backward_regrets, forward_cf, own_reach
+
+REGRET_TOLERANCE = 1e-13
+"""Regrets (and predicted regrets) at most this times :func:`payoff_scale` times the
+iteration number count as zero (see the module docstring).  The rounding residue of a
+tie is about ``1e-16`` times the payoff scale an iteration (an instantaneous regret
+is a sum of reach-weighted payoff differences whose reach weights add to at most 1);
+the margin of 1,000 covers the few operations per term and the accumulation over
+iterations.  Treating regrets below it as zero changes CFR+'s regret bound by at most
+``2 tol`` times the payoff scale an iteration (Blackwell's argument: the matched
+strategy is off only where the positive regrets sum to at most ``tol``)."""
+
+
+def payoff_scale(game: Game) -> float:
+    """The largest pot at a terminal node of ``game`` (chips; 1.0 if none is
+    positive): the scale of its payoffs and so of its regrets.  Read from the public
+    tree (``game.nodes``), so every layout of the game gets the same number; kept with
+    the game (:meth:`~toypoker.game.Game.derived`)."""
+    return game.derived(_payoff_scale)
+
+
+def _payoff_scale(game: Game) -> float:
+    pots = [float(sum(nd.committed)) for nd in game.nodes if nd.kind == "terminal"]
+    return max(pots, default=0.0) or 1.0
+
+
+def regret_tolerance(scale: float, t: int) -> float:
+    """The regret tolerance of iteration ``t`` (1-based) in a game of payoff scale
+    ``scale``: ``REGRET_TOLERANCE * scale * t`` (see :data:`REGRET_TOLERANCE`)."""
+    return REGRET_TOLERANCE * float(scale) * max(int(t), 1)
 
 
 @njit(cache=True, nogil=True)
@@ -50,15 +91,16 @@ def _accumulate_average(
 @njit(cache=True, nogil=True)
 def update_regrets_and_match(
     player, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
-    predict_discount, predict_neg_discount, infoset_player, infoset_free, infoset_offset,
+    predict_discount, predict_neg_discount, tol, infoset_player, infoset_free, infoset_offset,
 ):  # fmt: skip
     """Regret update and regret matching on ``player``'s free infosets.
 
-    ``R <- R * (pos_discount if R > 0 else neg_discount) + inst``, floored at 0
-    if ``floor``; then ``sigma`` = positive part of ``R`` (or, if
+    ``R <- R * (pos_discount if R > 0 else neg_discount) + inst``, set to 0 where
+    ``R <= tol`` if ``floor``; then ``sigma`` = the entries of ``R`` (or, if
     ``predictive``, of ``R * (predict_discount if R > 0 else
-    predict_neg_discount) + inst``) normalised per infoset, uniform where
-    nothing is positive (``solvers.cfr.regret_matching``).
+    predict_neg_discount) + inst``) above ``tol``, normalised per infoset, uniform
+    where none is (``solvers.cfr.regret_matching``; ``tol`` from
+    :func:`regret_tolerance`, 0 for plain signs).
     """
     for i in range(infoset_player.shape[0]):
         if infoset_player[i] != player or not infoset_free[i]:
@@ -69,7 +111,7 @@ def update_regrets_and_match(
             r = regrets[s]
             r = r * pos_discount if r > 0 else r * neg_discount
             r = r + inst[s]
-            if floor and r < 0.0:
+            if floor and r <= tol:
                 r = 0.0
             regrets[s] = r
         total = 0.0
@@ -77,14 +119,14 @@ def update_regrets_and_match(
             x = regrets[s]
             if predictive:
                 x = x * (predict_discount if x > 0 else predict_neg_discount) + inst[s]
-            if x > 0.0:
+            if x > tol:
                 total += x
-        if total > 0.0:
+        if total > 0.0:  # some x > tol >= 0
             for s in range(lo, hi):
                 x = regrets[s]
                 if predictive:
                     x = x * (predict_discount if x > 0 else predict_neg_discount) + inst[s]
-                sigma[s] = x / total if x > 0.0 else 0.0
+                sigma[s] = x / total if x > tol else 0.0
         else:
             u = 1.0 / (hi - lo)
             for s in range(lo, hi):
@@ -94,7 +136,7 @@ def update_regrets_and_match(
 @njit(cache=True, nogil=True)
 def _player_update(
     player, sigma, regrets, strategy_sum, weight, pos_discount, neg_discount, floor,
-    predictive, predict_discount, predict_neg_discount, depth_node_start, node_row_start,
+    predictive, predict_discount, predict_neg_discount, tol, depth_node_start, node_row_start,
     node_parent_row_start, node_edge_actor, node_term_start, parent, es, term_u, root_w,
     sigma_player, sigma_infoset, sigma_free, infoset_offset, infoset_player, infoset_free,
     infoset_parent_seq, cf, v, inst, own,
@@ -115,7 +157,8 @@ def _player_update(
         )  # fmt: skip
     update_regrets_and_match(
         player, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
-        predict_discount, predict_neg_discount, infoset_player, infoset_free, infoset_offset,
+        predict_discount, predict_neg_discount, tol, infoset_player, infoset_free,
+        infoset_offset,
     )  # fmt: skip
     return value
 
@@ -123,7 +166,8 @@ def _player_update(
 @njit(cache=True, nogil=True)
 def _iteration(
     n_players, alternating, sigma, regrets, strategy_sum, weight, pos_discount, neg_discount,
-    floor, predictive, predict_discount, predict_neg_discount, depth_node_start, node_row_start,
+    floor, predictive, predict_discount, predict_neg_discount, tol, depth_node_start,
+    node_row_start,
     node_parent_row_start, node_edge_actor, node_term_start, parent, es, term_u, root_w,
     sigma_player, sigma_infoset, sigma_free, infoset_offset, infoset_player, infoset_free,
     infoset_parent_seq, cf, v, inst, own, values,
@@ -140,7 +184,7 @@ def _iteration(
         for p in range(n_players):
             values[p] = _player_update(
                 p, sigma, regrets, strategy_sum, weight, pos_discount, neg_discount, floor,
-                predictive, predict_discount, predict_neg_discount, depth_node_start,
+                predictive, predict_discount, predict_neg_discount, tol, depth_node_start,
                 node_row_start, node_parent_row_start, node_edge_actor, node_term_start, parent,
                 es, term_u, root_w, sigma_player, sigma_infoset, sigma_free, infoset_offset,
                 infoset_player, infoset_free, infoset_parent_seq, cf, v, inst, own,
@@ -164,7 +208,8 @@ def _iteration(
     for p in range(n_players):
         update_regrets_and_match(
             p, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
-            predict_discount, predict_neg_discount, infoset_player, infoset_free, infoset_offset,
+            predict_discount, predict_neg_discount, tol, infoset_player, infoset_free,
+            infoset_offset,
         )  # fmt: skip
 
 
@@ -195,6 +240,7 @@ class CFRKernel(GameKernel):
     def __init__(self, game: Game, arrays: GameArrays | None = None):
         super().__init__(game, arrays)
         self.values = np.zeros(self.arrays.n_players)
+        self.payoff_scale = payoff_scale(game)
 
     def _static(self) -> tuple:
         a = self.arrays
@@ -219,6 +265,7 @@ class CFRKernel(GameKernel):
         predictive: bool = False,
         predict_discount: float = 1.0,
         predict_neg_discount: float | None = None,
+        tolerance: float = 0.0,
     ) -> float:
         """One CFR update of ``player``, in place (one compiled call).
 
@@ -248,6 +295,9 @@ class CFRKernel(GameKernel):
             1.0; PDCFR+ with the next iteration's discount.  The pair matters
             only for unfloored predictive schedules (floored ``R`` is never
             negative).
+        tolerance
+            Regrets at most this count as zero in the floor and in regret
+            matching (the solvers pass :func:`regret_tolerance`; 0: plain signs).
 
         Returns
         -------
@@ -261,7 +311,7 @@ class CFRKernel(GameKernel):
         return _player_update(
             int(player), sigma, regrets, strategy_sum, float(weight), float(pos_discount),
             float(neg_discount), bool(floor), bool(predictive), float(predict_discount),
-            float(pnd), *self._static(),
+            float(pnd), float(tolerance), *self._static(),
         )  # fmt: skip
 
     def iteration(
@@ -278,6 +328,7 @@ class CFRKernel(GameKernel):
         predictive: bool = False,
         predict_discount: float = 1.0,
         predict_neg_discount: float | None = None,
+        tolerance: float = 0.0,
     ) -> np.ndarray:
         """One whole CFR iteration in one compiled call (see :meth:`update`).
 
@@ -294,7 +345,7 @@ class CFRKernel(GameKernel):
         _iteration(
             self.arrays.n_players, bool(alternating), sigma, regrets, strategy_sum, float(weight),
             float(pos_discount), float(neg_discount), bool(floor), bool(predictive),
-            float(predict_discount), float(pnd), *self._static(), self.values,
+            float(predict_discount), float(pnd), float(tolerance), *self._static(), self.values,
         )  # fmt: skip
         return self.values
 

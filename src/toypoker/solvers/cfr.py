@@ -31,7 +31,12 @@ the predicted regrets ``R~^{t+1} = R^t d(t + 1 - lag) + m^{t+1}`` with the
 prediction ``m^{t+1} = r^t`` (the last instantaneous regret): predictive
 regret matching+ (PRM+, Farina, Kroer & Sandholm 2021) with CFR's
 decomposition (PCFR+), and with the discount Xu et al. (2024)'s PDCFR+
-(``x^{t+1}`` from ``[R^t d(t) + r^t]^+``).  Iteration ``t`` enters the average
+(``x^{t+1}`` from ``[R^t d(t) + r^t]^+``).  Both the floor and regret matching count
+a (predicted) regret as positive only above the tolerance
+:func:`toypoker.kernels.cfr.regret_tolerance` (``1e-13`` times the game's largest
+pot times ``t``), so that a tie which rounding breaks by ``1e-17`` stays a tie and
+the kernel, the reference and the vector layout keep the same trajectory (see
+:mod:`toypoker.kernels.cfr`).  Iteration ``t`` enters the average
 strategy with weight ``t^gamma`` (``average`` names 0, 1, 2), which equals
 DCFR's multiplication of the accumulated strategy by ``((t-1)/t)^gamma``.
 
@@ -64,6 +69,7 @@ from ..errors import ToypokerError
 from ..evaluate import backward_values, counterfactual_reach, edge_probabilities, reaches
 from ..game import Game
 from ..kernels import kernel_for
+from ..kernels.cfr import payoff_scale, regret_tolerance
 from ..profile import Profile
 from .options import MAX_EXPONENT, Average, Output, boolean, choice, integer, real
 
@@ -188,11 +194,12 @@ def _edges(game: Game) -> _Edges:
 
 
 def regret_matching(
-    game: Game, regrets: np.ndarray, sigma: np.ndarray, mask: np.ndarray
+    game: Game, regrets: np.ndarray, sigma: np.ndarray, mask: np.ndarray, tol: float = 0.0
 ) -> np.ndarray:
-    """New strategy at the entries in ``mask``: positive regrets normalised per
-    infoset, uniform where no regret is positive.  Other entries unchanged."""
-    pos = np.where(mask, np.maximum(regrets, 0.0), 0.0)
+    """New strategy at the entries in ``mask``: the regrets above ``tol`` normalised
+    per infoset, uniform where none is.  Other entries unchanged.  ``tol`` is
+    :func:`~toypoker.kernels.cfr.regret_tolerance` in the solvers (0: plain signs)."""
+    pos = np.where(mask & (regrets > tol), regrets, 0.0)
     sums = np.bincount(game.sigma_infoset, weights=pos, minlength=game.n_infosets)
     s = sums[game.sigma_infoset]
     uniform = 1.0 / game.infoset_n_actions[game.sigma_infoset]
@@ -328,6 +335,7 @@ def scheduled_step(
     players = range(game.n_players)
     updates = [[p] for p in players] if options.alternating else [list(players)]
     now = discount_factors(options, t - options.discount_lag)  # d(t - lag) on R^{t-1}
+    tol = regret_tolerance(payoff_scale(game), t)  # regrets <= tol count as zero
     if options.predictive:  # the next iteration's discount, d(t + 1 - lag), on R^t
         after = discount_factors(options, t + 1 - options.discount_lag)
     for group in updates:
@@ -340,7 +348,7 @@ def scheduled_step(
             # R^t = R^{t-1} d(t - lag) + r^t, floored at 0 for the "+" variants
             r = discounted(regrets[n.mask], now, options) + n.inst[n.mask]
             if options.floor:
-                r = np.maximum(r, 0.0)
+                r = np.where(r <= tol, 0.0, r)
             regrets[n.mask] = r
         for n in news:
             target = regrets
@@ -349,17 +357,19 @@ def scheduled_step(
                 # (Farina, Kroer & Sandholm 2021, PRM+; Xu et al. 2024, PDCFR+)
                 target = regrets.copy()
                 target[n.mask] = discounted(regrets[n.mask], after, options) + n.inst[n.mask]
-            sigma = regret_matching(game, target, sigma, n.mask)
+            sigma = regret_matching(game, target, sigma, n.mask, tol)
     return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)
 
 
-def kernel_schedule(options: CFROptions, t: int) -> dict[str, object]:
-    """The fused kernel's arguments for iteration ``t`` (``CFRKernel.iteration``).
+def kernel_schedule(options: CFROptions, t: int, scale: float) -> dict[str, object]:
+    """The fused kernel's arguments for iteration ``t`` (``CFRKernel.iteration``) in a
+    game of payoff scale ``scale`` (:func:`~toypoker.kernels.cfr.payoff_scale`).
 
     ``weight = t^gamma`` (0 up to ``delay``); ``pos_discount, neg_discount =
     d(t - lag)`` on ``R^{t-1}``; with ``predictive`` the next iteration's pair
     ``d(t + 1 - lag)`` on ``R^t`` (both factors: unfloored regrets may be
-    negative) -- the same numbers :func:`reference_step` uses.
+    negative); ``tolerance`` the regret tolerance of iteration ``t`` -- the same
+    numbers :func:`reference_step` uses.
     """
     pos, neg = discount_factors(options, t - options.discount_lag)
     after = (1.0, 1.0)
@@ -374,6 +384,7 @@ def kernel_schedule(options: CFROptions, t: int) -> dict[str, object]:
         "predictive": options.predictive,
         "predict_discount": after[0],
         "predict_neg_discount": after[1],
+        "tolerance": regret_tolerance(scale, t),
     }
 
 
@@ -417,16 +428,18 @@ def step_many(game: Game, state: CFRState, options: CFROptions, n: int) -> CFRSt
 
 def kernel_steps(kernel: object, state: CFRState, options: CFROptions, n: int) -> CFRState:
     """``n`` iterations of a fused kernel from ``state`` (not modified): anything with
-    ``iteration(sigma, regrets, average, **kernel_schedule(options, t))`` updating in
-    place (:class:`toypoker.kernels.CFRKernel`, the vector layout's
+    ``iteration(sigma, regrets, average, **kernel_schedule(options, t, scale))`` updating
+    in place, with ``scale`` its ``payoff_scale`` attribute
+    (:class:`toypoker.kernels.CFRKernel`, the vector layout's
     :class:`toypoker.vector.kernel.VectorKernel`)."""
     regrets = np.array(state.regrets, dtype=np.float64)  # fresh contiguous copies:
     average = np.array(state.average, dtype=np.float64)  # the given state stays as it was
     sigma = np.array(state.sigma, dtype=np.float64)
     t = state.iteration
+    scale = kernel.payoff_scale  # type: ignore[attr-defined]
     for _ in range(n):
         t += 1
-        kernel.iteration(sigma, regrets, average, **kernel_schedule(options, t))  # type: ignore[attr-defined]
+        kernel.iteration(sigma, regrets, average, **kernel_schedule(options, t, scale))  # type: ignore[attr-defined]
     return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)
 
 

@@ -17,7 +17,9 @@ the row layout:
    (:func:`_backward_regrets`);
 4. the average-strategy accumulation with the player's own reach at the infoset;
 5. the regret update and regret matching of the row kernel
-   (:func:`toypoker.kernels.cfr.update_regrets_and_match`).
+   (:func:`toypoker.kernels.cfr.update_regrets_and_match`), with its tolerance: a
+   regret at most :func:`toypoker.kernels.cfr.regret_tolerance` counts as zero in
+   both layouts, so ties that rounding breaks differently in the two stay ties.
 
 The numpy code of :mod:`toypoker.vector.values` stays the readable reference;
 ``tests/vector/test_kernel.py`` shows the iterates agree to 1e-12.  Games the sweeps
@@ -32,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kernels.cfr import update_regrets_and_match
+from ..kernels.cfr import payoff_scale, update_regrets_and_match
 from .layout import VectorGame
 from .values import plan_for
 
@@ -290,7 +292,7 @@ def _accumulate(player, sigma, average, weight, reach, rep_node, rep_hand, sigma
 @njit(cache=True, nogil=True)
 def _iteration(
     alternating, sigma, regrets, average, weight, pos_discount, neg_discount, floor,
-    predictive, predict_discount, predict_neg_discount, parent, edge_player, edge_sigma,
+    predictive, predict_discount, predict_neg_discount, tol, parent, edge_player, edge_sigma,
     chance_child, node_board, term_node, term_slot, term_board, term_live, term_committed,
     term_weight, compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi,
     rep_node, rep_hand, sigma_infoset, sigma_player, sigma_free, infoset_player, infoset_free,
@@ -316,7 +318,7 @@ def _iteration(
                             sigma_player, sigma_free)  # fmt: skip
             update_regrets_and_match(
                 p, sigma, regrets, inst[0], pos_discount, neg_discount, floor, predictive,
-                predict_discount, predict_neg_discount, infoset_player, infoset_free,
+                predict_discount, predict_neg_discount, tol, infoset_player, infoset_free,
                 infoset_offset,
             )  # fmt: skip
             if p + 1 < n:  # only p's strategy changed: only her reach
@@ -338,7 +340,8 @@ def _iteration(
     for p in range(n):
         update_regrets_and_match(
             p, sigma, regrets, inst[p], pos_discount, neg_discount, floor, predictive,
-            predict_discount, predict_neg_discount, infoset_player, infoset_free, infoset_offset,
+            predict_discount, predict_neg_discount, tol, infoset_player, infoset_free,
+            infoset_offset,
         )  # fmt: skip
 
 
@@ -432,13 +435,14 @@ class VectorKernel:
             *vec[:8],
         )
         self.values = np.zeros(n)
+        self.payoff_scale = payoff_scale(game)
 
     def iteration(
         self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray, **schedule: float
     ) -> np.ndarray:
         """One CFR iteration in place; ``schedule`` is
         :func:`toypoker.solvers.cfr.kernel_schedule`'s dict (``weight``, ``alternating``,
-        ``floor``, the discounts, ``predictive``).  Returns each player's root value
+        ``floor``, the discounts, ``predictive``, ``tolerance``).  Returns each player's root value
         under the strategy her update saw (a buffer the next call overwrites)."""
         x = schedule
         reach, cfv, inst, m, cs, *vec = self.work
@@ -446,8 +450,8 @@ class VectorKernel:
             bool(x["alternating"]), sigma, regrets, average, float(x["weight"]),
             float(x["pos_discount"]), float(x["neg_discount"]), bool(x["floor"]),
             bool(x["predictive"]), float(x["predict_discount"]),
-            float(x["predict_neg_discount"]), *self.static, reach, cfv, inst, m, cs, *vec,
-            self.values,
+            float(x["predict_neg_discount"]), float(x["tolerance"]), *self.static, reach, cfv,
+            inst, m, cs, *vec, self.values,
         )  # fmt: skip
         return self.values
 
