@@ -2,16 +2,15 @@
 (independent path: ``toypoker.solvers.cfr.reference_step`` over the deal table).
 
 Two checks.  Trajectories: 100 CFR+ iterations from the same start give the same
-profile to 1e-12 where rounding differences are not amplified (Kuhn with 2 and 3
-players).  The iteration map elsewhere, from the row
-layout's own state at every iteration: on Leduc, regret matching on small positive
-regret sums amplifies rounding (measured after 100 CFR+ iterations: 1.9e-10 in the
-average strategy between the layouts, 2.6e-10 between the row layout's own numba and
-numpy backends); and where regrets cancel exactly in the row layout, the vector
-layout's other summation order can leave a residue of 1e-17 that CFR+ keeps, so play
-turns pure where the row layout stays uniform (measured 0.13 after 100 iterations on
-``holdem(players=2,ranks=3,suits=1,...)``, where the two row backends agree exactly)
-while every iteration agrees to 6e-16.
+profile to 1e-12 (Kuhn with 2 and 3 players; every built-in game and 20 random
+``holdem(...)`` specs in ``test_vector_cfr_runs.py``).  The iteration map, from the row
+layout's own state at every iteration, on the schedules' numpy references: on Leduc,
+CFR+ amplifies rounding exponentially (measured after 100 CFR+ iterations: 6e-11 in
+the average strategy between the layouts, 2.6e-10 between the row layout's own numba
+and numpy backends).  Exact regret ties, which the two layouts' summation orders
+used to break differently (``[0, 4e-17]`` against ``[0, 0]``: 0.13 apart after 100
+iterations on ``holdem(players=2,ranks=3,suits=1,...)``), stay ties under the regret
+tolerance (``toypoker.kernels.cfr.regret_tolerance``).
 """
 
 from __future__ import annotations
