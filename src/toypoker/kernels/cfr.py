@@ -26,7 +26,11 @@ number, far above any rounding residue and far below any regret that matters):
 CFR+'s floor sets regrets ``<= tol`` to 0, regret matching (on ``R`` or on PCFR+'s
 prediction) takes ``x > tol`` as positive and plays uniformly where none is.  The
 row layout's reference (:func:`toypoker.solvers.cfr.regret_matching`) and the vector
-layout's kernel apply the same rule, so whole runs of the two layouts agree.
+layout's kernel apply the same rule, so a tie is a tie in both layouts and whole runs
+agree to 1e-12 (``tests/solvers/test_vector_cfr_runs.py``) -- except where the
+dynamics amplify rounding exponentially (Leduc, three-player hold'em: there no two
+summation orders give the same run, the row layout's own numba and numpy backends
+included, and each iteration agrees instead).
 
 :meth:`CFRKernel.iteration` runs one whole iteration (every player, alternating
 or simultaneous) in one call.  The numpy code in :mod:`toypoker.solvers.cfr`
@@ -49,9 +53,10 @@ iteration number count as zero (see the module docstring).  The rounding residue
 tie is about ``1e-16`` times the payoff scale an iteration (an instantaneous regret
 is a sum of reach-weighted payoff differences whose reach weights add to at most 1);
 the margin of 1,000 covers the few operations per term and the accumulation over
-iterations.  Treating regrets below it as zero changes CFR+'s regret bound by at most
-``2 tol`` times the payoff scale an iteration (Blackwell's argument: the matched
-strategy is off only where the positive regrets sum to at most ``tol``)."""
+iterations.  Treating regrets at most ``tol`` as zero perturbs the regrets by at most
+``tol`` an action and iteration, negligible beside CFR+'s regret bound (of the order of
+the payoff scale times the square root of the iteration number), and the matched
+strategy changes only at infosets whose positive regrets are all at most ``tol``."""
 
 
 def payoff_scale(game: Game) -> float:
