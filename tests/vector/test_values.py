@@ -19,6 +19,9 @@ from toypoker.profile import Profile
 from toypoker.vector import compile_vector
 from toypoker.vector import values as V
 
+from .specs import RANDOM as ISSUE_SPECS
+from .specs import SLOW as ISSUE_SLOW
+
 # small games: kuhn and leduc with 2 and 3 players, and holdem(...) specs
 QUICK = [
     "kuhn(players=2)",
@@ -93,6 +96,15 @@ def test_random_specs_match_rows(spec: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "spec",
+    [pytest.param(s, marks=[pytest.mark.slow] if s in ISSUE_SLOW else []) for s in ISSUE_SPECS],
+)
+def test_issue_random_specs_match_rows(spec: str) -> None:
+    """The 20 random specs of the whole-run tests (``tests/vector/specs.py``)."""
+    _check_floats(spec, seed=len(spec))
+
+
+@pytest.mark.parametrize(
     "spec", ["leduc(players=2)", "kuhn(players=2,cards=5)", "kuhn(players=3,cards=5)"]
 )
 def test_dense_terminals_equal_rows(spec: str) -> None:
@@ -100,7 +112,16 @@ def test_dense_terminals_equal_rows(spec: str) -> None:
     _check_floats(spec, seed=3, dense=True)
 
 
-@pytest.mark.parametrize("spec", ["kuhn(players=2)", "kuhn(players=3)", "leduc(players=2)"])
+# the smallest of the issue's random specs too (one round, 2 and 3 players, suits 1 and 3)
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "kuhn(players=2)",
+        "kuhn(players=3)",
+        "leduc(players=2)",
+        *(ISSUE_SPECS[i] for i in (0, 8, 13)),
+    ],
+)
 def test_exact_values_equal_rows(spec: str) -> None:
     g = load_game(spec)
     vg = compile_vector(g)
