@@ -15,6 +15,7 @@ Usage::
 
     python benchmarks/bench_regret_tolerance.py --before /tmp/before/src
     python benchmarks/bench_regret_tolerance.py --before /tmp/before/src --reps 9
+    python benchmarks/bench_regret_tolerance.py --before /tmp/before/src --only holdem
 """
 
 from __future__ import annotations
@@ -85,6 +86,7 @@ def main() -> None:
     parser.add_argument("--before", help="src folder of the code without the tolerance")
     parser.add_argument("--reps", type=int, default=5, help="processes per case and tree")
     parser.add_argument("--iterations", type=int, default=20, help="iterations a call")
+    parser.add_argument("--only", default="", help="only the games whose spec holds this")
     parser.add_argument("--child", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -97,6 +99,8 @@ def main() -> None:
     print(f"load before: {os.getloadavg()}  (2 cores shared)")
     print(f"{'game':<80} {'layout':<6} {'method':<6} {'before ms':>9} {'after ms':>9} {'ratio':>6}")
     for spec, layout in CASES:
+        if args.only not in spec:
+            continue
         for method in METHODS:
             old, new = [], []
             for r in range(args.reps):  # interleaved, alternating which goes first

@@ -296,3 +296,37 @@ def test_kernel_for_is_per_game_and_per_thread(game):
     t.join()
     # another thread: its own scratch buffers over the same read-only arrays
     assert other[0] is not k and other[0].arrays is k.arrays and other[0].cf is not k.cf
+
+
+def test_regret_tolerance_keeps_rounding_ties_uniform(game):
+    """A tie broken by rounding (``[0, 4e-17]``, as the vector layout's sums left it on
+    ``holdem(players=2,ranks=4,suits=2,hole=2,...)``) stays a tie: uniform play in the
+    kernel and in the numpy reference, and CFR+'s floor sets the residue to 0; a
+    regret above the tolerance still counts."""
+    from toypoker.kernels.cfr import payoff_scale, update_regrets_and_match
+
+    C = reference_cfr()
+    g = game("kuhn(players=2)")
+    # the largest pot: both players' ante 1 and bet 1 (Kuhn 1950)
+    assert payoff_scale(g) == 4.0
+    tol = regret_tolerance(payoff_scale(g), 3)
+    assert tol == 1e-13 * 4.0 * 3
+    p = int(g.infoset_player[0])
+    mask = (g.sigma_player == p) & ~g.sigma_fixed
+    lo = int(g.infoset_offset[0])
+    for residue, want in [(4e-17, [0.5, 0.5]), (2 * tol, [0.0, 1.0])]:
+        inst = np.zeros(g.n_sigma)
+        inst[lo + 1] = residue
+        regrets, sigma = np.zeros(g.n_sigma), np.full(g.n_sigma, 0.25)
+        update_regrets_and_match(
+            p, sigma, regrets, inst, 1.0, 1.0, True, False, 1.0, 1.0, tol, g.infoset_player,
+            ~np.asarray(g.infoset_restricted, dtype=bool), g.infoset_offset,
+        )  # fmt: skip
+        assert sigma[lo : lo + 2].tolist() == want
+        assert regrets[lo + 1] == (0.0 if residue < tol else residue)
+        ref = C.regret_matching(g, inst, np.full(g.n_sigma, 0.25), mask, tol)
+        assert ref[lo : lo + 2].tolist() == want
+    # without a tolerance (plain signs) the residue decides: the old behaviour
+    ref = C.regret_matching(g, np.where(np.arange(g.n_sigma) == lo + 1, 4e-17, 0.0),
+                            np.full(g.n_sigma, 0.25), mask)  # fmt: skip
+    assert ref[lo : lo + 2].tolist() == [0.0, 1.0]
