@@ -133,12 +133,14 @@ def main() -> None:
     parser.add_argument(
         "--reference", action="store_true", help="also the vector layout's numpy reference"
     )
+    parser.add_argument("--only", default="", help="only the games whose spec contains this text")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child[0], args.child[1], int(args.child[2]))
         return
     games = LADDER[:QUICK] if args.quick else LADDER
+    games = [g for g in games if args.only in g]
     print(f"load before: {os.getloadavg()}  (2 cores shared)")
     head = (
         f"{'game':<78} {'rows':>10} {'entries':>9} {'old ms/it':>9} {'new ms/it':>9} "

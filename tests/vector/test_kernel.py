@@ -58,7 +58,7 @@ def test_values_and_regrets_match_reference(spec: str) -> None:
     assert close(reach, ref_reach)
     for p in range(vg.n_players):
         value = K._player_values(
-            p, sigma, reach, *st[:3], *st[5:20], *st[-2:], cfv, inst[p], m, cs, *vec
+            p, sigma, reach, *st[:3], *st[5:24], *st[-2:], cfv, inst[p], m, cs, *vec
         )
         ref = V.counterfactual_values(vg, sigma, p, ref_reach)
         assert close(cfv, ref)

@@ -34,7 +34,7 @@ from numba import njit
 
 from ..kernels.cfr import update_regrets_and_match
 from .layout import VectorGame
-from .values import plan_for
+from .values import plan_for, pot_shares
 
 
 @njit(cache=True, nogil=True)
@@ -135,13 +135,97 @@ def _below_level(w, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sig
 
 
 @njit(cache=True, nogil=True)
+def _pair_sweep(r, hand_pair, slot, sw_hand, sw_lo, sw_hi, acc, mass, below, upto, showdown):
+    """Two cards a hand: ``mass[h]``, the mass of ``r`` on hands disjoint from ``h``
+    (the total less the sums on ``h``'s two cards plus ``h`` itself, the one hand
+    holding both), and with ``showdown`` the mass weaker than ``h`` (``below``) and not
+    stronger (``upto``) on the showdown board ``slot``, each disjoint from ``h``: one
+    pass up the strength order (the empty subset's entries of the sweep) with per-card
+    running sums, ``O(H + cards)`` a terminal.  ``acc`` is a scratch vector over the
+    cards."""
+    hh = r.shape[0]
+    for c in range(acc.shape[0]):
+        acc[c] = 0.0
+    run = 0.0
+    if showdown:
+        j = 0
+        while j < hh:  # a strength group at a time
+            x0 = sw_hand[slot, j]
+            lo = sw_lo[slot, x0, 0]
+            hi = sw_hi[slot, x0, 0]
+            for i in range(lo, hi):
+                h = sw_hand[slot, i]
+                below[h] = run - acc[hand_pair[h, 0]] - acc[hand_pair[h, 1]]
+            for i in range(lo, hi):
+                h = sw_hand[slot, i]
+                x = r[h]
+                run += x
+                acc[hand_pair[h, 0]] += x
+                acc[hand_pair[h, 1]] += x
+            for i in range(lo, hi):  # h itself is in the group and holds both cards
+                h = sw_hand[slot, i]
+                upto[h] = run - acc[hand_pair[h, 0]] - acc[hand_pair[h, 1]] + r[h]
+            j = hi
+    else:
+        for h in range(hh):
+            x = r[h]
+            run += x
+            acc[hand_pair[h, 0]] += x
+            acc[hand_pair[h, 1]] += x
+    for h in range(hh):
+        mass[h] = run - acc[hand_pair[h, 0]] - acc[hand_pair[h, 1]] + r[h]
+
+
+@njit(cache=True, nogil=True, fastmath={"reassoc", "contract", "nsz"})
+def _dense_terminal(player, reach_t, wt, w, dense_s, g, pot, paid, n_live, me_live, pair, mass,
+                    tmp):  # fmt: skip
+    """Three players on rank pairs, one terminal: with ``P[i1 R + i2]`` the two others'
+    reaches (seats in order), ``mass[h] = w[h] . P`` (``w``: the board's deal counts,
+    :func:`toypoker.vector.layout.rank_hands`, over the copies of ``h``, which the
+    caller multiplies back) and at a showdown ``share[h] = dense_s[g, player, h] . P``:
+    ``O(R^3)`` a terminal for ``R`` rank hands (15 pairs on Mercer's deck)."""
+    rr = wt.shape[0]
+    q1 = 1 if player == 0 else 0
+    q2 = 2 if player != 2 else 1
+    for i1 in range(rr):
+        x = reach_t[q1, i1]
+        for i2 in range(rr):
+            pair[i1 * rr + i2] = x * reach_t[q2, i2]
+    kk = rr * rr
+    for h in range(rr):
+        acc = 0.0
+        row = w[h]
+        for j in range(kk):
+            acc += row[j] * pair[j]
+        mass[h] = acc
+    if n_live == 1 or not me_live:
+        gain = pot if (me_live and n_live == 1) else 0.0
+        for h in range(rr):
+            tmp[h] = (gain - paid) * mass[h]
+        return
+    s = dense_s[g, player]
+    for h in range(rr):
+        acc = 0.0
+        row = s[h]
+        for j in range(kk):
+            acc += row[j] * pair[j]
+        tmp[h] = pot * acc - paid * mass[h]
+
+
+@njit(cache=True, nogil=True)
 def _terminals(
     player, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
-    compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, cfv,
-    m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
+    compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair,
+    dense_w, dense_s, term_dense, cfv, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
 ):  # fmt: skip
     """``player``'s counterfactual values at every terminal (rows ``term_node`` of
-    ``cfv``), weighted by the deal probability and the board's compatibility."""
+    ``cfv``), weighted by the deal probability and the board's compatibility.
+
+    ``hand_pair`` (H, 2): the cards of each hand where hands hold two (else empty):
+    two players then take :func:`_pair_sweep`.  ``dense_w`` (boards, R, R*R), non-empty
+    for three players on rank pairs (:func:`toypoker.vector.layout.rank_hands`): the
+    deal-count tensor of each board (:func:`_dense_terminal`), ``dense_s`` (groups, 3,
+    R, R*R) each player's pot share times it at a showdown group ``term_dense``."""
     n = reach.shape[0]
     hh = reach.shape[2]
     for i in range(term_node.shape[0]):
@@ -155,7 +239,22 @@ def _terminals(
         me_live = term_live[i, player]
         slot = term_slot[i]
         wt = compat[term_board[i]]
-        if n == 2:
+        if dense_w.shape[0] > 0:  # three players, rank pairs
+            _dense_terminal(
+                player, reach[:, t], wt, dense_w[term_board[i]], dense_s, term_dense[i], pot,
+                paid, n_live, me_live, m, mass, tmp,
+            )  # fmt: skip
+        elif n == 2 and hand_pair.shape[0] == hh:
+            r = reach[1 - player, t]
+            _pair_sweep(r, hand_pair, slot, sw_hand, sw_lo, sw_hi, m, mass, b1, e1, n_live == 2)
+            if n_live == 2:  # the weaker mass, and half of the level one (upto - below)
+                for h in range(hh):
+                    tmp[h] = pot * 0.5 * (b1[h] + e1[h]) - paid * mass[h]
+            else:
+                gain = pot if me_live else 0.0
+                for h in range(hh):
+                    tmp[h] = (gain - paid) * mass[h]
+        elif n == 2:
             r = reach[1 - player, t]
             _compatible(r, wt, sub_id, sub_sign, n_sub, m, mass)
             if n_live == 2:
@@ -263,14 +362,15 @@ def _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi
 def _player_values(
     player, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
     term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand, sw_level,
-    sw_start, sw_lo, sw_hi, child_lo, child_hi, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3,
+    sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense, child_lo, child_hi, cfv,
+    inst, m, cs, mass, b1, e1, b2, e2, b3,
     e3, tmp,
 ):  # fmt: skip
     """Steps 2-3 for ``player``: terminal values, backward pass, instantaneous regrets."""
     _terminals(
         player, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
-        compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, cfv,
-        m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
+        compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair,
+        dense_w, dense_s, term_dense, cfv, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
     )  # fmt: skip
     return _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi, cfv, inst)
 
@@ -293,6 +393,7 @@ def _iteration(
     predictive, predict_discount, predict_neg_discount, parent, edge_player, edge_sigma,
     chance_child, node_board, term_node, term_slot, term_board, term_live, term_committed,
     term_weight, compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi,
+    hand_pair, dense_w, dense_s, term_dense,
     rep_node, rep_hand, sigma_infoset, sigma_player, sigma_free, infoset_player, infoset_free,
     infoset_offset, child_lo, child_hi, reach, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3,
     tmp, values,
@@ -307,7 +408,8 @@ def _iteration(
             values[p] = _player_values(
                 p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot,
                 term_board, term_live, term_committed, term_weight, compat, sub_id, sub_sign,
-                n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, child_lo, child_hi, cfv, inst[0],
+                n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s,
+                term_dense, child_lo, child_hi, cfv, inst[0],
                 m, cs, mass,
                 b1, e1, b2, e2, b3, e3, tmp,
             )  # fmt: skip
@@ -328,7 +430,8 @@ def _iteration(
         values[p] = _player_values(
             p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
             term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand,
-            sw_level, sw_start, sw_lo, sw_hi, child_lo, child_hi, cfv, inst[p], m, cs, mass, b1,
+            sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense, child_lo,
+            child_hi, cfv, inst[p], m, cs, mass, b1,
             e1, b2, e2, b3, e3, tmp,
         )  # fmt: skip
     if weight != 0.0:
@@ -353,42 +456,15 @@ class VectorKernel:
 
     def __init__(self, vg: VectorGame):
         plan = plan_for(vg)
-        sweep = plan.sweep
-        assert sweep is not None
         game = vg.game
         n, nn, hh = vg.n_players, vg.n_nodes, vg.n_hands
         i64 = np.int64
-        # card subsets of each hand, one global id per (size, subset), with signs
-        ids, signs, offset = [], [], 0
-        for sign, level_ids, _, _ in sweep.levels:
-            ids.append(level_ids + offset)
-            signs += [float(sign)] * level_ids.shape[1]
-            offset += int(level_ids.max()) + 1
-        sub_id = np.ascontiguousarray(np.concatenate(ids, axis=1), dtype=i64)
-        sub_sign = np.array(signs)
-        # showdown boards: the sweep's sorted entries and positions, levels concatenated
         terms = [(g, int(i)) for g in plan.groups for i in g.nodes]
-        shown = sorted({g.board for g, _ in terms if sum(g.live) > 1})
-        slot_of = {b: j for j, b in enumerate(shown)}
-        sizes = [lv[1].size for lv in sweep.levels]
-        e_total = sum(sizes)
-        k = sub_id.shape[1]
-        sw_hand = np.zeros((max(len(shown), 1), e_total), dtype=i64)
-        sw_start = np.zeros((max(len(shown), 1), hh, k), dtype=i64)
-        sw_lo, sw_hi = sw_start.copy(), sw_start.copy()
-        sw_level = np.repeat(np.arange(len(sizes)), sizes).astype(i64)
-        for b, j in slot_of.items():
-            e0 = c0 = col = 0
-            for s, (hand_of, start, lo, hi) in enumerate(sweep.board(b)):
-                width = start.shape[1]
-                sw_hand[j, e0 : e0 + sizes[s]] = hand_of
-                cols = slice(col, col + width)
-                sw_start[j, :, cols] = start + c0
-                sw_lo[j, :, cols] = lo + c0
-                sw_hi[j, :, cols] = hi + c0
-                e0 += sizes[s]
-                c0 += sizes[s] + 1
-                col += width
+        sweep_arrays, offset, cs_size = _sweep_arrays(vg, terms)
+        hand_pair = np.zeros((0, 2), dtype=i64)
+        if vg.hands.shape[1] == 2 and vg.rank_deals is None:
+            hand_pair = np.ascontiguousarray(vg.hands, dtype=i64)
+        dense_w, dense_s, term_dense = _dense_arrays(vg, terms)
         self.static = (
             vg.parent.astype(i64),
             vg.edge_player.astype(i64),
@@ -396,7 +472,7 @@ class VectorKernel:
             plan.chance_child.copy(),
             vg.node_board.astype(i64),
             np.array([i for _, i in terms], dtype=i64),
-            np.array([slot_of.get(g.board, -1) for g, _ in terms], dtype=i64),
+            *sweep_arrays[:1],  # term_slot
             np.array([g.board for g, _ in terms], dtype=i64),
             np.array([g.live for g, _ in terms], dtype=i64).reshape(len(terms), n),
             np.array([[float(x) for x in game.nodes[i].committed] for _, i in terms]).reshape(
@@ -404,14 +480,11 @@ class VectorKernel:
             ),
             vg.node_weight[[i for _, i in terms]].astype(np.float64),
             np.ascontiguousarray(vg.hand_count, dtype=np.float64),
-            sub_id,
-            sub_sign,
-            offset,
-            sw_hand,
-            sw_level,
-            sw_start,
-            sw_lo,
-            sw_hi,
+            *sweep_arrays[1:],  # sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start/lo/hi
+            hand_pair,
+            dense_w,
+            dense_s,
+            term_dense,
             (plan.infoset_rep // hh).astype(i64),
             (plan.infoset_rep % hh).astype(i64),
             game.sigma_infoset.astype(i64),
@@ -427,8 +500,8 @@ class VectorKernel:
             np.zeros((n, nn, hh)),
             np.zeros((nn, hh)),
             np.zeros((n, game.n_sigma)),
-            np.zeros(max(offset, hh)),
-            np.zeros(e_total + len(sizes)),
+            np.zeros(max(offset, hh, hh * hh if len(dense_w) else 0)),
+            np.zeros(cs_size),
             *vec[:8],
         )
         self.values = np.zeros(n)
@@ -462,9 +535,81 @@ def _child_ranges(parent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return lo.astype(np.int64), hi.astype(np.int64)
 
 
+def _sweep_arrays(vg: VectorGame, terms: list) -> tuple[tuple, int, int]:
+    """The sweep's flat arrays (term_slot, sub_id, sub_sign, n_sub, sw_hand, sw_level,
+    sw_start, sw_lo, sw_hi), the card-subset count and the prefix-sum scratch size; empty
+    stand-ins where the game has no sweep (rank pairs)."""
+    i64 = np.int64
+    sweep = plan_for(vg).sweep
+    hh = vg.n_hands
+    if sweep is None:
+        z3 = np.zeros((1, hh, 1), dtype=i64)
+        empty = (
+            np.full(len(terms), -1, dtype=i64), np.zeros((hh, 1), dtype=i64), np.ones(1), 1,
+            np.zeros((1, 1), dtype=i64), np.zeros(1, dtype=i64), z3, z3.copy(), z3.copy(),
+        )  # fmt: skip
+        return empty, 1, 2
+    # card subsets of each hand, one global id per (size, subset), with signs
+    ids, signs, offset = [], [], 0
+    for sign, level_ids, _, _ in sweep.levels:
+        ids.append(level_ids + offset)
+        signs += [float(sign)] * level_ids.shape[1]
+        offset += int(level_ids.max()) + 1
+    sub_id = np.ascontiguousarray(np.concatenate(ids, axis=1), dtype=i64)
+    sub_sign = np.array(signs)
+    # showdown boards: the sweep's sorted entries and positions, levels concatenated
+    shown = sorted({g.board for g, _ in terms if sum(g.live) > 1})
+    slot_of = {b: j for j, b in enumerate(shown)}
+    sizes = [lv[1].size for lv in sweep.levels]
+    e_total = sum(sizes)
+    k = sub_id.shape[1]
+    sw_hand = np.zeros((max(len(shown), 1), e_total), dtype=i64)
+    sw_start = np.zeros((max(len(shown), 1), hh, k), dtype=i64)
+    sw_lo, sw_hi = sw_start.copy(), sw_start.copy()
+    sw_level = np.repeat(np.arange(len(sizes)), sizes).astype(i64)
+    for b, j in slot_of.items():
+        e0 = c0 = col = 0
+        for s, (hand_of, start, lo, hi) in enumerate(sweep.board(b)):
+            width = start.shape[1]
+            sw_hand[j, e0 : e0 + sizes[s]] = hand_of
+            cols = slice(col, col + width)
+            sw_start[j, :, cols] = start + c0
+            sw_lo[j, :, cols] = lo + c0
+            sw_hi[j, :, cols] = hi + c0
+            e0 += sizes[s]
+            c0 += sizes[s] + 1
+            col += width
+    term_slot = np.array([slot_of.get(g.board, -1) for g, _ in terms], dtype=i64)
+    arrays = (term_slot, sub_id, sub_sign, offset, sw_hand, sw_level, sw_start, sw_lo, sw_hi)
+    return arrays, offset, e_total + len(sizes)
+
+
+def _dense_arrays(vg: VectorGame, terms: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Three players on rank pairs: each board's deal-count tensor ``(B, R, R*R)`` and,
+    per showdown group, each player's pot share times it ``(G, 3, R, R*R)`` (her hand
+    first, the others in seat order), with each terminal's group; empty otherwise."""
+    if vg.rank_deals is None:
+        return np.zeros((0, 1, 1)), np.zeros((0, 3, 1, 1)), np.zeros(len(terms), dtype=np.int64)
+    rr, nb = vg.n_hands, len(vg.boards)
+    # the own hand's copies come back as the kernel's last factor (``compat``)
+    own = np.where(vg.hand_count > 0, 1.0 / np.where(vg.hand_count > 0, vg.hand_count, 1), 0)
+    per_copy = vg.rank_deals * own[:, :, None, None]  # (B, R, R, R): symmetric but for axis 1
+    w = np.ascontiguousarray(per_copy.reshape(nb, rr, rr * rr))
+    shown = sorted({(g.board, g.live) for g, _ in terms if sum(g.live) > 1})
+    group_of = {key: j for j, key in enumerate(shown)}
+    s = np.zeros((max(len(shown), 1), 3, rr, rr * rr))
+    for (b, live), j in group_of.items():
+        for p, (win, count) in enumerate(pot_shares(vg.strength[b], live)):
+            share = win / np.maximum(count, 1) * vg.rank_deals[b]
+            s[j, p] = np.moveaxis(share, p, 0).reshape(rr, rr * rr) * own[b][:, None]
+    term = np.array([group_of.get((g.board, g.live), -1) for g, _ in terms], dtype=np.int64)
+    return w, s, term
+
+
 def vector_kernel(vg: VectorGame) -> VectorKernel | None:
     """The :class:`VectorKernel` of ``vg`` (built once, kept with it), or ``None`` where
     the sweeps do not apply (the numpy reference then runs)."""
     if "kernel" not in vg.cache:
-        vg.cache["kernel"] = VectorKernel(vg) if plan_for(vg).sweep is not None else None
+        fused = plan_for(vg).sweep is not None or vg.rank_deals is not None
+        vg.cache["kernel"] = VectorKernel(vg) if fused else None
     return vg.cache["kernel"]  # type: ignore[return-value]
