@@ -135,45 +135,47 @@ def _below_level(w, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sig
 
 
 @njit(cache=True, nogil=True)
-def _pair_sweep(r, hand_pair, slot, sw_hand, sw_lo, sw_hi, acc, mass, below, upto, showdown):
+def _pair_sweep(r, plan, acc, mass, below, upto, showdown):
     """Two cards a hand: ``mass[h]``, the mass of ``r`` on hands disjoint from ``h``
     (the total less the sums on ``h``'s two cards plus ``h`` itself, the one hand
     holding both), and with ``showdown`` the mass weaker than ``h`` (``below``) and not
-    stronger (``upto``) on the showdown board ``slot``, each disjoint from ``h``: one
-    pass up the strength order (the empty subset's entries of the sweep) with per-card
-    running sums, ``O(H + cards)`` a terminal.  ``acc`` is a scratch vector over the
-    cards."""
-    hh = r.shape[0]
+    stronger (``upto``), each disjoint from ``h``: one pass up the strength order of
+    the hands the board leaves (``plan``: :func:`_pair_plan`) with per-card running
+    sums, ``O(H + cards)`` a terminal; 0 for the hands meeting the board.  ``acc`` is a
+    scratch vector over the cards."""
+    for h in range(r.shape[0]):
+        mass[h] = 0.0
+        below[h] = 0.0
+        upto[h] = 0.0
     for c in range(acc.shape[0]):
         acc[c] = 0.0
+    n = plan[0, 0]
     run = 0.0
     if showdown:
-        j = 0
-        while j < hh:  # a strength group at a time
-            x0 = sw_hand[slot, j]
-            lo = sw_lo[slot, x0, 0]
-            hi = sw_hi[slot, x0, 0]
-            for i in range(lo, hi):
-                h = sw_hand[slot, i]
-                below[h] = run - acc[hand_pair[h, 0]] - acc[hand_pair[h, 1]]
-            for i in range(lo, hi):
-                h = sw_hand[slot, i]
-                x = r[h]
+        j = 1
+        while j <= n:  # a strength group at a time
+            end = plan[j, 3]
+            for i in range(j, end):
+                h = plan[i, 0]
+                below[h] = run - acc[plan[i, 1]] - acc[plan[i, 2]]
+            for i in range(j, end):
+                x = r[plan[i, 0]]
                 run += x
-                acc[hand_pair[h, 0]] += x
-                acc[hand_pair[h, 1]] += x
-            for i in range(lo, hi):  # h itself is in the group and holds both cards
-                h = sw_hand[slot, i]
-                upto[h] = run - acc[hand_pair[h, 0]] - acc[hand_pair[h, 1]] + r[h]
-            j = hi
+                acc[plan[i, 1]] += x
+                acc[plan[i, 2]] += x
+            for i in range(j, end):  # h itself is in the group and holds both cards
+                h = plan[i, 0]
+                upto[h] = run - acc[plan[i, 1]] - acc[plan[i, 2]] + r[h]
+            j = end
     else:
-        for h in range(hh):
-            x = r[h]
+        for i in range(1, n + 1):
+            x = r[plan[i, 0]]
             run += x
-            acc[hand_pair[h, 0]] += x
-            acc[hand_pair[h, 1]] += x
-    for h in range(hh):
-        mass[h] = run - acc[hand_pair[h, 0]] - acc[hand_pair[h, 1]] + r[h]
+            acc[plan[i, 1]] += x
+            acc[plan[i, 2]] += x
+    for i in range(1, n + 1):
+        h = plan[i, 0]
+        mass[h] = run - acc[plan[i, 1]] - acc[plan[i, 2]] + r[h]
 
 
 @njit(cache=True, nogil=True, fastmath={"reassoc", "contract", "nsz"})
@@ -221,11 +223,12 @@ def _terminals(
     """``player``'s counterfactual values at every terminal (rows ``term_node`` of
     ``cfv``), weighted by the deal probability and the board's compatibility.
 
-    ``hand_pair`` (H, 2): the cards of each hand where hands hold two (else empty):
-    two players then take :func:`_pair_sweep`.  ``dense_w`` (boards, R, R*R), non-empty
-    for three players on rank pairs (:func:`toypoker.vector.layout.rank_hands`): the
-    deal-count tensor of each board (:func:`_dense_terminal`), ``dense_s`` (groups, 3,
-    R, R*R) each player's pot share times it at a showdown group ``term_dense``."""
+    ``hand_pair`` (boards, H + 1, 4): where hands hold two cards (else empty), each
+    board's :func:`_pair_plan`: two players then take :func:`_pair_sweep`.  ``dense_w``
+    (boards, R, R*R), non-empty for three players on rank pairs
+    (:func:`toypoker.vector.layout.rank_hands`): the deal-count tensor of each board
+    (:func:`_dense_terminal`); ``dense_s`` (groups, 3, R, R*R) each player's pot share
+    times it at a showdown group ``term_dense``."""
     n = reach.shape[0]
     hh = reach.shape[2]
     for i in range(term_node.shape[0]):
@@ -244,9 +247,9 @@ def _terminals(
                 player, reach[:, t], wt, dense_w[term_board[i]], dense_s, term_dense[i], pot,
                 paid, n_live, me_live, m, mass, tmp,
             )  # fmt: skip
-        elif n == 2 and hand_pair.shape[0] == hh:
+        elif n == 2 and hand_pair.shape[0] > 0:
             r = reach[1 - player, t]
-            _pair_sweep(r, hand_pair, slot, sw_hand, sw_lo, sw_hi, m, mass, b1, e1, n_live == 2)
+            _pair_sweep(r, hand_pair[term_board[i]], m, mass, b1, e1, n_live == 2)
             if n_live == 2:  # the weaker mass, and half of the level one (upto - below)
                 for h in range(hh):
                     tmp[h] = pot * 0.5 * (b1[h] + e1[h]) - paid * mass[h]
@@ -461,9 +464,9 @@ class VectorKernel:
         i64 = np.int64
         terms = [(g, int(i)) for g in plan.groups for i in g.nodes]
         sweep_arrays, offset, cs_size = _sweep_arrays(vg, terms)
-        hand_pair = np.zeros((0, 2), dtype=i64)
-        if vg.hands.shape[1] == 2 and vg.rank_deals is None:
-            hand_pair = np.ascontiguousarray(vg.hands, dtype=i64)
+        hand_pair = np.zeros((0, 1, 4), dtype=i64)
+        if n == 2 and vg.hands.shape[1] == 2:
+            hand_pair = _pair_plan(vg)
         dense_w, dense_s, term_dense = _dense_arrays(vg, terms)
         self.static = (
             vg.parent.astype(i64),
@@ -582,6 +585,25 @@ def _sweep_arrays(vg: VectorGame, terms: list) -> tuple[tuple, int, int]:
     term_slot = np.array([slot_of.get(g.board, -1) for g, _ in terms], dtype=i64)
     arrays = (term_slot, sub_id, sub_sign, offset, sw_hand, sw_level, sw_start, sw_lo, sw_hi)
     return arrays, offset, e_total + len(sizes)
+
+
+def _pair_plan(vg: VectorGame) -> np.ndarray:
+    """Per board, the hands it leaves in ascending strength for :func:`_pair_sweep`:
+    ``[b, 0, 0]`` their number ``k``; rows ``1..k`` ``(hand, card, card, end)`` with
+    ``end`` the row after the hand's strength group (strength 0 off showdown boards)."""
+    nb, hh = len(vg.boards), vg.n_hands
+    out = np.zeros((nb, hh + 1, 4), dtype=np.int64)
+    for b in range(nb):
+        ok = np.nonzero(vg.board_compat[b])[0]
+        st = vg.strength[b, ok]
+        order = np.argsort(st, kind="stable")
+        hands, st = ok[order], st[order]
+        k = len(hands)
+        out[b, 0, 0] = k
+        out[b, 1 : k + 1, 0] = hands
+        out[b, 1 : k + 1, 1:3] = vg.hands[hands]
+        out[b, 1 : k + 1, 3] = np.searchsorted(st, st, side="right") + 1
+    return out
 
 
 def _dense_arrays(vg: VectorGame, terms: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
