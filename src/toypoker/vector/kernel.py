@@ -10,9 +10,14 @@ the row layout:
 1. forward reach of every player at every (node, hand) (:func:`_reach`);
 2. the player's terminal values (:func:`_terminals`): fold terminals by
    inclusion-exclusion over the hand's card subsets, two-player showdowns by the
-   sorted sweep, ``O(H 2^hole)`` a terminal; three players with one card a hand by
+   sorted sweep, ``O(H 2^hole)`` a terminal (two cards a hand: one pass up the
+   strength order of the hands the board leaves with per-card running sums,
+   :func:`_pair_sweep`, ``O(H + cards)``); three players with one card a hand by
    the one-card coincidence formula of
-   :func:`toypoker.vector.values._three_group`, ``O(H)`` a terminal;
+   :func:`toypoker.vector.values._three_group`, ``O(H)`` a terminal; three players
+   on rank pairs (:func:`toypoker.vector.layout.rank_hands`) by a dense sum over the
+   others' rank hands weighted by the board's deal counts, ``O(R^3)`` a terminal
+   (:func:`_dense_terminal`; ``R`` = 15 on Mercer's deck);
 3. the backward pass and the instantaneous regrets per flat action
    (:func:`_backward_regrets`);
 4. the average-strategy accumulation with the player's own reach at the infoset;
@@ -20,9 +25,10 @@ the row layout:
    (:func:`toypoker.kernels.cfr.update_regrets_and_match`).
 
 The numpy code of :mod:`toypoker.vector.values` stays the readable reference;
-``tests/vector/test_kernel.py`` shows the iterates agree to 1e-12.  Games the sweeps
-do not cover (three players with two or more cards a hand, four or more players)
-have no kernel (:func:`vector_kernel` returns ``None``) and run on the reference.
+``tests/vector/test_kernel.py`` and ``tests/vector/test_rank_pairs.py`` show the
+iterates agree to 1e-12.  Games the kernel does not cover (three players with two or
+more physical cards a hand, four or more players) have no kernel
+(:func:`vector_kernel` returns ``None``) and run on the reference.
 The kernels are serial (``nogil``), like the row layout's: numba's thread count
 (:mod:`toypoker.threads`) does not change them.
 """
