@@ -95,8 +95,10 @@ def child(spec: str, layout: str, iterations: int) -> None:
                 vg = compile_vector(load_game(spec))
                 names.append("compiled")
             try:
-                vg = rank_hands(vg)
-                names.append("rank pairs" if vg.hands.shape[1] > 1 else "ranks")
+                ranked = rank_hands(vg)
+                if ranked.n_hands < vg.n_hands:  # (a suited deck keeps its cards)
+                    vg = ranked
+                    names.append("rank pairs" if vg.hands.shape[1] > 1 else "ranks")
             except ToypokerError:  # suited, or two hole cards with two players
                 pass
         out["build"] = time.perf_counter() - start
