@@ -7,7 +7,7 @@ always runs on the compiled deal table (suit-merged), measured as users run
 it: ``Solver(game, "cfr+").step()`` (the fused numba kernel, the default
 backend) and ``toypoker.evaluate.nash_conv`` on the average (the fused
 best-response kernel); the vector layout (issue 21) as users run it,
-``VectorSolver.step`` on one hand per rank and its own ``nash_conv``; beside it the
+``VectorSolver.step`` on one hand per rank and its own NashConv; beside it the
 bare kernel call (``toypoker.kernels``,
 no state objects: the solver's overhead floor) and the numpy reference
 (``backend="numpy"``, ``evaluate.evaluate``).
@@ -189,11 +189,12 @@ def ours_kernel(spec: str, predictive: bool = False, power: float = 1.0) -> Cont
 
 def ours_vector(spec: str) -> Contender:
     """The vector layout as users run it: ``VectorSolver.step`` on one hand per rank
-    (``rank_hands``), ``toypoker.vector.values.nash_conv`` of the average."""
+    (``rank_hands``), NashConv of the average as ``VectorSolver`` checks it
+    (``vector_evaluate``: the fused best-response kernel)."""
     from toypoker.solvers import VectorSolver
+    from toypoker.solvers.vector_solver import vector_evaluate
     from toypoker.vector import compile_vector
     from toypoker.vector.layout import rank_hands
-    from toypoker.vector.values import nash_conv as vector_nash_conv
 
     vg = rank_hands(compile_vector(load_game(spec)))
     s = VectorSolver(vg, "cfr+")
@@ -203,8 +204,8 @@ def ours_vector(spec: str) -> Contender:
         "ours vector CFR+ (VectorSolver.step)",
         "merged",
         lambda: s.step(1),
-        lambda: vector_nash_conv(vg, probs),
-        live_nash_conv=lambda: float(vector_nash_conv(vg, s.profile().probs)),  # type: ignore[arg-type]
+        lambda: vector_evaluate(vg, probs).nash_conv,
+        live_nash_conv=lambda: vector_evaluate(vg, s.profile().probs).nash_conv,
     )
 
 

@@ -361,8 +361,14 @@ def _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi
                     e = edge_sigma[c, h]
                     if e >= 0:
                         inst[e] += cfv[c, h] - cfv[q, h]
+    return _root_value(cfv)
+
+
+@njit(cache=True, nogil=True)
+def _root_value(cfv):
+    """The root's values summed over hands: the player's expected payoff."""
     value = 0.0
-    for h in range(hh):
+    for h in range(cfv.shape[1]):
         value += cfv[0, h]
     return value
 
@@ -454,6 +460,86 @@ def _iteration(
         )  # fmt: skip
 
 
+@njit(cache=True, nogil=True)
+def _best_response(player, sigma, sigma_fixed, edge_player, edge_sigma, child_lo, child_hi, cfv,
+                   total):  # fmt: skip
+    """``player``'s best-response values up the tree in place (terminal values set), as
+    :func:`toypoker.vector.values.best_response_value`: at her decision nodes each free
+    infoset takes the action whose values, summed over the infoset's hands, are largest
+    (the first such in action order), fixed actions keep ``sigma``; returns the root
+    value summed over hands.  ``total`` is a scratch vector over the flat actions."""
+    nn, hh = cfv.shape
+    for q in range(nn - 1, -1, -1):
+        lo = child_lo[q]
+        hi = child_hi[q]
+        if lo == hi:
+            continue
+        for h in range(hh):
+            cfv[q, h] = 0.0
+        if edge_player[lo] != player:
+            for c in range(lo, hi):
+                for h in range(hh):
+                    cfv[q, h] += cfv[c, h]
+            continue
+        for c in range(lo, hi):
+            for h in range(hh):
+                e = edge_sigma[c, h]
+                if e >= 0:
+                    total[e] = 0.0
+        for c in range(lo, hi):
+            for h in range(hh):
+                e = edge_sigma[c, h]
+                if e >= 0:
+                    total[e] += cfv[c, h]
+        for h in range(hh):
+            best = -1
+            for c in range(lo, hi):
+                e = edge_sigma[c, h]
+                if e >= 0 and not sigma_fixed[e]:
+                    if best < 0 or total[e] > total[edge_sigma[best, h]]:
+                        best = c
+            x = 0.0
+            for c in range(lo, hi):
+                e = edge_sigma[c, h]
+                if e < 0:
+                    continue
+                if sigma_fixed[e]:
+                    x += sigma[e] * cfv[c, h]
+                elif c == best:
+                    x += cfv[c, h]
+            cfv[q, h] = x
+    return _root_value(cfv)
+
+
+@njit(cache=True, nogil=True)
+def _evaluate(
+    sigma, sigma_fixed, parent, edge_player, edge_sigma, chance_child, node_board, term_node,
+    term_slot, term_board, term_live, term_committed, term_weight, compat, sub_id, sub_sign,
+    n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense,
+    child_lo, child_hi, reach, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp, values,
+    best,
+):  # fmt: skip
+    """Each player's expected value (``values``) and best-response value (``best``)
+    against ``sigma``: the terminals once a player, then the weighted backward pass and
+    the best-response pass (the terminal values rewritten between them)."""
+    _reach(sigma, parent, edge_player, edge_sigma, chance_child, node_board, compat, reach)
+    for p in range(reach.shape[0]):
+        values[p] = _player_values(
+            p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
+            term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand,
+            sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense, child_lo,
+            child_hi, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
+        )  # fmt: skip
+        _terminals(
+            p, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
+            compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi,
+            hand_pair, dense_w, dense_s, term_dense, cfv, m, cs, mass, b1, e1, b2, e2, b3, e3,
+            tmp,
+        )  # fmt: skip
+        best[p] = _best_response(p, sigma, sigma_fixed, edge_player, edge_sigma, child_lo,
+                                 child_hi, cfv, inst)  # fmt: skip
+
+
 class VectorKernel:
     """The flat arrays of one :class:`VectorGame` and its fused CFR iteration.
 
@@ -514,6 +600,21 @@ class VectorKernel:
             *vec[:8],
         )
         self.values = np.zeros(n)
+        self.sigma_fixed = np.asarray(game.sigma_fixed, dtype=np.bool_)
+
+    def evaluate(self, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each player's expected value and best-response value against the flat float
+        profile ``sigma``, in one compiled call (equal to
+        :func:`toypoker.vector.values.expected_values` and
+        :func:`~toypoker.vector.values.best_response_value` to rounding)."""
+        st = self.static
+        reach, cfv, inst, m, cs, *vec = self.work
+        values, best = np.zeros(len(reach)), np.zeros(len(reach))
+        _evaluate(
+            np.ascontiguousarray(sigma, dtype=np.float64), self.sigma_fixed, *st[:24],
+            *st[-2:], reach, cfv, inst[0], m, cs, *vec, values, best,
+        )  # fmt: skip
+        return values, best
 
     def iteration(
         self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray, **schedule: float
