@@ -22,8 +22,10 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
   order and labels as the compiled game);
 * :mod:`.kernel` -- :class:`~toypoker.vector.kernel.VectorKernel`: one CFR iteration
   as one compiled (numba) call over flat arrays prepared once per game, for two
-  players and for three with one card a hand; the numpy code above stays the
-  reference it is tested against (``tests/vector/test_kernel.py``).
+  players, three with one card a hand and three on rank pairs, and the values and
+  best responses of a profile in one call (``VectorKernel.evaluate``); its terminal
+  values are in :mod:`.terminals`; the numpy code above stays the reference it is
+  tested against (``tests/vector/test_kernel.py``, ``tests/vector/test_rank_pairs.py``).
 
 Status (issue 21): equal to the row layout in values, best responses, NashConv and
 CFR iterations (``tests/vector``, ``tests/solvers/test_vector_cfr.py``).  CFR runs in
