@@ -6,7 +6,9 @@ OpenSpiel games); Kuhn has no suits, so its two forms are one game.  Ours
 always runs on the compiled deal table (suit-merged), measured as users run
 it: ``Solver(game, "cfr+").step()`` (the fused numba kernel, the default
 backend) and ``toypoker.evaluate.nash_conv`` on the average (the fused
-best-response kernel); beside it the bare kernel call (``toypoker.kernels``,
+best-response kernel); the vector layout (issue 21) as users run it,
+``VectorSolver.step`` on one hand per rank and its own NashConv; beside it the
+bare kernel call (``toypoker.kernels``,
 no state objects: the solver's overhead floor) and the numpy reference
 (``backend="numpy"``, ``evaluate.evaluate``).
 
@@ -185,6 +187,28 @@ def ours_kernel(spec: str, predictive: bool = False, power: float = 1.0) -> Cont
     )
 
 
+def ours_vector(spec: str) -> Contender:
+    """The vector layout as users run it: ``VectorSolver.step`` on one hand per rank
+    (``rank_hands``), NashConv of the average as ``VectorSolver`` checks it
+    (``vector_evaluate``: the fused best-response kernel)."""
+    from toypoker.solvers import VectorSolver
+    from toypoker.solvers.vector_solver import vector_evaluate
+    from toypoker.vector import compile_vector
+    from toypoker.vector.layout import rank_hands
+
+    vg = rank_hands(compile_vector(load_game(spec)))
+    s = VectorSolver(vg, "cfr+")
+    s.step(1)
+    probs = s.profile().probs
+    return Contender(
+        "ours vector CFR+ (VectorSolver.step)",
+        "merged",
+        lambda: s.step(1),
+        lambda: vector_evaluate(vg, probs).nash_conv,
+        live_nash_conv=lambda: vector_evaluate(vg, s.profile().probs).nash_conv,
+    )
+
+
 def openspiel_cfr_plus(game_text: str, form: str, with_nash_conv: bool) -> Contender:
     import pyspiel
 
@@ -224,6 +248,7 @@ def liteefg(game_text: str, form: str, method: str) -> Contender:
 def contenders(w: Workload, quick: bool, full: bool, have_os: bool, have_leg: bool):
     out = [
         ours_solver(w.ours),
+        ours_vector(w.ours),
         ours_kernel(w.ours),
         ours_solver(w.ours, "pcfr+"),
         ours_numpy(w.ours),

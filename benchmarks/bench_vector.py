@@ -1,27 +1,30 @@
 """The vector layout beside the deal-table layout: a ladder of games (issue 21).
 
-Per game: rows of the deal-table layout (public node x deal) beside hand-vector
-entries of the vector layout (public node x player x hand); the time of one CFR+
-iteration on each (old: ``Solver(game, "cfr+")``, the fused numba kernel; new:
-``toypoker.solvers.vector_cfr.step``, the fused vector kernel; with ``--reference``
-also the vector layout's numpy reference, ``backend="numpy"``, the foundation's
-code path before the kernel); the kernel on rank hands (``rank_hands``: one hand a
-rank, where the game has one hole card from a rank deck; "nan" where not); and the
-peak resident memory of a
-fresh process that builds the game and runs the iterations.  Each measurement runs
-in its own process, old and new interleaved, ``--reps`` times; medians are printed,
-with the machine load before and after.
+Per game, from small to Rhode Island Hold'em: rows of the deal-table layout (public
+node x deal; counted, not built, where they do not fit: ``toypoker.games.count_layout``)
+beside hand-vector entries of the vector layout (public node x player x hand); the
+time of one CFR+ iteration on each, wall and CPU (old: ``Solver(game, "cfr+")``, the
+fused row kernel; new: ``toypoker.solvers.vector_cfr.step``, the fused vector kernel)
+and the peak resident memory of a fresh process that builds the game and runs the
+iterations, with that process's resident memory before building (``base MB``: Python,
+numpy, numba and toypoker imported), so the layouts' own memory is the difference.
 
-The vector layout is compiled from the row-layout game today, so the new
-process's peak memory includes the deal table and rows it was compiled from; the
-column ``vector MB`` is the vector layout's own per-iteration arrays (reach of every
-player and one player's counterfactual values, float64).
+The new layout is the one a user gets: built without a deal table where
+``toypoker.vector.direct.build_vector`` reads the spec (else compiled from the row
+game, whose deal table then counts in its peak), with one hand per rank
+(``rank_hands``) where the deck merges suits and the hands allow it (one hole card;
+rank pairs for three players); the ``new layout`` column says which.  ``--physical``
+adds the layout compiled from the row game on physical hands (the foundation's).
+
+Each measurement runs in its own process, old and new interleaved, ``--reps`` times;
+medians are printed, with the machine load before and after (2 cores shared: wall
+times stretch with the load, CPU times much less).
 
 Usage::
 
-    python benchmarks/bench_vector.py            # the ladder (a few minutes)
-    python benchmarks/bench_vector.py --quick    # the small half
-    python benchmarks/bench_vector.py --reference --big   # + numpy column, deal-free games
+    python benchmarks/bench_vector.py                 # the ladder up to 16 M rows
+    python benchmarks/bench_vector.py --big           # + Rhode Island on a full deck
+    python benchmarks/bench_vector.py --only mercer   # the games whose spec has "mercer"
 """
 
 from __future__ import annotations
@@ -37,30 +40,25 @@ import time
 
 LADDER = [
     "kuhn(players=3)",
-    "kuhn(players=3,cards=8)",
-    "kuhn(players=3,cards=13)",
     "leduc(players=2)",
     "holdem(players=2,ranks=4,suits=2,hole=2,rounds=2,board2=3,evaluator=standard)",
-    "kuhn(players=3,cards=26)",
+    "kuhn(players=3,cards=13)",
+    "mercer(players=3)",
     "leduc(players=3)",
     "holdem(players=2,ranks=13,suits=4,rounds=2,board2=1)",
     "kuhn(players=3,cards=52)",
+    "mercer(players=3,variant=mmh)",
     "holdem(players=3,ranks=6,suits=4,rounds=2,board2=1)",
+    "rhode_island(ranks=5,suits=3)",
+    "rhode_island(ranks=6,suits=4)",
 ]
-QUICK = 5
-# beyond the row layout (built without a deal table, new layout only); the second is
-# the issue's Rhode-Island-betting spec (34.2 M rows, 5.9 GB in the row layout)
-DEAL_FREE = [
-    "kuhn(players=3,cards=52)",
-    "holdem(players=2,ranks=13,suits=4,rounds=3,board2=1,board3=1,bet1=10,bet2=20,bet3=20,"
-    "cap1=3,cap2=3,cap3=3,evaluator=standard)",
-]
+BIG = ["rhode_island"]  # rows counted (438 M, ~88 GB): the new layout only
 
 
 def child(spec: str, layout: str, iterations: int) -> None:
-    """Build ``spec`` in ``layout`` ("rows", "vector", "direct"; suffix "-numpy": the
-    vector layout's numpy reference, "-ranks": rank hands), time CFR+ iterations,
-    print JSON."""
+    """Build ``spec`` in ``layout`` ("rows"; "vector": the user's vector layout, see the
+    module docstring; "physical": compiled from the row game, physical hands), time
+    CFR+ iterations, print JSON."""
     import numpy as np
 
     from toypoker import load_game
@@ -70,47 +68,62 @@ def child(spec: str, layout: str, iterations: int) -> None:
     from toypoker.solvers import vector_cfr as VC
     from toypoker.vector import compile_vector
     from toypoker.vector.direct import build_vector
+    from toypoker.vector.kernel import vector_kernel
     from toypoker.vector.layout import rank_hands
 
-    backend = C.Backend.NUMPY if layout.endswith("-numpy") else C.Backend.NUMBA
-    ranks = layout.endswith("-ranks")
-    layout = layout.removesuffix("-numpy").removesuffix("-ranks")
+    out: dict[str, object] = {"base_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     start = time.perf_counter()
-    if layout == "direct":  # the vector layout without a deal table
-        vg = build_vector(spec)
-        out: dict[str, object] = {"rows": -1}
-    else:
-        game = load_game(spec)
-        out = {"rows": int(game.n_rows)}
     if layout == "rows":
+        game = load_game(spec)
+        out["size"] = int(game.n_rows)
         solver = Solver(game, "cfr+")  # compiles the kernel with one throw-away iteration
         out["build"] = time.perf_counter() - start
-        times = []
-        for _ in range(iterations):
-            t = time.perf_counter()
+
+        def one() -> None:
             solver.step(1)
-            times.append(time.perf_counter() - t)
+
     else:
-        if layout == "vector":
-            vg = compile_vector(game)
-        if ranks:
+        names = []
+        if layout == "physical":
+            vg = compile_vector(load_game(spec))
+            names.append("compiled")
+        else:
             try:
-                vg = rank_hands(vg)
-            except ToypokerError:  # two hole cards or a suited deck: no rank hands
-                print(json.dumps({"iteration": float("nan"), "refused": True}))
-                return
+                vg = build_vector(spec)
+                names.append("direct")
+            except ToypokerError:  # a game build_vector does not read: from the rows
+                vg = compile_vector(load_game(spec))
+                names.append("compiled")
+            try:
+                ranked = rank_hands(vg)
+                if ranked.n_hands < vg.n_hands:  # (a suited deck keeps its cards)
+                    vg = ranked
+                    names.append("rank pairs" if vg.hands.shape[1] > 1 else "ranks")
+            except ToypokerError:  # suited, or two hole cards with two players
+                pass
         out["build"] = time.perf_counter() - start
-        out["entries"] = int(vg.entries)
-        out["vector_mb"] = (vg.n_players + 1) * vg.n_nodes * vg.n_hands * 8 / 2**20
-        opts = C.CFROptions(floor=True, gamma=1.0, backend=backend)
-        state = VC.step(vg, VC.init(vg), opts)  # warm-up (plans, sorted boards)
-        times = []
-        for _ in range(iterations):
-            t = time.perf_counter()
+        out["size"] = int(vg.entries)
+        out["layout"] = " + ".join(names)
+        if vector_kernel(vg) is None:  # the dense numpy product, O(H^3): not timed
+            print(json.dumps({**out, "iteration": float("nan"), "cpu_iteration": float("nan")}))
+            return
+        opts = C.CFROptions(floor=True, gamma=1.0)
+        state = VC.step(vg, VC.init(vg), opts)  # warm-up (plans, kernel set-up)
+
+        def one() -> None:
+            nonlocal state
             state = VC.step(vg, state, opts)
-            times.append(time.perf_counter() - t)
+
+    times, cpu = [], []
+    for _ in range(iterations):
+        t, c = time.perf_counter(), time.process_time()
+        one()
+        times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    if layout != "rows":
         assert np.isfinite(state.regrets).all()
     out["iteration"] = statistics.median(times)
+    out["cpu_iteration"] = statistics.median(cpu)
     out["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(json.dumps(out))
 
@@ -122,63 +135,59 @@ def run(spec: str, layout: str, iterations: int, script: str = __file__) -> dict
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def _med(rs: list[dict[str, float]], key: str) -> float:
+    return statistics.median(float(r[key]) for r in rs)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="only the small half")
     parser.add_argument("--reps", type=int, default=3, help="processes per layout and game")
     parser.add_argument("--iterations", type=int, default=5, help="timed iterations a process")
+    parser.add_argument("--big", action="store_true", help="also Rhode Island on a full deck")
     parser.add_argument(
-        "--big", action="store_true", help="also the deal-free games (a few minutes)"
+        "--physical", action="store_true", help="also the layout on physical hands, compiled"
     )
-    parser.add_argument(
-        "--reference", action="store_true", help="also the vector layout's numpy reference"
-    )
+    parser.add_argument("--only", default="", help="only the games whose spec contains this")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         child(args.child[0], args.child[1], int(args.child[2]))
         return
-    games = LADDER[:QUICK] if args.quick else LADDER
+    from toypoker.games import count_layout
+
+    games = [g for g in LADDER + (BIG if args.big else []) if args.only in g]
     print(f"load before: {os.getloadavg()}  (2 cores shared)")
-    head = (
-        f"{'game':<78} {'rows':>10} {'entries':>9} {'old ms/it':>9} {'new ms/it':>9} "
-        f"{'new/old':>7} {'ranks ms/it':>11} {'numpy ms/it':>11} "
-        f"{'old MB':>7} {'new MB':>7} {'vector MB':>9} {'old build s':>11} {'new build s':>11}"
+    print(
+        f"{'game':<78} {'rows':>12} {'entries':>11} {'old ms/it':>9} {'new ms/it':>9} "
+        f"{'old/new':>7} {'old CPU ms':>10} {'new CPU ms':>10} {'old MB':>7} {'new MB':>7} "
+        f"{'base MB':>7} {'phys ms/it':>10}  new layout"
     )
-    print(head)
     for spec in games:
-        old, new, ranked, ref = [], [], [], []
+        fits = spec not in BIG
+        old, new, phys = [], [], []
         for _ in range(args.reps):  # interleaved
-            old.append(run(spec, "rows", args.iterations))
+            if fits:
+                old.append(run(spec, "rows", args.iterations))
             new.append(run(spec, "vector", args.iterations))
-            ranked.append(run(spec, "vector-ranks", args.iterations))
-            if args.reference:
-                ref.append(run(spec, "vector-numpy", args.iterations))
-
-        def med(rs: list[dict[str, float]], key: str) -> float:
-            return statistics.median(r[key] for r in rs)
-
+            if args.physical:
+                phys.append(run(spec, "physical", args.iterations))
+        nan = float("nan")
+        if fits:
+            rows = f"{int(old[0]['size']):,}"
+            o_it, o_cpu, o_mb = (_med(old, k) for k in ("iteration", "cpu_iteration", "peak_mb"))
+        else:
+            counted = count_layout(spec)
+            rows = f"{counted.rows:,}*" if counted else "?"
+            o_it = o_cpu = o_mb = nan
+        n_it, n_cpu = _med(new, "iteration"), _med(new, "cpu_iteration")
         print(
-            f"{spec:<78} {int(old[0]['rows']):>10} {int(new[0]['entries']):>9} "
-            f"{1e3 * med(old, 'iteration'):>9.2f} {1e3 * med(new, 'iteration'):>9.2f} "
-            f"{med(new, 'iteration') / med(old, 'iteration'):>7.2f} "
-            f"{1e3 * med(ranked, 'iteration'):>11.2f} "
-            f"{1e3 * med(ref, 'iteration') if ref else float('nan'):>11.2f} "
-            f"{med(old, 'peak_mb'):>7.0f} {med(new, 'peak_mb'):>7.0f} "
-            f"{med(new, 'vector_mb'):>9.2f} {med(old, 'build'):>11.2f} {med(new, 'build'):>11.2f}",
+            f"{spec:<78} {rows:>12} {int(new[0]['size']):>11,} {1e3 * o_it:>9.2f} "
+            f"{1e3 * n_it:>9.2f} {o_it / n_it:>7.2f} {1e3 * o_cpu:>10.2f} {1e3 * n_cpu:>10.2f} "
+            f"{o_mb:>7.0f} {_med(new, 'peak_mb'):>7.0f} {_med(new, 'base_mb'):>7.0f} "
+            f"{1e3 * _med(phys, 'iteration') if phys else nan:>10.2f}  {new[0]['layout']}",
             flush=True,
         )
-    if args.big:
-        print("\nbeyond the row layout: built without a deal table (toypoker.vector.direct)")
-        for spec in DEAL_FREE:
-            for layout in ["direct", "direct-ranks", *(["direct-numpy"] if args.reference else [])]:
-                r = run(spec, layout, 2)
-                print(
-                    f"{spec}  [{layout}]\n    entries {int(r['entries'])}  "
-                    f"ms/it {1e3 * r['iteration']:.1f}  peak MB {r['peak_mb']:.0f}  "
-                    f"vector MB {r['vector_mb']:.1f}  build s {r['build']:.1f}",
-                    flush=True,
-                )
+    print("* counted, not built (toypoker.games.count_layout); ms are medians of processes")
     print(f"load after: {os.getloadavg()}")
 
 

@@ -21,6 +21,7 @@ SPECS = [
     "holdem(players=2,ranks=3,suits=2,hole=2,rounds=3,board2=1,board3=0,evaluator=ullman4)",
     # suited evaluators: canonical boards and observations (suit isomorphism), or not
     "rhode_island(ranks=3,suits=2,cap=1)",
+    "mercer(players=2)",  # Mercer's rules (mercer.limit_shape), two hole cards
     # slow (4-17 s: the row game they are compared with is built too)
     pytest.param(
         "holdem(players=2,ranks=4,suits=2,hole=2,rounds=2,board2=3,evaluator=standard)",
@@ -52,7 +53,7 @@ def test_deal_free_build_equals_compiled(spec: str) -> None:
 @pytest.mark.parametrize(
     ("spec", "why"),
     [
-        ("leduc(players=2)", "only kuhn, holdem and rhode_island"),
+        ("leduc(players=2)", "only kuhn, holdem, mercer and rhode_island"),
         ("kuhn(players=3,team=12)", "collusion"),
     ],
 )

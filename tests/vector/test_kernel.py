@@ -25,6 +25,7 @@ from toypoker.solvers.registry import METHODS
 from toypoker.vector import compile_vector
 from toypoker.vector import kernel as K
 from toypoker.vector import values as V
+from toypoker.vector.layout import rank_hands
 
 from .maps import assert_same_map, close
 
@@ -58,7 +59,7 @@ def test_values_and_regrets_match_reference(spec: str) -> None:
     assert close(reach, ref_reach)
     for p in range(vg.n_players):
         value = K._player_values(
-            p, sigma, reach, *st[:3], *st[5:20], *st[-2:], cfv, inst[p], m, cs, *vec
+            p, sigma, reach, *st[:3], *st[5:24], *st[-2:], cfv, inst[p], m, cs, *vec
         )
         ref = V.counterfactual_values(vg, sigma, p, ref_reach)
         assert close(cfv, ref)
@@ -85,3 +86,27 @@ def test_no_kernel_without_sweeps() -> None:
     a = VC.step(vg, VC.init(vg), opts)
     b = VC.step(vg, VC.init(vg), replace(opts, backend=C.Backend.NUMPY))
     assert np.array_equal(a.regrets, b.regrets)
+
+
+@pytest.mark.parametrize(
+    "spec", [*SPECS, "holdem(players=3,ranks=3,suits=2,hole=2,rounds=1,evaluator=ullman4)"]
+)
+def test_evaluate_matches_reference(spec: str) -> None:
+    # values and best-response values of the fused call against the numpy reference
+    # (expected_values, best_response_value); the last spec on rank pairs; seed 2 is a
+    # near-pure profile, where exact ties between actions pick the first in both
+    vg = compile_vector(load_game(spec))
+    if vg.n_players == 3 and vg.hands.shape[1] == 2:
+        vg = rank_hands(vg)
+    k = K.vector_kernel(vg)
+    assert k is not None
+    game = vg.game
+    for seed in range(3):
+        x = np.random.default_rng(seed).random(game.n_sigma)
+        if seed == 2:
+            x = (x > 0.5) + 1e-300
+        sigma = x / np.bincount(game.sigma_infoset, x)[game.sigma_infoset]
+        values, best = k.evaluate(sigma)
+        assert close(values, V.expected_values(vg, sigma))
+        ref = [V.best_response_value(vg, sigma, p)[0] for p in range(vg.n_players)]
+        assert close(best, np.array(ref, dtype=np.float64))

@@ -57,7 +57,18 @@ def test_values_and_nash_conv_match_physical_hands(spec: str) -> None:
         assert abs(V.nash_conv(rg, sigma) - V.nash_conv(vg, sigma)) <= 1e-12
 
 
-@pytest.mark.parametrize("spec", ["kuhn(players=3)", "leduc(players=2)"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "kuhn(players=3)",
+        "leduc(players=2)",
+        # rank pairs, three players (26 s: Fractions through the physical dense product)
+        pytest.param(
+            "holdem(players=3,ranks=3,suits=2,hole=2,rounds=1,evaluator=ullman4)",
+            marks=pytest.mark.slow,
+        ),
+    ],
+)
 def test_exact_values_match_physical_hands(spec: str) -> None:
     vg = compile_vector(load_game(spec))
     rg = rank_hands(vg)

@@ -40,7 +40,8 @@ def check(p: Params) -> Params:
     return p
 
 
-def _shape(p: Params) -> dict[str, object]:
+def limit_shape(p: Params) -> dict[str, object]:
+    """The deck and betting keywords of :func:`~toypoker.games.limit.build_limit_game`."""
     pre, post = VARIANTS[p["variant"]]
     bet = Fraction(p.get("bet", BET))
     return {
@@ -57,13 +58,13 @@ def _shape(p: Params) -> dict[str, object]:
 def build(p: Params) -> GameDefinition:
     """The game definition: deals are rank multisets (suits merged exactly)."""
     return build_limit_game(
-        name="mercer", params=p, ante=ANTE, evaluator=EVALUATORS["ullman4"], **_shape(p)
+        name="mercer", params=p, ante=ANTE, evaluator=EVALUATORS["ullman4"], **limit_shape(p)
     )
 
 
 def size(p: Params, max_entries: int | None = None) -> tuple[int, int, int]:
     """``(deals, public nodes, players)`` without building (see ``estimate_size``)."""
-    return estimate_size(max_entries=max_entries, **_shape(p))
+    return estimate_size(max_entries=max_entries, **limit_shape(p))
 
 
 MERCER = GameInfo(

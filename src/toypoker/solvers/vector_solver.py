@@ -27,6 +27,7 @@ from ..games import parse_game_spec
 from ..profile import Profile
 from ..vector import values as V
 from ..vector.direct import build_vector
+from ..vector.kernel import vector_kernel
 from ..vector.layout import VectorGame
 from . import cfr, vector_cfr
 from .checkpoint import Checkpoint, load_checkpoint
@@ -60,12 +61,16 @@ class VectorEvaluation:
 
 def vector_evaluate(vg: VectorGame, sigma: np.ndarray) -> VectorEvaluation:
     """Values, gains and NashConv of the flat profile ``sigma`` (floats), by the vector
-    layout's best responses (:func:`toypoker.vector.values.best_response_value`)."""
-    values = V.expected_values(vg, sigma)
-    gains = tuple(
-        max(float(V.best_response_value(vg, sigma, p)[0]) - float(values[p]), 0.0)
-        for p in range(vg.n_players)
-    )
+    layout's best responses: one compiled call where the game has a fused kernel
+    (:meth:`toypoker.vector.kernel.VectorKernel.evaluate`), else the numpy reference
+    (:func:`toypoker.vector.values.best_response_value`)."""
+    kernel = vector_kernel(vg)
+    if kernel is not None:
+        values, best = kernel.evaluate(sigma)
+    else:
+        values = V.expected_values(vg, sigma)
+        best = [V.best_response_value(vg, sigma, p)[0] for p in range(vg.n_players)]
+    gains = tuple(max(float(best[p]) - float(values[p]), 0.0) for p in range(vg.n_players))
     return VectorEvaluation(tuple(float(v) for v in values), gains, float(sum(gains)))
 
 
@@ -148,9 +153,10 @@ class VectorSolver(Solver):
         return s
 
     def _checks(self, iterations: int | None) -> Callable[[int], bool]:
-        """Fewer checks than the row layout's: a check (two best responses in numpy)
-        costs about 17 iterations on Rhode Island (12-14 s), so 10 a decade from iteration
-        :data:`FIRST_CHECK` on (and the last), not 25 a decade from the first."""
+        """Fewer checks than the row layout's: 10 a decade from iteration
+        :data:`FIRST_CHECK` on (and the last), not 25 a decade from the first (set when a
+        check ran in numpy, about 17 iterations on Rhode Island; the fused
+        :meth:`~toypoker.vector.kernel.VectorKernel.evaluate` costs about 1.5)."""
         marks = check_schedule(iterations, per_decade=10)
         return lambda t: t == iterations or (t >= FIRST_CHECK and marks(t))
 

@@ -22,17 +22,23 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
   order and labels as the compiled game);
 * :mod:`.kernel` -- :class:`~toypoker.vector.kernel.VectorKernel`: one CFR iteration
   as one compiled (numba) call over flat arrays prepared once per game, for two
-  players and for three with one card a hand; the numpy code above stays the
-  reference it is tested against (``tests/vector/test_kernel.py``).
+  players, three with one card a hand and three on rank pairs, and the values and
+  best responses of a profile in one call (``VectorKernel.evaluate``); its terminal
+  values are in :mod:`.terminals`; the numpy code above stays the reference it is
+  tested against (``tests/vector/test_kernel.py``, ``tests/vector/test_rank_pairs.py``).
 
 Status (issue 21): equal to the row layout in values, best responses, NashConv and
 CFR iterations (``tests/vector``, ``tests/solvers/test_vector_cfr.py``).  CFR runs in
-the fused kernel where the sweeps apply; three players with two or more cards a hand
-and four or more players run on the numpy reference (the dense product).  Rank decks
-are expanded into physical cards (``H`` = physical hands, e.g. 52 for one card from a
-52-card deck where the row layout sees 13 ranks); with one hole card,
+the fused kernel where the sweeps apply and on rank pairs; three players with two or
+more physical cards a hand and four or more players run on the numpy reference (the
+dense product).  Rank decks are expanded into physical cards (``H`` = physical hands,
+e.g. 52 for one card from a 52-card deck where the row layout sees 13 ranks);
 :func:`~toypoker.vector.layout.rank_hands` folds them back into one hand a rank
-(card removal as a weight, ``VectorGame.hand_count``).  The CFR family runs on it
+multiset: with one hole card, card removal as a weight (``VectorGame.hand_count``);
+with two or more (three players), the board's deal counts of each triple of rank
+hands (``VectorGame.rank_deals``; ``mercer(players=3,variant=mmh)``: 15 rank pairs
+for 190 physical hands, a CFR+ iteration about 25x faster than the row layout's in
+CPU time, ``benchmarks/bench_vector.py``).  The CFR family runs on it
 through the normal run loop (:class:`~toypoker.solvers.vector_solver.VectorSolver`:
 budgets, NashConv trace, checkpoints, Ctrl-C; ``tp.solve`` takes a ``VectorGame``), and
 ``toypoker solve rhode_island`` uses it; the other methods, collusion and every other

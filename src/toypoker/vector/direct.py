@@ -1,8 +1,8 @@
 """The vector layout built without a deal table: games the row layout cannot hold.
 
-:func:`build_vector` reads a ``kuhn(...)``, ``holdem(...)`` or ``rhode_island(...)``
-spec and makes a :class:`TreeGame` -- the public tree and the infosets, in the order
-and with the labels :class:`~toypoker.game.Game` gives them -- then the
+:func:`build_vector` reads a ``kuhn(...)``, ``holdem(...)``, ``mercer(...)`` or
+``rhode_island(...)`` spec and makes a :class:`TreeGame` -- the public tree and the
+infosets, in the order and with the labels :class:`~toypoker.game.Game` gives them -- then the
 :class:`~toypoker.vector.layout.VectorGame` over it, with showdown strengths from
 the game's evaluator on (hand, board) pairs.  Nothing of size ``H^n`` is built.
 
@@ -36,7 +36,7 @@ import numpy as np
 from ..definition import InfoSet, Linear, NumericParams, RawNode
 from ..errors import ToypokerError
 from ..game import Game
-from ..games import holdem, kuhn, parse_game_spec, rhode_island
+from ..games import holdem, kuhn, mercer, parse_game_spec, rhode_island
 from ..games.deals import canonical_boards, group_options
 from ..games.hands import EVALUATORS
 from ..games.limit import betting_tree, limit_deck
@@ -173,8 +173,8 @@ class InfoSets(Sequence[InfoSet]):
 
 
 def build_vector(spec: str) -> VectorGame:
-    """The vector layout of a ``kuhn(...)``, ``holdem(...)`` or ``rhode_island(...)``
-    spec, built without a deal table.
+    """The vector layout of a ``kuhn(...)``, ``holdem(...)``, ``mercer(...)`` or
+    ``rhode_island(...)`` spec, built without a deal table.
 
     A suited evaluator (Rhode Island's three-card hands) deals card identities: the
     public tree deals the canonical boards round by round
@@ -208,9 +208,15 @@ def build_vector(spec: str) -> VectorGame:
         if evaluator.suited(dealt):
             suits = int(hp["suits"])
             merged = suits > 1 and hp.get("suit_isomorphism") is not False
+    elif info.name == "mercer":
+        shape = mercer.limit_shape(p)
+        numeric = NumericParams()
+        ante = mercer.ANTE
+        evaluator = EVALUATORS["ullman4"]
     else:
         raise ToypokerError(
-            f"build_vector: only kuhn, holdem and rhode_island are supported yet ({canonical})"
+            "build_vector: only kuhn, holdem, mercer and rhode_island are supported yet "
+            f"({canonical})"
         )
     n = int(shape["n_players"])
     rounds = shape["rounds"]

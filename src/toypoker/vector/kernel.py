@@ -8,11 +8,9 @@ family's schedule in one call, in place, as :func:`toypoker.kernels.cfr` does fo
 the row layout:
 
 1. forward reach of every player at every (node, hand) (:func:`_reach`);
-2. the player's terminal values (:func:`_terminals`): fold terminals by
-   inclusion-exclusion over the hand's card subsets, two-player showdowns by the
-   sorted sweep, ``O(H 2^hole)`` a terminal; three players with one card a hand by
-   the one-card coincidence formula of
-   :func:`toypoker.vector.values._three_group`, ``O(H)`` a terminal;
+2. the player's terminal values (:func:`toypoker.vector.terminals.terminals`: fold
+   terminals by inclusion-exclusion over cards, showdowns by the strength-sorted
+   sweep, three players on rank pairs by a dense sum over rank hands; see there);
 3. the backward pass and the instantaneous regrets per flat action
    (:func:`_backward_regrets`);
 4. the average-strategy accumulation with the player's own reach at the infoset;
@@ -21,10 +19,15 @@ the row layout:
    regret at most :func:`toypoker.kernels.cfr.regret_tolerance` counts as zero in
    both layouts, so ties that rounding breaks differently in the two stay ties.
 
+:meth:`VectorKernel.evaluate` runs steps 1-2 with the plain backward pass and a
+best-response pass (:func:`_best_response`) for every player in one call: values and
+best-response values, what NashConv needs (``VectorSolver``'s checks).
+
 The numpy code of :mod:`toypoker.vector.values` stays the readable reference;
-``tests/vector/test_kernel.py`` shows the iterates agree to 1e-12.  Games the sweeps
-do not cover (three players with two or more cards a hand, four or more players)
-have no kernel (:func:`vector_kernel` returns ``None``) and run on the reference.
+``tests/vector/test_kernel.py`` and ``tests/vector/test_rank_pairs.py`` show the
+iterates agree to 1e-12.  Games the kernel does not cover (three players with two or
+more physical cards a hand, four or more players) have no kernel
+(:func:`vector_kernel` returns ``None``) and run on the reference.
 The kernels are serial (``nogil``), like the row layout's: numba's thread count
 (:mod:`toypoker.threads`) does not change them.
 """
@@ -36,6 +39,7 @@ from numba import njit
 
 from ..kernels.cfr import payoff_scale, update_regrets_and_match
 from .layout import VectorGame
+from .terminals import dense_arrays, pair_plan, sweep_arrays, terminals
 from .values import plan_for
 
 
@@ -71,160 +75,6 @@ def _reach_of(player, sigma, parent, edge_player, edge_sigma, chance_child, node
 
 
 @njit(cache=True, nogil=True)
-def _compatible(r, wt, sub_id, sub_sign, n_sub, m, out):
-    """``out[h]``: the mass of ``r`` on hands disjoint from ``h`` (inclusion-exclusion
-    over the card subsets of ``h``; ``m`` a scratch vector of ``n_sub``).  With one
-    card a hand, ``wt[h]`` copies of each hand are left (rank hands) and ``r`` is the
-    reach of one copy."""
-    hh, k = sub_id.shape
-    if k == 2:  # one card a hand: every copy but h itself
-        total = 0.0
-        for h in range(hh):
-            total += wt[h] * r[h]
-        for h in range(hh):
-            out[h] = total - r[h]
-        return
-    for i in range(n_sub):
-        m[i] = 0.0
-    for h in range(hh):
-        for c in range(k):
-            m[sub_id[h, c]] += r[h]
-    for h in range(hh):
-        x = 0.0
-        for c in range(k):
-            x += sub_sign[c] * m[sub_id[h, c]]
-        out[h] = x
-
-
-@njit(cache=True, nogil=True)
-def _below_level(w, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs, below,
-                 level):  # fmt: skip
-    """The mass of ``w`` on hands disjoint from ``h`` weaker than / level with ``h`` on
-    the showdown board ``slot``: prefix sums of each card subset's hands in strength
-    order, combined by inclusion-exclusion (one card a hand: ``wt`` copies of each,
-    as in :func:`_compatible`)."""
-    e_total = sw_hand.shape[1]
-    hh, k = sw_start.shape[1], sw_start.shape[2]
-    if k == 2:  # one card a hand: the one-card subset of h is held by h alone
-        cs[0] = 0.0
-        for j in range(hh):
-            x = sw_hand[slot, j]
-            cs[j + 1] = cs[j] + wt[x] * w[x]
-        for h in range(hh):
-            lo = cs[sw_lo[slot, h, 0]]
-            below[h] = lo - cs[sw_start[slot, h, 0]]
-            level[h] = (cs[sw_hi[slot, h, 0]] - lo) - w[h]
-        return
-    pos = 0
-    last = -1
-    for j in range(e_total):
-        lv = sw_level[j]
-        if lv != last:  # a new subset size: its own leading zero
-            cs[pos] = 0.0
-            pos += 1
-            last = lv
-        cs[pos] = cs[pos - 1] + w[sw_hand[slot, j]]
-        pos += 1
-    for h in range(hh):
-        lt = 0.0
-        eq = 0.0
-        for c in range(k):
-            lo = cs[sw_lo[slot, h, c]]
-            lt += sub_sign[c] * (lo - cs[sw_start[slot, h, c]])
-            eq += sub_sign[c] * (cs[sw_hi[slot, h, c]] - lo)
-        below[h] = lt
-        level[h] = eq
-
-
-@njit(cache=True, nogil=True)
-def _terminals(
-    player, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
-    compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, cfv,
-    m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
-):  # fmt: skip
-    """``player``'s counterfactual values at every terminal (rows ``term_node`` of
-    ``cfv``), weighted by the deal probability and the board's compatibility."""
-    n = reach.shape[0]
-    hh = reach.shape[2]
-    for i in range(term_node.shape[0]):
-        t = term_node[i]
-        pot = 0.0
-        n_live = 0
-        for q in range(n):
-            pot += term_committed[i, q]
-            n_live += term_live[i, q]
-        paid = term_committed[i, player]
-        me_live = term_live[i, player]
-        slot = term_slot[i]
-        wt = compat[term_board[i]]
-        if n == 2:
-            r = reach[1 - player, t]
-            _compatible(r, wt, sub_id, sub_sign, n_sub, m, mass)
-            if n_live == 2:
-                _below_level(r, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
-                             b1, e1)  # fmt: skip
-                for h in range(hh):
-                    tmp[h] = pot * (b1[h] + 0.5 * e1[h]) - paid * mass[h]
-            else:
-                gain = pot if me_live else 0.0
-                for h in range(hh):
-                    tmp[h] = (gain - paid) * mass[h]
-        else:  # three players, one card a hand
-            q1 = 1 if player == 0 else 0
-            q2 = 2 if player != 2 else 1
-            r1 = reach[q1, t]
-            r2 = reach[q2, t]
-            t1 = 0.0
-            t2 = 0.0
-            s12 = 0.0
-            for h in range(hh):
-                t1 += wt[h] * r1[h]
-                t2 += wt[h] * r2[h]
-                s12 += wt[h] * r1[h] * r2[h]
-            for h in range(hh):
-                mass[h] = (t1 - r1[h]) * (t2 - r2[h]) - (s12 - r1[h] * r2[h])
-            if n_live == 1 or not me_live:
-                gain = pot if (me_live and n_live == 1) else 0.0
-                for h in range(hh):
-                    tmp[h] = (gain - paid) * mass[h]
-            elif n_live == 2:
-                if term_live[i, q1]:
-                    rq, rf = r1, r2
-                    tf = t2
-                else:
-                    rq, rf = r2, r1
-                    tf = t1
-                for h in range(hh):
-                    m[h] = rq[h] * rf[h]
-                _below_level(rq, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
-                             b1, e1)  # fmt: skip
-                _below_level(m, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
-                             b2, e2)  # fmt: skip
-                for h in range(hh):
-                    share = (tf - rf[h]) * (b1[h] + 0.5 * e1[h]) - (b2[h] + 0.5 * e2[h])
-                    tmp[h] = pot * share - paid * mass[h]
-            else:
-                for h in range(hh):
-                    m[h] = r1[h] * r2[h]
-                _below_level(r1, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
-                             b1, e1)  # fmt: skip
-                _below_level(r2, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
-                             b2, e2)  # fmt: skip
-                _below_level(m, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs,
-                             b3, e3)  # fmt: skip
-                third = 1.0 / 3.0
-                for h in range(hh):
-                    share = (
-                        b1[h] * b2[h] + 0.5 * (b1[h] * e2[h] + e1[h] * b2[h])
-                        + third * e1[h] * e2[h] - (b3[h] + third * e3[h])
-                    )  # fmt: skip
-                    tmp[h] = pot * share - paid * mass[h]
-        w = term_weight[i]
-        for h in range(hh):
-            cfv[t, h] = tmp[h] * w * wt[h]
-
-
-@njit(cache=True, nogil=True)
 def _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi, cfv, inst):
     """Values up the tree in place, deepest first: a node's ``cfv`` is the sum over its
     children (the player's edges weighted by ``sigma``), terminals keep theirs; each of
@@ -255,8 +105,14 @@ def _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi
                     e = edge_sigma[c, h]
                     if e >= 0:
                         inst[e] += cfv[c, h] - cfv[q, h]
+    return _root_value(cfv)
+
+
+@njit(cache=True, nogil=True)
+def _root_value(cfv):
+    """The root's values summed over hands: the player's expected payoff."""
     value = 0.0
-    for h in range(hh):
+    for h in range(cfv.shape[1]):
         value += cfv[0, h]
     return value
 
@@ -265,14 +121,15 @@ def _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi
 def _player_values(
     player, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
     term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand, sw_level,
-    sw_start, sw_lo, sw_hi, child_lo, child_hi, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3,
+    sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense, child_lo, child_hi, cfv,
+    inst, m, cs, mass, b1, e1, b2, e2, b3,
     e3, tmp,
 ):  # fmt: skip
     """Steps 2-3 for ``player``: terminal values, backward pass, instantaneous regrets."""
-    _terminals(
+    terminals(
         player, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
-        compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, cfv,
-        m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
+        compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair,
+        dense_w, dense_s, term_dense, cfv, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
     )  # fmt: skip
     return _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi, cfv, inst)
 
@@ -295,6 +152,7 @@ def _iteration(
     predictive, predict_discount, predict_neg_discount, tol, parent, edge_player, edge_sigma,
     chance_child, node_board, term_node, term_slot, term_board, term_live, term_committed,
     term_weight, compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi,
+    hand_pair, dense_w, dense_s, term_dense,
     rep_node, rep_hand, sigma_infoset, sigma_player, sigma_free, infoset_player, infoset_free,
     infoset_offset, child_lo, child_hi, reach, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3,
     tmp, values,
@@ -309,7 +167,8 @@ def _iteration(
             values[p] = _player_values(
                 p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot,
                 term_board, term_live, term_committed, term_weight, compat, sub_id, sub_sign,
-                n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, child_lo, child_hi, cfv, inst[0],
+                n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s,
+                term_dense, child_lo, child_hi, cfv, inst[0],
                 m, cs, mass,
                 b1, e1, b2, e2, b3, e3, tmp,
             )  # fmt: skip
@@ -330,7 +189,8 @@ def _iteration(
         values[p] = _player_values(
             p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
             term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand,
-            sw_level, sw_start, sw_lo, sw_hi, child_lo, child_hi, cfv, inst[p], m, cs, mass, b1,
+            sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense, child_lo,
+            child_hi, cfv, inst[p], m, cs, mass, b1,
             e1, b2, e2, b3, e3, tmp,
         )  # fmt: skip
     if weight != 0.0:
@@ -345,6 +205,86 @@ def _iteration(
         )  # fmt: skip
 
 
+@njit(cache=True, nogil=True)
+def _best_response(player, sigma, sigma_fixed, edge_player, edge_sigma, child_lo, child_hi, cfv,
+                   total):  # fmt: skip
+    """``player``'s best-response values up the tree in place (terminal values set), as
+    :func:`toypoker.vector.values.best_response_value`: at her decision nodes each free
+    infoset takes the action whose values, summed over the infoset's hands, are largest
+    (the first such in action order), fixed actions keep ``sigma``; returns the root
+    value summed over hands.  ``total`` is a scratch vector over the flat actions."""
+    nn, hh = cfv.shape
+    for q in range(nn - 1, -1, -1):
+        lo = child_lo[q]
+        hi = child_hi[q]
+        if lo == hi:
+            continue
+        for h in range(hh):
+            cfv[q, h] = 0.0
+        if edge_player[lo] != player:
+            for c in range(lo, hi):
+                for h in range(hh):
+                    cfv[q, h] += cfv[c, h]
+            continue
+        for c in range(lo, hi):
+            for h in range(hh):
+                e = edge_sigma[c, h]
+                if e >= 0:
+                    total[e] = 0.0
+        for c in range(lo, hi):
+            for h in range(hh):
+                e = edge_sigma[c, h]
+                if e >= 0:
+                    total[e] += cfv[c, h]
+        for h in range(hh):
+            best = -1
+            for c in range(lo, hi):
+                e = edge_sigma[c, h]
+                if e >= 0 and not sigma_fixed[e]:
+                    if best < 0 or total[e] > total[edge_sigma[best, h]]:
+                        best = c
+            x = 0.0
+            for c in range(lo, hi):
+                e = edge_sigma[c, h]
+                if e < 0:
+                    continue
+                if sigma_fixed[e]:
+                    x += sigma[e] * cfv[c, h]
+                elif c == best:
+                    x += cfv[c, h]
+            cfv[q, h] = x
+    return _root_value(cfv)
+
+
+@njit(cache=True, nogil=True)
+def _evaluate(
+    sigma, sigma_fixed, parent, edge_player, edge_sigma, chance_child, node_board, term_node,
+    term_slot, term_board, term_live, term_committed, term_weight, compat, sub_id, sub_sign,
+    n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense,
+    child_lo, child_hi, reach, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp, values,
+    best,
+):  # fmt: skip
+    """Each player's expected value (``values``) and best-response value (``best``)
+    against ``sigma``: the terminals once a player, then the weighted backward pass and
+    the best-response pass (the terminal values rewritten between them)."""
+    _reach(sigma, parent, edge_player, edge_sigma, chance_child, node_board, compat, reach)
+    for p in range(reach.shape[0]):
+        values[p] = _player_values(
+            p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
+            term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand,
+            sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense, child_lo,
+            child_hi, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
+        )  # fmt: skip
+        terminals(
+            p, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
+            compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi,
+            hand_pair, dense_w, dense_s, term_dense, cfv, m, cs, mass, b1, e1, b2, e2, b3, e3,
+            tmp,
+        )  # fmt: skip
+        best[p] = _best_response(p, sigma, sigma_fixed, edge_player, edge_sigma, child_lo,
+                                 child_hi, cfv, inst)  # fmt: skip
+
+
 class VectorKernel:
     """The flat arrays of one :class:`VectorGame` and its fused CFR iteration.
 
@@ -356,42 +296,15 @@ class VectorKernel:
 
     def __init__(self, vg: VectorGame):
         plan = plan_for(vg)
-        sweep = plan.sweep
-        assert sweep is not None
         game = vg.game
         n, nn, hh = vg.n_players, vg.n_nodes, vg.n_hands
         i64 = np.int64
-        # card subsets of each hand, one global id per (size, subset), with signs
-        ids, signs, offset = [], [], 0
-        for sign, level_ids, _, _ in sweep.levels:
-            ids.append(level_ids + offset)
-            signs += [float(sign)] * level_ids.shape[1]
-            offset += int(level_ids.max()) + 1
-        sub_id = np.ascontiguousarray(np.concatenate(ids, axis=1), dtype=i64)
-        sub_sign = np.array(signs)
-        # showdown boards: the sweep's sorted entries and positions, levels concatenated
         terms = [(g, int(i)) for g in plan.groups for i in g.nodes]
-        shown = sorted({g.board for g, _ in terms if sum(g.live) > 1})
-        slot_of = {b: j for j, b in enumerate(shown)}
-        sizes = [lv[1].size for lv in sweep.levels]
-        e_total = sum(sizes)
-        k = sub_id.shape[1]
-        sw_hand = np.zeros((max(len(shown), 1), e_total), dtype=i64)
-        sw_start = np.zeros((max(len(shown), 1), hh, k), dtype=i64)
-        sw_lo, sw_hi = sw_start.copy(), sw_start.copy()
-        sw_level = np.repeat(np.arange(len(sizes)), sizes).astype(i64)
-        for b, j in slot_of.items():
-            e0 = c0 = col = 0
-            for s, (hand_of, start, lo, hi) in enumerate(sweep.board(b)):
-                width = start.shape[1]
-                sw_hand[j, e0 : e0 + sizes[s]] = hand_of
-                cols = slice(col, col + width)
-                sw_start[j, :, cols] = start + c0
-                sw_lo[j, :, cols] = lo + c0
-                sw_hi[j, :, cols] = hi + c0
-                e0 += sizes[s]
-                c0 += sizes[s] + 1
-                col += width
+        sweep, offset, cs_size = sweep_arrays(vg, terms)
+        hand_pair = np.zeros((0, 1, 4), dtype=i64)
+        if n == 2 and vg.hands.shape[1] == 2:
+            hand_pair = pair_plan(vg)
+        dense_w, dense_s, term_dense = dense_arrays(vg, terms)
         self.static = (
             vg.parent.astype(i64),
             vg.edge_player.astype(i64),
@@ -399,7 +312,7 @@ class VectorKernel:
             plan.chance_child.copy(),
             vg.node_board.astype(i64),
             np.array([i for _, i in terms], dtype=i64),
-            np.array([slot_of.get(g.board, -1) for g, _ in terms], dtype=i64),
+            *sweep[:1],  # term_slot
             np.array([g.board for g, _ in terms], dtype=i64),
             np.array([g.live for g, _ in terms], dtype=i64).reshape(len(terms), n),
             np.array([[float(x) for x in game.nodes[i].committed] for _, i in terms]).reshape(
@@ -407,14 +320,11 @@ class VectorKernel:
             ),
             vg.node_weight[[i for _, i in terms]].astype(np.float64),
             np.ascontiguousarray(vg.hand_count, dtype=np.float64),
-            sub_id,
-            sub_sign,
-            offset,
-            sw_hand,
-            sw_level,
-            sw_start,
-            sw_lo,
-            sw_hi,
+            *sweep[1:],  # sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start/lo/hi
+            hand_pair,
+            dense_w,
+            dense_s,
+            term_dense,
             (plan.infoset_rep // hh).astype(i64),
             (plan.infoset_rep % hh).astype(i64),
             game.sigma_infoset.astype(i64),
@@ -430,12 +340,27 @@ class VectorKernel:
             np.zeros((n, nn, hh)),
             np.zeros((nn, hh)),
             np.zeros((n, game.n_sigma)),
-            np.zeros(max(offset, hh)),
-            np.zeros(e_total + len(sizes)),
+            np.zeros(max(offset, hh, hh * hh if len(dense_w) else 0)),
+            np.zeros(cs_size),
             *vec[:8],
         )
         self.values = np.zeros(n)
         self.payoff_scale = payoff_scale(game)
+        self.sigma_fixed = np.asarray(game.sigma_fixed, dtype=np.bool_)
+
+    def evaluate(self, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each player's expected value and best-response value against the flat float
+        profile ``sigma``, in one compiled call (equal to
+        :func:`toypoker.vector.values.expected_values` and
+        :func:`~toypoker.vector.values.best_response_value` to rounding)."""
+        st = self.static
+        reach, cfv, inst, m, cs, *vec = self.work
+        values, best = np.zeros(len(reach)), np.zeros(len(reach))
+        _evaluate(
+            np.ascontiguousarray(sigma, dtype=np.float64), self.sigma_fixed, *st[:24],
+            *st[-2:], reach, cfv, inst[0], m, cs, *vec, values, best,
+        )  # fmt: skip
+        return values, best
 
     def iteration(
         self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray, **schedule: float
@@ -470,5 +395,6 @@ def vector_kernel(vg: VectorGame) -> VectorKernel | None:
     """The :class:`VectorKernel` of ``vg`` (built once, kept with it), or ``None`` where
     the sweeps do not apply (the numpy reference then runs)."""
     if "kernel" not in vg.cache:
-        vg.cache["kernel"] = VectorKernel(vg) if plan_for(vg).sweep is not None else None
+        fused = plan_for(vg).sweep is not None or vg.rank_deals is not None
+        vg.cache["kernel"] = VectorKernel(vg) if fused else None
     return vg.cache["kernel"]  # type: ignore[return-value]

@@ -75,6 +75,9 @@ class VectorGame:
     hand_count : (B, H) float, how many physical hands each hand stands for on a
         board: ``board_compat`` as 0/1, or with rank hands (:func:`rank_hands`) the
         copies of the rank the board leaves
+    rank_deals : three players on rank pairs (:func:`rank_hands` with two hole cards):
+        ``(B, H, H, H)`` the physical deals of three pairwise disjoint hands with these
+        ranks avoiding the board (card removal between the players); else ``None``
     depth_start : (depths + 1,) node id boundaries of the depths
     """
 
@@ -97,6 +100,7 @@ class VectorGame:
     depth_start: np.ndarray
     parent: np.ndarray
     hand_count: np.ndarray  # (B, H) float: copies of each hand a board leaves
+    rank_deals: np.ndarray | None = None  # (B, H, H, H) int: rank pairs' deal counts
     cache: dict[str, object] = field(default_factory=dict, repr=False)  # derived structures
 
     @property
@@ -478,50 +482,93 @@ def _strengths(
 
 
 def rank_hands(vg: VectorGame) -> VectorGame:
-    """The layout with one hand per rank instead of per physical card (one hole card, a
-    rank deck): every copy of a rank has the same reach (strategies read ranks), so a
-    rank hand stands for the ``hand_count[b, r]`` copies board ``b`` leaves, and card
-    removal becomes a weight (the copies of the rank less the holder's own one).
+    """The layout with one hand per rank multiset instead of per physical hand (a rank
+    deck): every copy of a rank multiset has the same reach (strategies read ranks),
+    so a rank hand stands for the ``hand_count[b, r]`` physical hands board ``b``
+    leaves, and card removal becomes a weight.  One card a hand: the copies of the
+    rank less the holder's own one.  Two or more (three players): ``rank_deals``, the
+    number of physical deals of each triple of rank hands on each board,
+    ``prod_rank L! / ((L - n)! prod_player k!)`` (``L`` copies left, ``n`` held in
+    all, ``k`` by each player), and terminal values are a dense sum over the others'
+    rank hands, ``O(R^3)`` a terminal (Mercer's deck: ``R`` = 15 rank pairs for 190
+    physical hands).
 
     Values, regrets and the CFR iterates equal those of ``vg`` to rounding; ``H`` drops
-    from the physical cards to the ranks (52 to 13 for a full deck).
+    from the physical hands to the rank multisets (52 to 13 for one card of a full
+    deck).
 
     Raises
     ------
     ToypokerError
-        For two or more hole cards, a suited deck or more than three players.
+        For a suited deck, more than three players, two or more hole cards with other
+        than three players, or a deal-count table above 50 M entries.
     """
     game = vg.game
-    if vg.hands.shape[1] != 1 or vg.n_players > 3:
-        raise _refuse(game, "rank hands need one hole card and at most three players")
-    ranks = vg.card_value[vg.hands[:, 0]]
-    n_ranks = int(ranks.max()) + 1
+    hole = vg.hands.shape[1]
+    if vg.n_players > 3 or (hole > 1 and vg.n_players != 3):
+        raise _refuse(
+            game, "rank hands need one hole card and at most three players, or three players"
+        )
     if int(getattr(getattr(game, "definition", None), "suits", 0)):
         raise _refuse(game, "rank hands need a rank deck (suits merged)")
-    count = np.zeros((len(vg.boards), n_ranks))
-    np.add.at(count.T, ranks, vg.board_compat.T.astype(np.float64))
-    # any copy a board leaves stands for the rank (first one left; none: first copy)
+    values = np.sort(vg.card_value[vg.hands], axis=1)
+    uniq, rid = np.unique(values, axis=0, return_inverse=True)
+    rid = rid.ravel()
+    n_ranks = int(vg.card_value.max()) + 1
+    n_r = len(uniq)
+    if hole > 1 and len(vg.boards) * n_r**3 > 50_000_000:
+        raise _refuse(game, f"{n_r} rank hands: the deal-count table exceeds 50 M entries")
+    count = np.zeros((len(vg.boards), n_r))
+    np.add.at(count.T, rid, vg.board_compat.T.astype(np.float64))
+    # any physical hand a board leaves stands for the rank hand (first one; none: first)
     left = vg.board_compat.astype(np.int64)
-    pick = np.zeros((len(vg.boards), n_ranks), dtype=np.int64)
-    for r in range(n_ranks):
-        cols = np.nonzero(ranks == r)[0]
+    pick = np.zeros((len(vg.boards), n_r), dtype=np.int64)
+    for r in range(n_r):
+        cols = np.nonzero(rid == r)[0]
         pick[:, r] = cols[np.argmax(left[:, cols], axis=1)]
-    per_node = pick[vg.node_board]  # (nodes, R) the physical hand standing for each rank
+    per_node = pick[vg.node_board]  # (nodes, R) the physical hand standing for each
     rows = np.arange(vg.n_nodes)[:, None]
+    held = np.zeros((n_r, n_ranks), dtype=np.int64)  # copies of each rank a hand holds
+    for j in range(hole):
+        np.add.at(held, (np.arange(n_r), uniq[:, j]), 1)
     out = dataclasses.replace(
         vg,
         n_cards=n_ranks,
         card_value=np.arange(n_ranks),
-        hands=np.arange(n_ranks, dtype=np.int64).reshape(-1, 1),
-        hand_cards=np.eye(n_ranks, dtype=bool),
+        hands=uniq.astype(np.int64),
+        hand_cards=held > 0,
         board_compat=count > 0,
         edge_sigma=vg.edge_sigma[rows, per_node],
         hand_infoset=vg.hand_infoset[rows, per_node],
         strength=np.take_along_axis(vg.strength, pick, axis=1),
         hand_count=count,
+        rank_deals=_rank_deals(vg, held) if hole > 1 else None,
         cache={},
     )
     for v in vars(out).values():
         if isinstance(v, np.ndarray):
             v.flags.writeable = False
+    return out
+
+
+def _rank_deals(vg: VectorGame, held: np.ndarray) -> np.ndarray:
+    """``(B, R, R, R)``: physical deals of three pairwise disjoint hands with the rank
+    multisets ``held`` (copies of each rank) avoiding each board (see :func:`rank_hands`)."""
+    n_ranks = held.shape[1]
+    copies = np.bincount(vg.card_value, minlength=n_ranks)
+    top = int(copies.max())
+    fact = np.array([math.factorial(k) for k in range(top + 1)], dtype=np.int64)
+    falling = np.zeros((top + 1, 3 * top + 1), dtype=np.int64)  # L! / (L - m)!, 0 if m > L
+    for big in range(top + 1):
+        for m in range(big + 1):
+            falling[big, m] = math.perm(big, m)
+    h = held.clip(0, top)
+    n_all = h[:, None, None, :] + h[None, :, None, :] + h[None, None, :, :]  # (R, R, R, ranks)
+    denom = np.prod(fact[h], axis=1)  # prod_rank k! of each hand
+    denom3 = denom[:, None, None] * denom[None, :, None] * denom[None, None, :]
+    out = np.zeros((len(vg.boards), *n_all.shape[:3]), dtype=np.int64)
+    for b, cards in enumerate(vg.boards):
+        left = copies - np.bincount(vg.card_value[list(cards)], minlength=n_ranks)
+        ways = np.prod(falling[left[None, None, None, :], n_all.clip(0, 3 * top)], axis=3)
+        out[b] = np.where((n_all <= left).all(axis=3), ways, 0) // denom3
     return out

@@ -26,7 +26,9 @@ Terminal values never touch joint deals:
   (:func:`_three_group`);
 * otherwise (three players with two or more hole cards, four or more players) and as
   the reference: the dense product over the other players' hands, ``O(H^n)`` a
-  terminal (:func:`_dense_group`).
+  terminal (:func:`_dense_group`); on rank pairs (:func:`~toypoker.vector.layout.
+  rank_hands`, three players) the product runs over rank hands with the board's deal
+  counts as the tensor, ``O(R^3)`` a terminal.
 
 Every function runs on float64 and, where stated, on object arrays of
 :class:`fractions.Fraction` (exact).
@@ -232,33 +234,48 @@ def _pot_and_paid(group: _Group, player: int, exact: bool) -> tuple[np.ndarray, 
     return group.committed.sum(axis=1), group.committed[:, player]
 
 
+def pot_shares(strength: np.ndarray, live: tuple[bool, ...]) -> list[np.ndarray]:
+    """Each player's share of the pot at a showdown, over the players' hands (axis ``i``:
+    player ``i``'s hand; ``strength`` of each hand on the board): the live players with
+    the top strength split it.  Per player ``(wins, count)`` stacked (integers, so the
+    exact path divides in rationals)."""
+    n = len(live)
+    hh = len(strength)
+    st = []
+    for i, lv in enumerate(live):
+        shape = [1] * n
+        shape[i] = hh
+        st.append(
+            (strength if lv else np.full_like(strength, np.iinfo(np.int64).min)).reshape(shape)
+        )
+    top = st[0]
+    for x in st[1:]:
+        top = np.maximum(top, x)
+    wins = [np.broadcast_to(x == top, (hh,) * n) for x in st]
+    count = sum(w.astype(np.int64) for w in wins)
+    return [np.stack([w, count]) for w in wins]
+
+
 def _dense_tensors(plan: Plan, group: _Group) -> list[np.ndarray]:
-    """Pairwise-disjointness tensor over the players' hands and each player's share of
-    the pot (live players with the top strength split it), cached per (board, live)."""
+    """Pairwise-disjointness tensor over the players' hands (on rank pairs the board's
+    deal counts, ``VectorGame.rank_deals``) and each player's share of the pot
+    (:func:`pot_shares`), cached per (board, live)."""
     vg = plan.vg
     n = vg.n_players
     key = (group.board, group.live if sum(group.live) > 1 else ())
     if key not in plan.dense_cache:
-        k = plan.disjoint.astype(np.int64)
-        compat = np.ones((vg.n_hands,) * n, dtype=np.int64)
-        for i, j in itertools.combinations(range(n), 2):
-            shape = [1] * n
-            shape[i] = shape[j] = vg.n_hands
-            compat = compat * k.reshape(shape)
+        if vg.rank_deals is not None:
+            compat = np.asarray(vg.rank_deals[group.board])
+        else:
+            k = plan.disjoint.astype(np.int64)
+            compat = np.ones((vg.n_hands,) * n, dtype=np.int64)
+            for i, j in itertools.combinations(range(n), 2):
+                shape = [1] * n
+                shape[i] = shape[j] = vg.n_hands
+                compat = compat * k.reshape(shape)
         shares: list[np.ndarray] = []
         if sum(group.live) > 1:
-            s = vg.strength[group.board]
-            st = []
-            for i, lv in enumerate(group.live):
-                shape = [1] * n
-                shape[i] = vg.n_hands
-                st.append((s if lv else np.full_like(s, np.iinfo(np.int64).min)).reshape(shape))
-            top = st[0]
-            for x in st[1:]:
-                top = np.maximum(top, x)
-            wins = [np.broadcast_to(x == top, compat.shape) for x in st]
-            count = sum(w.astype(np.int64) for w in wins)
-            shares = [np.stack([w, count]) for w in wins]
+            shares = pot_shares(vg.strength[group.board], group.live)
         plan.dense_cache[key] = [compat, *shares]
     return plan.dense_cache[key]
 
@@ -387,7 +404,9 @@ def terminal_values(
     for group in plan.groups:
         out = method(plan, group, reach, player, exact)
         w = np.array(group.weight_exact, dtype=object) if exact else group.weight
-        cfv[group.nodes] = out * w[:, None] * _count(vg, group, exact)[None, :]
+        if vg.rank_deals is None:  # (rank pairs: the deal counts hold every copy)
+            out = out * _count(vg, group, exact)[None, :]
+        cfv[group.nodes] = out * w[:, None]
     return cfv
 
 
