@@ -44,7 +44,10 @@ def test_solve_rhode_island_table_and_refusals(cli, one_line_error):
     assert code == 0, err
     assert "strategy table omitted" in out and "NashConv" in out
     assert "vector layout" in one_line_error("solve", SMALL, "--team", "12")
-    assert "vector layout" in one_line_error("solve", SMALL, "--method", "fp")
+    assert "vector layout" in one_line_error("solve", SMALL, "--method", "os-mccfr")
+    code, out, err = cli("solve", SMALL, "--method", "fp", "--iterations", "3")
+    assert code == 0, err
+    assert "NashConv" in out
 
 
 @pytest.mark.slow

@@ -28,9 +28,10 @@ from ..profile import Profile
 from ..vector import values as V
 from ..vector.direct import build_vector
 from ..vector.layout import VectorGame
-from . import cfr, vector_cfr
+from . import cfr, vector_cfr, vector_fp
 from .checkpoint import Checkpoint, load_checkpoint
-from .registry import get_method, parse_options
+from .fictitious import FPOptions
+from .registry import METHODS, get_method, parse_options
 from .solver import Solver, check_schedule
 
 FIRST_CHECK = 50
@@ -70,23 +71,45 @@ def vector_evaluate(vg: VectorGame, sigma: np.ndarray) -> VectorEvaluation:
 
 
 def check_vector_method(name: str, spec: str) -> None:
-    """Refuse (one line) a method that does not run on the vector layout yet: all but
-    the CFR family."""
-    if get_method(name).options is not cfr.CFROptions:
+    """Refuse (one line) a method that does not run on the vector layout: the exact
+    enumerator and the row layout's deal-sampling MCCFR."""
+    if get_method(name).options not in _STEPS:
         raise ToypokerError(
-            f"{name} does not run on the vector layout yet ({spec}): "
-            "use a method of the CFR family (cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+)"
+            f"{name} does not run on the vector layout ({spec}): use "
+            f"{', '.join(n for n, m in METHODS.items() if m.options in _STEPS)}"
         )
 
 
+def _cfr_steps(vg: VectorGame) -> dict[str, Any]:
+    return {
+        "init": lambda game, options, seed: vector_cfr.init(vg),
+        "step": lambda game, state, options: vector_cfr.step(vg, state, options),
+        "step_many": lambda game, state, options, n: vector_cfr.step_many(vg, state, options, n),
+    }
+
+
+def _fp_steps(vg: VectorGame) -> dict[str, Any]:
+    return {
+        "init": lambda game, options, seed: vector_fp.init(vg, options),
+        "step": lambda game, state, options: vector_fp.step(vg, state, options),
+        "step_many": None,
+    }
+
+
+_STEPS: dict[type, Callable[[VectorGame], dict[str, Any]]] = {
+    cfr.CFROptions: _cfr_steps,
+    FPOptions: _fp_steps,
+}
+"""Each method family that runs on the vector layout: its steps there."""
+
+
 def _vector_method(vg: VectorGame, name: str) -> Any:
-    """The registry's method ``name`` (the CFR family) with its steps, output and
-    summary on ``vg``."""
+    """The registry's method ``name`` with its steps, output and summary on ``vg``."""
     check_vector_method(name, vg.game.spec)
     m = get_method(name)
 
     def summary(game: Any, state: Any, options: Any) -> dict[str, object]:
-        probs = cfr.output(game, state, options)
+        probs = m.output(game, state, options)  # type: ignore[misc]
         ev = vector_evaluate(vg, np.ascontiguousarray(probs, dtype=np.float64))
         return {
             "profile": Profile(game, probs, validate=False),
@@ -95,13 +118,7 @@ def _vector_method(vg: VectorGame, name: str) -> Any:
             "nash_conv": ev.nash_conv,
         }
 
-    return dataclasses.replace(
-        m,
-        init=lambda game, options, seed: vector_cfr.init(vg),
-        step=lambda game, state, options: vector_cfr.step(vg, state, options),
-        step_many=lambda game, state, options, n: vector_cfr.step_many(vg, state, options, n),
-        summary=summary,
-    )
+    return dataclasses.replace(m, summary=summary, **_STEPS[m.options](vg))
 
 
 class VectorSolver(Solver):
@@ -122,7 +139,7 @@ class VectorSolver(Solver):
         m = _vector_method(vg, method)
         opts = parse_options(m, options)
         self.vg = vg
-        self._setup(vg.game, m, opts, None, vector_cfr.init(vg), 0.0)  # type: ignore[arg-type]
+        self._setup(vg.game, m, opts, None, m.init(vg.game, opts, None), 0.0)  # type: ignore[arg-type]
 
     @classmethod
     def from_checkpoint(  # type: ignore[override]
@@ -156,6 +173,6 @@ class VectorSolver(Solver):
 
     def _nash_conv(self) -> tuple[float, float]:
         """NashConv and the largest gain of the current output, on the vector layout."""
-        probs = cfr.output(self.game, self.state, self.options)
+        probs = self.method.output(self.game, self.state, self.options)
         ev = vector_evaluate(self.vg, np.ascontiguousarray(probs, dtype=np.float64))
         return ev.nash_conv, max(ev.gains)

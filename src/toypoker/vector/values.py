@@ -41,7 +41,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..evaluate import segment_sum
+from ..evaluate import first_best, segment_sum
 from ..game import Game
 from .layout import VectorGame
 
@@ -404,10 +404,16 @@ def counterfactual_values(
 
 
 def _backward(
-    vg: VectorGame, sigma: np.ndarray, player: int, cfv: np.ndarray, choice: np.ndarray | None
+    vg: VectorGame,
+    sigma: np.ndarray,
+    player: int,
+    cfv: np.ndarray,
+    choice: np.ndarray | None,
+    ties: tuple[np.ndarray | None, float] = (None, 0.0),
 ) -> None:
     """Sum ``cfv`` up the tree in place: ``player``'s edges weighted by ``sigma`` (or,
-    with ``choice``, by a best response chosen here per infoset), others' summed."""
+    with ``choice``, by a best response chosen here per infoset, ``ties`` = (order,
+    tie_rtol) as :func:`best_response_value`'s), others' summed."""
     exact = cfv.dtype == object
     game = vg.game
     for t in range(len(vg.depth_start) - 2, 0, -1):
@@ -418,7 +424,7 @@ def _backward(
             e = vg.edge_sigma[a:b][own]
             ok = e >= 0
             if choice is not None:
-                _choose(game, e[ok], v[own][ok], choice, exact)
+                _choose(game, e[ok], v[own][ok], choice, exact, ties)
                 weight = np.where(game.sigma_fixed, sigma, choice)
                 if exact:
                     weight = np.array([Fraction(x) for x in weight], dtype=object)
@@ -434,15 +440,25 @@ def _backward(
         cfv[par[first]] += np.add.reduceat(v, first, axis=0)
 
 
-def _choose(game: Game, e: np.ndarray, q: np.ndarray, choice: np.ndarray, exact: bool) -> None:
+def _choose(
+    game: Game,
+    e: np.ndarray,
+    q: np.ndarray,
+    choice: np.ndarray,
+    exact: bool,
+    ties: tuple[np.ndarray | None, float] = (None, 0.0),
+) -> None:
     """Best actions of the free infosets whose edges ``e`` carry the values ``q``:
-    summed over the hands of each infoset, first maximum in the game's action order."""
+    summed over the hands of each infoset, first maximum in the game's action order
+    (or in ``ties[0]``; floats within ``ties[1]`` times the infoset's largest absolute
+    action value of the best are ties, as :func:`toypoker.evaluate.best_response`)."""
+    order, tie_rtol = ties
     total = segment_sum(e, q, game.n_sigma)
     infs = np.unique(game.sigma_infoset[e])
     infs = infs[~game.infoset_restricted[infs]]
     if not len(infs):
         return
-    pad = game.infoset_actions_padded[infs]
+    pad = (game.infoset_actions_padded if order is None else order)[infs]
     if exact:
         best = np.array(
             [
@@ -456,7 +472,7 @@ def _choose(game: Game, e: np.ndarray, q: np.ndarray, choice: np.ndarray, exact:
         )
     else:
         qm = np.where(pad >= 0, total[pad.clip(0)], -np.inf)
-        best = np.argmax(qm, axis=1)
+        best = first_best(qm, pad, tie_rtol)
     choice[pad.ravel()[pad.ravel() >= 0]] = 0
     choice[pad[np.arange(len(infs)), best]] = 1
 
@@ -473,14 +489,24 @@ def expected_values(vg: VectorGame, sigma: np.ndarray, *, dense: bool = False) -
 
 
 def best_response_value(
-    vg: VectorGame, sigma: np.ndarray, player: int
+    vg: VectorGame,
+    sigma: np.ndarray,
+    player: int,
+    *,
+    reach: np.ndarray | None = None,
+    order: np.ndarray | None = None,
+    tie_rtol: float = 0.0,
 ) -> tuple[object, np.ndarray]:
     """``player``'s best-response value against ``sigma`` and the pure response
-    (0/1 per flat action at her free infosets)."""
-    reach = reaches(vg, sigma)
+    (0/1 per flat action at her free infosets).
+
+    ``reach``: :func:`reaches` of ``sigma`` when the caller has it; ``order`` and
+    ``tie_rtol``: the tie rule, as :func:`toypoker.evaluate.best_response`'s."""
+    if reach is None:
+        reach = reaches(vg, sigma)
     cfv = terminal_values(vg, reach, player, sigma.dtype == object)
     choice = np.zeros(vg.game.n_sigma, dtype=np.int64)
-    _backward(vg, sigma, player, cfv, choice)
+    _backward(vg, sigma, player, cfv, choice, (order, tie_rtol))
     return cfv[0].sum(), choice
 
 
