@@ -124,7 +124,7 @@ def solve(
         ``equilibria``/``variables`` for ``enumerate``; ``team`` and
         ``solved_as`` for a game with a team.
     """
-    if isinstance(game, VectorGame):  # the vector layout: the CFR family, no teams
+    if isinstance(game, VectorGame):  # the vector layout: no teams
         if team not in (None, False) or merge:
             raise ToypokerError(f"teams are not supported on the vector layout ({game.game.spec})")
         return _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
@@ -198,12 +198,9 @@ def _run(
 ) -> Result:
     """One run of ``method`` on ``game`` (the body of :func:`solve`)."""
     m = get_method(method)
-    vector = isinstance(game, VectorGame)
-    if vector and seed is not None:
-        raise ToypokerError(f"{m.name} is deterministic: it takes no seed")
     if resume is None:
         solver = (
-            VectorSolver(game, method, **options)
+            VectorSolver(game, method, seed=seed, **options)
             if isinstance(game, VectorGame)
             else Solver(game, method, seed=seed, **options)
         )

@@ -28,11 +28,11 @@ from ..profile import Profile
 from ..vector import values as V
 from ..vector.direct import build_vector
 from ..vector.layout import VectorGame
-from . import cfr, vector_cfr, vector_fp
+from . import cfr, vector_cfr, vector_fp, vector_pcs
 from .checkpoint import Checkpoint, load_checkpoint
 from .fictitious import FPOptions
 from .registry import METHODS, get_method, parse_options
-from .solver import Solver, check_schedule
+from .solver import Solver, check_schedule, method_seed
 
 FIRST_CHECK = 50
 """The first iteration :class:`VectorSolver` checks NashConv at (without ``check_every``)."""
@@ -96,9 +96,18 @@ def _fp_steps(vg: VectorGame) -> dict[str, Any]:
     }
 
 
+def _pcs_steps(vg: VectorGame) -> dict[str, Any]:
+    return {
+        "init": lambda game, options, seed: vector_pcs.vector_init(vg, seed),
+        "step": lambda game, state, options: vector_pcs.vector_step(vg, state, options),
+        "step_many": None,
+    }
+
+
 _STEPS: dict[type, Callable[[VectorGame], dict[str, Any]]] = {
     cfr.CFROptions: _cfr_steps,
     FPOptions: _fp_steps,
+    vector_pcs.PCSOptions: _pcs_steps,
 }
 """Each method family that runs on the vector layout: its steps there."""
 
@@ -135,11 +144,14 @@ class VectorSolver(Solver):
         The method's typed options, as for :class:`~toypoker.solvers.solver.Solver`.
     """
 
-    def __init__(self, vg: VectorGame, method: str = "cfr+", **options: object) -> None:
+    def __init__(
+        self, vg: VectorGame, method: str = "cfr+", *, seed: int | None = None, **options: object
+    ) -> None:
         m = _vector_method(vg, method)
         opts = parse_options(m, options)
+        seed = method_seed(m, seed)
         self.vg = vg
-        self._setup(vg.game, m, opts, None, m.init(vg.game, opts, None), 0.0)  # type: ignore[arg-type]
+        self._setup(vg.game, m, opts, seed, m.init(vg.game, opts, seed), 0.0)  # type: ignore[arg-type]
 
     @classmethod
     def from_checkpoint(  # type: ignore[override]
