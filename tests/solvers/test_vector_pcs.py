@@ -12,6 +12,7 @@ from toypoker.evaluate import evaluate
 from toypoker.games import load_game
 from toypoker.profile import Profile
 from toypoker.solvers import solve
+from toypoker.solvers.vector_pcs import PCSOptions, vector_init, vector_step
 from toypoker.vector import compile_vector
 from toypoker.vector.direct import build_vector
 
@@ -43,6 +44,20 @@ def test_rhode_island_deck_converges_and_is_checked_by_the_row_layout() -> None:
     g = load_game(RI)
     ev = evaluate(g, Profile(g, res.profile.probs))
     assert abs(res.nash_conv - float(ev.nash_conv)) <= 1e-12
+
+
+def test_updating_the_path_only_leaves_the_same_state() -> None:
+    # independent path: the update over every infoset (restrict=False) from the same
+    # states and generator; off the path regrets gain 0 and regret matching repeats
+    vg = build_vector(RI)
+    opts = PCSOptions(floor=True, gamma=1.0)
+    state = vector_init(vg, 11)
+    for _ in range(20):
+        whole = vector_step(vg, state, opts, restrict=False)
+        state = vector_step(vg, state, opts)
+        for name in ("regrets", "average", "sigma"):
+            assert np.array_equal(getattr(state, name), getattr(whole, name))
+        assert state.rng == whole.rng
 
 
 def test_checkpoint_resumes_bit_for_bit(tmp_path) -> None:

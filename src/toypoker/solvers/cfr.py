@@ -210,7 +210,19 @@ def regret_matching(
     game: Game, regrets: np.ndarray, sigma: np.ndarray, mask: np.ndarray
 ) -> np.ndarray:
     """New strategy at the entries in ``mask``: positive regrets normalised per
-    infoset, uniform where no regret is positive.  Other entries unchanged."""
+    infoset, uniform where no regret is positive.  Other entries unchanged.
+
+    A sparse ``mask`` (whole infosets, under a quarter of the entries: a sampled
+    update) is computed on its entries only, with the same sums in the same order."""
+    idx = np.flatnonzero(mask)
+    if 4 * len(idx) < len(mask):
+        infs = game.sigma_infoset[idx]
+        pos_i = np.maximum(regrets[idx], 0.0)
+        sums_i = np.bincount(infs, weights=pos_i, minlength=game.n_infosets)[infs]
+        uniform_i = 1.0 / game.infoset_n_actions[infs]
+        out = sigma.copy()
+        out[idx] = np.where(sums_i > 0, pos_i / np.where(sums_i > 0, sums_i, 1.0), uniform_i)
+        return out
     pos = np.where(mask, np.maximum(regrets, 0.0), 0.0)
     sums = np.bincount(game.sigma_infoset, weights=pos, minlength=game.n_infosets)
     s = sums[game.sigma_infoset]

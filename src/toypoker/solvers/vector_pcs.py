@@ -57,28 +57,61 @@ def vector_init(vg: VectorGame, seed: int | None) -> MCCFRState:
     return MCCFRState(0, s.regrets, s.average, s.sigma, make_rng(seed).bit_generator.state)
 
 
-def vector_step(vg: VectorGame, state: MCCFRState, options: PCSOptions) -> MCCFRState:
-    """One iteration: per update, a board path drawn and its subtree's regrets."""
+def vector_step(
+    vg: VectorGame, state: MCCFRState, options: PCSOptions, restrict: bool | None = None
+) -> MCCFRState:
+    """One iteration: per update, a board path drawn and its subtree's regrets.
+
+    ``restrict`` (default: when the schedule has no discount and no prediction)
+    updates only the infosets on the path, which leaves the same state: off the path
+    the regrets gain 0 and regret matching gives the strategy they already have
+    (``tests/solvers/test_vector_pcs.py`` compares the two)."""
     game = vg.game
     rng = make_rng(None, state.rng)
-    rep = V.plan_for(vg).infoset_rep[game.sigma_infoset].clip(0)
+    rep = _reps(vg)
+
+    masks = _free_masks(vg)
+    # without discounts or predictions an update leaves the infosets off the path as
+    # they were (regrets + 0, the same regret matching): update the path's only
+    if restrict is None:
+        restrict = options.alpha is None and not options.predictive
 
     def regrets_of(sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
         active, scale = path_subtree(vg, sample_path(vg, rng))
         reach = V.reaches(vg, sigma, active)
-        weight = scale[rep // vg.n_hands]
-        return [
-            PlayerRegrets(
-                instant_regrets(vg, sigma, p, reach, (active, scale)),
-                game.free_mask(p),
-                reach[p].ravel()[rep] * weight,
-            )
-            for p in group
-        ]
+        out = []
+        for p in group:
+            mask = masks[p]
+            if restrict:
+                on_path = np.zeros(game.n_sigma, dtype=bool)
+                e = vg.edge_sigma[active[vg.edge_player[active] == p]]
+                on_path[e[e >= 0]] = True
+                mask = mask & on_path
+            # own reach times the path's importance weight, where the update reads it
+            idx = np.flatnonzero(mask)
+            own = np.zeros(game.n_sigma)
+            own[idx] = reach[p].ravel()[rep[idx]] * scale[rep[idx] // vg.n_hands]
+            inst = instant_regrets(vg, sigma, p, reach, (active, scale))
+            out.append(PlayerRegrets(inst, mask, own))
+        return out
 
     cfr_state = CFRState(state.iteration, state.regrets, state.average, state.sigma)
     new = scheduled_step(game, cfr_state, options, regrets_of)  # type: ignore[arg-type]
     return MCCFRState(new.iteration, new.regrets, new.average, new.sigma, rng.bit_generator.state)
+
+
+def _reps(vg: VectorGame) -> np.ndarray:
+    """Per flat action, the flat (node, hand) index of one holder of its infoset."""
+    if "action_reps" not in vg.cache:
+        vg.cache["action_reps"] = V.plan_for(vg).infoset_rep[vg.game.sigma_infoset].clip(0)
+    return vg.cache["action_reps"]  # type: ignore[return-value]
+
+
+def _free_masks(vg: VectorGame) -> list[np.ndarray]:
+    """Each player's free flat actions (kept with the layout)."""
+    if "free_masks" not in vg.cache:
+        vg.cache["free_masks"] = [vg.game.free_mask(p) for p in range(vg.n_players)]
+    return vg.cache["free_masks"]  # type: ignore[return-value]
 
 
 def init(game: Game, options: PCSOptions, seed: int | None) -> MCCFRState:
