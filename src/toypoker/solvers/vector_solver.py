@@ -28,9 +28,10 @@ from ..profile import Profile
 from ..vector import values as V
 from ..vector.direct import build_vector
 from ..vector.layout import VectorGame
-from . import cfr, vector_cfr, vector_fp, vector_pcs
+from . import cfr, lp, vector_cfr, vector_fp, vector_lp, vector_pcs
 from .checkpoint import Checkpoint, load_checkpoint
 from .fictitious import FPOptions
+from .lp import LPOptions, certified_fields
 from .registry import METHODS, get_method, parse_options
 from .solver import Solver, check_schedule, method_seed
 
@@ -104,10 +105,19 @@ def _pcs_steps(vg: VectorGame) -> dict[str, Any]:
     }
 
 
+def _lp_steps(vg: VectorGame) -> dict[str, Any]:
+    return {
+        "init": lambda game, options, seed: lp.init(game, options),
+        "step": lambda game, state, options: vector_lp.step(vg, state, options),
+        "step_many": None,
+    }
+
+
 _STEPS: dict[type, Callable[[VectorGame], dict[str, Any]]] = {
     cfr.CFROptions: _cfr_steps,
     FPOptions: _fp_steps,
     vector_pcs.PCSOptions: _pcs_steps,
+    LPOptions: _lp_steps,
 }
 """Each method family that runs on the vector layout: its steps there."""
 
@@ -118,6 +128,10 @@ def _vector_method(vg: VectorGame, name: str) -> Any:
     m = get_method(name)
 
     def summary(game: Any, state: Any, options: Any) -> dict[str, object]:
+        if m.one_shot:  # the LP: its certificate's fields when it certified
+            fields = certified_fields(state.outcome)
+            if fields is not None:
+                return fields
         probs = m.output(game, state, options)  # type: ignore[misc]
         ev = vector_evaluate(vg, np.ascontiguousarray(probs, dtype=np.float64))
         return {
