@@ -10,7 +10,7 @@ import pytest
 
 from toypoker.errors import ToypokerError
 from toypoker.games import load_game
-from toypoker.solvers import solve
+from toypoker.solvers import solve, vector_lp
 from toypoker.solvers.lp import sequence_form
 from toypoker.solvers.vector_lp import lp_size, vector_sequence_form
 from toypoker.vector import compile_vector
@@ -52,6 +52,10 @@ def test_rhode_island_deck_exact_value() -> None:
     assert solve(load_game(spec), "lp").value_exact == res.value_exact
 
 
-def test_three_players_refused_in_one_line() -> None:
+def test_three_players_and_oversize_refused_in_one_line(monkeypatch) -> None:
     with pytest.raises(ToypokerError, match="two-player"):
         solve(compile_vector(load_game("kuhn(players=3)")), "lp")
+    vg = compile_vector(load_game("leduc(players=2)"))
+    monkeypatch.setattr(vector_lp, "MAX_ENTRIES", lp_size(vg) - 1)
+    with pytest.raises(ToypokerError, match="payoff entries"):
+        solve(vg, "lp")

@@ -10,7 +10,8 @@ Fraction(-1, 18)
 
 Methods (:data:`METHODS`, a literal registry): the CFR family (``cfr``,
 ``cfr+``, ``lcfr``, ``dcfr``, ``pcfr+``, ``dcfr+``, ``pdcfr+``; schedules of one
-traversal, see :mod:`.cfr`), Monte Carlo CFR (``es-mccfr``, ``os-mccfr``),
+traversal, see :mod:`.cfr`), Monte Carlo CFR (``es-mccfr``, ``os-mccfr``; and
+``pcs-cfr+``, public chance sampling on the vector layout, :mod:`.vector_pcs`),
 fictitious play (``fp``; Ullman's run in :mod:`.ullman`), the sequence-form
 linear program (``lp``, two players, exact certificate) and the exact equilibrium
 enumerator (``enumerate``).  :class:`Solver` is the stepping API under
@@ -73,7 +74,8 @@ def solve(
     ----------
     game
         A compiled game (:func:`toypoker.load_game`), or a game in the vector layout
-        (:func:`toypoker.vector.direct.build_vector`: the CFR family only, no teams;
+        (:func:`toypoker.vector.direct.build_vector`: the CFR family, ``fp``,
+        ``pcs-cfr+`` and ``lp``, no teams;
         :class:`~toypoker.solvers.vector_solver.VectorSolver`).
     method
         A name in :data:`METHODS` (``"cfr+"`` by default).

@@ -24,6 +24,7 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 
+from ..errors import ToypokerError
 from ..evaluate import BestResponse, Evaluation
 from ..profile import Profile
 from ..threads import blas_limited
@@ -69,6 +70,23 @@ def _terms(vg: VectorGame):  # type: ignore[no-untyped-def]
 def lp_size(vg: VectorGame) -> int:
     """Entries of ``A`` before merging (terminal x possible hand pair): the LP's size."""
     return int(sum(len(g.nodes) * int((p > 0).sum()) for g, p, _ in _terms(vg)))
+
+
+MAX_ENTRIES = 20_000_000
+"""Largest :func:`lp_size` assembled (about 0.5 GB of triplets before HiGHS's own
+copies): the full Rhode Island Hold'em has 508,619,462 (terminal x hand pair) entries
+over 4,921,411 sequences a player -- some 12 GB for ``A`` alone, not attempted."""
+
+
+def check_size(vg: VectorGame) -> None:
+    """Refuse (one line) an LP above :data:`MAX_ENTRIES` before assembling it."""
+    n = lp_size(vg)
+    if n > MAX_ENTRIES:
+        raise ToypokerError(
+            f"the sequence-form LP of {vg.game.spec} has {n:,} payoff entries (terminal x "
+            f"hand pair, ~{n * 24 / 2**30:,.0f} GB to assemble), above {MAX_ENTRIES:,}: "
+            "use a method of the CFR family"
+        )
 
 
 def vector_sequence_form(vg: VectorGame) -> SequenceForm:
@@ -149,6 +167,7 @@ def step(vg: VectorGame, state: OneShotState, options: LPOptions) -> OneShotStat
 __all__ = [
     "exact_evaluation",
     "exact_payoffs",
+    "check_size",
     "lp_size",
     "solve_vector_lp",
     "vector_sequence_form",

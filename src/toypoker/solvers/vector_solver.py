@@ -106,8 +106,12 @@ def _pcs_steps(vg: VectorGame) -> dict[str, Any]:
 
 
 def _lp_steps(vg: VectorGame) -> dict[str, Any]:
+    def init(game: Any, options: Any, seed: int | None) -> Any:
+        vector_lp.check_size(vg)  # refused in one line before anything is assembled
+        return lp.init(game, options)
+
     return {
-        "init": lambda game, options, seed: lp.init(game, options),
+        "init": init,
         "step": lambda game, state, options: vector_lp.step(vg, state, options),
         "step_many": None,
     }
