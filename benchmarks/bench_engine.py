@@ -92,14 +92,21 @@ def child(spec: str, layout: str, iterations: int) -> None:
 
 def convergence(spec: str, layout: str, seconds: int) -> None:
     """NashConv of ``layout`` (``vector:cfr+``, ``vector:pcs-cfr+``) after ``seconds``
-    of stepping (the vector layout's best responses), as JSON."""
+    of stepping, one iteration at a time (the vector layout's best responses), as JSON."""
+    import numpy as np
+
     from toypoker.solvers import VectorSolver
+    from toypoker.solvers.vector_solver import vector_evaluate
 
     _, method = layout.split(":")
     vg = _vector(spec)
     solver = VectorSolver(vg, method, **METHODS[method][1])
-    res = solver.run(None, seconds=float(seconds), check_every=10**9)
-    print(json.dumps({"iterations": res.iterations, "nash_conv": res.nash_conv}))
+    solver.step(1)  # set-up (kernel, plans) outside the race
+    while solver.seconds < seconds:
+        solver.step(1)
+    probs = np.ascontiguousarray(solver.profile().probs, dtype=np.float64)
+    nc = vector_evaluate(vg, probs).nash_conv
+    print(json.dumps({"iterations": solver.iteration, "nash_conv": nc}))
 
 
 def run(spec: str, layout: str, iterations: int) -> dict[str, float]:
@@ -144,10 +151,10 @@ def methods_table(reps: int) -> None:
             )
 
 
-def pcs_table(reps: int, full: bool, seconds: int) -> None:
+def pcs_table(reps: int, full: bool, seconds: int, race_only: bool = False) -> None:
     """Public chance sampling against full CFR+ on the vector layout."""
     print(f"{'game':<32} {'method':<22} {'s/it':>8} {'it/s':>7} {'MB':>7}")
-    for spec in PCS_GAMES + (["rhode_island"] if full else []):
+    for spec in [] if race_only else PCS_GAMES + (["rhode_island"] if full else []):
         for layout in ("vector:cfr+", "vector:cfr+:numpy", "vector:pcs-cfr+"):
             rs = [run(spec, layout, 5) for _ in range(reps)]
             s = _med(rs, "step")
@@ -171,6 +178,7 @@ def main() -> None:
     parser.add_argument(
         "--seconds", type=int, default=60, help="with --pcs: the NashConv race (0: none)"
     )
+    parser.add_argument("--race-only", action="store_true", help="with --pcs: only the race")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -182,7 +190,7 @@ def main() -> None:
         return
     print(f"load before: {os.getloadavg()}  (2 cores shared)")
     if args.pcs:
-        pcs_table(args.reps, args.full, args.seconds)
+        pcs_table(args.reps, args.full, args.seconds, args.race_only)
     else:
         methods_table(args.reps)
     print(f"load after: {os.getloadavg()}")
