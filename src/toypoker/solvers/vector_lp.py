@@ -19,7 +19,9 @@ counts it before anything is assembled.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import scipy.sparse as sp
@@ -54,9 +56,10 @@ def _pairs(vg: VectorGame, board: int) -> np.ndarray:
     return np.outer(c, c) * disjoint + np.diag(c * (c - 1))
 
 
-def _terms(vg: VectorGame):  # type: ignore[no-untyped-def]
-    """Per terminal group: its nodes, the hand-pair counts and player 1's payoff per
-    (terminal, h1, h2) as (numerator over 2, exact committed chips)."""
+def _terms(vg: VectorGame) -> Iterator[tuple[Any, np.ndarray, np.ndarray]]:
+    """Per terminal group (:attr:`toypoker.vector.values.Plan.groups`): the group, the
+    hand-pair counts ``(H, H)`` and twice player 1's share of the pot per hand pair
+    (2 wins, 1 ties, 0 loses)."""
     for group in V.plan_for(vg).groups:
         pairs = _pairs(vg, group.board)
         if all(group.live):
