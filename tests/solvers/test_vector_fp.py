@@ -27,8 +27,17 @@ def _layouts(spec: str):
     return g, build_vector(spec) if spec.startswith("rhode_island") else compile_vector(g)
 
 
-@pytest.mark.parametrize("spec", SPECS)
-@pytest.mark.parametrize("options", [{}, {"ullman": True}, {"gamma": 1.0}])
+SCHEDULES = ({}, {"ullman": True}, {"gamma": 1.0})
+CASES: list = [(spec, options) for spec in SPECS[:-1] for options in SCHEDULES]
+CASES += [
+    (SPECS[-1], {}),
+    # the suited deck's other two schedules: ~2 s each
+    pytest.param(SPECS[-1], {"ullman": True}, marks=pytest.mark.slow),
+    pytest.param(SPECS[-1], {"gamma": 1.0}, marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize(("spec", "options"), CASES)
 def test_runs_equal_the_row_layout(spec: str, options: dict) -> None:
     # independent path: the row layout's own fictitious play, 25 iterations from the start
     # (before the one tie rule, Kuhn's run split from the row layout's at iteration 4 and

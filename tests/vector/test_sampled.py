@@ -55,11 +55,11 @@ def test_expected_update_is_the_full_update_exactly(spec: str) -> None:
 
 
 def test_paths_are_drawn_with_their_probabilities() -> None:
-    # independent path: board_paths' exact probabilities against 20,000 draws
+    # independent path: board_paths' exact probabilities against 5,000 draws
     vg, _ = _exact_profile("leduc(players=2)")
     rng = np.random.default_rng(7)
     want = dict(board_paths(vg))
-    draws = [sample_path(vg, rng) for _ in range(20000)]
+    draws = [sample_path(vg, rng) for _ in range(5000)]
     for path, prob in want.items():
         freq = sum(d == path for d in draws) / len(draws)
-        assert abs(freq - float(prob)) < 0.02  # 5 standard errors at p = 1/3
+        assert abs(freq - float(prob)) < 0.035  # 5 standard errors at p = 1/3
