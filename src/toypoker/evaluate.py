@@ -200,6 +200,17 @@ class BestResponse:
         return Profile(game, probs)
 
 
+def first_best(qm: np.ndarray, pad: np.ndarray, tie_rtol: float) -> np.ndarray:
+    """Per row of the float action values ``qm`` (``-inf`` where ``pad`` is ``-1``), the
+    first column within ``tie_rtol`` times the row's largest absolute value of the best
+    (``tie_rtol = 0``: the first maximum)."""
+    if not tie_rtol:
+        return np.argmax(qm, axis=1)
+    top = qm.max(axis=1, keepdims=True)
+    scale = np.abs(np.where(pad >= 0, qm, 0.0)).max(axis=1, keepdims=True)
+    return np.argmax(qm >= top - tie_rtol * scale, axis=1)
+
+
 def best_response(
     game: Game,
     profile: Profile | np.ndarray,
@@ -298,12 +309,8 @@ def best_response(
                     if len(qm)
                     else np.zeros(0, dtype=np.int64)
                 )
-            elif tie_rtol:
-                top = qm.max(axis=1, keepdims=True)
-                scale = np.abs(np.where(pad >= 0, qm, 0.0)).max(axis=1, keepdims=True)
-                best = np.argmax(qm >= top - tie_rtol * scale, axis=1)
             else:
-                best = np.argmax(qm, axis=1)
+                best = first_best(qm, pad, tie_rtol)
             chosen = pad[np.arange(len(infs)), best]
             choice[chosen] = 1
             if exact:

@@ -44,7 +44,12 @@ def test_solve_rhode_island_table_and_refusals(cli, one_line_error):
     assert code == 0, err
     assert "strategy table omitted" in out and "NashConv" in out
     assert "vector layout" in one_line_error("solve", SMALL, "--team", "12")
-    assert "vector layout" in one_line_error("solve", SMALL, "--method", "fp")
+    assert "vector layout" in one_line_error("solve", SMALL, "--method", "os-mccfr")
+    for method in (["fp"], ["pcs-cfr+", "--seed", "1"]):  # the other methods of one engine
+        code, out, err = cli("solve", SMALL, "--method", *method, "--iterations", "3", "--json")
+        assert code == 0, err
+        data = json.loads(out)
+        assert data["method"] == method[0] and data["iterations"] == 3
 
 
 @pytest.mark.slow

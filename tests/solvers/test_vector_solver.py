@@ -68,7 +68,7 @@ def test_checkpoint_resumes_bit_for_bit(both, tmp_path) -> None:
 def test_refusals_are_one_line(both) -> None:
     _, vg = both
     with pytest.raises(ToypokerError, match="does not run on the vector layout"):
-        solve(vg, "fp", iterations=2)
+        solve(vg, "enumerate")
     with pytest.raises(ToypokerError, match="deterministic"):
         solve(vg, "cfr+", iterations=2, seed=3)
     with pytest.raises(ToypokerError, match="teams"):

@@ -10,7 +10,8 @@ Fraction(-1, 18)
 
 Methods (:data:`METHODS`, a literal registry): the CFR family (``cfr``,
 ``cfr+``, ``lcfr``, ``dcfr``, ``pcfr+``, ``dcfr+``, ``pdcfr+``; schedules of one
-traversal, see :mod:`.cfr`), Monte Carlo CFR (``es-mccfr``, ``os-mccfr``),
+traversal, see :mod:`.cfr`), Monte Carlo CFR (``es-mccfr``, ``os-mccfr``; and
+``pcs-cfr+``, public chance sampling on the vector layout, :mod:`.vector_pcs`),
 fictitious play (``fp``; Ullman's run in :mod:`.ullman`), the sequence-form
 linear program (``lp``, two players, exact certificate) and the exact equilibrium
 enumerator (``enumerate``).  :class:`Solver` is the stepping API under
@@ -73,7 +74,8 @@ def solve(
     ----------
     game
         A compiled game (:func:`toypoker.load_game`), or a game in the vector layout
-        (:func:`toypoker.vector.direct.build_vector`: the CFR family only, no teams;
+        (:func:`toypoker.vector.direct.build_vector`: the CFR family, ``fp``,
+        ``pcs-cfr+`` and ``lp``, no teams;
         :class:`~toypoker.solvers.vector_solver.VectorSolver`).
     method
         A name in :data:`METHODS` (``"cfr+"`` by default).
@@ -124,7 +126,7 @@ def solve(
         ``equilibria``/``variables`` for ``enumerate``; ``team`` and
         ``solved_as`` for a game with a team.
     """
-    if isinstance(game, VectorGame):  # the vector layout: the CFR family, no teams
+    if isinstance(game, VectorGame):  # the vector layout: no teams
         if team not in (None, False) or merge:
             raise ToypokerError(f"teams are not supported on the vector layout ({game.game.spec})")
         return _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
@@ -198,12 +200,9 @@ def _run(
 ) -> Result:
     """One run of ``method`` on ``game`` (the body of :func:`solve`)."""
     m = get_method(method)
-    vector = isinstance(game, VectorGame)
-    if vector and seed is not None:
-        raise ToypokerError(f"{m.name} is deterministic: it takes no seed")
     if resume is None:
         solver = (
-            VectorSolver(game, method, **options)
+            VectorSolver(game, method, seed=seed, **options)
             if isinstance(game, VectorGame)
             else Solver(game, method, seed=seed, **options)
         )

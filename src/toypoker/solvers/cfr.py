@@ -82,7 +82,27 @@ class Backend(StrEnum):
 
 
 @dataclass(frozen=True)
-class CFROptions:
+class ScheduleOptions:
+    """The fields of the CFR schedule (:func:`scheduled_step`), shared by
+    :class:`CFROptions` and the sampled :class:`~toypoker.solvers.vector_pcs.PCSOptions`;
+    see :class:`CFROptions` for their meaning."""
+
+    floor: bool = False
+    alpha: float | None = None
+    beta: float | None = None
+    gamma: float = 0.0
+    alternating: bool = True
+    delay: int = 0
+    output: Output = Output.AVERAGE
+    predictive: bool = False
+    discount_lag: int = 0
+
+    def __post_init__(self) -> None:
+        check_schedule_options(self)
+
+
+@dataclass(frozen=True)
+class CFROptions(ScheduleOptions):
     """How a CFR variant accumulates regrets and averages strategies.
 
     Attributes
@@ -115,15 +135,6 @@ class CFROptions:
         a checkpoint records it, so a resumed run continues bit for bit.
     """
 
-    floor: bool = False
-    alpha: float | None = None
-    beta: float | None = None
-    gamma: float = 0.0
-    alternating: bool = True
-    delay: int = 0
-    output: Output = Output.AVERAGE
-    predictive: bool = False
-    discount_lag: int = 0
     average: Average | None = None
     backend: Backend = Backend.NUMBA
 
@@ -132,15 +143,23 @@ class CFROptions:
         if self.average is not None:
             set_(self, "average", choice("average", self.average, Average))
             set_(self, "gamma", self.average.exponent)  # type: ignore[union-attr]
-        check_regret_options(self)
-        set_(self, "alternating", boolean("alternating", self.alternating))
-        set_(self, "delay", integer("delay", self.delay))
-        set_(self, "predictive", boolean("predictive", self.predictive))
-        lag = integer("discount_lag", self.discount_lag)
-        if lag > 1:
-            raise ToypokerError(f"option discount_lag must be 0 or 1, not {lag!r}")
-        set_(self, "discount_lag", lag)
+        check_schedule_options(self)
         set_(self, "backend", choice("backend", self.backend, Backend))
+
+
+def check_schedule_options(o: object) -> None:
+    """Check and normalise (in place on a frozen options object) the fields of the
+    CFR schedule (:func:`scheduled_step`): :func:`check_regret_options`' and
+    alternating, delay, predictive, discount_lag."""
+    set_ = object.__setattr__
+    check_regret_options(o)
+    set_(o, "alternating", boolean("alternating", o.alternating))  # type: ignore[attr-defined]
+    set_(o, "delay", integer("delay", o.delay))  # type: ignore[attr-defined]
+    set_(o, "predictive", boolean("predictive", o.predictive))  # type: ignore[attr-defined]
+    lag = integer("discount_lag", o.discount_lag)  # type: ignore[attr-defined]
+    if lag > 1:
+        raise ToypokerError(f"option discount_lag must be 0 or 1, not {lag!r}")
+    set_(o, "discount_lag", lag)
 
 
 def check_regret_options(o: object) -> None:
@@ -198,7 +217,20 @@ def regret_matching(
 ) -> np.ndarray:
     """New strategy at the entries in ``mask``: the regrets above ``tol`` normalised
     per infoset, uniform where none is.  Other entries unchanged.  ``tol`` is
-    :func:`~toypoker.kernels.cfr.regret_tolerance` in the solvers (0: plain signs)."""
+    :func:`~toypoker.kernels.cfr.regret_tolerance` in the solvers (0: plain signs).
+
+    A sparse ``mask`` (whole infosets, under a quarter of the entries: a sampled
+    update) is computed on its entries only, with the same sums in the same order."""
+    idx = np.flatnonzero(mask)
+    if 4 * len(idx) < len(mask):
+        infs = game.sigma_infoset[idx]
+        r_i = regrets[idx]
+        pos_i = np.where(r_i > tol, r_i, 0.0)
+        sums_i = np.bincount(infs, weights=pos_i, minlength=game.n_infosets)[infs]
+        uniform_i = 1.0 / game.infoset_n_actions[infs]
+        out = sigma.copy()
+        out[idx] = np.where(sums_i > 0, pos_i / np.where(sums_i > 0, sums_i, 1.0), uniform_i)
+        return out
     pos = np.where(mask & (regrets > tol), regrets, 0.0)
     sums = np.bincount(game.sigma_infoset, weights=pos, minlength=game.n_infosets)
     s = sums[game.sigma_infoset]

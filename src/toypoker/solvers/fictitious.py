@@ -12,7 +12,10 @@ average so far): the responses are simultaneous.  Two averages, chosen by the
   Iteration ``t`` has weight ``w_t = (t + 1)**gamma`` (``gamma = 0``: every
   best response counts once); the uniform start counts once.  Ties in a best
   response go to the first action in the game's order
-  (:func:`toypoker.evaluate.best_response`).
+  (:func:`toypoker.evaluate.best_response`); values within :data:`TIE_RTOL`
+  (relative) are ties, so a tie in exact arithmetic (common against the uniform
+  start, and between suit-symmetric hands) is broken the same way whatever order
+  the float sums run in -- on the row and the vector layout alike.
 
 * ``ullman=True``: fictitious play as Ullman's public code runs it
   (``Strategies.nes`` in rjullman/poker-nasheq; read, not copied).  Start from
@@ -61,6 +64,7 @@ converges (the current best response is pure), so it takes no ``output`` option.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 
@@ -123,22 +127,71 @@ class FPState:
     gain: float = -1.0
 
 
-def _realization(game: Game, sigma: np.ndarray, player: int) -> np.ndarray:
-    """``pi_p(I) * sigma(a|I)`` at ``player``'s free entries, 0 elsewhere."""
-    reach = player_reach(game, edge_probabilities(game, sigma), player)
-    rep = game.infoset_rep_row[game.sigma_infoset]
-    mask = game.free_mask(player)
-    return np.where(mask, reach[rep] * sigma, 0.0)
+class Layout(Protocol):
+    """What a fictitious-play step reads from a game layout (the row layout here,
+    :class:`_Rows`; the vector layout's in :mod:`toypoker.solvers.vector_fp`), so that
+    both run the one schedule of :func:`layout_step`."""
+
+    def responses(self, sigma: np.ndarray, ullman: bool) -> list[tuple[float, np.ndarray]]:
+        """Each player's pure best response to ``sigma`` as (value, 0/1 choice); with
+        ``ullman``, under Ullman's tie rule (:func:`ullman_best_response`)."""
+        ...
+
+    def values(self, sigma: np.ndarray) -> np.ndarray:
+        """Each player's expected value under ``sigma``."""
+        ...
+
+    def realization(self, sigma: np.ndarray, player: int) -> np.ndarray:
+        """``pi_p(I) * sigma(a|I)`` at ``player``'s free entries, 0 elsewhere."""
+        ...
+
+
+class _Rows:
+    """The row layout's part of a step (:class:`Layout`)."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+
+    def responses(self, sigma: np.ndarray, ullman: bool) -> list[tuple[float, np.ndarray]]:
+        game = self.game
+        eprob = edge_probabilities(game, sigma)
+        reach = reaches(game, eprob)
+        if ullman:
+            return [
+                ullman_best_response(game, sigma, p, reach, eprob) for p in range(game.n_players)
+            ]
+        brs = [
+            best_response(game, sigma, p, reach, eprob, tie_rtol=TIE_RTOL)
+            for p in range(game.n_players)
+        ]
+        return [(float(br.value), br.choice) for br in brs]
+
+    def values(self, sigma: np.ndarray) -> np.ndarray:
+        game = self.game
+        v = backward_values(game, edge_probabilities(game, sigma))
+        return np.array([float(root_value(game, v[p])) for p in range(game.n_players)])
+
+    def realization(self, sigma: np.ndarray, player: int) -> np.ndarray:
+        game = self.game
+        reach = player_reach(game, edge_probabilities(game, sigma), player)
+        rep = game.infoset_rep_row[game.sigma_infoset]
+        mask = game.free_mask(player)
+        return np.where(mask, reach[rep] * sigma, 0.0)
 
 
 def init(game: Game, options: FPOptions | None = None, seed: int | None = None) -> FPState:
     """The start: the uniform profile, counted once in the average.
 
     ``seed`` is not read (the method protocol passes it)."""
+    return layout_init(game, options, _Rows(game))
+
+
+def layout_init(game: Game, options: FPOptions | None, layout: Layout) -> FPState:
+    """:func:`init` on any layout."""
     sigma = Profile.uniform(game).probs
     if options is not None and options.ullman:
         return FPState(0, sigma.copy(), sigma)
-    avg = sum(_realization(game, sigma, p) for p in range(game.n_players))
+    avg = sum(layout.realization(sigma, p) for p in range(game.n_players))
     return FPState(0, np.asarray(avg, dtype=np.float64), sigma)
 
 
@@ -191,40 +244,34 @@ def ullman_best_response(
     return float(br.value), br.choice
 
 
-def _ullman_step(game: Game, state: FPState, options: FPOptions) -> FPState:
-    t = state.iteration + 1
-    sigma = state.sigma
-    eprob = edge_probabilities(game, sigma)
-    reach = reaches(game, eprob)
-    values = backward_values(game, eprob)
-    new = sigma.copy()
-    gains = []
-    weights = np.arange(1, t + 2, dtype=np.float64) ** options.gamma
-    w = weights[-1] / weights.sum()
-    for p in range(game.n_players):
-        br_value, choice = ullman_best_response(game, sigma, p, reach, eprob)
-        gains.append(br_value - float(root_value(game, values[p])))
-        mask = game.free_mask(p)
-        new[mask] = (1.0 - w) * sigma[mask] + w * choice[mask]
-    return FPState(t, new, new, max(max(gains), 0.0))
-
-
 def step(game: Game, state: FPState, options: FPOptions) -> FPState:
     """One iteration: every player's best response to the current profile enters it."""
-    if options.ullman:
-        return _ullman_step(game, state, options)
+    return layout_step(game, state, options, _Rows(game))
+
+
+def layout_step(game: Game, state: FPState, options: FPOptions, layout: Layout) -> FPState:
+    """:func:`step` on any layout: the one schedule (see the module docstring)."""
     t = state.iteration + 1
+    sigma = state.sigma
+    responses = layout.responses(sigma, options.ullman)
+    if options.ullman:
+        values = layout.values(sigma)
+        weights = np.arange(1, t + 2, dtype=np.float64) ** options.gamma
+        w = weights[-1] / weights.sum()
+        new = sigma.copy()
+        gains = []
+        for p, (br_value, choice) in enumerate(responses):
+            gains.append(br_value - float(values[p]))
+            mask = game.free_mask(p)
+            new[mask] = (1.0 - w) * sigma[mask] + w * choice[mask]
+        return FPState(t, new, new, max(max(gains), 0.0))
     w = float(t + 1) ** options.gamma
-    eprob = edge_probabilities(game, state.sigma)
-    reach = reaches(game, eprob)
     average = state.average.copy()
-    for p in range(game.n_players):
-        br = best_response(game, state.sigma, p, reach, eprob)
+    for p, (_, choice) in enumerate(responses):
         mask = game.free_mask(p)
-        response = np.where(mask, br.choice.astype(np.float64), state.sigma)
-        average += w * _realization(game, response, p)
-    sigma = average_strategy(game, average, state.sigma)
-    return FPState(t, average, sigma)
+        response = np.where(mask, choice.astype(np.float64), sigma)
+        average += w * layout.realization(response, p)
+    return FPState(t, average, average_strategy(game, average, sigma))
 
 
 def output(game: Game, state: FPState, options: FPOptions) -> np.ndarray:
@@ -243,7 +290,10 @@ def stop_gain(state: FPState, options: FPOptions) -> float | None:
 __all__ = [
     "FPOptions",
     "FPState",
+    "Layout",
     "init",
+    "layout_init",
+    "layout_step",
     "output",
     "step",
     "stop_gain",

@@ -22,6 +22,7 @@ slower on a busy machine (issue 11).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -54,6 +55,19 @@ class SequenceForm:
 def sequence_form(game: Game) -> SequenceForm:
     """Sequences, constraint matrices ``E``, ``F`` and payoff matrix ``A`` of a
     two-player game (Koller, Megiddo, von Stengel 1996)."""
+    seq_of_sigma, n_seq = sequences(game)
+    last = _last_sequences(game, seq_of_sigma)
+    parent_seq = last[game.infoset_player, game.infoset_rep_row]
+    term = game.term_rows
+    coef = game.weights[game.row_deal[term]] * game.term_u[0]
+    A = sp.csr_matrix((coef, (last[0, term], last[1, term])), shape=n_seq)
+    A.sum_duplicates()
+    return constraints(game, seq_of_sigma, n_seq, parent_seq, A)
+
+
+def sequences(game: Game) -> tuple[np.ndarray, tuple[int, int]]:
+    """Each flat action's sequence index within its player's (``>= 1``; 0 is the empty
+    sequence) and the players' sequence counts, of a two-player game."""
     if game.n_players != 2:
         raise ToypokerError(
             f"the sequence-form LP is for two-player games; {game.spec} has "
@@ -65,8 +79,19 @@ def sequence_form(game: Game) -> SequenceForm:
         idx = np.nonzero(game.sigma_player == p)[0]
         seq_of_sigma[idx] = 1 + np.arange(len(idx))
         n_seq.append(1 + len(idx))
-    last = _last_sequences(game, seq_of_sigma)
-    parent_seq = last[game.infoset_player, game.infoset_rep_row]
+    return seq_of_sigma, (n_seq[0], n_seq[1])
+
+
+def constraints(
+    game: Game,
+    seq_of_sigma: np.ndarray,
+    n_seq: tuple[int, int],
+    parent_seq: np.ndarray,
+    A: sp.csr_matrix,
+) -> SequenceForm:
+    """The :class:`SequenceForm` with the players' constraints ``E x = e`` built from the
+    infosets and their parent sequences, and the payoff matrix ``A`` as given (the
+    layouts assemble ``A``: rows here, :mod:`toypoker.solvers.vector_lp`)."""
     Es, es_ = [], []
     for p in range(2):
         rows, cols, vals = [0], [0], [1.0]
@@ -92,13 +117,7 @@ def sequence_form(game: Game) -> SequenceForm:
         rhs = np.zeros(r)
         rhs[0] = 1.0
         es_.append(rhs)
-    term = game.term_rows
-    coef = game.weights[game.row_deal[term]] * game.term_u[0]
-    A = sp.csr_matrix((coef, (last[0, term], last[1, term])), shape=(n_seq[0], n_seq[1]))
-    A.sum_duplicates()
-    return SequenceForm(
-        seq_of_sigma, (n_seq[0], n_seq[1]), (Es[0], Es[1]), (es_[0], es_[1]), A, parent_seq
-    )
+    return SequenceForm(seq_of_sigma, n_seq, (Es[0], Es[1]), (es_[0], es_[1]), A, parent_seq)
 
 
 def _solve_player(sf: SequenceForm, player: int) -> tuple[np.ndarray, float]:
@@ -335,6 +354,22 @@ def solve_lp(game: Game, max_denominator: int = 10**12) -> LPResult:
     """
     t0 = time.perf_counter()
     sf = sequence_form(game)
+    return solve_sequence_form(
+        game, sf, lambda: _exact_payoffs(game, sf), lambda p: evaluate(game, p), max_denominator, t0
+    )
+
+
+def solve_sequence_form(
+    game: Game,
+    sf: SequenceForm,
+    payoffs: Callable[[], dict[tuple[int, int], Fraction]],
+    evaluate_exact: Callable[[Profile], Evaluation],
+    max_denominator: int,
+    t0: float,
+) -> LPResult:
+    """:func:`solve_lp`'s LP and certificate on any layout: ``sf`` and ``payoffs()``
+    (``A`` exactly) assembled by the layout, ``evaluate_exact`` its exact evaluation
+    of a profile (values, best-response values); ``t0`` when the assembly began."""
     x, v1 = _solve_player(sf, 0)
     y, _ = _solve_player(sf, 1)
     probs = behaviour(game, sf, [x, y])
@@ -343,19 +378,19 @@ def solve_lp(game: Game, max_denominator: int = 10**12) -> LPResult:
     best: tuple[Fraction, Fraction] | None = None
     best_prof = best_ev = None
     # first: the exact plans on the LP's optimal face
-    payoffs = _exact_payoffs(game, sf)
-    plans = [exact_plan(game, sf, 0, x, payoffs), exact_plan(game, sf, 1, y, payoffs)]
+    exact = payoffs()
+    plans = [exact_plan(game, sf, 0, x, exact), exact_plan(game, sf, 1, y, exact)]
     if all(p is not None for p in plans):
         cand = _exact_behaviour(game, sf, plans)
         if cand is not None:
-            ev = evaluate(game, cand)
+            ev = evaluate_exact(cand)
             best, best_prof, best_ev = (-ev.br_values[1], ev.br_values[0]), cand, ev
             if best[0] == best[1]:
                 return LPResult(Profile(game, probs), v1, cand, best, True, seconds, ev)
     den = 10
     while den <= max_denominator:
         cand = prof.to_exact(max_denominator=den)
-        ev = evaluate(game, cand)
+        ev = evaluate_exact(cand)
         # security levels in a zero-sum game: P1 guarantees -BR2, P2 concedes BR1
         lower, upper = -ev.br_values[1], ev.br_values[0]
         if best is None or upper - lower < best[1] - best[0]:
@@ -413,24 +448,33 @@ def output(game: Game, state: OneShotState, options: LPOptions) -> np.ndarray:
 def summary(game: Game, state: OneShotState, options: LPOptions) -> dict[str, object]:
     """The :class:`~toypoker.result.Result` fields of a solved LP."""
     r = _solved(state)
-    if r.certified and r.exact_profile is not None and r.evaluation is not None:
-        ev, prof = r.evaluation, r.exact_profile
-        return {
-            "profile": prof,
-            "equilibria": (prof,),
-            "values": tuple(float(v) for v in ev.values),
-            "gains": tuple(float(v) for v in ev.gains),
-            "nash_conv": float(ev.nash_conv),
-            "exact": True,
-            "certified": True,
-            "value_exact": tuple(ev.values),
-        }
+    fields = certified_fields(r)
+    if fields is not None:
+        return fields
     ev = evaluate(game, r.profile)  # not certified: the LP's float solution
     return {
         "profile": r.profile,
         "values": tuple(float(v) for v in ev.values),
         "gains": tuple(float(v) for v in ev.gains),
         "nash_conv": float(ev.nash_conv),
+    }
+
+
+def certified_fields(r: LPResult) -> dict[str, object] | None:
+    """The :class:`~toypoker.result.Result` fields of a certified solution (``None``
+    when the LP's solution was not certified)."""
+    if not (r.certified and r.exact_profile is not None and r.evaluation is not None):
+        return None
+    ev, prof = r.evaluation, r.exact_profile
+    return {
+        "profile": prof,
+        "equilibria": (prof,),
+        "values": tuple(float(v) for v in ev.values),
+        "gains": tuple(float(v) for v in ev.gains),
+        "nash_conv": float(ev.nash_conv),
+        "exact": True,
+        "certified": True,
+        "value_exact": tuple(ev.values),
     }
 
 

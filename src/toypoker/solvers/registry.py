@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..errors import ToypokerError
-from . import cfr, enumerate_method, fictitious, lp, mccfr
+from . import cfr, enumerate_method, fictitious, lp, mccfr, vector_pcs
 from .base import Method, OneShotState
 
 METHODS: Mapping[str, Method] = MappingProxyType(
@@ -138,6 +138,18 @@ METHODS: Mapping[str, Method] = MappingProxyType(
             mccfr.MCCFRState,
             stochastic=True,
             step_many=mccfr.os_step_many,
+        ),
+        "pcs-cfr+": Method(
+            "pcs-cfr+",
+            "public-chance-sampling CFR+ on the vector layout: one board path an "
+            "update, full hand vectors, importance-weighted (Johanson et al. 2012)",
+            vector_pcs.PCSOptions,
+            vector_pcs.PCSOptions(floor=True, gamma=1.0),
+            vector_pcs.init,
+            vector_pcs.step,
+            vector_pcs.output,
+            mccfr.MCCFRState,
+            stochastic=True,
         ),
         "lp": Method(
             "lp",

@@ -72,12 +72,7 @@ class Solver:
         check_game(game)
         m = get_method(method)
         opts = parse_options(m, options)
-        if seed is not None:
-            if not m.stochastic:
-                raise ToypokerError(f"{m.name} is deterministic: it takes no seed")
-            seed = check_int(seed, "seed", low=0)
-        elif m.stochastic:
-            seed = int(np.random.SeedSequence().entropy % 2**63)
+        seed = method_seed(m, seed)
         self._setup(game, m, opts, seed, m.init(game, opts, seed), 0.0)
 
     def _setup(
@@ -343,6 +338,18 @@ def _evaluate(game: Game, profile: Profile) -> Evaluation | KernelEvaluation:
     return kernel_evaluate(kernel_for(game), sigma)
 
 
+def method_seed(method: Method, seed: int | None) -> int | None:
+    """The seed a run of ``method`` uses: ``seed`` checked, one drawn from the OS for a
+    sampling method without one; a deterministic method refuses one."""
+    if seed is not None:
+        if not method.stochastic:
+            raise ToypokerError(f"{method.name} is deterministic: it takes no seed")
+        return check_int(seed, "seed", low=0)
+    if method.stochastic:
+        return int(np.random.SeedSequence().entropy % 2**63)
+    return None
+
+
 def check_schedule(iterations: int | None, per_decade: int = 25) -> Callable[[int], bool]:
     """Geometric NashConv checks: about ``per_decade`` per decade, and the last one."""
     marks: set[int] = set()
@@ -398,4 +405,4 @@ def _check_budgets(
     }
 
 
-__all__ = ["Solver", "check_schedule"]
+__all__ = ["Solver", "check_schedule", "method_seed"]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..evaluate import segment_sum
 from ..vector.kernel import vector_kernel
 from ..vector.layout import VectorGame
 from ..vector.values import counterfactual_values, plan_for, reaches
@@ -45,15 +46,23 @@ def init(vg: VectorGame) -> CFRState:
 
 
 def instant_regrets(
-    vg: VectorGame, sigma: np.ndarray, player: int, reach: np.ndarray
+    vg: VectorGame,
+    sigma: np.ndarray,
+    player: int,
+    reach: np.ndarray,
+    sampled: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
-    """``player``'s instantaneous counterfactual regrets per flat action."""
-    cfv = counterfactual_values(vg, sigma, player, reach)
-    own = vg.edge_player == player
-    e = vg.edge_sigma[own]
-    diff = cfv[own] - cfv[vg.parent[own]]
+    """``player``'s instantaneous counterfactual regrets per flat action (exact for
+    Fractions); ``sampled = (active, scale)``: their importance-weighted estimate from
+    a sampled subtree (:mod:`toypoker.solvers.vector_pcs`)."""
+    cfv = counterfactual_values(vg, sigma, player, reach, sampled=sampled)
+    nodes = np.flatnonzero(vg.edge_player == player)
+    if sampled is not None:
+        nodes = nodes[np.isin(nodes, sampled[0])]
+    e = vg.edge_sigma[nodes]
+    diff = cfv[nodes] - cfv[vg.parent[nodes]]
     ok = e >= 0
-    return np.bincount(e[ok], weights=diff[ok], minlength=vg.game.n_sigma)
+    return segment_sum(e[ok], diff[ok], vg.game.n_sigma)
 
 
 def step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:

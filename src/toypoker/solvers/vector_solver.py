@@ -2,15 +2,78 @@
 
 A :class:`~toypoker.solvers.solver.Solver` whose iterations, output and NashConv
 run on a :class:`~toypoker.vector.layout.VectorGame` (hands as vectors on the
-public tree) instead of the row layout: the CFR family's schedules
-(:mod:`toypoker.solvers.vector_cfr`, the fused vector kernel), NashConv and the
+public tree) instead of the row layout: the registry's methods with their layout
+parts swapped (:data:`_STEPS`) -- the CFR family (:mod:`toypoker.solvers.vector_cfr`,
+the fused vector kernel), fictitious play (:mod:`~toypoker.solvers.vector_fp`),
+public-chance-sampling CFR (``pcs-cfr+``, :mod:`~toypoker.solvers.vector_pcs`) and
+the sequence-form LP (:mod:`~toypoker.solvers.vector_lp`) -- with NashConv and the
 players' values from the vector layout's best responses
 (:mod:`toypoker.vector.values`).  Everything else is the row layout's run loop
 unchanged -- budgets, the NashConv trace, atomic checkpoints (the same state
 arrays over the same flat actions, so a checkpoint names the spec and nothing of
-the layout), progress callbacks and Ctrl-C.  ``toypoker solve`` takes this path for
-games the row layout cannot hold that :func:`~toypoker.vector.direct.build_vector`
-builds without a deal table (:func:`vector_spec`).
+the layout), seeds, progress callbacks and Ctrl-C.  ``toypoker solve`` takes this
+path for games the row layout cannot hold that
+:func:`~toypoker.vector.direct.build_vector` builds without a deal table
+(:func:`vector_spec`).
+
+Which layout runs each method, and why.  Measured with ``python
+benchmarks/bench_engine.py --reps 2`` (2026-11-26, load 4.8-8.0 on the shared 2-core
+machine; medians of fresh processes, rows and vector interleaved; build = game and
+solver set-up, for the row layout's kernels their numba cache; an LP "iteration" is
+its one solve with the exact certificate; ``pcs-cfr+`` on a row game runs on its
+compiled vector layout, so its row column pays the deal table too):
+
+=====================  =========  ===============  ================  ===============
+game                   method     build s (r / v)  s an it. (r / v)  peak MB (r / v)
+=====================  =========  ===============  ================  ===============
+leduc(players=2)       cfr+       3.26 / 0.25      0.0001 / 0.0002   183 / 187
+leduc(players=2)       fp         0.15 / 0.30      0.0110 / 0.0484   140 / 140
+leduc(players=2)       pcs-cfr+   0.20 / 0.23      0.0308 / 0.0203   141 / 140
+leduc(players=2)       es-mccfr   1.81 / refused   0.0002 / -        185 / -
+leduc(players=2)       lp         0.10 / 0.08      1.61 / 1.70       166 / 166
+RI(3x2, cap=1)         cfr+       1.51 / 0.15      0.0005 / 0.0004   190 / 188
+RI(3x2, cap=1)         fp         0.52 / 0.20      0.0190 / 0.0314   143 / 141
+RI(3x2, cap=1)         pcs-cfr+   0.60 / 0.19      0.0251 / 0.0228   144 / 141
+RI(3x2, cap=1)         es-mccfr   1.62 / refused   0.0002 / -        190 / -
+RI(3x2, cap=1)         lp         0.28 / 0.16      124.7 / 131.2     606 / 606
+RI(4x2)                cfr+       14.6 / 3.46      0.0533 / 0.0673   378 / 235
+RI(4x2)                fp         12.8 / 5.22      0.4238 / 0.5355   317 / 191
+RI(4x2)                pcs-cfr+   13.1 / 3.51      0.0594 / 0.0676   289 / 195
+RI(4x2)                es-mccfr   14.5 / refused   0.0013 / -        456 / -
+=====================  =========  ===============  ================  ===============
+
+(RI = ``rhode_island(ranks=..,suits=..)``.)  So:
+
+* **CFR family** -- both layouts, one schedule (:func:`~.cfr.scheduled_step`, the
+  kernels' :func:`~.cfr.kernel_schedule`; every step equal to 1e-12): the row
+  layout's fused kernel for the catalogue's compiled games (as fast or faster on
+  small ones), the vector layout for what the row layout cannot hold (the full
+  Rhode Island: 438 M rows counted, 35 M hand entries) and where it is lighter
+  (4x2 deck: 235 against 378 MB; 6x4 deck 2.2x faster, ``bench_rhode.py``).
+* **fp** -- both layouts, one schedule (:func:`~.fictitious.layout_step`; whole runs
+  equal to 1e-12): the rows are faster on small games (4.4x on Leduc, 1.3x on the 4x2
+  deck: the vector best responses run in numpy), the vector layout holds the full
+  game (50 s an iteration, 2.0 GB peak, build 100 s, at load ~6; ``toypoker solve
+  rhode_island --method fp --iterations 2`` exits 0 at 2.18 GB peak after 65 CPU
+  seconds in all, build and NashConv check included, getting 22% of a core) and uses
+  less memory.
+* **pcs-cfr+** -- the vector layout only (it samples public boards and keeps hand
+  vectors; a row game runs it on :func:`~toypoker.vector.layout.compile_vector`).
+  Cheaper iterations (4.4x the fused CFR+ kernel on the 6x4 deck, 2.1x on the full
+  game) but far slower convergence (NashConv 12.75 against 0.129 after 60 s on the
+  6x4 deck): see :mod:`~toypoker.solvers.vector_pcs`.
+* **lp** -- both layouts, one LP and certificate
+  (:func:`~.lp.solve_sequence_form`); only ``A`` is assembled per layout (tested
+  equal entry by entry); the certificate dominates (125-131 s on the 3x2 deck).  The
+  full Rhode Island is refused in one line: 508,619,462 payoff entries over
+  4,921,411 sequences a player (:data:`~.vector_lp.MAX_ENTRIES`).
+* **es-mccfr, os-mccfr** -- the row layout only: they sample joint deals, which is
+  what the deal table stores (a fraction of a millisecond an iteration); their
+  vector-layout counterpart samples public chance (``pcs-cfr+``).
+* **enumerate, collusion and teams, exact rational evaluation** -- the row layout
+  only: tiny games, merged observations and payoff maps that
+  :func:`~toypoker.vector.layout.compile_vector` refuses in one line; the deal table
+  stays as their exact path and as the oracle of the vector tests.
 """
 
 from __future__ import annotations
@@ -29,10 +92,12 @@ from ..vector import values as V
 from ..vector.direct import build_vector
 from ..vector.kernel import vector_kernel
 from ..vector.layout import VectorGame
-from . import cfr, vector_cfr
+from . import cfr, lp, vector_cfr, vector_fp, vector_lp, vector_pcs
 from .checkpoint import Checkpoint, load_checkpoint
-from .registry import get_method, parse_options
-from .solver import Solver, check_schedule
+from .fictitious import FPOptions
+from .lp import LPOptions, certified_fields
+from .registry import METHODS, get_method, parse_options
+from .solver import Solver, check_schedule, method_seed
 
 FIRST_CHECK = 50
 """The first iteration :class:`VectorSolver` checks NashConv at (without ``check_every``)."""
@@ -75,23 +140,71 @@ def vector_evaluate(vg: VectorGame, sigma: np.ndarray) -> VectorEvaluation:
 
 
 def check_vector_method(name: str, spec: str) -> None:
-    """Refuse (one line) a method that does not run on the vector layout yet: all but
-    the CFR family."""
-    if get_method(name).options is not cfr.CFROptions:
+    """Refuse (one line) a method that does not run on the vector layout: the exact
+    enumerator and the row layout's deal-sampling MCCFR."""
+    if get_method(name).options not in _STEPS:
         raise ToypokerError(
-            f"{name} does not run on the vector layout yet ({spec}): "
-            "use a method of the CFR family (cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+)"
+            f"{name} does not run on the vector layout ({spec}): use "
+            f"{', '.join(n for n, m in METHODS.items() if m.options in _STEPS)}"
         )
 
 
+def _cfr_steps(vg: VectorGame) -> dict[str, Any]:
+    return {
+        "init": lambda game, options, seed: vector_cfr.init(vg),
+        "step": lambda game, state, options: vector_cfr.step(vg, state, options),
+        "step_many": lambda game, state, options, n: vector_cfr.step_many(vg, state, options, n),
+    }
+
+
+def _fp_steps(vg: VectorGame) -> dict[str, Any]:
+    return {
+        "init": lambda game, options, seed: vector_fp.init(vg, options),
+        "step": lambda game, state, options: vector_fp.step(vg, state, options),
+        "step_many": None,
+    }
+
+
+def _pcs_steps(vg: VectorGame) -> dict[str, Any]:
+    return {
+        "init": lambda game, options, seed: vector_pcs.vector_init(vg, seed),
+        "step": lambda game, state, options: vector_pcs.vector_step(vg, state, options),
+        "step_many": None,
+    }
+
+
+def _lp_steps(vg: VectorGame) -> dict[str, Any]:
+    def init(game: Any, options: Any, seed: int | None) -> Any:
+        vector_lp.check_size(vg)  # refused in one line before anything is assembled
+        return lp.init(game, options)
+
+    return {
+        "init": init,
+        "step": lambda game, state, options: vector_lp.step(vg, state, options),
+        "step_many": None,
+    }
+
+
+_STEPS: dict[type, Callable[[VectorGame], dict[str, Any]]] = {
+    cfr.CFROptions: _cfr_steps,
+    FPOptions: _fp_steps,
+    vector_pcs.PCSOptions: _pcs_steps,
+    LPOptions: _lp_steps,
+}
+"""Each method family that runs on the vector layout: its steps there."""
+
+
 def _vector_method(vg: VectorGame, name: str) -> Any:
-    """The registry's method ``name`` (the CFR family) with its steps, output and
-    summary on ``vg``."""
+    """The registry's method ``name`` with its steps, output and summary on ``vg``."""
     check_vector_method(name, vg.game.spec)
     m = get_method(name)
 
     def summary(game: Any, state: Any, options: Any) -> dict[str, object]:
-        probs = cfr.output(game, state, options)
+        if m.one_shot:  # the LP: its certificate's fields when it certified
+            fields = certified_fields(state.outcome)
+            if fields is not None:
+                return fields
+        probs = m.output(game, state, options)  # type: ignore[misc]
         ev = vector_evaluate(vg, np.ascontiguousarray(probs, dtype=np.float64))
         return {
             "profile": Profile(game, probs, validate=False),
@@ -100,13 +213,7 @@ def _vector_method(vg: VectorGame, name: str) -> Any:
             "nash_conv": ev.nash_conv,
         }
 
-    return dataclasses.replace(
-        m,
-        init=lambda game, options, seed: vector_cfr.init(vg),
-        step=lambda game, state, options: vector_cfr.step(vg, state, options),
-        step_many=lambda game, state, options, n: vector_cfr.step_many(vg, state, options, n),
-        summary=summary,
-    )
+    return dataclasses.replace(m, summary=summary, **_STEPS[m.options](vg))
 
 
 class VectorSolver(Solver):
@@ -123,11 +230,14 @@ class VectorSolver(Solver):
         The method's typed options, as for :class:`~toypoker.solvers.solver.Solver`.
     """
 
-    def __init__(self, vg: VectorGame, method: str = "cfr+", **options: object) -> None:
+    def __init__(
+        self, vg: VectorGame, method: str = "cfr+", *, seed: int | None = None, **options: object
+    ) -> None:
         m = _vector_method(vg, method)
         opts = parse_options(m, options)
+        seed = method_seed(m, seed)
         self.vg = vg
-        self._setup(vg.game, m, opts, None, vector_cfr.init(vg), 0.0)  # type: ignore[arg-type]
+        self._setup(vg.game, m, opts, seed, m.init(vg.game, opts, seed), 0.0)  # type: ignore[arg-type]
 
     @classmethod
     def from_checkpoint(  # type: ignore[override]
@@ -162,6 +272,6 @@ class VectorSolver(Solver):
 
     def _nash_conv(self) -> tuple[float, float]:
         """NashConv and the largest gain of the current output, on the vector layout."""
-        probs = cfr.output(self.game, self.state, self.options)
+        probs = self.method.output(self.game, self.state, self.options)
         ev = vector_evaluate(self.vg, np.ascontiguousarray(probs, dtype=np.float64))
         return ev.nash_conv, max(ev.gains)

@@ -13,9 +13,11 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
 * :mod:`.values` -- reach, counterfactual values (fold terminals by
   inclusion-exclusion over cards, two-player showdowns by a sorted sweep, the dense
   product for three or more players), expected values, best responses, NashConv;
-* :mod:`toypoker.solvers.vector_cfr` -- the CFR family's iteration
-  (:class:`~toypoker.solvers.cfr.CFROptions`) on the vector layout (on the solvers'
-  floor: it shares the schedule of :mod:`toypoker.solvers.cfr`);
+* on the solvers' floor, the methods' parts that read the layout:
+  :mod:`toypoker.solvers.vector_cfr` (the CFR family's regrets),
+  :mod:`~toypoker.solvers.vector_fp` (fictitious play's best responses),
+  :mod:`~toypoker.solvers.vector_pcs` (public-chance-sampling CFR) and
+  :mod:`~toypoker.solvers.vector_lp` (the sequence-form LP's payoff matrix);
 * :mod:`.direct` -- :func:`~toypoker.vector.direct.build_vector`: the layout built
   without a deal table for ``kuhn(...)``, ``holdem(...)`` (rank decks, and suited
   evaluators on suit-canonical boards) and ``rhode_island(...)`` specs (same infosets,
@@ -25,7 +27,9 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
   players, three with one card a hand and three on rank pairs, and the values and
   best responses of a profile in one call (``VectorKernel.evaluate``); its terminal
   values are in :mod:`.terminals`; the numpy code above stays the reference it is
-  tested against (``tests/vector/test_kernel.py``, ``tests/vector/test_rank_pairs.py``).
+  tested against (``tests/vector/test_kernel.py``, ``tests/vector/test_rank_pairs.py``);
+* :mod:`.sampled` -- public chance sampling: one board path an update and the
+  importance weights of the subtree it fixes (``pcs-cfr+``).
 
 Status (issue 21): equal to the row layout in values, best responses, NashConv and
 CFR iterations (``tests/vector``, ``tests/solvers/test_vector_cfr.py``).  CFR runs in
@@ -38,12 +42,26 @@ multiset: with one hole card, card removal as a weight (``VectorGame.hand_count`
 with two or more (three players), the board's deal counts of each triple of rank
 hands (``VectorGame.rank_deals``; ``mercer(players=3,variant=mmh)``: 15 rank pairs
 for 190 physical hands, a CFR+ iteration about 25x faster than the row layout's in
-CPU time, ``benchmarks/bench_vector.py``).  The CFR family runs on it
-through the normal run loop (:class:`~toypoker.solvers.vector_solver.VectorSolver`:
-budgets, NashConv trace, checkpoints, Ctrl-C; ``tp.solve`` takes a ``VectorGame``), and
-``toypoker solve rhode_island`` uses it; the other methods, collusion and every other
-game's CLI still run on the row layout (``benchmarks/bench_vector.py`` and
-``benchmarks/bench_rhode.py`` measure both).
+CPU time, ``benchmarks/bench_vector.py``).
+
+One engine: which layout runs each method, and why (measured by
+``benchmarks/bench_engine.py``; the table is in
+:mod:`toypoker.solvers.vector_solver`).  ``tp.solve`` and ``toypoker solve
+rhode_island`` run on a ``VectorGame``: the CFR family, ``fp``, ``pcs-cfr+`` and
+``lp``.  No method has two schedules: the CFR family shares
+:func:`~toypoker.solvers.cfr.scheduled_step` (the fused kernels its
+``kernel_schedule``), fictitious play :func:`~toypoker.solvers.fictitious.layout_step`,
+the LP :func:`~toypoker.solvers.lp.solve_sequence_form` (LP and exact certificate);
+each layout supplies only its regrets, best responses or payoff matrix, tested equal
+to the other's.  ``pcs-cfr+`` exists only here (a row game runs it on its
+:func:`compile_vector`).  The deal table stays, behind the same
+:class:`~toypoker.game.Game`: it is what :func:`compile_vector` reads for the
+catalogue's games, the exact path for tiny games (``enumerate``, rational
+evaluation, collusion and teams, which the vector layout refuses in one line) and
+the oracle of every test here; deal-sampling MCCFR (``es-mccfr``, ``os-mccfr``)
+samples its joint deals and stays there.  Compiled catalogue games keep the row
+layout for the CLI: on them it is as fast or faster (Leduc: CFR+ 0.1 ms against
+0.2 ms an iteration, ``fp`` 11 ms against 48 ms) at the same memory.
 """
 
 from .layout import VectorGame, compile_vector

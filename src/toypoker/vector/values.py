@@ -43,7 +43,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..evaluate import segment_sum
+from ..evaluate import first_best, segment_sum
 from ..game import Game
 from .layout import VectorGame
 
@@ -191,29 +191,41 @@ def _one(exact: bool) -> object:
     return Fraction(1) if exact else 1.0
 
 
-def reaches(vg: VectorGame, sigma: np.ndarray) -> np.ndarray:
-    """Every player's own reach at every (node, hand), shape ``(n, nodes, H)``."""
+def depth_nodes(vg: VectorGame, active: np.ndarray | None) -> list[slice | np.ndarray]:
+    """The nodes of each depth: a slice of ids, or with ``active`` (sorted node ids: a
+    sampled subtree, closed under parents) the active ids of the depth."""
+    ds = vg.depth_start
+    if active is None:
+        return [slice(int(ds[t]), int(ds[t + 1])) for t in range(len(ds) - 1)]
+    cut = np.searchsorted(active, ds)
+    return [active[cut[t] : cut[t + 1]] for t in range(len(ds) - 1)]
+
+
+def reaches(vg: VectorGame, sigma: np.ndarray, active: np.ndarray | None = None) -> np.ndarray:
+    """Every player's own reach at every (node, hand), shape ``(n, nodes, H)``; with
+    ``active`` (:func:`depth_nodes`) at those nodes only (0 elsewhere)."""
     exact = sigma.dtype == object
     n, nn, hh = vg.n_players, vg.n_nodes, vg.n_hands
-    reach = np.empty((n, nn, hh), dtype=object if exact else np.float64)
+    dtype = object if exact else np.float64
+    reach = np.empty((n, nn, hh), dtype=dtype) if active is None else np.zeros((n, nn, hh), dtype)
+    if exact and active is not None:
+        reach[...] = Fraction(0)
     reach[:, 0, :] = _one(exact)
     plan = plan_for(vg)
-    compat = vg.board_compat[vg.node_board]
-    for t in range(1, len(vg.depth_start) - 1):
-        a, b = vg.depth_start[t], vg.depth_start[t + 1]
-        par = vg.parent[a:b]
+    for idx in depth_nodes(vg, active)[1:]:
+        par = vg.parent[idx]
         r = reach[:, par, :]
-        ch = plan.chance_child[a:b]
+        ch = plan.chance_child[idx]
         if ch.any():
-            r[:, ch, :] = r[:, ch, :] * compat[a:b][ch]
+            r[:, ch, :] = r[:, ch, :] * vg.board_compat[vg.node_board[idx][ch]]
         for p in range(n):
-            sel = vg.edge_player[a:b] == p
+            sel = vg.edge_player[idx] == p
             if sel.any():
-                e = vg.edge_sigma[a:b][sel]
+                e = vg.edge_sigma[idx][sel]
                 f = sigma[e.clip(0)]
                 f[e < 0] = 0 * _one(exact)
                 r[p, sel, :] = r[p, sel, :] * f
-        reach[:, a:b, :] = r
+        reach[:, idx, :] = r
     return reach
 
 
@@ -391,9 +403,17 @@ def _three_group(
 
 
 def terminal_values(
-    vg: VectorGame, reach: np.ndarray, player: int, exact: bool, *, dense: bool = False
+    vg: VectorGame,
+    reach: np.ndarray,
+    player: int,
+    exact: bool,
+    *,
+    dense: bool = False,
+    scale: np.ndarray | None = None,
 ) -> np.ndarray:
-    """``player``'s counterfactual values at the terminals (other nodes 0), ``(nodes, H)``."""
+    """``player``'s counterfactual values at the terminals (other nodes 0), ``(nodes, H)``;
+    with ``scale`` (per node) each terminal's times its scale, groups at scale 0 skipped
+    (a sampled subtree's importance weights, :mod:`toypoker.vector.sampled`)."""
     plan = plan_for(vg)
     cfv = np.zeros((vg.n_nodes, vg.n_hands), dtype=object if exact else np.float64)
     if exact:
@@ -402,8 +422,13 @@ def terminal_values(
     if plan.sweep is not None and not dense:
         method = _sweep_group if vg.n_players == 2 else _three_group
     for group in plan.groups:
-        out = method(plan, group, reach, player, exact)
         w = np.array(group.weight_exact, dtype=object) if exact else group.weight
+        if scale is not None:
+            s = scale[group.nodes]
+            if not s.any():
+                continue
+            w = w * s
+        out = method(plan, group, reach, player, exact)
         if vg.rank_deals is None:  # (rank pairs: the deal counts hold every copy)
             out = out * _count(vg, group, exact)[None, :]
         cfv[group.nodes] = out * w[:, None]
@@ -411,33 +436,49 @@ def terminal_values(
 
 
 def counterfactual_values(
-    vg: VectorGame, sigma: np.ndarray, player: int, reach: np.ndarray, *, dense: bool = False
+    vg: VectorGame,
+    sigma: np.ndarray,
+    player: int,
+    reach: np.ndarray,
+    *,
+    dense: bool = False,
+    sampled: tuple[np.ndarray, np.ndarray] | None = None,
 ) -> np.ndarray:
     """``player``'s counterfactual values at every (node, hand), shape ``(nodes, H)``.
 
     ``dense`` uses the O(H^n) product at every terminal (the reference);
-    otherwise the O(H) sweeps where they apply (see the module docstring)."""
-    cfv = terminal_values(vg, reach, player, sigma.dtype == object, dense=dense)
-    _backward(vg, sigma, player, cfv, None)
+    otherwise the O(H) sweeps where they apply (see the module docstring).
+    ``sampled = (active, scale)``: the importance-weighted values of a sampled
+    subtree (:func:`toypoker.vector.sampled.path_subtree`; 0 off it)."""
+    active, scale = sampled if sampled is not None else (None, None)
+    cfv = terminal_values(vg, reach, player, sigma.dtype == object, dense=dense, scale=scale)
+    _backward(vg, sigma, player, cfv, None, active=active)
     return cfv
 
 
 def _backward(
-    vg: VectorGame, sigma: np.ndarray, player: int, cfv: np.ndarray, choice: np.ndarray | None
+    vg: VectorGame,
+    sigma: np.ndarray,
+    player: int,
+    cfv: np.ndarray,
+    choice: np.ndarray | None,
+    ties: tuple[np.ndarray | None, float] = (None, 0.0),
+    active: np.ndarray | None = None,
 ) -> None:
     """Sum ``cfv`` up the tree in place: ``player``'s edges weighted by ``sigma`` (or,
-    with ``choice``, by a best response chosen here per infoset), others' summed."""
+    with ``choice``, by a best response chosen here per infoset, ``ties`` = (order,
+    tie_rtol) as :func:`best_response_value`'s), others' summed; with ``active``
+    (:func:`depth_nodes`) over those nodes only."""
     exact = cfv.dtype == object
     game = vg.game
-    for t in range(len(vg.depth_start) - 2, 0, -1):
-        a, b = vg.depth_start[t], vg.depth_start[t + 1]
-        v = cfv[a:b]
-        own = vg.edge_player[a:b] == player
+    for idx in depth_nodes(vg, active)[:0:-1]:
+        v = cfv[idx]
+        own = vg.edge_player[idx] == player
         if own.any():
-            e = vg.edge_sigma[a:b][own]
+            e = vg.edge_sigma[idx][own]
             ok = e >= 0
             if choice is not None:
-                _choose(game, e[ok], v[own][ok], choice, exact)
+                _choose(game, e[ok], v[own][ok], choice, exact, ties)
                 weight = np.where(game.sigma_fixed, sigma, choice)
                 if exact:
                     weight = np.array([Fraction(x) for x in weight], dtype=object)
@@ -448,20 +489,32 @@ def _backward(
             v = v.copy()
             v[own] = v[own] * f
         # breadth-first ids: a depth's children come grouped by parent, parents ascending
-        par = vg.parent[a:b]
+        par = vg.parent[idx]
+        if not len(par):
+            continue
         first = np.flatnonzero(np.r_[True, par[1:] != par[:-1]])
         cfv[par[first]] += np.add.reduceat(v, first, axis=0)
 
 
-def _choose(game: Game, e: np.ndarray, q: np.ndarray, choice: np.ndarray, exact: bool) -> None:
+def _choose(
+    game: Game,
+    e: np.ndarray,
+    q: np.ndarray,
+    choice: np.ndarray,
+    exact: bool,
+    ties: tuple[np.ndarray | None, float] = (None, 0.0),
+) -> None:
     """Best actions of the free infosets whose edges ``e`` carry the values ``q``:
-    summed over the hands of each infoset, first maximum in the game's action order."""
+    summed over the hands of each infoset, first maximum in the game's action order
+    (or in ``ties[0]``; floats within ``ties[1]`` times the infoset's largest absolute
+    action value of the best are ties, as :func:`toypoker.evaluate.best_response`)."""
+    order, tie_rtol = ties
     total = segment_sum(e, q, game.n_sigma)
     infs = np.unique(game.sigma_infoset[e])
     infs = infs[~game.infoset_restricted[infs]]
     if not len(infs):
         return
-    pad = game.infoset_actions_padded[infs]
+    pad = (game.infoset_actions_padded if order is None else order)[infs]
     if exact:
         best = np.array(
             [
@@ -475,7 +528,7 @@ def _choose(game: Game, e: np.ndarray, q: np.ndarray, choice: np.ndarray, exact:
         )
     else:
         qm = np.where(pad >= 0, total[pad.clip(0)], -np.inf)
-        best = np.argmax(qm, axis=1)
+        best = first_best(qm, pad, tie_rtol)
     choice[pad.ravel()[pad.ravel() >= 0]] = 0
     choice[pad[np.arange(len(infs)), best]] = 1
 
@@ -492,14 +545,24 @@ def expected_values(vg: VectorGame, sigma: np.ndarray, *, dense: bool = False) -
 
 
 def best_response_value(
-    vg: VectorGame, sigma: np.ndarray, player: int
+    vg: VectorGame,
+    sigma: np.ndarray,
+    player: int,
+    *,
+    reach: np.ndarray | None = None,
+    order: np.ndarray | None = None,
+    tie_rtol: float = 0.0,
 ) -> tuple[object, np.ndarray]:
     """``player``'s best-response value against ``sigma`` and the pure response
-    (0/1 per flat action at her free infosets)."""
-    reach = reaches(vg, sigma)
+    (0/1 per flat action at her free infosets).
+
+    ``reach``: :func:`reaches` of ``sigma`` when the caller has it; ``order`` and
+    ``tie_rtol``: the tie rule, as :func:`toypoker.evaluate.best_response`'s."""
+    if reach is None:
+        reach = reaches(vg, sigma)
     cfv = terminal_values(vg, reach, player, sigma.dtype == object)
     choice = np.zeros(vg.game.n_sigma, dtype=np.int64)
-    _backward(vg, sigma, player, cfv, choice)
+    _backward(vg, sigma, player, cfv, choice, (order, tie_rtol))
     return cfv[0].sum(), choice
 
 

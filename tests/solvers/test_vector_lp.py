@@ -1,0 +1,61 @@
+"""The sequence-form LP from the vector layout (``toypoker.solvers.vector_lp``): the same
+exact value and certificate as ``solvers/lp.py`` on the row layout."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from toypoker.errors import ToypokerError
+from toypoker.games import load_game
+from toypoker.solvers import solve, vector_lp
+from toypoker.solvers.lp import sequence_form
+from toypoker.solvers.vector_lp import lp_size, vector_sequence_form
+from toypoker.vector import compile_vector
+from toypoker.vector.direct import build_vector
+from toypoker.vector.layout import rank_hands
+
+
+@pytest.mark.parametrize(
+    "spec", ["kuhn(players=2)", pytest.param("leduc(players=2)", marks=pytest.mark.slow)]
+)  # Leduc: ~7 s, three LPs with their exact certificates
+def test_same_exact_value_as_the_row_lp(spec: str) -> None:
+    # independent path: solvers/lp.py on the row layout (its A from the deal table)
+    g = load_game(spec)
+    rows = solve(g, "lp")
+    vg = compile_vector(g)
+    for layout in (vg, rank_hands(vg)):  # physical hands, and one hand a rank
+        res = solve(layout, "lp")
+        assert res.certified and rows.certified
+        assert res.value_exact == rows.value_exact
+        assert res.nash_conv == 0.0
+    if spec == "kuhn(players=2)":
+        assert rows.value_exact[0] == Fraction(-1, 18)  # Kuhn (1950)
+
+
+def test_payoff_matrix_equals_the_row_layout() -> None:
+    # independent path: the row layout's A, summed over deals; the same sequences
+    g = load_game("leduc(players=2)")
+    a = sequence_form(g).A.toarray()
+    b = vector_sequence_form(compile_vector(g)).A.toarray()
+    np.testing.assert_allclose(b, a, atol=1e-15, rtol=0)
+    assert lp_size(compile_vector(g)) > 0
+
+
+@pytest.mark.slow  # ~110 s: the exact certificate of a suited deck (2,352 infosets)
+def test_rhode_island_deck_exact_value() -> None:
+    spec = "rhode_island(ranks=3,suits=2,cap=1)"
+    res = solve(build_vector(spec), "lp")
+    assert res.certified and res.value_exact[0] == Fraction(-92, 567)  # = the row LP's
+    assert solve(load_game(spec), "lp").value_exact == res.value_exact
+
+
+def test_three_players_and_oversize_refused_in_one_line(monkeypatch) -> None:
+    with pytest.raises(ToypokerError, match="two-player"):
+        solve(compile_vector(load_game("kuhn(players=3)")), "lp")
+    vg = compile_vector(load_game("leduc(players=2)"))
+    monkeypatch.setattr(vector_lp, "MAX_ENTRIES", lp_size(vg) - 1)
+    with pytest.raises(ToypokerError, match="payoff entries"):
+        solve(vg, "lp")
