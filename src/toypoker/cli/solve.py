@@ -15,14 +15,15 @@ from rich.table import Table
 from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
-from ..games import count_layout, load_game
+from ..games import load_game
+from ..games.layout_count import LayoutCount
 from ..plots import plot_convergence
 from ..result import Result
 from ..solvers import solve as solve_game
 from ..solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
 from ..solvers.analysis import compare as compare_methods
 from ..solvers.registry import get_method
-from ..solvers.vector_solver import check_vector_method, vector_spec
+from ..solvers.vector_solver import choose_layout
 from ..spec import parse_value
 from ..vector.direct import build_vector
 from ..vector.layout import VectorGame
@@ -88,10 +89,9 @@ def run_with_bar(g: Game | VectorGame, method: str, **kw: object):
         return solve_game(g, method=method, progress=progress, **kw)
 
 
-def build_on_vector_layout(spec: str) -> VectorGame:
-    """Count ``spec``'s vector layout, say its size and memory, then build it (a game the
-    row layout cannot hold, :func:`~toypoker.solvers.vector_solver.vector_spec`)."""
-    counted = count_layout(spec)
+def build_on_vector_layout(spec: str, counted: LayoutCount | None) -> VectorGame:
+    """Say ``spec``'s counted vector layout (size and memory), then build it (a game the
+    row layout cannot hold, :func:`~toypoker.solvers.vector_solver.choose_layout`)."""
     if counted is not None:
         err.print(
             f"vector layout: {counted.public_nodes:,} public nodes x {counted.players} players "
@@ -99,7 +99,7 @@ def build_on_vector_layout(spec: str) -> VectorGame:
             f"{counted.vector_bytes / 2**20:,.0f} MB; building (deal-free)..."
         )
     t0 = time.perf_counter()
-    vg = build_vector(spec)
+    vg = build_vector(spec, rank=True)
     err.print(f"built in {time.perf_counter() - t0:.1f} s")
     return vg
 
@@ -195,6 +195,13 @@ def solve(
         ),
     ] = None,
     team: TeamOpt = None,
+    layout: Annotated[
+        str,
+        typer.Option(
+            help="auto, rows or vector. auto: rhode_island on the vector layout, a holdem "
+            "spec when its counted row layout needs more than 2 GB (CFR family only)."
+        ),
+    ] = "auto",
     json_: JsonOpt = False,
 ) -> None:
     """Solve a game (CFR+ by default) and print the strategy, values and NashConv.
@@ -231,12 +238,11 @@ def solve(
     budget = iterations is not None or seconds is not None
     if iterations is None and seconds is None and (not target or seeds > 1):
         iterations = DEFAULT_ITERATIONS
-    vector = vector_spec(spec)
-    if vector and (seeds > 1 or team is not None):
-        raise ToypokerError(f"{spec} runs on the vector layout: no --seeds or --team")
-    if vector:
-        check_vector_method(method, spec)
-    g = build_on_vector_layout(spec) if vector else load_game(spec)
+    choice = choose_layout(spec, method, layout, plain_run=seeds == 1 and team is None)
+    vector = choice.layout == "vector"
+    if choice.counted is not None or layout != "auto":
+        err.print(f"layout: {'vector' if vector else 'rows'} ({choice.why})")
+    g = build_on_vector_layout(spec, choice.counted) if vector else load_game(spec)
     the_team = None if vector else team_of(g, team)
     kw = {
         **options,

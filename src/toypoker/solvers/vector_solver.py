@@ -10,7 +10,7 @@ unchanged -- budgets, the NashConv trace, atomic checkpoints (the same state
 arrays over the same flat actions, so a checkpoint names the spec and nothing of
 the layout), progress callbacks and Ctrl-C.  ``toypoker solve`` takes this path for
 games the row layout cannot hold that :func:`~toypoker.vector.direct.build_vector`
-builds without a deal table (:func:`vector_spec`).
+builds without a deal table (:func:`choose_layout` states the rule).
 """
 
 from __future__ import annotations
@@ -23,7 +23,8 @@ from typing import Any
 import numpy as np
 
 from ..errors import ToypokerError
-from ..games import parse_game_spec
+from ..games import count_layout, parse_game_spec
+from ..games.layout_count import LayoutCount
 from ..profile import Profile
 from ..vector import values as V
 from ..vector.direct import build_vector
@@ -40,12 +41,65 @@ VECTOR_GAMES = ("rhode_island",)
 """Games solved on the vector layout whenever the CLI solves them (the row layout
 holds only toy decks of them)."""
 
+ROW_LAYOUT_LIMIT = 2 * 2**30
+"""Counted peak bytes of the row layout (rows x
+:data:`~toypoker.games.layout_count.BYTES_PER_ROW`) above which ``toypoker solve``
+runs a ``holdem(...)`` spec on the vector layout (:func:`choose_layout`)."""
 
-def vector_spec(spec: str) -> bool:
-    """Whether ``toypoker solve`` runs ``spec`` on the vector layout: a game of
-    :data:`VECTOR_GAMES` without collusion."""
+LAYOUTS = ("auto", "rows", "vector")
+
+
+@dataclasses.dataclass(frozen=True)
+class LayoutChoice:
+    """Where ``toypoker solve`` runs a spec: ``layout`` ``"rows"`` or ``"vector"``,
+    ``why`` one line saying why, ``counted`` the count it was decided by (or None)."""
+
+    layout: str
+    why: str
+    counted: LayoutCount | None
+
+
+def choose_layout(
+    spec: str, method: str, layout: str = "auto", *, plain_run: bool = True
+) -> LayoutChoice:
+    """The layout ``toypoker solve`` runs ``spec`` on.
+
+    The rule (``layout="auto"``): ``rhode_island(...)`` always runs on the vector
+    layout (the row layout holds only toy decks of it); a ``holdem(...)`` spec runs on
+    it when its row layout, counted before anything is built
+    (:func:`~toypoker.games.count_layout`), would need more than
+    :data:`ROW_LAYOUT_LIMIT` bytes and the run is one the vector layout can do (a
+    method of the CFR family, no collusion; ``plain_run`` false -- ``--seeds`` or
+    ``--team`` -- keeps the rows); everything else runs on the row layout.
+    ``layout="rows"``/``"vector"`` force one (the vector layout refuses in one line
+    what it cannot do).
+    """
+    if layout not in LAYOUTS:
+        raise ToypokerError(f"--layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
     info, _, coll = parse_game_spec(spec)
-    return info.name in VECTOR_GAMES and not coll
+    counted = count_layout(spec)
+    if layout == "rows":
+        return LayoutChoice("rows", "--layout rows", counted)
+    if layout == "vector":
+        check_vector_method(method, spec)
+        if coll or not plain_run:
+            raise ToypokerError(f"{spec} on the vector layout: no collusion, --seeds or --team")
+        return LayoutChoice("vector", "--layout vector", counted)
+    if coll or info.name not in ("holdem", *VECTOR_GAMES) or counted is None:
+        return LayoutChoice("rows", "not counted here", counted)
+    size = f"{counted.rows:,} rows, about {counted.row_bytes / 2**30:,.1f} GB"
+    if info.name in VECTOR_GAMES:
+        check_vector_method(method, spec)
+        if not plain_run:
+            raise ToypokerError(f"{spec} runs on the vector layout: no --seeds or --team")
+        return LayoutChoice("vector", f"{info.name} always; the row layout: {size}", counted)
+    limit = f"{ROW_LAYOUT_LIMIT / 2**30:g} GB"
+    if counted.row_bytes <= ROW_LAYOUT_LIMIT:
+        return LayoutChoice("rows", f"{size} <= {limit}", counted)
+    if get_method(method).options is not cfr.CFROptions or not plain_run:
+        why = "not the CFR family" if plain_run else "--seeds or --team"
+        return LayoutChoice("rows", f"{size} > {limit}, but {why}", counted)
+    return LayoutChoice("vector", f"the row layout: {size} > {limit}", counted)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -132,7 +186,7 @@ class VectorSolver(Solver):
         recorded spec when not given)."""
         ck = checkpoint if isinstance(checkpoint, Checkpoint) else load_checkpoint(checkpoint)
         if vg is None:
-            vg = build_vector(ck.spec)
+            vg = build_vector(ck.spec, rank=True)
         elif vg.game.spec != ck.spec:
             raise ToypokerError(f"checkpoint {ck.path} is for {ck.spec}, not {vg.game.spec}")
         n = {a.shape for a in vars(ck.state).values() if isinstance(a, np.ndarray)}

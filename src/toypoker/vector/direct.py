@@ -41,7 +41,7 @@ from ..games.deals import canonical_boards, group_options
 from ..games.hands import EVALUATORS
 from ..games.limit import betting_tree, limit_deck
 from ..spec import format_spec
-from .layout import VectorGame, _private, assemble
+from .layout import VectorGame, _private, assemble, rank_hands
 
 
 class TreeGame(Game):
@@ -172,9 +172,14 @@ class InfoSets(Sequence[InfoSet]):
         )
 
 
-def build_vector(spec: str) -> VectorGame:
+def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
     """The vector layout of a ``kuhn(...)``, ``holdem(...)`` or ``rhode_island(...)``
     spec, built without a deal table.
+
+    ``rank``: one hand per rank where :func:`~toypoker.vector.layout.rank_hands`
+    applies (a rank deck with copies of each rank, one hole card, at most three
+    players: ``H`` 52 -> 13 on a full deck; values and iterates equal to rounding),
+    physical hands elsewhere.
 
     A suited evaluator (Rhode Island's three-card hands) deals card identities: the
     public tree deals the canonical boards round by round
@@ -300,7 +305,7 @@ def build_vector(spec: str) -> VectorGame:
                 out[b, ok] = evaluator.strength(values[ok], board, suits)
         return out
 
-    return assemble(
+    vg = assemble(
         tree,  # type: ignore[arg-type]
         hole,
         board_sizes,
@@ -308,6 +313,9 @@ def build_vector(spec: str) -> VectorGame:
         suits if merged else 0,
         strength_of,
     )
+    if rank and hole == 1 and n <= 3 and not suits and int(mult.max()) > 1:
+        return rank_hands(vg)
+    return vg
 
 
 def _expand(
