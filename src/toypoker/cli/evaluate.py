@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from ..archive import is_archive, read_profile
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
@@ -27,7 +28,12 @@ from .common import (
 )
 from .tables import team_lines, team_of, values_table
 
-ProfileArg = Annotated[Path, typer.Argument(help="Profile JSON file.")]
+ProfileArg = Annotated[
+    Path,
+    typer.Argument(
+        help="Profile: JSON (solve -o), a result JSON (solve --result) or an .npz archive."
+    ),
+]
 
 
 def load_profile(path: Path, game: Game, exact: bool) -> Profile:
@@ -35,6 +41,9 @@ def load_profile(path: Path, game: Game, exact: bool) -> Profile:
     What the library notes while reading (decimals snapped onto the simplex) is said
     on stderr, one line each."""
     check_readable(path, "profile")
+    if is_archive(path):  # the compact archive (solve -o p.npz / --result r.npz)
+        prof = read_profile(path, game)
+        return prof.to_exact() if exact and not prof.exact else prof
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         prof = Profile.from_json(path, game, exact=exact or None)

@@ -12,12 +12,14 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from ..archive import is_archive, write_archive
 from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
 from ..games.layout_count import LayoutCount
 from ..plots import plot_convergence
+from ..profile import Profile
 from ..result import Result
 from ..solvers import solve as solve_game
 from ..solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
@@ -112,6 +114,15 @@ def vector_values(res: Result) -> SimpleNamespace:
     )
 
 
+def save_profile(profile: Profile, path: Path) -> None:
+    """Write a profile as JSON, or as the compact archive for a name ending in ``.npz``
+    (:mod:`toypoker.archive`)."""
+    if is_archive(path):
+        write_archive(path, profile)
+    else:
+        profile.to_json(path)
+
+
 def lp_text(res: object) -> str:
     """An exact method's value for the summary line."""
     if res.value_exact:
@@ -171,10 +182,17 @@ def solve(
     ] = 1,
     output: Annotated[
         Path | None,
-        output_option("Write the profile as JSON (with --seeds: -seedK)."),
+        output_option(
+            "Write the profile as JSON (with --seeds: -seedK); a name ending in .npz writes "
+            "the compact archive (arrays and labels, streamed: big games)."
+        ),
     ] = None,
     result: Annotated[
-        Path | None, typer.Option(help="Write the whole result (or the seed summary) as JSON.")
+        Path | None,
+        typer.Option(
+            help="Write the whole result (or the seed summary) as JSON; .npz: the compact "
+            "archive (toypoker eval/verify read both)."
+        ),
     ] = None,
     csv: Annotated[
         Path | None, typer.Option(help="Write the profile as CSV (with --seeds: -seedK).")
@@ -269,7 +287,7 @@ def solve(
         if resume is not None and resume.name.startswith("toypoker-solve-"):
             resume.unlink(missing_ok=True)  # our own temporary state, now used up
     if output:
-        res.profile.to_json(output)
+        save_profile(res.profile, output)
     if csv:
         res.profile.to_csv(csv)
     if result:
@@ -353,7 +371,7 @@ def _solve_seeds(
                     resume_hint(drop=("--resume",), add=("--resume", str(base))),
                 )
             if output:
-                r.profile.to_json(seeded(output, s))
+                save_profile(r.profile, seeded(output, s))
             if csv:
                 r.profile.to_csv(seeded(csv, s))
             runs.append(r)
