@@ -54,12 +54,20 @@ def is_archive(path: str | Path) -> bool:
     return Path(path).suffix.lower() == ".npz"
 
 
+def _label_chunks(game: Game) -> Iterator[list[str]]:
+    """The game's infoset labels in chunks of :data:`CHUNK` (a lazy sequence of
+    infosets that makes labels without the objects is asked for them directly)."""
+    infosets = game.infosets
+    fast = getattr(infosets, "labels", None)
+    for lo in range(0, game.n_infosets, CHUNK):
+        hi = min(lo + CHUNK, game.n_infosets)
+        yield fast(lo, hi) if fast else [i.label for i in infosets[lo:hi]]
+
+
 def _labels(game: Game) -> Iterator[bytes]:
     """The game's infoset labels, one a line, encoded in chunks."""
-    infosets = game.infosets
-    for lo in range(0, game.n_infosets, CHUNK):
-        rows = infosets[lo : lo + CHUNK]
-        yield "".join(f"{i.label}\n" for i in rows).encode("utf-8")
+    for rows in _label_chunks(game):
+        yield "".join(f"{x}\n" for x in rows).encode("utf-8")
 
 
 def write_archive(path: str | Path, profile: Profile, result: dict | None = None) -> None:
@@ -179,15 +187,16 @@ def _check_actions(zf: zipfile.ZipFile, game: Game, path: object) -> None:
 def _check_labels(zf: zipfile.ZipFile, game: Game, path: object) -> None:
     with zf.open("labels.txt") as raw:
         text = io.TextIOWrapper(raw, encoding="utf-8", newline="\n")
-        infosets = game.infosets
-        for lo in range(0, game.n_infosets, CHUNK):
-            for info in infosets[lo : lo + CHUNK]:
+        index = 0
+        for rows in _label_chunks(game):
+            for label in rows:
                 line = text.readline(MAX_LABEL)
-                if line.rstrip("\n") != info.label:
+                if line.rstrip("\n") != label:
                     raise ProfileError(
-                        f"{path}: infoset {info.index} is {line.strip()[:60]!r} in the "
-                        f"archive, {info.label!r} in the game"
+                        f"{path}: infoset {index} is {line.strip()[:60]!r} in the "
+                        f"archive, {label!r} in the game"
                     )
+                index += 1
         if text.readline(MAX_LABEL):
             raise ProfileError(f"{path}: more labels than the game's {game.n_infosets}")
 

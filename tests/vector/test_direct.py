@@ -40,6 +40,10 @@ def test_deal_free_build_equals_compiled(spec: str) -> None:
     built = build_vector(spec)
     # same infosets, in the same order, with the same labels: profiles carry over
     assert [i.label for i in built.game.infosets] == [i.label for i in g.infosets]
+    # the archive's fast path: labels straight from the arrays, in chunks
+    n = g.n_infosets
+    labels = built.game.infosets.labels(0, n // 2) + built.game.infosets.labels(n // 2, n)
+    assert labels == [i.label for i in g.infosets]
     assert built.game.n_sigma == g.n_sigma
     compiled = compile_vector(g)
     prof = Profile.random(g, np.random.default_rng(5))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from pathlib import Path
 from typing import Annotated
@@ -12,20 +13,23 @@ from rich.table import Table
 from ..archive import is_archive, read_profile
 from ..evaluate import evaluate
 from ..game import Game
-from ..games import load_game
+from ..games import count_layout, load_game
 from ..profile import Profile
 from ..solvers.analysis import deviations
+from ..solvers.vector_solver import ROW_LAYOUT_LIMIT, vector_evaluate
 from .common import (
     FractionsOpt,
     JsonOpt,
     SpecArg,
     TeamOpt,
     check_readable,
+    err,
     num,
     one_line,
     out,
     print_json,
 )
+from .solve import build_on_vector_layout, vector_values
 from .tables import team_lines, team_of, values_table
 
 ProfileArg = Annotated[
@@ -65,7 +69,18 @@ def eval_(
 ) -> None:
     """Expected values, best-response gains and NashConv of a profile.
 
-    For a team, also its joint best-response gain."""
+    For a team, also its joint best-response gain.  A holdem/rhode_island game whose
+    counted row layout needs more than 2 GB is evaluated on the vector layout (floats)."""
+    counted = count_layout(spec) if team is None and not exact else None
+    if counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT:
+        err.print(f"layout: vector (the row layout: {counted.rows:,} rows)")
+        vg = build_on_vector_layout(spec, counted)
+        vev = vector_evaluate(vg, load_profile(profile, vg.game, False).probs)
+        if json_:
+            print_json({"game": vg.game.spec, "layout": "vector", **dataclasses.asdict(vev)})
+        else:
+            out.print(values_table(vector_values(vev), fractions=fractions))
+        return
     g = load_game(spec)
     ev = evaluate(g, load_profile(profile, g, exact), team=team_of(g, team))
     if json_:

@@ -25,7 +25,7 @@ from ..solvers import solve as solve_game
 from ..solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
 from ..solvers.analysis import compare as compare_methods
 from ..solvers.registry import get_method
-from ..solvers.vector_solver import choose_layout
+from ..solvers.vector_solver import VectorEvaluation, choose_layout
 from ..spec import parse_value
 from ..vector.direct import build_vector
 from ..vector.layout import VectorGame
@@ -106,8 +106,9 @@ def build_on_vector_layout(spec: str, counted: LayoutCount | None) -> VectorGame
     return vg
 
 
-def vector_values(res: Result) -> SimpleNamespace:
-    """The values table's numbers from a vector-layout result (its own best responses)."""
+def vector_values(res: Result | VectorEvaluation) -> SimpleNamespace:
+    """The values table's numbers from a vector-layout result or evaluation (its own
+    best responses)."""
     br = tuple(v + g for v, g in zip(res.values, res.gains, strict=True))
     return SimpleNamespace(
         values=res.values, br_values=br, gains=res.gains, nash_conv=res.nash_conv
