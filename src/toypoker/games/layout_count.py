@@ -3,8 +3,11 @@
 ``toypoker info`` prints these counts before it compiles anything, so a game far
 beyond the row layout (Rhode Island Hold'em on a standard deck) is described, then
 refused in one line.  Everything is counted exactly, for the games of the ``holdem``
-builder whose evaluator sees suits (``rhode_island``; ``holdem(...,evaluator=
-three_card)``; ``standard`` with five or more cards):
+builder (``rhode_island`` and ``holdem(...)``).  Evaluators blind to suits deal rank
+multisets (:func:`_count_ranks`: a node with board ``B`` is reached by every deal of
+the other groups from the cards ``B`` leaves); those that see suits
+(``rhode_island``; ``holdem(...,evaluator=three_card)``; ``standard`` with five or
+more cards) are counted on suit-canonical boards:
 
 * the betting tree has the same shape under every board (limit betting), so it is
   walked once with a single stand-in board per chance node, counting its nodes (and
@@ -173,8 +176,8 @@ def orbit_count(
 
 def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> LayoutCount | None:
     """The counted size of the game of validated ``holdem`` parameters ``p`` (named
-    ``spec``) on the row layout, or None when it is not counted here (an evaluator
-    blind to suits, more than :data:`MAX_BOARDS` canonical boards at a depth);
+    ``spec``) on the row layout, or None when it is not counted here (more than
+    :data:`MAX_BOARDS` boards at a depth);
     :func:`toypoker.games.count_layout` takes a spec.
 
     With ``max_entries``, raises :class:`~toypoker.games.limit.TooLargeError` as soon as

@@ -35,8 +35,11 @@ are expanded into physical cards (``H`` = physical hands, e.g. 52 for one card f
 (card removal as a weight, ``VectorGame.hand_count``).  The CFR family runs on it
 through the normal run loop (:class:`~toypoker.solvers.vector_solver.VectorSolver`:
 budgets, NashConv trace, checkpoints, Ctrl-C; ``tp.solve`` takes a ``VectorGame``), and
-``toypoker solve rhode_island`` uses it; the other methods, collusion and every other
-game's CLI still run on the row layout (``benchmarks/bench_vector.py`` and
+``toypoker solve`` uses it for ``rhode_island`` and for a ``holdem`` spec whose counted
+row layout needs more than 2 GB (``--layout auto|rows|vector``;
+:func:`~toypoker.solvers.vector_solver.choose_layout` states the rule), e.g.
+three-player Leduc on a full deck and three-player Rhode Island decks; the other
+methods and collusion still run on the row layout (``benchmarks/bench_vector.py`` and
 ``benchmarks/bench_rhode.py`` measure both).
 """
 
