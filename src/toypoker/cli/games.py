@@ -101,8 +101,8 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     try:
         g = load_game(spec)
     except ToypokerError as e:
-        if counted is None:
-            raise
+        if counted is None or counted.row_bytes <= 2**31:
+            raise  # not the rows' size (e.g. the deal table's build): say only why
         if json_:
             print_json({"counted": counted.summary()})
         raise ToypokerError(
