@@ -42,6 +42,7 @@ FLOORS: dict[str, int] = {
     # 4 what is computed on one compiled game
     "profile": 4,
     "result": 4,
+    "archive": 4,  # profiles and results as compact archives (.npz)
     "evaluate": 4,
     "kernels": 4,
     "vector": 4,  # the vector layout: an engine beside kernels and evaluate

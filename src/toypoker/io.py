@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import ToypokerError
 
@@ -43,10 +46,13 @@ def clean_stale_temporaries(path: str | Path) -> list[Path]:
     return removed
 
 
-def atomic_write_bytes(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically: a temporary file in the same folder,
-    flushed and fsynced, then renamed over the target.  Temporaries of earlier writers
-    that were killed mid-write are removed first (:func:`clean_stale_temporaries`)."""
+@contextlib.contextmanager
+def atomic_open(path: str | Path) -> Iterator[BinaryIO]:
+    """A binary file to write ``path`` through, atomically: a temporary file in the
+    same folder, flushed and fsynced when the block ends, then renamed over the
+    target (removed instead if the block raises).  Temporaries of earlier writers
+    that were killed mid-write are removed first (:func:`clean_stale_temporaries`).
+    A large file can so be streamed in pieces, never held whole in memory."""
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     folder.mkdir(parents=True, exist_ok=True)
@@ -54,7 +60,7 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=folder)
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            yield fh
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a result file is ordinary
@@ -65,6 +71,12 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def atomic_write_bytes(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` atomically (:func:`atomic_open`)."""
+    with atomic_open(path) as fh:
+        fh.write(data)
 
 
 def atomic_write_text(path: str | Path, text: str) -> None:

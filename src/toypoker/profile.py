@@ -415,6 +415,8 @@ class Profile:
         ProfileError
             For anything but a profile of this game (one line).
         """
+        if isinstance(data, dict) and "infosets" not in data and "profile" in data:
+            data = data["profile"]  # a result file (Result.save): its profile
         if not isinstance(data, dict) or "infosets" not in data:
             raise ProfileError("not a toypoker profile: expected an object with 'infosets'")
         spec = data.get("game")

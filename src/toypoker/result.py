@@ -28,6 +28,8 @@ from types import MappingProxyType
 
 import numpy as np
 
+from .archive import is_archive, write_archive
+from .errors import ToypokerError
 from .evaluate import TeamEvaluation
 from .game import Game
 from .io import atomic_write_text
@@ -167,6 +169,19 @@ class Result:
 
     def to_json_dict(self) -> dict[str, object]:
         """Everything as plain JSON data (exact numbers as ``"p/q"`` strings)."""
+        out = self._json_without_profile()
+        out["profile"] = None if self.profile is None else self.profile.to_json_dict()
+        return {k: out[k] for k in self._json_keys()}
+
+    @staticmethod
+    def _json_keys() -> tuple[str, ...]:
+        return (
+            "format", "game", "method", "options", "exact", "certified", "values",
+            "value_exact", "gains", "nash_conv", "iterations", "seconds", "stopped", "seed",
+            "trace", "profile", "equilibria", "variables", "curve", "team", "solved_as",
+        )  # fmt: skip
+
+    def _json_without_profile(self) -> dict[str, object]:
         return {
             "format": RESULT_FORMAT,
             "game": self.spec,
@@ -183,7 +198,6 @@ class Result:
             "stopped": self.stopped.value,
             "seed": self.seed,
             "trace": [[p.iteration, p.seconds, _finite(p.nash_conv)] for p in self.trace],
-            "profile": None if self.profile is None else self.profile.to_json_dict(),
             "equilibria": [jsonable(e) for e in self.equilibria],
             "variables": [str(v) for v in self.variables],
             "curve": jsonable(self.curve),
@@ -192,7 +206,20 @@ class Result:
         }
 
     def save(self, path: str | Path) -> None:
-        """Write :meth:`to_json_dict` as JSON, atomically."""
+        """Write :meth:`to_json_dict` as JSON, atomically; a path ending in ``.npz``
+        writes the compact archive instead (:mod:`toypoker.archive`: the profile as
+        arrays and labels, streamed; the rest as the archive's ``result``).
+
+        Raises
+        ------
+        ToypokerError
+            ``.npz`` for a result without a profile (one line).
+        """
+        if is_archive(path):
+            if self.profile is None:
+                raise ToypokerError(f"{path}: a {self.method} result has no profile to archive")
+            write_archive(path, self.profile, self._json_without_profile())
+            return
         atomic_write_text(path, json.dumps(self.to_json_dict(), indent=1) + "\n")
 
     def to_csv(self, path: str | Path | None = None) -> str:

@@ -157,3 +157,21 @@ def test_short_fractions_show_both(cli, tmp_path):
     assert cli("solve", "kuhn(players=2)", "--method", "lp", "-o", path, "--json")[0] == 0
     code, out, _ = cli("verify", "kuhn(players=2)", path)
     assert code == 0 and "-1/18 (-0.0555555555556)" in out
+
+
+def test_eval_and_verify_read_the_archive_and_the_result_file(cli, tmp_path):
+    """``solve -o p.npz --result r.npz`` (the compact archive) and ``--result r.json``:
+    eval reads each, and its NashConv is the solve's (independent path: eval's own
+    best responses on the profile read back)."""
+    spec = "kuhn(players=3)"
+    p, r, rj = tmp_path / "p.npz", tmp_path / "r.npz", tmp_path / "r.json"
+    code, out, err = cli("solve", spec, "--iterations", "200", "-o", p, "--result", r, "--json")
+    assert code == 0, err
+    nc = json.loads(out)["nash_conv"]
+    assert cli("solve", spec, "--iterations", "200", "--result", rj, "--json")[0] == 0
+    for path in (p, r, rj):
+        code, out, err = cli("eval", spec, path, "--json")
+        assert code == 0, err
+        assert abs(json.loads(out)["nash_conv"] - nc) <= 1e-12
+    code, out, err = cli("verify", spec, r)
+    assert code == 1 and "not an equilibrium" in out  # read exactly, 200 iterations

@@ -11,6 +11,7 @@ import signal
 import numpy as np
 import pytest
 
+from toypoker.archive import read_profile
 from toypoker.evaluate import evaluate
 from toypoker.games import load_game
 from toypoker.profile import Profile
@@ -72,3 +73,26 @@ def test_ctrl_c_saves_a_checkpoint_that_resumes(cli, tmp_path):
     args[args.index("--iterations") + 1] = str(done + 3)
     code, _, err = cli(*args, "--json")
     assert code == 0, err
+
+
+@pytest.mark.slow  # ~20 s at load 7: the 3-player kernel and the row game's evaluation
+def test_three_player_holdem_on_the_vector_layout(cli, tmp_path):
+    """``--layout vector`` on a small 3-player deck (one hand a rank): the layout is
+    said, and the NashConv printed is the row layout's evaluation of the profile
+    written (independent path: :func:`toypoker.evaluate.evaluate` on the deal table)."""
+    spec = "holdem(players=3,ranks=3,suits=2)"
+    prof = tmp_path / "p.npz"
+    code, out, err = cli(
+        "solve", spec, "--layout", "vector", "--method", "pdcfr+", "--iterations", "30",
+        "--json", "-o", prof,
+    )  # fmt: skip
+    assert code == 0, err
+    assert "layout: vector (--layout vector)" in err and "x 3 hands" in err
+    data = json.loads(out)
+    g = load_game(spec)
+    ev = evaluate(g, read_profile(prof, g))
+    np.testing.assert_allclose(data["values"], ev.values, atol=1e-9, rtol=0)
+    assert abs(data["nash_conv"] - float(ev.nash_conv)) <= 1e-9
+    # auto: this small game stays on the rows, and says so
+    code, _, err = cli("solve", spec, "--iterations", "3", "--no-table")
+    assert code == 0 and "layout: rows (" in err

@@ -40,10 +40,35 @@ def test_counts_equal_the_compiled_game(spec):
         assert got == want
 
 
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "holdem(ranks=3,suits=2)",
+        "holdem(players=3,ranks=4,suits=2)",
+        "holdem(players=3,ranks=4,suits=3,hole=2,rounds=2,board2=2,evaluator=ullman4)",
+        "holdem(players=2,ranks=5,suits=2,rounds=3,board2=1,board3=2,evaluator=high_card)",
+    ],
+)
+def test_rank_decks_counted_equal_the_compiled_game(spec):
+    # an evaluator blind to suits: boards and observations are rank multisets
+    g = load_game(spec)
+    c = count_layout(spec)
+    got = (c.deals, c.public_nodes, c.decision_nodes, c.infosets, c.rows)
+    want = (g.n_deals, len(g.nodes), g.summary()["decision_nodes"], g.n_infosets, g.n_rows)
+    assert got == want
+
+
+def test_full_deck_three_player_leduc_counted():
+    # the numbers load_game compiles for it (`toypoker info` prints them), counted unbuilt
+    c = count_layout("holdem(players=3,ranks=13,suits=4)")
+    assert (c.deals, c.public_nodes, c.infosets, c.rows) == (28_561, 14_051, 77_493, 32_873_711)
+    assert c.hands == 13  # one hand a rank (rank_hands): 14,051 x 3 x 13 entries
+    assert c.entries == 14_051 * 3 * 13
+
+
 def test_games_not_counted_here():
-    # evaluators blind to suits (rank-merged tables), other builders, collusion
+    # other builders, collusion
     assert count_layout("leduc") is None
-    assert count_layout("holdem(ranks=3,suits=2)") is None
     assert count_layout("kuhn(players=3)") is None
     assert (
         count_layout("holdem(players=3,ranks=4,suits=2,rounds=3,evaluator=three_card,team=12)")

@@ -73,3 +73,30 @@ def test_refusals_are_one_line(both) -> None:
         solve(vg, "cfr+", iterations=2, seed=3)
     with pytest.raises(ToypokerError, match="teams"):
         solve(vg, "cfr+", iterations=2, team=(0, 1))
+
+
+def test_the_cli_layout_rule() -> None:
+    """``choose_layout`` decides by the counted row layout, before building anything
+    (the counts are those of ``tests/games/test_layout_count.py``, checked there
+    against compiled games)."""
+    from toypoker.solvers.vector_solver import ROW_LAYOUT_LIMIT, choose_layout
+
+    big = "holdem(players=3,ranks=13,suits=4)"  # 32,873,711 rows: ~6.6 GB on rows
+    c = choose_layout(big, "pdcfr+")
+    assert c.layout == "vector" and c.counted is not None
+    assert c.counted.row_bytes > ROW_LAYOUT_LIMIT and "32,873,711 rows" in c.why
+    # what the vector layout cannot do keeps the rows, saying why
+    assert choose_layout(big, "fp").layout == "rows"
+    assert "--seeds or --team" in choose_layout(big, "cfr+", plain_run=False).why
+    # small games stay on the rows; rhode_island always runs on vectors
+    small = choose_layout("holdem(players=3,ranks=4,suits=2)", "cfr+")
+    assert small.layout == "rows" and "234,804 rows" in small.why
+    assert choose_layout(SPEC, "cfr+").layout == "vector"
+    assert choose_layout("kuhn(players=3)", "cfr+").layout == "rows"
+    # forced either way; the vector layout refuses what it cannot do in one line
+    assert choose_layout(big, "cfr+", "rows").layout == "rows"
+    assert choose_layout("holdem(players=3,ranks=4,suits=2)", "cfr+", "vector").layout == "vector"
+    with pytest.raises(ToypokerError, match="does not run on the vector layout"):
+        choose_layout(SPEC, "fp", "vector")
+    with pytest.raises(ToypokerError, match="--layout must be one of"):
+        choose_layout(SPEC, "cfr+", "columns")

@@ -41,6 +41,10 @@ def test_deal_free_build_equals_compiled(spec: str) -> None:
     built = build_vector(spec)
     # same infosets, in the same order, with the same labels: profiles carry over
     assert [i.label for i in built.game.infosets] == [i.label for i in g.infosets]
+    # the archive's fast path: labels straight from the arrays, in chunks
+    n = g.n_infosets
+    labels = built.game.infosets.labels(0, n // 2) + built.game.infosets.labels(n // 2, n)
+    assert labels == [i.label for i in g.infosets]
     assert built.game.n_sigma == g.n_sigma
     compiled = compile_vector(g)
     prof = Profile.random(g, np.random.default_rng(5))
@@ -84,3 +88,46 @@ def test_rhode_island_exact_on_the_smallest_deck() -> None:
     ev = evaluate(g, prof)
     assert list(a) == list(ev.values)
     assert V.nash_conv(built, prof.probs) == ev.nash_conv
+
+
+# three players, as ``toypoker solve`` builds them (``rank=True``: one hand a rank on a
+# rank deck): 3-player Leduc's structure on a small deck, and a small 3-player Rhode Island
+THREE = [
+    "holdem(players=3,ranks=4,suits=2)",
+    pytest.param("rhode_island(players=3,ranks=3,suits=2,cap=1)", marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("spec", THREE)
+def test_three_players_as_solved_equal_the_row_layout(spec: str) -> None:
+    """Values and NashConv of a random profile, and one CFR+ step from the row layout's
+    own state after 3 iterations, equal to 1e-12 (independent path: the row layout's
+    evaluation, :func:`toypoker.evaluate.evaluate`, and its numpy CFR step).  The step
+    compares regrets and the average, as ``tests/solvers/test_vector_cfr.py`` does: where
+    regrets cancel exactly, a 1e-17 residue of the other summation order turns the next
+    strategy pure (a tie flipped), so the strategy itself can differ by 0.5; and the
+    players update simultaneously (``alternating=False``) so that no player's regrets
+    are taken against a strategy a flipped tie changed within the step."""
+    from dataclasses import replace
+
+    from toypoker.evaluate import evaluate
+    from toypoker.solvers import cfr as C
+    from toypoker.solvers import vector_cfr as VC
+    from toypoker.solvers.registry import METHODS
+
+    g = load_game(spec)
+    built = build_vector(spec, rank=True)
+    if "holdem" in spec:  # one hand a rank (4), not a physical card (8)
+        assert built.n_hands == 4
+    assert [i.label for i in built.game.infosets] == [i.label for i in g.infosets]
+    prof = Profile.random(g, np.random.default_rng(3))
+    ev = evaluate(g, prof)
+    np.testing.assert_allclose(V.expected_values(built, prof.probs), ev.values, atol=1e-12, rtol=0)
+    assert abs(V.nash_conv(built, prof.probs) - float(ev.nash_conv)) <= 1e-12
+    opts = replace(METHODS["cfr+"].defaults, backend=C.Backend.NUMPY, alternating=False)
+    row = C.init(g, opts)
+    for _ in range(3):
+        row = C.step(g, row, opts)
+    want, got = C.step(g, row, opts), VC.step(built, row, opts)
+    for a, b in ((got.regrets, want.regrets), (got.average, want.average)):
+        assert float(np.abs(a - b).max()) <= 1e-12 * max(1.0, float(np.abs(b).max()))

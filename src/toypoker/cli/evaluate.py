@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 from pathlib import Path
 from typing import Annotated
@@ -9,25 +10,34 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from ..archive import is_archive, read_profile
 from ..evaluate import evaluate
 from ..game import Game
-from ..games import load_game
+from ..games import count_layout, load_game
 from ..profile import Profile
 from ..solvers.analysis import deviations
+from ..solvers.vector_solver import ROW_LAYOUT_LIMIT, vector_evaluate
 from .common import (
     FractionsOpt,
     JsonOpt,
     SpecArg,
     TeamOpt,
     check_readable,
+    err,
     num,
     one_line,
     out,
     print_json,
 )
+from .solve import build_on_vector_layout, vector_values
 from .tables import team_lines, team_of, values_table
 
-ProfileArg = Annotated[Path, typer.Argument(help="Profile JSON file.")]
+ProfileArg = Annotated[
+    Path,
+    typer.Argument(
+        help="Profile: JSON (solve -o), a result JSON (solve --result) or an .npz archive."
+    ),
+]
 
 
 def load_profile(path: Path, game: Game, exact: bool) -> Profile:
@@ -35,6 +45,9 @@ def load_profile(path: Path, game: Game, exact: bool) -> Profile:
     What the library notes while reading (decimals snapped onto the simplex) is said
     on stderr, one line each."""
     check_readable(path, "profile")
+    if is_archive(path):  # the compact archive (solve -o p.npz / --result r.npz)
+        prof = read_profile(path, game)
+        return prof.to_exact() if exact and not prof.exact else prof
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         prof = Profile.from_json(path, game, exact=exact or None)
@@ -56,7 +69,18 @@ def eval_(
 ) -> None:
     """Expected values, best-response gains and NashConv of a profile.
 
-    For a team, also its joint best-response gain."""
+    For a team, also its joint best-response gain.  A holdem/rhode_island game whose
+    counted row layout needs more than 2 GB is evaluated on the vector layout (floats)."""
+    counted = count_layout(spec) if team is None and not exact else None
+    if counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT:
+        err.print(f"layout: vector (the row layout: {counted.rows:,} rows)")
+        vg = build_on_vector_layout(spec, counted)
+        vev = vector_evaluate(vg, load_profile(profile, vg.game, False).probs)
+        if json_:
+            print_json({"game": vg.game.spec, "layout": "vector", **dataclasses.asdict(vev)})
+        else:
+            out.print(values_table(vector_values(vev), fractions=fractions))
+        return
     g = load_game(spec)
     ev = evaluate(g, load_profile(profile, g, exact), team=team_of(g, team))
     if json_:

@@ -89,11 +89,11 @@ def _counted_table(summary: dict[str, object]) -> Table:
 def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     """Sizes of a compiled game: players, deals, public nodes, infosets, terminals.
 
-    Suited limit games (``rhode_island``, ``holdem`` with a suited evaluator) are first
-    counted without building (deals, public nodes, infosets, rows and the row layout's
-    memory, hand entries and the vector layout's memory); a game too large to compile
-    is then refused in one line (``toypoker solve`` builds ``rhode_island`` on the vector
-    layout: :mod:`toypoker.solvers.vector_solver`).
+    ``rhode_island`` and ``holdem`` games are first counted without building (deals,
+    public nodes, infosets, rows and the row layout's memory, hand entries and the
+    vector layout's memory); a game too large to compile is then refused in one line
+    (``toypoker solve`` runs it on the vector layout:
+    :func:`toypoker.solvers.vector_solver.choose_layout`).
     """
     counted = count_layout(spec)
     if counted is not None and not json_:
@@ -101,8 +101,8 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     try:
         g = load_game(spec)
     except ToypokerError as e:
-        if counted is None:
-            raise
+        if counted is None or counted.row_bytes <= 2**31:
+            raise  # not the rows' size (e.g. the deal table's build): say only why
         if json_:
             print_json({"counted": counted.summary()})
         raise ToypokerError(

@@ -12,17 +12,20 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from ..archive import is_archive, write_archive
 from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
-from ..games import count_layout, load_game
+from ..games import load_game
+from ..games.layout_count import LayoutCount
 from ..plots import plot_convergence
+from ..profile import Profile
 from ..result import Result
 from ..solvers import solve as solve_game
 from ..solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
 from ..solvers.analysis import compare as compare_methods
 from ..solvers.registry import get_method
-from ..solvers.vector_solver import check_vector_method, vector_spec
+from ..solvers.vector_solver import VectorEvaluation, choose_layout
 from ..spec import parse_value
 from ..vector.direct import build_vector
 from ..vector.layout import VectorGame
@@ -88,10 +91,9 @@ def run_with_bar(g: Game | VectorGame, method: str, **kw: object):
         return solve_game(g, method=method, progress=progress, **kw)
 
 
-def build_on_vector_layout(spec: str) -> VectorGame:
-    """Count ``spec``'s vector layout, say its size and memory, then build it (a game the
-    row layout cannot hold, :func:`~toypoker.solvers.vector_solver.vector_spec`)."""
-    counted = count_layout(spec)
+def build_on_vector_layout(spec: str, counted: LayoutCount | None) -> VectorGame:
+    """Say ``spec``'s counted vector layout (size and memory), then build it (a game the
+    row layout cannot hold, :func:`~toypoker.solvers.vector_solver.choose_layout`)."""
     if counted is not None:
         err.print(
             f"vector layout: {counted.public_nodes:,} public nodes x {counted.players} players "
@@ -99,17 +101,27 @@ def build_on_vector_layout(spec: str) -> VectorGame:
             f"{counted.vector_bytes / 2**20:,.0f} MB; building (deal-free)..."
         )
     t0 = time.perf_counter()
-    vg = build_vector(spec)
+    vg = build_vector(spec, rank=True)
     err.print(f"built in {time.perf_counter() - t0:.1f} s")
     return vg
 
 
-def vector_values(res: Result) -> SimpleNamespace:
-    """The values table's numbers from a vector-layout result (its own best responses)."""
+def vector_values(res: Result | VectorEvaluation) -> SimpleNamespace:
+    """The values table's numbers from a vector-layout result or evaluation (its own
+    best responses)."""
     br = tuple(v + g for v, g in zip(res.values, res.gains, strict=True))
     return SimpleNamespace(
         values=res.values, br_values=br, gains=res.gains, nash_conv=res.nash_conv
     )
+
+
+def save_profile(profile: Profile, path: Path) -> None:
+    """Write a profile as JSON, or as the compact archive for a name ending in ``.npz``
+    (:mod:`toypoker.archive`)."""
+    if is_archive(path):
+        write_archive(path, profile)
+    else:
+        profile.to_json(path)
 
 
 def lp_text(res: object) -> str:
@@ -171,10 +183,17 @@ def solve(
     ] = 1,
     output: Annotated[
         Path | None,
-        output_option("Write the profile as JSON (with --seeds: -seedK)."),
+        output_option(
+            "Write the profile as JSON (with --seeds: -seedK); a name ending in .npz writes "
+            "the compact archive (arrays and labels, streamed: big games)."
+        ),
     ] = None,
     result: Annotated[
-        Path | None, typer.Option(help="Write the whole result (or the seed summary) as JSON.")
+        Path | None,
+        typer.Option(
+            help="Write the whole result (or the seed summary) as JSON; .npz: the compact "
+            "archive (toypoker eval/verify read both)."
+        ),
     ] = None,
     csv: Annotated[
         Path | None, typer.Option(help="Write the profile as CSV (with --seeds: -seedK).")
@@ -195,6 +214,13 @@ def solve(
         ),
     ] = None,
     team: TeamOpt = None,
+    layout: Annotated[
+        str,
+        typer.Option(
+            help="auto, rows or vector. auto: rhode_island on the vector layout, a holdem "
+            "spec when its counted row layout needs more than 2 GB (CFR family only)."
+        ),
+    ] = "auto",
     json_: JsonOpt = False,
 ) -> None:
     """Solve a game (CFR+ by default) and print the strategy, values and NashConv.
@@ -231,12 +257,11 @@ def solve(
     budget = iterations is not None or seconds is not None
     if iterations is None and seconds is None and (not target or seeds > 1):
         iterations = DEFAULT_ITERATIONS
-    vector = vector_spec(spec)
-    if vector and (seeds > 1 or team is not None):
-        raise ToypokerError(f"{spec} runs on the vector layout: no --seeds or --team")
-    if vector:
-        check_vector_method(method, spec)
-    g = build_on_vector_layout(spec) if vector else load_game(spec)
+    choice = choose_layout(spec, method, layout, plain_run=seeds == 1 and team is None)
+    vector = choice.layout == "vector"
+    if choice.counted is not None or layout != "auto":
+        err.print(f"layout: {'vector' if vector else 'rows'} ({choice.why})")
+    g = build_on_vector_layout(spec, choice.counted) if vector else load_game(spec)
     the_team = None if vector else team_of(g, team)
     kw = {
         **options,
@@ -263,7 +288,7 @@ def solve(
         if resume is not None and resume.name.startswith("toypoker-solve-"):
             resume.unlink(missing_ok=True)  # our own temporary state, now used up
     if output:
-        res.profile.to_json(output)
+        save_profile(res.profile, output)
     if csv:
         res.profile.to_csv(csv)
     if result:
@@ -347,7 +372,7 @@ def _solve_seeds(
                     resume_hint(drop=("--resume",), add=("--resume", str(base))),
                 )
             if output:
-                r.profile.to_json(seeded(output, s))
+                save_profile(r.profile, seeded(output, s))
             if csv:
                 r.profile.to_csv(seeded(csv, s))
             runs.append(r)

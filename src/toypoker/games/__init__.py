@@ -178,15 +178,16 @@ def count_layout(spec: str) -> LayoutCount | None:
     Parameters
     ----------
     spec
-        A spec string; ``rhode_island(...)`` and ``holdem(...)`` with an evaluator
-        that sees suits are counted (:mod:`toypoker.games.layout_count`).
+        A spec string; ``rhode_island(...)`` and ``holdem(...)`` are counted
+        (:mod:`toypoker.games.layout_count`: suit-canonical boards for an evaluator
+        that sees suits, rank multisets for one blind to them).
 
     Returns
     -------
     LayoutCount or None
         Deals, public nodes, decision nodes, infosets and rows (exactly what
         :func:`load_game` would compile), or None for a game not counted here
-        (other games, collusion, an evaluator blind to suits).
+        (other games, collusion, more boards at a depth than counted here).
 
     Raises
     ------

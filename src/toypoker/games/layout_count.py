@@ -3,8 +3,11 @@
 ``toypoker info`` prints these counts before it compiles anything, so a game far
 beyond the row layout (Rhode Island Hold'em on a standard deck) is described, then
 refused in one line.  Everything is counted exactly, for the games of the ``holdem``
-builder whose evaluator sees suits (``rhode_island``; ``holdem(...,evaluator=
-three_card)``; ``standard`` with five or more cards):
+builder (``rhode_island`` and ``holdem(...)``).  Evaluators blind to suits deal rank
+multisets (:func:`_count_ranks`: a node with board ``B`` is reached by every deal of
+the other groups from the cards ``B`` leaves); those that see suits
+(``rhode_island``; ``holdem(...,evaluator=three_card)``; ``standard`` with five or
+more cards) are counted on suit-canonical boards:
 
 * the betting tree has the same shape under every board (limit betting), so it is
   walked once with a single stand-in board per chance node, counting its nodes (and
@@ -35,9 +38,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from ..definition import NumericParams, RawNode
 from .base import Params
-from .deals import canonical_boards
+from .deals import canonical_boards, count_group_deals, group_options
 from .hands import EVALUATORS
 from .holdem import limit_shape
 from .limit import TooLargeError, betting_tree, limit_deck
@@ -171,8 +176,8 @@ def orbit_count(
 
 def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> LayoutCount | None:
     """The counted size of the game of validated ``holdem`` parameters ``p`` (named
-    ``spec``) on the row layout, or None when it is not counted here (an evaluator
-    blind to suits, more than :data:`MAX_BOARDS` canonical boards at a depth);
+    ``spec``) on the row layout, or None when it is not counted here (more than
+    :data:`MAX_BOARDS` boards at a depth);
     :func:`toypoker.games.count_layout` takes a spec.
 
     With ``max_entries``, raises :class:`~toypoker.games.limit.TooLargeError` as soon as
@@ -183,11 +188,10 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
     n = int(p["players"])  # type: ignore[call-overload]
     rounds = shape["rounds"]
     dealt = int(p["hole"]) + sum(r.board for r in rounds)  # type: ignore[attr-defined,call-overload,union-attr]
-    if not EVALUATORS[str(p["evaluator"])].suited(dealt):
-        return None
+    suited = EVALUATORS[str(p["evaluator"])].suited(dealt)
     ranks, suits = int(p["ranks"]), int(p["suits"])  # type: ignore[call-overload]
-    merged = p.get("suit_isomorphism") is not False and suits > 1
-    deck = limit_deck(n, shape["multiplicity"], rounds, int(p["hole"]), suits)  # type: ignore[arg-type,call-overload]
+    merged = suited and p.get("suit_isomorphism") is not False and suits > 1
+    deck = limit_deck(n, shape["multiplicity"], rounds, int(p["hole"]), suits if suited else 0)  # type: ignore[arg-type,call-overload]
     sizes = [b for b in deck.boards if b]
     hole = deck.hole
     n_cards = ranks * suits
@@ -195,7 +199,10 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
     holes = [hole] * n
     groups = [*holes, *sizes]
     full = math.perm(n_cards, sum(groups)) // math.prod(math.factorial(g) for g in groups)
-    deals = orbit_count(ranks, suits, [], groups, True) if merged else full
+    if not suited:
+        deals = count_group_deals(list(shape["multiplicity"]), groups)  # type: ignore[call-overload]
+    else:
+        deals = orbit_count(ranks, suits, [], groups, True) if merged else full
 
     # the betting tree once, one stand-in board per chance node: nodes per board depth
     nodes_at: dict[int, int] = {}
@@ -236,6 +243,9 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
         return out
 
     public = decision = infosets = rows = 0
+    if not suited:
+        mult = list(shape["multiplicity"])  # type: ignore[call-overload]
+        return _count_ranks(spec, n, mult, hole, sizes, nodes_at, decisions_at, full)
     if merged:
         level = [()]
         for depth in range(len(sizes) + 1):
@@ -281,4 +291,57 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
         infosets=infosets,
         rows=rows,
         hands=math.comb(n_cards, hole),
+    )
+
+
+def vector_hands(n_players: int, ranks: int, suits: int, hole: int, suited: bool) -> int:
+    """Each player's hands in the vector layout as ``toypoker solve`` builds it: one per
+    rank for a rank deck with one hole card and at most three players
+    (:func:`~toypoker.vector.layout.rank_hands`), else the physical ``C(cards, hole)``."""
+    if not suited and hole == 1 and n_players <= 3 and suits > 1:
+        return ranks
+    return math.comb(ranks * suits, hole)
+
+
+def _count_ranks(
+    spec: str,
+    n: int,
+    multiplicity: list[int],
+    hole: int,
+    sizes: list[int],
+    nodes_at: dict[int, int],
+    decisions_at: dict[int, int],
+    full: int,
+) -> LayoutCount | None:
+    """:func:`count_holdem` for a deck of ranks (an evaluator blind to suits): boards
+    are the rank multisets the deck holds, round by round; a public node with board
+    ``B`` is reached by every deal of the other groups from the cards ``B`` leaves
+    (:func:`~toypoker.games.deals.count_group_deals`), and an actor there observes any
+    ``hole`` ranks those cards hold.  None past :data:`MAX_BOARDS` boards at a depth."""
+    mult = np.asarray(multiplicity, dtype=np.int64)
+    holes = [hole] * n
+    public = decision = infosets = rows = 0
+    level = [np.zeros(len(mult), dtype=np.int64)]  # cards used by each board sequence
+    for depth in range(len(sizes) + 1):
+        if depth:
+            _, counts = group_options(multiplicity, sizes[depth - 1])
+            level = [u + c for u in level for c in counts if (u + c <= mult).all()]
+            if len(level) > MAX_BOARDS:
+                return None
+        for used in level:
+            left = [int(x) for x in mult - used]
+            rows += nodes_at.get(depth, 0) * count_group_deals(left, [*holes, *sizes[depth:]])
+            infosets += decisions_at.get(depth, 0) * count_group_deals(left, [hole])
+        public += nodes_at.get(depth, 0) * len(level)
+        decision += decisions_at.get(depth, 0) * len(level)
+    return LayoutCount(
+        spec=spec,
+        players=n,
+        deals=count_group_deals(multiplicity, [*holes, *sizes]),
+        deals_without_suit_isomorphism=full,
+        public_nodes=public,
+        decision_nodes=decision,
+        infosets=infosets,
+        rows=rows,
+        hands=vector_hands(n, len(mult), int(mult.max()), hole, False),
     )

@@ -46,9 +46,11 @@ CPU time, ``benchmarks/bench_vector.py``).
 
 One engine: which layout runs each method, and why (measured by
 ``benchmarks/bench_engine.py``; the table is in
-:mod:`toypoker.solvers.vector_solver`).  ``tp.solve`` and ``toypoker solve
-rhode_island`` run on a ``VectorGame``: the CFR family, ``fp``, ``pcs-cfr+`` and
-``lp``.  No method has two schedules: the CFR family shares
+:mod:`toypoker.solvers.vector_solver`).  ``tp.solve`` runs on a ``VectorGame``: the CFR family, ``fp``, ``pcs-cfr+`` and
+``lp``; ``toypoker solve`` uses it for ``rhode_island`` and for a ``holdem`` spec whose
+counted row layout needs more than 2 GB (``--layout auto|rows|vector``;
+:func:`~toypoker.solvers.vector_solver.choose_layout` states the rule), e.g.
+three-player Leduc on a full deck and three-player Rhode Island decks.  No method has two schedules: the CFR family shares
 :func:`~toypoker.solvers.cfr.scheduled_step` (the fused kernels its
 ``kernel_schedule``), fictitious play :func:`~toypoker.solvers.fictitious.layout_step`,
 the LP :func:`~toypoker.solvers.lp.solve_sequence_form` (LP and exact certificate);

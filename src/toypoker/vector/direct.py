@@ -20,8 +20,13 @@ the game's evaluator on (hand, board) pairs.  Nothing of size ``H^n`` is built.
   access from flat arrays, and :meth:`TreeGame.infoset_rows` maps hands to them.
 
 Rhode Island Hold'em on a standard deck builds in about a minute in 0.9 GB
-(``benchmarks/bench_rhode.py``).  Collusion and the other games are refused with one
-line.
+(``benchmarks/bench_rhode.py``).  Three players build the same way (the tree walk is
+the same; a three-player tree is much larger: ``rhode_island(players=3,ranks=3)``,
+1.9 M public nodes, builds in 4-8 minutes at load 6-7 and peaks at 5.2 GB while
+PDCFR+ runs; the full three-player deck is 40 M public nodes and 6.3 G hand entries,
+beyond this machine).  With ``rank=True`` a rank deck with one hole card gets one hand
+a rank (``holdem(players=3,ranks=13,suits=4)``: 14,051 nodes x 3 x 13 entries).
+Collusion and the other games are refused with one line.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..definition import InfoSet, Linear, NumericParams, RawNode
+from ..definition import InfoSet, Linear, NumericParams, RawNode, make_label
 from ..errors import ToypokerError
 from ..game import Game
 from ..games import holdem, kuhn, mercer, parse_game_spec, rhode_island
@@ -41,7 +46,7 @@ from ..games.deals import canonical_boards, group_options
 from ..games.hands import EVALUATORS
 from ..games.limit import betting_tree, limit_deck
 from ..spec import format_spec
-from .layout import VectorGame, _private, assemble
+from .layout import VectorGame, _private, assemble, rank_hands
 
 
 class TreeGame(Game):
@@ -152,6 +157,26 @@ class InfoSets(Sequence[InfoSet]):
     def __len__(self) -> int:
         return len(self._node_of)
 
+    def labels(self, lo: int, hi: int) -> list[str]:
+        """The labels of infosets ``lo .. hi - 1`` (each :attr:`InfoSet.label`), made
+        without the objects: node and private texts are cached (writing the 3.9 M
+        labels of Rhode Island through the objects took minutes)."""
+        if not hasattr(self, "_texts"):
+            self._texts: tuple[dict, dict] = ({}, {})
+        nodes, privates = self._texts
+        out = []
+        for nd, row in zip(
+            self._node_of[lo:hi].tolist(), map(tuple, self._private[lo:hi].tolist()), strict=True
+        ):
+            if row not in privates:
+                privates[row] = InfoSet(0, 0, 0, row, "", (), 0, False, self._suits).private_label
+            if nd not in nodes:
+                node = self._nodes[nd]
+                nodes[nd] = (node.actor, node.history)
+            actor, history = nodes[nd]
+            out.append(make_label(actor, privates[row], history))
+        return out
+
     def __getitem__(self, i):  # type: ignore[no-untyped-def]
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
@@ -172,9 +197,15 @@ class InfoSets(Sequence[InfoSet]):
         )
 
 
-def build_vector(spec: str) -> VectorGame:
+def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
     """The vector layout of a ``kuhn(...)``, ``holdem(...)``, ``mercer(...)`` or
     ``rhode_island(...)`` spec, built without a deal table.
+
+    ``rank``: one hand per rank where :func:`~toypoker.vector.layout.rank_hands`
+    applies (a rank deck with copies of each rank and at most three players, one hole
+    card, or two or more for three players: ``H`` 52 -> 13 for one card of a full deck,
+    190 -> 15 rank pairs on Mercer's; values and iterates equal to rounding), physical
+    hands elsewhere.
 
     A suited evaluator (Rhode Island's three-card hands) deals card identities: the
     public tree deals the canonical boards round by round
@@ -306,7 +337,7 @@ def build_vector(spec: str) -> VectorGame:
                 out[b, ok] = evaluator.strength(values[ok], board, suits)
         return out
 
-    return assemble(
+    vg = assemble(
         tree,  # type: ignore[arg-type]
         hole,
         board_sizes,
@@ -314,6 +345,9 @@ def build_vector(spec: str) -> VectorGame:
         suits if merged else 0,
         strength_of,
     )
+    if rank and n <= 3 and (hole == 1 or n == 3) and not suits and int(mult.max()) > 1:
+        return rank_hands(vg)
+    return vg
 
 
 def _expand(
