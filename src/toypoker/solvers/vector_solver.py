@@ -23,7 +23,58 @@ solver set-up, for the row layout's kernels their numba cache; an LP "iteration"
 its one solve with the exact certificate; ``pcs-cfr+`` on a row game runs on its
 compiled vector layout, so its row column pays the deal table too):
 
-=====================  =========  ===============  ================  ========"""
+=====================  =========  ===============  ================  ===============
+game                   method     build s (r / v)  s an it. (r / v)  peak MB (r / v)
+=====================  =========  ===============  ================  ===============
+leduc(players=2)       cfr+       3.26 / 0.25      0.0001 / 0.0002   183 / 187
+leduc(players=2)       fp         0.15 / 0.30      0.0110 / 0.0484   140 / 140
+leduc(players=2)       pcs-cfr+   0.20 / 0.23      0.0308 / 0.0203   141 / 140
+leduc(players=2)       es-mccfr   1.81 / refused   0.0002 / -        185 / -
+leduc(players=2)       lp         0.10 / 0.08      1.61 / 1.70       166 / 166
+RI(3x2, cap=1)         cfr+       1.51 / 0.15      0.0005 / 0.0004   190 / 188
+RI(3x2, cap=1)         fp         0.52 / 0.20      0.0190 / 0.0314   143 / 141
+RI(3x2, cap=1)         pcs-cfr+   0.60 / 0.19      0.0251 / 0.0228   144 / 141
+RI(3x2, cap=1)         es-mccfr   1.62 / refused   0.0002 / -        190 / -
+RI(3x2, cap=1)         lp         0.28 / 0.16      124.7 / 131.2     606 / 606
+RI(4x2)                cfr+       14.6 / 3.46      0.0533 / 0.0673   378 / 235
+RI(4x2)                fp         12.8 / 5.22      0.4238 / 0.5355   317 / 191
+RI(4x2)                pcs-cfr+   13.1 / 3.51      0.0594 / 0.0676   289 / 195
+RI(4x2)                es-mccfr   14.5 / refused   0.0013 / -        456 / -
+=====================  =========  ===============  ================  ===============
+
+(RI = ``rhode_island(ranks=..,suits=..)``.)  So:
+
+* **CFR family** -- both layouts, one schedule (:func:`~.cfr.scheduled_step`, the
+  kernels' :func:`~.cfr.kernel_schedule`; every step equal to 1e-12): the row
+  layout's fused kernel for the catalogue's compiled games (as fast or faster on
+  small ones), the vector layout for what the row layout cannot hold (the full
+  Rhode Island: 438 M rows counted, 35 M hand entries) and where it is lighter
+  (4x2 deck: 235 against 378 MB; 6x4 deck 2.2x faster, ``bench_rhode.py``).
+* **fp** -- both layouts, one schedule (:func:`~.fictitious.layout_step`; whole runs
+  equal to 1e-12): the rows are faster on small games (4.4x on Leduc, 1.3x on the 4x2
+  deck: the vector best responses run in numpy), the vector layout holds the full
+  game (50 s an iteration, 2.0 GB peak, build 100 s, at load ~6; ``toypoker solve
+  rhode_island --method fp --iterations 2`` exits 0 at 2.18 GB peak after 65 CPU
+  seconds in all, build and NashConv check included, getting 22% of a core) and uses
+  less memory.
+* **pcs-cfr+** -- the vector layout only (it samples public boards and keeps hand
+  vectors; a row game runs it on :func:`~toypoker.vector.layout.compile_vector`).
+  Cheaper iterations (4.4x the fused CFR+ kernel on the 6x4 deck, 2.1x on the full
+  game) but far slower convergence (NashConv 12.75 against 0.129 after 60 s on the
+  6x4 deck): see :mod:`~toypoker.solvers.vector_pcs`.
+* **lp** -- both layouts, one LP and certificate
+  (:func:`~.lp.solve_sequence_form`); only ``A`` is assembled per layout (tested
+  equal entry by entry); the certificate dominates (125-131 s on the 3x2 deck).  The
+  full Rhode Island is refused in one line: 508,619,462 payoff entries over
+  4,921,411 sequences a player (:data:`~.vector_lp.MAX_ENTRIES`).
+* **es-mccfr, os-mccfr** -- the row layout only: they sample joint deals, which is
+  what the deal table stores (a fraction of a millisecond an iteration); their
+  vector-layout counterpart samples public chance (``pcs-cfr+``).
+* **enumerate, collusion and teams, exact rational evaluation** -- the row layout
+  only: tiny games, merged observations and payoff maps that
+  :func:`~toypoker.vector.layout.compile_vector` refuses in one line; the deal table
+  stays as their exact path and as the oracle of the vector tests.
+"""
 
 from __future__ import annotations
 

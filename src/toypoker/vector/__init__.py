@@ -45,25 +45,25 @@ for 190 physical hands, a CFR+ iteration about 25x faster than the row layout's 
 CPU time, ``benchmarks/bench_vector.py``).
 
 One engine: which layout runs each method, and why (measured by
-``benchmarks/bench_engine.py``; the table is in
-:mod:`toypoker.solvers.vector_solver`).  ``tp.solve`` runs on a ``VectorGame``: the CFR family, ``fp``, ``pcs-cfr+`` and
-``lp``; ``toypoker solve`` uses it for ``rhode_island`` and for a ``holdem`` spec whose
-counted row layout needs more than 2 GB (``--layout auto|rows|vector``;
+``benchmarks/bench_engine.py``; the table is in :mod:`toypoker.solvers.vector_solver`).
+``tp.solve`` runs on a ``VectorGame``: the CFR family, ``fp``, ``pcs-cfr+`` and ``lp``;
+``toypoker solve`` uses it for ``rhode_island`` and for a ``holdem`` spec whose counted
+row layout needs more than 2 GB (``--layout auto|rows|vector``;
 :func:`~toypoker.solvers.vector_solver.choose_layout` states the rule), e.g.
-three-player Leduc on a full deck and three-player Rhode Island decks.  No method has two schedules: the CFR family shares
-:func:`~toypoker.solvers.cfr.scheduled_step` (the fused kernels its
-``kernel_schedule``), fictitious play :func:`~toypoker.solvers.fictitious.layout_step`,
-the LP :func:`~toypoker.solvers.lp.solve_sequence_form` (LP and exact certificate);
-each layout supplies only its regrets, best responses or payoff matrix, tested equal
-to the other's.  ``pcs-cfr+`` exists only here (a row game runs it on its
-:func:`compile_vector`).  The deal table stays, behind the same
-:class:`~toypoker.game.Game`: it is what :func:`compile_vector` reads for the
-catalogue's games, the exact path for tiny games (``enumerate``, rational
-evaluation, collusion and teams, which the vector layout refuses in one line) and
-the oracle of every test here; deal-sampling MCCFR (``es-mccfr``, ``os-mccfr``)
-samples its joint deals and stays there.  Compiled catalogue games keep the row
-layout for the CLI: on them it is as fast or faster (Leduc: CFR+ 0.1 ms against
-0.2 ms an iteration, ``fp`` 11 ms against 48 ms) at the same memory.
+three-player Leduc on a full deck and three-player Rhode Island decks. No method has two
+schedules: the CFR family shares :func:`~toypoker.solvers.cfr.scheduled_step` (the fused
+kernels its ``kernel_schedule``), fictitious play
+:func:`~toypoker.solvers.fictitious.layout_step`, the LP
+:func:`~toypoker.solvers.lp.solve_sequence_form` (LP and exact certificate); each layout
+supplies only its regrets, best responses or payoff matrix, tested equal to the other's.
+``pcs-cfr+`` exists only here (a row game runs it on its :func:`compile_vector`). The
+deal table stays, behind the same :class:`~toypoker.game.Game`: it is what
+:func:`compile_vector` reads for the catalogue's games, the exact path for tiny games
+(``enumerate``, rational evaluation, collusion and teams, which the vector layout
+refuses in one line) and the oracle of every test here; deal-sampling MCCFR
+(``es-mccfr``, ``os-mccfr``) samples its joint deals and stays there. Compiled catalogue
+games keep the row layout for the CLI: on them it is as fast or faster (Leduc: CFR+ 0.1
+ms against 0.2 ms an iteration, ``fp`` 11 ms against 48 ms) at the same memory.
 """
 
 from .layout import VectorGame, compile_vector
