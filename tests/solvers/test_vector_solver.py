@@ -86,7 +86,8 @@ def test_the_cli_layout_rule() -> None:
     assert c.layout == "vector" and c.counted is not None
     assert c.counted.row_bytes > ROW_LAYOUT_LIMIT and "32,873,711 rows" in c.why
     # what the vector layout cannot do keeps the rows, saying why
-    assert choose_layout(big, "fp").layout == "rows"
+    assert choose_layout(big, "fp").layout == "vector"  # fp runs on both layouts
+    assert choose_layout(big, "es-mccfr").layout == "rows"  # deal sampling: rows only
     assert "--seeds or --team" in choose_layout(big, "cfr+", plain_run=False).why
     # small games stay on the rows; rhode_island always runs on vectors
     small = choose_layout("holdem(players=3,ranks=4,suits=2)", "cfr+")
@@ -97,6 +98,6 @@ def test_the_cli_layout_rule() -> None:
     assert choose_layout(big, "cfr+", "rows").layout == "rows"
     assert choose_layout("holdem(players=3,ranks=4,suits=2)", "cfr+", "vector").layout == "vector"
     with pytest.raises(ToypokerError, match="does not run on the vector layout"):
-        choose_layout(SPEC, "fp", "vector")
+        choose_layout(SPEC, "es-mccfr", "vector")
     with pytest.raises(ToypokerError, match="--layout must be one of"):
         choose_layout(SPEC, "cfr+", "columns")

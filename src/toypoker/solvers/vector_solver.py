@@ -135,8 +135,8 @@ def choose_layout(
     it when its row layout, counted before anything is built
     (:func:`~toypoker.games.count_layout`), would need more than
     :data:`ROW_LAYOUT_LIMIT` bytes and the run is one the vector layout can do (a
-    method of the CFR family, no collusion; ``plain_run`` false -- ``--seeds`` or
-    ``--team`` -- keeps the rows); everything else runs on the row layout.
+    method it runs -- the CFR family, ``fp``, ``pcs-cfr+``, ``lp`` -- and no
+    collusion; ``plain_run`` false -- ``--seeds`` or ``--team`` -- keeps the rows); everything else runs on the row layout.
     ``layout="rows"``/``"vector"`` force one (the vector layout refuses in one line
     what it cannot do).
     """
@@ -162,8 +162,8 @@ def choose_layout(
     limit = f"{ROW_LAYOUT_LIMIT / 2**30:g} GB"
     if counted.row_bytes <= ROW_LAYOUT_LIMIT:
         return LayoutChoice("rows", f"{size} <= {limit}", counted)
-    if get_method(method).options is not cfr.CFROptions or not plain_run:
-        why = "not the CFR family" if plain_run else "--seeds or --team"
+    if get_method(method).options not in _STEPS or not plain_run:
+        why = "the method does not run on the vector layout" if plain_run else "--seeds or --team"
         return LayoutChoice("rows", f"{size} > {limit}, but {why}", counted)
     return LayoutChoice("vector", f"the row layout: {size} > {limit}", counted)
 
