@@ -136,7 +136,8 @@ def choose_layout(
     (:func:`~toypoker.games.count_layout`), would need more than
     :data:`ROW_LAYOUT_LIMIT` bytes and the run is one the vector layout can do (a
     method it runs -- the CFR family, ``fp``, ``pcs-cfr+``, ``lp`` -- and no
-    collusion; ``plain_run`` false -- ``--seeds`` or ``--team`` -- keeps the rows); everything else runs on the row layout.
+    collusion; ``plain_run`` false -- ``--seeds`` or ``--team`` -- keeps the rows);
+    everything else runs on the row layout.
     ``layout="rows"``/``"vector"`` force one (the vector layout refuses in one line
     what it cannot do).
     """
