@@ -50,6 +50,7 @@ FLOORS: dict[str, int] = {
     "symbolic": 4,
     "interop": 4,
     "team_response": 4,  # a team's joint best response (evaluate's, on one compiled game)
+    "team_relaxation": 4,  # a certified upper bound on a team's joint best response
     "teams": 4,  # profiles moved between a team's games (splice, transfer_profile)
     # 5 the methods and their driver
     "solvers": 5,

@@ -45,6 +45,7 @@ __all__ = [
     "joint_plan_alternating",
     "joint_plan_by_beliefs",
     "last_sequences",
+    "member_sequences",
     "random_plans",
 ]
 
@@ -214,14 +215,14 @@ def _plan_of(game: Game, members: tuple[int, ...], res: object, sigma: np.ndarra
 MAX_PAIRS = 400_000
 
 
-def _member_sequences(game: Game, p: int) -> np.ndarray:
+def member_sequences(game: Game, p: int) -> np.ndarray:
     """Seat ``p``'s free actions (flat sigma indices): its sequences ``1..n``; 0 is empty."""
     return np.flatnonzero((game.sigma_player == p) & ~game.sigma_fixed)
 
 
 def _pair_count(game: Game, members: tuple[int, ...]) -> int:
     """Pairs of sequences of a two-member team, the empty ones included."""
-    a, b = (len(_member_sequences(game, p)) + 1 for p in members)
+    a, b = (len(member_sequences(game, p)) + 1 for p in members)
     return a * b
 
 
@@ -250,7 +251,7 @@ def _joint_plan_lifted(
     from scipy.optimize import Bounds, LinearConstraint, milp
     from scipy.sparse import coo_array
 
-    seqs = [_member_sequences(game, p) for p in members]
+    seqs = [member_sequences(game, p) for p in members]
     index = np.zeros((2, game.n_sigma), dtype=np.int64)
     for k, s in enumerate(seqs):
         index[k, s] = 1 + np.arange(len(s))
@@ -534,7 +535,7 @@ def _member_tree(game: Game, p: int) -> tuple[list[tuple[int, np.ndarray, int]],
             acts = np.arange(inf.offset, inf.offset + len(inf.actions))
             order.append((inf.index, acts, ps if ps >= 0 else game.n_sigma))
     order.sort(key=lambda t: -game.nodes[game.infosets[t[0]].node].depth)
-    return order, _member_sequences(game, p)
+    return order, member_sequences(game, p)
 
 
 def random_plans(
