@@ -20,7 +20,12 @@ value.  For a team that does not see its cards the default oracle is hybrid: the
 members' alternating best responses
 (:func:`toypoker.team_response.joint_plan_alternating`, started from the last plans)
 give the next column while they beat the master's value, and the MILP is called only
-when they do not -- to find a better plan or certify that none exists.
+when they do not -- to find a better plan or certify that none exists.  For a weak team
+of two on games whose MILP is out of reach (3P-MMH), ``oracle="relaxation"`` solves the
+lifted model's LP over the relevant pairs of sequences only
+(:mod:`toypoker.team_relaxation`): its rounded plan, polished by alternating best
+responses, is the next column, and its optimum, certified in integers from its duals,
+an upper end.
 
 The bracket is exact.  ``lower``: the rationalised mixture's value against the
 outsider's exact best response (a backward induction over the outsider's sequences in
@@ -99,11 +104,12 @@ class TMECor:
     seconds
         Wall time.
     how
-        The oracle: ``"backward induction"`` or ``"MILP"``.
+        The oracle: ``"backward induction"``, ``"MILP"``, or the heuristic oracle
+        and where the upper end comes from.
     stopped
         Why the generation stopped: ``"converged"`` (no plan beats the master's value
-        by more than the tolerance), ``"heuristic"`` (``oracle="alternating"``: the
-        alternating best responses find no better plan), ``"seconds"`` (time budget),
+        by more than the tolerance), ``"heuristic"`` (``oracle="alternating"`` or
+        ``"relaxation"``: the oracle's plan is no better), ``"seconds"`` (time budget),
         ``"columns"`` (cap) or ``"interrupted"`` (Ctrl-C or SIGTERM).  The bracket is
         valid in every case.
     """
@@ -374,7 +380,9 @@ def tmecor(
         to certify), ``"exact"`` (the MILP at every step), or ``"alternating"``
         (never the MILP: the lower end stays exact, the upper end is the last
         exact oracle value or, without one, the one final MILP -- for games whose
-        MILP is out of reach, stop with ``seconds`` and give ``upper_game``).
+        MILP is out of reach, stop with ``seconds`` and give ``upper_game``), or
+        ``"relaxation"`` (a team of two: the relevant-pairs LP's plan, polished by
+        alternating best responses; the upper end the smallest LP bound, certified).
     upper_game
         With ``oracle="alternating"``: the same game with the team seeing its cards
         (strong collusion: same rows, same team payoff), whose team's exact best
@@ -484,15 +492,17 @@ def tmecor(
         if x.shape != (game.n_sigma,):
             raise ToypokerError(f"TMECor: a start plan of {len(x)} actions, not {game.n_sigma}")
     first = outsider_profile(None).to_float()
-    if relaxed:
+    if relaxed and plans:
+        pass  # a warm start: the master starts from the plans given (each LP is costly)
+    elif relaxed:
         uniform = {i.index: [Fraction(1, len(i.actions))] * len(i.actions) for i in out.infosets}
         plans.append(relaxed_oracle(first, uniform)[0])
     else:
         plans.append((cheap_oracle if heuristic else exact_oracle)(first)[0])
     cols = [column(x) for x in plans]
-    lam = np.ones(1)
+    lam = np.ones(len(plans)) / len(plans)
     y = np.zeros(out.n_seq)
-    generated = 1
+    generated = len(plans) - len(start_plans)  # 0 on a relaxation warm start
     # the best upper end so far: the oracle's (float) value, its plan and the exact
     # outsider strategy it answered (the plan is that strategy's best response)
     best: tuple[float, np.ndarray, dict[int, list[Fraction]]] | None = None
