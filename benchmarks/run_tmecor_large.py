@@ -22,13 +22,18 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
+import shlex
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 from toypoker import load_game
+from toypoker.collusion.brackets import save_bracket
+from toypoker.collusion.store import fingerprint
 from toypoker.solvers.tmecor import tmecor
 
 
@@ -46,6 +51,8 @@ def main() -> None:
     ap.add_argument("--segment", type=float, default=300.0, help="seconds per segment")
     ap.add_argument("--checkpoint", type=Path, default=None, help=".npy file of plans")
     ap.add_argument("--oracle", choices=("relaxation", "alternating"), default="relaxation")
+    ap.add_argument("--save", type=Path, default=None,
+                    help="add the best bracket to this JSON file of TMECor brackets")  # fmt: skip
     args = ap.parse_args()
     seats = tuple(int(c) - 1 for c in args.team)
     g = load_game(args.game)
@@ -79,6 +86,13 @@ def main() -> None:
               f"{float(up - low):10.6f} {load()}", flush=True)  # fmt: skip
         if r.stopped == "heuristic":
             break
+    if low is not None and up is not None:
+        print(f"best bracket (exact): [{low}, {up}]")
+        if args.save is not None:  # the best ends over the segments, each a valid bound
+            best = dataclasses.replace(r, lower=low, upper=up,
+                                       seconds=time.perf_counter() - start)  # fmt: skip
+            argv = ["python", "benchmarks/run_tmecor_large.py", *sys.argv[1:]]
+            save_bracket(args.save, best, fingerprint(g), shlex.join(argv))
 
 
 if __name__ == "__main__":
