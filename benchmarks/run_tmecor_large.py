@@ -1,11 +1,13 @@
 """TMECor anytime brackets on games whose exact team oracle (the MILP) is out of reach:
 3P-MMH and three-player Leduc, weak team.
 
-Column generation with the members' alternating best responses as the oracle
-(``tmecor(..., oracle="alternating")``); the lower end is exact (the mixture against
-the outsider's exact best response), the upper end is the exact best response of the
-same team seeing its cards (``upper_game``: the strong-collusion game), so the width
-includes the value of seeing the partner's cards.  The run goes in segments of
+Column generation with ``--oracle relaxation`` (default: the relevant-pairs LP of
+:mod:`toypoker.team_relaxation` gives each plan, polished by the members' alternating
+best responses, and its certified bound the upper end) or ``--oracle alternating``
+(the members' alternating best responses; the upper end is the exact best response of
+the same team seeing its cards, ``upper_game``, so the width includes the value of
+seeing the partner's cards).  The lower end is exact either way (the mixture against
+the outsider's exact best response).  The run goes in segments of
 ``--segment`` seconds; after each, the plans of the mixture are saved (``numpy.save``,
 the checkpoint) and the next segment starts from them.  One line per segment: elapsed
 seconds, plans, the segment's lower, upper and width, the best width over the
@@ -20,13 +22,18 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
+import shlex
+import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
 from toypoker import load_game
+from toypoker.collusion.brackets import save_bracket
+from toypoker.collusion.store import fingerprint
 from toypoker.solvers.tmecor import tmecor
 
 
@@ -43,21 +50,32 @@ def main() -> None:
     ap.add_argument("--minutes", type=float, default=30.0)
     ap.add_argument("--segment", type=float, default=300.0, help="seconds per segment")
     ap.add_argument("--checkpoint", type=Path, default=None, help=".npy file of plans")
+    ap.add_argument("--oracle", choices=("relaxation", "alternating"), default="relaxation")
+    ap.add_argument("--save", type=Path, default=None,
+                    help="add the best bracket to this JSON file of TMECor brackets")  # fmt: skip
     args = ap.parse_args()
     seats = tuple(int(c) - 1 for c in args.team)
     g = load_game(args.game)
-    strong = load_game(args.game[:-1] + f",team={args.team},strong=true,merge=false)")
+    strong = None
+    if args.oracle == "alternating":
+        strong = load_game(args.game[:-1] + f",team={args.team},strong=true,merge=false)")
     plans: list[np.ndarray] = []
     if args.checkpoint is not None and args.checkpoint.exists():
         plans = list(np.load(args.checkpoint))
-    print(f"{args.game} team {args.team}; load {load()}; {len(plans)} plans from checkpoint")
+    print(f"{args.game} team {args.team}, oracle {args.oracle}; load {load()}; "
+          f"{len(plans)} plans from checkpoint")  # fmt: skip
     print(f"{'s':>7} {'plans':>5} {'lower':>12} {'upper':>12} {'width':>10} {'stopped':>9} "
           f"{'best width':>10} load")  # fmt: skip
     start = time.perf_counter()
     low, up = None, None  # the best ends over the segments (each is a valid bound)
     while time.perf_counter() - start < 60 * args.minutes:
-        r = tmecor(g, seats, oracle="alternating", upper_game=strong, seconds=args.segment,
-                   start_plans=plans)  # fmt: skip
+
+        def step(columns: int, value: float, upper: float) -> None:
+            print(f"  {time.perf_counter() - start:7.0f} s: {columns} columns, master "
+                  f"{value:.6f}, upper (float) {upper:.6f}; load {load()}", flush=True)  # fmt: skip
+
+        r = tmecor(g, seats, oracle=args.oracle, upper_game=strong, seconds=args.segment,
+                   start_plans=plans, progress=step)  # fmt: skip
         plans = list(r.plans)
         if args.checkpoint is not None:
             np.save(args.checkpoint, np.stack(plans))
@@ -68,6 +86,13 @@ def main() -> None:
               f"{float(up - low):10.6f} {load()}", flush=True)  # fmt: skip
         if r.stopped == "heuristic":
             break
+    if low is not None and up is not None:
+        print(f"best bracket (exact): [{low}, {up}]")
+        if args.save is not None:  # the best ends over the segments, each a valid bound
+            best = dataclasses.replace(r, lower=low, upper=up,
+                                       seconds=time.perf_counter() - start)  # fmt: skip
+            argv = ["python", "benchmarks/run_tmecor_large.py", *sys.argv[1:]]
+            save_bracket(args.save, best, fingerprint(g), shlex.join(argv))
 
 
 if __name__ == "__main__":

@@ -37,6 +37,8 @@ FLOORS: dict[str, int] = {
     # 1-2 the game
     "definition": 1,
     "game": 2,
+    "payoffs": 2,  # terminal payoff tables of a compiled game (beside game)
+    "blocks": 2,  # rows grouped by deal (beside game)
     # 3 the catalogue and its builders (and the collusion transform of a definition)
     "games": 3,
     # 4 what is computed on one compiled game
@@ -49,6 +51,7 @@ FLOORS: dict[str, int] = {
     "symbolic": 4,
     "interop": 4,
     "team_response": 4,  # a team's joint best response (evaluate's, on one compiled game)
+    "team_relaxation": 4,  # a certified upper bound on a team's joint best response
     "teams": 4,  # profiles moved between a team's games (splice, transfer_profile)
     # 5 the methods and their driver
     "solvers": 5,

@@ -4,7 +4,7 @@ A :class:`GameDefinition` is the deal table and the public tree (:class:`RawNode
 with each node's committed chips also as affine forms (:class:`Linear`) in the
 game's numeric parameters (:class:`NumericParams`).  :class:`Node` and
 :class:`InfoSet` are the records of the compiled game (views of a compiled game,
-such as ``DealBlocks``, live with it in ``game.py``).
+such as ``DealBlocks``, live beside it: ``game.py``, ``blocks.py``, ``payoffs.py``).
 
 Definition floor: imports only the ground (errors, spec).
 """
@@ -18,7 +18,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .errors import ToypokerError
+from .errors import ProfileError, ToypokerError
 from .spec import parameter_value
 
 IDX = np.int32  # row-level index arrays (rows < 2**31)
@@ -268,3 +268,84 @@ def card_text(code: int, suits: int) -> str:
 def make_label(player: int, private: str, history: str) -> str:
     """The label of an infoset: ``P{player+1}:{private}:{history}``."""
     return f"P{player + 1}:{private}:{history}"
+
+
+def suit_canonical_label(definition: GameDefinition, label: str) -> str | None:
+    """In a suit-isomorphic game: the label of the infoset a label written with any
+    suits (``P1:Ad:b/[KdQc]``, or card codes + 1 as in the unmerged game's labels,
+    ``P1:24:b/[KdQc]``) belongs to -- the same cards relabelled by the suit
+    permutation that makes the boards canonical.  None if the label does not parse.
+
+    Used by :meth:`toypoker.game.Game.infoset` to find an infoset by any of its suit
+    relabellings."""
+    d = definition
+    suits = d.suits
+    parts = label.split(":", 2)
+    if len(parts) != 3 or not parts[0][1:].isdigit():
+        return None
+    player, private, history = int(parts[0][1:]) - 1, parts[1], parts[2]
+    if not 0 <= player < d.n_players:
+        return None
+
+    def codes(text: str) -> list[int]:
+        if len(text) % 2 or any(
+            text[i] not in RANK_CHARS or text[i + 1] not in SUIT_CHARS[:suits]
+            for i in range(0, len(text), 2)
+        ):
+            raise ValueError(text)
+        return [
+            RANK_CHARS.index(text[i]) * suits + SUIT_CHARS.index(text[i + 1])
+            for i in range(0, len(text), 2)
+        ]
+
+    try:
+        if private.replace("-", "").isdigit():
+            hole = [int(x) - 1 for x in private.split("-")]
+        else:
+            hole = codes(private)
+        pieces = history.split("[")
+        boards = [codes(piece.split("]", 1)[0]) for piece in pieces[1:]]
+    except ValueError:
+        return None
+    sizes = [len(b) for b in d.board_slots or () if len(b)][: len(boards)]
+    own = (d.hole_slots[player],) if d.hole_groups is None else d.hole_groups[player]
+    hole_sizes = [len(g) for g in own]
+    if [len(b) for b in boards] != sizes or len(hole) != sum(hole_sizes):
+        return None
+    flat = [c for b in boards for c in b] + hole
+    if len(set(flat)) != len(flat) or max(flat, default=0) >= len(RANK_CHARS) * suits:
+        return None
+    groups, col = [], 0
+    for size in sizes + hole_sizes:
+        groups.append(list(range(col, col + size)))
+        col += size
+    canon = suit_canonical(np.array([flat], dtype=np.int64), groups, suits)[0]
+    names = [card_text(int(c), suits) for c in canon]
+    text, col = pieces[0], 0
+    for b, piece in zip(boards, pieces[1:], strict=True):
+        text += "[" + "".join(names[col : col + len(b)]) + "]" + piece.split("]", 1)[1]
+        col += len(b)
+    return make_label(player, "".join(names[col:]), text)
+
+
+def key_label(key: str | tuple) -> str:
+    """The label an infoset key names: a label itself, or ``(player, private, history)``
+    with ``player`` 0-based and ``private`` an int rank, a tuple of ranks or a string.
+
+    Raises
+    ------
+    ProfileError
+        For any other key.
+    """
+    if isinstance(key, str):
+        return key.strip()
+    if isinstance(key, tuple) and len(key) == 3:
+        player, private, history = key
+        if isinstance(private, int | np.integer):
+            priv = str(int(private))
+        elif isinstance(private, tuple | list):
+            priv = "-".join(str(int(x)) for x in private)
+        else:
+            priv = str(private)
+        return make_label(int(player), priv, str(history))
+    raise ProfileError(f"an infoset key is a label or (player, private, history), not {key!r}")

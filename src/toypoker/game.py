@@ -26,10 +26,13 @@ shared) and :meth:`Game.payoff_slope` the exact derivative of the payoffs.
 A :class:`Game` is immutable: its attributes cannot be rebound and its arrays
 are read-only.
 
-One module on purpose (past the ~600-line rule): the compiler is one pass that
-builds rows, infosets, terminal payoffs and their views in an order each step
-relies on; split, every part would need the half-built state of the others.
-Game floor: imports only the definition and the ground.
+The compiler is one pass that builds rows, infosets and terminals in an order
+each step relies on, so it stays here; what reads its finished arrays lives
+beside it: who wins at each terminal row and the payoffs from the chips in
+:mod:`toypoker.payoffs`, rows grouped by deal (:class:`DealBlocks`) in
+:mod:`toypoker.blocks`, the suit-relabelled infoset labels in
+:func:`toypoker.definition.suit_canonical_label`.
+Game floor: imports only the definition, its neighbours and the ground.
 """
 
 from __future__ import annotations
@@ -38,7 +41,6 @@ import dataclasses
 import math
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from types import MappingProxyType
@@ -46,23 +48,24 @@ from typing import TypeVar
 
 import numpy as np
 
+from .blocks import DealBlocks, deal_blocks
 from .checks import shown
 from .definition import (
     ACTION_NAMES,
     IDX,
-    RANK_CHARS,
-    SUIT_CHARS,
     GameDefinition,
     InfoSet,
     Linear,
     Node,
     NumericParams,
     RawNode,
-    card_text,
+    key_label,
     make_label,
     suit_canonical,
+    suit_canonical_label,
 )
 from .errors import ProfileError, ToypokerError
+from .payoffs import compile_terminals, payoffs, payoffs_exact
 from .spec import format_spec
 
 T = TypeVar("T")
@@ -366,66 +369,26 @@ class Game:
                 )
 
     def _compile_terminals(self) -> None:
-        n = self.n_players
-        strength = self.definition.strength
         term_nodes = [nd for nd in self.nodes if nd.kind == "terminal"]
-        rows, win_parts, cnt_parts = [], [], []
-        for nd in term_nodes:
-            a, b = self.node_row_start[nd.id], self.node_row_start[nd.id + 1]
-            s = self.node_deals[nd.id]
-            live = np.array(nd.live)
-            st = np.where(live[:, None], strength[:, s], np.iinfo(np.int64).min)
-            win = st == st.max(axis=0, keepdims=True)
-            rows.append(np.arange(a, b))
-            win_parts.append(win)
-            cnt_parts.append(win.sum(axis=0))
-        self.term_rows = np.concatenate(rows)
-        self._term_win = np.concatenate(win_parts, axis=1)
-        self._term_cnt = np.concatenate(cnt_parts)
+        self._terminals = compile_terminals(
+            term_nodes, self.node_row_start, self.node_deals, self.definition.strength
+        )
+        self.term_rows = self._terminals.rows
         self._term_nodes = term_nodes
         self.n_terminals = len(term_nodes)
         self.term_u = self._payoffs([nd.committed for nd in term_nodes])
         self.row_is_terminal = np.zeros(self.n_rows, dtype=bool)
         self.row_is_terminal[self.term_rows] = True
-        assert n == self.term_u.shape[0]
 
     def _payoffs(self, committed: Sequence[Sequence[Fraction]]) -> np.ndarray:
-        """``u = share * pot - committed`` (float64) at the terminal rows, given the chips
-        committed at each terminal node (ties split the pot)."""
-        d = self.definition
-        amat = None if d.payoff_a is None else np.array(d.payoff_a, dtype=np.float64)
-        bmat = None if d.payoff_b is None else np.array(d.payoff_b, dtype=np.float64)
-        parts = []
-        for c, (a, b) in zip(committed, self._term_slices(), strict=True):
-            chips = np.array([float(x) for x in c])
-            share = self._term_win[:, a:b] / self._term_cnt[a:b] * chips.sum()
-            if amat is not None:
-                share = amat @ share
-            paid = chips if bmat is None else bmat @ chips
-            parts.append(share - paid[:, None])
-        return np.concatenate(parts, axis=1)
+        """Float payoffs at the terminal rows given each terminal node's chips
+        (:func:`toypoker.payoffs.payoffs`)."""
+        return payoffs(self._terminals, self.definition, committed)
 
     def _payoffs_exact(self, committed: Sequence[Sequence[Fraction]]) -> np.ndarray:
-        """:meth:`_payoffs` in exact rationals (object array of Fraction).  A row's
-        payoffs depend on its node and on who wins only: they are computed once per
-        set of winners at each node and shared (by reference) among its rows."""
-        parts = []
-        d = self.definition
-        bits = 1 << np.arange(self._term_win.shape[0], dtype=np.int64)
-        for c, (a, b) in zip(committed, self._term_slices(), strict=True):
-            pot = sum(c, Fraction(0))
-            codes, inverse = np.unique(bits @ self._term_win[:, a:b], return_inverse=True)
-            win = (codes[None, :] & bits[:, None]) > 0
-            share = np.empty(win.shape, dtype=object)
-            for k in range(len(codes)):
-                share[:, k] = [Fraction(int(w), int(win[:, k].sum())) * pot for w in win[:, k]]
-            paid = np.array(list(c), dtype=object)
-            if d.payoff_a is not None:
-                share = np.array(d.payoff_a, dtype=object) @ share
-            if d.payoff_b is not None:
-                paid = np.array(d.payoff_b, dtype=object) @ paid
-            parts.append((share - paid[:, None])[:, inverse.reshape(-1)])
-        return np.concatenate(parts, axis=1)
+        """:meth:`_payoffs` in exact rationals (:func:`toypoker.payoffs.payoffs_exact`:
+        rows with the same winners at a node share their payoff objects)."""
+        return payoffs_exact(self._terminals, self.definition, committed)
 
     def _compile_restrictions(self) -> None:
         fixed = np.zeros(self.n_sigma, dtype=bool)
@@ -470,14 +433,6 @@ class Game:
         u = self._payoffs_exact([nd.committed for nd in self._term_nodes])
         u.flags.writeable = False
         return u
-
-    def _term_slices(self) -> list[tuple[int, int]]:
-        out, pos = [], 0
-        for nd in self._term_nodes:
-            m = int(self.node_row_start[nd.id + 1] - self.node_row_start[nd.id])
-            out.append((pos, pos + m))
-            pos += m
-        return out
 
     @cached_property
     def deal_blocks(self) -> DealBlocks:
@@ -621,89 +576,21 @@ class Game:
         ``player`` is 0-based; ``private`` an int rank, a tuple of ranks or a
         string like ``"3"``.
         """
-        label = self._key_to_label(key)
+        label = key_label(key)
         idx = self._label_index.get(label)
         if idx is None and self.definition.suits:
-            idx = self._label_index.get(self._suit_canonical_label(label) or "")
+            idx = self._label_index.get(suit_canonical_label(self.definition, label) or "")
         if idx is None:
             raise ProfileError(f"unknown infoset {label!r} in game {self.spec}")
         return self.infosets[idx]
 
-    def _suit_canonical_label(self, label: str) -> str | None:
-        """In a suit-isomorphic game: the label of the infoset a label written with any
-        suits (``P1:Ad:b/[KdQc]``, or card codes + 1 as in the unmerged game's labels,
-        ``P1:24:b/[KdQc]``) belongs to -- the same cards relabelled by the suit
-        permutation that makes the boards canonical.  None if the label does not parse."""
-        d = self.definition
-        suits = d.suits
-        parts = label.split(":", 2)
-        if len(parts) != 3 or not parts[0][1:].isdigit():
-            return None
-        player, private, history = int(parts[0][1:]) - 1, parts[1], parts[2]
-        if not 0 <= player < self.n_players:
-            return None
-
-        def codes(text: str) -> list[int]:
-            if len(text) % 2 or any(
-                text[i] not in RANK_CHARS or text[i + 1] not in SUIT_CHARS[:suits]
-                for i in range(0, len(text), 2)
-            ):
-                raise ValueError(text)
-            return [
-                RANK_CHARS.index(text[i]) * suits + SUIT_CHARS.index(text[i + 1])
-                for i in range(0, len(text), 2)
-            ]
-
-        try:
-            if private.replace("-", "").isdigit():
-                hole = [int(x) - 1 for x in private.split("-")]
-            else:
-                hole = codes(private)
-            pieces = history.split("[")
-            boards = [codes(piece.split("]", 1)[0]) for piece in pieces[1:]]
-        except ValueError:
-            return None
-        sizes = [len(b) for b in d.board_slots or () if len(b)][: len(boards)]
-        own = (d.hole_slots[player],) if d.hole_groups is None else d.hole_groups[player]
-        hole_sizes = [len(g) for g in own]
-        if [len(b) for b in boards] != sizes or len(hole) != sum(hole_sizes):
-            return None
-        flat = [c for b in boards for c in b] + hole
-        if len(set(flat)) != len(flat) or max(flat, default=0) >= len(RANK_CHARS) * suits:
-            return None
-        groups, col = [], 0
-        for size in sizes + hole_sizes:
-            groups.append(list(range(col, col + size)))
-            col += size
-        canon = suit_canonical(np.array([flat], dtype=np.int64), groups, suits)[0]
-        names = [card_text(int(c), suits) for c in canon]
-        text, col = pieces[0], 0
-        for b, piece in zip(boards, pieces[1:], strict=True):
-            text += "[" + "".join(names[col : col + len(b)]) + "]" + piece.split("]", 1)[1]
-            col += len(b)
-        return make_label(player, "".join(names[col:]), text)
-
-    def _key_to_label(self, key: str | tuple) -> str:
-        if isinstance(key, str):
-            return key.strip()
-        if isinstance(key, tuple) and len(key) == 3:
-            player, private, history = key
-            if isinstance(private, int | np.integer):
-                priv = str(int(private))
-            elif isinstance(private, tuple | list):
-                priv = "-".join(str(int(x)) for x in private)
-            else:
-                priv = str(private)
-            return make_label(int(player), priv, str(history))
-        raise ProfileError(f"an infoset key is a label or (player, private, history), not {key!r}")
-
     def has_infoset(self, key: str | tuple) -> bool:
         """Whether the game has that infoset (keys as for :meth:`infoset`)."""
-        label = self._key_to_label(key)
+        label = key_label(key)
         if label in self._label_index:
             return True
         return bool(self.definition.suits) and (
-            self._suit_canonical_label(label) in self._label_index
+            suit_canonical_label(self.definition, label) in self._label_index
         )
 
     def infosets_of(self, player: int) -> list[InfoSet]:
@@ -742,63 +629,6 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game({self.spec!r})"
-
-
-@dataclass(frozen=True)
-class DealBlocks:
-    """Rows grouped by deal (each block in depth order) and children lists.
-
-    ``order[start[d]:start[d+1]]`` are deal ``d``'s rows; ``local_parent`` the
-    parent's position inside the block (-1 at the root); ``depth_start[d]``
-    the block's depth boundaries; ``row_term[r]`` the column of a terminal row
-    in ``term_u`` (-1 otherwise); the children of row ``r`` are
-    ``child_rows[child_ptr[r]:child_ptr[r+1]]`` in action order.
-    """
-
-    order: np.ndarray
-    start: np.ndarray
-    local_parent: np.ndarray
-    depth_start: np.ndarray
-    row_term: np.ndarray
-    child_ptr: np.ndarray
-    child_rows: np.ndarray
-
-
-def deal_blocks(game: Game) -> DealBlocks:
-    """The rows of each deal of a compiled game (``Game.deal_blocks``), for sampling methods."""
-    order = np.argsort(game.row_deal, kind="stable").astype(IDX)
-    counts = np.bincount(game.row_deal, minlength=game.n_deals)
-    start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-    position = np.empty(game.n_rows, dtype=np.int64)
-    position[order] = np.arange(game.n_rows)
-    deal_of = game.row_deal[order]
-    par = game.parent_row[order]
-    local_parent = np.where(par >= 0, position[par.clip(0)] - start[deal_of], -1)
-    row_depth = np.searchsorted(game.depth_start, np.arange(game.n_rows), side="right") - 1
-    depth_counts = np.zeros((game.n_deals, game.n_depths), dtype=np.int64)
-    np.add.at(depth_counts, (deal_of, row_depth[order]), 1)
-    depth_start = np.concatenate(
-        [np.zeros((game.n_deals, 1), dtype=np.int64), np.cumsum(depth_counts, axis=1)], axis=1
-    )
-    row_term = np.full(game.n_rows, -1, dtype=np.int64)
-    row_term[game.term_rows] = np.arange(len(game.term_rows))
-    # children of every row in action order (CSR), for trajectory sampling
-    child_order = np.argsort(game.parent_row, kind="stable")
-    child_order = child_order[game.parent_row[child_order] >= 0]
-    n_children = np.bincount(game.parent_row[child_order], minlength=game.n_rows)
-    child_ptr = np.concatenate([[0], np.cumsum(n_children)]).astype(np.int64)
-    blocks = DealBlocks(
-        order,
-        start,
-        local_parent.astype(np.int64),
-        depth_start,
-        row_term,
-        child_ptr,
-        child_order.astype(np.int64),
-    )
-    for f in dataclasses.fields(blocks):
-        getattr(blocks, f.name).flags.writeable = False
-    return blocks
 
 
 def check_game(value: object, name: str = "game") -> Game:

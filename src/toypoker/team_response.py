@@ -45,6 +45,7 @@ __all__ = [
     "joint_plan_alternating",
     "joint_plan_by_beliefs",
     "last_sequences",
+    "member_sequences",
     "random_plans",
 ]
 
@@ -214,14 +215,14 @@ def _plan_of(game: Game, members: tuple[int, ...], res: object, sigma: np.ndarra
 MAX_PAIRS = 400_000
 
 
-def _member_sequences(game: Game, p: int) -> np.ndarray:
+def member_sequences(game: Game, p: int) -> np.ndarray:
     """Seat ``p``'s free actions (flat sigma indices): its sequences ``1..n``; 0 is empty."""
     return np.flatnonzero((game.sigma_player == p) & ~game.sigma_fixed)
 
 
 def _pair_count(game: Game, members: tuple[int, ...]) -> int:
     """Pairs of sequences of a two-member team, the empty ones included."""
-    a, b = (len(_member_sequences(game, p)) + 1 for p in members)
+    a, b = (len(member_sequences(game, p)) + 1 for p in members)
     return a * b
 
 
@@ -246,54 +247,93 @@ def _joint_plan_lifted(
     their actions, and inductively below), so the MILP is exact; its LP relaxation is
     far tighter than the product model's (on 3P-SMH the relaxation was integral in
     every case tried: one branch-and-bound node, ``benchmarks/bench_team_response.py``).
+    So the LP relaxation is solved first, and the MILP only when the members' plans come
+    out fractional; the model's structure is built once per game and team.
     """
-    from scipy.optimize import Bounds, LinearConstraint, milp
-    from scipy.sparse import coo_array
+    from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
-    seqs = [_member_sequences(game, p) for p in members]
-    index = np.zeros((2, game.n_sigma), dtype=np.int64)
-    for k, s in enumerate(seqs):
-        index[k, s] = 1 + np.arange(len(s))
-    n_a, n_b = len(seqs[0]) + 1, len(seqs[1]) + 1
-    parent = last_sequences(game, members)
-    last = parent[:, game.term_rows]
-    seq = [np.where(last[k] >= 0, index[k, last[k].clip(0)], 0) for k in range(2)]
-    obj = np.bincount(seq[0] * n_b + seq[1], weights=np.asarray(coef, float), minlength=n_a * n_b)
-    # constraints as (row, column, value) blocks: row 0 fixes w(0, 0) = 1
-    rows, cols, vals = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)], [np.ones(1)]
-    n_rows = 1
-    for k, other in ((0, n_b), (1, n_a)):
-        for inf in game.infosets:
-            if inf.player != members[k] or inf.restricted:
-                continue
-            ps = parent[k, game.infoset_rep_row[inf.index]]
-            mine = [int(index[k, ps]) if ps >= 0 else 0]
-            mine += [int(index[k, s]) for s in range(inf.offset, inf.offset + len(inf.actions))]
-            sign = np.array([-1.0] + [1.0] * (len(mine) - 1))
-            r = n_rows + np.repeat(np.arange(other), len(mine))
-            m = np.tile(mine, other)
-            o = np.repeat(np.arange(other), len(mine))
-            rows.append(r)
-            cols.append(m * n_b + o if k == 0 else o * n_b + m)
-            vals.append(np.tile(sign, other))
-            n_rows += other
-    n = n_a * n_b
-    a = coo_array(
-        (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))), shape=(n_rows, n)
-    ).tocsr()
-    rhs = np.zeros(n_rows)
-    rhs[0] = 1.0
-    integrality = np.zeros(n)
-    integrality[1:n_b] = 1
-    integrality[n_b * np.arange(1, n_a)] = 1
-    options: dict[str, object] = {"mip_rel_gap": 0.0}
+    lifted = game.derived(_LiftedModels).get(members)
+    obj = np.bincount(lifted.term_key, weights=np.asarray(coef, float), minlength=lifted.n)
+    options: dict[str, object] = {}
     if time_limit is not None:
         options["time_limit"] = float(time_limit)
-    res = milp(-obj, constraints=LinearConstraint(a, rhs, rhs), integrality=integrality,
-               bounds=Bounds(np.zeros(n), np.ones(n)), options=options)  # fmt: skip
-    sigma = np.concatenate(seqs)
-    cols_x = np.concatenate([n_b * (1 + np.arange(n_a - 1)), 1 + np.arange(n_b - 1)])
-    return _plan_of(game, members, res, sigma, cols_x)
+    # the LP relaxation first: when the members' own plans come out 0/1 it is a feasible
+    # point of the MILP at the relaxation's optimum, so the MILP's optimum (the common
+    # case: integral on every 3P-SMH case tried)
+    res = linprog(-obj, A_eq=lifted.a, b_eq=lifted.rhs, bounds=(0.0, 1.0), method="highs",
+                  options=options)  # fmt: skip
+    if res.status == 0:
+        x = res.x[lifted.cols_x]
+        if np.all(np.minimum(np.abs(x), np.abs(x - 1.0)) <= 1e-9):
+            return _plan_of(game, members, res, lifted.sigma, lifted.cols_x)
+    n = lifted.n
+    res = milp(-obj, constraints=LinearConstraint(lifted.a, lifted.rhs, lifted.rhs),
+               integrality=lifted.integrality, bounds=Bounds(np.zeros(n), np.ones(n)),
+               options={"mip_rel_gap": 0.0, **options})  # fmt: skip
+    return _plan_of(game, members, res, lifted.sigma, lifted.cols_x)
+
+
+class _Lifted:
+    """The lifted model's structure for one team (built once per game and team): the
+    pair of last sequences at each terminal row, the constraints, the plan columns."""
+
+    def __init__(self, game: Game, members: tuple[int, ...]):
+        from scipy.sparse import coo_array
+
+        seqs = [member_sequences(game, p) for p in members]
+        index = np.zeros((2, game.n_sigma), dtype=np.int64)
+        for k, s in enumerate(seqs):
+            index[k, s] = 1 + np.arange(len(s))
+        n_a, n_b = len(seqs[0]) + 1, len(seqs[1]) + 1
+        parent = last_sequences(game, members)
+        last = parent[:, game.term_rows]
+        seq = [np.where(last[k] >= 0, index[k, last[k].clip(0)], 0) for k in range(2)]
+        self.term_key = seq[0] * n_b + seq[1]
+        # constraints as (row, column, value) blocks: row 0 fixes w(0, 0) = 1
+        rows, cols, vals = [np.zeros(1, np.int64)], [np.zeros(1, np.int64)], [np.ones(1)]
+        n_rows = 1
+        for k, other in ((0, n_b), (1, n_a)):
+            for inf in game.infosets:
+                if inf.player != members[k] or inf.restricted:
+                    continue
+                ps = parent[k, game.infoset_rep_row[inf.index]]
+                mine = [int(index[k, ps]) if ps >= 0 else 0]
+                mine += [int(index[k, s]) for s in range(inf.offset, inf.offset + len(inf.actions))]
+                sign = np.array([-1.0] + [1.0] * (len(mine) - 1))
+                r = n_rows + np.repeat(np.arange(other), len(mine))
+                m = np.tile(mine, other)
+                o = np.repeat(np.arange(other), len(mine))
+                rows.append(r)
+                cols.append(m * n_b + o if k == 0 else o * n_b + m)
+                vals.append(np.tile(sign, other))
+                n_rows += other
+        self.n = n_a * n_b
+        self.a = coo_array(
+            (np.concatenate(vals), (np.concatenate(rows), np.concatenate(cols))),
+            shape=(n_rows, self.n),
+        ).tocsr()
+        self.rhs = np.zeros(n_rows)
+        self.rhs[0] = 1.0
+        self.integrality = np.zeros(self.n)
+        self.integrality[1:n_b] = 1
+        self.integrality[n_b * np.arange(1, n_a)] = 1
+        self.sigma = np.concatenate(seqs)
+        self.cols_x = np.concatenate([n_b * (1 + np.arange(n_a - 1)), 1 + np.arange(n_b - 1)])
+
+
+class _LiftedModels:
+    """``Game.derived`` cache of :class:`_Lifted` per team."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.models: dict[tuple[int, ...], _Lifted] = {}
+
+    def get(self, members: tuple[int, ...]) -> _Lifted:
+        """The team's lifted model, built on first use."""
+        key = tuple(int(p) for p in members)
+        if key not in self.models:
+            self.models[key] = _Lifted(self.game, key)
+        return self.models[key]
 
 
 #: most prescriptions (one action per observation) tried at one team decision node by
@@ -534,7 +574,7 @@ def _member_tree(game: Game, p: int) -> tuple[list[tuple[int, np.ndarray, int]],
             acts = np.arange(inf.offset, inf.offset + len(inf.actions))
             order.append((inf.index, acts, ps if ps >= 0 else game.n_sigma))
     order.sort(key=lambda t: -game.nodes[game.infosets[t[0]].node].depth)
-    return order, _member_sequences(game, p)
+    return order, member_sequences(game, p)
 
 
 def random_plans(

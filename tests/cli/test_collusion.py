@@ -5,6 +5,10 @@ from fractions import Fraction
 
 import pytest
 
+from toypoker import load_game
+from toypoker.collusion.brackets import load_brackets, stored_weak_brackets
+from toypoker.collusion.store import fingerprint
+
 # kuhn(players=3), strong collusion, win sharing: the merged team's exact LP values
 # (tests/games/test_collusion.py computes them; `toypoker solve ... --method lp`):
 # team {1,2}: 0, team {1,3}: 5/78, team {2,3}: 1/12.  Public strong collusion is the
@@ -101,6 +105,27 @@ def test_tmecor_exact_on_three_card_kuhn(cli, team):
     code, out, err = cli("collusion", "tmecor", "kuhn(players=3,cards=3)", "--team", team)
     assert code == 0, err
     assert "team value in [0, 0]" in out and "width 0 (exact)" in out
+
+
+def test_tmecor_save_adds_one_record_per_game_and_team(cli, tmp_path):
+    # kuhn(players=3, cards=3), weak teams: TMECor value 0 at every placement
+    # (tests/solvers/test_tmecor.py); two placements saved, the third missing
+    path = tmp_path / "brackets.json"
+    for team in ("23", "13", "23"):  # the second 23 replaces the first
+        code, _, err = cli("collusion", "tmecor", "kuhn(players=3,cards=3)", "--team", team,
+                           "--save", str(path))  # fmt: skip
+        assert code == 0, err
+    records = load_brackets(path)
+    assert len(records) == 2
+    # the game as given (no team parameters): the team's summed value is the weak
+    # win-sharing game's (sharing moves payoffs within the team)
+    rec = records["kuhn(players=3,cards=3,ante=1,bet=1) team 23"]
+    assert rec["lower"] == rec["upper"] == "0" and rec["stopped"] == "converged"
+    assert rec["fingerprint"] == fingerprint(load_game("kuhn(players=3,cards=3)"))
+    assert rec["command"].startswith("toypoker collusion tmecor 'kuhn(players=3,cards=3)'")
+    rows = stored_weak_brackets("kuhn(players=3,cards=3)", (1, 2), 3, source=path)
+    assert [None if r is None else r.members for r in rows] == [(1, 2), (0, 2), None]
+    assert rows[0] is not None and rows[0].low == rows[0].high == 0
 
 
 @pytest.mark.slow

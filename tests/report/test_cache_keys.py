@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shlex
 import shutil
+from fractions import Fraction as F
 from importlib.resources import files
 from pathlib import Path
 
@@ -105,8 +106,8 @@ def test_the_profiles_are_copied_before_the_command_runs(tmp_path: Path) -> None
 def test_the_collusion_page_shows_printed_nash_and_team_optimal(tmp_path: Path) -> None:
     """Issue 22 item 5: three columns per cell.  The command's JSON is canned (made-up
     numbers, only the layout is tested): strong Public shows the merged team's bracket
-    from ``team_values_payoffs``; weak Public says "not computed"; the other scenarios
-    have no team-optimal value."""
+    from ``team_values_payoffs``; weak Public the TMECor values stored with the package
+    (3P-SMH: exact); the other scenarios have no team-optimal value."""
     task = _plan(True)[COLLUSION]
     blocks = [
         {"collusion": c, "scenario": s, "payoffs": [-0.2, 0.1, 0.1]}
@@ -126,7 +127,13 @@ def test_the_collusion_page_shows_printed_nash_and_team_optimal(tmp_path: Path) 
     assert rows[("strong", "Public")][-3:] == ("[-0.2500, -0.2400]", "[+0.1200, +0.1250]",
                                                "[+0.1200, +0.1250]")  # fmt: skip
     assert rows[("strong", "Public")][5:8] == ("-0.2000", "+0.1000", "+0.1000")  # Nash
-    assert rows[("weak", "Public")][-3:] == ("not computed",) * 3
+    # the exact weak TMECor values of 3P-SMH (teams {2,3}, {1,3}, {1,2}: 89108/944775,
+    # -24603977/18064098000, -4638311027186/55208102538225, README and the issue-22 note)
+    # averaged over the rotations by hand: A is the outsider in every placement (-sum/3),
+    # B and C are members in every one (half of each placement's value: sum/6)
+    total = F(89108, 944775) + F(-24603977, 18064098000) + F(-4638311027186, 55208102538225)
+    member = f"{float(total / 6):+.6f} (exact)"
+    assert rows[("weak", "Public")][-3:] == (f"{float(-total / 3):+.6f} (exact)", member, member)
     assert rows[("strong", "Private")][-3:] == ("-",) * 3
     assert {f for f, _ in out.images} >= {"table7_strong.png", "table7_weak.png"}
-    assert "not computed" in out.notes
+    assert "ullman_tmecor.json" in out.notes and "not computed" not in out.notes

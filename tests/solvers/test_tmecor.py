@@ -134,6 +134,28 @@ def test_alternating_oracle_and_strong_upper_game_bracket_the_value():
         tmecor(g, (1, 2), start_plans=[np.zeros(3)])
 
 
+def test_relaxation_oracle_brackets_the_value_within_its_certificate():
+    # kuhn(players=3, cards=4), team {2,3}: TMECor value 5/132 (above).  The relevant-pairs
+    # LP's plans as columns, its certified bound as the upper end: a valid bracket whose
+    # width is only the certificate's rounding (the relaxation is integral here)
+    g = load_game("kuhn(players=3)")
+    r = tmecor(g, (1, 2), oracle="relaxation")
+    assert r.lower == F(5, 132) <= r.upper <= F(5, 132) + F(1, 10**8)
+    assert r.how.startswith("relaxation") and r.stopped == "heuristic"
+    with pytest.raises(ToypokerError, match="weak team of two"):
+        tmecor(load_game("kuhn(players=3,team=23,strong=true,merge=false)"), (1, 2),
+               oracle="relaxation")  # fmt: skip
+
+
+@pytest.mark.slow
+def test_relaxation_oracle_on_smh_reaches_the_exact_value():
+    # 3P-SMH team {2,3}: the exact weak TMECor value 89108/944775 (the hybrid oracle's,
+    # test_three_player_smh_every_placement_is_exact) inside a bracket of width < 1e-8
+    g = load_game("mercer(players=3,variant=smh,team=23)")
+    r = tmecor(g, oracle="relaxation")
+    assert r.lower <= F(89108, 944775) <= r.upper and r.width < F(1, 10**8)
+
+
 @pytest.mark.slow
 def test_three_player_smh_every_placement_is_exact():
     # issue 22 target: 3P-SMH, every placement, weak and strong, bracket width 0.

@@ -241,9 +241,17 @@ def tmecor(
         str,
         typer.Option(
             help="hybrid (alternating best responses, the MILP to certify), "
-            "exact (the MILP every step) or alternating (no MILP)."
+            "exact (the MILP every step), alternating (no MILP) or relaxation (a weak "
+            "team of two on big games: the relevant-pairs LP's plan and certified bound)."
         ),  # fmt: skip
     ] = "hybrid",
+    save: Annotated[
+        Path | None,
+        typer.Option(
+            help="Add the bracket to this JSON file of TMECor brackets (kept by "
+            "game and team, with this command line)."
+        ),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """The team-maxmin equilibrium with correlation of a team against one outsider:
@@ -256,6 +264,7 @@ def tmecor(
     positive("--seconds", seconds)
     positive("--tol", tol)
     at_least("--max-columns", max_columns, 1)
+    check_file(save, "--save")
     game = load_game(spec)
     the_team = Team.parse(team) if team is not None else Team.of_params(game.params)
     if the_team is None:
@@ -267,6 +276,28 @@ def tmecor(
 
         r = solve_tmecor(game, the_team, tol=tol, max_columns=max_columns, seconds=seconds,
                          progress=step, oracle=oracle)  # fmt: skip
+    if save is not None:
+        import shlex
+
+        from ..collusion.brackets import save_bracket
+        from ..collusion.store import fingerprint
+
+        argv = [
+            "toypoker",
+            "collusion",
+            "tmecor",
+            spec,
+            "--team",
+            seat_digits(r.team),
+            "--oracle",
+            oracle,
+            "--tol",
+            f"{tol:g}",
+            "--max-columns",
+            str(max_columns),
+        ]
+        argv += [] if seconds is None else ["--seconds", f"{seconds:g}"]
+        save_bracket(save, r, fingerprint(game), shlex.join([*argv, "--save", save.name]))
     if json_:
         print_json(r.to_json_dict())
     else:

@@ -36,6 +36,7 @@ __all__ = [
     "base_and_team",
     "collusion_table",
     "collusion_table_from",
+    "rotated_brackets",
     "solve_collusion_profiles",
     "solve_team_game",
     "TeamSolve",
@@ -110,20 +111,7 @@ class CollusionTable:
     def _rotated(
         self, rows: list[tuple[tuple[int, ...], float, float]]
     ) -> tuple[tuple[float, float], ...]:
-        """Per placement ``(members, low, high)`` of the team's summed value, in the
-        order of :func:`placements`, as per-player brackets averaged over rotations."""
-        n = len(next(iter(self.payoffs.values())))
-        low, high = np.zeros(n), np.zeros(n)
-        for k, (members, lo_k, hi_k) in enumerate(rows):
-            for p in range(n):
-                seat = (p + k) % n
-                if seat in members:
-                    low[p] += lo_k / len(members)
-                    high[p] += hi_k / len(members)
-                else:
-                    low[p] -= hi_k
-                    high[p] -= lo_k
-        return tuple((lo / len(rows), hi / len(rows)) for lo, hi in zip(low, high, strict=True))
+        return rotated_brackets(rows, len(next(iter(self.payoffs.values()))))
 
     def to_json_dict(self) -> dict[str, object]:
         """As JSON data."""
@@ -162,6 +150,26 @@ class CollusionTable:
                 "high": [hi for _, hi in bracket],
             },  # fmt: skip
         }
+
+
+def rotated_brackets(
+    rows: list[tuple[tuple[int, ...], float, float]], n: int
+) -> tuple[tuple[float, float], ...]:
+    """Per placement ``(members, low, high)`` of the team's summed value, in the order of
+    :func:`~toypoker.games.collusion.placements`, as players ``A, B, ...``'s brackets
+    averaged over the seat rotations (``n`` players): each member gets an equal share
+    of the team's bracket, the outsider minus the team's."""
+    low, high = np.zeros(n), np.zeros(n)
+    for k, (members, lo_k, hi_k) in enumerate(rows):
+        for p in range(n):
+            seat = (p + k) % n
+            if seat in members:
+                low[p] += lo_k / len(members)
+                high[p] += hi_k / len(members)
+            else:
+                low[p] -= hi_k
+                high[p] -= lo_k
+    return tuple((lo / len(rows), hi / len(rows)) for lo, hi in zip(low, high, strict=True))
 
 
 @dataclass(frozen=True)

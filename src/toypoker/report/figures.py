@@ -19,6 +19,9 @@ from collections.abc import Callable, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
+from ..collusion.brackets import SHIPPED, stored_weak_brackets
+from ..collusion.table7 import rotated_brackets
+from ..games.collusion import seat_digits
 from ..io import atomic_write_text
 from ..literature.claims import Row
 from ..literature.figures_ullman import bet_heatmap, collusion_bars
@@ -416,10 +419,11 @@ def _collusion(quick: bool) -> Task:
     variant = "smh" if quick else "mmh"
     spec = f"mercer(players=3,variant={variant})"
     stored = files("toypoker.literature") / "data" / f"ullman_collusion_3p_{variant}.npz"
-    # --no-team-optimal: a fresh merged LP (3P-MMH) and the weak TMECor (3P-SMH: 5-8 min a
-    # placement, 3P-MMH: beyond reach) are out of the report's budget.  The strong
-    # team-optimal column is the merged team's value bracketed by the stored equilibrium's
-    # two best responses (the evaluation's team_values: no solve); weak: not computed.
+    # --no-team-optimal: a fresh merged LP (3P-MMH) and the weak TMECor are out of the
+    # report's budget.  The strong team-optimal column is the merged team's value
+    # bracketed by the stored equilibrium's two best responses (the evaluation's
+    # team_values: no solve); the weak one, the TMECor brackets stored with the package
+    # (collusion/brackets.py: computed by `collusion tmecor --save`, exact on 3P-SMH).
     argv = ["collusion", "table7", spec, "--team", "23", "--profiles",
             f"{FOLDER}/{stored.name}", "--plot", f"{FOLDER}/table7_ours.png",
             "--no-team-optimal", "--json"]  # fmt: skip
@@ -436,12 +440,24 @@ def _collusion(quick: bool) -> Task:
             p: [x * ullman2015.TABLE7_WEAK_FACTOR for x in v]
             for p, v in ullman2015.TABLE7_WEAK_PRINTED.items()
         }
-        # team-optimal (Public only): strong from the brackets, weak not computed
+        # team-optimal (Public only): strong from the brackets, weak from the stored TMECor
+        # brackets (every placement needed: the cells average over the seat rotations)
         bracket = data.get("team_values_payoffs")
         optimal: dict[str, dict[str, tuple[float, float]] | None] = {"strong": None, "weak": None}
         if bracket is not None:
             pairs = zip(bracket["low"], bracket["high"], strict=True)
             optimal["strong"] = {chr(65 + p): (lo, hi) for p, (lo, hi) in enumerate(pairs)}
+        weak_rows = stored_weak_brackets(spec, (1, 2), 3)
+        if all(r is not None for r in weak_rows):
+            rows = [(r.members, float(r.low), float(r.high)) for r in weak_rows if r]
+            optimal["weak"] = {chr(65 + p): b for p, b in enumerate(rotated_brackets(rows, 3))}
+        stored_text = "; ".join(
+            f"team {{{seat_digits(r.members)}}} "
+            + (f"{float(r.low):+.6f} (exact)" if r.exact
+               else f"[{float(r.low):+.6f}, {float(r.high):+.6f}]")
+            + f" ({r.how})"
+            for r in weak_rows if r is not None
+        )  # fmt: skip
         game = "3P-SMH, not the paper's 3P-MMH (--quick)" if quick else "3P-MMH"
         for strength, printed in (("strong", ullman2015.TABLE7_STRONG), ("weak", weak_printed)):
             opt = optimal[strength]
@@ -465,7 +481,11 @@ def _collusion(quick: bool) -> Task:
             opt = optimal[strength]
             for k, s in enumerate(scen):
                 if k == 0 and opt is not None:
-                    team_cells = tuple(f"[{opt[p][0]:+.4f}, {opt[p][1]:+.4f}]" for p in "ABC")
+                    team_cells = tuple(
+                        f"{opt[p][0]:+.6f} (exact)" if opt[p][0] == opt[p][1]
+                        else f"[{opt[p][0]:+.4f}, {opt[p][1]:+.4f}]"
+                        for p in "ABC"
+                    )  # fmt: skip
                 elif k == 0:
                     team_cells = ("not computed",) * 3
                 else:
@@ -504,8 +524,8 @@ def _collusion(quick: bool) -> Task:
             [
                 ("table7_strong.png", "Table 7, strong collusion, as bars: printed, Nash, "
                  "team-optimal (Public)"),
-                ("table7_weak.png", "Table 7, weak collusion (printed x 1e-3), as bars; "
-                 "team-optimal not computed"),
+                ("table7_weak.png", "Table 7, weak collusion (printed x 1e-3), as bars, "
+                 "with the team-optimal (Public) where every placement is stored"),
                 ("table7_ours.png", "Ours, both strengths (the collusion command's chart)"),
             ],
         )  # fmt: skip
@@ -516,10 +536,13 @@ def _collusion(quick: bool) -> Task:
             "Team-optimal (Public: the team plays its optimal plan, the outsider "
             "best-responds): strong collusion is the merged team's value, bracketed "
             "[team's guarantee, team's best response] by the stored equilibrium (exact value "
-            "inside). Weak collusion's team-optimal value (TMECor) is not computed here: "
-            "on 3P-SMH it takes 5-8 minutes a placement (README, teams section), on 3P-MMH "
-            f'longer than the report\'s budget; `toypoker collusion tmecor "{tmecor}" '
-            "--team 23 --seconds S` gives its bracket."
+            "inside). Weak collusion's team-optimal value (TMECor) is read from the brackets "
+            f"stored with the package ({SHIPPED}, made by `toypoker collusion tmecor "
+            f'"{tmecor}" --team 23 ... --save FILE` for each placement, the commands kept in '
+            "the file): per placement, "
+            + (stored_text or "none stored")
+            + ("" if optimal["weak"] else "; the weak cells need every placement")
+            + "."
         )
         return ItemOutput(images=imgs, tables=(table,), notes=notes)
 
@@ -529,7 +552,7 @@ def _collusion(quick: bool) -> Task:
         "Table 7: the collusion scenarios as bars, printed, three-player Nash and team-optimal",
         argv,
         collect,
-        inputs=(stored,),
+        inputs=(stored, files("toypoker.literature") / "data" / SHIPPED),
     )
 
 

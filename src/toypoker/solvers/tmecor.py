@@ -20,7 +20,12 @@ value.  For a team that does not see its cards the default oracle is hybrid: the
 members' alternating best responses
 (:func:`toypoker.team_response.joint_plan_alternating`, started from the last plans)
 give the next column while they beat the master's value, and the MILP is called only
-when they do not -- to find a better plan or certify that none exists.
+when they do not -- to find a better plan or certify that none exists.  For a weak team
+of two on games whose MILP is out of reach (3P-MMH), ``oracle="relaxation"`` solves the
+lifted model's LP over the relevant pairs of sequences only
+(:mod:`toypoker.team_relaxation`): its rounded plan, polished by alternating best
+responses, is the next column, and its optimum, certified in integers from its duals,
+an upper end.
 
 The bracket is exact.  ``lower``: the rationalised mixture's value against the
 outsider's exact best response (a backward induction over the outsider's sequences in
@@ -64,16 +69,14 @@ from ..game import Game
 from ..games.collusion import Team, seat_digits
 from ..interrupts import deferred_interrupts
 from ..profile import Profile
+from ..team_relaxation import certified_bound, pair_model, relaxed_response
 from ..team_response import joint_plan_alternating, last_sequences
-from .exact_face import solve_face
+from .exact_face import exact_master
 
 __all__ = ["TMECor", "tmecor"]
 
 DENOMINATORS = (10**2, 10**4, 10**6, 10**9, 10**12)
 """Denominator limits tried when the LP's floats are rationalised (the best bracket wins)."""
-
-MAX_EXACT_SEQUENCES = 2000
-"""Most outsider sequences for which the master LP's optimum is solved exactly."""
 
 
 @dataclass(frozen=True)
@@ -101,11 +104,12 @@ class TMECor:
     seconds
         Wall time.
     how
-        The oracle: ``"backward induction"`` or ``"MILP"``.
+        The oracle: ``"backward induction"``, ``"MILP"``, or the heuristic oracle
+        and where the upper end comes from.
     stopped
         Why the generation stopped: ``"converged"`` (no plan beats the master's value
-        by more than the tolerance), ``"heuristic"`` (``oracle="alternating"``: the
-        alternating best responses find no better plan), ``"seconds"`` (time budget),
+        by more than the tolerance), ``"heuristic"`` (``oracle="alternating"`` or
+        ``"relaxation"``: the oracle's plan is no better), ``"seconds"`` (time budget),
         ``"columns"`` (cap) or ``"interrupted"`` (Ctrl-C or SIGTERM).  The bracket is
         valid in every case.
     """
@@ -322,63 +326,20 @@ class _Columns:
         np.add.at(c, keys // self.out.n_seq, agg * scaled[keys % self.out.n_seq])
         return Fraction(team.best_response_value(list(c), max), self._numerators()[1] * den_y)
 
+    def exact_coefficients(self, behaviour: dict[int, list[Fraction]]) -> tuple[np.ndarray, int]:
+        """Per terminal row, the exact outside weight times the team's payoff against the
+        outsider's ``behaviour``: integers (object array) over one denominator."""
+        num, den = self._numerators()
+        y = self.out.realization(behaviour)
+        den_y = math.lcm(*(v.denominator for v in y))
+        scaled = np.array([int(v * den_y) for v in y], dtype=object)
+        return num.astype(object) * scaled[self.out.term_seq], den * den_y
+
     def value(self, choice: np.ndarray, behaviour: dict[int, list[Fraction]]) -> Fraction:
         """The team's exact summed value of plan ``choice`` against the outsider's
         ``behaviour``: its column times the outsider's realization plan."""
         y = self.out.realization(behaviour)
         return sum((c * v for c, v in zip(self(choice, exact=True), y, strict=True)), Fraction(0))
-
-
-def _exact_master(
-    ft: sp.csr_array,
-    cols: list[np.ndarray],
-    zf: np.ndarray,
-    lam: np.ndarray,
-    y: np.ndarray,
-    value: float,
-    tol: float = 1e-9,
-) -> tuple[list[Fraction] | None, list[Fraction] | None]:
-    """The master LP's exact optimum on the face its float optimum lies on
-    (:func:`~toypoker.solvers.exact_face.solve_face`): the team's weights on the
-    plans ``cols`` (exact columns) and the outsider's realization plan, each ``None``
-    when the exact point fails its checks (signs, sequence form, sum 1).
-
-    Primal: ``F^T z - C lambda = 0`` on the outsider's sequences whose inequality is
-    tight, ``sum lambda = 1``.  Dual: ``F y = e_0`` with ``y`` zero off its float
-    support, ``c_k^T y = v`` for every plan in the mixture."""
-    n_seq, nz = ft.shape
-    if n_seq > MAX_EXACT_SEQUENCES:
-        return None, None
-    ft = ft.toarray()
-    k = len(cols)
-    c = np.stack(cols, axis=1)  # (n_seq, k) exact
-    slack = c.astype(np.float64) @ lam - ft @ zf
-    tight = np.flatnonzero(np.abs(slack) < tol)
-    a = np.zeros((len(tight) + 1, nz + k), dtype=object)
-    a[: len(tight), :nz] = ft[tight].astype(np.int64)
-    a[: len(tight), nz:] = -c[tight]
-    a[-1, nz:] = 1
-    b = [Fraction(0)] * len(tight) + [Fraction(1)]
-    sol = solve_face(a, b, np.concatenate([zf, lam]))
-    w = None if sol is None else sol[nz:]
-    if w is not None and (min(w) < 0 or sum(w) != 1):
-        w = None
-    sup = np.flatnonzero(y > tol)
-    a = np.zeros((nz + k, len(sup) + 1), dtype=object)
-    a[:nz, : len(sup)] = ft[sup].T.astype(np.int64)
-    a[nz:, : len(sup)] = c[sup].T
-    a[nz:, -1] = -1
-    b = [Fraction(1)] + [Fraction(0)] * (nz + k - 1)
-    sol = solve_face(a, b, np.concatenate([y[sup], [value]]))
-    ye = None
-    if sol is not None and min(sol[:-1], default=0) >= 0:
-        ye = [Fraction(0)] * n_seq
-        for s, v in zip(sup, sol[:-1], strict=True):
-            ye[int(s)] = v
-        root = [sum((int(ft[s, r]) * ye[s] for s in sup), Fraction(0)) for r in range(nz)]
-        if root != b[:nz]:
-            ye = None
-    return w, ye
 
 
 def tmecor(
@@ -419,7 +380,9 @@ def tmecor(
         to certify), ``"exact"`` (the MILP at every step), or ``"alternating"``
         (never the MILP: the lower end stays exact, the upper end is the last
         exact oracle value or, without one, the one final MILP -- for games whose
-        MILP is out of reach, stop with ``seconds`` and give ``upper_game``).
+        MILP is out of reach, stop with ``seconds`` and give ``upper_game``), or
+        ``"relaxation"`` (a team of two: the relevant-pairs LP's plan, polished by
+        alternating best responses; the upper end the smallest LP bound, certified).
     upper_game
         With ``oracle="alternating"``: the same game with the team seeing its cards
         (strong collusion: same rows, same team payoff), whose team's exact best
@@ -465,19 +428,42 @@ def tmecor(
             probs[inf.offset : inf.offset + k] = row if row is not None else [Fraction(1, k)] * k
         return Profile(game, probs)
 
-    if oracle not in ("hybrid", "exact", "alternating"):
+    if oracle not in ("hybrid", "exact", "alternating", "relaxation"):
         raise ToypokerError(f"unknown TMECor oracle {oracle!r}")
-    heuristic = how == "MILP" and oracle != "exact"
+    relaxed = oracle == "relaxation"
+    if relaxed and (how != "MILP" or len(seats) != 2):
+        raise ToypokerError("TMECor: the relaxation oracle is for a weak team of two")
+    heuristic = how == "MILP" and oracle not in ("exact", "relaxation")
     u_team = game.term_u[list(seats)].sum(axis=0)
 
     def exact_oracle(prof: Profile) -> tuple[np.ndarray, float]:
         br = team_best_response(game, prof, seats, together=how != "MILP")
         return br.choice, float(br.value)  # type: ignore[arg-type]
 
-    def cheap_oracle(prof: Profile) -> tuple[np.ndarray, float]:
+    def team_coef(prof: Profile) -> np.ndarray:
         sigma = np.asarray(prof.probs, dtype=np.float64)
         cf = counterfactual_reach(game, reaches(game, edge_probabilities(game, sigma)), seats)
-        return joint_plan_alternating(game, seats, cf[game.term_rows] * u_team, plans[-4:])
+        return cf[game.term_rows] * u_team
+
+    def cheap_oracle(prof: Profile) -> tuple[np.ndarray, float]:
+        return joint_plan_alternating(game, seats, team_coef(prof), plans[-4:])
+
+    # oracle="relaxation": the best (smallest) relaxed bound so far, its duals and the
+    # exact outsider strategy it answered (certified exactly at the end)
+    model = pair_model(game, (seats[0], seats[1])) if relaxed else None
+    relaxed_best: list[tuple[float, np.ndarray, dict[int, list[Fraction]]]] = []
+
+    def relaxed_oracle(
+        prof: Profile, answered: dict[int, list[Fraction]]
+    ) -> tuple[np.ndarray, float]:
+        """The relaxed LP's plan polished by the members' alternating best responses
+        (a lower bound), its optimum kept as an upper end."""
+        assert model is not None
+        coef = team_coef(prof)
+        rel = relaxed_response(game, model, coef)
+        if not relaxed_best or rel.value < relaxed_best[0][0]:
+            relaxed_best[:] = [(rel.value, rel.duals, answered)]
+        return joint_plan_alternating(game, seats, coef, [rel.plan, *plans[-2:]])
 
     if upper_game is not None:
         if oracle != "alternating" or how != "MILP":
@@ -506,11 +492,17 @@ def tmecor(
         if x.shape != (game.n_sigma,):
             raise ToypokerError(f"TMECor: a start plan of {len(x)} actions, not {game.n_sigma}")
     first = outsider_profile(None).to_float()
-    plans.append((cheap_oracle if heuristic else exact_oracle)(first)[0])
+    if relaxed and plans:
+        pass  # a warm start: the master starts from the plans given (each LP is costly)
+    elif relaxed:
+        uniform = {i.index: [Fraction(1, len(i.actions))] * len(i.actions) for i in out.infosets}
+        plans.append(relaxed_oracle(first, uniform)[0])
+    else:
+        plans.append((cheap_oracle if heuristic else exact_oracle)(first)[0])
     cols = [column(x) for x in plans]
-    lam = np.ones(1)
+    lam = np.ones(len(plans)) / len(plans)
     y = np.zeros(out.n_seq)
-    generated = 1
+    generated = len(plans) - len(start_plans)  # 0 on a relaxation warm start
     # the best upper end so far: the oracle's (float) value, its plan and the exact
     # outsider strategy it answered (the plan is that strategy's best response)
     best: tuple[float, np.ndarray, dict[int, list[Fraction]]] | None = None
@@ -536,15 +528,21 @@ def tmecor(
             answered = out.behaviour(y, 10**12)
             prof = outsider_profile(answered).to_float()
             choice, br = cheap_oracle(prof) if heuristic else (None, -np.inf)
-            if br <= value + tol and oracle != "alternating":
+            if relaxed:
+                choice, br = relaxed_oracle(prof, answered)
+                if progress is not None:
+                    progress(generated, value, relaxed_best[0][0])
+            elif br <= value + tol and oracle != "alternating":
                 choice, br = exact_oracle(prof)
                 if best is None or br < best[0]:
                     best = (br, choice, answered)
-            if progress is not None:
+            if progress is not None and not relaxed:
                 progress(generated, value, np.inf if best is None else best[0])
             over = seconds is not None and time.perf_counter() - start > seconds
             if br <= value + tol:
-                stopped = "converged" if oracle != "alternating" else "heuristic"
+                stopped = (
+                    "converged" if oracle not in ("alternating", "relaxation") else "heuristic"
+                )
                 break
             if flag.requested or over or generated >= max_columns:
                 stopped = "interrupted" if flag.requested else "seconds" if over else "columns"
@@ -556,7 +554,7 @@ def tmecor(
     support = [j for j in range(len(plans)) if lam[j] > 1e-12]
     exact_cols = {j: column(plans[j], exact=True) for j in support}
     exact_w, exact_y = (
-        _exact_master(ft, [exact_cols[j] for j in support], zf, lam[support], y, value)
+        exact_master(ft, [exact_cols[j] for j in support], zf, lam[support], y, value)
         if stopped in ("converged", "heuristic")
         else (None, None)
     )
@@ -583,8 +581,13 @@ def tmecor(
         # the best oracle answer so far, valued exactly: no further oracle call
         up = column.value(best[1], best[2])
         best_up = (up, best[2]) if up >= best_low[0] else None
-    tries = [] if exact_y is None else [out.exact_behaviour(exact_y)]
-    if upper_game is not None:
+    tries = [] if exact_y is None or relaxed else [out.exact_behaviour(exact_y)]
+    if relaxed:
+        if relaxed_best:  # the best relaxed bound, certified in integers
+            _, duals, answered = relaxed_best[0]
+            num, den = column.exact_coefficients(answered)
+            best_up = (certified_bound(model, duals, num, den), answered)
+    elif upper_game is not None:
         tries += [out.grid_behaviour(y)]
     elif stopped == "converged":
         tries += [out.behaviour(y, limit) for limit in DENOMINATORS]
@@ -600,6 +603,8 @@ def tmecor(
         raise ToypokerError("TMECor: no exact upper end (every oracle plan below the lower)")
     if upper_game is not None:
         how = "alternating; upper: team seeing its cards"
+    elif relaxed:
+        how = "relaxation; upper: relevant-pairs LP bound, certified"
     return TMECor(
         game.spec, seats, o, best_low[0], best_up[0],
         tuple(plans[j] for j in support), best_low[1], outsider_profile(best_up[1]),

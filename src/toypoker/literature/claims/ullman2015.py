@@ -37,155 +37,47 @@ Not re-run: his fictitious play on 3P-MMH (about 1.3 s per iteration here, 3600
 iterations; 8500 under collusion); :mod:`.ullman2015_runs` compares the 3P-MMH tables
 with his own output files instead (eps 0.1 runs) and names the run behind each table.
 
-One module on purpose (past the ~600-line rule): one paper's claims, sharing one
-set of solved games, stored equilibria and helpers; the paper's data (its
-printed numbers) are in :mod:`toypoker.literature.papers.ullman2015`.
+The paper's data (its printed numbers) are in
+:mod:`toypoker.literature.papers.ullman2015`; the solved games, stored equilibria
+and runs of his algorithm the claims share are in :mod:`.ullman2015_solved`; the
+claims of his Sec. 5 (collusion, Table 7) in :mod:`.ullman2015_collusion`.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterator
-from dataclasses import dataclass
-from importlib.resources import files
 
-from ...collusion import CollusionProfiles, CollusionTable, collusion_table_from
-from ...evaluate import evaluate, expected_values
+from ...evaluate import evaluate
 from ...game import Game
-from ...games.collusion import collusion_spec, seat_digits
+from ...games.collusion import collusion_spec
 from ...profile import Profile
-from ...solvers import solve
-from ...solvers.ullman import run_ullman
-from ...teams import splice
 from ..papers import ullman2015
 from .base import Claim, Context, Row
 from .ullman2015_cells import bet_probability, digits, norm, table_cells
+from .ullman2015_collusion import footnote6, smh3_collusion_code, table7_printed, table7_values
+from .ullman2015_solved import (
+    BET8_SPEC,
+    COLLUSION_DATA,
+    LARGE_ROWS,
+    MIXED,
+    PRINTED_ROUNDING,
+    TABLE7_TEAM,
+    Solved,
+    checked_solution,
+    claim_row,
+    equilibrium_of,
+    fp_eps,
+    fp_run,
+    stored_profiles,
+)
 
-#: CFR+ budget for the 3-player games: target NashConv and iteration cap
-NASHCONV_TARGET = 1e-4
-#: the 3P-SMH variant the text's values fit (Sec. 4.3): bet 8 instead of 4
-BET8_SPEC = "mercer(players=3,variant=smh,bet=8)"
-CFR_ITERATIONS = 20000
-#: games this large (3P-MMH: ~6 million rows) take their equilibrium from the stored file
-LARGE_ROWS = 2_000_000
-#: the stored equilibria (see the module's docstring), per game
-COLLUSION_DATA = {
-    "3P-SMH": "ullman_collusion_3p_smh.npz",
-    "3P-MMH": "ullman_collusion_3p_mmh.npz",
-}
-#: Table 7's colluders: the equal (win-sharing) rows are B and C, so A is the outsider
-#: and the team is seats 2 and 3 in the first placement (0-based)
-TABLE7_TEAM = (1, 2)
-#: his fictitious play's collusion values reproduced to this (float summation order)
-REPRODUCED = 1e-9
-#: largest gain a profile printed in whole percentages may show and still be an
-#: equilibrium "to the printed digits" (0.5 % of a 4-chip bet's difference, loosely)
-PRINTED_ROUNDING = 0.005
-#: a situation is "mixed" (bluffs "some, albeit small, amount") above this
-MIXED = 0.01
-#: cap on his fictitious play (his runs stopped after 116-1901 iterations)
-FP_ITERATIONS = 20000
-
-
-@dataclass(frozen=True)
-class _Solved:
-    """A solution of one game: the profile, its values and how it was obtained."""
-
-    profile: Profile
-    values: tuple[float, ...]
-    how: str
-    nash_conv: float
-
-
-def _exact(game: Game) -> _Solved:
-    r = solve(game, "lp")
-    vals = tuple(float(v) for v in r.value_exact) if r.value_exact else r.values
-    return _Solved(r.profile, vals, "LP (exact)", 0.0)
-
-
-def _cfr(game: Game) -> _Solved:
-    r = solve(game, "cfr+", iterations=CFR_ITERATIONS, target_nash_conv=NASHCONV_TARGET)
-    how = f"CFR+ {r.iterations} it., NashConv {r.nash_conv:.2e}"
-    return _Solved(r.profile, r.values, how, float(r.nash_conv))
-
-
-@functools.cache
-def stored_profiles(name: str) -> CollusionProfiles:
-    """The stored equilibria of ``name`` (``"3P-SMH"`` or ``"3P-MMH"``): no collusion and
-    the strong and weak collusion games of Table 7's placements."""
-    return CollusionProfiles.load(files("toypoker.literature") / "data" / COLLUSION_DATA[name])
-
-
-def _name(game: Game) -> str:
-    return next(k for k, v in ullman2015.SPEC.items() if game.spec == v)
-
-
-def _checked(game: Game, profiles: CollusionProfiles) -> _Solved:
-    """A stored profile of ``game``, its values and NashConv evaluated now."""
-    prof = profiles.profile(game)
-    ev = evaluate(game, prof)
-    nc = float(ev.nash_conv)
-    how = f"stored {profiles.how.split(',')[0]} profile, NashConv {nc:.2e} evaluated now"
-    return _Solved(prof, tuple(float(v) for v in ev.values), how, nc)
-
-
-def _stored(game: Game) -> _Solved:
-    return _checked(game, stored_profiles(_name(game)))
-
-
-def _equilibrium(game: Game) -> _Solved:
-    """The exact LP equilibrium (2 players), CFR+ to NashConv 1e-4 (3P-SMH) or the stored
-    3P-MMH profile (its NashConv evaluated), once per game."""
-    if game.n_players == 2:
-        return game.derived(_exact)
-    return game.derived(_stored if game.n_rows > LARGE_ROWS else _cfr)
-
-
-def _table_of(game: Game) -> CollusionTable:
-    """Table 7 of the no-collusion ``game`` from its stored equilibria, evaluated now."""
-    return collusion_table_from(stored_profiles(_name(game)), game=game)
-
-
-def _collusion_table(ctx: Context, name: str) -> CollusionTable:
-    return ctx.game(ullman2015.SPEC[name]).derived(_table_of)
-
-
-def _run(eps: float):
-    """The factory of his fictitious play at ``eps`` (one per eps: ``Game.derived`` keys)."""
-    if eps not in _RUNS:
-        raise KeyError(eps)
-    return _RUNS[eps]
-
-
-def _fp_0001(game: Game):
-    return run_ullman(game, 0.001, iterations=FP_ITERATIONS)
-
-
-def _fp_001(game: Game):
-    return run_ullman(game, 0.01, iterations=FP_ITERATIONS)
-
-
-_RUNS = {0.001: _fp_0001, 0.01: _fp_001}
-
-
-def _fp(game: Game, eps: float):
-    """His fictitious play on ``game`` at ``eps``, run once per compiled game."""
-    return game.derived(_run(eps))
-
-
-def _fp_eps(name: str) -> float:
-    """The eps of his code's run of ``name`` (:data:`CODE_RUNS`), 0.01 otherwise."""
-    return next((r.eps for r in ullman2015.CODE_RUNS if r.game == name), ullman2015.MMH3_EPS)
-
-
-def _row(c: Claim, params: str, ok: bool, detail: str, exact: dict | None = None) -> Row:
-    return Row(c.id, c.source, params, "verified" if ok else "disagrees", detail, exact or {})
+__all__ = ["BET8_SPEC", "CLAIMS", "COLLUSION_DATA", "TABLE7_TEAM", "stored_profiles"]
 
 
 # ----------------------------------------------------------------- values
 def _values(c: Claim, ctx: Context, name: str) -> Iterator[Row]:
     game = ctx.game(ullman2015.SPEC[name])
-    sol = _equilibrium(game)
+    sol = equilibrium_of(game)
     ours = tuple(round(v, 6) for v in sol.values)
     for g, _source, printed, _eps in ullman2015.TEXT_VALUES:
         if g != name:
@@ -195,30 +87,30 @@ def _values(c: Claim, ctx: Context, name: str) -> Iterator[Row]:
             detail = f"ours {v:.6f} by {sol.how}"
             if not ok and name == "3P-SMH":
                 detail += "; likely cause: " + _smh3_bet8(ctx, seat)
-            yield _row(c, f"{name} text, seat {seat + 1}: {x}", ok, detail, {"values": ours})
+            yield claim_row(c, f"{name} text, seat {seat + 1}: {x}", ok, detail, {"values": ours})
     for run in ullman2015.CODE_RUNS:
         if run.game != name:
             continue
-        fp = _fp(game, run.eps)
+        fp = fp_run(game, run.eps)
         for seat, (v, x, y) in enumerate(zip(sol.values, run.values, fp.values, strict=True)):
             # a 2-player eps-equilibrium is worth the value within eps; 3 players: no bound
             same = abs(x - y) <= 1e-9
             ok = same and (game.n_players > 2 or abs(v - x) <= run.eps)
-            yield _row(
+            yield claim_row(
                 c,
                 f"{name} code, seat {seat + 1}: {x:.6g}",
                 ok,
                 f"equilibrium {v:.6f} by {sol.how}; his fictitious play (eps {run.eps}) "
                 f"in our game: {y:.15g}" + (" = printed" if same else " (differs)"),
             )
-        yield _row(
+        yield claim_row(
             c,
             f"{name} code: {run.iterations} iterations to eps {run.eps}",
             fp.iterations == run.iterations,
             f"his fictitious play in our game stops after {fp.iterations} iterations",
         )
         g_last = fp.options["last_check_gain"]
-        yield _row(
+        yield claim_row(
             c,
             f"{name} code: last largest gain {run.last_gain:.10g}",
             abs(g_last - run.last_gain) <= 1e-9,
@@ -229,8 +121,8 @@ def _values(c: Claim, ctx: Context, name: str) -> Iterator[Row]:
 def _smh3_bet8(ctx: Context, seat: int) -> str:
     """The text's 3P-SMH values fit bet 8 (not 4): our equilibrium there."""
     game = ctx.game(BET8_SPEC)
-    sol = _equilibrium(game)
-    fp = _fp(game, 0.01)
+    sol = equilibrium_of(game)
+    fp = fp_run(game, 0.01)
     return (
         f"the text's figures fit (within 0.01) 8-chip bets, not 4 (his Fig. 3 example "
         "tree bets 8 chips too): "
@@ -257,14 +149,14 @@ def _table(
     ctx: Context,
     table: ullman2015.BetTable,
     rows: tuple[str, ...] = (),
-    solved: tuple[Game, _Solved] | None = None,
+    solved: tuple[Game, Solved] | None = None,
 ) -> Iterator[Row]:
     """One row per printed cell; ``solved``: another game and its equilibrium (Table 8's
     collusion rows) instead of ``table.game``'s."""
     game, sol = solved or (ctx.game(ullman2015.SPEC[table.game]), None)
-    sol = sol or _equilibrium(game)
+    sol = sol or equilibrium_of(game)
     # his fictitious play on 3P-MMH: ~1.3 s per iteration, his 3600 iterations ~ 80 min
-    fp = _fp(game, _fp_eps(table.game)) if game.n_rows <= LARGE_ROWS else None
+    fp = fp_run(game, fp_eps(table.game)) if game.n_rows <= LARGE_ROWS else None
     printed_gain = None
     if table is ullman2015.TABLE1:  # the only table that gives a whole profile (with Sec. 4.2)
         printed_gain = max(float(g) for g in evaluate(game, _printed_smh2_profile(game)).gains)
@@ -275,14 +167,14 @@ def _table(
         theirs = bet_probability(game, fp.profile, player, hand, hist) if fp else None
         params = f"{table.name} {row} {hand}" + (f" flop {col}" if table.hole else "")
         if ours is None:
-            yield _row(c, params, False, f"no decision {hist!r} for {hand} in our game")
+            yield claim_row(c, params, False, f"no decision {hist!r} for {hand} in our game")
             continue
         tol = max(digits(pct), 0.05)
         ok = abs(100 * ours - pct) <= tol
         detail = f"printed {pct}%, ours {100 * ours:.1f}% ({sol.how})"
         if fp is not None and theirs is not None:
             detail += (
-                f"; his FP (eps {_fp_eps(table.game)}, {fp.iterations} it.) {100 * theirs:.1f}%"
+                f"; his FP (eps {fp_eps(table.game)}, {fp.iterations} it.) {100 * theirs:.1f}%"
             )
         if not ok and printed_gain is not None and printed_gain <= PRINTED_ROUNDING:
             ok = True  # another equilibrium: the printed profile is one (to rounding)
@@ -301,7 +193,7 @@ def _table(
                 "need not be unique"
                 + (", and our CFR+ profile is itself approximate)" if sol.nash_conv else ")")
             )
-        yield _row(c, params, ok, detail, {"ours": ours, "ullman_fp": theirs})
+        yield claim_row(c, params, ok, detail, {"ours": ours, "ullman_fp": theirs})
 
 
 def _table1(c: Claim, ctx: Context) -> Iterator[Row]:
@@ -328,9 +220,9 @@ def _table6(c: Claim, ctx: Context) -> Iterator[Row]:
     yield from _table(c, ctx, ullman2015.TABLE6)
 
 
-def _weak_first_two(game: Game) -> _Solved:
+def _weak_first_two(game: Game) -> Solved:
     """The stored equilibrium of 3P-MMH with the first two players weakly colluding."""
-    return _checked(game, stored_profiles("3P-MMH"))
+    return checked_solution(game, stored_profiles("3P-MMH"))
 
 
 def _table8(c: Claim, ctx: Context) -> Iterator[Row]:
@@ -340,167 +232,6 @@ def _table8(c: Claim, ctx: Context) -> Iterator[Row]:
     weak = ctx.game(collusion_spec(ullman2015.SPEC["3P-MMH"], (0, 1), "win", "weak"))
     col = tuple(r for r in ullman2015.TABLE8.rows if r.startswith("Col"))
     yield from _table(c, ctx, ullman2015.TABLE8, col, (weak, weak.derived(_weak_first_two)))
-
-
-def _table7_printed(c: Claim, ctx: Context) -> Iterator[Row]:
-    """What Table 7 says of itself: zero-sum columns (within the stated error) and,
-    under win sharing, equal payoffs for the two colluders."""
-    blocks = (
-        ("strong", ullman2015.TABLE7_STRONG, 1.0),
-        ("weak", ullman2015.TABLE7_WEAK_PRINTED, 1e-3),
-    )
-    for name, block, factor in blocks:
-        for k, scen in enumerate(ullman2015.TABLE7_SCENARIOS):
-            total = sum(block[p][k] * factor for p in "ABC")
-            yield _row(
-                c,
-                f"Table 7 {name} {scen}: payoffs sum to 0",
-                abs(total) <= ullman2015.TABLE7_ERROR,
-                f"sum {total:.3g} (stated error {ullman2015.TABLE7_ERROR})",
-            )
-        for k, scen in enumerate(ullman2015.TABLE7_SCENARIOS[:2]):
-            pairs = [ab for ab in ("AB", "AC", "BC") if block[ab[0]][k] == block[ab[1]][k]]
-            yield _row(
-                c,
-                f"Table 7 {name} {scen}: colluders A and B share equally",
-                pairs == ["AB"],
-                f"equal payoffs: {', '.join(pairs) or 'none'}; under win sharing the "
-                "colluders' payoffs are equal, so the colluders are "
-                + (pairs[0] if pairs else "unclear")
-                + " (the caption says A and B)",
-            )
-
-
-def _table7_values(c: Claim, ctx: Context) -> Iterator[Row]:
-    """Table 7's payoffs against ours (3P-MMH, seat-rotation average, A the outsider)."""
-    t = _collusion_table(ctx, "3P-MMH")
-    nc = t.nash_conv
-    cert = (
-        f"NashConv of the equilibria (evaluated now): no collusion {nc['none']:.1e}, "
-        f"strong {nc['strong']:.1e}, weak {nc['weak']:.1e}"
-    )
-    brackets = "; ".join(
-        f"team {{{','.join(seat_digits(m))}}} in [{lo:.5f}, {hi:.5f}]"
-        for m, lo, hi in t.team_values
-    )
-    blocks = (
-        ("strong", ullman2015.TABLE7_STRONG, 1.0),
-        ("weak", ullman2015.TABLE7_WEAK_PRINTED, 1e-3),
-    )
-    for strength, block, factor in blocks:
-        for k, scen in enumerate(ullman2015.TABLE7_SCENARIOS):
-            ours = t.payoffs[(strength, scen.lower())]
-            for p, letter in enumerate("ABC"):
-                printed = block[letter][k] * factor
-                ok = abs(ours[p] - printed) <= ullman2015.TABLE7_ERROR
-                detail = f"ours {ours[p]:+.5f} (printed {printed:+.6g}); {cert}"
-                if strength == "strong" and scen == "Public":
-                    detail += f"; the merged team's exact values: {brackets}"
-                if not ok and strength == "strong":
-                    detail += (
-                        "; likely cause: his fictitious play stops at eps 0.01 short of the "
-                        "team's optimum (on 3P-SMH his code's strong-collusion team values "
-                        "are 0.002-0.007 below the exact ones: ullman-3p-smh-collusion-code)"
-                    )
-                elif ok and strength == "weak":
-                    detail += "; the stated error 0.00577 exceeds every weak payoff"
-                elif strength == "weak":
-                    detail += (
-                        "; likely cause: under weak collusion the members do not see each "
-                        "other's cards, and the equilibria of such a team game need not share "
-                        "a value (ours is one of them, his fictitious play may reach another); "
-                        "his weak payoffs are also ten times below his own stated error"
-                    )
-                yield _row(
-                    c, f"Table 7 {strength} {scen}, player {letter}: {printed:+.6g}", ok, detail
-                )
-    loss = -t.payoffs[("strong", "public")][0]
-    yield _row(
-        c,
-        "Sec. 5: the noncolluding player loses over "
-        f"{ullman2015.NONCOLLUDER_LOSS_AT_LEAST} an ante",
-        loss > ullman2015.NONCOLLUDER_LOSS_AT_LEAST,
-        f"ours: {loss:.5f} per hand under public strong collusion (seat-rotation average; "
-        f"{brackets}; {cert})",
-    )
-
-
-def _smh3_collusion_code(c: Claim, ctx: Context) -> Iterator[Row]:
-    """His 3P-SMH collusion runs (values, iterations, last gain) by his algorithm on our
-    collusion games, beside the exact team values."""
-    g0 = ctx.game(ullman2015.SPEC["3P-SMH"])
-    fp0 = _fp(g0, 0.01)
-    exact = {m: (lo, hi) for m, lo, hi in _collusion_table(ctx, "3P-SMH").team_values}
-    for run in ullman2015.COLLUSION_RUNS:
-        members = tuple(int(ch) - 1 for ch in run.team)
-        others = set(range(3)) - set(members)
-        g = ctx.game(collusion_spec(ullman2015.SPEC["3P-SMH"], members, "win", run.strength))
-        fp = _fp(g, run.eps)
-        ours = {
-            "public": fp.values,
-            "private": expected_values(g, splice(fp.profile, fp0.profile, others)),
-            "suspicious": expected_values(g0, splice(fp0.profile, fp.profile, others)),
-        }
-        name = f"{run.strength} team {{{','.join(run.team)}}}"
-        for scen in ("public", "private", "suspicious"):
-            printed = getattr(run, scen)
-            got = tuple(float(v) for v in ours[scen])
-            diff = max(abs(a - b) for a, b in zip(got, printed, strict=True))
-            detail = f"his fictitious play (eps {run.eps}) in our game: " + ", ".join(
-                f"{v:.12g}" for v in got
-            )
-            if scen == "public" and run.strength == "strong":
-                lo, hi = exact[members]
-                team = sum(got[q] for q in members)
-                detail += (
-                    f"; team total {team:.5f}, the team's exact value (merged game, "
-                    f"certified) in [{lo:.5f}, {hi:.5f}]"
-                )
-            yield _row(
-                c,
-                f"{run.source.split(' and ')[0]}: {name} {scen} "
-                + ", ".join(f"{v:.6g}" for v in printed),
-                diff <= REPRODUCED,
-                detail,
-            )
-        last = fp.options["last_check_gain"]
-        yield _row(
-            c,
-            f"{name}: {run.iterations} iterations, last gain {run.last_gain:.10g}",
-            fp.iterations == run.iterations and abs(last - run.last_gain) <= REPRODUCED,
-            f"ours {fp.iterations} iterations, last gain {last:.15g}",
-        )
-
-
-def _footnote6(c: Claim, ctx: Context) -> Iterator[Row]:
-    """Footnote 6: strong collusion gains 'on the order of 10^-4' in 3P-SMH."""
-    t = _collusion_table(ctx, "3P-SMH")
-    # seat-rotation averages: without collusion every player averages 0, so the Public
-    # payoff of a member is the mean gain per member
-    strong = t.payoffs[("strong", "public")][1]
-    weak = t.payoffs[("weak", "public")][1]
-    none = next(r.values for r in ullman2015.CODE_RUNS if r.game == "3P-SMH")
-
-    def gains(strength: str) -> list[float]:
-        out = []
-        for run in ullman2015.COLLUSION_RUNS:
-            if run.strength == strength:
-                m = [int(ch) - 1 for ch in run.team]
-                out.append(sum(run.public[q] - none[q] for q in m) / len(m))
-        return out
-
-    order = ullman2015.FOOTNOTE6_GAIN_ORDER
-    yield _row(
-        c,
-        f"3P-SMH strong collusion gains on the order of {order:g}",
-        order / 10 <= strong <= order * 10,
-        f"ours {strong:.5f} per member (seat-rotation average, the merged team's "
-        f"equilibrium, NashConv {t.nash_conv['strong']:.1e}); his own code's strong runs "
-        "gain " + ", ".join(f"{g:.4f}" for g in gains("strong")) + " per member (team "
-        "{1,2}, {1,3}, {2,3}; reproduced in ullman-3p-smh-collusion-code); likely cause: "
-        f"the footnote gives weak collusion's size: ours {weak:.1e} per member, his code's "
-        "weak runs " + ", ".join(f"{g:+.1e}" for g in gains("weak")) + " (teams {1,3}, {2,3})",
-    )
 
 
 def _printed_smh2_profile(game: Game) -> Profile:
@@ -531,7 +262,7 @@ def _smh2_printed_profile(c: Claim, ctx: Context) -> Iterator[Row]:
     ev = evaluate(game, _printed_smh2_profile(game))
     gains = tuple(round(float(g), 5) for g in ev.gains)
     vals = tuple(round(float(v), 5) for v in ev.values)
-    yield _row(
+    yield claim_row(
         c,
         "Table 1 + Sec. 4.2 holdings as one profile",
         max(ev.gains) <= PRINTED_ROUNDING,
@@ -539,12 +270,12 @@ def _smh2_printed_profile(c: Claim, ctx: Context) -> Iterator[Row]:
         "(verified means within the printed integer percentages' rounding, 0.005)",
         {"values": vals, "gains": gains},
     )
-    sol = _equilibrium(game)
+    sol = equilibrium_of(game)
     for hand in ullman2015.SMH2_ALWAYS + ullman2015.SMH2_NEVER:
         want = 1.0 if hand in ullman2015.SMH2_ALWAYS else 0.0
         got = [bet_probability(game, sol.profile, p, hand, h) for p, h in ((0, ""), (1, "b"))]
         ok = all(g is not None and abs(g - want) <= 1e-9 for g in got)
-        yield _row(
+        yield claim_row(
             c,
             f"2P-SMH {hand} {'always' if want else 'never'} bet",
             ok,
@@ -567,9 +298,9 @@ def _mixed(bets: list[float]) -> int:
 
 def _shape(c: Claim, ctx: Context) -> Iterator[Row]:
     g2 = ctx.game(ullman2015.SPEC["2P-SMH"])
-    lp = _mixed(_bets(g2, _equilibrium(g2).profile))
+    lp = _mixed(_bets(g2, equilibrium_of(g2).profile))
     printed = _mixed(_bets(g2, _printed_smh2_profile(g2)))
-    yield _row(
+    yield claim_row(
         c,
         f"2P-SMH mixed situations: {ullman2015.SMH2_MIXED_SITUATIONS}",
         ullman2015.SMH2_MIXED_SITUATIONS in (lp, printed),
@@ -577,11 +308,11 @@ def _shape(c: Claim, ctx: Context) -> Iterator[Row]:
         f"(betting strictly between {MIXED:.0%} and {1 - MIXED:.0%})",
     )
     g3 = ctx.game(ullman2015.SPEC["3P-SMH"])
-    sol = _equilibrium(g3)
+    sol = equilibrium_of(g3)
     ours = _bets(g3, sol.profile)
-    fp = _fp(g3, 0.01)
+    fp = fp_run(g3, 0.01)
     his = _bets(g3, fp.profile)
-    yield _row(
+    yield claim_row(
         c,
         f"3P-SMH mixed situations: {ullman2015.SMH3_MIXED_SITUATIONS}",
         _mixed(ours) == ullman2015.SMH3_MIXED_SITUATIONS,
@@ -590,7 +321,7 @@ def _shape(c: Claim, ctx: Context) -> Iterator[Row]:
         "play (every action keeps weight >= 1/(2(t+1)))",
     )
     worst = max(min(b, 1 - b) for b in ours)
-    yield _row(
+    yield claim_row(
         c,
         f"3P-SMH: bet or fold at least {ullman2015.SMH3_DECISIVE_AT_LEAST:.0%} everywhere",
         worst <= 1 - ullman2015.SMH3_DECISIVE_AT_LEAST,
@@ -603,21 +334,21 @@ def _shape(c: Claim, ctx: Context) -> Iterator[Row]:
 def _sizes(c: Claim, ctx: Context) -> Iterator[Row]:
     game = ctx.game(ullman2015.SPEC["2P-MMH"])
     top = max(sum(n.committed) for n in game.nodes if n.kind == "terminal")
-    yield _row(
+    yield claim_row(
         c,
         f"2P-MMH largest pot: {ullman2015.MMH2_MAX_POT} chips",
         top == ullman2015.MMH2_MAX_POT,
         f"largest pot {top} chips",
     )
     bets = (top - 2) / 4
-    yield _row(
+    yield claim_row(
         c,
         f"2P-MMH most bets: {ullman2015.MMH2_MAX_BETS}",
         bets == ullman2015.MMH2_MAX_BETS,
         f"{bets} bets of 4 chips",
     )
     g3 = ctx.game(ullman2015.SPEC["3P-MMH"])
-    yield _row(
+    yield claim_row(
         c,
         f"3P-MMH information sets: {ullman2015.MMH3_INFOSETS}",
         g3.n_infosets == ullman2015.MMH3_INFOSETS,
@@ -626,7 +357,7 @@ def _sizes(c: Claim, ctx: Context) -> Iterator[Row]:
         f"(about {ullman2015.MMH3_NODES_ABOUT} printed)",
     )
     fig = ullman2015.RUN_FIGURES
-    yield _row(
+    yield claim_row(
         c,
         f"3P-MMH tree nodes: about {ullman2015.MMH3_NODES_ABOUT}",
         abs(ullman2015.TREE_NODES["3P-MMH"] - ullman2015.MMH3_NODES_ABOUT)
@@ -709,26 +440,26 @@ CLAIMS: tuple[Claim, ...] = (
         "ullman-table7",
         "Ullman (2015), Sec. 5, Table 7",
         "collusion payoffs: zero-sum within the stated error; A and B collude",
-        _table7_printed,
+        table7_printed,
     ),
     Claim(
         "ullman-table7-values",
         "Ullman (2015), Sec. 5, Table 7 and text",
         "3P-MMH collusion payoffs (Public, Private, Suspicious; strong, weak), dealer "
         "rotating, error 0.00577; the noncolluding player loses over 17.5% of an ante",
-        _table7_values,
+        table7_values,
     ),
     Claim(
         "ullman-3p-smh-collusion-code",
         "poker-nasheq output/smh3p/sc, wc (Ullman 2015, Sec. 5)",
         "his code's 3P-SMH collusion values (eps 0.01), iterations and last gains",
-        _smh3_collusion_code,
+        smh3_collusion_code,
     ),
     Claim(
         "ullman-footnote6",
         "Ullman (2015), Sec. 5, footnote 6",
         "strong collusion gains in 3P-SMH are on the order of 10^-4",
-        _footnote6,
+        footnote6,
     ),
     Claim(
         "ullman-smh-shape",
