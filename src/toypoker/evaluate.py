@@ -31,6 +31,7 @@ from .game import Game
 from .games.collusion import Team, seat_digits
 from .profile import Profile, check_profile
 from .team_response import joint_plan, joint_plan_alternating, random_plans
+from .teams import sees_together, team_seats
 
 
 # ----------------------------------------------------------------- primitives
@@ -411,29 +412,6 @@ def evaluate(
     return Evaluation(values, br_values, gains, nash_conv, brs, profile.exact, tev)
 
 
-def _seats(game: Game, team: Team | tuple[int, ...]) -> tuple[int, ...]:
-    """The 0-based seats of ``team``, checked against ``game``."""
-    t = team if isinstance(team, Team) else Team(tuple(team))
-    try:
-        t.check(game.n_players)
-    except ToypokerError as e:
-        raise ToypokerError(f"{e} ({game.spec})") from None
-    return t.seats
-
-
-def sees_together(game: Game, seats: tuple[int, ...]) -> bool:
-    """Whether every member's infoset fixes the hole cards of the whole team (strong
-    collusion): then the team has perfect recall as one player and its best response
-    is a backward induction (:func:`best_response` with a tuple of seats)."""
-    joint = np.zeros(game.n_deals, dtype=np.int64)
-    for p in seats:
-        joint = joint * (int(game.obs[p].max()) + 1) + game.obs[p]
-    rows = np.flatnonzero(np.isin(game.row_actor, seats) & (game.row_infoset >= 0))
-    infs = game.row_infoset[rows].astype(np.int64)
-    pairs = np.unique(infs * (int(joint.max()) + 1) + joint[game.row_deal[rows]])
-    return pairs.size == np.unique(infs).size
-
-
 @dataclass(frozen=True)
 class TeamEvaluation:
     """A team's joint best-response gain beside the outsiders' gains.
@@ -588,7 +566,7 @@ def team_evaluation(
     ToypokerError
         For a team that does not fit the game, or a MILP HiGHS does not finish.
     """
-    seats = _seats(game, team)
+    seats = team_seats(game, team)
     outsiders = tuple(p for p in range(game.n_players) if p not in seats)
     if evaluation is None:
         evaluation = evaluate(game, profile)

@@ -1,8 +1,10 @@
 """Teams at the profile floor: a profile moved between a strong-collusion game and its
-merged form (:func:`transfer_profile`), and one profile's seats spliced into another
-(:func:`splice`).
+merged form (:func:`transfer_profile`), one profile's seats spliced into another
+(:func:`splice`), a team's seats checked against a game (:func:`team_seats`) and whether
+its members see each other's cards (:func:`sees_together`).
 
-Imports the game and profile layers only.
+Imports the game, the catalogue's :class:`~toypoker.games.collusion.Team` and the
+profile layer only.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ import numpy as np
 
 from .errors import ToypokerError
 from .game import Game
+from .games.collusion import Team
 from .profile import Profile
 
-__all__ = ["splice", "transfer_profile"]
+__all__ = ["sees_together", "splice", "team_seats", "transfer_profile"]
 
 
 def splice(base: Profile, src: Profile, players: set[int]) -> Profile:
@@ -79,3 +82,26 @@ def transfer_profile(src: Profile, dst: Game) -> Profile:
         np.arange(dst.n_sigma) - dst.infoset_offset[dst.sigma_infoset]
     )
     return Profile(dst, np.asarray(src.probs)[idx].copy())
+
+
+def team_seats(game: Game, team: Team | tuple[int, ...]) -> tuple[int, ...]:
+    """The 0-based seats of ``team``, checked against ``game``."""
+    t = team if isinstance(team, Team) else Team(tuple(team))
+    try:
+        t.check(game.n_players)
+    except ToypokerError as e:
+        raise ToypokerError(f"{e} ({game.spec})") from None
+    return t.seats
+
+
+def sees_together(game: Game, seats: tuple[int, ...]) -> bool:
+    """Whether every member's infoset fixes the hole cards of the whole team (strong
+    collusion): then the team has perfect recall as one player and its best response
+    is a backward induction (:func:`best_response` with a tuple of seats)."""
+    joint = np.zeros(game.n_deals, dtype=np.int64)
+    for p in seats:
+        joint = joint * (int(game.obs[p].max()) + 1) + game.obs[p]
+    rows = np.flatnonzero(np.isin(game.row_actor, seats) & (game.row_infoset >= 0))
+    infs = game.row_infoset[rows].astype(np.int64)
+    pairs = np.unique(infs * (int(joint.max()) + 1) + joint[game.row_deal[rows]])
+    return pairs.size == np.unique(infs).size
