@@ -107,7 +107,7 @@ VECTOR_GAMES = ("rhode_island",)
 """Games solved on the vector layout whenever the CLI solves them (the row layout
 holds only toy decks of them)."""
 
-ROW_LAYOUT_LIMIT = 2 * 2**30
+ROW_LAYOUT_LIMIT = 2 * 10**9
 """Counted peak bytes of the row layout (rows x
 :data:`~toypoker.games.layout_count.BYTES_PER_ROW`) above which ``toypoker solve``
 runs a ``holdem(...)`` spec on the vector layout (:func:`choose_layout`)."""
@@ -154,13 +154,13 @@ def choose_layout(
         return LayoutChoice("vector", "--layout vector", counted)
     if coll or info.name not in ("holdem", *VECTOR_GAMES) or counted is None:
         return LayoutChoice("rows", "not counted here", counted)
-    size = f"{counted.rows:,} rows, about {counted.row_bytes / 2**30:,.1f} GB"
+    size = f"{counted.rows:,} rows, about {counted.row_bytes / 1e9:,.1f} GB"
     if info.name in VECTOR_GAMES:
         check_vector_method(method, spec)
         if not plain_run:
             raise ToypokerError(f"{spec} runs on the vector layout: no --seeds or --team")
         return LayoutChoice("vector", f"{info.name} always; the row layout: {size}", counted)
-    limit = f"{ROW_LAYOUT_LIMIT / 2**30:g} GB"
+    limit = f"{ROW_LAYOUT_LIMIT / 1e9:g} GB"
     if counted.row_bytes <= ROW_LAYOUT_LIMIT:
         return LayoutChoice("rows", f"{size} <= {limit}", counted)
     if get_method(method).options not in _STEPS or not plain_run:
