@@ -307,7 +307,10 @@ def _cli(argv: list[str]) -> tuple[int, str]:
 def _check_cli(argv: list[str]) -> None:
     code, err = _cli(argv)
     assert "Traceback" not in err, (argv, err)
-    assert code in (0, 2), (argv, code, err)
+    assert code in (0, 1, 2), (argv, code, err)
+    if code == 1:  # solve's documented exit for a target the user's budget did not reach
+        lines = [x for x in err.splitlines() if x.strip()]
+        assert len(lines) == 1 and "the budget ended first" in lines[0], (argv, err)
     if code == 2:
         lines = [x for x in err.splitlines() if x.strip()]
         assert len(lines) == 1 and lines[0].startswith("toypoker: error:"), (argv, err)
