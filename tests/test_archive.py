@@ -73,6 +73,16 @@ def test_refused_on_another_game_or_a_changed_file(leduc3, tmp_path):
             dst.writestr(item, data)
     with pytest.raises(ProfileError, match="infoset 7 is 'P1:9:zz'"):
         read_profile(bad, g)
+    # a member missing: one sentence naming it (it read "the archive has no There is
+    # no item named 'labels.txt' in the archive"; audit 2026-11-26)
+    short = tmp_path / "short.npz"
+    with zipfile.ZipFile(path) as src, zipfile.ZipFile(short, "w") as dst:
+        for item in src.infolist():
+            if item.filename != "labels.txt":
+                dst.writestr(item, src.read(item))
+    with pytest.raises(ProfileError) as err:
+        read_profile(short, g)
+    assert str(err.value) == f"{short}: the archive has no 'labels.txt'"
     (tmp_path / "text.npz").write_text("not a zip")
     with pytest.raises(ProfileError, match="cannot read"):
         read_profile(tmp_path / "text.npz", g)

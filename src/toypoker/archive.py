@@ -147,7 +147,11 @@ def read_profile(path: str | Path, game: Game) -> Profile:
     except (OSError, zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, EOFError) as exc:
         raise ProfileError(f"cannot read {path}: {npz_reason(exc)}") from None
     except KeyError as exc:
-        raise ProfileError(f"{path}: the archive has no {exc.args[0]}") from None
+        # zipfile's KeyError says "There is no item named 'x' in the archive"
+        what = (
+            str(exc.args[0]).removeprefix("There is no item named ").removesuffix(" in the archive")
+        )
+        raise ProfileError(f"{path}: the archive has no {what}") from None
     return Profile(game, probs)
 
 

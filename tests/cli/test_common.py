@@ -158,3 +158,35 @@ def test_json_output_takes_numpy_numbers_and_fractions(capsys, tmp_path) -> None
     out = tmp_path / "r.json"
     assert common.emit(data, out, False) is False
     assert json.loads(out.read_text())["exact"] == "-1/48"
+
+
+def test_out_of_memory_is_one_line_and_exit_2(monkeypatch, capsys) -> None:
+    # an allocation beyond the machine (numpy's ArrayMemoryError) ended in a traceback
+    # (es-mccfr on a hold'em whose rows need 6.6 GB); audit 2026-11-26
+    import toypoker.cli.games as cli_games
+    from toypoker.cli import main
+
+    def too_big(spec):  # noqa: ARG001 -- the signature of count_layout
+        raise MemoryError("Unable to allocate 412 MiB")
+
+    monkeypatch.setattr(cli_games, "count_layout", too_big)
+    assert main(["info", "kuhn(players=3)"]) == 2
+    err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
+    assert len(err) == 1 and err[0].startswith("toypoker: error: out of memory")
+
+
+def test_exact_numbers_of_any_length_are_printed(capsys) -> None:
+    # Python refuses str() of integers over 4,300 digits by default; exact certificates
+    # on suited decks reach that (verify on rhode_island(ranks=3,suits=2,cap=1) ended in
+    # a ValueError traceback); main lifts the limit for its output; audit 2026-11-26
+    import sys
+    from fractions import Fraction
+
+    from toypoker.cli import main
+
+    assert main(["info", "kuhn(players=2)"]) == 0
+    capsys.readouterr()
+    huge = Fraction(3**9000, 2**15000)  # in lowest terms
+    assert common.num(huge, fractions=True).startswith(str(3**9000)[:20])
+    assert common.plain(huge).endswith(str(2**15000)[-20:])
+    sys.set_int_max_str_digits(4300)  # as it was (the default)

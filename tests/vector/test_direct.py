@@ -131,3 +131,26 @@ def test_three_players_as_solved_equal_the_row_layout(spec: str) -> None:
     want, got = C.step(g, row, opts), VC.step(built, row, opts)
     for a, b in ((got.regrets, want.regrets), (got.average, want.average)):
         assert float(np.abs(a - b).max()) <= 1e-12 * max(1.0, float(np.abs(b).max()))
+
+
+def test_a_json_profile_is_read_by_label_on_the_deal_free_game(tmp_path) -> None:
+    # `toypoker eval SPEC p.json` on a game solve runs on the vector layout ended in an
+    # AttributeError (the deal-free game had no label index); audit 2026-11-26
+    from toypoker.errors import ProfileError
+    from toypoker.profile import Profile
+
+    spec = "rhode_island(ranks=3,suits=2,cap=1)"
+    tree = build_vector(spec).game
+    rng = np.random.default_rng(3)
+    probs = rng.random(tree.n_sigma)
+    sums = np.bincount(tree.sigma_infoset, weights=probs)[tree.sigma_infoset]
+    prof = Profile(tree, probs / sums)
+    path = tmp_path / "p.json"
+    prof.to_json(path)
+    back = Profile.from_json(path, tree)
+    assert np.array_equal(np.asarray(back.probs), np.asarray(prof.probs))
+    label = tree.infosets[5].label
+    assert tree.has_infoset(label) and tree.infoset(label).index == 5
+    assert not tree.has_infoset("P1:9:zz")
+    with pytest.raises(ProfileError, match="unknown infoset"):
+        tree.infoset("P1:9:zz")

@@ -194,6 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     common.ARGV[:] = args
     common.INTERRUPT_REPORTED = False
+    # exact certificates on suited games print integers of over 4,300 digits, which
+    # Python refuses by default (a guard for parsing hostile text; ours are our output)
+    sys.set_int_max_str_digits(0)
     command = typer.main.get_command(app)
     installed, previous = False, None
     try:
@@ -215,6 +218,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return common.INTERRUPTED
     except BrokenPipeError:
         return 0
+    except MemoryError:  # an allocation beyond the machine (numpy's ArrayMemoryError too)
+        common.one_line(
+            "out of memory: this run needs more than the machine has (`toypoker info SPEC` "
+            "counts a game before building it; a holdem or rhode_island spec can take "
+            "--layout vector)"
+        )
+        return 2
     except OSError as exc:  # a file vanished or a disk filled after the checks
         name = f" {exc.filename}" if exc.filename else ""
         common.one_line(f"cannot write or read{name}: {exc.strerror or exc}")

@@ -145,9 +145,11 @@ def num(x: object, fractions: bool = False) -> str:
     if isinstance(x, Fraction):
         if x.denominator == 1:
             return str(x)
-        text = str(x)
-        if fractions or len(text) <= SHORT_FRACTION:
-            return f"{text} ({float(x):.12g})"
+        bits = x.numerator.bit_length() + x.denominator.bit_length()
+        if fractions or bits <= 4 * SHORT_FRACTION:  # ~0.3 digits a bit: short ones only
+            text = str(x)
+            if fractions or len(text) <= SHORT_FRACTION:
+                return f"{text} ({float(x):.12g})"
     return f"{float(x):.12g}"  # type: ignore[arg-type]
 
 

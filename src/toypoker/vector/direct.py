@@ -38,8 +38,8 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from ..definition import InfoSet, Linear, NumericParams, RawNode, make_label
-from ..errors import ToypokerError
+from ..definition import InfoSet, Linear, NumericParams, RawNode, key_label, make_label
+from ..errors import ProfileError, ToypokerError
 from ..game import Game
 from ..games import holdem, kuhn, mercer, parse_game_spec, rhode_island
 from ..games.deals import canonical_boards, group_options
@@ -106,6 +106,26 @@ class TreeGame(Game):
         self._codes: dict[int, np.ndarray] = {}
         self._local: dict[tuple[int, int], np.ndarray] = {}
         self._node_codes = {i: self._code_of(privates[i]) for i in dec}
+
+    @property
+    def _label_index(self) -> dict[str, int]:
+        """Label -> infoset index, made on first use (a profile read by label: a JSON
+        profile file); the labels are the canonical ones the game writes."""
+        if "_labels" not in self.__dict__:
+            n = self.n_infosets
+            self.__dict__["_labels"] = dict(zip(self.infosets.labels(0, n), range(n), strict=True))
+        return self.__dict__["_labels"]
+
+    def infoset(self, key: str | tuple) -> InfoSet:
+        """The infoset with that label or key (as :meth:`Game.infoset`; labels as written)."""
+        idx = self._label_index.get(key_label(key))
+        if idx is None:
+            raise ProfileError(f"unknown infoset {key_label(key)!r} in game {self.spec}")
+        return self.infosets[idx]
+
+    def has_infoset(self, key: str | tuple) -> bool:
+        """Whether the game has that infoset (keys as for :meth:`infoset`)."""
+        return key_label(key) in self._label_index
 
     def _code_of(self, rows: np.ndarray) -> np.ndarray:
         """One int64 per private observation (base 64 digits), cached per array."""
