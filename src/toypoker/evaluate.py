@@ -29,6 +29,7 @@ from .checks import check_int
 from .errors import ToypokerError
 from .game import Game
 from .games.collusion import Team, seat_digits
+from .io import exact_text
 from .profile import Profile, check_profile
 from .team_response import joint_plan, joint_plan_alternating, random_plans
 from .teams import sees_together, team_seats
@@ -167,7 +168,7 @@ def expected_values(game: Game, profile: Profile | np.ndarray) -> np.ndarray:
 def _num(x: object) -> object:
     """A number as JSON data: exact ones as ``{"exact": "p/q", "float": x}``."""
     if isinstance(x, Fraction):
-        return {"exact": str(x), "float": float(x)}
+        return {"exact": exact_text(x), "float": float(x)}
     return float(x)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
@@ -114,3 +115,18 @@ def npz_reason(exc: BaseException) -> str:
     if "pickle" in text:
         return "not an archive of plain arrays"
     return text[:120] or type(exc).__name__
+
+
+def exact_text(x: object) -> str:
+    """``str(x)`` of an exact number (int or Fraction) of any length.
+
+    Python refuses to convert integers of over 4,300 digits to text by default, a guard
+    against parsing hostile input that stays on for what we read; an exact certificate on
+    a suited game reaches that length in what we write (``verify`` on a Rhode Island deck).
+    """
+    limit = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)
+    try:
+        return str(x)
+    finally:
+        sys.set_int_max_str_digits(limit)

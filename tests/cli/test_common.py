@@ -175,18 +175,21 @@ def test_out_of_memory_is_one_line_and_exit_2(monkeypatch, capsys) -> None:
     assert len(err) == 1 and err[0].startswith("toypoker: error: out of memory")
 
 
-def test_exact_numbers_of_any_length_are_printed(capsys) -> None:
+def test_exact_numbers_of_any_length_are_printed() -> None:
     # Python refuses str() of integers over 4,300 digits by default; exact certificates
     # on suited decks reach that (verify on rhode_island(ranks=3,suits=2,cap=1) ended in
-    # a ValueError traceback); main lifts the limit for its output; audit 2026-11-26
+    # a ValueError traceback); output lifts the limit, input keeps it; audit 2026-11-26
+    import math
     import sys
     from fractions import Fraction
 
-    from toypoker.cli import main
-
-    assert main(["info", "kuhn(players=2)"]) == 0
-    capsys.readouterr()
-    huge = Fraction(3**9000, 2**15000)  # in lowest terms
-    assert common.num(huge, fractions=True).startswith(str(3**9000)[:20])
-    assert common.plain(huge).endswith(str(2**15000)[-20:])
-    sys.set_int_max_str_digits(4300)  # as it was (the default)
+    huge = Fraction(3**10000, 2**15000)  # in lowest terms; 4,772 and 4,516 digits
+    digits = math.floor(10000 * math.log10(3)) + 1 + 1 + math.floor(15000 * math.log10(2)) + 1
+    limit = sys.get_int_max_str_digits()
+    text = common.plain(huge)
+    assert isinstance(text, str) and len(text) == digits and text.count("/") == 1
+    assert text[-1] in "2468"  # 2**15000 is even, and its last digit is
+    shown = common.num(huge, fractions=True)
+    assert shown == f"{text} ({float(huge):.12g})"
+    assert common.num(huge) == f"{float(huge):.12g}"  # long: the decimal only
+    assert sys.get_int_max_str_digits() == limit  # reading stays guarded

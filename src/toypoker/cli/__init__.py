@@ -194,9 +194,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     common.ARGV[:] = args
     common.INTERRUPT_REPORTED = False
-    # exact certificates on suited games print integers of over 4,300 digits, which
-    # Python refuses by default (a guard for parsing hostile text; ours are our output)
-    sys.set_int_max_str_digits(0)
     command = typer.main.get_command(app)
     installed, previous = False, None
     try:

@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ..errors import ToypokerError
-from ..io import atomic_write_text
+from ..io import atomic_write_text, exact_text
 
 out = Console()
 err = Console(stderr=True)
@@ -144,10 +144,10 @@ def num(x: object, fractions: bool = False) -> str:
         x = Fraction(x)
     if isinstance(x, Fraction):
         if x.denominator == 1:
-            return str(x)
+            return exact_text(x)
         bits = x.numerator.bit_length() + x.denominator.bit_length()
         if fractions or bits <= 4 * SHORT_FRACTION:  # ~0.3 digits a bit: short ones only
-            text = str(x)
+            text = exact_text(x)
             if fractions or len(text) <= SHORT_FRACTION:
                 return f"{text} ({float(x):.12g})"
     return f"{float(x):.12g}"  # type: ignore[arg-type]
@@ -162,7 +162,7 @@ def plain(x: object) -> object:
     if hasattr(x, "tolist"):
         return plain(x.tolist())
     if isinstance(x, Fraction):
-        return str(x)
+        return exact_text(x)
     if isinstance(x, bool | int | float | str) or x is None:
         return x
     try:
