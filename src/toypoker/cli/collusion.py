@@ -242,7 +242,10 @@ def tmecor(
         typer.Option(
             help="hybrid (alternating best responses, the MILP to certify), "
             "exact (the MILP every step), alternating (no MILP) or relaxation (a weak "
-            "team of two on big games: the relevant-pairs LP's plan and certified bound)."
+            "team of two on big games: the relevant-pairs LP's plan and certified bound). "
+            "With alternating or relaxation the run ends 'stopped: heuristic' when the "
+            "oracle's plan no longer improves the master: the bracket stays certified, "
+            "its width is what is left."
         ),  # fmt: skip
     ] = "hybrid",
     save: Annotated[
