@@ -58,7 +58,8 @@ def test_deal_free_build_equals_compiled(spec: str) -> None:
     ("spec", "why"),
     [
         ("leduc(players=2)", "only kuhn, holdem, mercer and rhode_island"),
-        ("kuhn(players=3,team=12)", "collusion"),
+        ("kuhn(players=3,team=12,strong=true)", "strong collusion .* --layout rows"),
+        ("kuhn(players=3,team=12,strong=true,merge=false)", "strong collusion"),
     ],
 )
 def test_refused_with_one_line(spec: str, why: str) -> None:

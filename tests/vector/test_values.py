@@ -150,7 +150,10 @@ def test_leduc_board_multiplicity() -> None:
     assert set(vg.node_mult[vg.node_mult > 1].tolist()) == {2}
 
 
-def test_collusion_is_refused() -> None:
-    g = load_game("kuhn(players=3,team=12)")
-    with pytest.raises(ToypokerError, match="vector layout cannot express"):
+@pytest.mark.parametrize("spec", ["kuhn(players=3,team=12,strong=true,merge=false)",
+                                  "kuhn(players=3,team=12,strong=true,merge=true)"])  # fmt: skip
+def test_strong_collusion_is_refused(spec: str) -> None:
+    # weak collusion (a payoff map) is tested in tests/vector/test_collusion.py
+    g = load_game(spec)
+    with pytest.raises(ToypokerError, match="vector layout cannot express.*--layout rows"):
         compile_vector(g)

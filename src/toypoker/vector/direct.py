@@ -26,7 +26,10 @@ the same; a three-player tree is much larger: ``rhode_island(players=3,ranks=3)`
 PDCFR+ runs; the full three-player deck is 40 M public nodes and 6.3 G hand entries,
 beyond this machine).  With ``rank=True`` a rank deck with one hole card gets one hand
 a rank (``holdem(players=3,ranks=13,suits=4)``: 14,051 nodes x 3 x 13 entries).
-Collusion and the other games are refused with one line.
+Weak collusion (``team=..``, win or pot sharing) is the payoff map of
+:func:`~toypoker.games.collusion.collude` on the same tree and labels
+(:attr:`~toypoker.vector.layout.VectorGame.payoff`); strong collusion and the other
+games are refused with one line.
 """
 
 from __future__ import annotations
@@ -42,11 +45,12 @@ from ..definition import InfoSet, Linear, NumericParams, RawNode, key_label, mak
 from ..errors import ProfileError, ToypokerError
 from ..game import Game
 from ..games import holdem, kuhn, mercer, parse_game_spec, rhode_island
+from ..games.collusion import check_collusion, team_average
 from ..games.deals import canonical_boards, group_options
 from ..games.hands import EVALUATORS
 from ..games.limit import betting_tree, limit_deck
 from ..spec import format_spec
-from .layout import VectorGame, _private, assemble, rank_hands
+from .layout import VectorGame, _private, assemble, rank_hands, with_payoff
 
 
 class TreeGame(Game):
@@ -236,12 +240,16 @@ def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
     Raises
     ------
     ToypokerError
-        One line naming why for other games and collusion.
+        One line naming why for other games and strong collusion (weak collusion is
+        built: its payoff map).
     """
     info, p, coll = parse_game_spec(spec)
     canonical = format_spec(info.name, {**p, **coll})
-    if coll:
-        raise ToypokerError(f"build_vector: collusion is not supported yet ({canonical})")
+    if coll.get("strong"):
+        raise ToypokerError(
+            f"build_vector: strong collusion (members see each other's cards) runs on "
+            f"--layout rows ({canonical})"
+        )
     suits = 0  # > 0: card identities (a suited evaluator)
     merged = False
     if info.name == "kuhn":
@@ -270,6 +278,7 @@ def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
             f"({canonical})"
         )
     n = int(shape["n_players"])
+    team = check_collusion(coll, n, False) if coll else None
     rounds = shape["rounds"]
     deck = limit_deck(n, list(shape["multiplicity"]), rounds, shape.get("hole_cards"), suits)
     mult = np.asarray(deck.cards, dtype=np.int64)  # physical cards of each table value
@@ -365,6 +374,9 @@ def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
         suits if merged else 0,
         strength_of,
     )
+    if team is not None:  # weak collusion: the payoff map of games.collusion.collude
+        a = team_average(n, team.seats)
+        vg = with_payoff(vg, (a, a if team.sharing == "win" else team_average(n, ())))
     if rank and n <= 3 and (hole == 1 or n == 3) and not suits and int(mult.max()) > 1:
         return rank_hands(vg)
     return vg

@@ -34,6 +34,8 @@ The kernels are serial (``nogil``), like the row layout's: numba's thread count
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 from numba import njit
 
@@ -315,9 +317,7 @@ class VectorKernel:
             *sweep[:1],  # term_slot
             np.array([g.board for g, _ in terms], dtype=i64),
             np.array([g.live for g, _ in terms], dtype=i64).reshape(len(terms), n),
-            np.array([[float(x) for x in game.nodes[i].committed] for _, i in terms]).reshape(
-                len(terms), n
-            ),
+            _charged(vg, [i for _, i in terms]),
             vg.node_weight[[i for _, i in terms]].astype(np.float64),
             np.ascontiguousarray(vg.hand_count, dtype=np.float64),
             *sweep[1:],  # sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start/lo/hi
@@ -379,6 +379,18 @@ class VectorKernel:
             inst, m, cs, *vec, self.values,
         )  # fmt: skip
         return self.values
+
+
+def _charged(vg: VectorGame, nodes: list[int]) -> np.ndarray:
+    """``(T, n)`` the chips each player is charged at each terminal: her committed chips,
+    or under a payoff map ``B @ committed`` (the pot, their sum, is unchanged:
+    :func:`~toypoker.vector.layout.check_payoff_map`)."""
+    rows = [vg.game.nodes[i].committed for i in nodes]
+    if vg.payoff is not None:
+        bmat = vg.payoff[1]
+        rows = [tuple(sum((b * x for b, x in zip(r, c, strict=True)), Fraction(0))
+                      for r in bmat) for c in rows]  # fmt: skip
+    return np.array([[float(x) for x in c] for c in rows]).reshape(len(nodes), vg.n_players)
 
 
 def _child_ranges(parent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

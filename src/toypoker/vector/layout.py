@@ -51,6 +51,7 @@ import numpy as np
 from ..definition import suit_canonical
 from ..errors import ToypokerError
 from ..game import Game
+from ..games.collusion import team_average
 
 
 @dataclass(frozen=True, eq=False)
@@ -75,9 +76,13 @@ class VectorGame:
     hand_count : (B, H) float, how many physical hands each hand stands for on a
         board: ``board_compat`` as 0/1, or with rank hands (:func:`rank_hands`) the
         copies of the rank the board leaves
-    rank_deals : three players on rank pairs (:func:`rank_hands` with two hole cards):
-        ``(B, H, H, H)`` the physical deals of three pairwise disjoint hands with these
-        ranks avoiding the board (card removal between the players); else ``None``
+    rank_deals : three players on rank hands with two hole cards, or with one under
+        collusion (:func:`rank_hands`): ``(B, H, H, H)`` the physical deals of three
+        pairwise disjoint hands with these ranks avoiding the board (card removal
+        between the players); else ``None``
+    payoff : weak collusion's payoff map ``(A, B)`` (:func:`toypoker.games.collusion.
+        collude`): player ``i`` receives ``sum_j A[i, j] share_j pot - sum_j B[i, j]
+        committed_j``, exact rows of Fractions; ``None`` without collusion
     depth_start : (depths + 1,) node id boundaries of the depths
     """
 
@@ -101,6 +106,7 @@ class VectorGame:
     parent: np.ndarray
     hand_count: np.ndarray  # (B, H) float: copies of each hand a board leaves
     rank_deals: np.ndarray | None = None  # (B, H, H, H) int: rank pairs' deal counts
+    payoff: tuple[tuple[tuple[Fraction, ...], ...], ...] | None = None  # (A, B) collusion map
     cache: dict[str, object] = field(default_factory=dict, repr=False)  # derived structures
 
     @property
@@ -201,8 +207,14 @@ def compile_vector(game: Game) -> VectorGame:
         merged observations and payoff maps, deals not from one deck).
     """
     d = game.definition
-    if d.hole_groups is not None or d.payoff_a is not None or d.payoff_b is not None:
-        raise _refuse(game, "collusion (merged observations or a payoff map) is not supported yet")
+    if d.hole_groups is not None:
+        raise _refuse(
+            game, "strong collusion (members see each other's cards) runs on --layout rows"
+        )
+    payoff = None
+    if d.payoff_a is not None or d.payoff_b is not None:
+        n = game.n_players
+        payoff = check_payoff_map(game, d.payoff_a or team_average(n, ()), d.payoff_b)
     n = game.n_players
     hole, board_sizes = _group_sizes(game)
     groups = [hole] * n + board_sizes
@@ -225,7 +237,30 @@ def compile_vector(game: Game) -> VectorGame:
             game, boards, board_groups, node_board, hands, card_value, suits, board_sizes
         )
 
-    return assemble(game, hole, board_sizes, mult, suits, strength_of)
+    vg = assemble(game, hole, board_sizes, mult, suits, strength_of)
+    return vg if payoff is None else with_payoff(vg, payoff)
+
+
+def check_payoff_map(
+    game: Game,
+    a: tuple[tuple[Fraction, ...], ...],
+    b: tuple[tuple[Fraction, ...], ...] | None,
+) -> tuple[tuple[tuple[Fraction, ...], ...], ...]:
+    """Weak collusion's payoff map ``(A, B)`` (``B`` the identity when not given),
+    checked to be square over the players and to pay out every chip put in (each column
+    of ``B`` sums to 1, so the pot is the players' committed chips mapped by ``B``)."""
+    n = game.n_players
+    bmat = b if b is not None else team_average(n, ())
+    if any(len(m) != n or any(len(r) != n for r in m) for m in (a, bmat)):
+        raise _refuse(game, "its payoff map is not one row and column per player")
+    if any(sum(r[j] for r in bmat) != 1 for j in range(n)):
+        raise _refuse(game, "its payoff map does not pay out every chip put in")
+    return (tuple(a), tuple(bmat))
+
+
+def with_payoff(vg: VectorGame, payoff: tuple[tuple[tuple[Fraction, ...], ...], ...]) -> VectorGame:
+    """``vg`` under weak collusion's payoff map (see :class:`VectorGame`)."""
+    return dataclasses.replace(vg, payoff=payoff, cache={})
 
 
 StrengthOf = Callable[
@@ -491,7 +526,8 @@ def rank_hands(vg: VectorGame) -> VectorGame:
     ``prod_rank L! / ((L - n)! prod_player k!)`` (``L`` copies left, ``n`` held in
     all, ``k`` by each player), and terminal values are a dense sum over the others'
     rank hands, ``O(R^3)`` a terminal (Mercer's deck: ``R`` = 15 rank pairs for 190
-    physical hands).
+    physical hands); so too with one card a hand under a payoff map (weak collusion),
+    where each player's share must be indexed by one hand.
 
     Values, regrets and the CFR iterates equal those of ``vg`` to rounding; ``H`` drops
     from the physical hands to the rank multisets (52 to 13 for one card of a full
@@ -500,8 +536,8 @@ def rank_hands(vg: VectorGame) -> VectorGame:
     Raises
     ------
     ToypokerError
-        For a suited deck, more than three players, two or more hole cards with other
-        than three players, or a deal-count table above 50 M entries.
+        For a suited deck, more than three players, two or more hole cards (or a payoff
+        map) with other than three players, or a deal-count table above 50 M entries.
     """
     game = vg.game
     hole = vg.hands.shape[1]
@@ -516,7 +552,12 @@ def rank_hands(vg: VectorGame) -> VectorGame:
     rid = rid.ravel()
     n_ranks = int(vg.card_value.max()) + 1
     n_r = len(uniq)
-    if hole > 1 and len(vg.boards) * n_r**3 > 50_000_000:
+    # a payoff map (collusion) needs every player's share indexed by one hand: the dense
+    # product over rank hands, so the deal counts (three players, one card a hand too)
+    dense = hole > 1 or vg.payoff is not None
+    if dense and vg.n_players != 3:
+        raise _refuse(game, "rank hands under collusion need three players")
+    if dense and len(vg.boards) * n_r**3 > 50_000_000:
         raise _refuse(game, f"{n_r} rank hands: the deal-count table exceeds 50 M entries")
     count = np.zeros((len(vg.boards), n_r))
     np.add.at(count.T, rid, vg.board_compat.T.astype(np.float64))
@@ -542,7 +583,7 @@ def rank_hands(vg: VectorGame) -> VectorGame:
         hand_infoset=vg.hand_infoset[rows, per_node],
         strength=np.take_along_axis(vg.strength, pick, axis=1),
         hand_count=count,
-        rank_deals=_rank_deals(vg, held) if hole > 1 else None,
+        rank_deals=_rank_deals(vg, held) if dense else None,
         cache={},
     )
     for v in vars(out).values():

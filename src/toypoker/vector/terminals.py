@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from .layout import VectorGame
-from .values import plan_for, pot_shares
+from .values import plan_for, pot_shares, share_fraction
 
 
 @njit(cache=True, nogil=True)
@@ -143,7 +143,9 @@ def _dense_terminal(player, reach_t, wt, w, dense_s, g, pot, paid, n_live, me_li
     reaches (seats in order), ``mass[h] = w[h] . P`` (``w``: the board's deal counts,
     :func:`toypoker.vector.layout.rank_hands`, over the copies of ``h``, which the
     caller multiplies back) and at a showdown ``share[h] = dense_s[g, player, h] . P``:
-    ``O(R^3)`` a terminal for ``R`` rank hands (15 pairs on Mercer's deck)."""
+    ``O(R^3)`` a terminal for ``R`` rank hands (15 pairs on Mercer's deck).  A
+    terminal outside the share groups (``g < 0``: a fold, no payoff map) pays the one
+    live player the pot; under a payoff map every terminal has a group."""
     rr = wt.shape[0]
     q1 = 1 if player == 0 else 0
     q2 = 2 if player != 2 else 1
@@ -158,7 +160,7 @@ def _dense_terminal(player, reach_t, wt, w, dense_s, g, pot, paid, n_live, me_li
         for j in range(kk):
             acc += row[j] * pair[j]
         mass[h] = acc
-    if n_live == 1 or not me_live:
+    if g < 0:  # a fold without a payoff map: the one live player takes the pot
         gain = pot if (me_live and n_live == 1) else 0.0
         for h in range(rr):
             tmp[h] = (gain - paid) * mass[h]
@@ -361,12 +363,15 @@ def dense_arrays(vg: VectorGame, terms: list) -> tuple[np.ndarray, np.ndarray, n
     own = np.where(vg.hand_count > 0, 1.0 / np.where(vg.hand_count > 0, vg.hand_count, 1), 0)
     per_copy = vg.rank_deals * own[:, :, None, None]  # (B, R, R, R): symmetric but for axis 1
     w = np.ascontiguousarray(per_copy.reshape(nb, rr, rr * rr))
-    shown = sorted({(g.board, g.live) for g, _ in terms if sum(g.live) > 1})
+    mapped = vg.payoff is not None  # every terminal: the map mixes the players' shares
+    shown = sorted({(g.board, g.live) for g, _ in terms if sum(g.live) > 1 or mapped})
     group_of = {key: j for j, key in enumerate(shown)}
     s = np.zeros((max(len(shown), 1), 3, rr, rr * rr))
     for (b, live), j in group_of.items():
-        for p, (win, count) in enumerate(pot_shares(vg.strength[b], live)):
-            share = win / np.maximum(count, 1) * vg.rank_deals[b]
+        shares = pot_shares(vg.strength[b], live)
+        for p in range(3):
+            mix = vg.payoff[0][p] if vg.payoff is not None else None
+            share = share_fraction(shares, p, False, mix) * vg.rank_deals[b]
             s[j, p] = np.moveaxis(share, p, 0).reshape(rr, rr * rr) * own[b][:, None]
     term = np.array([group_of.get((g.board, g.live), -1) for g, _ in terms], dtype=np.int64)
     return w, s, term

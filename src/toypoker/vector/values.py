@@ -166,7 +166,10 @@ class Plan:
         cards = vg.hand_cards.astype(np.int64)
         self.disjoint = (cards @ cards.T) == 0
         one_card = vg.hands.shape[1] == 1
-        self.sweep = _Sweep(vg) if vg.n_players == 2 or (vg.n_players == 3 and one_card) else None
+        swept = vg.n_players == 2 or (vg.n_players == 3 and one_card)
+        # a payoff map (collusion) or rank deal counts: the dense product
+        dense = vg.payoff is not None or vg.rank_deals is not None
+        self.sweep = _Sweep(vg) if swept and not dense else None
         self.chance_child = np.zeros(vg.n_nodes, dtype=bool)
         for nd in game.nodes:
             if nd.kind == "chance":
@@ -237,13 +240,26 @@ def _count(vg: VectorGame, group: _Group, exact: bool) -> np.ndarray:
     return count
 
 
-def _pot_and_paid(group: _Group, player: int, exact: bool) -> tuple[np.ndarray, np.ndarray]:
-    """Pot and ``player``'s committed chips at each terminal of the group."""
+def _pot_and_paid(
+    group: _Group, player: int, exact: bool, paying: tuple[Fraction, ...] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pot and ``player``'s committed chips at each terminal of the group; with
+    ``paying`` (row ``player`` of a payoff map's ``B``) the chips she is charged,
+    ``sum_j B[player, j] committed_j``."""
     if exact:
         pots = np.array([sum(c, Fraction(0)) for c in group.committed_exact], dtype=object)
-        paid = np.array([c[player] for c in group.committed_exact], dtype=object)
+        if paying is None:
+            paid = np.array([c[player] for c in group.committed_exact], dtype=object)
+        else:
+            paid = np.array(
+                [sum((b * x for b, x in zip(paying, c, strict=True)), Fraction(0))
+                 for c in group.committed_exact],
+                dtype=object,
+            )  # fmt: skip
         return pots, paid
-    return group.committed.sum(axis=1), group.committed[:, player]
+    if paying is None:
+        return group.committed.sum(axis=1), group.committed[:, player]
+    return group.committed.sum(axis=1), group.committed @ np.array(paying, dtype=np.float64)
 
 
 def pot_shares(strength: np.ndarray, live: tuple[bool, ...]) -> list[np.ndarray]:
@@ -300,7 +316,8 @@ def _dense_group(
     vg = plan.vg
     n = vg.n_players
     compat, *shares = _dense_tensors(plan, group)
-    pots, paid = _pot_and_paid(group, player, exact)
+    mix = None if vg.payoff is None else vg.payoff[0][player]  # row of A: shares received
+    pots, paid = _pot_and_paid(group, player, exact, None if mix is None else vg.payoff[1][player])
     letters = string.ascii_letters[: n + 1]
     t_ax, axes = letters[0], letters[1:]
     others = [q for q in range(n) if q != player]
@@ -323,21 +340,41 @@ def _dense_group(
 
     mass = contract(compat)
     if shares:
-        win, count = shares[player]
+        frac = share_fraction(shares, player, exact, mix)
+        out = pots[:, None] * contract(compat * frac) - paid[:, None] * mass
+    else:  # one live player takes the pot (with a map: row A[player, winner] of it)
+        winner = group.live.index(True)
+        part = int(winner == player) if mix is None else mix[winner]
+        gain = pots * (part if exact else float(part))
+        out = (gain - paid)[:, None] * mass
+    return out
+
+
+def share_fraction(
+    shares: list[np.ndarray], player: int, exact: bool, mix: tuple[Fraction, ...] | None = None
+) -> np.ndarray:
+    """``player``'s fraction of the pot over the players' hands at a showdown (from
+    :func:`pot_shares`); with ``mix`` (row ``player`` of a payoff map's ``A``) the
+    fraction she receives, ``sum_j A[player, j] share_j``."""
+    seats = [(player, Fraction(1))] if mix is None else [(j, a) for j, a in enumerate(mix) if a]
+    out = None
+    for j, a in seats:
+        win, count = shares[j]
         if exact:
             frac = np.array(
                 [
-                    Fraction(int(w), int(c)) if c else Fraction(0)
+                    Fraction(int(w), int(c)) * a if c else Fraction(0)
                     for w, c in zip(win.ravel(), count.ravel(), strict=True)
                 ],
                 dtype=object,
-            ).reshape(compat.shape)
+            ).reshape(win.shape)
         else:
             frac = win / np.maximum(count, 1)
-        out = pots[:, None] * contract(compat * frac) - paid[:, None] * mass
-    else:
-        gain = pots if group.live[player] else 0 * pots
-        out = (gain - paid)[:, None] * mass
+            frac = frac if a == 1 else frac * float(a)
+        out = frac if out is None else out + frac
+    if out is None:  # a row of zeros: she receives nothing
+        win, _ = shares[player]
+        return np.zeros(win.shape, dtype=object if exact else np.float64) * (0 * _one(exact))
     return out
 
 
