@@ -53,6 +53,22 @@ def test_solve_rhode_island_table_and_refusals(cli, one_line_error):
         assert data["method"] == method[0] and data["iterations"] == 3
 
 
+def test_solve_weak_collusion_on_the_vector_layout(cli, tmp_path):
+    # weak collusion (a payoff map) on vectors, checked by the row layout's evaluation
+    spec = "holdem(players=3,ranks=3,suits=2,team=13,sharing=pot)"
+    prof = tmp_path / "p.json"
+    code, out, err = cli(
+        "solve", spec, "--layout", "vector", "--method", "cfr+", "--iterations", "20",
+        "--json", "-o", prof,
+    )  # fmt: skip
+    assert code == 0, err
+    data = json.loads(out)
+    g = load_game(spec)
+    ev = evaluate(g, Profile.from_json(prof, g))
+    np.testing.assert_allclose(data["values"], ev.values, atol=1e-9, rtol=0)
+    assert abs(data["nash_conv"] - float(ev.nash_conv)) <= 1e-9
+
+
 @pytest.mark.slow
 def test_ctrl_c_saves_a_checkpoint_that_resumes(cli, tmp_path):
     ck = tmp_path / "ck.npz"

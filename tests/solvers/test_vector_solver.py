@@ -101,3 +101,22 @@ def test_the_cli_layout_rule() -> None:
         choose_layout(SPEC, "es-mccfr", "vector")
     with pytest.raises(ToypokerError, match="--layout must be one of"):
         choose_layout(SPEC, "cfr+", "columns")
+
+
+def test_the_layout_rule_under_collusion() -> None:
+    """Weak collusion is a payoff map on the uncolluded game's rows (counted as that
+    game: 32,873,711 rows, ``tests/games/test_layout_count.py``), so a big weak spec
+    runs on vectors; strong collusion keeps the rows, and is refused when forced."""
+    from toypoker.solvers.vector_solver import choose_layout, vector_count
+
+    big = "holdem(players=3,ranks=13,suits=4,team=12)"
+    c = choose_layout(big, "pdcfr+")
+    assert c.layout == "vector" and "32,873,711 rows" in c.why
+    assert vector_count(big) == vector_count("holdem(players=3,ranks=13,suits=4)")
+    strong = "holdem(players=3,ranks=13,suits=4,team=12,strong=true)"
+    assert vector_count(strong) is None
+    assert choose_layout(strong, "pdcfr+").layout == "rows"
+    with pytest.raises(ToypokerError, match="strong collusion.*--layout rows"):
+        choose_layout("kuhn(players=3,team=12,strong=true)", "cfr+", "vector")
+    weak = "kuhn(players=3,team=13,sharing=pot)"
+    assert choose_layout(weak, "cfr+", "vector").layout == "vector"

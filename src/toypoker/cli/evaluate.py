@@ -13,10 +13,10 @@ from rich.table import Table
 from ..archive import is_archive, read_profile
 from ..evaluate import evaluate
 from ..game import Game
-from ..games import count_layout, load_game
+from ..games import load_game
 from ..profile import Profile
 from ..solvers.analysis import deviations
-from ..solvers.vector_solver import ROW_LAYOUT_LIMIT, vector_evaluate
+from ..solvers.vector_solver import ROW_LAYOUT_LIMIT, vector_count, vector_evaluate
 from .common import (
     FractionsOpt,
     JsonOpt,
@@ -71,7 +71,7 @@ def eval_(
 
     For a team, also its joint best-response gain.  A holdem/rhode_island game whose
     counted row layout needs more than 2 GB is evaluated on the vector layout (floats)."""
-    counted = count_layout(spec) if team is None and not exact else None
+    counted = vector_count(spec) if team is None and not exact else None
     if counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT:
         err.print(f"layout: vector (the row layout: {counted.rows:,} rows)")
         vg = build_on_vector_layout(spec, counted)

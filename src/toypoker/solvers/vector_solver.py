@@ -70,10 +70,17 @@ RI(4x2)                es-mccfr   14.5 / refused   0.0013 / -        456 / -
 * **es-mccfr, os-mccfr** -- the row layout only: they sample joint deals, which is
   what the deal table stores (a fraction of a millisecond an iteration); their
   vector-layout counterpart samples public chance (``pcs-cfr+``).
-* **enumerate, collusion and teams, exact rational evaluation** -- the row layout
-  only: tiny games, merged observations and payoff maps that
-  :func:`~toypoker.vector.layout.compile_vector` refuses in one line; the deal table
-  stays as their exact path and as the oracle of the vector tests.
+* **weak collusion** -- both layouts: a payoff map on the same tree (the vector
+  layout's dense terminals, ``tests/vector/test_collusion.py``); ``toypoker solve``
+  runs it on vectors by the same rule as the uncolluded game, e.g.
+  ``holdem(players=3,ranks=13,suits=4,team=12)`` (its dense ``O(R^3)`` terminal on 13
+  rank hands is slower an iteration than the uncolluded game's ``O(H)`` sweep).
+* **enumerate, strong collusion and team best responses, exact rational
+  evaluation** -- the row layout only: tiny games, and merged observations (a team
+  hand is a pair of hands) that :func:`~toypoker.vector.layout.compile_vector`
+  refuses in one line naming ``--layout rows``; the lifted team best response reads
+  the deal table.  The deal table stays as their exact path and as the oracle of the
+  vector tests.
 """
 
 from __future__ import annotations
@@ -89,6 +96,7 @@ from ..errors import ToypokerError
 from ..games import count_layout, parse_game_spec
 from ..games.layout_count import LayoutCount
 from ..profile import Profile
+from ..spec import format_spec
 from ..vector import values as V
 from ..vector.direct import build_vector
 from ..vector.kernel import vector_kernel
@@ -135,8 +143,9 @@ def choose_layout(
     it when its row layout, counted before anything is built
     (:func:`~toypoker.games.count_layout`), would need more than
     :data:`ROW_LAYOUT_LIMIT` bytes and the run is one the vector layout can do (a
-    method it runs -- the CFR family, ``fp``, ``pcs-cfr+``, ``lp`` -- and no
-    collusion; ``plain_run`` false -- ``--seeds`` or ``--team`` -- keeps the rows);
+    method it runs -- the CFR family, ``fp``, ``pcs-cfr+``, ``lp`` -- and no strong
+    collusion: weak collusion is a payoff map there; ``plain_run`` false --
+    ``--seeds`` or ``--team`` -- keeps the rows);
     everything else runs on the row layout.
     ``layout="rows"``/``"vector"`` force one (the vector layout refuses in one line
     what it cannot do).
@@ -144,15 +153,19 @@ def choose_layout(
     if layout not in LAYOUTS:
         raise ToypokerError(f"--layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
     info, _, coll = parse_game_spec(spec)
-    counted = count_layout(spec)
+    strong = bool(coll.get("strong"))
+    counted = vector_count(spec)
     if layout == "rows":
         return LayoutChoice("rows", "--layout rows", counted)
     if layout == "vector":
         check_vector_method(method, spec)
-        if coll or not plain_run:
-            raise ToypokerError(f"{spec} on the vector layout: no collusion, --seeds or --team")
+        if strong or not plain_run:
+            raise ToypokerError(
+                f"{spec} on the vector layout: no strong collusion, --seeds or --team "
+                "(use --layout rows)"
+            )
         return LayoutChoice("vector", "--layout vector", counted)
-    if coll or info.name not in ("holdem", *VECTOR_GAMES) or counted is None:
+    if strong or info.name not in ("holdem", *VECTOR_GAMES) or counted is None:
         return LayoutChoice("rows", "not counted here", counted)
     size = f"{counted.rows:,} rows, about {counted.row_bytes / 1e9:,.1f} GB"
     if info.name in VECTOR_GAMES:
@@ -167,6 +180,16 @@ def choose_layout(
         why = "the method does not run on the vector layout" if plain_run else "--seeds or --team"
         return LayoutChoice("rows", f"{size} > {limit}, but {why}", counted)
     return LayoutChoice("vector", f"the row layout: {size} > {limit}", counted)
+
+
+def vector_count(spec: str) -> LayoutCount | None:
+    """:func:`~toypoker.games.count_layout` for the layout decision: a weak collusion
+    spec is counted as its uncolluded game (the same deals, tree, rows and infosets:
+    collusion is a payoff map); strong collusion is not counted (``None``)."""
+    info, params, coll = parse_game_spec(spec)
+    if coll.get("strong"):
+        return None
+    return count_layout(format_spec(info.name, params) if coll else spec)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -32,7 +32,14 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
   importance weights of the subtree it fixes (``pcs-cfr+``).
 
 Status (issue 21): equal to the row layout in values, best responses, NashConv and
-CFR iterations (``tests/vector``, ``tests/solvers/test_vector_cfr.py``).  CFR runs in
+CFR iterations (``tests/vector``, ``tests/solvers/test_vector_cfr.py``).  Weak
+collusion (``team=..``, win or pot sharing) is a payoff map on the same tree
+(``VectorGame.payoff``): player ``i``'s terminal value mixes every player's pot share
+by row ``i`` of the map, so it runs on the dense product (the numpy reference on
+physical hands; the fused kernel on rank hands, one or two cards a hand, three
+players), ``tests/vector/test_collusion.py``.  Strong collusion (members see each
+other's cards; merged, a team hand is a pair of hands) is refused in one line naming
+``--layout rows``.  CFR runs in
 the fused kernel where the sweeps apply and on rank pairs; three players with two or
 more physical cards a hand and four or more players run on the numpy reference (the
 dense product).  Rank decks are expanded into physical cards (``H`` = physical hands,
@@ -59,8 +66,8 @@ supplies only its regrets, best responses or payoff matrix, tested equal to the 
 ``pcs-cfr+`` exists only here (a row game runs it on its :func:`compile_vector`). The
 deal table stays, behind the same :class:`~toypoker.game.Game`: it is what
 :func:`compile_vector` reads for the catalogue's games, the exact path for tiny games
-(``enumerate``, rational evaluation, collusion and teams, which the vector layout
-refuses in one line) and the oracle of every test here; deal-sampling MCCFR
+(``enumerate``, rational evaluation, strong collusion and team best responses, which
+the vector layout refuses in one line) and the oracle of every test here; deal-sampling MCCFR
 (``es-mccfr``, ``os-mccfr``) samples its joint deals and stays there. Compiled catalogue
 games keep the row layout for the CLI: on them it is as fast or faster (Leduc: CFR+ 0.1
 ms against 0.2 ms an iteration, ``fp`` 11 ms against 48 ms) at the same memory.

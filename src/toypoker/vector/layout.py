@@ -33,6 +33,12 @@ layout) and returns a :class:`VectorGame` over the same public tree:
   read from the deal table (it must depend on the holder's cards and the board
   only; a game where it does not is refused).
 
+* **Collusion.**  Weak collusion's payoff map (:func:`toypoker.games.collusion.
+  collude`: ``u_i = sum_j A[i, j] share_j pot - sum_j B[i, j] committed_j``) is kept
+  as ``payoff`` and applied at the terminals by :mod:`toypoker.vector.values` (the
+  dense product: player ``i``'s value reads the others' shares indexed by her hand).
+  Strong collusion (merged observations: ``hole_groups``) is refused in one line.
+
 Nodes keep the compiled game's ids (breadth-first: the children of a node are
 consecutive and a depth is a slice), so arrays are ``(nodes, H)``.
 """
@@ -203,8 +209,8 @@ def compile_vector(game: Game) -> VectorGame:
     Raises
     ------
     ToypokerError
-        One line naming why, for games the layout cannot express (collusion's
-        merged observations and payoff maps, deals not from one deck).
+        One line naming why, for games the layout cannot express (strong
+        collusion's merged observations, deals not from one deck).
     """
     d = game.definition
     if d.hole_groups is not None:

@@ -30,6 +30,11 @@ Terminal values never touch joint deals:
   rank_hands`, three players) the product runs over rank hands with the board's deal
   counts as the tensor, ``O(R^3)`` a terminal.
 
+Under weak collusion's payoff map (``VectorGame.payoff``) every terminal runs on the
+dense product: player ``i`` receives ``sum_j A[i, j]`` of each player's share of the
+pot (:func:`share_fraction`, indexed by all the hands) and is charged
+``sum_j B[i, j] committed_j``.
+
 Every function runs on float64 and, where stated, on object arrays of
 :class:`fractions.Fraction` (exact).
 """
