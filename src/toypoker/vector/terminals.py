@@ -188,7 +188,8 @@ def terminals(
     (boards, R, R*R), non-empty for three players on rank pairs
     (:func:`toypoker.vector.layout.rank_hands`): the deal-count tensor of each board
     (:func:`_dense_terminal`); ``dense_s`` (groups, 3, R, R*R) each player's pot share
-    times it at a showdown group ``term_dense``."""
+    times it at a showdown group, ``term_dense[i, player]`` (-1: the value is the one
+    live player's pot less the chips paid)."""
     n = reach.shape[0]
     hh = reach.shape[2]
     for i in range(term_node.shape[0]):
@@ -204,8 +205,8 @@ def terminals(
         wt = compat[term_board[i]]
         if dense_w.shape[0] > 0:  # three players, rank pairs
             _dense_terminal(
-                player, reach[:, t], wt, dense_w[term_board[i]], dense_s, term_dense[i], pot,
-                paid, n_live, me_live, m, mass, tmp,
+                player, reach[:, t], wt, dense_w[term_board[i]], dense_s,
+                term_dense[i, player], pot, paid, n_live, me_live, m, mass, tmp,
             )  # fmt: skip
         elif n == 2 and hand_pair.shape[0] > 0:
             r = reach[1 - player, t]
@@ -355,9 +356,13 @@ def pair_plan(vg: VectorGame) -> np.ndarray:
 def dense_arrays(vg: VectorGame, terms: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Three players on rank pairs: each board's deal-count tensor ``(B, R, R*R)`` and,
     per showdown group, each player's pot share times it ``(G, 3, R, R*R)`` (her hand
-    first, the others in seat order), with each terminal's group; empty otherwise."""
+    first, the others in seat order), with each terminal's group per player
+    ``(T, 3)``; empty otherwise.  Under a payoff map every terminal has a group (a
+    fold too: the map shares the winner's pot) and each player's row mixes the
+    players' shares by her row of ``A``."""
     if vg.rank_deals is None:
-        return np.zeros((0, 1, 1)), np.zeros((0, 3, 1, 1)), np.zeros(len(terms), dtype=np.int64)
+        empty = np.zeros((len(terms), 3), dtype=np.int64)
+        return np.zeros((0, 1, 1)), np.zeros((0, 3, 1, 1)), empty
     rr, nb = vg.n_hands, len(vg.boards)
     # the own hand's copies come back as the kernel's last factor (``compat``)
     own = np.where(vg.hand_count > 0, 1.0 / np.where(vg.hand_count > 0, vg.hand_count, 1), 0)
@@ -373,5 +378,11 @@ def dense_arrays(vg: VectorGame, terms: list) -> tuple[np.ndarray, np.ndarray, n
             mix = vg.payoff[0][p] if vg.payoff is not None else None
             share = share_fraction(shares, p, False, mix) * vg.rank_deals[b]
             s[j, p] = np.moveaxis(share, p, 0).reshape(rr, rr * rr) * own[b][:, None]
-    term = np.array([group_of.get((g.board, g.live), -1) for g, _ in terms], dtype=np.int64)
+    # per terminal and player: her share group; -1 where she takes the plain fold value
+    # (a fold, or without a map a player who folded: no share, as the kernel's g < 0)
+    term = np.array(
+        [[group_of[(g.board, g.live)] if mapped or (sum(g.live) > 1 and g.live[p]) else -1
+          for p in range(3)] for g, _ in terms],
+        dtype=np.int64,
+    ).reshape(len(terms), 3)  # fmt: skip
     return w, s, term
