@@ -14,7 +14,14 @@ Kuhn, Leduc-type hold'em (rank and suited decks), 3P-SMH and a four-player Kuhn,
 team placement and both sharing rules, on physical hands (the numpy reference), on
 rank hands (reference and fused kernel); exactly in Fractions on Kuhn; whole 100-
 iteration CFR+ and PDCFR+ runs equal to 1e-12; ``tp.solve`` on a collusion
-``VectorGame``; strong collusion refused in one line naming ``--layout rows``.
+``VectorGame``; strong collusion unmerged refused in one line naming ``--layout rows``.
+
+A strong team merged into one player (:mod:`toypoker.vector.merged`: the team's hand is
+an ordered pair of hands, the showdown the dense product over (team pair, outsider
+hand) with the three seats' strengths): values, each player's best-response gain (the
+merged team's gain is its ordinary best-response gain) and NashConv equal the merged
+row game's to 1e-12, exactly in Fractions on Kuhn; 100 CFR+ iterations equal; the
+vector LP refuses the payoff map in one line.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from toypoker.vector import values as V
 from toypoker.vector.direct import build_vector
 from toypoker.vector.kernel import vector_kernel
 from toypoker.vector.layout import VectorGame, rank_hands
+from toypoker.vector.merged import compile_merged
 
 from .maps import assert_same_map
 
@@ -175,3 +183,64 @@ def test_strong_collusion_refused_in_one_line(spec: str) -> None:
     assert "\n" not in str(info.value)
     with pytest.raises(ToypokerError, match="--layout rows"):
         compile_vector(load_game(spec))
+
+
+MERGED_KUHN = "kuhn(players=3,team={t},sharing={s},strong=true,merge=true)"
+MERGED_LEDUC = (
+    "holdem(players=3,ranks=3,suits=2,hole=1,rounds=2,board2=1,team={t},sharing={s},"
+    "strong=true,merge=true)"
+)
+
+
+@pytest.mark.parametrize("spec", _cases(MERGED_KUHN) + _cases(MERGED_LEDUC)[::2])
+def test_merged_team_equals_rows(spec: str) -> None:
+    g = load_game(spec)
+    assert g.n_players == 2
+    vg = compile_merged(g)
+    assert vector_kernel(vg) is None  # the numpy reference runs it
+    sigma = _sigma(g, 5)
+    want = tp.evaluate(g, sigma)
+    np.testing.assert_allclose(V.expected_values(vg, sigma), want.values, rtol=0, atol=1e-12)
+    for p in range(2):  # the merged team's gain is its ordinary best-response gain
+        gain = V.best_response_value(vg, sigma, p)[0] - want.values[p]
+        assert abs(gain - want.gains[p]) <= 1e-12
+    assert abs(V.nash_conv(vg, sigma) - want.nash_conv) <= 1e-12 * max(1.0, want.nash_conv)
+
+
+@pytest.mark.parametrize("team", TEAMS)
+def test_merged_team_exact_in_fractions(team: str) -> None:
+    g = load_game(MERGED_KUHN.format(t=team, s="win"))
+    vg = compile_merged(g)
+    sigma = np.array(
+        [Fraction(1, int(k)) for k in g.infoset_n_actions[g.sigma_infoset]], dtype=object
+    )
+    sigma[0], sigma[1] = Fraction(1, 4), Fraction(3, 4)
+    assert list(V.expected_values(vg, sigma)) == list(row_values(g, sigma))
+    assert V.nash_conv(vg, sigma) == row_nash_conv(g, sigma)
+
+
+@pytest.mark.parametrize("team", TEAMS)
+def test_merged_team_cfr_and_solve(team: str) -> None:
+    g = load_game(MERGED_KUHN.format(t=team, s="win"))
+    vg = compile_merged(g)
+    opts = METHODS["cfr+"].defaults
+    want = C.output(g, C.step_many(g, C.init(g, opts), opts, 100), opts)
+    got = C.output(vg.game, VC.step_many(vg, VC.init(vg), opts, 100), opts)
+    np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
+    res = tp.solve(vg, "cfr+", iterations=100)
+    assert res.profile is not None and res.profile.game is g
+    np.testing.assert_allclose(res.profile.probs, want, rtol=0, atol=1e-12)
+    with pytest.raises(ToypokerError, match="LP on the vector layout does not take"):
+        tp.solve(vg, "lp")
+
+
+def test_merged_team_refusals() -> None:
+    with pytest.raises(ToypokerError, match="compile_merged"):
+        compile_vector(load_game(MERGED_KUHN.format(t="12", s="win")))
+    with pytest.raises(ToypokerError, match="not a merged strong team"):
+        compile_merged(load_game(KUHN.format(t="12", s="win")))
+    with pytest.raises(ToypokerError, match="one hole card"):
+        compile_merged(load_game(
+            "holdem(players=3,ranks=3,suits=2,hole=2,rounds=1,evaluator=ullman4,team=12,"
+            "strong=true,merge=true)"
+        ))  # fmt: skip

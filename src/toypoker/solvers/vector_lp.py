@@ -82,7 +82,13 @@ over 4,921,411 sequences a player -- some 12 GB for ``A`` alone, not attempted."
 
 
 def check_size(vg: VectorGame) -> None:
-    """Refuse (one line) an LP above :data:`MAX_ENTRIES` before assembling it."""
+    """Refuse (one line) an LP above :data:`MAX_ENTRIES` before assembling it, and
+    collusion's payoff map (a merged strong team; its shares are not assembled here)."""
+    if vg.payoff is not None:
+        raise ToypokerError(
+            f"the sequence-form LP on the vector layout does not take collusion's payoff "
+            f"map ({vg.game.spec}): use --layout rows or a method of the CFR family"
+        )
     n = lp_size(vg)
     if n > MAX_ENTRIES:
         raise ToypokerError(
@@ -149,6 +155,7 @@ def solve_vector_lp(vg: VectorGame, max_denominator: int = 10**12) -> LPResult:
     """:func:`toypoker.solvers.lp.solve_lp` with ``A`` from the vector layout (two
     players: three or more are refused in one line)."""
     t0 = time.perf_counter()
+    check_size(vg)
     sf = vector_sequence_form(vg)
     return solve_sequence_form(
         vg.game,

@@ -54,7 +54,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..definition import suit_canonical
+from ..definition import Node, suit_canonical
 from ..errors import ToypokerError
 from ..game import Game
 from ..games.collusion import team_average
@@ -86,7 +86,9 @@ class VectorGame:
         collusion (:func:`rank_hands`): ``(B, H, H, H)`` the physical deals of three
         pairwise disjoint hands with these ranks avoiding the board (card removal
         between the players); else ``None``
-    payoff : weak collusion's payoff map ``(A, B)`` (:func:`toypoker.games.collusion.
+    merged : a strong team merged into one player (:mod:`toypoker.vector.merged`):
+        its index space (team hand pairs, then the outsider's hands); else ``None``
+    payoff : collusion's payoff map ``(A, B)`` (:func:`toypoker.games.collusion.
         collude`): player ``i`` receives ``sum_j A[i, j] share_j pot - sum_j B[i, j]
         committed_j``, exact rows of Fractions; ``None`` without collusion
     depth_start : (depths + 1,) node id boundaries of the depths
@@ -113,6 +115,7 @@ class VectorGame:
     hand_count: np.ndarray  # (B, H) float: copies of each hand a board leaves
     rank_deals: np.ndarray | None = None  # (B, H, H, H) int: rank pairs' deal counts
     payoff: tuple[tuple[tuple[Fraction, ...], ...], ...] | None = None  # (A, B) collusion map
+    merged: object | None = None  # a strong team merged: vector.merged.Merged
     cache: dict[str, object] = field(default_factory=dict, repr=False)  # derived structures
 
     @property
@@ -214,8 +217,11 @@ def compile_vector(game: Game) -> VectorGame:
     """
     d = game.definition
     if d.hole_groups is not None:
+        merged = len(game.nodes[0].committed) > d.n_players
         raise _refuse(
-            game, "strong collusion (members see each other's cards) runs on --layout rows"
+            game,
+            "strong collusion (members see each other's cards) runs on --layout rows"
+            + (" (merged: toypoker.vector.merged.compile_merged)" if merged else ""),
         )
     payoff = None
     if d.payoff_a is not None or d.payoff_b is not None:
@@ -251,13 +257,16 @@ def check_payoff_map(
     game: Game,
     a: tuple[tuple[Fraction, ...], ...],
     b: tuple[tuple[Fraction, ...], ...] | None,
+    seats: int | None = None,
 ) -> tuple[tuple[tuple[Fraction, ...], ...], ...]:
-    """Weak collusion's payoff map ``(A, B)`` (``B`` the identity when not given),
-    checked to be square over the players and to pay out every chip put in (each column
-    of ``B`` sums to 1, so the pot is the players' committed chips mapped by ``B``)."""
+    """Collusion's payoff map ``(A, B)`` (``B`` the identity when not given), checked to
+    be one row per player and one column per seat (``seats``, default the players) and
+    to pay out every chip put in (each column of ``B`` sums to 1, so the pot is the
+    seats' committed chips mapped by ``B``)."""
     n = game.n_players
+    cols = n if seats is None else seats
     bmat = b if b is not None else team_average(n, ())
-    if any(len(m) != n or any(len(r) != n for r in m) for m in (a, bmat)):
+    if any(len(m) != n or any(len(r) != cols for r in m) for m in (a, bmat)):
         raise _refuse(game, "its payoff map is not one row and column per player")
     if any(sum(r[j] for r in bmat) != 1 for j in range(n)):
         raise _refuse(game, "its payoff map does not pay out every chip put in")
@@ -387,11 +396,7 @@ def assemble(
                 if idx is None:
                     raise _refuse(game, f"no infoset for a hand at node {node.history!r}")
                 row[h] = idx
-        hand_infoset[node.id] = row
-        off = game.infoset_offset[row.clip(0)]
-        for a, c in enumerate(node.children):
-            edge_sigma[c] = np.where(row >= 0, off + a, -1)
-            edge_player[c] = node.actor
+        mark_infosets(game, node, row, (hand_infoset, edge_sigma, edge_player))
     strength = strength_of(boards, board_groups, node_board, hands, card_value)
     depth = np.array([nd.depth for nd in nodes], dtype=np.int64)
     depth_start = np.searchsorted(depth, np.arange(depth.max() + 2))
@@ -420,6 +425,19 @@ def assemble(
         if isinstance(v, np.ndarray):
             v.flags.writeable = False
     return out
+
+
+def mark_infosets(
+    game: Game, node: Node, row: np.ndarray, into: tuple[np.ndarray, np.ndarray, np.ndarray]
+) -> None:
+    """Write a decision node's infoset of each hand (``row``, -1: none) into
+    ``(hand_infoset, edge_sigma, edge_player)``: the flat action of each child edge."""
+    hand_infoset, edge_sigma, edge_player = into
+    hand_infoset[node.id] = row
+    off = game.infoset_offset[row.clip(0)]
+    for a, c in enumerate(node.children):
+        edge_sigma[c] = np.where(row >= 0, off + a, -1)
+        edge_player[c] = node.actor
 
 
 def _orbit_counts(

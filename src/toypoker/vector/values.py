@@ -51,6 +51,7 @@ import numpy as np
 from ..evaluate import first_best, segment_sum
 from ..game import Game
 from .layout import VectorGame
+from .merged import merged_tensors
 
 
 @dataclass(frozen=True)
@@ -296,6 +297,8 @@ def _dense_tensors(plan: Plan, group: _Group) -> list[np.ndarray]:
     vg = plan.vg
     n = vg.n_players
     key = (group.board, group.live if sum(group.live) > 1 else ())
+    if key not in plan.dense_cache and vg.merged is not None:  # a strong team merged
+        plan.dense_cache[key] = merged_tensors(vg, group.board, group.live)
     if key not in plan.dense_cache:
         if vg.rank_deals is not None:
             compat = np.asarray(vg.rank_deals[group.board])
