@@ -75,12 +75,15 @@ RI(4x2)                es-mccfr   14.5 / refused   0.0013 / -        456 / -
   runs it on vectors by the same rule as the uncolluded game, e.g.
   ``holdem(players=3,ranks=13,suits=4,team=12)`` (its dense ``O(R^3)`` terminal on 13
   rank hands is slower an iteration than the uncolluded game's ``O(H)`` sweep).
-* **enumerate, strong collusion and team best responses, exact rational
-  evaluation** -- the row layout only: tiny games, and merged observations (a team
-  hand is a pair of hands) that :func:`~toypoker.vector.layout.compile_vector`
-  refuses in one line naming ``--layout rows``; the lifted team best response reads
-  the deal table.  The deal table stays as their exact path and as the oracle of the
-  vector tests.
+* **strong collusion, merged team** -- ``tp.solve`` on
+  :func:`~toypoker.vector.merged.compile_merged` (the team's hand pairs; small games:
+  it reads the compiled row game, numpy reference; no LP); ``toypoker solve`` keeps
+  strong collusion on the rows.
+* **enumerate, strong collusion unmerged, weak teams' best responses, exact rational
+  evaluation** -- the row layout only: tiny games, members who see each other's
+  cards as separate players (refused in one line naming ``--layout rows``), and the
+  lifted team best response, which reads the deal table.  The deal table stays as
+  their exact path and as the oracle of the vector tests.
 """
 
 from __future__ import annotations

@@ -28,6 +28,7 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
   best responses of a profile in one call (``VectorKernel.evaluate``); its terminal
   values are in :mod:`.terminals`; the numpy code above stays the reference it is
   tested against (``tests/vector/test_kernel.py``, ``tests/vector/test_rank_pairs.py``);
+* :mod:`.merged` -- a strong team merged into one player (hand pairs);
 * :mod:`.sampled` -- public chance sampling: one board path an update and the
   importance weights of the subtree it fixes (``pcs-cfr+``).
 
@@ -37,9 +38,12 @@ collusion (``team=..``, win or pot sharing) is a payoff map on the same tree
 (``VectorGame.payoff``): player ``i``'s terminal value mixes every player's pot share
 by row ``i`` of the map, so it runs on the dense product (the numpy reference on
 physical hands; the fused kernel on rank hands, one or two cards a hand, three
-players), ``tests/vector/test_collusion.py``.  Strong collusion (members see each
-other's cards; merged, a team hand is a pair of hands) is refused in one line naming
-``--layout rows``.  CFR runs in
+players), ``tests/vector/test_collusion.py``.  A strong team merged into one player
+(the default for strong win sharing) is :func:`~toypoker.vector.merged.compile_merged`:
+the team's hand is an ordered pair of hands, showdowns the dense product over (team
+pair, outsider hand) -- three seats, one hole card, rank decks, numpy reference, from
+the compiled row game.  ``compile_vector``/``build_vector`` refuse strong collusion
+in one line naming ``--layout rows`` (and ``compile_merged`` for a merged game).  CFR runs in
 the fused kernel where the sweeps apply and on rank pairs; three players with two or
 more physical cards a hand and four or more players run on the numpy reference (the
 dense product).  Rank decks are expanded into physical cards (``H`` = physical hands,

@@ -37,7 +37,8 @@ layout) and returns a :class:`VectorGame` over the same public tree:
   collude`: ``u_i = sum_j A[i, j] share_j pot - sum_j B[i, j] committed_j``) is kept
   as ``payoff`` and applied at the terminals by :mod:`toypoker.vector.values` (the
   dense product: player ``i``'s value reads the others' shares indexed by her hand).
-  Strong collusion (merged observations: ``hole_groups``) is refused in one line.
+  Strong collusion (merged observations: ``hole_groups``) is refused in one line; a
+  strong team merged into one player is :func:`toypoker.vector.merged.compile_merged`.
 
 Nodes keep the compiled game's ids (breadth-first: the children of a node are
 consecutive and a depth is a slice), so arrays are ``(nodes, H)``.
