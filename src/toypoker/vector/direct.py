@@ -229,7 +229,8 @@ def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
     applies (a rank deck with copies of each rank and at most three players, one hole
     card, or two or more for three players: ``H`` 52 -> 13 for one card of a full deck,
     190 -> 15 rank pairs on Mercer's; values and iterates equal to rounding), physical
-    hands elsewhere.
+    hands elsewhere; under weak collusion three players get rank hands on any rank
+    deck (one copy a rank too), the fused kernel's dense terminal.
 
     A suited evaluator (Rhode Island's three-card hands) deals card identities: the
     public tree deals the canonical boards round by round
@@ -377,7 +378,8 @@ def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
     if team is not None:  # weak collusion: the payoff map of games.collusion.collude
         a = team_average(n, team.seats)
         vg = with_payoff(vg, (a, a if team.sharing == "win" else team_average(n, ())))
-    if rank and n <= 3 and (hole == 1 or n == 3) and not suits and int(mult.max()) > 1:
+    dense = vg.payoff is not None  # collusion: rank hands give the fused dense kernel
+    if rank and n <= 3 and (hole == 1 or n == 3) and not suits and (int(mult.max()) > 1 or dense):
         return rank_hands(vg)
     return vg
 
