@@ -67,6 +67,9 @@ def test_solve_weak_collusion_on_the_vector_layout(cli, tmp_path):
     ev = evaluate(g, Profile.from_json(prof, g))
     np.testing.assert_allclose(data["values"], ev.values, atol=1e-9, rtol=0)
     assert abs(data["nash_conv"] - float(ev.nash_conv)) <= 1e-9
+    code, out, err = cli("solve", spec, "--layout", "vector", "--iterations", "3")
+    assert code == 0, err
+    assert "team gain: not computed on the vector layout" in out  # said, not left out
 
 
 @pytest.mark.slow

@@ -315,6 +315,8 @@ def solve(
             out.print(f"solved as the merged team: {res.solved_as}")
         if res.team is not None:
             out.print(*team_lines(res.team, target_nash_conv), sep="\n")
+        elif vector and "team=" in spec:  # weak collusion: the lifted team response reads rows
+            out.print("team gain: not computed on the vector layout (--layout rows computes it)")
         if output:
             out.print(f"profile written to {output}")
         if checkpoint:
