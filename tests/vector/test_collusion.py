@@ -244,3 +244,15 @@ def test_merged_team_refusals() -> None:
             "holdem(players=3,ranks=3,suits=2,hole=2,rounds=1,evaluator=ullman4,team=12,"
             "strong=true,merge=true)"
         ))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "spec", [KUHN.format(t="13", s="pot"), MERGED_KUHN.format(t="12", s="win")]
+)
+def test_fictitious_play_runs_equal_rows(spec: str) -> None:
+    # fp's one schedule on both layouts (solvers.fictitious.layout_step): 20 iterations
+    g = load_game(spec)
+    vg = compile_merged(g) if "merge=true" in spec else build_vector(spec, rank=True)
+    got, want = tp.solve(vg, "fp", iterations=20), tp.solve(g, "fp", iterations=20)
+    assert got.profile is not None and want.profile is not None
+    np.testing.assert_allclose(got.profile.probs, want.profile.probs, rtol=0, atol=1e-12)
