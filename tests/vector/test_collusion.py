@@ -192,7 +192,13 @@ MERGED_LEDUC = (
 )
 
 
-@pytest.mark.parametrize("spec", _cases(MERGED_KUHN) + _cases(MERGED_LEDUC)[::2])
+MERGED_PAIRS = (  # two hole cards a seat: the team's hand is a pair of two-card hands
+    "holdem(players=3,ranks=3,suits=3,hole=2,rounds=1,evaluator=ullman4,team=13,strong=true,"
+    "merge=true)"
+)
+
+
+@pytest.mark.parametrize("spec", _cases(MERGED_KUHN) + _cases(MERGED_LEDUC)[::2] + [MERGED_PAIRS])
 def test_merged_team_equals_rows(spec: str) -> None:
     g = load_game(spec)
     assert g.n_players == 2
@@ -239,11 +245,21 @@ def test_merged_team_refusals() -> None:
         compile_vector(load_game(MERGED_KUHN.format(t="12", s="win")))
     with pytest.raises(ToypokerError, match="not a merged strong team"):
         compile_merged(load_game(KUHN.format(t="12", s="win")))
-    with pytest.raises(ToypokerError, match="one hole card"):
-        compile_merged(load_game(
-            "holdem(players=3,ranks=3,suits=2,hole=2,rounds=1,evaluator=ullman4,team=12,"
-            "strong=true,merge=true)"
-        ))  # fmt: skip
+    suited = "rhode_island(players=3,ranks=3,suits=2,cap=1,team=12,strong=true,merge=true)"
+    with pytest.raises(ToypokerError, match="rank deck"):  # suited: card codes
+        compile_merged(load_game(suited))
+
+
+@pytest.mark.slow  # ~60 s, ~2.6 GB: 29,070 team pairs x 190 outsider hands a terminal
+def test_merged_team_on_three_player_mercer() -> None:
+    # 3P-SMH, team 23 merged (issue 22's table): two hole cards a seat, hand pairs of pairs
+    g = load_game("mercer(players=3,variant=smh,team=23,strong=true,merge=true)")
+    vg = compile_merged(g)
+    assert vg.n_hands == 190 * 153 + 190
+    sigma = _sigma(g, 6)
+    want = tp.evaluate(g, sigma)
+    np.testing.assert_allclose(V.expected_values(vg, sigma), want.values, rtol=0, atol=1e-12)
+    assert abs(V.nash_conv(vg, sigma) - want.nash_conv) <= 1e-12 * max(1.0, want.nash_conv)
 
 
 @pytest.mark.parametrize(

@@ -76,9 +76,9 @@ RI(4x2)                es-mccfr   14.5 / refused   0.0013 / -        456 / -
   ``holdem(players=3,ranks=13,suits=4,team=12)`` (its dense ``O(R^3)`` terminal on 13
   rank hands is slower an iteration than the uncolluded game's ``O(H)`` sweep).
 * **strong collusion, merged team** -- ``tp.solve`` on
-  :func:`~toypoker.vector.merged.compile_merged` (the team's hand pairs; small games:
-  it reads the compiled row game, numpy reference; no LP); ``toypoker solve`` keeps
-  strong collusion on the rows.
+  :func:`~toypoker.vector.merged.compile_merged` (the team's hand pairs; it reads the
+  compiled row game, numpy reference, no LP: 3P-SMH's values ~60 s, 2.7 GB);
+  ``toypoker solve`` keeps strong collusion on the rows.
 * **enumerate, strong collusion unmerged, weak teams' best responses, exact rational
   evaluation** -- the row layout only: tiny games, members who see each other's
   cards as separate players (refused in one line naming ``--layout rows``), and the

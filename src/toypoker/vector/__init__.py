@@ -41,8 +41,8 @@ physical hands; the fused kernel on rank hands, one or two cards a hand, three
 players), ``tests/vector/test_collusion.py``.  A strong team merged into one player
 (the default for strong win sharing) is :func:`~toypoker.vector.merged.compile_merged`:
 the team's hand is an ordered pair of hands, showdowns the dense product over (team
-pair, outsider hand) -- three seats, one hole card, rank decks, numpy reference, from
-the compiled row game.  ``compile_vector``/``build_vector`` refuse strong collusion
+pair, outsider hand) -- three seats, rank decks (3P-SMH: 29,070 team pairs), numpy
+reference, from the compiled row game.  ``compile_vector``/``build_vector`` refuse strong collusion
 in one line naming ``--layout rows`` (and ``compile_merged`` for a merged game).  CFR runs in
 the fused kernel where the sweeps apply and on rank pairs; three players with two or
 more physical cards a hand and four or more players run on the numpy reference (the

@@ -9,12 +9,13 @@ player's reach, strategy and values live on her own range (the other's range is
 cut by the compatibility tensor, which is zero there).  Showdowns are the dense
 product over (team pair, outsider hand): the three seats' strengths and live flags
 give each seat's share of the pot, mixed by the merged game's payoff map (the team
-receives both members' shares).
+receives both members' shares), on the block (team pairs x outsider hands) only.
 
 :func:`compile_merged` builds it from the merged row game and the uncolluded game's
 vector layout (boards, weights and strengths are those of the three seats).  Scope:
-three players, one hole card a seat, a rank deck (no suit isomorphism); the numpy
-reference runs it (no fused kernel), ``O(P H)`` a terminal.
+three players, a rank deck (no suit isomorphism), any number of hole cards alike
+(3P-SMH: 29,070 team pairs of its 190 hands); the numpy reference runs it (no fused
+kernel), ``O(P H)`` a terminal.
 """
 
 from __future__ import annotations
@@ -71,8 +72,8 @@ def compile_merged(game: Game) -> VectorGame:
     seats3 = len(game.nodes[0].committed)
     if seats3 != 3 or len(team.seats) != 2:
         raise _refuse(game, "a merged team needs three seats (--layout rows)")
-    if any(len(g) != 1 for gs in d.hole_groups for g in gs) or int(d.suits):
-        raise _refuse(game, "a merged team needs one hole card a seat, a rank deck (--layout rows)")
+    if len({len(g) for gs in d.hole_groups for g in gs}) != 1 or int(d.suits):
+        raise _refuse(game, "a merged team needs a rank deck, hole cards alike (--layout rows)")
     info, params, _ = parse_game_spec(game.spec)
     base = compile_vector(load_game(format_spec(info.name, params)))
     if len(base.node_board) != len(game.nodes):
@@ -81,20 +82,19 @@ def compile_merged(game: Game) -> VectorGame:
     out = next(q for q in range(3) if q not in team.seats)
     seat_of = team.merged_seat(3)
     t_player, o_player = seat_of[lead], seat_of[out]
-    hb = base.n_hands
-    pairs = np.array([(a, b) for a in range(hb) for b in range(hb) if a != b], dtype=np.int64)
+    hb, k = base.hands.shape
+    bc = base.hand_cards.astype(np.int64)
+    pairs = np.argwhere((bc @ bc.T) == 0).astype(np.int64)  # ordered, holding no card twice
     n_pairs = len(pairs)
     hh = n_pairs + hb
     lo_hi = {t_player: (0, n_pairs), o_player: (n_pairs, hh)}
     pair_of = np.concatenate([pairs + n_pairs, np.stack([np.arange(hb) + n_pairs,
                                                          -np.ones(hb, np.int64)], 1)])  # fmt: skip
-    card = base.hands[:, 0]
-    hands = np.full((hh, 2), -1, dtype=np.int64)
-    hands[:n_pairs] = card[pairs]
-    hands[n_pairs:, 0] = card
-    hand_cards = np.zeros((hh, base.n_cards), dtype=bool)
-    hand_cards[np.arange(hh), hands[:, 0]] = True
-    hand_cards[np.arange(n_pairs), hands[:n_pairs, 1]] = True
+    hands = np.full((hh, 2 * k), -1, dtype=np.int64)
+    hands[:n_pairs] = np.concatenate([base.hands[pairs[:, 0]], base.hands[pairs[:, 1]]], 1)
+    hands[n_pairs:, :k] = base.hands
+    hand_cards = np.concatenate([base.hand_cards[pairs[:, 0]] | base.hand_cards[pairs[:, 1]],
+                                 base.hand_cards])  # fmt: skip
     compat = np.concatenate(
         [base.board_compat[:, pairs[:, 0]] & base.board_compat[:, pairs[:, 1]], base.board_compat],
         axis=1,
@@ -114,7 +114,7 @@ def compile_merged(game: Game) -> VectorGame:
         row = np.full(hh, -1, dtype=np.int32)
         for h in range(lo, hi):
             if ok[h]:
-                key = tuple(int(x) for x in value[h, : 2 if h < n_pairs else 1])
+                key = tuple(int(x) for x in value[h, : 2 * k if h < n_pairs else k])
                 idx = by_key.get((node.id, key))
                 if idx is None:
                     raise _refuse(game, f"no infoset for a hand at node {node.history!r}")
@@ -145,43 +145,35 @@ def compile_merged(game: Game) -> VectorGame:
 
 
 def merged_tensors(vg: VectorGame, board: int, live: tuple[bool, ...]) -> list[np.ndarray]:
-    """The compatibility tensor over (player 0's index, player 1's index) -- team pair
-    against an outsider hand holding none of its cards, zero off the players' ranges --
-    and each original seat's ``(wins, count)`` at a showdown (none at a fold), as
-    :func:`toypoker.vector.values.pot_shares` gives them."""
+    """The compatibility block over (player 0's range, player 1's range) -- a team pair
+    against an outsider hand holding none of its cards -- and each original seat's
+    ``(wins, count)`` there at a showdown (none at a fold), as
+    :func:`toypoker.vector.values.pot_shares` gives them over a full product (small
+    integers: ``int8``)."""
     m = vg.merged
     assert m is not None
-    hh = vg.n_hands
-    team_axis = m.team
     pairs = m.pair_of
+    team_axis = m.team
     tlo, thi = m.ranges[team_axis]
     olo, ohi = m.ranges[1 - team_axis]
-    t_idx = np.arange(tlo, thi)
-    o_idx = np.arange(olo, ohi)
-    apart = (pairs[t_idx, 0][:, None] != o_idx[None, :]) & (pairs[t_idx, 1][:, None] != o_idx)
-    compat = np.zeros((hh, hh), dtype=np.int64)
-    block = apart.astype(np.int64)
-    if team_axis == 0:
-        compat[tlo:thi, olo:ohi] = block
-    else:
-        compat[olo:ohi, tlo:thi] = block.T
+    cards = vg.hand_cards.astype(np.int8)
+    one = (cards[olo:ohi] @ cards[olo:ohi].T) == 0  # outsider-range hands apart
+    lead_of, partner_of = pairs[tlo:thi, 0] - olo, pairs[tlo:thi, 1] - olo
+    block = (one[lead_of] & one[partner_of]).astype(np.int8)  # (team pairs, outsider hands)
+
+    def oriented(x: np.ndarray) -> np.ndarray:  # (team, outsider) -> (player 0, player 1)
+        return x if team_axis == 0 else np.swapaxes(x, -1, -2)
+
     if sum(live) < 2:
-        return [compat]
+        return [oriented(block)]
     st = vg.strength[board]
-    lead, partner, out = m.seats
     low = np.iinfo(np.int64).min
-    idx = np.arange(hh)
-    per_seat = {
-        lead: st[pairs[:, 0]],
-        partner: np.where(pairs[:, 1] >= 0, st[pairs[:, 1].clip(0)], low),
-        out: st[idx],
-    }
-    axis_of = {lead: team_axis, partner: team_axis, out: 1 - team_axis}
-    grids = []
-    for q in range(3):
-        x = per_seat[q] if live[q] else np.full(hh, low)
-        grids.append(x[:, None] if axis_of[q] == 0 else x[None, :])
+    lead, partner, out = m.seats
+    col = {lead: st[pairs[tlo:thi, 0]][:, None], partner: st[pairs[tlo:thi, 1]][:, None],
+           out: st[olo:ohi][None, :]}  # fmt: skip
+    grids = [col[q] if live[q] else np.full((1, 1), low) for q in range(3)]
     top = np.maximum(np.maximum(grids[0], grids[1]), grids[2])
-    wins = [np.broadcast_to(g == top, (hh, hh)) for g in grids]
-    count = sum(w.astype(np.int64) for w in wins)
-    return [compat, *(np.stack([w, count]) for w in wins)]
+    shape = (thi - tlo, ohi - olo)
+    wins = [np.broadcast_to(g == top, shape) for g in grids]
+    count = sum(w.astype(np.int8) for w in wins)
+    return [oriented(block), *(oriented(np.stack([w.astype(np.int8), count])) for w in wins)]

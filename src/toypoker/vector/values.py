@@ -170,7 +170,8 @@ class Plan:
             for (b, live), ids in groups.items()
         ]
         cards = vg.hand_cards.astype(np.int64)
-        self.disjoint = (cards @ cards.T) == 0
+        # (a merged team's index space is blocks of its own: vector.merged)
+        self.disjoint = (cards @ cards.T) == 0 if vg.merged is None else None
         one_card = vg.hands.shape[1] == 1
         swept = vg.n_players == 2 or (vg.n_players == 3 and one_card)
         # a payoff map (collusion) or rank deal counts: the dense product
@@ -329,6 +330,9 @@ def _dense_group(
     letters = string.ascii_letters[: n + 1]
     t_ax, axes = letters[0], letters[1:]
     others = [q for q in range(n) if q != player]
+    # a merged team: the tensors are the block over (player 0's range, player 1's range)
+    cut = [slice(None)] * n if vg.merged is None else [slice(*r) for r in vg.merged.ranges]
+    reach = [reach[q][:, cut[q]] for q in range(n)]
 
     def contract(tensor: np.ndarray) -> np.ndarray:
         ops = [reach[q][group.nodes] for q in others]
@@ -355,6 +359,12 @@ def _dense_group(
         part = int(winner == player) if mix is None else mix[winner]
         gain = pots * (part if exact else float(part))
         out = (gain - paid)[:, None] * mass
+    if vg.merged is not None:  # back onto the whole index space (0 off the range)
+        full = np.zeros((len(out), vg.n_hands), dtype=out.dtype)
+        if exact:
+            full[...] = Fraction(0)
+        full[:, cut[player]] = out
+        out = full
     return out
 
 
