@@ -118,5 +118,7 @@ def test_the_layout_rule_under_collusion() -> None:
     assert choose_layout(strong, "pdcfr+").layout == "rows"
     with pytest.raises(ToypokerError, match="strong collusion.*--layout rows"):
         choose_layout("kuhn(players=3,team=12,strong=true)", "cfr+", "vector")
+    with pytest.raises(ToypokerError, match="weak team's --team/--seeds need the rows"):
+        choose_layout(big, "pdcfr+", plain_run=False)  # not 6.6 GB of rows and a MILP
     weak = "kuhn(players=3,team=13,sharing=pot)"
     assert choose_layout(weak, "cfr+", "vector").layout == "vector"

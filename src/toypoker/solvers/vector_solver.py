@@ -148,7 +148,8 @@ def choose_layout(
     :data:`ROW_LAYOUT_LIMIT` bytes and the run is one the vector layout can do (a
     method it runs -- the CFR family, ``fp``, ``pcs-cfr+``, ``lp`` -- and no strong
     collusion: weak collusion is a payoff map there; ``plain_run`` false --
-    ``--seeds`` or ``--team`` -- keeps the rows);
+    ``--seeds`` or ``--team`` -- keeps the rows, and is refused in one line for a weak
+    collusion spec over the limit: its team best response would build the rows);
     everything else runs on the row layout.
     ``layout="rows"``/``"vector"`` force one (the vector layout refuses in one line
     what it cannot do).
@@ -179,6 +180,10 @@ def choose_layout(
     limit = f"{ROW_LAYOUT_LIMIT / 1e9:g} GB"
     if counted.row_bytes <= ROW_LAYOUT_LIMIT:
         return LayoutChoice("rows", f"{size} <= {limit}", counted)
+    if coll and not plain_run:  # a weak team's lifted best response reads the rows
+        raise ToypokerError(
+            f"weak team's --team/--seeds need the rows ({size}); drop them for vectors"
+        )
     if get_method(method).options not in _STEPS or not plain_run:
         why = "the method does not run on the vector layout" if plain_run else "--seeds or --team"
         return LayoutChoice("rows", f"{size} > {limit}, but {why}", counted)
