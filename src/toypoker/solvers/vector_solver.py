@@ -88,6 +88,7 @@ import numpy as np
 from ..errors import ToypokerError
 from ..games import count_layout, parse_game_spec
 from ..games.layout_count import LayoutCount
+from ..io import size_text
 from ..profile import Profile
 from ..vector import values as V
 from ..vector.direct import build_vector
@@ -154,7 +155,7 @@ def choose_layout(
         return LayoutChoice("vector", "--layout vector", counted)
     if coll or info.name not in ("holdem", *VECTOR_GAMES) or counted is None:
         return LayoutChoice("rows", "not counted here", counted)
-    size = f"{counted.rows:,} rows, about {counted.row_bytes / 1e9:,.1f} GB"
+    size = f"{counted.rows:,} rows, about {size_text(counted.row_bytes)}"
     if info.name in VECTOR_GAMES:
         check_vector_method(method, spec)
         if not plain_run:
