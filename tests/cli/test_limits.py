@@ -302,6 +302,7 @@ def test_a_long_spec_leaves_the_estimate_whole(cli):
                  ("info", "rhode_island(team=12)")):  # fmt: skip
         code, _, err = cli(*args)
         err = err.splitlines()[-1]  # after solve's "layout: rows (--layout rows)"
-        assert code == 2 and err.startswith("toypoker: error: rhode_island(...): too large to compile: ")
+        assert code == 2
+        assert err.startswith("toypoker: error: rhode_island(...): too large to compile: ")
         assert "366,145 deals x >= 1,197 public nodes each x 2 players x 8 bytes" in err
         assert len(err.rstrip("\n")) <= MAX_LINE
