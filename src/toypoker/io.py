@@ -14,6 +14,15 @@ from typing import BinaryIO
 from .errors import ToypokerError
 
 
+def size_text(n_bytes: int) -> str:
+    """Bytes for people, in decimal units as every size is printed (``toypoker info``'s
+    counts, ``toypoker solve``'s layout lines): ``87.7 GB`` from 0.1 GB, ``49.9 MB``
+    from 0.1 MB, else ``31.2 kB``."""
+    if n_bytes >= 1e8:
+        return f"{n_bytes / 1e9:,.1f} GB"
+    return f"{n_bytes / 1e6:,.1f} MB" if n_bytes >= 1e5 else f"{n_bytes / 1e3:,.1f} kB"
+
+
 def _umask() -> int:
     mask = os.umask(0o022)
     os.umask(mask)

@@ -193,3 +193,15 @@ def test_exact_numbers_of_any_length_are_printed() -> None:
     assert shown == f"{text} ({float(huge):.12g})"
     assert common.num(huge) == f"{float(huge):.12g}"  # long: the decimal only
     assert sys.get_int_max_str_digits() == limit  # reading stays guarded
+
+
+def test_stage_prints_plain_lines_while_a_step_runs(monkeypatch, capsys) -> None:
+    """A one-shot step (the LP) reports nothing until it is done: :class:`Stage` prints
+    its own lines from a thread when stderr is no terminal (here every 0.5 s, the
+    floor, for TOYPOKER_PROGRESS_EVERY=0), and none after it ends."""
+    monkeypatch.setenv("TOYPOKER_PROGRESS_EVERY", "0")
+    with common.Stage("lp kuhn: solving"):
+        time.sleep(1.3)
+    time.sleep(0.6)
+    lines = capsys.readouterr().err.splitlines()
+    assert 1 <= len(lines) <= 3 and all(x.startswith("toypoker: lp kuhn: solving, ") for x in lines)

@@ -175,3 +175,55 @@ def test_eval_and_verify_read_the_archive_and_the_result_file(cli, tmp_path):
         assert abs(json.loads(out)["nash_conv"] - nc) <= 1e-12
     code, out, err = cli("verify", spec, r)
     assert code == 1 and "not an equilibrium" in out  # read exactly, 200 iterations
+
+
+BIG = "holdem(players=3,ranks=13,suits=4)"  # 32,873,711 rows counted (~6.6 GB), issue 21
+
+
+@pytest.mark.parametrize(
+    "args, what",
+    [
+        (["eval", "--exact"], "eval --exact"),
+        (["eval", "--team", "12"], "eval --team"),
+        (["verify"], "verify"),
+    ],
+)
+def test_row_only_evaluations_refuse_a_big_game_before_building(
+    one_line_error, monkeypatch, tmp_path, args, what
+):
+    """Audit of issue 21: these built the 6.6 GB row layout (43-134 s, then out of
+    memory under a 4.5 GB cap) before refusing.  Now counted first (the rows as
+    ``toypoker info`` counts them, exact against compiled decks in
+    tests/games/test_layout_count.py) and refused in one line, naming the ways out;
+    nothing is compiled (load_game would fail the test)."""
+
+    def no_build(spec: str, *a: object, **k: object) -> None:
+        raise AssertionError(f"built {spec}")
+
+    monkeypatch.setattr("toypoker.cli.evaluate.load_game", no_build)
+    monkeypatch.setattr("toypoker.cli.layouts.load_game", no_build)
+    err = one_line_error(args[0], BIG, tmp_path / "p.npz", *args[1:])
+    assert err.startswith(f"toypoker: error: {what} needs the row layout: 32,873,711 rows")
+    assert "--layout rows builds them anyway" in err and "vector layout" in err
+    assert "..." not in err  # whole, within one line
+    assert "row layout only" in one_line_error(
+        args[0], BIG, tmp_path / "p.npz", *args[1:], "--layout", "vector"
+    )
+
+
+def test_eval_on_the_vector_layout_equals_the_rows(cli, tmp_path):
+    """``eval --layout vector`` on a catalogue game build_vector has no builder for
+    (Leduc: compiled, then compile_vector) gives the row layout's values and NashConv
+    (independent path: toypoker.evaluate on the deal table)."""
+    prof = tmp_path / "p.json"
+    code, _, err = cli("solve", "leduc", "--iterations", "20", "-o", prof, "--no-table")
+    assert code == 0, err
+    code, out, err = cli("eval", "leduc", prof, "--layout", "vector", "--json")
+    assert code == 0 and "layout: vector (--layout vector)" in err
+    vec = json.loads(out)
+    code, out, _ = cli("eval", "leduc", prof, "--json")
+    rows = json.loads(out)
+    assert vec["layout"] == "vector" and "layout" not in rows
+    for a, b in zip(vec["values"], rows["values"], strict=True):
+        assert a == pytest.approx(float(b), abs=1e-12, rel=0)
+    assert vec["nash_conv"] == pytest.approx(float(rows["nash_conv"]), abs=1e-12, rel=0)

@@ -95,3 +95,18 @@ def test_games_documents_the_collusion_keys(cli) -> None:
     for g in json.loads(out):  # every game takes them (the JSON stays a list of games)
         names = [p["name"] for p in g["collusion_params"]]
         assert names == ["team", "sharing", "strong", "merge"]
+
+
+def test_info_says_the_whole_refusal_and_the_whole_spec(cli):
+    """Audit of issue 21: the refusal of ``info rhode_island`` was cut mid-sentence
+    (``...``: the budget's estimate pushed it past the one-line limit) and the spec's
+    table cell elided at the console width.  Expected numbers: the counted rows
+    (tests/games/test_layout_count.py, exact on compiled decks) x 200 bytes a row
+    (layout_count.BYTES_PER_ROW) = 87.7 GB; the vector layout's 34,981,128 entries x 91
+    bytes (BYTES_PER_ENTRY) = 3.2 GB; the spec with Shi and Littman's (2001) rules."""
+    code, out, err = cli("info", "rhode_island")
+    assert code == 2 and err.count("\n") == 1 and "..." not in err
+    assert "438,275,565 rows counted, about 87.7 GB" in err
+    assert err.rstrip().endswith("toypoker solve runs it on the vector layout (about 3.2 GB)")
+    spec = "rhode_island(players=2,ranks=13,suits=4,ante=5,bet1=10,bet2=20,bet3=20,cap=3)"
+    assert out.splitlines()[0] == spec and "…" not in out

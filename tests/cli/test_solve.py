@@ -1,6 +1,7 @@
 """``toypoker solve`` and ``compare``: results, files, seeds, checkpoints and interrupts."""
 
 import json
+import re
 import shlex
 import signal
 import threading
@@ -227,3 +228,39 @@ def test_a_budget_that_ends_before_the_target_says_so_and_exits_1(cli):
 def test_no_target_keeps_the_default_budget(cli):
     code, out, _ = cli("solve", "kuhn(players=2)", "--method", "cfr", "--json")
     assert code == 0 and json.loads(out)["iterations"] == 2000
+
+
+def test_lp_says_solved_in_without_iterations(cli, monkeypatch, tmp_path):
+    """The LP is one solve: ``--method lp`` showed a "1/2000" progress bar and said "1
+    iterations" (audit of issue 21); now a stage line while it solves (every update
+    printed: TOYPOKER_PROGRESS_EVERY=0) and "lp: solved in X s", on both layouts and
+    in compare's table (Kuhn 1950: value -1/18)."""
+    monkeypatch.setenv("TOYPOKER_PROGRESS_EVERY", "0")
+    for layout in ("rows", "vector"):
+        code, out, err = cli("solve", "kuhn(players=2)", "--method", "lp", "--layout", layout)
+        assert code == 0, err
+        assert "/2000" not in err and "iterations" not in out
+        assert re.search(r"^lp: solved in \d+\.\d\d s; NashConv 0; exact value -1/18", out, re.M)
+    code, out, err = cli(
+        "compare", "kuhn(players=2)", "--methods", "cfr+,lp", "--seconds", "0.2",
+        "--plot", tmp_path / "c.png",
+    )  # fmt: skip
+    assert code == 0, err
+    row = next(line for line in out.splitlines() if line.split("│")[1:2] == ["     lp "])
+    assert [c.strip() for c in row.split("│")[2:4]] == ["one solve", "-"]
+
+
+def test_every_file_written_is_said(cli, tmp_path):
+    """``--result`` (and ``--csv``) were written without a line saying so, where ``-o``
+    and ``--checkpoint`` say it (audit of issue 21)."""
+    files = {"-o": "p.json", "--csv": "p.csv", "--result": "r.json", "--checkpoint": "c.npz"}
+    args = [x for option, name in files.items() for x in (option, tmp_path / name)]
+    code, out, err = cli("solve", "kuhn(players=2)", "--iterations", "5", "--no-table", *args)
+    assert code == 0, err
+    for name in files.values():
+        assert (tmp_path / name).exists() and f"written to {tmp_path / name}" in out
+    code, out, err = cli(
+        "solve", "kuhn(players=2)", "--method", "es-mccfr", "--seeds", "2", "--iterations",
+        "5", "--result", tmp_path / "s.json",
+    )  # fmt: skip
+    assert code == 0 and f"seed summary written to {tmp_path / 's.json'}" in out, err

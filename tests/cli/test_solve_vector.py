@@ -115,3 +115,76 @@ def test_three_player_holdem_on_the_vector_layout(cli, tmp_path):
     # auto: this small game stays on the rows, and says so
     code, _, err = cli("solve", spec, "--iterations", "3", "--no-table")
     assert code == 0 and "layout: rows (" in err
+
+
+def test_vector_refusals_name_the_way_out(cli, one_line_error):
+    """Audit of issue 21: the vector layout's refusals named no way out.  Where the rows
+    fit (this deck: 21,060 rows counted) ``--layout rows`` -- and it then runs; where
+    they do not (the full game: 438,275,565 rows, 87.7 GB, tests/cli/test_games.py) the
+    vector layout's methods, or leaving out --team."""
+    err = one_line_error("solve", SMALL, "--method", "os-mccfr")
+    assert "--layout rows runs it on the rows (21,060 rows" in err
+    code, out, err = cli(
+        "solve", SMALL, "--method", "os-mccfr", "--layout", "rows", "--iterations", "5",
+        "--no-table", "--json",
+    )  # fmt: skip
+    assert code == 0 and json.loads(out)["method"] == "os-mccfr"
+    assert "--layout rows runs it on the rows" in one_line_error("solve", SMALL, "--team", "12")
+    err = one_line_error("solve", "rhode_island", "--method", "es-mccfr")
+    assert "438,275,565 rows, about 87.7 GB" in err and "..." not in err
+    assert err.rstrip().endswith("use the CFR family, fp, pcs-cfr+ or lp")
+    assert (
+        one_line_error("solve", "rhode_island", "--team", "12")
+        .rstrip()
+        .endswith("leave out --team")
+    )
+    err = one_line_error("solve", "kuhn(players=3,team=12,strong=true)", "--layout", "vector")
+    assert "strong collusion does not run on the vector layout; --layout rows" in err
+
+
+def test_seeds_of_pcs_cfr_run_on_the_vector_layout(cli):
+    """``pcs-cfr+ --seeds`` was refused on Rhode Island (audit of issue 21): the seeds
+    now run on the vector layout built once, an rng a seed.  Independent path: the same
+    seeds with --layout rows (the compiled deal table, then compile_vector) give the
+    same values and NashConv."""
+    args = ("--method", "pcs-cfr+", "--seeds", "2", "--seed", "3", "--iterations", "4", "--json")
+    code, out, err = cli("solve", SMALL, *args)
+    assert code == 0 and "layout: vector" in err, err
+    vec = json.loads(out)
+    code, out, err = cli("solve", SMALL, *args, "--layout", "rows")
+    assert code == 0 and "layout: rows" in err, err
+    rows = json.loads(out)
+    assert [r["seed"] for r in vec["runs"]] == [r["seed"] for r in rows["runs"]] == [3, 4]
+    for a, b in zip(vec["runs"], rows["runs"], strict=True):
+        np.testing.assert_allclose(a["values"], b["values"], atol=1e-12, rtol=0)
+        assert a["nash_conv"] == pytest.approx(b["nash_conv"], abs=1e-12, rel=0)
+
+
+def test_layout_vector_compiles_catalogue_games(cli, tmp_path):
+    """``solve leduc --layout vector`` was refused (build_vector has no Leduc builder):
+    now compiled and run through compile_vector.  Independent path: the same CFR+ run
+    on the rows (values, NashConv and the profile equal to 1e-12)."""
+    runs = {}
+    for layout in ("vector", "rows"):
+        prof = tmp_path / f"{layout}.json"
+        code, out, err = cli(
+            "solve", "leduc", "--layout", layout, "--iterations", "10", "--json", "-o", prof
+        )  # fmt: skip
+        assert code == 0 and f"layout: {layout} (--layout {layout})" in err, err
+        runs[layout] = (json.loads(out), Profile.from_json(prof, load_game("leduc")))
+    (vec, pv), (rows, pr) = runs["vector"], runs["rows"]
+    np.testing.assert_allclose(vec["values"], rows["values"], atol=1e-12, rtol=0)
+    assert vec["nash_conv"] == pytest.approx(rows["nash_conv"], abs=1e-12, rel=0)
+    np.testing.assert_allclose(pv.probs.astype(float), pr.probs.astype(float), atol=1e-12, rtol=0)
+
+
+def test_vector_memory_is_one_number_in_info_and_solve(cli):
+    """``info`` said 49.9 MB (decimal) where ``solve`` said 48 MB (MiB) for the same
+    layout (audit of issue 21): one function, one number.  This deck: 15,660 entries x
+    91 bytes (layout_count.BYTES_PER_ENTRY) = 1.4 MB."""
+    code, out, _ = cli("info", SMALL)
+    assert code == 0
+    line = next(x for x in out.splitlines() if "vector layout memory" in x)
+    assert line.split("│")[2].strip() == "1.4 MB"
+    code, _, err = cli("solve", SMALL, "--iterations", "1", "--no-table")
+    assert code == 0 and "15,660 entries, about 1.4 MB;" in err, err

@@ -11,8 +11,9 @@ and prints: :mod:`.games` (games, info), :mod:`.solve` (solve, compare),
 :mod:`.evaluate` (eval, verify), :mod:`.literature`, :mod:`.equilibria`,
 :mod:`.trace`, :mod:`.export`, :mod:`.acpc` (import-acpc), :mod:`.dynamics`,
 :mod:`.detect`, :mod:`.collusion`, :mod:`.reproduce`, :mod:`.sweep`;
-:mod:`.common` holds the options, printing, checks and progress they share and
-:mod:`.tables` the tables several commands print.
+:mod:`.common` holds the options, printing, checks and progress they share,
+:mod:`.tables` the tables several commands print and :mod:`.layouts` which layout
+(rows or vectors) a command runs a game on, with its refusals.
 
 A command's module is imported only when that command runs (:data:`COMMANDS`
 lists them with their one-line help), so ``toypoker --help``, ``toypoker games``

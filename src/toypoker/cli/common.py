@@ -10,6 +10,7 @@ import os
 import shlex
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Sequence
 from fractions import Fraction
@@ -18,7 +19,14 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+)
 
 from ..errors import ToypokerError
 from ..io import atomic_write_text, exact_text
@@ -169,6 +177,12 @@ def plain(x: object) -> object:
         return float(x)  # numpy scalars
     except (TypeError, ValueError):
         return str(x)
+
+
+def said(line: str) -> None:
+    """Print ``line`` (e.g. ``profile written to PATH``) unwrapped and unstyled: a path
+    is never broken at the console's width."""
+    out.print(line, soft_wrap=True, highlight=False, markup=False)
 
 
 def print_json(data: object) -> None:
@@ -449,3 +463,42 @@ class Bar:
                 f"toypoker: {self.label}: {self.completed}{total}{extra}, {now - self.t0:.0f} s\n"
             )
             sys.stderr.flush()
+
+
+class Stage:
+    """Progress of one step that has no iterations to count (the LP's one solve): a
+    spinner with the time elapsed on a terminal; otherwise a plain line on stderr every
+    :data:`PLAIN_PROGRESS_EVERY` seconds while it runs (at least half a second apart),
+    from a thread, as the step itself reports nothing until it is done."""
+
+    def __init__(self, label: str):
+        self.label = label
+        self._progress: Progress | None = None
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Stage:
+        if err.is_terminal:
+            cols = [SpinnerColumn(), TextColumn(self.label.replace("[", r"\[")),
+                    TimeElapsedColumn()]  # fmt: skip
+            self._progress = Progress(*cols, console=err, transient=True)
+            self._progress.__enter__()
+            self._progress.add_task("", total=None)
+        else:
+            self._thread = threading.Thread(target=self._lines, daemon=True)
+            self._thread.start()
+        return self
+
+    def _lines(self) -> None:
+        t0 = time.monotonic()
+        every = max(_plain_every(), 0.5)
+        while not self._done.wait(every):
+            sys.stderr.write(f"toypoker: {self.label}, {time.monotonic() - t0:.0f} s\n")
+            sys.stderr.flush()
+
+    def __exit__(self, *exc: object) -> None:
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join()
+        if self._progress is not None:
+            self._progress.__exit__(None, None, None)

@@ -11,12 +11,13 @@ import typer
 from rich.table import Table
 
 from ..archive import is_archive, read_profile
+from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
 from ..profile import Profile
 from ..solvers.analysis import deviations
-from ..solvers.vector_solver import ROW_LAYOUT_LIMIT, vector_count, vector_evaluate
+from ..solvers.vector_solver import LAYOUTS, ROW_LAYOUT_LIMIT, vector_count, vector_evaluate
 from .common import (
     FractionsOpt,
     JsonOpt,
@@ -29,7 +30,8 @@ from .common import (
     out,
     print_json,
 )
-from .solve import build_on_vector_layout, vector_values
+from .layouts import build_on_vector_layout, rows_or_refuse, rows_text
+from .solve import vector_values
 from .tables import team_lines, team_of, values_table
 
 ProfileArg = Annotated[
@@ -65,15 +67,31 @@ def eval_(
     ] = False,
     team: TeamOpt = None,
     fractions: FractionsOpt = False,
+    layout: Annotated[
+        str,
+        typer.Option(
+            help="auto, rows or vector. auto: a holdem/rhode_island spec whose counted row "
+            "layout needs more than 2 GB on the vector layout (floats; --exact and --team "
+            "need the rows)."
+        ),
+    ] = "auto",
     json_: JsonOpt = False,
 ) -> None:
     """Expected values, best-response gains and NashConv of a profile.
 
     For a team, also its joint best-response gain.  A holdem/rhode_island game whose
-    counted row layout needs more than 2 GB is evaluated on the vector layout (floats)."""
-    counted = vector_count(spec) if team is None and not exact else None
-    if counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT:
-        err.print(f"layout: vector (the row layout: {counted.rows:,} rows)")
+    counted row layout needs more than 2 GB is evaluated on the vector layout (floats);
+    ``--exact`` and ``--team`` there are refused at once, before anything is built."""
+    if exact or team is not None:
+        what = "eval --exact" if exact else "eval --team"
+        rows_or_refuse(spec, what, "without it eval runs on the vector layout (floats)", layout)
+    elif layout not in LAYOUTS:
+        raise ToypokerError(f"--layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+    counted = vector_count(spec) if layout != "rows" and team is None and not exact else None
+    big = counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT
+    if layout == "vector" or (layout == "auto" and big):
+        why = "--layout vector" if layout == "vector" else f"the row layout: {rows_text(counted)}"
+        err.print(f"layout: vector ({why})", highlight=False, soft_wrap=True)
         vg = build_on_vector_layout(spec, counted)
         vev = vector_evaluate(vg, load_profile(profile, vg.game, False).probs)
         if json_:
@@ -96,6 +114,13 @@ def verify(
     profile: ProfileArg,
     team: TeamOpt = None,
     fractions: FractionsOpt = False,
+    layout: Annotated[
+        str,
+        typer.Option(
+            help="auto or rows: the exact certificate runs on the row layout; auto refuses "
+            "at once a game whose counted rows need more than 2 GB, rows builds them anyway."
+        ),
+    ] = "auto",
     json_: JsonOpt = False,
 ) -> None:
     """Exact certificate: expected values and every player's exact best-response gain
@@ -103,6 +128,7 @@ def verify(
 
     For a team, also its exact joint best-response gain.  Exit status 1 when the profile is not an
     equilibrium."""
+    rows_or_refuse(spec, "verify", "toypoker eval gives floats on the vector layout", layout)
     g = load_game(spec)
 
     prof = load_profile(profile, g, exact=True)

@@ -8,6 +8,7 @@ from ..errors import ToypokerError
 from ..games import GAMES, count_layout, load_game
 from ..games.base import Param
 from ..games.collusion import COLLUSION_PARAMS
+from ..io import size_text
 from ..spec import format_value
 from .common import JsonOpt, SpecArg, out, print_json
 
@@ -63,21 +64,16 @@ def games(json_: JsonOpt = False) -> None:
     )
 
 
-def _gigabytes(n: int) -> str:
-    return f"{n / 1e9:,.1f} GB" if n >= 1e8 else f"{n / 1e6:,.1f} MB"
-
-
 def _counted_table(summary: dict[str, object]) -> Table:
     t = Table(
         title="counted before building (row and vector layouts)",
         title_justify="left",
         show_header=False,
     )
-    t.add_row("spec", str(summary["spec"]))
     for k, v in summary.items():
         if k == "spec":
             continue
-        text = _gigabytes(v) if k.endswith("bytes") else f"{v:,}"  # type: ignore[arg-type]
+        text = size_text(v) if k.endswith("bytes") else f"{v:,}"  # type: ignore[arg-type]
         names = {
             "row_layout_bytes": "row layout memory (est.)",
             "vector_layout_bytes": "vector layout memory (est.)",
@@ -97,23 +93,30 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     """
     counted = count_layout(spec)
     if counted is not None and not json_:
+        # the spec on a line of its own, never cut (a table cell would fold or elide it)
+        out.print(counted.spec, soft_wrap=True, highlight=False, markup=False)
         out.print(_counted_table(counted.summary()))
     try:
         g = load_game(spec)
-    except ToypokerError as e:
+    except ToypokerError:
         if counted is None or counted.row_bytes <= 2**31:
             raise  # not the rows' size (e.g. the deal table's build): say only why
         if json_:
             print_json({"counted": counted.summary()})
+        # said whole within one line (the spec is printed above; the budget's own
+        # estimate would push the line past common.MAX_LINE and be cut mid-sentence)
         raise ToypokerError(
-            f"{e}; counted: {counted.rows:,} rows, about {_gigabytes(counted.row_bytes)} "
-            "on the row layout"
+            f"too large to compile on the row layout: {counted.rows:,} rows counted, about "
+            f"{size_text(counted.row_bytes)} (TOYPOKER_MAX_BYTES allows more); toypoker solve "
+            f"runs it on the vector layout (about {size_text(counted.vector_bytes)})"
         ) from None
     s = g.summary()
     if json_:
         print_json(s if counted is None else {**s, "counted": counted.summary()})
         return
-    t = Table(title=g.spec, title_justify="left", show_header=False)
+    if counted is None:
+        out.print(g.spec, soft_wrap=True, highlight=False, markup=False)
+    t = Table(title="compiled (row layout)", title_justify="left", show_header=False)
     for k, v in s.items():
         if k != "spec":
             t.add_row(k.replace("_", " "), str(v))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
@@ -17,7 +16,6 @@ from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
-from ..games.layout_count import LayoutCount
 from ..plots import plot_convergence
 from ..profile import Profile
 from ..result import Result
@@ -27,12 +25,12 @@ from ..solvers.analysis import compare as compare_methods
 from ..solvers.registry import get_method
 from ..solvers.vector_solver import VectorEvaluation, choose_layout
 from ..spec import parse_value
-from ..vector.direct import build_vector
 from ..vector.layout import VectorGame
 from .common import (
     Bar,
     JsonOpt,
     SpecArg,
+    Stage,
     TeamOpt,
     at_least,
     at_most,
@@ -52,9 +50,11 @@ from .common import (
     positive,
     print_json,
     resume_hint,
+    said,
     stopped_name,
     temp_checkpoint,
 )
+from .layouts import build_on_vector_layout, check_vector_run
 from .tables import strategy_table, team_lines, team_of, values_table
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
@@ -80,6 +80,9 @@ def run_with_bar(g: Game | VectorGame, method: str, **kw: object):
     """``solvers.solve`` with a progress bar (plain lines every few seconds when piped)."""
 
     spec = g.game.spec if isinstance(g, VectorGame) else g.spec
+    if get_method(method).one_shot:  # one solve (the LP): a spinner, no iteration count
+        with Stage(f"{method} {spec}: solving"):
+            return solve_game(g, method=method, **kw)
     with Bar(f"{method} {spec}", kw.get("iterations"), fields=("NashConv",)) as bar:
         last: list[float | None] = [None]
 
@@ -89,21 +92,6 @@ def run_with_bar(g: Game | VectorGame, method: str, **kw: object):
             bar.update(t, NashConv="-" if last[0] is None else f"{last[0]:.3g}")
 
         return solve_game(g, method=method, progress=progress, **kw)
-
-
-def build_on_vector_layout(spec: str, counted: LayoutCount | None) -> VectorGame:
-    """Say ``spec``'s counted vector layout (size and memory), then build it (a game the
-    row layout cannot hold, :func:`~toypoker.solvers.vector_solver.choose_layout`)."""
-    if counted is not None:
-        err.print(
-            f"vector layout: {counted.public_nodes:,} public nodes x {counted.players} players "
-            f"x {counted.hands} hands = {counted.entries:,} entries, about "
-            f"{counted.vector_bytes / 2**20:,.0f} MB; building (deal-free)..."
-        )
-    t0 = time.perf_counter()
-    vg = build_vector(spec, rank=True)
-    err.print(f"built in {time.perf_counter() - t0:.1f} s")
-    return vg
 
 
 def vector_values(res: Result | VectorEvaluation) -> SimpleNamespace:
@@ -218,7 +206,9 @@ def solve(
         str,
         typer.Option(
             help="auto, rows or vector. auto: rhode_island on the vector layout, a holdem "
-            "spec when its counted row layout needs more than 2 GB (CFR family only)."
+            "spec when its counted row layout needs more than 2 GB (the CFR family, fp, "
+            "pcs-cfr+, lp); vector: any catalogue game without collusion (compiled first "
+            "where it has no deal-free builder)."
         ),
     ] = "auto",
     json_: JsonOpt = False,
@@ -257,10 +247,15 @@ def solve(
     budget = iterations is not None or seconds is not None
     if iterations is None and seconds is None and (not target or seeds > 1):
         iterations = DEFAULT_ITERATIONS
-    choice = choose_layout(spec, method, layout, plain_run=seeds == 1 and team is None)
+    check_vector_run(spec, method, layout, team=team is not None)
+    choice = choose_layout(spec, method, layout, plain_run=team is None)
     vector = choice.layout == "vector"
     if choice.counted is not None or layout != "auto":
-        err.print(f"layout: {'vector' if vector else 'rows'} ({choice.why})")
+        err.print(
+            f"layout: {'vector' if vector else 'rows'} ({choice.why})",
+            highlight=False,
+            soft_wrap=True,
+        )
     g = build_on_vector_layout(spec, choice.counted) if vector else load_game(spec)
     the_team = None if vector else team_of(g, team)
     kw = {
@@ -307,10 +302,16 @@ def solve(
             values_table(vector_values(res) if vector else evaluate(g, res.profile), decimals)
         )
         seed_txt = f", seed {res.seed}" if res.seed is not None else ""
-        out.print(
-            f"{res.method}: {res.iterations} iterations in {res.seconds:.2f} s "
-            f"(stopped by {stopped}{seed_txt}); NashConv {res.nash_conv:.3g}{lp_text(res)}"
-        )
+        if not m.one_shot:
+            ran = (
+                f"{res.iterations} iterations in {res.seconds:.2f} s "
+                f"(stopped by {stopped}{seed_txt})"
+            )
+        elif stopped == "solved":
+            ran = f"solved in {res.seconds:.2f} s"  # one solve: no iterations to count
+        else:
+            ran = f"stopped by {stopped} after {res.seconds:.2f} s"
+        out.print(f"{res.method}: {ran}; NashConv {res.nash_conv:.3g}{lp_text(res)}")
         if res.solved_as is not None:
             out.print(f"solved as the merged team: {res.solved_as}")
         if res.team is not None:
@@ -318,9 +319,13 @@ def solve(
         elif vector and "team=" in spec:  # weak collusion: the lifted team response reads rows
             out.print("team gain: not computed on the vector layout (--layout rows computes it)")
         if output:
-            out.print(f"profile written to {output}")
+            said(f"profile written to {output}")
+        if csv:
+            said(f"CSV written to {csv}")
+        if result:
+            said(f"result written to {result}")
         if checkpoint:
-            out.print(f"checkpoint written to {checkpoint}")
+            said(f"checkpoint written to {checkpoint}")
     if target and budget and stopped in ("iterations", "seconds"):
         aim = (
             f"NashConv {target_nash_conv:.3g}"
@@ -341,7 +346,7 @@ def solve(
 
 
 def _solve_seeds(
-    g: Game,
+    g: Game | VectorGame,
     method: str,
     seeds: int,
     first: int,
@@ -355,10 +360,13 @@ def _solve_seeds(
 ) -> None:
     """Run seeds ``first .. first + seeds - 1`` (each checkpointed beside ``base``) and
     summarise the spread of the solutions (the experiment behind Szafron et al.'s family).
-    One Ctrl-C stops the batch; ``--resume`` continues every seed where it stopped."""
+    One Ctrl-C stops the batch; ``--resume`` continues every seed where it stopped.
+    On the vector layout (``pcs-cfr+``) the hand vectors are built once for all seeds,
+    each seed its own rng."""
 
+    game = g.game if isinstance(g, VectorGame) else g
     runs = []
-    with Bar(f"{method} {g.spec}: seeds", seeds) as bar:
+    with Bar(f"{method} {game.spec}: seeds", seeds) as bar:
         for k in range(seeds):
             s = first + k
             previous = seeded(resume, s)
@@ -379,12 +387,14 @@ def _solve_seeds(
                 r.profile.to_csv(seeded(csv, s))
             runs.append(r)
             bar.update(k + 1)
-    summary = plain(SeedSpread.from_runs(g, method, kw["iterations"], runs).to_json_dict())
+    summary = plain(SeedSpread.from_runs(game, method, kw["iterations"], runs).to_json_dict())
     if emit(summary, result, json_):
         return
-    _print_spread(g, method, seeds, summary)
+    _print_spread(game, method, seeds, summary)
     if output or csv:
-        out.print(f"profiles written as {seeded(output or csv, first)} ... (one per seed)")
+        said(f"profiles written as {seeded(output or csv, first)} ... (one per seed)")
+    if result:
+        said(f"seed summary written to {result}")
 
 
 def _print_spread(g: Game, method: str, seeds: int, summary: dict) -> None:
@@ -475,22 +485,27 @@ def compare(
         t.add_column(c, justify="right")
     for r in cmp.runs:
         to_target = time_to_target(r, COMPARE_TARGET)
+        one = get_method(r.method).one_shot  # the LP: one solve, its time in the last column
         t.add_row(
             r.method,
-            str(r.iterations),
-            f"{r.seconds / max(r.iterations, 1):.3g}",
+            "one solve" if one else str(r.iterations),
+            "-" if one else f"{r.seconds / max(r.iterations, 1):.3g}",
             f"{r.nash_conv:.3g}",
             "-" if to_target is None else f"{to_target:.2f} s",
         )
     out.print(t)
-    out.print(f"plot written to {plot}")
+    said(f"plot written to {plot}")
+    if result:
+        said(f"results written to {result}")
 
 
 class _MethodBars:
-    """A progress bar per method of a comparison: ``progress(method, t, nash_conv)``."""
+    """A progress bar per method of a comparison: ``progress(method, t, nash_conv)``;
+    a one-shot method (the LP) shows a spinner while it solves (:class:`Stage`)."""
 
     def __init__(self, game: Game):
-        self.game, self.name, self.bar, self.last = game, "", None, None
+        self.game, self.name, self.last = game, "", None
+        self.bar: Bar | Stage | None = None
 
     def __enter__(self) -> _MethodBars:
         return self
@@ -499,11 +514,15 @@ class _MethodBars:
         if name != self.name:
             self.close()
             self.name, self.last = name, None
-            self.bar = Bar(f"{name} {self.game.spec}", None, fields=("NashConv",))
+            if get_method(name).one_shot:
+                self.bar = Stage(f"{name} {self.game.spec}: solving")
+            else:
+                self.bar = Bar(f"{name} {self.game.spec}", None, fields=("NashConv",))
             self.bar.__enter__()
         if nc is not None:
             self.last = nc
-        self.bar.update(t, NashConv="-" if self.last is None else f"{self.last:.3g}")
+        if isinstance(self.bar, Bar):
+            self.bar.update(t, NashConv="-" if self.last is None else f"{self.last:.3g}")
 
     def close(self) -> None:
         if self.bar is not None:

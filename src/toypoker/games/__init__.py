@@ -138,11 +138,17 @@ def _count(x: int) -> str:
     return f"{10 ** (math.log10(x) - k):.3f}e+{k}"
 
 
+def _named(spec: str) -> str:
+    """``spec``, or ``name(...)`` when it is long: the refusal then fits one line whole
+    (the CLI cuts a longer line in the middle, the estimate's middle)."""
+    return spec if len(spec) <= 60 else spec.partition("(")[0] + "(...)"
+
+
 def too_large(spec: str, deals: int, nodes: int, players: int, limit: int) -> str:
     """The one-line refusal of a game over the budget, with the estimate."""
     node = "1 public node" if nodes == 1 else f">= {_count(nodes)} public nodes each"
     return (
-        f"{spec}: too large to compile: {_count(deals)} deals x {node} x {players} players "
+        f"{_named(spec)}: too large to compile: {_count(deals)} deals x {node} x {players} players "
         f"x {BYTES_PER_ENTRY} bytes > {limit:,} (TOYPOKER_MAX_BYTES allows more)"
     )
 
@@ -163,7 +169,7 @@ def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> 
     except TooLargeError as e:
         if e.table is not None:
             raise SpecError(
-                f"{spec}: too large to compile: its {_count(e.deals)} deals are built in "
+                f"{_named(spec)}: too large to compile: its {_count(e.deals)} deals are built in "
                 f"{_count(e.table)} x {BYTES_PER_ENTRY} bytes > {limit:,}"
             ) from None
         raise SpecError(too_large(spec, e.deals, e.nodes, e.players, limit)) from None

@@ -319,6 +319,7 @@ def compare(
             if progress is not None:
                 progress(name, t, nc)
 
+        report(0, None)  # the method starts (a one-shot LP reports nothing until solved)
         result = solver.run(None, seconds=seconds, progress=report)
         if result.stopped is Stopped.INTERRUPTED:
             runs = tuple(finished[n.name] for n in ms if n.name in finished)

@@ -98,6 +98,7 @@ import numpy as np
 from ..errors import ToypokerError
 from ..games import count_layout, parse_game_spec
 from ..games.layout_count import LayoutCount
+from ..io import size_text
 from ..profile import Profile
 from ..spec import format_spec
 from ..vector import values as V
@@ -171,7 +172,7 @@ def choose_layout(
         return LayoutChoice("vector", "--layout vector", counted)
     if strong or info.name not in ("holdem", *VECTOR_GAMES) or counted is None:
         return LayoutChoice("rows", "not counted here", counted)
-    size = f"{counted.rows:,} rows, about {counted.row_bytes / 1e9:,.1f} GB"
+    size = f"{counted.rows:,} rows, about {size_text(counted.row_bytes)}"
     if info.name in VECTOR_GAMES:
         check_vector_method(method, spec)
         if not plain_run:

@@ -1,0 +1,131 @@
+"""Which layout a command runs a game on, said before anything is built.
+
+``toypoker solve`` lets :func:`~toypoker.solvers.vector_solver.choose_layout` pick the
+layout; this module says the rest in one line each, from the same count
+(:func:`~toypoker.solvers.vector_solver.vector_count`, as ``toypoker info`` prints it):
+
+* what the vector layout cannot run (``--team``, strong collusion, the deal-sampling MCCFR)
+  is refused where a run would go there, naming the way out -- ``--layout rows`` when
+  the rows fit, else the methods the vector layout runs (:func:`check_vector_run`);
+* ``eval --exact``, ``eval --team`` and ``verify`` need the row layout: a game whose
+  counted rows pass :data:`~toypoker.solvers.vector_solver.ROW_LAYOUT_LIMIT` is refused
+  at once unless ``--layout rows`` asks for them (:func:`rows_or_refuse`);
+* :func:`build_on_vector_layout` says the counted size, then builds: without a deal
+  table where :func:`~toypoker.vector.direct.build_vector` has a builder, else by
+  compiling the catalogue game and :func:`~toypoker.vector.layout.compile_vector`.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ..errors import ToypokerError
+from ..games import load_game, parse_game_spec
+from ..games.layout_count import LayoutCount
+from ..io import size_text
+from ..solvers.vector_solver import (
+    LAYOUTS,
+    ROW_LAYOUT_LIMIT,
+    VECTOR_GAMES,
+    check_vector_method,
+    vector_count,
+)
+from ..vector.direct import build_vector
+from ..vector.layout import VectorGame, compile_vector
+from .common import err
+
+VECTOR_METHODS = "the CFR family, fp, pcs-cfr+ or lp"
+"""The methods the vector layout runs, as a refusal names them
+(:func:`~toypoker.solvers.vector_solver.check_vector_method` lists them by name)."""
+
+DIRECT_GAMES = ("kuhn", "holdem", "mercer", "rhode_island")
+"""Games :func:`~toypoker.vector.direct.build_vector` builds without a deal table; the
+other catalogue games reach the vector layout through their compiled rows."""
+
+
+def rows_text(counted: LayoutCount) -> str:
+    """``32,873,711 rows, about 6.6 GB``: the counted row layout."""
+    return f"{counted.rows:,} rows, about {size_text(counted.row_bytes)}"
+
+
+def _on_vector(method: str, spec: str) -> bool:
+    try:
+        check_vector_method(method, spec)
+    except ToypokerError:
+        return False
+    return True
+
+
+def check_vector_run(spec: str, method: str, layout: str, *, team: bool) -> None:
+    """Refuse, in one line naming the way out, a ``toypoker solve`` run the layout it
+    would take cannot do: ``--team``, strong collusion or a row-only method (es-/os-mccfr) on
+    the vector layout (``--layout vector``; ``rhode_island``, always there), or on a
+    ``holdem`` spec whose rows pass :data:`ROW_LAYOUT_LIMIT` (``--layout rows`` builds
+    them anyway).  The way out: ``--layout rows`` where the rows fit, else the vector
+    layout's methods (or leaving out ``--team``)."""
+    if layout not in LAYOUTS:
+        raise ToypokerError(f"--layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+    info, _, coll = parse_game_spec(spec)
+    strong = bool(coll.get("strong"))
+    if layout == "rows" or (
+        layout == "auto" and (strong or info.name not in ("holdem", *VECTOR_GAMES))
+    ):
+        return  # the rows (strong collusion is not counted: auto keeps it on the rows)
+    if strong:
+        blocker = "strong collusion"
+    elif team:
+        blocker = "--team"
+    elif not _on_vector(method, spec):
+        blocker = f"--method {method}"
+    else:
+        return
+    counted = vector_count(spec)  # None for strong collusion and uncounted games: rows, if any
+    if counted is None or counted.row_bytes <= ROW_LAYOUT_LIMIT:
+        if layout == "auto" and info.name not in VECTOR_GAMES:
+            return  # a holdem spec whose rows fit runs on them
+        where = "" if counted is None else f" ({rows_text(counted)})"
+        way = f"--layout rows runs it on the rows{where}"
+    else:
+        instead = "leave out --team" if team else f"use {VECTOR_METHODS}"
+        way = (
+            f"its row layout is {rows_text(counted)} (--layout rows builds them anyway); {instead}"
+        )
+    raise ToypokerError(f"{blocker} does not run on the vector layout; {way}")
+
+
+def rows_or_refuse(spec: str, what: str, instead: str, layout: str) -> None:
+    """Refuse at once (one line, nothing built) ``what`` -- a computation only the row
+    layout does -- on a game whose counted rows pass :data:`ROW_LAYOUT_LIMIT`, naming
+    ``instead`` (what runs on the vector layout) and ``--layout rows`` (build them
+    anyway); ``layout`` ``"rows"`` lets it through."""
+    if layout not in ("auto", "rows"):
+        raise ToypokerError(f"{what} runs on the row layout only: --layout auto or rows")
+    counted = vector_count(spec) if layout == "auto" else None
+    if counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT:
+        raise ToypokerError(
+            f"{what} needs the row layout: {rows_text(counted)} (> "
+            f"{size_text(ROW_LAYOUT_LIMIT)}; --layout rows builds them anyway); {instead}"
+        )
+
+
+def build_on_vector_layout(spec: str, counted: LayoutCount | None) -> VectorGame:
+    """Say ``spec``'s counted vector layout (size and memory), then build it: without a
+    deal table for the games of :data:`DIRECT_GAMES`
+    (:func:`~toypoker.vector.direct.build_vector`, one hand a rank where it applies),
+    else from the compiled catalogue game
+    (:func:`~toypoker.vector.layout.compile_vector`)."""
+    if counted is not None:
+        err.print(
+            f"vector layout: {counted.public_nodes:,} public nodes x {counted.players} players "
+            f"x {counted.hands} hands = {counted.entries:,} entries, about "
+            f"{size_text(counted.vector_bytes)}; building (deal-free)...",
+            highlight=False,
+            soft_wrap=True,
+        )
+    t0 = time.perf_counter()
+    if parse_game_spec(spec)[0].name in DIRECT_GAMES:
+        vg = build_vector(spec, rank=True)
+    else:
+        vg = compile_vector(load_game(spec))
+    err.print(f"built in {time.perf_counter() - t0:.1f} s")
+    return vg
