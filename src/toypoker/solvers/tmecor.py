@@ -73,7 +73,7 @@ from ..team_relaxation import certified_bound, pair_model, relaxed_response
 from ..team_response import joint_plan_alternating, last_sequences
 from .exact_face import exact_master
 
-__all__ = ["TMECor", "tmecor"]
+__all__ = ["TMECor", "grid_row", "tmecor"]
 
 DENOMINATORS = (10**2, 10**4, 10**6, 10**9, 10**12)
 """Denominator limits tried when the LP's floats are rationalised (the best bracket wins)."""
@@ -158,6 +158,17 @@ class TMECor:
         }
 
 
+def grid_row(weights: np.ndarray, bits: int = 20) -> list[Fraction]:
+    """Probabilities proportional to the nonnegative parts of ``weights`` (uniform when
+    they sum to about 0), each an exact multiple of ``2**-bits``, summing to 1."""
+    ws = np.clip(np.asarray(weights, dtype=np.float64), 0.0, None)
+    tot = ws.sum()
+    probs = ws / tot if tot > 1e-12 else np.full(len(ws), 1.0 / len(ws))
+    units = np.round(probs * 2**bits).astype(np.int64)
+    units[int(np.argmax(units))] += 2**bits - int(units.sum())
+    return [Fraction(int(u), 2**bits) for u in units]
+
+
 class _Outsider:
     """The sequence form of one player, or of a team that sees its cards (one player with
     perfect recall whose sequences are its members' actions): sequence 0 is the empty
@@ -233,16 +244,9 @@ class _Outsider:
     def grid_behaviour(self, y: np.ndarray, bits: int = 20) -> dict[int, list[Fraction]]:
         """Behaviour probabilities per infoset from a float realization plan, each a
         multiple of ``2**-bits`` (small exact realization plans on big games)."""
-        out = {}
-        for inf in self.infosets:
-            k = len(inf.actions)
-            ys = np.clip(y[self.seq_of_sigma[inf.offset : inf.offset + k]], 0.0, None)
-            tot = ys.sum()
-            probs = ys / tot if tot > 1e-12 else np.full(k, 1.0 / k)
-            units = np.round(probs * 2**bits).astype(np.int64)
-            units[int(np.argmax(units))] += 2**bits - int(units.sum())
-            out[inf.index] = [Fraction(int(u), 2**bits) for u in units]
-        return out
+        seqs = self.seq_of_sigma
+        return {inf.index: grid_row(y[seqs[inf.offset : inf.offset + len(inf.actions)]], bits)
+                for inf in self.infosets}  # fmt: skip
 
     def behaviour(self, y: np.ndarray, limit: int) -> dict[int, list[Fraction]]:
         """Exact behaviour probabilities per infoset from a float realization plan."""
