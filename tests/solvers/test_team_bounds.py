@@ -115,6 +115,10 @@ def test_tighten_takes_the_smaller_valid_upper_end():
     fake = SharingBound(r.lower - 1, b.outsider, b.strong_spec, 0.0)
     with pytest.raises(ToypokerError, match="not a valid bound"):
         tighten(r, fake)
+    # a "strong" game with other stakes: same rows, not the same team payoff
+    other = load_game("kuhn(players=3,ante=2,team=23,strong=true,merge=false)")
+    with pytest.raises(ToypokerError, match="does not pay the team"):
+        sharing_bound(g, (1, 2), Profile(g, _uniform(g)), other)
     with pytest.raises(ToypokerError, match="one outsider"):
         sharing_bound(load_game("kuhn(players=4)"), (0, 1), Profile(g, _uniform(g)))
 

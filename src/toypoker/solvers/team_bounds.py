@@ -22,8 +22,9 @@ it leaves is at least the value of seeing the partner's cards.
 
 :func:`sharing_bound` evaluates it exactly: the outsider's strategy (read by infoset
 label from a profile of the strong, merged-back or weak game) is rounded to multiples
-of ``2**-bits`` per infoset (kept as is when exact), and the strong team's best
-response to that exact strategy is computed in integers.  The rounded strategy is part
+of ``2**-bits`` per infoset (kept as is when exact), the two games' weighted team
+payoffs are checked equal row by row in integers, and the strong team's best response
+to that exact strategy is computed in integers.  The rounded strategy is part
 of the result, so the bound can be rechecked.  :func:`tighten` puts it as the upper
 end of a :class:`~toypoker.solvers.tmecor.TMECor` bracket when it is smaller.
 """
@@ -174,6 +175,15 @@ def sharing_bound(
         else:
             behaviour[inf.index] = grid_row(np.asarray(row, dtype=np.float64), bits)
     columns = _Columns(strong, _Outsider(strong, (o,)), seats)
+    # the certificate needs the same weighted team payoff at every terminal row, exactly
+    mine, den = _Columns(game, _Outsider(game, (o,)), seats).numerators()
+    theirs, den_s = columns.numerators()
+    if den == den_s:
+        same = np.array_equal(mine, theirs)
+    else:
+        same = np.array_equal(np.asarray(mine, object) * den_s, np.asarray(theirs, object) * den)
+    if not same:
+        raise ToypokerError(f"{strong.spec} does not pay the team exactly as {game.spec} does")
     value = columns.best_value({strong.infoset(game.infosets[i].label).index: b
                                 for i, b in behaviour.items()})  # fmt: skip
     return SharingBound(value, behaviour, strong.spec, time.perf_counter() - start)
