@@ -13,6 +13,13 @@ the checkpoint) and the next segment starts from them.  One line per segment: el
 seconds, plans, the segment's lower, upper and width, the best width over the
 segments so far (largest lower, smallest upper), load average.
 
+``--sharing-iterations N`` adds the information-sharing upper end
+(:mod:`toypoker.solvers.team_bounds`): the merged team's game is solved N PDCFR+
+iterations, and the team seeing its cards best-responds exactly to that outsider; the
+bracket's upper end is the smaller of the two.  Without a checkpoint the master then
+starts from two joint plans answering that outsider (the members' alternating best
+responses from their first actions and from one random plan, seed 0).
+
 Usage::
 
     python benchmarks/run_tmecor_large.py --game "mercer(players=3,variant=mmh)" \\
