@@ -13,6 +13,13 @@ the checkpoint) and the next segment starts from them.  One line per segment: el
 seconds, plans, the segment's lower, upper and width, the best width over the
 segments so far (largest lower, smallest upper), load average.
 
+``--sharing-iterations N`` adds the information-sharing upper end
+(:mod:`toypoker.solvers.team_bounds`): the merged team's game is solved N PDCFR+
+iterations, and the team seeing its cards best-responds exactly to that outsider; the
+bracket's upper end is the smaller of the two.  Without a checkpoint the master then
+starts from two joint plans answering that outsider (the members' alternating best
+responses from their first actions and from one random plan, seed 0).
+
 Usage::
 
     python benchmarks/run_tmecor_large.py --game "mercer(players=3,variant=mmh)" \\
@@ -34,12 +41,30 @@ import numpy as np
 from toypoker import load_game
 from toypoker.collusion.brackets import save_bracket
 from toypoker.collusion.store import fingerprint
+from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
+from toypoker.profile import Profile
+from toypoker.solvers.team_bounds import merged_outsider, sharing_bound, strong_game, tighten
 from toypoker.solvers.tmecor import tmecor
+from toypoker.team_response import joint_plan_alternating, random_plans
+from toypoker.teams import splice
 
 
 def load() -> str:
     """The machine's load averages (1, 5, 15 min)."""
     return "/".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def reply_plans(game, seats: tuple[int, ...], outsider: Profile) -> list[np.ndarray]:
+    """Joint plans answering the outsider's strategy in ``outsider`` (the merged game's):
+    the members' alternating best responses from their first actions and from one
+    random plan (seed 0) -- start columns for the master."""
+    prof = splice(Profile.uniform(game), outsider, set(range(game.n_players)) - set(seats))
+    sigma = np.asarray(prof.probs, dtype=np.float64)
+    cf = counterfactual_reach(game, reaches(game, edge_probabilities(game, sigma)), seats)
+    coef = cf[game.term_rows] * game.term_u[list(seats)].sum(axis=0)
+    starts = [np.zeros(game.n_sigma, dtype=np.int8),
+              *random_plans(game, seats, 1, np.random.default_rng(0))]  # fmt: skip
+    return [joint_plan_alternating(game, seats, coef, [x])[0] for x in starts]
 
 
 def main() -> None:
@@ -51,19 +76,39 @@ def main() -> None:
     ap.add_argument("--segment", type=float, default=300.0, help="seconds per segment")
     ap.add_argument("--checkpoint", type=Path, default=None, help=".npy file of plans")
     ap.add_argument("--oracle", choices=("relaxation", "alternating"), default="relaxation")
+    ap.add_argument("--sharing-iterations", type=int, default=0,
+                    help="also bound the upper end by the team seeing its cards against the "
+                    "outsider of the merged game solved this many PDCFR+ iterations")  # fmt: skip
     ap.add_argument("--save", type=Path, default=None,
                     help="add the best bracket to this JSON file of TMECor brackets")  # fmt: skip
     args = ap.parse_args()
     seats = tuple(int(c) - 1 for c in args.team)
+    begin = time.perf_counter()
     g = load_game(args.game)
-    strong = None
-    if args.oracle == "alternating":
-        strong = load_game(args.game[:-1] + f",team={args.team},strong=true,merge=false)")
     plans: list[np.ndarray] = []
     if args.checkpoint is not None and args.checkpoint.exists():
         plans = list(np.load(args.checkpoint))
+    checkpointed = len(plans)
+    strong = None
+    if args.oracle == "alternating" or args.sharing_iterations:
+        strong = strong_game(g, seats)
+    bound = None
+    if args.sharing_iterations:  # the information-sharing upper bound (team_bounds.py)
+        t0 = time.perf_counter()
+        y = merged_outsider(strong, "pdcfr+", iterations=args.sharing_iterations)
+        t1 = time.perf_counter()
+        bound = sharing_bound(g, seats, y, strong)
+        print(f"sharing bound {float(bound.value):.6f} (merged PDCFR+ "
+              f"{args.sharing_iterations} iterations {t1 - t0:.0f} s, exact best response "
+              f"{bound.seconds:.0f} s); load {load()}", flush=True)  # fmt: skip
+        if not plans:  # first columns: the members' alternating best responses to y
+            t0 = time.perf_counter()
+            plans = reply_plans(g, seats, y)
+            print(f"{len(plans)} start plans answering it ({time.perf_counter() - t0:.0f} s)")
+    if args.oracle != "alternating":
+        strong = None
     print(f"{args.game} team {args.team}, oracle {args.oracle}; load {load()}; "
-          f"{len(plans)} plans from checkpoint")  # fmt: skip
+          f"{checkpointed} plans from checkpoint")  # fmt: skip
     print(f"{'s':>7} {'plans':>5} {'lower':>12} {'upper':>12} {'width':>10} {'stopped':>9} "
           f"{'best width':>10} load")  # fmt: skip
     start = time.perf_counter()
@@ -79,6 +124,8 @@ def main() -> None:
         plans = list(r.plans)
         if args.checkpoint is not None:
             np.save(args.checkpoint, np.stack(plans))
+        if bound is not None:
+            r = tighten(r, bound)
         low = r.lower if low is None else max(low, r.lower)
         up = r.upper if up is None else min(up, r.upper)
         print(f"{time.perf_counter() - start:7.0f} {len(plans):5d} {float(r.lower):12.6f} "
@@ -90,7 +137,7 @@ def main() -> None:
         print(f"best bracket (exact): [{low}, {up}]")
         if args.save is not None:  # the best ends over the segments, each a valid bound
             best = dataclasses.replace(r, lower=low, upper=up,
-                                       seconds=time.perf_counter() - start)  # fmt: skip
+                                       seconds=time.perf_counter() - begin)  # fmt: skip
             argv = ["python", "benchmarks/run_tmecor_large.py", *sys.argv[1:]]
             save_bracket(args.save, best, fingerprint(g), shlex.join(argv))
 

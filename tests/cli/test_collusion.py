@@ -146,10 +146,28 @@ def test_tmecor_four_card_kuhn_and_anytime_bracket(cli):
     assert Fraction(d["width"]) == Fraction(d["upper"]) - Fraction(d["lower"]) > 0
 
 
+def test_tmecor_sharing_bound_tightens_a_capped_bracket(cli):
+    # kuhn(players=3, cards=4), team {2,3} weak, one column: the upper end becomes at
+    # most the strong team's value 1/12 (merged LP, tests/collusion/test_table7.py) plus
+    # what 200 PDCFR+ iterations leave; the exact value 5/132 (test_tmecor.py) stays inside
+    spec = "kuhn(players=3,cards=4)"
+    code, out, err = cli("collusion", "tmecor", spec, "--team", "23", "--max-columns", "1",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    loose = Fraction(json.loads(out)["upper"])
+    code, out, err = cli("collusion", "tmecor", spec, "--team", "23", "--max-columns", "1",
+                         "--sharing-iterations", "200", "--json")  # fmt: skip
+    assert code == 0, err
+    d = json.loads(out)
+    assert Fraction(1, 12) <= Fraction(d["upper"]) < min(loose, Fraction(1, 12) + Fraction(1, 100))
+    assert Fraction(d["lower"]) <= Fraction(5, 132) and "sharing bound" in d["oracle"]
+
+
 @pytest.mark.parametrize(
     "args, words",
     [
         (["kuhn(players=3)"], "--team"),
+        (["kuhn(players=3)", "--team", "12", "--sharing-iterations", "-1"], "--sharing"),
         (["kuhn(players=3)", "--team", "1"], "2 distinct seats"),
         (["kuhn(players=3)", "--team", "12", "--seconds", "0"], "--seconds"),
         (["kuhn(players=4)", "--team", "12"], "one outsider"),

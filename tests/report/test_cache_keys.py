@@ -137,3 +137,34 @@ def test_the_collusion_page_shows_printed_nash_and_team_optimal(tmp_path: Path) 
     assert rows[("strong", "Private")][-3:] == ("-",) * 3
     assert {f for f, _ in out.images} >= {"table7_strong.png", "table7_weak.png"}
     assert "ullman_tmecor.json" in out.notes and "not computed" not in out.notes
+
+
+def test_the_collusion_page_prints_a_stored_bracket_of_nonzero_width(tmp_path: Path) -> None:
+    """The full report (3P-MMH): the weak Public cells are the shipped TMECor brackets of
+    the three placements (not closed: nonzero width), averaged over the rotations by
+    hand and printed as ``[lo, hi]``, never as one exact number.  The command's JSON is
+    canned; only the stored brackets' layout is tested."""
+    import json
+
+    task = _plan(False)[COLLUSION]
+    blocks = [
+        {"collusion": c, "scenario": s, "payoffs": [-0.2, 0.1, 0.1]}
+        for c in ("strong", "weak")
+        for s in ("public", "private", "suspicious")
+    ]
+    data = {"spec": "mercer(players=3,variant=mmh)", "how": "canned", "payoffs": blocks,
+            "nash_conv": {"none": 1e-5, "strong": 1e-5, "weak": 1e-5}}  # fmt: skip
+    out = task.run(RunContext(tmp_path, 0, lambda _claim: (), lambda _argv: data))
+    (table,) = out.tables
+    shipped = json.loads((DATA / "ullman_tmecor.json").read_text())["brackets"]
+    recs = [r for r in shipped.values() if r["game"].startswith("mercer(players=3,variant=mmh")]
+    assert sorted(r["team"] for r in recs) == ["12", "13", "23"]
+    # A is the outsider in every rotation, B and C members in every one: A's bracket is
+    # minus the sum of the teams' (ends swapped) over 3, a member's the sum over 6
+    low = sum(F(r["lower"]) for r in recs)
+    high = sum(F(r["upper"]) for r in recs)
+    assert high > low
+    row = {(r[0], r[1]): r for r in table.rows}[("weak", "Public")]
+    member = f"[{float(low / 6):+.4f}, {float(high / 6):+.4f}]"
+    assert row[-3:] == (f"[{float(-high / 3):+.4f}, {float(-low / 3):+.4f}]", member, member)
+    assert "exact" not in " ".join(row[-3:]) and "not computed" not in out.notes

@@ -248,6 +248,13 @@ def tmecor(
             "its width is what is left."
         ),  # fmt: skip
     ] = "hybrid",
+    sharing_iterations: Annotated[
+        int,
+        typer.Option(
+            help="A weak team: also bound the upper end by the team seeing its cards "
+            "against the outsider of the merged game solved this many PDCFR+ iterations."
+        ),
+    ] = 0,
     save: Annotated[
         Path | None,
         typer.Option(
@@ -267,6 +274,7 @@ def tmecor(
     positive("--seconds", seconds)
     positive("--tol", tol)
     at_least("--max-columns", max_columns, 1)
+    at_least("--sharing-iterations", sharing_iterations, 0)
     check_file(save, "--save")
     game = load_game(spec)
     the_team = Team.parse(team) if team is not None else Team.of_params(game.params)
@@ -279,6 +287,12 @@ def tmecor(
 
         r = solve_tmecor(game, the_team, tol=tol, max_columns=max_columns, seconds=seconds,
                          progress=step, oracle=oracle)  # fmt: skip
+    if sharing_iterations > 0:
+        from ..solvers.team_bounds import merged_outsider, sharing_bound, strong_game, tighten
+
+        strong = strong_game(game, r.team)
+        y = merged_outsider(strong, "pdcfr+", iterations=sharing_iterations)
+        r = tighten(r, sharing_bound(game, r.team, y, strong))
     if save is not None:
         import shlex
 
@@ -300,6 +314,7 @@ def tmecor(
             str(max_columns),
         ]
         argv += [] if seconds is None else ["--seconds", f"{seconds:g}"]
+        argv += ["--sharing-iterations", str(sharing_iterations)] if sharing_iterations else []
         save_bracket(save, r, fingerprint(game), shlex.join([*argv, "--save", save.name]))
     if json_:
         print_json(r.to_json_dict())

@@ -538,8 +538,9 @@ def _collusion(quick: bool) -> Task:
             "[team's guarantee, team's best response] by the stored equilibrium (exact value "
             "inside). Weak collusion's team-optimal value (TMECor) is read from the brackets "
             f"stored with the package ({SHIPPED}, made by `toypoker collusion tmecor "
-            f'"{tmecor}" --team 23 ... --save FILE` for each placement, the commands kept in '
-            "the file): per placement, "
+            f'"{tmecor}" --team 23 ... --save FILE` or `benchmarks/run_tmecor_large.py` for '
+            "each placement, the commands kept in the file; a bar shows a bracket's "
+            "midpoint): per placement, "
             + (stored_text or "none stored")
             + ("" if optimal["weak"] else "; the weak cells need every placement")
             + "."

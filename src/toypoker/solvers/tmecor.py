@@ -25,7 +25,9 @@ of two on games whose MILP is out of reach (3P-MMH), ``oracle="relaxation"`` sol
 lifted model's LP over the relevant pairs of sequences only
 (:mod:`toypoker.team_relaxation`): its rounded plan, polished by alternating best
 responses, is the next column, and its optimum, certified in integers from its duals,
-an upper end.
+an upper end.  Against any outsider strategy the team seeing its cards does at least as
+well (:mod:`toypoker.solvers.team_bounds`: a cheap exact upper end for a weak team, at
+best the strong team's value).
 
 The bracket is exact.  ``lower``: the rationalised mixture's value against the
 outsider's exact best response (a backward induction over the outsider's sequences in
@@ -73,7 +75,7 @@ from ..team_relaxation import certified_bound, pair_model, relaxed_response
 from ..team_response import joint_plan_alternating, last_sequences
 from .exact_face import exact_master
 
-__all__ = ["TMECor", "tmecor"]
+__all__ = ["TMECor", "grid_row", "tmecor"]
 
 DENOMINATORS = (10**2, 10**4, 10**6, 10**9, 10**12)
 """Denominator limits tried when the LP's floats are rationalised (the best bracket wins)."""
@@ -158,6 +160,17 @@ class TMECor:
         }
 
 
+def grid_row(weights: np.ndarray, bits: int = 20) -> list[Fraction]:
+    """Probabilities proportional to the nonnegative parts of ``weights`` (uniform when
+    they sum to about 0), each an exact multiple of ``2**-bits``, summing to 1."""
+    ws = np.clip(np.asarray(weights, dtype=np.float64), 0.0, None)
+    tot = ws.sum()
+    probs = ws / tot if tot > 1e-12 else np.full(len(ws), 1.0 / len(ws))
+    units = np.round(probs * 2**bits).astype(np.int64)
+    units[int(np.argmax(units))] += 2**bits - int(units.sum())
+    return [Fraction(int(u), 2**bits) for u in units]
+
+
 class _Outsider:
     """The sequence form of one player, or of a team that sees its cards (one player with
     perfect recall whose sequences are its members' actions): sequence 0 is the empty
@@ -233,16 +246,9 @@ class _Outsider:
     def grid_behaviour(self, y: np.ndarray, bits: int = 20) -> dict[int, list[Fraction]]:
         """Behaviour probabilities per infoset from a float realization plan, each a
         multiple of ``2**-bits`` (small exact realization plans on big games)."""
-        out = {}
-        for inf in self.infosets:
-            k = len(inf.actions)
-            ys = np.clip(y[self.seq_of_sigma[inf.offset : inf.offset + k]], 0.0, None)
-            tot = ys.sum()
-            probs = ys / tot if tot > 1e-12 else np.full(k, 1.0 / k)
-            units = np.round(probs * 2**bits).astype(np.int64)
-            units[int(np.argmax(units))] += 2**bits - int(units.sum())
-            out[inf.index] = [Fraction(int(u), 2**bits) for u in units]
-        return out
+        seqs = self.seq_of_sigma
+        return {inf.index: grid_row(y[seqs[inf.offset : inf.offset + len(inf.actions)]], bits)
+                for inf in self.infosets}  # fmt: skip
 
     def behaviour(self, y: np.ndarray, limit: int) -> dict[int, list[Fraction]]:
         """Exact behaviour probabilities per infoset from a float realization plan."""
@@ -269,7 +275,7 @@ class _Columns:
         self._exact: tuple[np.ndarray, int] | None = None
         self._pairs: tuple[_Outsider, np.ndarray, np.ndarray] | None = None
 
-    def _numerators(self) -> tuple[np.ndarray, int]:
+    def numerators(self) -> tuple[np.ndarray, int]:
         """Per terminal row, ``weight * team payoff`` as ``num / den``."""
         if self._exact is None:
             g = self.game
@@ -297,7 +303,7 @@ class _Columns:
         x = np.prod(reach[list(seats)][:, g.term_rows], axis=0)
         on = np.flatnonzero(x > 0.5)
         if exact:
-            num, den = self._numerators()
+            num, den = self.numerators()
             col = np.zeros(out.n_seq, dtype=num.dtype)
             np.add.at(col, out.term_seq[on], num[on])
             return np.array([Fraction(int(v), den) for v in col], dtype=object)
@@ -312,7 +318,7 @@ class _Columns:
         outsider's realization plan (in integers over one denominator)."""
         if self._pairs is None:
             team = _Outsider(self.game, self.seats)
-            num, _ = self._numerators()
+            num, _ = self.numerators()
             keys, inverse = np.unique(team.term_seq * self.out.n_seq + self.out.term_seq,
                                       return_inverse=True)  # fmt: skip
             agg = np.zeros(len(keys), dtype=num.dtype)
@@ -324,12 +330,12 @@ class _Columns:
         scaled = np.array([int(v * den_y) for v in y], dtype=object)
         c = np.zeros(team.n_seq, dtype=object)
         np.add.at(c, keys // self.out.n_seq, agg * scaled[keys % self.out.n_seq])
-        return Fraction(team.best_response_value(list(c), max), self._numerators()[1] * den_y)
+        return Fraction(team.best_response_value(list(c), max), self.numerators()[1] * den_y)
 
     def exact_coefficients(self, behaviour: dict[int, list[Fraction]]) -> tuple[np.ndarray, int]:
         """Per terminal row, the exact outside weight times the team's payoff against the
         outsider's ``behaviour``: integers (object array) over one denominator."""
-        num, den = self._numerators()
+        num, den = self.numerators()
         y = self.out.realization(behaviour)
         den_y = math.lcm(*(v.denominator for v in y))
         scaled = np.array([int(v * den_y) for v in y], dtype=object)

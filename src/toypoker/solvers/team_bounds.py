@@ -1,0 +1,205 @@
+"""An upper bound on a weak team's TMECor value from the same team seeing its cards.
+
+Weak colluders see only their own cards; strong ones see each other's.  With the same
+rows and the same summed team payoff (win sharing moves payoffs inside the team only),
+every correlated plan of the weak team -- a mixture of joint pure plans, each member's
+actions a function of its own cards -- is also a plan of the strong team, which sees
+more (it may simply ignore the partner's cards).  So against **any** outsider strategy
+``y``::
+
+    BR_weak(y) <= BR_strong(y),   hence   TMECor_weak = min_y BR_weak(y) <= BR_strong(y),
+
+and ``BR_strong(y)`` is cheap and exact: the strong team is one player with perfect
+recall (the merged team of :func:`toypoker.games.collusion.merge_team`), so its best
+response is a backward induction over its sequences.  This is the information argument
+behind Farina, Celli, Gatti and Sandholm (2018, "Ex ante coordination and collusion in
+zero-sum multi-player extensive-form games", Sec. 3: the value of a team grows with the
+information its members share; a team sharing everything is one player), applied to a
+fixed outsider.  The best ``y`` for the bound is the outsider's equilibrium strategy of
+the merged two-player game (:func:`merged_outsider`, any solver): the bound then tends
+to the strong team's value, ``min_y BR_strong(y)``, and never below it -- so the width
+it leaves is at least the value of seeing the partner's cards.
+
+:func:`sharing_bound` evaluates it exactly: the outsider's strategy (read by infoset
+label from a profile of the strong, merged-back or weak game) is rounded to multiples
+of ``2**-bits`` per infoset (kept as is when exact), the two games' weighted team
+payoffs are checked equal row by row in integers, and the strong team's best response
+to that exact strategy is computed in integers.  The rounded strategy is part
+of the result, so the bound can be rechecked.  :func:`tighten` puts it as the upper
+end of a :class:`~toypoker.solvers.tmecor.TMECor` bracket when it is smaller.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from ..errors import ToypokerError
+from ..game import Game
+from ..games import load_game
+from ..games.collusion import COLLUSION_KEYS, Team, collusion_spec
+from ..profile import Profile
+from ..spec import format_spec, parse_spec
+from ..teams import sees_together
+from .tmecor import TMECor, _Columns, _Outsider, grid_row
+
+__all__ = ["SharingBound", "merged_outsider", "sharing_bound", "strong_game", "tighten"]
+
+
+@dataclass(frozen=True)
+class SharingBound:
+    """An exact upper bound on a weak team's TMECor value.
+
+    Attributes
+    ----------
+    value
+        The strong team's exact best-response value against ``outsider`` (the team's
+        summed payoff, as :attr:`TMECor.upper`).
+    outsider
+        The outsider's exact behaviour strategy bounded against, per infoset index of
+        the weak game.
+    strong_spec
+        The game of the same team seeing its cards.
+    seconds
+        Wall time of the exact best response.
+    """
+
+    value: Fraction
+    outsider: dict[int, list[Fraction]]
+    strong_spec: str
+    seconds: float
+
+
+def strong_game(game: Game, team: tuple[int, ...]) -> Game:
+    """``game`` with ``team`` seeing each other's cards (strong collusion, not merged),
+    the sharing rule kept (``win`` when the game has none).
+
+    Raises
+    ------
+    ToypokerError
+        If the two games do not have the same rows and the same summed team payoff.
+    """
+    parsed = parse_spec(game.spec)
+    params = parsed.as_dict()
+    sharing = str(params.get("sharing", "win"))
+    base = format_spec(parsed.name, {k: v for k, v in params.items() if k not in COLLUSION_KEYS})
+    strong = load_game(collusion_spec(base, team, sharing, "strong"))
+    same = (
+        strong.n_rows == game.n_rows
+        and np.array_equal(strong.row_deal, game.row_deal)
+        and np.array_equal(strong.row_node, game.row_node)
+        and np.array_equal(strong.term_rows, game.term_rows)
+    )
+    if not same:
+        raise ToypokerError(f"{strong.spec} does not have the rows of {game.spec}")
+    mine, theirs = (g.term_u[list(team)].sum(axis=0) for g in (game, strong))
+    if not np.allclose(mine, theirs, rtol=0, atol=1e-9):
+        raise ToypokerError(f"{strong.spec} does not pay the team as {game.spec} does")
+    return strong
+
+
+def merged_outsider(strong: Game, method: str = "pdcfr+", **budget: object) -> Profile:
+    """An equilibrium of the strong team's merged two-player game, on ``strong``'s seats
+    (:func:`toypoker.solvers.solve` with ``merge=True``); its outsider's strategy is the
+    one to give :func:`sharing_bound`.
+
+    Parameters
+    ----------
+    strong
+        A strong win-sharing collusion game (:func:`strong_game`).
+    method, budget
+        As in :func:`toypoker.solvers.solve` (``iterations``, ``seconds``...).
+    """
+    from . import solve
+
+    return solve(strong, method, merge=True, team=False, **budget).profile  # type: ignore[arg-type]
+
+
+def sharing_bound(
+    game: Game,
+    team: Team | tuple[int, ...],
+    outsider: Profile,
+    strong: Game | None = None,
+    bits: int = 20,
+) -> SharingBound:
+    """The strong team's exact best-response value against ``outsider``'s strategy: an
+    upper bound on the weak team's TMECor value in ``game`` (see the module's docstring).
+
+    Parameters
+    ----------
+    game
+        A game with one player outside ``team`` (the team need not see its cards).
+    team
+        The team's seats (0-based) or :class:`~toypoker.games.collusion.Team`.
+    outsider
+        A profile of any game holding the outsider's infosets under the same labels
+        (the strong game, the weak one, a merged game's profile moved back); only the
+        outsider's strategy is read.  Float strategies are rounded to ``2**-bits``.
+    strong
+        The game of the team seeing its cards (default :func:`strong_game`).
+    bits
+        Grid of the rounded strategy.
+
+    Returns
+    -------
+    SharingBound
+
+    Raises
+    ------
+    ToypokerError
+        If the team leaves more or fewer than one outsider, or the outsider's infosets
+        are missing from ``outsider``'s game.
+    """
+    seats = team.seats if isinstance(team, Team) else tuple(int(p) for p in team)
+    rest = [p for p in range(game.n_players) if p not in seats]
+    if len(rest) != 1:
+        raise ToypokerError(f"a team bound needs one outsider; {game.spec} has {len(rest)}")
+    (o,) = rest
+    strong = strong if strong is not None else strong_game(game, seats)
+    if not sees_together(strong, seats):
+        raise ToypokerError(f"in {strong.spec} the team does not see its cards")
+    start = time.perf_counter()
+    src = outsider.game
+    behaviour: dict[int, list[Fraction]] = {}
+    for inf in _Outsider(game, (o,)).infosets:
+        if not src.has_infoset(inf.label):
+            raise ToypokerError(f"infoset {inf.label} of {game.spec} is not in {src.spec}")
+        j = src.infoset(inf.label)
+        row = outsider.probs[j.offset : j.offset + len(j.actions)]
+        if outsider.exact:
+            behaviour[inf.index] = [Fraction(x) for x in row]
+        else:
+            behaviour[inf.index] = grid_row(np.asarray(row, dtype=np.float64), bits)
+    columns = _Columns(strong, _Outsider(strong, (o,)), seats)
+    # the certificate needs the same weighted team payoff at every terminal row, exactly
+    mine, den = _Columns(game, _Outsider(game, (o,)), seats).numerators()
+    theirs, den_s = columns.numerators()
+    if den == den_s:
+        same = np.array_equal(mine, theirs)
+    else:
+        same = np.array_equal(np.asarray(mine, object) * den_s, np.asarray(theirs, object) * den)
+    if not same:
+        raise ToypokerError(f"{strong.spec} does not pay the team exactly as {game.spec} does")
+    value = columns.best_value({strong.infoset(game.infosets[i].label).index: b
+                                for i, b in behaviour.items()})  # fmt: skip
+    return SharingBound(value, behaviour, strong.spec, time.perf_counter() - start)
+
+
+def tighten(result: TMECor, bound: SharingBound) -> TMECor:
+    """``result`` with ``bound`` as its upper end when it is smaller (and, as every valid
+    upper end, not below the lower end); ``result`` itself otherwise."""
+    if bound.value >= result.upper:
+        return result
+    if bound.value < result.lower:
+        raise ToypokerError("a team bound below the bracket's lower end: not a valid bound")
+    game = result.profile.game
+    probs = np.array(result.profile.probs, dtype=object)
+    for i, row in bound.outsider.items():
+        inf = game.infosets[i]
+        probs[inf.offset : inf.offset + len(inf.actions)] = row
+    how = result.how.split("; upper:")[0] + "; upper: the team seeing its cards, sharing bound"
+    return dataclasses.replace(result, upper=bound.value, profile=Profile(game, probs), how=how)

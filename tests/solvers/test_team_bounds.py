@@ -1,0 +1,140 @@
+"""The information-sharing upper bound on a weak team's TMECor value
+(src/toypoker/solvers/team_bounds.py): at least the exact weak value on every placement
+of three-player Kuhn (3 and 4 cards) and 3P-SMH, equal to the strong team's merged LP
+value against the merged LP's outsider, in the team's summed units."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from toypoker import load_game, solve
+from toypoker.errors import ToypokerError
+from toypoker.evaluate import expected_values
+from toypoker.profile import Profile
+from toypoker.solvers.team_bounds import (
+    SharingBound,
+    merged_outsider,
+    sharing_bound,
+    strong_game,
+    tighten,
+)
+from toypoker.solvers.tmecor import tmecor
+
+F = Fraction
+TEAMS = [(0, 1), (0, 2), (1, 2)]
+
+# exact weak TMECor values of kuhn(players=3) (4 cards): tests/solvers/test_tmecor.py
+# (width-0 brackets, the mixture evaluated plan by plan); strong (merged LP) values:
+# tests/collusion/test_table7.py (solvers/lp.py on the merged game)
+WEAK4 = {(0, 1): F(-1, 24), (0, 2): F(7, 264), (1, 2): F(5, 132)}
+STRONG4 = {(0, 1): F(0), (0, 2): F(5, 78), (1, 2): F(1, 12)}
+
+
+def _merged_lp_value(spec: str, team: tuple[int, int]) -> Fraction:
+    """The strong team's value by the merged game's exact LP (independent path:
+    solvers/lp.py; the merged team sits at its lowest member's place)."""
+    digits = "".join(str(p + 1) for p in team)
+    res = solve(load_game(f"{spec[:-1]},team={digits},strong=true,merge=true)"), "lp")
+    return res.value_exact[0 if team[0] == 0 else 1]
+
+
+@pytest.mark.parametrize("team", TEAMS)
+def test_bound_at_the_merged_outsider_is_the_strong_value_on_four_cards(team):
+    g = load_game("kuhn(players=3)")
+    h = strong_game(g, team)
+    eq = merged_outsider(h, "lp")  # exact: the merged LP's equilibrium on the seats
+    b = sharing_bound(g, team, eq, h)
+    # the strong team's exact value (independent LP) and, in the same units, the team's
+    # summed exact payoff under the whole equilibrium profile (the exact evaluator)
+    assert b.value == STRONG4[team] == _merged_lp_value("kuhn(players=3)", team)
+    assert b.value == sum(expected_values(h, eq.probs)[list(team)])
+    # the bound holds, strictly here: seeing the partner's card is worth something
+    assert b.value > WEAK4[team]
+
+
+@pytest.mark.parametrize("team", TEAMS)
+def test_bound_on_three_cards_is_the_exact_weak_value(team):
+    # kuhn(players=3, cards=3): weak TMECor 0 on every placement (test_tmecor.py); the
+    # strong team's merged LP value is 0 too (independent path), so the bound is exact
+    g = load_game("kuhn(players=3,cards=3)")
+    b = sharing_bound(g, team, merged_outsider(strong_game(g, team), "lp"))
+    assert b.value == _merged_lp_value("kuhn(players=3,cards=3)", team) == 0
+    assert tmecor(g, team).lower == b.value
+
+
+def test_any_outsider_strategy_gives_a_bound_at_least_the_strong_value():
+    # against any outsider strategy the strong team's best response is at least
+    # min_y BR_strong(y) (the strong value) >= the weak value: uniform, and random
+    # float strategies rounded to the 2**-20 grid
+    g = load_game("kuhn(players=3)")
+    rng = np.random.default_rng(7)
+    for team in TEAMS:
+        probs = rng.random(g.n_sigma)
+        for inf in g.infosets:
+            block = probs[inf.offset : inf.offset + len(inf.actions)]
+            block /= block.sum()
+        for prof in (Profile(g, probs), Profile(g, _uniform(g))):
+            b = sharing_bound(g, team, prof)
+            assert b.value >= STRONG4[team] >= WEAK4[team]
+            # the rounded strategy is a strategy: each infoset sums to 1 exactly
+            assert all(sum(row) == 1 and min(row) >= 0 for row in b.outsider.values())
+        # the rounding moves the bound by little: against the same float strategy
+        # solved exactly (Fractions of its floats) the value differs by < 1e-5
+        exact = np.array([F(float(x)) for x in probs], dtype=object)
+        for inf in g.infosets:
+            block = exact[inf.offset : inf.offset + len(inf.actions)]
+            exact[inf.offset : inf.offset + len(inf.actions)] = block / sum(block)
+        exact = Profile(g, exact)
+        gap = sharing_bound(g, team, exact).value - sharing_bound(g, team, Profile(g, probs)).value
+        assert abs(gap) < F(1, 10**5)
+
+
+def _uniform(g) -> np.ndarray:
+    probs = np.empty(g.n_sigma)
+    for inf in g.infosets:
+        probs[inf.offset : inf.offset + len(inf.actions)] = 1.0 / len(inf.actions)
+    return probs
+
+
+def test_tighten_takes_the_smaller_valid_upper_end():
+    # kuhn(players=3), team {2,3}: a one-column TMECor bracket, then the bound at the
+    # merged LP's outsider (1/12): the upper end becomes 1/12, the value 5/132 stays inside
+    g = load_game("kuhn(players=3)")
+    r = tmecor(g, (1, 2), max_columns=1, oracle="alternating",
+               upper_game=strong_game(g, (1, 2)))  # fmt: skip
+    b = sharing_bound(g, (1, 2), merged_outsider(strong_game(g, (1, 2)), "lp"))
+    t = tighten(r, b)
+    assert t.upper == min(r.upper, F(1, 12)) and t.lower == r.lower <= F(5, 132) <= t.upper
+    if t.upper < r.upper:
+        assert "sharing bound" in t.how
+        # the outsider's strategy stored in the result is the one the bound answered
+        inf = next(iter(b.outsider))
+        i = g.infosets[inf]
+        assert list(t.profile.probs[i.offset : i.offset + len(i.actions)]) == b.outsider[inf]
+    fake = SharingBound(r.lower - 1, b.outsider, b.strong_spec, 0.0)
+    with pytest.raises(ToypokerError, match="not a valid bound"):
+        tighten(r, fake)
+    # a "strong" game with other stakes: same rows, not the same team payoff
+    other = load_game("kuhn(players=3,ante=2,team=23,strong=true,merge=false)")
+    with pytest.raises(ToypokerError, match="does not pay the team"):
+        sharing_bound(g, (1, 2), Profile(g, _uniform(g)), other)
+    with pytest.raises(ToypokerError, match="one outsider"):
+        sharing_bound(load_game("kuhn(players=4)"), (0, 1), Profile(g, _uniform(g)))
+
+
+@pytest.mark.slow
+def test_bound_on_three_player_smh_every_placement():
+    # 3P-SMH: the bound at the merged LP's outsider is the strong team's value (the
+    # issue's table: outsider -0.06281/-0.13557/-0.19927, README's exact values) and at
+    # least the shipped exact weak TMECor values (collusion/brackets.py's records)
+    base = "mercer(players=3,variant=smh)"
+    g = load_game(base)
+    weak = {(0, 1): F(-4638311027186, 55208102538225), (0, 2): F(-24603977, 18064098000),
+            (1, 2): F(89108, 944775)}  # fmt: skip
+    strong = {(0, 1): F(6975112709, 111053690748), (0, 2): F(34838639, 256978800),
+              (1, 2): F(46509628561, 233400995100)}  # fmt: skip
+    for team in TEAMS:
+        h = strong_game(g, team)
+        b = sharing_bound(g, team, merged_outsider(h, "lp"), h)
+        assert b.value == strong[team] > weak[team]
