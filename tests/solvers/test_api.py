@@ -188,3 +188,18 @@ def test_seed_spread_and_compare_and_deviations(game):
     assert dev.to_json_dict()["best_response_deviations"] == dev.deviations
     lp = solve(k, "lp")
     assert deviations(k, lp.profile).equilibrium
+
+
+def test_exact_lp_of_a_small_team_game_gives_exact_team_numbers():
+    """The team line of an exact LP on three-player Kuhn said 0.0833333333333 where the
+    README showed 1/12 (the profile was turned to floats before the team's evaluation).
+    Expected: the merged team's exact LP value 1/12 for team 23 (tests/test_teams.py's
+    strong Kuhn values), its joint best response equal, gain exactly 0."""
+    from fractions import Fraction
+
+    from toypoker.games import load_game
+
+    res = solve(load_game("kuhn(players=3,team=23,strong=true)"), "lp")
+    assert res.team is not None
+    assert res.team.value == Fraction(1, 12) and isinstance(res.team.value, Fraction)
+    assert res.team.br_value == Fraction(1, 12) and res.team.gain == 0
