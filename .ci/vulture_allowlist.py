@@ -13,6 +13,7 @@ Average.UNIFORM  # enum members are selected by value ("uniform", "linear", "qua
 Average.LINEAR
 Average.QUADRATIC
 pytestmark  # pytest reads module-level marks
+pytest_collection_modifyitems  # a pytest hook (tests/conftest.py)
 
 Game._chips  # read through __dict__ (Game refuses attribute assignment after compiling)
 from toypoker.cli import _options  # noqa: E402

@@ -1,12 +1,20 @@
-"""Shared fixtures.
+"""Shared fixtures, and how the tests are shared between pytest-xdist's workers.
 
 Compiled games are immutable, so each spec is compiled once per test session:
 tests take the ``game`` fixture and call it with a spec string.
+
+The workers (``-n 2 --dist loadgroup --no-loadscope-reorder``, pyproject.toml) take the
+tests in the order of :func:`pytest_collection_modifyitems`: the literature check's parts
+first (``xdist_group("claims-...")``, minutes each), then the other slow cases, then the
+quick ones, so that the long ones start early and the short ones fill the end.  Tests of
+a module that share a module- or class-scoped fixture stay on one worker (one group per
+module: the fixture is computed once); every other test goes to whichever worker is free.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -31,3 +39,40 @@ def game() -> Callable[[str], Game]:
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20261121)
+
+
+#: modules whose shared fixtures cost less than keeping their tests on one worker
+#: would: their tests go to the workers one by one all the same
+CHEAP_SHARED = {
+    "tests/robustness/test_cases.py",  # a fork server a worker (a second or two)
+    "tests/robustness/test_fuzz.py",  # Kuhn poker compiled
+    "tests/games/test_rhode_island.py",  # a small deck compiled (under a second)
+    "tests/test_checks.py",  # Kuhn poker compiled
+}
+
+
+def _shares_a_fixture(item: pytest.Item) -> bool:
+    """Whether ``item`` uses a module-, class- or package-scoped fixture."""
+    info = getattr(item, "_fixtureinfo", None)
+    defs = info.name2fixturedefs.values() if info is not None else ()
+    return any(d[-1].scope in ("module", "class", "package") for d in defs if d)
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Order the tests (the claims' parts, other slow cases, quick ones: a stable sort)
+    and put the tests of a module that share a fixture in one group (module docstring)."""
+    root = Path(str(config.rootpath))
+    for item in items:
+        module = item.path.relative_to(root).as_posix()
+        if item.get_closest_marker("xdist_group") is None and module not in CHEAP_SHARED:
+            if _shares_a_fixture(item):
+                item.add_marker(pytest.mark.xdist_group(module))
+
+    def rank(item: pytest.Item) -> int:
+        group = item.get_closest_marker("xdist_group")
+        if group is not None and str(group.args[0] if group.args else "").startswith("claims-"):
+            return 0
+        return 1 if item.get_closest_marker("slow") is not None else 2
+
+    items.sort(key=rank)

@@ -8,6 +8,7 @@ OpenSpiel's ``universal_poker`` (which runs ACPC's own game code) must give the
 same expected values and NashConv for the same profile.
 """
 
+import math
 from pathlib import Path
 
 import numpy as np
@@ -398,11 +399,12 @@ BOARDS_2_1 = (
 )
 
 
-def up_walk(os_game, gd, profile):
-    """Values and NashConv of ``profile`` on OpenSpiel's tree: OpenSpiel's chance
+def up_walk(os_game, gd, profiles):
+    """Values and NashConv of each of ``profiles`` on OpenSpiel's tree: OpenSpiel's chance
     probabilities and returns, our strategy at each state (by card identity), and each
     player's best response chosen per our infoset (bottom-up: the states of one of
-    our infosets lie at one depth of OpenSpiel's tree)."""
+    our infosets lie at one depth of OpenSpiel's tree).  The tree is walked once for all
+    the profiles (every action of a state is a child whatever its probability)."""
     from toypoker.interop.acpc import (
         universal_poker_action_probs,
         universal_poker_board,
@@ -410,62 +412,79 @@ def up_walk(os_game, gd, profile):
     )
 
     n, skip = gd.players, gd.players * gd.hole
-    nodes = {}  # history -> (player or -1 chance or None terminal, [(action, prob, child)],
-    #                         returns, reach per player times chance, our label or None)
-    mapped = {}  # (information state string, board in deal order) -> (row, label)
+    nodes = {}  # history -> (player or -1 chance or None terminal, [child history],
+    #                         returns, chance probabilities or the key of `mapped`)
+    mapped = {}  # (information state string, board in deal order) -> (rows, label):
+    #              each profile's [(action, prob)] and our label (None where forced)
     # the history and the chance outcomes are carried down the walk, not asked of each
     # state (the board is the chance outcomes after the hole cards, in deal order)
-    stack = [(os_game.new_initial_state(), (), (), (1.0,) * (n + 1))]
+    stack = [(os_game.new_initial_state(), (), ())]
     while stack:
-        state, key, dealt, reach = stack.pop()
+        state, key, dealt = stack.pop()
         if state.is_terminal():
-            nodes[key] = (None, [], state.returns(), reach, None)
+            nodes[key] = (None, [], state.returns(), None)
             continue
         if state.is_chance_node():
-            kids = [(a, p, key + (a,)) for a, p in state.chance_outcomes()]
-            player, label = -1, None
-        else:
-            player, info = state.current_player(), state.information_state_string()
-            if (info, dealt[skip:]) not in mapped:
-                board = list(dealt[skip:])
-                assert universal_poker_board(gd, state) == board  # as read from its history
-                row = universal_poker_action_probs(profile, gd, state, board)
-                label, forced = universal_poker_label(profile.game, gd, info, board)
-                mapped[info, dealt[skip:]] = (row, None if forced else label)
-            row, label = mapped[info, dealt[skip:]]
-            kids = [(a, p, key + (a,)) for a, p in row]
-        nodes[key] = (player, kids, None, reach, label)
-        for a, p, child in kids:
-            r = list(reach)
-            r[n if player < 0 else player] *= p
-            more = (a,) if player < 0 else ()
-            stack.append((state.child(a), child, dealt + more, tuple(r)))
-    order = sorted(nodes, key=len, reverse=True)
+            outcomes = state.chance_outcomes()
+            nodes[key] = (-1, [key + (a,) for a, _ in outcomes], None, [p for _, p in outcomes])
+            stack.extend((state.child(a), key + (a,), dealt + (a,)) for a, _ in outcomes)
+            continue
+        info = state.information_state_string()
+        m = (info, dealt[skip:])
+        if m not in mapped:
+            board = list(dealt[skip:])
+            assert universal_poker_board(gd, state) == board  # as read from its history
+            rows = [universal_poker_action_probs(p, gd, state, board) for p in profiles]
+            label, forced = universal_poker_label(profiles[0].game, gd, info, board)
+            mapped[m] = (rows, None if forced else label)
+        actions = [a for a, _ in mapped[m][0][0]]
+        nodes[key] = (state.current_player(), [key + (a,) for a in actions], None, m)
+        stack.extend((state.child(a), key + (a,), dealt) for a in actions)
+    levels = {}  # depth -> the histories of that length
+    for k in nodes:
+        levels.setdefault(len(k), []).append(k)
+    depths = sorted(levels, reverse=True)
 
-    def solve_for(p, best):
-        v = {}
-        for depth in sorted({len(k) for k in order}, reverse=True):
-            level = [k for k in order if len(k) == depth]
-            groups = {}
-            for k in level:
-                player, kids, returns, reach, label = nodes[k]
+    def walk_one(i):
+        # each edge's probability and each node's reach per player times chance, top-down
+        prob, reach = {}, {(): (1.0,) * (n + 1)}
+        for depth in reversed(depths):
+            for k in levels[depth]:
+                player, kids, _, extra = nodes[k]
                 if player is None:
-                    v[k] = returns[p]
-                elif player == p and best and label is not None:
-                    cf = np.prod([reach[q] for q in range(n + 1) if q != p])
-                    groups.setdefault(label, []).append((k, cf))
-                else:
-                    v[k] = sum(prob * v[c] for _, prob, c in kids)
-            for members in groups.values():
-                kids0 = nodes[members[0][0]][1]
-                q = [sum(cf * v[nodes[k][1][i][2]] for k, cf in members) for i in range(len(kids0))]
-                i = int(np.argmax(q))
-                for k, _ in members:
-                    v[k] = v[nodes[k][1][i][2]]
-        return v[()]
+                    continue
+                probs = extra if player < 0 else [x for _, x in mapped[extra][0][i]]
+                for child, x in zip(kids, probs, strict=True):
+                    r = list(reach[k])
+                    r[n if player < 0 else player] *= x
+                    prob[child], reach[child] = x, tuple(r)
 
-    values = [solve_for(p, False) for p in range(n)]
-    return values, sum(solve_for(p, True) - values[p] for p in range(n))
+        def solve_for(p, best):
+            v = {}
+            for depth in depths:
+                groups = {}
+                for k in levels[depth]:
+                    player, kids, returns, extra = nodes[k]
+                    label = mapped[extra][1] if player is not None and player >= 0 else None
+                    if player is None:
+                        v[k] = returns[p]
+                    elif player == p and best and label is not None:
+                        cf = math.prod(reach[k][q] for q in range(n + 1) if q != p)
+                        groups.setdefault(label, []).append((k, cf))
+                    else:
+                        v[k] = sum(prob[c] * v[c] for c in kids)
+                for members in groups.values():
+                    width = len(nodes[members[0][0]][1])
+                    q = [sum(cf * v[nodes[k][1][j]] for k, cf in members) for j in range(width)]
+                    j = int(np.argmax(q))
+                    for k, _ in members:
+                        v[k] = v[nodes[k][1][j]]
+            return v[()]
+
+        values = [solve_for(p, False) for p in range(n)]
+        return values, sum(solve_for(p, True) - values[p] for p in range(n))
+
+    return [walk_one(i) for i in range(len(profiles))]
 
 
 @pytest.mark.peer
@@ -483,12 +502,13 @@ def test_universal_poker_boards_in_several_rounds(text):
     os_game = universal_poker_game(gd)
     lp = solve(g, "lp").profile
     rnd = Profile.random(g, np.random.default_rng(7))
-    for profile in (Profile.uniform(g), rnd, lp):
+    profiles = (Profile.uniform(g), rnd, lp)
+    walks = up_walk(os_game, gd, profiles)  # OpenSpiel's tree walked once for the three
+    for profile, (values, nash_conv) in zip(profiles, walks, strict=True):
         ours = evaluate(g, profile)
-        values, nash_conv = up_walk(os_game, gd, profile)
         assert np.allclose(values, [float(x) for x in ours.values], rtol=0, atol=1e-12)
         assert nash_conv == pytest.approx(float(ours.nash_conv), rel=0, abs=1e-12)
-    assert up_walk(os_game, gd, lp)[1] < 1e-9  # the LP profile is an equilibrium there too
+    assert walks[2][1] < 1e-9  # the LP profile is an equilibrium there too
     # OpenSpiel's own policy table cannot hold a profile that tells the orders apart:
     # it is refused, not filled with whichever infoset came first
     with pytest.raises(ToypokerError, match="joins infosets that differ"):

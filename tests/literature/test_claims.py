@@ -1,4 +1,10 @@
-"""The literature check: every row asserted with the exact values involved."""
+"""The literature check: every row asserted with the exact values involved.
+
+The check runs in the parts of :mod:`.claim_parts` (one ``check`` call each, rows equal
+to the whole run's: see there), each part one ``xdist_group`` so that the two workers
+share the minutes it takes; each part's rows are asserted in full below, the catalogue's
+and the README's counts from the parts' counts.
+"""
 
 from fractions import Fraction as F
 from pathlib import Path
@@ -9,47 +15,25 @@ from toypoker.errors import ToypokerError
 from toypoker.literature.claims import CLAIMS, check, claim_ids
 from toypoker.literature.papers import billingham, kuhn1950
 
+from .claim_parts import PARTS, part_rows
+
 README = Path(__file__).resolve().parents[2] / "README.md"
 
 # the whole check certifies 476 rows (minutes: 788 s at load 6-9): CI, not the quick part
 pytestmark = pytest.mark.slow
 
+#: rows per part: 476 in all.  190 before issue 15, + Table 1 caption, Table 2 (10),
+#: estimators (5); + Ullman (190); + Table 8's collusion rows (30), Table 7's values (19),
+#: his 3P-SMH collusion runs (20), footnote 6 (1); + which of his runs gives each table
+#: (3 + 4 + 1) and his tree sizes (2).  Per part as run on 2026-11-26 (they sum to 476)
+ROWS = {"papers": 206, "ullman-2p": 68, "ullman-3p-smh": 32, "ullman-3p-mmh": 170}
 
-@pytest.fixture(scope="module")
-def rows():
-    return check()
-
-
-def find(rows, claim, params):
-    hits = [r for r in rows if r.claim == claim and r.params == params]
-    assert hits, f"no row {claim} / {params}"
-    return hits[0]
-
-
-def test_every_claim_runs_and_is_classified(rows):
-    assert isinstance(CLAIMS, tuple) and len(set(claim_ids())) == len(CLAIMS)
-    assert [r.claim for r in rows if r.claim not in {x.claim for x in rows[: rows.index(r)]}] == [
-        c.id for c in CLAIMS
-    ]  # every claim ran, in the catalogue's order
-    assert {r.status for r in rows} <= {"verified", "disagrees"}
-    # 190 before issue 15, + Table 1 caption, Table 2 (10), estimators (5); + Ullman (190);
-    # + Table 8's collusion rows (30), Table 7's values (19), his 3P-SMH collusion runs (20),
-    # footnote 6 (1); + which of his runs gives each table (3 + 4 + 1) and his tree sizes (2)
-    assert len(rows) == 476
-    # the README gives the same count (issue 24: it said ~190 long after)
-    n_bad = sum(r.status == "disagrees" for r in rows)
-    text = " ".join(README.read_text(encoding="utf-8").split())
-    assert f"Of the {len(rows)} checks" in text
-    assert f"{len(rows) - n_bad} verify and {n_bad} disagree" in text
-    # the disagreements, counted per claim (seed 0): Kuhn (1950) I and J, case 1's
-    # value, case 3's printed eta; Szafron's Sec. 5 text b33; Billingham eq. (3) at
-    # P = 5, eq. (11) without 1/24, the alliance's o_K, eq. (4)'s 6.67, Table 2's
-    # (B4, D9) and eq. (46) as printed
-    bad: dict[str, int] = {}
-    for r in rows:
-        if r.status == "disagrees":
-            bad[r.claim] = bad.get(r.claim, 0) + 1
-    assert bad == {
+#: the disagreements, counted per claim (seed 0), per part
+BAD: dict[str, dict[str, int]] = {
+    # Kuhn (1950) I and J, case 1's value, case 3's printed eta; Szafron's Sec. 5 text
+    # b33; Billingham eq. (3) at P = 5, eq. (11) without 1/24, the alliance's o_K,
+    # eq. (4)'s 6.67, Table 2's (B4, D9) and eq. (46) as printed
+    "papers": {
         "kuhn-basic": 2,
         "kuhn-general": 7,
         "szafron-text-b33": 2,
@@ -59,25 +43,103 @@ def test_every_claim_runs_and_is_classified(rows):
         "billingham-p-star": 1,
         "billingham-table2": 1,
         "billingham-estimators": 1,
-        # Ullman (2015): the 3P-SMH text values (bet 8, not 4), the mixed situations of
-        # 3P-SMH, Tables 2-3 (his FP at eps 0.01, not the LP equilibrium), Tables 4-6
-        # and 8 (FP leftovers against CFR+), Table 7's caption (the equal rows are B, C),
-        # Table 7's strong Public/Private outsider and weak payoffs, footnote 6 (10^-4)
-        "ullman-3p-smh-values": 3,
-        "ullman-smh-shape": 1,
+    },
+    # Ullman (2015): Tables 2-3 (his FP at eps 0.01, not the LP equilibrium); Table 1 is
+    # no run of his fictitious play
+    "ullman-2p": {
         "ullman-table2": 16,
         "ullman-table3": 14,
+        "ullman-runs": 1,
+    },
+    # the 3P-SMH text values (bet 8, not 4), the mixed situations of 3P-SMH, footnote 6
+    # (10^-4)
+    "ullman-3p-smh": {
+        "ullman-3p-smh-values": 3,
+        "ullman-smh-shape": 1,
+        "ullman-footnote6": 1,
+    },
+    # Tables 4-6 and 8 (FP leftovers against CFR+), Table 7's caption (the equal rows
+    # are B, C), Table 7's strong Public/Private outsider and weak payoffs; Table 7 is
+    # not his published runs
+    "ullman-3p-mmh": {
         "ullman-table4": 16,
         "ullman-table5": 28,
         "ullman-table6": 18,
         "ullman-table7": 4,
         "ullman-table8": 53,
         "ullman-table7-values": 10,
-        "ullman-footnote6": 1,
-        # Table 1 is no run of his fictitious play; Table 7 is not his published runs
-        "ullman-runs": 1,
         "ullman-mmh-table7-runs": 1,
-    }
+    },
+}
+
+
+def find(rows, claim, params):
+    hits = [r for r in rows if r.claim == claim and r.params == params]
+    assert hits, f"no row {claim} / {params}"
+    return hits[0]
+
+
+def test_the_parts_are_the_catalogue_and_the_readme_counts():
+    ids = claim_ids()
+    assert isinstance(CLAIMS, tuple) and len(set(ids)) == len(CLAIMS)
+    every = [c for part in PARTS.values() for c in part]
+    assert sorted(every) == sorted(ids) and len(every) == len(ids)  # each claim in one part
+    # the first part is the catalogue's prefix: it draws what the whole run draws
+    assert PARTS["papers"] == ids[: len(PARTS["papers"])]
+    assert set(ROWS) == set(BAD) == set(PARTS)
+    for part, bad in BAD.items():
+        assert set(bad) <= set(PARTS[part])
+    n_rows = sum(ROWS.values())
+    assert n_rows == 476
+    # the README gives the same count (issue 24: it said ~190 long after)
+    n_bad = sum(n for bad in BAD.values() for n in bad.values())
+    text = " ".join(README.read_text(encoding="utf-8").split())
+    assert f"Of the {n_rows} checks" in text
+    assert f"{n_rows - n_bad} verify and {n_bad} disagree" in text
+
+
+def check_part(part, rows):
+    """Every claim of ``part`` ran, in the catalogue's order, and is classified; its rows
+    and disagreements counted."""
+    firsts = [r.claim for r in rows if r.claim not in {x.claim for x in rows[: rows.index(r)]}]
+    assert firsts == [c for c in claim_ids() if c in PARTS[part]]
+    assert {r.status for r in rows} <= {"verified", "disagrees"}
+    assert len(rows) == ROWS[part]
+    bad: dict[str, int] = {}
+    for r in rows:
+        if r.status == "disagrees":
+            bad[r.claim] = bad.get(r.claim, 0) + 1
+    assert bad == BAD[part]
+
+
+#: the tests of the first part's rows: one worker, one run
+PAPERS = pytest.mark.xdist_group("claims-papers")
+
+
+@pytest.fixture(scope="module")
+def rows():
+    """The first part's rows (Kuhn, Szafron et al., Billingham)."""
+    return part_rows("papers")
+
+
+@PAPERS
+def test_papers_claims_run_and_are_classified(rows):
+    check_part("papers", rows)
+
+
+@pytest.mark.xdist_group("claims-ullman-2p")
+def test_ullman_2p_claims_run_and_are_classified():
+    check_part("ullman-2p", part_rows("ullman-2p"))
+
+
+@pytest.mark.xdist_group("claims-ullman-3p-smh")
+def test_ullman_3p_smh_claims_run_and_are_classified():
+    check_part("ullman-3p-smh", part_rows("ullman-3p-smh"))
+
+
+@pytest.mark.xdist_group("claims-ullman-3p-mmh")
+def test_ullman_3p_mmh_claims_run_and_are_classified():
+    check_part("ullman-3p-mmh", part_rows("ullman-3p-mmh"))
 
 
 def test_check_validates_ids_and_runs_a_subset():
@@ -90,6 +152,7 @@ def test_check_validates_ids_and_runs_a_subset():
     ]
 
 
+@PAPERS
 def test_billingham_estimator_rows(rows):
     # App. D: (44), (45), (47) converge to b_J, d_Q, c_K; (46) as printed to
     # 4c(1+b)/(4+2b+bc); the corrected (46) to c_K (exact limits, sympy)
@@ -117,6 +180,7 @@ def test_billingham_estimator_rows(rows):
     assert r.status == "verified" and r.exact == {"values": ["-7/54", "-14/135", "7/30"]}
 
 
+@PAPERS
 def test_kuhn_family_and_matrices_verified(rows):
     # Kuhn (1950): the family is optimal with value -1/18; payoff scheme and 8x4 matrix
     fam = [r for r in rows if r.claim == "kuhn-family"]
@@ -127,6 +191,7 @@ def test_kuhn_family_and_matrices_verified(rows):
     assert find(rows, "kuhn-matrices", "reduced 8x4 matrix (x6)").status == "verified"
 
 
+@PAPERS
 def test_kuhn_basic_strategies_i_and_j_misprinted(rows):
     # Kuhn (1950) table of basic strategies: I, J printed (1/4, 5/12, 3/4);
     # the mixtures give beta = 7/12 = gamma/3 + 1/3 (on the family), and are optimal
@@ -140,6 +205,7 @@ def test_kuhn_basic_strategies_i_and_j_misprinted(rows):
         assert find(rows, "kuhn-basic", name).status == "verified"
 
 
+@PAPERS
 def test_kuhn_case1_value_formula(rows):
     # Kuhn (1950) case 1 prints -b/(6(2a+b)); exact value is -b^2/(6(2a+b))
     r = find(rows, "kuhn-general", "case 1: a=1, b=1/2")
@@ -151,6 +217,7 @@ def test_kuhn_case1_value_formula(rows):
     )
 
 
+@PAPERS
 def test_kuhn_case3_eta_interval(rows):
     # printed eta in [b/(2a+b), (a+b)/(2a+b)]; exact [(2a-b)/(2a+b), b/(2a+b)]
     r = find(rows, "kuhn-general", "case 3: a=1, b=3/2, printed upper eta=5/7")
@@ -164,6 +231,7 @@ def test_kuhn_case3_eta_interval(rows):
         assert ok.status == "verified" and ok.exact["values"] == ["-1/28", "1/28"]
 
 
+@PAPERS
 def test_szafron_rows(rows):
     t3 = [r for r in rows if r.claim == "szafron-table3"]
     assert len(t3) == 36 and all(
@@ -178,6 +246,7 @@ def test_szafron_rows(rows):
     assert find(rows, "szafron-robust", "P2 with b11 = b21").status == "verified"
 
 
+@PAPERS
 def test_billingham_rows(rows):
     # eqs (30)-(32), (38)-(40) are polynomial identities with our expected values
     assert all(r.status == "verified" for r in rows if r.claim == "billingham-expectations")

@@ -22,6 +22,8 @@ from toypoker.literature.papers import ullman2015
 from toypoker.solvers import solve
 from toypoker.solvers.ullman import run_ullman
 
+from .claim_parts import part_rows
+
 
 def _mercer(players, variant):
     try:
@@ -131,17 +133,12 @@ def test_his_fictitious_play_reproduces_his_3p_smh_run():
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("claims-ullman-2p")
 def test_claim_rows_2p_smh():
-    _mercer(2, "smh")
-    from toypoker.literature.claims import ullman2015 as claims_ullman
-    from toypoker.literature.claims.base import Context
-
-    ctx = Context(np.random.default_rng(0))
-    by_id = {c.id: c for c in claims_ullman.CLAIMS}
+    # the two claims' rows from the literature check's two-player part (run once a
+    # worker process for test_claims.py too: claim_parts)
     rows = [
-        r
-        for cid in ("ullman-2p-smh-values", "ullman-table1")
-        for r in by_id[cid].run(by_id[cid], ctx)
+        r for r in part_rows("ullman-2p") if r.claim in ("ullman-2p-smh-values", "ullman-table1")
     ]
     assert {r.status for r in rows} == {"verified"}
     assert len(rows) == 6 + 6  # 2 text + 2 code values + iterations + last gain; 6 cells
@@ -201,16 +198,12 @@ def test_stored_equilibria_fit_the_games():
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("claims-ullman-3p-smh")
 def test_footnote6_row():
     # footnote 6: strong collusion gains "on the order of 10^-4" in 3P-SMH; the exact
     # gain is 0.0663 per member (the merged LP team values 0.06281, 0.13557, 0.19927
     # for teams {1,2}, {1,3}, {2,3}, over 6 members; their CFR bracket here to 1e-4)
-    _mercer(3, "smh")
-    from toypoker.literature.claims import ullman2015 as claims_ullman
-    from toypoker.literature.claims.base import Context
-
-    ctx = Context(np.random.default_rng(0))
-    claim = next(c for c in claims_ullman.CLAIMS if c.id == "ullman-footnote6")
-    (row,) = claim.run(claim, ctx)
+    # the claim's row from the literature check's 3P-SMH part (claim_parts)
+    (row,) = [r for r in part_rows("ullman-3p-smh") if r.claim == "ullman-footnote6"]
     assert row.status == "disagrees"
     assert "ours 0.066" in row.detail and "weak collusion" in row.detail

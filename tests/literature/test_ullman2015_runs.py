@@ -7,6 +7,8 @@ from toypoker.literature.claims import check
 from toypoker.literature.claims.ullman2015_runs import PASSES, TABLES, _spans
 from toypoker.literature.papers import ullman2015
 
+from .claim_parts import part_rows
+
 
 def test_spans_name_runs_of_consecutive_iterations():
     assert _spans([3, 4, 5, 9]) == "3-5, 9"
@@ -23,6 +25,7 @@ def test_every_pass_tries_his_code_run():
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("claims-ullman-2p")
 def test_tables_2_and_3_are_his_2p_mmh_run_and_table_1_is_no_run():
     """Expected, by brute force over one pass of his fictitious play per game (~100 s):
     Tables 2 and 3 (34 cells) match his 2P-MMH run (eps 0.01, 1901 iterations, his
@@ -31,7 +34,8 @@ def test_tables_2_and_3_are_his_2p_mmh_run_and_table_1_is_no_run():
     8500 gives all six (the printed profile is an equilibrium: ullman-2p-smh-profile)."""
     import json
 
-    checked = check(["ullman-runs"])
+    # the claim's rows from the literature check's two-player part (claim_parts)
+    checked = [r for r in part_rows("ullman-2p") if r.claim == "ullman-runs"]
     json.dumps([r.to_dict() for r in checked])  # plain JSON types (`literature check --json`)
     rows = {r.params.split(" (")[0]: r for r in checked}
     assert set(rows) == {"Table 1", "Table 2", "Table 3"}
