@@ -234,3 +234,25 @@ def test_team_evaluation_alternating_is_a_lower_bound():
     assert 0 <= alt.gain <= ex.gain and alt.value == ex.value
     with pytest.raises(ToypokerError, match="unknown team best-response method"):
         team_evaluation(g, p, (0, 2), method="bogus")
+
+
+@pytest.mark.slow
+def test_a_team_milp_past_its_time_limit_gives_a_lower_bound_not_a_hang(monkeypatch):
+    """Audit (2026-11-26): the team gain of 100 PDCFR+ iterations on this weak team ran
+    HiGHS's MILP for over 10 minutes, deaf to Ctrl-C and SIGTERM.  Now HiGHS gets
+    ``TEAM_MILP_SECONDS``; past it the members' alternating best responses give the
+    gain's lower bound, said in ``how``.  Expected numbers: the same profile's
+    ``team_evaluation(method="alternating")`` (the independent path it falls back to)."""
+    import importlib
+
+    import toypoker
+
+    ev_mod = importlib.import_module("toypoker.evaluate")  # the module, not tp.evaluate
+
+    g = load_game("holdem(players=3,ranks=4,suits=2,team=13)")
+    prof = toypoker.solve(g, "pdcfr+", iterations=100).profile
+    monkeypatch.setattr(ev_mod, "TEAM_MILP_SECONDS", 0.01)
+    te = team_evaluation(g, prof, Team.parse("13"))
+    assert "lower bound" in te.how and "did not finish" in te.how
+    alt = team_evaluation(g, prof, Team.parse("13"), method="alternating")
+    assert te.br_value == alt.br_value and te.gain == alt.gain and te.gain >= 0

@@ -31,11 +31,16 @@ from .game import Game
 from .games.collusion import Team, seat_digits
 from .io import exact_text
 from .profile import Profile, check_profile
-from .team_response import joint_plan, joint_plan_alternating, random_plans
+from .team_response import MilpUnfinishedError, joint_plan, joint_plan_alternating, random_plans
 from .teams import sees_together, team_seats
 
-
 # ----------------------------------------------------------------- primitives
+TEAM_MILP_SECONDS = 30.0
+"""HiGHS's time limit on a team's best-response MILP in :func:`team_evaluation`: past it
+the members' alternating best responses give a lower bound instead (said in ``how``), so
+a long MILP neither hangs a command nor keeps it from seeing Ctrl-C for long."""
+
+
 def segment_sum(index: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
     """``out[i] = sum(weights[index == i])`` for float or exact (object) weights."""
     if weights.dtype == object:
@@ -481,6 +486,7 @@ def team_best_response(
     restarts: int = 2,
     rng: np.random.Generator | None = None,
     together: bool | None = None,
+    time_limit: float | None = None,
 ) -> BestResponse:
     """The team's joint pure best response to ``profile`` and its value (the team's
     summed payoff; exact for an exact profile).
@@ -492,7 +498,8 @@ def team_best_response(
     (:func:`toypoker.team_response.joint_plan_alternating`): fast, a lower bound,
     started from the members' likeliest actions, their first actions and ``restarts``
     random plans drawn with ``rng`` (default: seed 0).  ``together``: the value of
-    :func:`sees_together` when the caller has it.
+    :func:`sees_together` when the caller has it; ``time_limit``: seconds for HiGHS
+    (:class:`~toypoker.team_response.MilpUnfinishedError` when it stops first).
     """
     sigma = profile.probs
     if eprob is None:
@@ -514,7 +521,7 @@ def team_best_response(
         starts += random_plans(game, seats, restarts, rng or np.random.default_rng(0))
         choice = joint_plan_alternating(game, seats, cf * u, starts)[0]
     elif method == "exact":
-        choice = joint_plan(game, seats, cf * u)
+        choice = joint_plan(game, seats, cf * u, time_limit=time_limit)
     else:
         raise ToypokerError(f"unknown team best-response method {method!r}")
     vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
@@ -578,9 +585,16 @@ def team_evaluation(
         reach = reaches(game, eprob)
     value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
     together = sees_together(game, seats)
-    br = team_best_response(game, profile, seats, reach=reach, eprob=eprob, method=method,
-                            restarts=restarts, rng=rng, together=together)  # fmt: skip
     how = "backward induction" if together else "MILP"
+    try:
+        br = team_best_response(game, profile, seats, reach=reach, eprob=eprob,
+                                method=method, restarts=restarts, rng=rng, together=together,
+                                time_limit=TEAM_MILP_SECONDS)  # fmt: skip
+    except MilpUnfinishedError:  # HiGHS's limit bounds the wait (Ctrl-C is seen after it)
+        br = team_best_response(game, profile, seats, reach=reach, eprob=eprob,
+                                method="alternating", restarts=restarts, rng=rng,
+                                together=together)  # fmt: skip
+        how = f"alternating (lower bound: the MILP did not finish in {TEAM_MILP_SECONDS:g} s)"
     if how == "MILP" and method == "alternating":
         how = "alternating (lower bound)"
     br_value = br.value if profile.exact else float(br.value)  # type: ignore[arg-type]

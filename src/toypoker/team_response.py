@@ -197,7 +197,7 @@ def _plan_of(game: Game, members: tuple[int, ...], res: object, sigma: np.ndarra
     """The 0/1 plan of a finished MILP: ``res.x[cols]`` at the flat actions ``sigma``,
     the first action at every free infoset of the members the plan never reaches."""
     if res.status != 0 or res.x is None:  # type: ignore[attr-defined]
-        raise ToypokerError(
+        raise MilpUnfinishedError(
             f"the team's best-response MILP did not finish: {res.message}"  # type: ignore[attr-defined]
         )
     choice = np.zeros(game.n_sigma, dtype=np.int8)
@@ -208,6 +208,10 @@ def _plan_of(game: Game, members: tuple[int, ...], res: object, sigma: np.ndarra
             if not block.any():
                 block[0] = 1
     return choice
+
+
+class MilpUnfinishedError(ToypokerError):
+    """HiGHS stopped before proving a joint plan optimal (its time limit, or a failure)."""
 
 
 #: most pairs of sequences (the two members' sequences, empty ones included) for which

@@ -30,6 +30,7 @@ from ..solvers.vector_solver import (
     check_vector_method,
     vector_count,
 )
+from ..spec import format_spec
 from ..vector.direct import build_vector
 from ..vector.layout import VectorGame, compile_vector
 from .common import err
@@ -41,6 +42,13 @@ VECTOR_METHODS = "the CFR family, fp, pcs-cfr+ or lp"
 DIRECT_GAMES = ("kuhn", "holdem", "mercer", "rhode_island")
 """Games :func:`~toypoker.vector.direct.build_vector` builds without a deal table; the
 other catalogue games reach the vector layout through their compiled rows."""
+
+
+def row_count(spec: str) -> LayoutCount | None:
+    """The counted row layout of ``spec`` for a row-size refusal: any collusion spec as
+    its uncolluded game (collusion keeps the deals and the public tree, so the rows)."""
+    info, params, coll = parse_game_spec(spec)
+    return vector_count(format_spec(info.name, params) if coll else spec)
 
 
 def rows_text(counted: LayoutCount) -> str:
@@ -67,6 +75,10 @@ def check_vector_run(spec: str, method: str, layout: str, *, team: bool) -> None
         raise ToypokerError(f"--layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
     info, _, coll = parse_game_spec(spec)
     strong = bool(coll.get("strong"))
+    if strong and layout == "auto":  # strong collusion runs on the rows: their size first
+        rows_or_refuse(
+            spec, "strong collusion", "weak teams (strong=false) run on the vector layout", layout
+        )
     if layout == "rows" or (
         layout == "auto" and (strong or info.name not in ("holdem", *VECTOR_GAMES))
     ):
@@ -100,7 +112,7 @@ def rows_or_refuse(spec: str, what: str, instead: str, layout: str) -> None:
     anyway); ``layout`` ``"rows"`` lets it through."""
     if layout not in ("auto", "rows"):
         raise ToypokerError(f"{what} runs on the row layout only: --layout auto or rows")
-    counted = vector_count(spec) if layout == "auto" else None
+    counted = row_count(spec) if layout == "auto" else None
     if counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT:
         raise ToypokerError(
             f"{what} needs the row layout: {rows_text(counted)} (> "
