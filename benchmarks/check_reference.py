@@ -22,6 +22,7 @@ import time
 import numpy as np
 
 from toypoker.archive import is_archive, read_profile
+from toypoker.errors import ToypokerError
 from toypoker.profile import Profile
 from toypoker.vector import values as V
 from toypoker.vector.direct import build_vector
@@ -31,7 +32,9 @@ def main() -> None:
     """Build the game without a deal table, read the profile, print values, gains and
     NashConv by the numpy reference, with the time of each step and the machine load."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("spec", help="a game spec build_vector takes (holdem, kuhn, rhode_island)")
+    ap.add_argument(
+        "spec", help="a game spec build_vector takes (holdem, kuhn, mercer, rhode_island)"
+    )
     ap.add_argument("profile", help="a profile written by toypoker solve -o (.npz or .json)")
     args = ap.parse_args()
     print(f"load average {os.getloadavg()[0]:.1f}")
@@ -57,4 +60,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except ToypokerError as exc:  # a spec it cannot build, a profile of another game
+        raise SystemExit(f"check_reference: error: {exc}") from None

@@ -227,3 +227,16 @@ def test_eval_on_the_vector_layout_equals_the_rows(cli, tmp_path):
     for a, b in zip(vec["values"], rows["values"], strict=True):
         assert a == pytest.approx(float(b), abs=1e-12, rel=0)
     assert vec["nash_conv"] == pytest.approx(float(rows["nash_conv"]), abs=1e-12, rel=0)
+
+
+def test_eval_on_the_vector_layout_says_what_it_does_not_compute(cli, tmp_path):
+    """Audit (2026-11-26): on the vector layout ``eval`` dropped a weak team's gain and
+    ``--fractions`` without a word (solve says the first).  Now one line each."""
+    spec = "kuhn(players=3,team=12)"
+    prof = tmp_path / "p.json"
+    code, _, err = cli("solve", spec, "--iterations", "20", "-o", prof)
+    assert code == 0, err
+    code, out, err = cli("eval", spec, prof, "--layout", "vector", "--fractions")
+    assert code == 0, err
+    assert "team gain: not computed on the vector layout (--layout rows computes it)" in out
+    assert "--fractions: the vector layout evaluates in floats" in err

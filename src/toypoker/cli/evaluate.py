@@ -98,6 +98,10 @@ def eval_(
             print_json({"game": vg.game.spec, "layout": "vector", **dataclasses.asdict(vev)})
         else:
             out.print(values_table(vector_values(vev), fractions=fractions))
+        if fractions:
+            err.print("--fractions: the vector layout evaluates in floats (--exact needs rows)")
+        if "team=" in spec and not json_:  # weak collusion: the team response reads rows
+            out.print("team gain: not computed on the vector layout (--layout rows computes it)")
         return
     g = load_game(spec)
     ev = evaluate(g, load_profile(profile, g, exact), team=team_of(g, team))
