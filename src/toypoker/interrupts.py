@@ -7,6 +7,12 @@ iteration was counted: neither can be resumed exactly.  Inside
 :func:`deferred_interrupts` the first signal only sets a flag, which the loop
 reads between steps; a second one raises ``KeyboardInterrupt`` at once (the
 user insists).
+
+Outside such a block the command line's handler (:func:`interrupt_now`) raises
+``KeyboardInterrupt`` and remembers it: an interrupt raised inside a ctypes
+callback (numba compiling or loading a kernel from its cache) is printed as
+"Exception ignored" and dropped by CPython, and the run would go on deaf to it.
+A deferred block entered after that starts with its flag set.
 """
 
 from __future__ import annotations
@@ -26,6 +32,19 @@ class InterruptFlag:
 
 
 _ACTIVE: list[InterruptFlag] = []  # the flags of the enclosing deferred blocks
+_SEEN = [False]  # an interrupt was raised outside a deferred block (maybe swallowed)
+
+
+def interrupt_now(_signum: int, _frame: object) -> None:
+    """Signal handler outside deferred blocks: raise ``KeyboardInterrupt`` and remember
+    it, so that the next deferred block stops at once even if CPython dropped this one."""
+    _SEEN[0] = True
+    raise KeyboardInterrupt
+
+
+def forget_interrupts() -> None:
+    """Start a new command with no interrupt remembered."""
+    _SEEN[0] = False
 
 
 @contextmanager
@@ -33,7 +52,7 @@ def deferred_interrupts() -> Iterator[InterruptFlag]:
     """Within the block, SIGINT and SIGTERM set ``flag.requested`` instead of raising
     (a second signal raises ``KeyboardInterrupt``).  Outside the main thread, where
     handlers cannot be installed, signals behave as usual."""
-    flag = InterruptFlag()
+    flag = InterruptFlag(requested=_SEEN[0])
     if threading.current_thread() is not threading.main_thread():
         yield flag
         return

@@ -32,7 +32,7 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from .. import threads
+from .. import interrupts, threads
 from ..errors import ToypokerError
 from . import common
 
@@ -171,11 +171,6 @@ def _options(
     threads.configure(threads_)
 
 
-def _terminate(_signum: int, _frame: object) -> None:
-    """SIGTERM does what Ctrl-C does: stop, save, print how to resume."""
-    raise KeyboardInterrupt
-
-
 def _said(code: int) -> int:
     """``code``, after saying ``toypoker: interrupted`` for an exit 130 nobody reported
     (click turns a KeyboardInterrupt into a silent exit 130)."""
@@ -196,11 +191,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     common.ARGV[:] = args
     common.INTERRUPT_REPORTED = False
     command = typer.main.get_command(app)
-    installed, previous = False, None
+    interrupts.forget_interrupts()
+    previous: dict[int, object] = {}
     try:
-        previous = signal.signal(signal.SIGTERM, _terminate)
-        installed = True
-    except ValueError:  # not the main thread: leave SIGTERM alone
+        # SIGTERM does what Ctrl-C does (stop, save, print how to resume); both are
+        # remembered in case CPython drops the KeyboardInterrupt (interrupts.py)
+        for s in (signal.SIGINT, signal.SIGTERM):
+            previous[s] = signal.signal(s, interrupts.interrupt_now)
+    except ValueError:  # not the main thread: leave the signals alone
         pass
     try:
         # obj: this entry point, for a command that runs other commands (reproduce)
@@ -236,8 +234,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         raise
     finally:
-        if installed:
-            signal.signal(signal.SIGTERM, previous)
+        for s, h in previous.items():
+            signal.signal(s, h)
+        interrupts.forget_interrupts()  # the Python API after this command starts clean
 
 
 def run() -> None:

@@ -281,6 +281,8 @@ class Solver:
         per_iteration = None
         last_save = time.monotonic()
         while not (iterations is not None and self.iteration >= iterations):
+            if flag.requested:  # e.g. an interrupt CPython dropped before the block
+                return Stopped.INTERRUPTED
             t0 = time.perf_counter()
             n = 1
             if self.method.step_many is not None:
@@ -323,8 +325,7 @@ class Solver:
                 return Stopped.TARGET  # Ullman (2015): the largest gain < eps
             if out_of_time:
                 return Stopped.SECONDS
-            if flag.requested:  # Ctrl-C or SIGTERM during the step: stop between steps
-                return Stopped.INTERRUPTED
+            # Ctrl-C or SIGTERM during the step: the loop's head stops between steps
         return Stopped.ITERATIONS
 
 
