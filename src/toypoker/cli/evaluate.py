@@ -30,7 +30,7 @@ from .common import (
     out,
     print_json,
 )
-from .layouts import build_on_vector_layout, rows_or_refuse, rows_text
+from .layouts import build_on_vector_layout, rows_or_refuse, rows_text, team_gain_note
 from .solve import vector_values
 from .tables import team_lines, team_of, values_table
 
@@ -101,7 +101,7 @@ def eval_(
         if fractions:
             err.print("--fractions: the vector layout evaluates in floats (--exact needs rows)")
         if "team=" in spec and not json_:  # weak collusion: the team response reads rows
-            out.print("team gain: not computed on the vector layout (--layout rows computes it)")
+            out.print(team_gain_note(spec))
         return
     g = load_game(spec)
     ev = evaluate(g, load_profile(profile, g, exact), team=team_of(g, team))

@@ -13,14 +13,22 @@ layout; this module says the rest in one line each, from the same count
 * :func:`build_on_vector_layout` says the counted size, then builds: without a deal
   table where :func:`~toypoker.vector.direct.build_vector` has a builder, else by
   compiling the catalogue game and :func:`~toypoker.vector.layout.compile_vector`.
+
+Whether the rows may be built at all is one rule, ``load_game``'s own size check
+(:func:`~toypoker.games.check_size`, its budget ``TOYPOKER_MAX_BYTES``):
+:func:`rows_refusal` asks it without building, and every refusal here names
+``--layout rows`` as a way out only where it admits the rows (:func:`rows_way`).
+:data:`~toypoker.solvers.vector_solver.ROW_LAYOUT_LIMIT` is not a second such rule:
+it is the counted size past which a command prefers the vector layout, or asks for
+``--layout rows`` before building rows that large.
 """
 
 from __future__ import annotations
 
 import time
 
-from ..errors import ToypokerError
-from ..games import load_game, parse_game_spec
+from ..errors import SpecError, ToypokerError
+from ..games import check_size, load_game, parse_game_spec
 from ..games.layout_count import LayoutCount
 from ..io import size_text
 from ..solvers.vector_solver import (
@@ -56,12 +64,41 @@ def rows_text(counted: LayoutCount) -> str:
     return f"{counted.rows:,} rows, about {size_text(counted.row_bytes)}"
 
 
+def rows_refusal(spec: str) -> str | None:
+    """Why ``load_game`` would not build ``spec``'s rows -- its own one-line refusal --
+    or None where it would: :func:`~toypoker.games.check_size`, the check ``load_game``
+    makes first, asked without building (collusion keeps the uncolluded game's size)."""
+    info, params, _ = parse_game_spec(spec)
+    try:
+        check_size(info, params)
+    except SpecError as e:
+        return str(e)
+    return None
+
+
+def rows_way(spec: str) -> str:
+    """The parenthesis of a refusal on the rows' size: ``--layout rows builds them
+    anyway`` where ``load_game`` admits them (:func:`rows_refusal`), else that they are
+    too large to compile (never naming an option ``load_game`` would refuse)."""
+    if rows_refusal(spec) is None:
+        return "--layout rows builds them anyway"
+    return "too large to compile"
+
+
 def _on_vector(method: str, spec: str) -> bool:
     try:
         check_vector_method(method, spec)
     except ToypokerError:
         return False
     return True
+
+
+def team_gain_note(spec: str) -> str:
+    """The line saying a weak team's gain is not computed on the vector layout (its
+    lifted best response reads the rows), with the rows as the way where they may be
+    built (:func:`rows_refusal`)."""
+    way = "--layout rows computes it" if rows_refusal(spec) is None else "its rows are too large"
+    return f"team gain: not computed on the vector layout ({way})"
 
 
 def check_vector_run(spec: str, method: str, layout: str, *, team: bool) -> None:
@@ -92,16 +129,17 @@ def check_vector_run(spec: str, method: str, layout: str, *, team: bool) -> None
     else:
         return
     counted = vector_count(spec)  # None for strong collusion and uncounted games: rows, if any
-    if counted is None or counted.row_bytes <= ROW_LAYOUT_LIMIT:
-        if layout == "auto" and info.name not in VECTOR_GAMES:
-            return  # a holdem spec whose rows fit runs on them
+    small = counted is None or counted.row_bytes <= ROW_LAYOUT_LIMIT
+    if small and layout == "auto" and info.name not in VECTOR_GAMES:
+        return  # a holdem spec whose rows fit runs on them
+    refused = rows_refusal(spec)
+    if small and refused is None:
         where = "" if counted is None else f" ({rows_text(counted)})"
         way = f"--layout rows runs it on the rows{where}"
     else:
         instead = "leave out --team" if team else f"use {VECTOR_METHODS}"
-        way = (
-            f"its row layout is {rows_text(counted)} (--layout rows builds them anyway); {instead}"
-        )
+        size = "too large to compile" if counted is None else rows_text(counted)
+        way = f"its row layout is {size} ({rows_way(spec)}); {instead}"
     raise ToypokerError(f"{blocker} does not run on the vector layout; {way}")
 
 
@@ -116,7 +154,7 @@ def rows_or_refuse(spec: str, what: str, instead: str, layout: str) -> None:
     if counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT:
         raise ToypokerError(
             f"{what} needs the row layout: {rows_text(counted)} (> "
-            f"{size_text(ROW_LAYOUT_LIMIT)}; --layout rows builds them anyway); {instead}"
+            f"{size_text(ROW_LAYOUT_LIMIT)}; {rows_way(spec)}); {instead}"
         )
 
 

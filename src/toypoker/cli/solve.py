@@ -54,7 +54,7 @@ from .common import (
     stopped_name,
     temp_checkpoint,
 )
-from .layouts import build_on_vector_layout, check_vector_run
+from .layouts import build_on_vector_layout, check_vector_run, team_gain_note
 from .tables import strategy_table, team_lines, team_of, values_table
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
@@ -317,7 +317,7 @@ def solve(
         if res.team is not None:
             out.print(*team_lines(res.team, target_nash_conv), sep="\n")
         elif vector and "team=" in spec:  # weak collusion: the lifted team response reads rows
-            out.print("team gain: not computed on the vector layout (--layout rows computes it)")
+            out.print(team_gain_note(spec))
         if output:
             said(f"profile written to {output}")
         if csv:

@@ -1,0 +1,91 @@
+"""Which layout a command runs on, and its refusals (src/toypoker/cli/layouts.py).
+
+Expected sizes: the counted rows of the full Rhode Island game, 438,275,565 (exact on
+compiled decks in tests/games/test_layout_count.py), x 200 bytes a row
+(layout_count.BYTES_PER_ROW) = 87.7 GB; ``rhode_island(ranks=8)``: 56,785,680 rows
+(11.4 GB), which ``load_game``'s own budget (deals x public nodes x players x 8 bytes)
+admits, while the full deck's it does not (366,145 deals x >= 1,197 public nodes x 2
+players x 8 bytes > 2^31, the refusal's own estimate)."""
+
+from __future__ import annotations
+
+import pytest
+
+from toypoker.errors import SpecError
+from toypoker.games import load_game
+
+FULL = "rhode_island"
+ADMITTED = "rhode_island(ranks=8)"  # rows counted past 2 GB, within load_game's budget
+
+
+def _no_build(spec: str, *a: object, **k: object) -> None:
+    raise AssertionError(f"built {spec}")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("solve", FULL, "--method", "es-mccfr"),
+        ("solve", "rhode_island(players=3,team=12,strong=true)"),
+        ("eval", FULL, "PROFILE", "--exact"),
+        ("verify", FULL, "PROFILE"),
+    ],
+)
+def test_a_refusal_never_names_rows_load_game_refuses(cli, one_line_error, tmp_path, args):
+    """Audit of issue 21/22: these refusals said ``--layout rows builds them anyway``
+    while ``solve rhode_island --layout rows`` is refused by load_game's budget (two 2 GB
+    rules).  One rule now (rows_refusal = load_game's check_size): the way out is not
+    named where it is refused too; the row size is still said."""
+    args = tuple(str(tmp_path / "p.npz") if a == "PROFILE" else a for a in args)
+    err = one_line_error(*args)
+    assert "--layout rows" not in err, err
+    assert "too large to compile" in err and "GB" in err, err
+    # and indeed the rows are refused: the option the old text proposed fails
+    code, _, rows_err = cli(*args, "--layout", "rows")
+    assert code == 2 and "too large to compile" in rows_err
+
+
+def test_a_refusal_names_rows_load_game_admits(one_line_error, monkeypatch):
+    """Where load_game's budget admits the rows (counted 11.4 GB, past the 2 GB at which
+    solve prefers vectors), ``--layout rows`` stays the named way out; nothing built."""
+    monkeypatch.setattr("toypoker.cli.layouts.load_game", _no_build)
+    err = one_line_error("solve", ADMITTED, "--method", "es-mccfr")
+    assert "56,785,680 rows, about 11.4 GB (--layout rows builds them anyway)" in err, err
+
+
+def test_rows_refusal_is_load_games_rule():
+    """rows_refusal says what load_game says, without building: its line where it
+    refuses, None where it compiles (the compile not run here: the budget's check is the
+    first thing load_game does)."""
+    from toypoker.cli.layouts import rows_refusal
+
+    with pytest.raises(SpecError) as e:
+        load_game(FULL)
+    assert rows_refusal(FULL) == str(e.value)
+    assert rows_refusal(ADMITTED) is None
+    assert rows_refusal("rhode_island(players=3,team=12,strong=true)") is not None
+    assert rows_refusal("kuhn(players=3,team=12)") is None
+
+
+def test_the_team_gain_note_names_rows_only_where_they_are_built(cli, tmp_path, monkeypatch):
+    """On the vector layout a weak team's gain is not computed; the line named
+    ``--layout rows`` whatever the budget.  Under a budget of 1,000 bytes load_game
+    refuses even kuhn(players=3)'s rows (its refusal: the 24 deals are built in 192 x 8
+    bytes > 1,000), so the line says so instead (test failed before: it named rows)."""
+    spec = "kuhn(players=3,team=12)"
+    prof = tmp_path / "p.json"
+    assert cli("solve", spec, "--iterations", "5", "-o", prof, "--no-table")[0] == 0
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", "1000")
+    assert rows_refusal_text(spec) is not None
+    code, out, err = cli("eval", spec, prof, "--layout", "vector")
+    assert code == 0, err
+    assert "team gain: not computed on the vector layout (its rows are too large)" in out
+    code, out, err = cli("solve", spec, "--layout", "vector", "--iterations", "5", "--no-table")
+    assert code == 0, err
+    assert "team gain: not computed on the vector layout (its rows are too large)" in out
+
+
+def rows_refusal_text(spec: str) -> str | None:
+    from toypoker.cli.layouts import rows_refusal
+
+    return rows_refusal(spec)
