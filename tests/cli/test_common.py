@@ -6,6 +6,8 @@ import time
 import pytest
 
 from toypoker.cli import common
+from toypoker.errors import SpecError
+from toypoker.games import load_game
 
 
 @pytest.mark.parametrize(
@@ -166,10 +168,10 @@ def test_out_of_memory_is_one_line_and_exit_2(monkeypatch, capsys) -> None:
     import toypoker.cli.games as cli_games
     from toypoker.cli import main
 
-    def too_big(spec):  # noqa: ARG001 -- the signature of count_layout
+    def too_big(spec):  # noqa: ARG001 -- the signature of row_count
         raise MemoryError("Unable to allocate 412 MiB")
 
-    monkeypatch.setattr(cli_games, "count_layout", too_big)
+    monkeypatch.setattr(cli_games, "row_count", too_big)
     assert main(["info", "kuhn(players=3)"]) == 2
     err = [x for x in capsys.readouterr().err.splitlines() if x.strip()]
     assert len(err) == 1 and err[0].startswith("toypoker: error: out of memory")
@@ -205,3 +207,18 @@ def test_stage_prints_plain_lines_while_a_step_runs(monkeypatch, capsys) -> None
     time.sleep(0.6)
     lines = capsys.readouterr().err.splitlines()
     assert 1 <= len(lines) <= 3 and all(x.startswith("toypoker: lp kuhn: solving, ") for x in lines)
+
+
+def test_rows_refusal_is_load_games_rule():
+    """rows_refusal (the one rule the CLI's refusals follow) says what load_game says,
+    without building: its line where it refuses -- the full Rhode Island game, 366,145
+    deals x >= 1,197 public nodes x 2 x 8 bytes > 2^31 -- and None where it compiles:
+    rhode_island(ranks=8), 56,785,680 rows counted (11.4 GB), within its budget (the
+    compile not run here: the budget's check is the first thing load_game does)."""
+    with pytest.raises(SpecError) as e:
+        load_game("rhode_island")
+    assert common.rows_refusal("rhode_island") == str(e.value)
+    assert common.rows_refusal("rhode_island(ranks=8)") is None
+    # collusion keeps the uncolluded game's size
+    assert common.rows_refusal("rhode_island(players=3,team=12,strong=true)") is not None
+    assert common.rows_refusal("kuhn(players=3,team=12)") is None

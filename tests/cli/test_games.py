@@ -110,3 +110,32 @@ def test_info_says_the_whole_refusal_and_the_whole_spec(cli):
     assert err.rstrip().endswith("toypoker solve runs it on the vector layout (about 3.2 GB)")
     spec = "rhode_island(players=2,ranks=13,suits=4,ante=5,bet1=10,bet2=20,bet3=20,cap=3)"
     assert out.splitlines()[0] == spec and "…" not in out
+
+
+def test_info_counts_a_collusion_spec_first(cli, monkeypatch):
+    """Audit of issue 22: ``info`` on a collusion spec compiled the game without the
+    counted table other specs get (three-player hold'em on a full deck: 6.6 GB of rows
+    built uncounted).  Now counted first as its uncolluded game -- collusion keeps the
+    deals, the public tree and so the rows -- and refused in one line when too large.
+    Expected: the counts equal the compiled game's (independent path: the compile), and
+    1,934,970,354,720 rows for three-player Rhode Island as ``info
+    "rhode_island(players=3)"`` counts them (test failed before: no table, load_game's
+    estimate instead)."""
+    spec = "holdem(players=3,ranks=4,suits=2,team=12)"
+    code, out, err = cli("info", spec)
+    assert code == 0, err
+    assert "counted before building" in out and "team=12" in out.splitlines()[0]
+    code, out, _ = cli("info", spec, "--json")
+    data = json.loads(out)
+    assert data["rows"] == data["counted"]["rows"]
+    assert data["infosets"] == data["counted"]["infosets"]
+
+    def no_build(s: str, *a: object, **k: object) -> None:
+        raise AssertionError(f"built {s}")
+
+    monkeypatch.setattr("toypoker.cli.games.load_game", no_build)
+    code, out, err = cli("info", "rhode_island(players=3,team=12)")
+    assert code == 2 and err.count("\n") == 1, err
+    assert "counted before building" in out and "1,934,970,354,720" in out
+    assert "..." not in err  # whole (the line had been cut at its estimate)
+    assert err.startswith("toypoker: error: too large to compile: 1,934,970,354,720 rows counted")

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from toypoker.errors import SpecError
-from toypoker.games import load_game
+from toypoker.cli.common import rows_refusal
 
 FULL = "rhode_island"
 ADMITTED = "rhode_island(ranks=8)"  # rows counted past 2 GB, within load_game's budget
@@ -53,20 +52,6 @@ def test_a_refusal_names_rows_load_game_admits(one_line_error, monkeypatch):
     assert "56,785,680 rows, about 11.4 GB (--layout rows builds them anyway)" in err, err
 
 
-def test_rows_refusal_is_load_games_rule():
-    """rows_refusal says what load_game says, without building: its line where it
-    refuses, None where it compiles (the compile not run here: the budget's check is the
-    first thing load_game does)."""
-    from toypoker.cli.layouts import rows_refusal
-
-    with pytest.raises(SpecError) as e:
-        load_game(FULL)
-    assert rows_refusal(FULL) == str(e.value)
-    assert rows_refusal(ADMITTED) is None
-    assert rows_refusal("rhode_island(players=3,team=12,strong=true)") is not None
-    assert rows_refusal("kuhn(players=3,team=12)") is None
-
-
 def test_the_team_gain_note_names_rows_only_where_they_are_built(cli, tmp_path, monkeypatch):
     """On the vector layout a weak team's gain is not computed; the line named
     ``--layout rows`` whatever the budget.  Under a budget of 1,000 bytes load_game
@@ -76,16 +61,10 @@ def test_the_team_gain_note_names_rows_only_where_they_are_built(cli, tmp_path, 
     prof = tmp_path / "p.json"
     assert cli("solve", spec, "--iterations", "5", "-o", prof, "--no-table")[0] == 0
     monkeypatch.setenv("TOYPOKER_MAX_BYTES", "1000")
-    assert rows_refusal_text(spec) is not None
+    assert rows_refusal(spec) is not None
     code, out, err = cli("eval", spec, prof, "--layout", "vector")
     assert code == 0, err
     assert "team gain: not computed on the vector layout (its rows are too large)" in out
     code, out, err = cli("solve", spec, "--layout", "vector", "--iterations", "5", "--no-table")
     assert code == 0, err
     assert "team gain: not computed on the vector layout (its rows are too large)" in out
-
-
-def rows_refusal_text(spec: str) -> str | None:
-    from toypoker.cli.layouts import rows_refusal
-
-    return rows_refusal(spec)

@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -28,8 +28,11 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from ..errors import ToypokerError
+from ..errors import SpecError, ToypokerError
 from ..io import atomic_write_text, exact_text
+
+if TYPE_CHECKING:
+    from ..games.layout_count import LayoutCount
 
 out = Console()
 err = Console(stderr=True)
@@ -143,6 +146,32 @@ FractionsOpt = Annotated[
         "prints as its 12-digit decimal; --json always has the fraction).",
     ),
 ]
+
+
+def row_count(spec: str) -> LayoutCount | None:
+    """The counted row layout of ``spec`` (:func:`~toypoker.games.count_layout`), any
+    collusion spec as its uncolluded game: collusion keeps the deals and the public
+    tree, so the rows.  None for a game not counted there."""
+    from ..games import count_layout, parse_game_spec
+    from ..spec import format_spec
+
+    info, params, coll = parse_game_spec(spec)
+    return count_layout(format_spec(info.name, params) if coll else spec)
+
+
+def rows_refusal(spec: str) -> str | None:
+    """Why ``load_game`` would not build ``spec``'s rows -- its own one-line refusal --
+    or None where it would: :func:`~toypoker.games.check_size`, the check ``load_game``
+    makes first, asked without building (collusion keeps the uncolluded game's size).
+    The one rule for "the rows may be built" every command's refusal follows."""
+    from ..games import check_size, parse_game_spec
+
+    info, params, _ = parse_game_spec(spec)
+    try:
+        check_size(info, params)
+    except SpecError as e:
+        return str(e)
+    return None
 
 
 def num(x: object, fractions: bool = False) -> str:

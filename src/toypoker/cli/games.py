@@ -5,12 +5,12 @@ from __future__ import annotations
 from rich.table import Table
 
 from ..errors import ToypokerError
-from ..games import GAMES, count_layout, load_game
+from ..games import DEFAULT_MAX_BYTES, GAMES, canonical_spec, load_game
 from ..games.base import Param
 from ..games.collusion import COLLUSION_PARAMS
 from ..io import size_text
 from ..spec import format_value
-from .common import JsonOpt, SpecArg, out, print_json
+from .common import JsonOpt, SpecArg, out, print_json, row_count, rows_refusal
 
 
 def _default(value: object) -> object:
@@ -64,10 +64,14 @@ def games(json_: JsonOpt = False) -> None:
     )
 
 
-def _counted_table(summary: dict[str, object]) -> Table:
+def _counted_table(summary: dict[str, object], colluded: bool) -> Table:
     t = Table(
         title="counted before building (row and vector layouts)",
         title_justify="left",
+        caption="counted as the uncolluded game: collusion keeps its deals, tree and rows"
+        if colluded
+        else None,
+        caption_justify="left",
         show_header=False,
     )
     for k, v in summary.items():
@@ -87,29 +91,31 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
 
     ``rhode_island`` and ``holdem`` games are first counted without building (deals,
     public nodes, infosets, rows and the row layout's memory, hand entries and the
-    vector layout's memory); a game too large to compile is then refused in one line
+    vector layout's memory; a collusion spec as its uncolluded game, whose deals, tree
+    and rows it keeps); a game too large to compile is then refused in one line
     (``toypoker solve`` runs it on the vector layout:
     :func:`toypoker.solvers.vector_solver.choose_layout`).
     """
-    counted = count_layout(spec)
+    name = canonical_spec(spec)  # a collusion team checked before anything is counted
+    counted = row_count(spec)
     if counted is not None and not json_:
         # the spec on a line of its own, never cut (a table cell would fold or elide it)
-        out.print(counted.spec, soft_wrap=True, highlight=False, markup=False)
-        out.print(_counted_table(counted.summary()))
-    try:
-        g = load_game(spec)
-    except ToypokerError:
-        if counted is None or counted.row_bytes <= 2**31:
-            raise  # not the rows' size (e.g. the deal table's build): say only why
+        out.print(name, soft_wrap=True, highlight=False, markup=False)
+        out.print(_counted_table(counted.summary(), name != counted.spec))
+    refusal = None if counted is None else rows_refusal(spec)  # load_game's own rule
+    if counted is not None and refusal is not None:
+        if counted.row_bytes <= DEFAULT_MAX_BYTES:
+            raise ToypokerError(refusal)  # not the rows' size (the deal table's build)
         if json_:
             print_json({"counted": counted.summary()})
         # said whole within one line (the spec is printed above; the budget's own
         # estimate would push the line past common.MAX_LINE and be cut mid-sentence)
         raise ToypokerError(
-            f"too large to compile on the row layout: {counted.rows:,} rows counted, about "
+            f"too large to compile: {counted.rows:,} rows counted, about "
             f"{size_text(counted.row_bytes)} (TOYPOKER_MAX_BYTES allows more); toypoker solve "
             f"runs it on the vector layout (about {size_text(counted.vector_bytes)})"
-        ) from None
+        )
+    g = load_game(spec)
     s = g.summary()
     if json_:
         print_json(s if counted is None else {**s, "counted": counted.summary()})

@@ -16,7 +16,7 @@ layout; this module says the rest in one line each, from the same count
 
 Whether the rows may be built at all is one rule, ``load_game``'s own size check
 (:func:`~toypoker.games.check_size`, its budget ``TOYPOKER_MAX_BYTES``):
-:func:`rows_refusal` asks it without building, and every refusal here names
+:func:`~toypoker.cli.common.rows_refusal` asks it without building, and every refusal here names
 ``--layout rows`` as a way out only where it admits the rows (:func:`rows_way`).
 :data:`~toypoker.solvers.vector_solver.ROW_LAYOUT_LIMIT` is not a second such rule:
 it is the counted size past which a command prefers the vector layout, or asks for
@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import time
 
-from ..errors import SpecError, ToypokerError
-from ..games import check_size, load_game, parse_game_spec
+from ..errors import ToypokerError
+from ..games import load_game, parse_game_spec
 from ..games.layout_count import LayoutCount
 from ..io import size_text
 from ..solvers.vector_solver import (
@@ -38,10 +38,9 @@ from ..solvers.vector_solver import (
     check_vector_method,
     vector_count,
 )
-from ..spec import format_spec
 from ..vector.direct import build_vector
 from ..vector.layout import VectorGame, compile_vector
-from .common import err
+from .common import err, row_count, rows_refusal
 
 VECTOR_METHODS = "the CFR family, fp, pcs-cfr+ or lp"
 """The methods the vector layout runs, as a refusal names them
@@ -52,28 +51,9 @@ DIRECT_GAMES = ("kuhn", "holdem", "mercer", "rhode_island")
 other catalogue games reach the vector layout through their compiled rows."""
 
 
-def row_count(spec: str) -> LayoutCount | None:
-    """The counted row layout of ``spec`` for a row-size refusal: any collusion spec as
-    its uncolluded game (collusion keeps the deals and the public tree, so the rows)."""
-    info, params, coll = parse_game_spec(spec)
-    return vector_count(format_spec(info.name, params) if coll else spec)
-
-
 def rows_text(counted: LayoutCount) -> str:
     """``32,873,711 rows, about 6.6 GB``: the counted row layout."""
     return f"{counted.rows:,} rows, about {size_text(counted.row_bytes)}"
-
-
-def rows_refusal(spec: str) -> str | None:
-    """Why ``load_game`` would not build ``spec``'s rows -- its own one-line refusal --
-    or None where it would: :func:`~toypoker.games.check_size`, the check ``load_game``
-    makes first, asked without building (collusion keeps the uncolluded game's size)."""
-    info, params, _ = parse_game_spec(spec)
-    try:
-        check_size(info, params)
-    except SpecError as e:
-        return str(e)
-    return None
 
 
 def rows_way(spec: str) -> str:
