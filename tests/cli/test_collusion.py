@@ -200,3 +200,21 @@ def test_tmecor_ctrl_c_prints_a_valid_bracket(tmp_path):
     d = json.loads(out)
     assert "interrupted" in err and d["stopped"] in ("interrupted", "converged")
     assert Fraction(d["lower"]) <= Fraction(-1, 24) <= Fraction(d["upper"])
+
+
+def test_tmecor_team_option_agrees_with_the_spec(cli, one_line_error):
+    """Audit of issue 22: ``collusion tmecor "kuhn(players=3,team=12)" --team 23`` solved
+    team 23 in the game whose payoffs team 12 shares, without a word; ``--team 9`` said
+    "at least 2 distinct seats".  Now one line each (exit 2); the spec's own team given
+    again is fine: three-card Kuhn, team 12 weak, TMECor value -1/24 (the bracket of
+    ``collusion tmecor "kuhn(players=3,team=12)"``, exact; tests/solvers/test_tmecor.py).
+    Test failed before (exit 0, then the 'at least 2' line)."""
+    err = one_line_error("collusion", "tmecor", "kuhn(players=3,team=12)", "--team", "23")
+    assert "--team 23" in err and "team=12" in err, err
+    err = one_line_error("collusion", "tmecor", "kuhn(players=3)", "--team", "9")
+    assert "seat 9 is out of range (seats 1..3)" in err, err
+    code, out, err = cli("collusion", "tmecor", "kuhn(players=3,team=12)", "--team", "12",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["lower"] == d["upper"] == "-1/24" and d["team"] == "12"

@@ -18,13 +18,44 @@ def test_solve_eval_verify_show_the_team_gain(cli, tmp_path):
     res = json.loads(out)
     gain = res["team"]["gain"]
     assert res["nash_conv"] <= 1e-3 < gain
-    # eval of the written profile gives the same gain; --team picks other seats
+    # eval of the written profile gives the same gain; --team picks the seats of a game
+    # without a team of its own (test_a_team_option_conflicting_with_the_specs_team...)
     code, out, _ = cli("eval", spec, path, "--json")
     assert code == 0 and json.loads(out)["team"]["gain"] == pytest.approx(gain, abs=1e-9, rel=0)
-    code, out, _ = cli("eval", spec, path, "--team", "13", "--json")
-    assert json.loads(out)["team"]["team"] == "13"
     # verify certifies exactly: the team's exact joint gain as a fraction
     code, out, _ = cli("verify", spec, path, "--json")
     assert code == 1 and "/" in json.loads(out)["team"]["gain"]["exact"]
     code, out, err = cli("eval", spec, path, "--team", "1")
     assert code == 2 and "team" in err and err.count("\n") == 1
+
+
+def test_a_team_option_conflicting_with_the_specs_team_is_refused(cli, one_line_error, tmp_path):
+    """Audit of issue 22: ``eval "kuhn(players=3,team=12)" p --team 23`` (and solve,
+    verify) evaluated team 23 in the game whose payoffs team 12 shares, without a word.
+    Now one line, exit 2; the spec's own seats (in any order) are fine, as is --team on a
+    spec without a team (test failed before: exit 0)."""
+    spec = "kuhn(players=3,team=12)"
+    path = tmp_path / "p.json"
+    assert cli("solve", spec, "--iterations", "10", "-o", path, "--no-table")[0] == 0
+    for args in (("eval", spec, path), ("verify", spec, path), ("solve", spec)):
+        err = one_line_error(*args, "--team", "23")
+        assert "--team 23" in err and "team=12" in err, err
+    code, out, err = cli("eval", spec, path, "--team", "21", "--json")
+    assert code == 0 and json.loads(out)["team"]["team"] == "12", err
+    plain = tmp_path / "plain.json"
+    assert cli("solve", "kuhn(players=3)", "--iterations", "10", "-o", plain, "--no-table")[0] == 0
+    code, out, err = cli("eval", "kuhn(players=3)", plain, "--team", "23", "--json")
+    assert code == 0 and json.loads(out)["team"]["team"] == "23", err
+
+
+def test_a_team_seat_out_of_range_says_so(cli, one_line_error, tmp_path):
+    """Audit of issue 22: ``--team 9`` on a three-player game said "at least 2 distinct
+    seats"; it names a seat the game does not have (seats 1..3).  Test failed before."""
+    path = tmp_path / "p.json"
+    assert cli("solve", "kuhn(players=3)", "--iterations", "10", "-o", path, "--no-table")[0] == 0
+    for args in (("eval", "kuhn(players=3)", path), ("verify", "kuhn(players=3)", path),
+                 ("solve", "kuhn(players=3)")):  # fmt: skip
+        for team, seat in (("9", "9"), ("14", "4")):
+            err = one_line_error(*args, "--team", team)
+            assert f"seat {seat} is out of range (seats 1..3)" in err, err
+        assert "at least 2 distinct seats" in one_line_error(*args, "--team", "2")

@@ -40,6 +40,7 @@ from .common import (
     positive,
     print_json,
 )
+from .tables import team_option
 
 app = new_app("Collusion: Ullman's (2015) Table 7 scenarios for any game.")
 
@@ -88,7 +89,7 @@ def table7(
     at_least("--iterations", iterations, 1)
     positive("--team-seconds", team_seconds)
     positive("--target-nash-conv", target_nash_conv)
-    the_team = Team.parse(team, sharing)
+    the_team = Team.parse(team_option(team, n_players(spec)).digits, sharing)
     if strong_solve not in STRONG_SOLVES:
         raise ToypokerError(
             f"--strong-solve must be {' or '.join(STRONG_SOLVES)}, got {strong_solve!r}"
@@ -277,7 +278,9 @@ def tmecor(
     at_least("--sharing-iterations", sharing_iterations, 0)
     check_file(save, "--save")
     game = load_game(spec)
-    the_team = Team.parse(team) if team is not None else Team.of_params(game.params)
+    the_team = Team.of_params(game.params)
+    if team is not None:
+        the_team = team_option(team, game.n_players, the_team)
     if the_team is None:
         raise ToypokerError(f"{game.spec} has no team: give --team (1-based seats, e.g. 23)")
     with Bar("TMECor columns", None, fields=("bracket",)) as bar:

@@ -16,7 +16,6 @@ from ..errors import ToypokerError
 from ..evaluate import nash_conv
 from ..game import Game
 from ..games import load_game
-from ..games.collusion import Team
 from ..profile import Profile
 from ..teams import splice
 from .common import (
@@ -36,6 +35,7 @@ from .common import (
     stopped_name,
 )
 from .evaluate import load_profile
+from .tables import team_option
 
 
 def _profile(
@@ -160,11 +160,8 @@ def detect(
     positive("--team-seconds", team_seconds)
     if scenario not in ("public", "private"):
         raise ToypokerError(f"--scenario must be public or private, not {scenario!r}")
-    seats: tuple[int, ...] = ()
-    if scenario == "private":
-        if not team:
-            raise ToypokerError("--scenario private needs --team, e.g. --team 12")
-        seats = Team.parse(team).seats
+    if scenario == "private" and not team:
+        raise ToypokerError("--scenario private needs --team, e.g. --team 12")
     check_figure(plot)
     g0, g1 = load_game(spec), load_game(collusion)
     if g0.spec == g1.spec and h0 == h1:  # both solved (or read) alike
@@ -172,8 +169,7 @@ def detect(
             f"H0 and H1 are the same game {g0.spec} played the same way: nothing to detect; "
             "give --collusion a team (e.g. team=12,sharing=win) or different --h0/--h1"
         )
-    if scenario == "private" and any(not 0 <= s < g1.n_players for s in seats):
-        raise ToypokerError(f"--team {team} names a seat {g1.spec} does not have")
+    seats = team_option(team, g1.n_players).seats if scenario == "private" else ()
     stored = CollusionProfiles.load(profiles) if profiles is not None else None
     opts = (method, iterations, target_nash_conv, strong_solve)
     p0, how0 = _profile(g0, h0, stored, *opts, "H0")

@@ -104,7 +104,8 @@ def eval_(
             out.print(team_gain_note(spec))
         return
     g = load_game(spec)
-    ev = evaluate(g, load_profile(profile, g, exact), team=team_of(g, team))
+    the_team = team_of(g, team)  # checked before the profile is read
+    ev = evaluate(g, load_profile(profile, g, exact), team=the_team)
     if json_:
         print_json({"game": g.spec, **ev.to_dict()})
         return
@@ -134,9 +135,9 @@ def verify(
     equilibrium."""
     rows_or_refuse(spec, "verify", "toypoker eval gives floats on the vector layout", layout)
     g = load_game(spec)
-
+    the_team = team_of(g, team)  # checked before the profile is read
     prof = load_profile(profile, g, exact=True)
-    ev = evaluate(g, prof, team=team_of(g, team))
+    ev = evaluate(g, prof, team=the_team)
     found = deviations(g, prof, ev)
     equilibrium, devs = found.equilibrium, found.deviations
     if json_:

@@ -7,6 +7,7 @@ from fractions import Fraction
 import sympy as sp
 from rich.table import Table
 
+from ..errors import ToypokerError
 from ..evaluate import Evaluation, TeamEvaluation
 from ..game import Game
 from ..games.collusion import Team
@@ -14,12 +15,49 @@ from ..profile import Profile
 from .common import num
 
 
+def team_option(digits: str, n_players: int, own: Team | None = None) -> Team:
+    """``--team digits`` checked against a game of ``n_players`` seats whose spec names
+    the team ``own`` (or none): one line each for a seat out of range, fewer than two
+    distinct seats, every seat, or seats other than the spec's team.  The spec's own
+    team (its sharing and strength) where they agree, else the parsed team.
+
+    Raises
+    ------
+    ToypokerError
+        As said above (a :class:`~toypoker.errors.SpecError` from :meth:`Team.parse`
+        for what is not 1-based digits).
+    """
+    text = str(digits).strip()
+    if text.isdigit() and "0" not in text:
+        beyond = [int(c) for c in text if int(c) > n_players]
+        if beyond:
+            raise ToypokerError(
+                f"--team {text}: seat {beyond[0]} is out of range (seats 1..{n_players})"
+            )
+    team = Team.parse(text)
+    team.check(n_players)
+    if own is None:
+        return team
+    if team.seats != own.seats:
+        raise ToypokerError(
+            f"--team {text} conflicts with the spec's team={own.digits}: give the team "
+            "once (or the same seats)"
+        )
+    return own
+
+
 def team_of(game: Game, digits: str | None) -> Team | None:
-    """``--team`` as a :class:`Team`, else the game's own collusion team (none for a
-    merged team's game, whose team is one player)."""
+    """``--team`` checked (:func:`team_option`: the spec's team, if any, must agree),
+    else the game's own collusion team (none for a merged team's game, whose team is
+    one player)."""
+    own = Team.of_params(game.params)
+    merged = bool(game.params.get("merge"))
     if digits is not None:
-        return Team.parse(digits)
-    return None if game.params.get("merge") else Team.of_params(game.params)
+        seats = game.n_players + (len(own.seats) - 1 if merged and own else 0)
+        team = team_option(digits, seats, own)
+        if own is None:
+            return team
+    return None if merged else own
 
 
 def team_lines(te: TeamEvaluation, target: float | None = None) -> list[str]:
