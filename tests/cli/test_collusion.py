@@ -218,3 +218,21 @@ def test_tmecor_team_option_agrees_with_the_spec(cli, one_line_error):
     assert code == 0, err
     d = json.loads(out)
     assert d["lower"] == d["upper"] == "-1/24" and d["team"] == "12"
+
+
+def test_tmecor_prints_the_sharing_bound_exactly(cli):
+    """Audit of issue 22: the sharing bound (exact: a rational on a 2^-20 grid) printed
+    as 10 digits (4.975001017e-05).  Now the fraction and its decimal, as other exact
+    numbers print (p/q (12 digits)); expected: the --json record's exact strings
+    (independent path: the same run's JSON).  Test failed before."""
+    args = ("collusion", "tmecor", "kuhn(players=3,cards=4,team=12)", "--max-columns", "2",
+            "--oracle", "alternating", "--sharing-iterations", "50")  # fmt: skip
+    code, out, err = cli(*args, "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    upper, width = Fraction(d["upper"]), Fraction(d["width"])
+    assert "sharing bound" in d["oracle"] and upper.denominator >= 10**6
+    code, out, err = cli(*args)
+    assert code == 0, err
+    assert f", {upper} ({float(upper):.12g})]" in out, out
+    assert f"width {width} ({float(width):.12g})" in out, out

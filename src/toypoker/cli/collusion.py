@@ -21,6 +21,7 @@ from ..collusion import (
 from ..errors import ToypokerError
 from ..games import canonical_spec
 from ..games.collusion import Team, seat_digits
+from ..io import exact_text
 from ..spec import parse_spec
 from .common import (
     Bar,
@@ -324,8 +325,8 @@ def tmecor(
     else:
         digits = seat_digits(r.team)
         out.print(f"TMECor of team {digits} against player {r.outsider + 1} in {r.spec}")
-        out.print(f"team value in [{_short(r.lower)}, {_short(r.upper)}]")
-        out.print(f"width {_short(r.width)}{' (exact)' if r.exact else ''}")
+        out.print(f"team value in [{_exact(r.lower)}, {_exact(r.upper)}]")
+        out.print(f"width {_exact(r.width)}{' (exact)' if r.exact else ''}")
         out.print(f"{r.columns} joint plans generated, {len(r.plans)} in the mixture")
         out.print(f"oracle: {r.how}; {r.seconds:.2f} s; stopped: {r.stopped}")
     if r.stopped == "interrupted":
@@ -335,7 +336,13 @@ def tmecor(
 app.command("tmecor")(tmecor)
 
 
-def _short(x: Fraction) -> str:
-    """``p/q (decimal)`` for small denominators, else the decimal alone (``--json`` keeps
-    the exact fraction)."""
-    return num(x) if x.denominator < 10**6 else f"{float(x):.10g}"
+EXACT_CHARS = 40
+"""Bracket ends whose exact fraction has at most this many characters print it in full
+(the sharing bound's, on a 2^-20 grid, does); longer ones their decimal alone."""
+
+
+def _exact(x: Fraction) -> str:
+    """An exact bracket end as other exact numbers print (:func:`~.common.num`): the
+    fraction and its decimal (12 digits), the decimal alone past :data:`EXACT_CHARS`
+    characters (``--json`` keeps the exact fraction)."""
+    return num(x, fractions=len(exact_text(x)) <= EXACT_CHARS)
