@@ -240,3 +240,36 @@ def test_eval_on_the_vector_layout_says_what_it_does_not_compute(cli, tmp_path):
     assert code == 0, err
     assert "team gain: not computed on the vector layout (--layout rows computes it)" in out
     assert "--fractions: the vector layout evaluates in floats" in err
+
+
+def test_eval_strong_collusion_on_the_vector_layout_says_a_sentence(one_line_error, tmp_path):
+    """Audit of issue 22: ``eval --layout vector`` of a strong-collusion spec leaked the
+    library's internal prefix (``build_vector: strong collusion ... runs on --layout rows
+    (kuhn(...elided...))``).  Now refused before building in the user's words, naming
+    --layout rows (the rows fit: load_game builds them).  Test failed before."""
+    err = one_line_error(
+        "eval", "kuhn(players=3,team=12,strong=true)", tmp_path / "p.json", "--layout", "vector"
+    )
+    assert "build_vector" not in err and "..." not in err, err
+    assert err.startswith("toypoker: error: strong collusion does not run on the vector layout")
+    assert "--layout rows" in err
+
+
+@pytest.mark.parametrize(
+    "command, says",
+    [
+        ("eval", "is evaluated on the vector layout"),
+        ("solve", "runs on the vector layout"),
+        ("verify", "the exact certificate runs on the row layout"),
+    ],
+)
+def test_layout_help_is_a_sentence(command, says):
+    """Audit of issue 22: ``eval --help``'s --layout line had no verb ("a ... spec
+    whose counted row layout needs more than 2 GB on the vector layout").  Each
+    command's --layout help says what happens (test failed before for eval)."""
+    from toypoker.cli import load_command
+
+    group = load_command(command)
+    cmd = group.commands[command] if hasattr(group, "commands") else group
+    (layout,) = [p for p in cmd.params if p.name == "layout"]
+    assert says in " ".join(layout.help.split()), layout.help

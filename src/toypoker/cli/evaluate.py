@@ -11,13 +11,12 @@ import typer
 from rich.table import Table
 
 from ..archive import is_archive, read_profile
-from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
 from ..profile import Profile
 from ..solvers.analysis import deviations
-from ..solvers.vector_solver import LAYOUTS, ROW_LAYOUT_LIMIT, vector_count, vector_evaluate
+from ..solvers.vector_solver import ROW_LAYOUT_LIMIT, vector_count, vector_evaluate
 from .common import (
     FractionsOpt,
     JsonOpt,
@@ -30,7 +29,13 @@ from .common import (
     out,
     print_json,
 )
-from .layouts import build_on_vector_layout, rows_or_refuse, rows_text, team_gain_note
+from .layouts import (
+    build_on_vector_layout,
+    check_vector_run,
+    rows_or_refuse,
+    rows_text,
+    team_gain_note,
+)
 from .solve import vector_values
 from .tables import team_lines, team_of, values_table
 
@@ -70,9 +75,9 @@ def eval_(
     layout: Annotated[
         str,
         typer.Option(
-            help="auto, rows or vector. auto: a holdem/rhode_island spec whose counted row "
-            "layout needs more than 2 GB on the vector layout (floats; --exact and --team "
-            "need the rows)."
+            help="auto, rows or vector. With auto, a holdem/rhode_island spec whose counted "
+            "row layout needs more than 2 GB is evaluated on the vector layout (in floats; "
+            "--exact and --team need the rows)."
         ),
     ] = "auto",
     json_: JsonOpt = False,
@@ -85,8 +90,8 @@ def eval_(
     if exact or team is not None:
         what = "eval --exact" if exact else "eval --team"
         rows_or_refuse(spec, what, "without it eval runs on the vector layout (floats)", layout)
-    elif layout not in LAYOUTS:
-        raise ToypokerError(f"--layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+    else:  # strong collusion on the vector layout, refused before building
+        check_vector_run(spec, None, layout, team=False)
     counted = vector_count(spec) if layout != "rows" and team is None and not exact else None
     big = counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT
     if layout == "vector" or (layout == "auto" and big):
@@ -123,7 +128,8 @@ def verify(
         str,
         typer.Option(
             help="auto or rows: the exact certificate runs on the row layout; auto refuses "
-            "at once a game whose counted rows need more than 2 GB, rows builds them anyway."
+            "at once a game whose counted rows need more than 2 GB, rows builds them anyway "
+            "(within load_game's budget, TOYPOKER_MAX_BYTES)."
         ),
     ] = "auto",
     json_: JsonOpt = False,

@@ -81,8 +81,9 @@ def team_gain_note(spec: str) -> str:
     return f"team gain: not computed on the vector layout ({way})"
 
 
-def check_vector_run(spec: str, method: str, layout: str, *, team: bool) -> None:
-    """Refuse, in one line naming the way out, a ``toypoker solve`` run the layout it
+def check_vector_run(spec: str, method: str | None, layout: str, *, team: bool) -> None:
+    """Refuse, in one line naming the way out, a ``toypoker solve`` run (``method``
+    None: an ``eval``) the layout it
     would take cannot do: ``--team``, strong collusion or a row-only method (es-/os-mccfr) on
     the vector layout (``--layout vector``; ``rhode_island``, always there), or on a
     ``holdem`` spec whose rows pass :data:`ROW_LAYOUT_LIMIT` (``--layout rows`` builds
@@ -104,7 +105,7 @@ def check_vector_run(spec: str, method: str, layout: str, *, team: bool) -> None
         blocker = "strong collusion"
     elif team:
         blocker = "--team"
-    elif not _on_vector(method, spec):
+    elif method is not None and not _on_vector(method, spec):
         blocker = f"--method {method}"
     else:
         return
@@ -115,7 +116,7 @@ def check_vector_run(spec: str, method: str, layout: str, *, team: bool) -> None
     refused = rows_refusal(spec)
     if small and refused is None:
         where = "" if counted is None else f" ({rows_text(counted)})"
-        way = f"--layout rows runs it on the rows{where}"
+        way = f"--layout rows {'runs' if method else 'evaluates'} it on the rows{where}"
     else:
         instead = "leave out --team" if team else f"use {VECTOR_METHODS}"
         size = "too large to compile" if counted is None else rows_text(counted)

@@ -205,10 +205,10 @@ def solve(
     layout: Annotated[
         str,
         typer.Option(
-            help="auto, rows or vector. auto: rhode_island on the vector layout, a holdem "
-            "spec when its counted row layout needs more than 2 GB (the CFR family, fp, "
-            "pcs-cfr+, lp); vector: any catalogue game without collusion (compiled first "
-            "where it has no deal-free builder)."
+            help="auto, rows or vector. With auto, rhode_island runs on the vector layout, "
+            "and a holdem spec does when its counted row layout needs more than 2 GB (the "
+            "CFR family, fp, pcs-cfr+, lp); vector runs any catalogue game without strong "
+            "collusion (compiled first where it has no deal-free builder)."
         ),
     ] = "auto",
     json_: JsonOpt = False,
