@@ -26,6 +26,7 @@ def _no_build(spec: str, *a: object, **k: object) -> None:
     [
         ("solve", FULL, "--method", "es-mccfr"),
         ("solve", "rhode_island(players=3,team=12,strong=true)"),
+        ("solve", "rhode_island(players=3,team=12,strong=true)", "--layout", "vector"),
         ("eval", FULL, "PROFILE", "--exact"),
         ("verify", FULL, "PROFILE"),
     ],
@@ -37,7 +38,7 @@ def test_a_refusal_never_names_rows_load_game_refuses(cli, one_line_error, tmp_p
     named where it is refused too; the row size is still said."""
     args = tuple(str(tmp_path / "p.npz") if a == "PROFILE" else a for a in args)
     err = one_line_error(*args)
-    assert "--layout rows" not in err, err
+    assert "--layout rows" not in err and "..." not in err, err
     assert "too large to compile" in err and "GB" in err, err
     # and indeed the rows are refused: the option the old text proposed fails
     code, _, rows_err = cli(*args, "--layout", "rows")
@@ -68,3 +69,20 @@ def test_the_team_gain_note_names_rows_only_where_they_are_built(cli, tmp_path, 
     code, out, err = cli("solve", spec, "--layout", "vector", "--iterations", "5", "--no-table")
     assert code == 0, err
     assert "team gain: not computed on the vector layout (its rows are too large)" in out
+
+
+def test_lp_with_a_team_is_refused_on_vectors_before_building(one_line_error, monkeypatch):
+    """The exact LP on the vector layout takes no collusion payoff map: ``solve
+    "kuhn(players=3,team=12)" --layout vector --method lp`` built the vectors, then
+    refused with the library's line cut mid-spec, naming --layout rows whatever the
+    budget.  Now refused before building, in one line, under the one rule (test failed
+    before: 'layout: vector' and 'built' on stderr, then the cut line)."""
+    monkeypatch.setattr("toypoker.cli.layouts.build_vector", _no_build)
+    spec = "kuhn(players=3,team=12)"
+    err = one_line_error("solve", spec, "--layout", "vector", "--method", "lp")
+    assert "--method lp does not run on the vector layout" in err, err
+    assert "--layout rows runs it on the rows" in err and "..." not in err, err
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", "1000")  # kuhn's rows refused (see above)
+    err = one_line_error("solve", spec, "--layout", "vector", "--method", "lp")
+    assert "--layout rows" not in err and "too large to compile" in err, err
+    assert "use the CFR family, fp or pcs-cfr+" in err, err

@@ -36,7 +36,6 @@ from ..solvers.vector_solver import (
     ROW_LAYOUT_LIMIT,
     VECTOR_GAMES,
     check_vector_method,
-    vector_count,
 )
 from ..vector.direct import build_vector
 from ..vector.layout import VectorGame, compile_vector
@@ -66,11 +65,13 @@ def rows_way(spec: str) -> str:
 
 
 def _on_vector(method: str, spec: str) -> bool:
+    """Whether ``method`` runs on ``spec``'s vector layout: one of its methods, and not
+    the exact LP under a team's payoff map (:mod:`~toypoker.solvers.vector_lp`)."""
     try:
         check_vector_method(method, spec)
     except ToypokerError:
         return False
-    return True
+    return not (method == "lp" and parse_game_spec(spec)[2])
 
 
 def team_gain_note(spec: str) -> str:
@@ -109,7 +110,7 @@ def check_vector_run(spec: str, method: str | None, layout: str, *, team: bool) 
         blocker = f"--method {method}"
     else:
         return
-    counted = vector_count(spec)  # None for strong collusion and uncounted games: rows, if any
+    counted = row_count(spec)  # collusion as its uncolluded game; None: uncounted games
     small = counted is None or counted.row_bytes <= ROW_LAYOUT_LIMIT
     if small and layout == "auto" and info.name not in VECTOR_GAMES:
         return  # a holdem spec whose rows fit runs on them
@@ -118,9 +119,14 @@ def check_vector_run(spec: str, method: str | None, layout: str, *, team: bool) 
         where = "" if counted is None else f" ({rows_text(counted)})"
         way = f"--layout rows {'runs' if method else 'evaluates'} it on the rows{where}"
     else:
-        instead = "leave out --team" if team else f"use {VECTOR_METHODS}"
-        size = "too large to compile" if counted is None else rows_text(counted)
-        way = f"its row layout is {size} ({rows_way(spec)}); {instead}"
+        methods = VECTOR_METHODS if method != "lp" else "the CFR family, fp or pcs-cfr+"
+        instead = "leave out --team" if team else f"use {methods}"
+        if strong:
+            instead = "strong=false runs on vectors"
+        if counted is None:  # uncounted rows that load_game refuses
+            way = f"its rows are too large to compile; {instead}"
+        else:
+            way = f"its row layout is {rows_text(counted)} ({rows_way(spec)}); {instead}"
     raise ToypokerError(f"{blocker} does not run on the vector layout; {way}")
 
 
