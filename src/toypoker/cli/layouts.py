@@ -2,11 +2,11 @@
 
 ``toypoker solve`` lets :func:`~toypoker.solvers.vector_solver.choose_layout` pick the
 layout; this module says the rest in one line each, from the same count
-(:func:`~toypoker.solvers.vector_solver.vector_count`, as ``toypoker info`` prints it):
+(:func:`~toypoker.cli.common.row_count`, as ``toypoker info`` prints it):
 
 * what the vector layout cannot run (``--team``, strong collusion, the deal-sampling MCCFR)
   is refused where a run would go there, naming the way out -- ``--layout rows`` when
-  the rows fit, else the methods the vector layout runs (:func:`check_vector_run`);
+  the rows fit, else what the vector layout runs (:func:`check_vector_run`);
 * ``eval --exact``, ``eval --team`` and ``verify`` need the row layout: a game whose
   counted rows pass :data:`~toypoker.solvers.vector_solver.ROW_LAYOUT_LIMIT` is refused
   at once unless ``--layout rows`` asks for them (:func:`rows_or_refuse`);
@@ -16,8 +16,9 @@ layout; this module says the rest in one line each, from the same count
 
 Whether the rows may be built at all is one rule, ``load_game``'s own size check
 (:func:`~toypoker.games.check_size`, its budget ``TOYPOKER_MAX_BYTES``):
-:func:`~toypoker.cli.common.rows_refusal` asks it without building, and every refusal here names
-``--layout rows`` as a way out only where it admits the rows (:func:`rows_way`).
+:func:`~toypoker.cli.common.rows_refusal` asks it without building, and every refusal
+here names ``--layout rows`` as a way out only where it admits the rows
+(:func:`rows_way`).
 :data:`~toypoker.solvers.vector_solver.ROW_LAYOUT_LIMIT` is not a second such rule:
 it is the counted size past which a command prefers the vector layout, or asks for
 ``--layout rows`` before building rows that large.
@@ -55,11 +56,12 @@ def rows_text(counted: LayoutCount) -> str:
     return f"{counted.rows:,} rows, about {size_text(counted.row_bytes)}"
 
 
-def rows_way(spec: str) -> str:
-    """The parenthesis of a refusal on the rows' size: ``--layout rows builds them
-    anyway`` where ``load_game`` admits them (:func:`rows_refusal`), else that they are
-    too large to compile (never naming an option ``load_game`` would refuse)."""
-    if rows_refusal(spec) is None:
+def rows_way(refusal: str | None) -> str:
+    """The parenthesis of a refusal on the rows' size, given ``load_game``'s own
+    ``refusal`` of them (:func:`~toypoker.cli.common.rows_refusal`): ``--layout rows
+    builds them anyway`` where it admits them (None), else that they are too large to
+    compile (never naming an option ``load_game`` would refuse)."""
+    if refusal is None:
         return "--layout rows builds them anyway"
     return "too large to compile"
 
@@ -84,12 +86,13 @@ def team_gain_note(spec: str) -> str:
 
 def check_vector_run(spec: str, method: str | None, layout: str, *, team: bool) -> None:
     """Refuse, in one line naming the way out, a ``toypoker solve`` run (``method``
-    None: an ``eval``) the layout it
-    would take cannot do: ``--team``, strong collusion or a row-only method (es-/os-mccfr) on
-    the vector layout (``--layout vector``; ``rhode_island``, always there), or on a
-    ``holdem`` spec whose rows pass :data:`ROW_LAYOUT_LIMIT` (``--layout rows`` builds
-    them anyway).  The way out: ``--layout rows`` where the rows fit, else the vector
-    layout's methods (or leaving out ``--team``)."""
+    None: an ``eval``) the layout it would take cannot do: ``--team``, strong collusion,
+    a row-only method (es-/os-mccfr) or the exact LP under a team's payoff map on the
+    vector layout (``--layout vector``; ``rhode_island``, always there), or on a
+    ``holdem`` spec whose rows pass :data:`ROW_LAYOUT_LIMIT`.  The way out: ``--layout
+    rows`` where the rows fit (past the limit, where ``load_game`` admits them:
+    :func:`rows_way`), else what the vector layout runs (its methods, ``strong=false``,
+    or leaving out ``--team``)."""
     if layout not in LAYOUTS:
         raise ToypokerError(f"--layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
     info, _, coll = parse_game_spec(spec)
@@ -126,22 +129,22 @@ def check_vector_run(spec: str, method: str | None, layout: str, *, team: bool) 
         if counted is None:  # uncounted rows that load_game refuses
             way = f"its rows are too large to compile; {instead}"
         else:
-            way = f"its row layout is {rows_text(counted)} ({rows_way(spec)}); {instead}"
+            way = f"its row layout is {rows_text(counted)} ({rows_way(refused)}); {instead}"
     raise ToypokerError(f"{blocker} does not run on the vector layout; {way}")
 
 
 def rows_or_refuse(spec: str, what: str, instead: str, layout: str) -> None:
     """Refuse at once (one line, nothing built) ``what`` -- a computation only the row
     layout does -- on a game whose counted rows pass :data:`ROW_LAYOUT_LIMIT`, naming
-    ``instead`` (what runs on the vector layout) and ``--layout rows`` (build them
-    anyway); ``layout`` ``"rows"`` lets it through."""
+    ``instead`` (what runs on the vector layout) and ``--layout rows`` where ``load_game``
+    admits the rows (:func:`rows_way`); ``layout`` ``"rows"`` lets it through."""
     if layout not in ("auto", "rows"):
         raise ToypokerError(f"{what} runs on the row layout only: --layout auto or rows")
     counted = row_count(spec) if layout == "auto" else None
     if counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT:
         raise ToypokerError(
             f"{what} needs the row layout: {rows_text(counted)} (> "
-            f"{size_text(ROW_LAYOUT_LIMIT)}; {rows_way(spec)}); {instead}"
+            f"{size_text(ROW_LAYOUT_LIMIT)}; {rows_way(rows_refusal(spec))}); {instead}"
         )
 
 
