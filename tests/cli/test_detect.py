@@ -77,3 +77,15 @@ def test_detect_takes_the_team_optimal_play_as_h1(cli, one_line_error):
     base = ("detect", "kuhn(players=3)", "--collusion", "kuhn(players=3,team=23)")
     assert "--h1-play" in one_line_error(*base, "--h1-play", "best")
     assert "not both" in one_line_error(*base, "--h1-play", "team-optimal", "--h1", "x.json")
+
+
+def test_detect_private_team_agrees_with_the_collusion_spec(one_line_error):
+    """As for eval and tmecor (issue 22's audit): ``--scenario private --team 23`` with
+    ``--collusion "kuhn(players=3,team=12)"`` took seats 2 and 3 as the colluders of a
+    game whose payoffs seats 1 and 2 share.  Now one line before any solve; a seat out
+    of range says so (test failed before: the run went on)."""
+    args = ("detect", "kuhn(players=3)", "--collusion", "kuhn(players=3,team=12)",
+            "--scenario", "private", "--runs", "1", "--max-hands", "10")  # fmt: skip
+    err = one_line_error(*args, "--team", "23")
+    assert "--team 23" in err and "team=12" in err, err
+    assert "seat 9 is out of range (seats 1..3)" in one_line_error(*args, "--team", "9")

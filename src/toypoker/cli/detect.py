@@ -16,6 +16,7 @@ from ..errors import ToypokerError
 from ..evaluate import nash_conv
 from ..game import Game
 from ..games import load_game
+from ..games.collusion import Team
 from ..profile import Profile
 from ..teams import splice
 from .common import (
@@ -169,7 +170,9 @@ def detect(
             f"H0 and H1 are the same game {g0.spec} played the same way: nothing to detect; "
             "give --collusion a team (e.g. team=12,sharing=win) or different --h0/--h1"
         )
-    seats = team_option(team, g1.n_players).seats if scenario == "private" else ()
+    seats: tuple[int, ...] = ()
+    if scenario == "private":  # the colluders: the --collusion spec's team, if it names one
+        seats = team_option(str(team), g1.n_players, Team.of_params(g1.params)).seats
     stored = CollusionProfiles.load(profiles) if profiles is not None else None
     opts = (method, iterations, target_nash_conv, strong_solve)
     p0, how0 = _profile(g0, h0, stored, *opts, "H0")
