@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import ctypes
 import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -15,8 +17,8 @@ from toypoker.cli import main
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
 
-@pytest.fixture
-def dropped_interrupt():
+@contextmanager
+def dropped_interrupt() -> Iterator[None]:
     """A SIGTERM whose KeyboardInterrupt CPython printed as "Exception ignored" and
     dropped: raised inside a ctypes callback, as when it lands while numba's llvmlite
     runs its object-cache callback.  Seen in CI: ``collusion table7 --iterations
@@ -24,15 +26,16 @@ def dropped_interrupt():
     interrupts.forget_interrupts()
     callback = ctypes.CFUNCTYPE(None)(lambda: interrupts.interrupt_now(signal.SIGTERM, None))
     callback()  # returns normally: the exception is gone
-    yield
-    interrupts.forget_interrupts()
+    try:
+        yield
+    finally:
+        interrupts.forget_interrupts()
 
 
-def test_a_dropped_interrupt_stops_the_next_solve_before_its_first_step(
-    dropped_interrupt: None,
-) -> None:
+def test_a_dropped_interrupt_stops_the_next_solve_before_its_first_step() -> None:
     game = tp.load_game("kuhn(players=3)")
-    result = tp.solve(game, method="cfr+", iterations=10**8)
+    with dropped_interrupt():
+        result = tp.solve(game, method="cfr+", iterations=10**8)
     assert result.stopped == "interrupted"
     assert result.iterations == 0
 
@@ -43,10 +46,10 @@ def test_without_an_interrupt_the_solve_runs_its_iterations() -> None:
     assert result.stopped == "iterations" and result.iterations == 7
 
 
-def test_a_command_forgets_the_interrupts_of_the_one_before(
-    dropped_interrupt: None, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert main(["solve", "kuhn", "--iterations", "5"]) == 0
-    # and the Python API after it starts clean as well
-    result = tp.solve(tp.load_game("kuhn"), method="cfr+", iterations=5)
+@pytest.mark.usefixtures("capsys")
+def test_a_command_forgets_the_interrupts_of_the_one_before() -> None:
+    with dropped_interrupt():
+        assert main(["solve", "kuhn", "--iterations", "5"]) == 0
+        # and the Python API after it starts clean as well
+        result = tp.solve(tp.load_game("kuhn"), method="cfr+", iterations=5)
     assert result.iterations == 5
