@@ -250,8 +250,8 @@ def test_a_team_milp_past_its_time_limit_gives_a_lower_bound_not_a_hang(monkeypa
     ev_mod = importlib.import_module("toypoker.evaluate")  # the module, not tp.evaluate
 
     g = load_game("holdem(players=3,ranks=4,suits=2,team=13)")
+    monkeypatch.setattr(ev_mod, "TEAM_MILP_SECONDS", 0.01)  # the solve's own team line too
     prof = toypoker.solve(g, "pdcfr+", iterations=100).profile
-    monkeypatch.setattr(ev_mod, "TEAM_MILP_SECONDS", 0.01)
     te = team_evaluation(g, prof, Team.parse("13"))
     assert "lower bound" in te.how and "did not finish" in te.how
     alt = team_evaluation(g, prof, Team.parse("13"), method="alternating")

@@ -39,13 +39,13 @@ def test_uniform_leduc_nash_conv_equals_openspiel(game):
 
 @pytest.mark.slow
 def test_three_player_leduc_equals_openspiel(game):
-    # one random profile: OpenSpiel's own evaluation takes about a minute here, its
-    # policy table (every state listed) a quarter of that: built once for both
+    # one random profile, values only: OpenSpiel's policy table (every state listed)
+    # takes ~17 s here, its values 2 s, its NashConv 80 s more (measured 2026-11-26); the
+    # best responses of three and four players are compared on Kuhn above and on a
+    # three-player Leduc with one raise through universal_poker (tests/interop/test_acpc.py)
     g = game("leduc(players=3)")
     p = Profile.random(g, np.random.default_rng(3))
     ours = evaluate(g, p)
     os_game = bridge.openspiel_game(g)
     pol = bridge.openspiel_policy(p, os_game)
     assert np.allclose(bridge.openspiel_values(p, os_game, pol), ours.values, rtol=0, atol=1e-12)
-    nc = bridge.openspiel_nash_conv(p, os_game, pol)
-    assert nc == pytest.approx(ours.nash_conv, rel=0, abs=1e-12)
