@@ -28,11 +28,11 @@ import numpy as np
 from .checks import check_int
 from .errors import ToypokerError
 from .game import Game
-from .games.collusion import Team, seat_digits
-from .io import exact_text
+from .games.collusion import Team
 from .profile import Profile, check_profile
-from .team_response import MilpUnfinishedError, joint_plan, joint_plan_alternating, random_plans
-from .teams import sees_together, team_seats
+from .team_pairs import MilpUnfinishedError, plan_value
+from .team_response import alternating_starts, joint_plan, joint_plan_alternating
+from .teams import TeamEvaluation, number_data, sees_together, team_seats
 
 # ----------------------------------------------------------------- primitives
 TEAM_MILP_SECONDS = 30.0
@@ -168,13 +168,6 @@ def expected_values(game: Game, profile: Profile | np.ndarray) -> np.ndarray:
     eprob = edge_probabilities(game, sigma)
     vals = backward_values(game, eprob)
     return np.array([root_value(game, vals[p]) for p in range(game.n_players)], dtype=vals.dtype)
-
-
-def _num(x: object) -> object:
-    """A number as JSON data: exact ones as ``{"exact": "p/q", "float": x}``."""
-    if isinstance(x, Fraction):
-        return {"exact": exact_text(x), "float": float(x)}
-    return float(x)
 
 
 # ------------------------------------------------------------- best response
@@ -354,10 +347,10 @@ class Evaluation:
         """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
 
         return {
-            "values": [_num(x) for x in self.values],
-            "best_response_values": [_num(x) for x in self.br_values],
-            "gains": [_num(x) for x in self.gains],
-            "nash_conv": _num(self.nash_conv),
+            "values": [number_data(x) for x in self.values],
+            "best_response_values": [number_data(x) for x in self.br_values],
+            "gains": [number_data(x) for x in self.gains],
+            "nash_conv": number_data(self.nash_conv),
             "exact": self.exact,
             **({"team": self.team.to_dict()} if self.team is not None else {}),
         }
@@ -418,63 +411,6 @@ def evaluate(
     return Evaluation(values, br_values, gains, nash_conv, brs, profile.exact, tev)
 
 
-@dataclass(frozen=True)
-class TeamEvaluation:
-    """A team's joint best-response gain beside the outsiders' gains.
-
-    Attributes
-    ----------
-    team, outsiders
-        0-based seats.
-    value
-        The team's summed expected payoff under the profile.
-    br_value
-        The team's summed payoff when its members best-respond jointly (the team as
-        one player) to the outsiders' strategies.
-    gain
-        ``br_value - value`` (>= 0): what coordinating better would add.
-    outsider_gains
-        Each outsider's own best-response gain (seat order).
-    how
-        ``"backward induction"`` (the team sees all its cards: perfect recall) or
-        ``"MILP"`` (members see only their own cards: :mod:`toypoker.team_response`).
-    response
-        The team's joint pure best response.
-    """
-
-    team: tuple[int, ...]
-    outsiders: tuple[int, ...]
-    value: object
-    br_value: object
-    gain: object
-    outsider_gains: tuple
-    how: str
-    response: BestResponse
-
-    @property
-    def digits(self) -> str:
-        """The team's seats as 1-based digits (``"12"``)."""
-        return seat_digits(self.team)
-
-    @property
-    def nash_conv(self) -> object:
-        """The team game's NashConv: the team's gain plus the outsiders' gains."""
-        return sum(self.outsider_gains, self.gain)
-
-    def to_dict(self) -> dict[str, object]:
-        """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
-
-        return {
-            "team": self.digits,
-            "value": _num(self.value),
-            "best_response_value": _num(self.br_value),
-            "gain": _num(self.gain),
-            "outsider_gains": [_num(x) for x in self.outsider_gains],
-            "nash_conv": _num(self.nash_conv),
-            "how": self.how,
-        }
-
-
 def team_best_response(
     game: Game,
     profile: Profile,
@@ -508,24 +444,36 @@ def team_best_response(
         reach = reaches(game, eprob)
     if sees_together(game, seats) if together is None else together:
         return best_response(game, sigma, seats, reach, eprob)
-    cf = counterfactual_reach(game, reach, seats)[game.term_rows].astype(np.float64)
-    u = game.term_u[list(seats)].sum(axis=0)
-    if method == "alternating":  # from the members' likeliest actions, and first actions
-        mode = np.zeros(game.n_sigma, dtype=np.int8)
-        probs = np.asarray(sigma, dtype=np.float64)
-        for inf in game.infosets:
-            if inf.player in seats:
-                row = probs[inf.offset : inf.offset + len(inf.actions)]
-                mode[inf.offset + int(np.argmax(row))] = 1
-        starts = [mode, np.zeros(game.n_sigma, dtype=np.int8)]
-        starts += random_plans(game, seats, restarts, rng or np.random.default_rng(0))
-        choice = joint_plan_alternating(game, seats, cf * u, starts)[0]
+    coef = team_weights(game, reach, eprob, seats) * game.term_u[list(seats)].sum(axis=0)
+    if method == "alternating":
+        starts = alternating_starts(game, seats, sigma, restarts, rng)
+        choice = joint_plan_alternating(game, seats, coef, starts)[0]
     elif method == "exact":
-        choice = joint_plan(game, seats, cf * u, time_limit=time_limit)
+        choice = joint_plan(game, seats, coef, time_limit=time_limit)
     else:
         raise ToypokerError(f"unknown team best-response method {method!r}")
+    if not profile.exact and len(seats) == 2:  # the plan's value from the same weights
+        return BestResponse(seats, plan_value(game, seats, coef, choice), choice)
     vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
     return BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice)
+
+
+def team_weights(game: Game, reach: np.ndarray, eprob: np.ndarray, seats: tuple[int, ...]
+                 ) -> np.ndarray:  # fmt: skip
+    """Per terminal row (float): chance times the outsiders' reach times the members'
+    restricted actions' probabilities, the weight of a team's pure plan's payoff there."""
+    t = game.term_rows
+    own = None
+    if (game.sigma_fixed & np.isin(game.sigma_player, seats)).any():
+        es = game.edge_sigma.clip(0)
+        fixed = game.sigma_fixed[es] & np.isin(game.sigma_player[es], seats)
+        fixed &= game.edge_sigma >= 0
+        own = reaches(game, np.where(fixed, eprob, 1.0))
+    w = game.weights[game.row_deal[t]]
+    for q in range(game.n_players):
+        if q not in seats or own is not None:
+            w = w * (reach if q not in seats else own)[q][t].astype(np.float64)  # type: ignore[index]
+    return w
 
 
 def team_evaluation(
@@ -576,8 +524,8 @@ def team_evaluation(
     """
     seats = team_seats(game, team)
     outsiders = tuple(p for p in range(game.n_players) if p not in seats)
-    if evaluation is None:
-        evaluation = evaluate(game, profile)
+    if evaluation is None:  # floats: the fused kernel's values and gains
+        evaluation = evaluate(game, profile) if profile.exact else _kernel_evaluation(game, profile)
     sigma = profile.probs
     if eprob is None:
         eprob = edge_probabilities(game, sigma)
@@ -647,3 +595,11 @@ def nash_conv(
 
     sigma = np.ascontiguousarray(profile.probs, dtype=np.float64)
     return kernel_nash_conv(kernel_for(game), sigma)
+
+
+def _kernel_evaluation(game: Game, profile: Profile) -> object:
+    """The fused kernel's values, best-response values, gains and NashConv (floats)."""
+    from .kernels import evaluate as kernel_evaluate
+    from .kernels import kernel_for
+
+    return kernel_evaluate(kernel_for(game), np.ascontiguousarray(profile.probs, np.float64))
