@@ -191,7 +191,7 @@ def breakdown_table(holdem: bool) -> None:
         w_t, lp_t, all_t = [], [], []
         for _ in range(1 if spec == HOLDEM[0] else 5):
             t0 = time.perf_counter()
-            coef = team_weights(g, reach, eprob, team) * g.term_u[list(team)].sum(axis=0)
+            coef = team_weights(g, prof.probs, team) * g.term_u[list(team)].sum(axis=0)
             w_t.append(time.perf_counter() - t0)
             c = model.objective(coef)
             lp_t.append(timed(lambda c=c, model=model: model.solve(c)))

@@ -30,9 +30,7 @@ TEAMS = [(0, 1), (0, 2), (1, 2)]
 
 
 def _coef(game, profile, team) -> np.ndarray:
-    eprob = edge_probabilities(game, profile.probs)
-    w = team_weights(game, reaches(game, eprob), eprob, team)
-    return w * game.term_u[list(team)].sum(axis=0)
+    return team_weights(game, profile.probs, team) * game.term_u[list(team)].sum(axis=0)
 
 
 def _exact_plan_value(game, profile, team, choice) -> Fraction:
@@ -119,6 +117,21 @@ def test_highspy_and_scipy_give_the_same_lp(team, monkeypatch):
         assert _exact_plan_value(g, p, team, fast) == _exact_plan_value(g, p, team, slow)
 
 
+def test_a_time_limit_counts_from_each_solve():
+    # HiGHS's run clock adds up over the solves of one kept model: a 30 s limit on a
+    # model that had already run 30 s stopped at once (3-player hold'em, team 13,
+    # after solve's own team gain).  Each solve gets its limit from its start
+    pytest.importorskip("highspy", reason="highspy is not installed: linprog has no clock")
+    g = load_game("kuhn(players=3)")
+    model = tp.TerminalPairs(g, (0, 1))
+    c = model.objective(_coef(g, _rational_profile(g, 7), (0, 1)))
+    first = model.solve(c)[0]
+    h = model._model()
+    while h.getRunTime() < 0.3:  # the clock past the limit below
+        model.solve(c)
+    assert model.solve(c, time_limit=0.15)[0] == first
+
+
 @pytest.mark.parametrize("spec", ["skp(team=12)", "skp(team=13)", "skp(team=23)"])
 def test_restricted_member_actions_weigh_the_team_response(spec):
     # skp (Billingham's game with restricted actions): a member's fixed probabilities
@@ -146,6 +159,23 @@ def test_restricted_member_actions_weigh_the_team_response(spec):
                 v = _exact_plan_value(g, p, team, choice)
                 best = v if best is None else max(best, v)
             assert team_evaluation(g, p, team).br_value == best
+
+
+@pytest.mark.parametrize("spec", ["kuhn(players=3)", "skp", "kuhn(players=4,cards=5)"])
+def test_outside_weights_are_the_counterfactual_reach(spec):
+    # team_pairs.outside_weights (the outsiders' sequence forms gathered at the
+    # terminals) against counterfactual_reach (independent path: the reach pass over
+    # every row), float profiles, every pair of seats; skp's outsiders have restricted
+    # actions, four-player Kuhn two outsiders
+    g = load_game(spec)
+    rng = np.random.default_rng(2)
+    for _ in range(2):
+        p = Profile.random(g, rng)
+        reach = reaches(g, edge_probabilities(g, p.probs))
+        for team in itertools.combinations(range(g.n_players), 2):
+            expected = counterfactual_reach(g, reach, team)[g.term_rows]
+            got = tp.outside_weights(g, team, p.probs)
+            np.testing.assert_allclose(got, expected, atol=1e-15, rtol=0)
 
 
 def test_plan_value_is_the_plans_exact_value():

@@ -30,7 +30,7 @@ from .errors import ToypokerError
 from .game import Game
 from .games.collusion import Team
 from .profile import Profile, check_profile
-from .team_pairs import MilpUnfinishedError, plan_value
+from .team_pairs import MilpUnfinishedError, outside_weights, plan_value
 from .team_response import alternating_starts, joint_plan, joint_plan_alternating
 from .teams import TeamEvaluation, number_data, sees_together, team_seats
 
@@ -438,13 +438,12 @@ def team_best_response(
     (:class:`~toypoker.team_response.MilpUnfinishedError` when it stops first).
     """
     sigma = profile.probs
-    if eprob is None:
-        eprob = edge_probabilities(game, sigma)
-    if reach is None:
-        reach = reaches(game, eprob)
     if sees_together(game, seats) if together is None else together:
-        return best_response(game, sigma, seats, reach, eprob)
-    coef = team_weights(game, reach, eprob, seats) * game.term_u[list(seats)].sum(axis=0)
+        if eprob is None:
+            eprob = edge_probabilities(game, sigma)
+        return best_response(game, sigma, seats, reaches(game, eprob) if reach is None else reach,
+                             eprob)  # fmt: skip
+    coef = team_weights(game, sigma, seats, reach, eprob) * game.term_u[list(seats)].sum(axis=0)
     if method == "alternating":
         starts = alternating_starts(game, seats, sigma, restarts, rng)
         choice = joint_plan_alternating(game, seats, coef, starts)[0]
@@ -458,17 +457,26 @@ def team_best_response(
     return BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice)
 
 
-def team_weights(game: Game, reach: np.ndarray, eprob: np.ndarray, seats: tuple[int, ...]
+def team_weights(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
+                 reach: np.ndarray | None = None, eprob: np.ndarray | None = None
                  ) -> np.ndarray:  # fmt: skip
     """Per terminal row (float): chance times the outsiders' reach times the members'
-    restricted actions' probabilities, the weight of a team's pure plan's payoff there."""
+    restricted actions' probabilities, the weight of a team's pure plan's payoff there
+    (a float profile, no member restricted: from the outsiders' sequence forms,
+    :func:`toypoker.team_pairs.outside_weights`; else from the row reaches)."""
     t = game.term_rows
-    own = None
-    if (game.sigma_fixed & np.isin(game.sigma_player, seats)).any():
+    if not (game.sigma_fixed & np.isin(game.sigma_player, seats)).any():
+        if not _is_exact(sigma):
+            return outside_weights(game, seats, sigma)
+        own = None
+    else:
         es = game.edge_sigma.clip(0)
         fixed = game.sigma_fixed[es] & np.isin(game.sigma_player[es], seats)
         fixed &= game.edge_sigma >= 0
+        eprob = edge_probabilities(game, sigma) if eprob is None else eprob
         own = reaches(game, np.where(fixed, eprob, 1.0))
+    if reach is None:
+        reach = reaches(game, edge_probabilities(game, sigma) if eprob is None else eprob)
     w = game.weights[game.row_deal[t]]
     for q in range(game.n_players):
         if q not in seats or own is not None:
@@ -526,11 +534,6 @@ def team_evaluation(
     outsiders = tuple(p for p in range(game.n_players) if p not in seats)
     if evaluation is None:  # floats: the fused kernel's values and gains
         evaluation = evaluate(game, profile) if profile.exact else _kernel_evaluation(game, profile)
-    sigma = profile.probs
-    if eprob is None:
-        eprob = edge_probabilities(game, sigma)
-    if reach is None:
-        reach = reaches(game, eprob)
     value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
     together = sees_together(game, seats)
     how = "backward induction" if together else "MILP"

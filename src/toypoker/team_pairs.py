@@ -45,6 +45,7 @@ __all__ = [
     "complete_plan",
     "last_sequences",
     "member_sequences",
+    "outside_weights",
     "plan_value",
 ]
 
@@ -56,10 +57,12 @@ class MilpUnfinishedError(ToypokerError):
     """HiGHS stopped before proving a joint plan optimal (its time limit, or a failure)."""
 
 
-def last_sequences(game: Game, members: tuple[int, ...]) -> np.ndarray:
+def last_sequences(game: Game, members: tuple[int, ...], restricted: bool = False
+                   ) -> np.ndarray:  # fmt: skip
     """Each row's last free action (flat sigma index) of each member, ``-1`` for the
     empty sequence; shape ``(len(members), R)``.  Restricted (fixed) actions are not
-    sequences: their probabilities belong to the outside weight."""
+    sequences: their probabilities belong to the outside weight (``restricted``: they
+    count too)."""
     last = np.full((len(members), game.n_rows), -1, dtype=np.int64)
     actor_of_edge = game.row_actor[game.parent_row.clip(0)]
     for t in range(1, game.n_depths):
@@ -67,7 +70,8 @@ def last_sequences(game: Game, members: tuple[int, ...]) -> np.ndarray:
         par = game.parent_row[a:b]
         es = game.edge_sigma[a:b]
         free = es >= 0
-        free[free] = ~game.sigma_fixed[es[free]]
+        if not restricted:
+            free[free] = ~game.sigma_fixed[es[free]]
         for j, p in enumerate(members):
             mine = free & (actor_of_edge[a:b] == p)
             last[j, a:b] = np.where(mine, es, last[j, par])
@@ -176,7 +180,10 @@ class TerminalPairs:
         if h is None:
             return self._solve_scipy(c, time_limit)
         h.clearSolver()  # type: ignore[attr-defined]  # a cold start: no history
-        h.setOptionValue("time_limit", float("inf") if time_limit is None else float(time_limit))  # type: ignore[attr-defined]
+        # HiGHS compares its limit with a run clock that does not restart per solve
+        # (measured: 30 s on a fresh model after a 30 s solve): the limit is relative
+        limit = float("inf") if time_limit is None else h.getRunTime() + float(time_limit)  # type: ignore[attr-defined]
+        h.setOptionValue("time_limit", limit)  # type: ignore[attr-defined]
         h.changeColsCost(self.n_vars, np.arange(self.n_vars, dtype=np.int32), c)  # type: ignore[attr-defined]
         h.run()  # type: ignore[attr-defined]
         status = h.getModelStatus()  # type: ignore[attr-defined]
@@ -196,7 +203,7 @@ class TerminalPairs:
         bounds[0, 0] = 1.0
         ub = self.a[~self.eq]
         some = ub.shape[0] > 0
-        options: dict[str, object] = {"presolve": False}
+        options: dict[str, object] = {"presolve": self.n_vars > PRESOLVE_FROM}
         if time_limit is not None:
             options["time_limit"] = float(time_limit)
         res = linprog(-c, A_ub=ub if some else None, b_ub=np.zeros(ub.shape[0]) if some else None,
@@ -217,7 +224,7 @@ class TerminalPairs:
                 return None
             h = highspy.Highs()
             h.setOptionValue("output_flag", False)
-            h.setOptionValue("presolve", "off")  # 1.4-1.7x faster (bench_team_response)
+            h.setOptionValue("presolve", "off" if self.n_vars <= PRESOLVE_FROM else "on")
             lower = np.zeros(self.n_vars)
             lower[0] = 1.0  # w(0, 0) = 1
             h.addVars(self.n_vars, lower, np.ones(self.n_vars))
@@ -278,6 +285,11 @@ class TerminalPairs:
         return np.concatenate(out)
 
 
+#: HiGHS's presolve runs on models with more variables than this: off, the LP is 1.4-1.7x
+#: faster on Kuhn and 3P-SMH (209-1,501 variables); on, 1.9x faster on the small
+#: hold'em (124,381 variables: 32 s against 59 s), ``bench_team_response.py``
+PRESOLVE_FROM = 20_000
+
 #: whether :class:`TerminalPairs` uses ``highspy`` when it is installed (``False``:
 #: always :func:`scipy.optimize.linprog`; benchmarks and tests compare the two)
 USE_HIGHSPY = True
@@ -296,6 +308,57 @@ class _TerminalModels:
         if key not in self.models:
             self.models[key] = TerminalPairs(self.game, key)
         return self.models[key]
+
+
+class OutsideWeights:
+    """Per terminal row: chance times the outsiders' reach, from the outsiders' sequence
+    forms (one product per sequence, then a gather per terminal row: no pass over the
+    rows), built once per game and team (:func:`outside_weights`)."""
+
+    def __init__(self, game: Game, members: tuple[int, ...]):
+        t = game.term_rows
+        self.chance = game.weights[game.row_deal[t]]
+        outsiders = tuple(q for q in range(game.n_players) if q not in members)
+        last = last_sequences(game, outsiders, restricted=True)
+        self.last = last[:, t]
+        # each outsider action's parent: its owner's last action before the infoset
+        rep = game.infoset_rep_row[game.sigma_infoset]
+        self.parent = np.full(game.n_sigma, -1, dtype=np.int64)
+        for k, q in enumerate(outsiders):
+            mine = game.sigma_player == q
+            self.parent[mine] = last[k, rep[mine]]
+
+    def weights(self, sigma: np.ndarray) -> np.ndarray:
+        """The weights for a float profile ``sigma`` (flat)."""
+        sigma = np.asarray(sigma, dtype=np.float64)
+        real = np.append(sigma, 1.0)  # slot -1: the empty sequence
+        while True:  # each round fixes one more level of the sequence trees
+            new = np.append(sigma * real[self.parent], 1.0)
+            if np.array_equal(new, real):
+                break
+            real = new
+        return self.chance * np.prod(real[self.last], axis=0)
+
+
+def outside_weights(game: Game, members: tuple[int, ...], sigma: np.ndarray) -> np.ndarray:
+    """Per terminal row (``game.term_rows`` order): chance times the reach of everybody
+    outside ``members`` under the float profile ``sigma``
+    (:func:`toypoker.evaluate.counterfactual_reach` at the terminals, to rounding)."""
+    return game.derived(_OutsideModels).get(tuple(int(p) for p in members)).weights(sigma)
+
+
+class _OutsideModels:
+    """``Game.derived`` cache of :class:`OutsideWeights` per team."""
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.models: dict[tuple[int, ...], OutsideWeights] = {}
+
+    def get(self, members: tuple[int, ...]) -> OutsideWeights:
+        """The team's weights' structure, built on first use."""
+        if members not in self.models:
+            self.models[members] = OutsideWeights(self.game, members)
+        return self.models[members]
 
 
 def plan_value(game: Game, members: tuple[int, ...], coef: np.ndarray, choice: np.ndarray
