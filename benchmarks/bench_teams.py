@@ -63,7 +63,7 @@ from toypoker.evaluate import (
 )
 from toypoker.solvers.tmecor import tmecor
 from toypoker.team_response import MAX_PAIRS, joint_plan
-from toypoker.teams import _Together
+from toypoker.teams import _sees_together
 
 CASES = [
     ("kuhn(players=3,team=12)", (0, 1)),
@@ -103,7 +103,7 @@ def old_team_part(g: object, prof: Profile, team: tuple[int, ...], ev: object,
     LP, given the evaluation's edge probabilities and reaches: ``sees_together`` found
     afresh, the lifted LP/MILP (the product MILP past ``MAX_PAIRS``, ``TEAM_MILP_SECONDS``
     given: it raises past them), the plan's value by a numpy pass (``expected_values``)."""
-    if _Together(g).get(team):  # type: ignore[arg-type]
+    if _sees_together(g, team):  # type: ignore[arg-type]
         from toypoker.evaluate import best_response
 
         br = best_response(g, prof.probs, team, reach, eprob).value  # type: ignore[arg-type]

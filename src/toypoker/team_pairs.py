@@ -33,6 +33,9 @@ This module sees only the compiled game and arrays; it imports nothing above
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypeVar
+
 import numpy as np
 
 from .errors import ToypokerError
@@ -46,8 +49,11 @@ __all__ = [
     "last_sequences",
     "member_sequences",
     "outside_weights",
+    "per_team",
     "plan_value",
 ]
+
+T = TypeVar("T")
 
 #: integrality and certificate tolerance (relative to ``1 + sum |objective|``)
 TOLERANCE = 1e-9
@@ -83,6 +89,24 @@ def member_sequences(game: Game, p: int) -> np.ndarray:
     return np.flatnonzero((game.sigma_player == p) & ~game.sigma_fixed)
 
 
+def per_team(game: Game, factory: Callable[[Game, tuple[int, ...]], T],
+             members: tuple[int, ...]) -> T:  # fmt: skip
+    """``factory(game, members)``, built once per game and team (kept with the game by
+    ``Game.derived``): the teams' models and structures."""
+    built = game.derived(_PerTeam).built
+    key = (factory, tuple(int(p) for p in members))
+    if key not in built:
+        built[key] = factory(game, key[1])
+    return built[key]  # type: ignore[return-value]
+
+
+class _PerTeam:
+    """``Game.derived`` cache of :func:`per_team`."""
+
+    def __init__(self, game: Game):
+        self.built: dict[tuple[object, tuple[int, ...]], object] = {}
+
+
 def complete_plan(game: Game, members: tuple[int, ...], choice: np.ndarray) -> np.ndarray:
     """``choice`` (0/1 over the game's actions) with the first action chosen at every free
     infoset of the members where it chooses none (infosets the plan never reaches)."""
@@ -95,7 +119,7 @@ def complete_plan(game: Game, members: tuple[int, ...], choice: np.ndarray) -> n
 
 class TerminalPairs:
     """The terminal-pairs LP of a two-member team (see the module's docstring), built
-    once per game and team (:func:`certified_plan` keeps it with the game).
+    once per game and team (:func:`per_team`).
 
     Attributes
     ----------
@@ -105,9 +129,11 @@ class TerminalPairs:
         Kept pairs (variables), and pairs met at a terminal row.
     """
 
-    def __init__(self, game: Game, members: tuple[int, int]):
+    def __init__(self, game: Game, members: tuple[int, ...]):
         from scipy.sparse import coo_array
 
+        if len(members) != 2:
+            raise ToypokerError("the terminal-pairs team model needs two members")
         self.members = members
         seqs = [member_sequences(game, p) for p in members]
         index = np.zeros((2, game.n_sigma), dtype=np.int64)
@@ -295,25 +321,10 @@ PRESOLVE_FROM = 20_000
 USE_HIGHSPY = True
 
 
-class _TerminalModels:
-    """``Game.derived`` cache of :class:`TerminalPairs` per team."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.models: dict[tuple[int, ...], TerminalPairs] = {}
-
-    def get(self, members: tuple[int, int]) -> TerminalPairs:
-        """The team's model, built on first use."""
-        key = (int(members[0]), int(members[1]))
-        if key not in self.models:
-            self.models[key] = TerminalPairs(self.game, key)
-        return self.models[key]
-
-
 class OutsideWeights:
     """Per terminal row: chance times the outsiders' reach, from the outsiders' sequence
     forms (one product per sequence, then a gather per terminal row: no pass over the
-    rows), built once per game and team (:func:`outside_weights`)."""
+    rows), built once per game and team (:func:`per_team`)."""
 
     def __init__(self, game: Game, members: tuple[int, ...]):
         t = game.term_rows
@@ -344,21 +355,7 @@ def outside_weights(game: Game, members: tuple[int, ...], sigma: np.ndarray) -> 
     """Per terminal row (``game.term_rows`` order): chance times the reach of everybody
     outside ``members`` under the float profile ``sigma``
     (:func:`toypoker.evaluate.counterfactual_reach` at the terminals, to rounding)."""
-    return game.derived(_OutsideModels).get(tuple(int(p) for p in members)).weights(sigma)
-
-
-class _OutsideModels:
-    """``Game.derived`` cache of :class:`OutsideWeights` per team."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.models: dict[tuple[int, ...], OutsideWeights] = {}
-
-    def get(self, members: tuple[int, ...]) -> OutsideWeights:
-        """The team's weights' structure, built on first use."""
-        if members not in self.models:
-            self.models[members] = OutsideWeights(self.game, members)
-        return self.models[members]
+    return per_team(game, OutsideWeights, members).weights(sigma)
 
 
 def plan_value(game: Game, members: tuple[int, ...], coef: np.ndarray, choice: np.ndarray
@@ -377,7 +374,7 @@ def plan_value(game: Game, members: tuple[int, ...], coef: np.ndarray, choice: n
     -------
     float
     """
-    model = game.derived(_TerminalModels).get((members[0], members[1]))
+    model = per_team(game, TerminalPairs, members)
     return model.value(model.objective(coef), model.realization(np.asarray(choice)))
 
 
@@ -402,9 +399,7 @@ def certified_plan(
     MilpUnfinishedError
         If HiGHS stops before the LP's optimum.
     """
-    if len(members) != 2:
-        raise ToypokerError("the terminal-pairs team model needs two members")
-    model = game.derived(_TerminalModels).get((members[0], members[1]))
+    model = per_team(game, TerminalPairs, members)
     x = model.plan(coef, time_limit)
     if x is None:
         return None

@@ -46,6 +46,7 @@ from .team_pairs import (
     complete_plan,
     last_sequences,
     member_sequences,
+    per_team,
 )
 
 __all__ = [
@@ -244,7 +245,7 @@ def _joint_plan_lifted(
     """
     from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
-    lifted = game.derived(_LiftedModels).get(members)
+    lifted = per_team(game, _Lifted, members)
     obj = np.bincount(lifted.term_key, weights=np.asarray(coef, float), minlength=lifted.n)
     options: dict[str, object] = {}
     if time_limit is not None:
@@ -311,21 +312,6 @@ class _Lifted:
         self.integrality[n_b * np.arange(1, n_a)] = 1
         self.sigma = np.concatenate(seqs)
         self.cols_x = np.concatenate([n_b * (1 + np.arange(n_a - 1)), 1 + np.arange(n_b - 1)])
-
-
-class _LiftedModels:
-    """``Game.derived`` cache of :class:`_Lifted` per team."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.models: dict[tuple[int, ...], _Lifted] = {}
-
-    def get(self, members: tuple[int, ...]) -> _Lifted:
-        """The team's lifted model, built on first use."""
-        key = tuple(int(p) for p in members)
-        if key not in self.models:
-            self.models[key] = _Lifted(self.game, key)
-        return self.models[key]
 
 
 #: most prescriptions (one action per observation) tried at one team decision node by

@@ -22,6 +22,7 @@ from .game import Game
 from .games.collusion import Team, seat_digits
 from .io import exact_text
 from .profile import Profile
+from .team_pairs import per_team
 
 if TYPE_CHECKING:
     from .evaluate import BestResponse
@@ -180,25 +181,15 @@ def sees_together(game: Game, seats: tuple[int, ...]) -> bool:
     collusion): then the team has perfect recall as one player and its best response
     is a backward induction (:func:`best_response` with a tuple of seats).  Found once
     per game and team."""
-    return game.derived(_Together).get(tuple(int(p) for p in seats))
+    return per_team(game, _sees_together, seats)
 
 
-class _Together:
-    """``Game.derived`` cache of :func:`sees_together` per team."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.known: dict[tuple[int, ...], bool] = {}
-
-    def get(self, seats: tuple[int, ...]) -> bool:
-        """:func:`sees_together`, computed on first use."""
-        if seats not in self.known:
-            game = self.game
-            joint = np.zeros(game.n_deals, dtype=np.int64)
-            for p in seats:
-                joint = joint * (int(game.obs[p].max()) + 1) + game.obs[p]
-            rows = np.flatnonzero(np.isin(game.row_actor, seats) & (game.row_infoset >= 0))
-            infs = game.row_infoset[rows].astype(np.int64)
-            pairs = np.unique(infs * (int(joint.max()) + 1) + joint[game.row_deal[rows]])
-            self.known[seats] = pairs.size == np.unique(infs).size
-        return self.known[seats]
+def _sees_together(game: Game, seats: tuple[int, ...]) -> bool:
+    """:func:`sees_together`, computed."""
+    joint = np.zeros(game.n_deals, dtype=np.int64)
+    for p in seats:
+        joint = joint * (int(game.obs[p].max()) + 1) + game.obs[p]
+    rows = np.flatnonzero(np.isin(game.row_actor, seats) & (game.row_infoset >= 0))
+    infs = game.row_infoset[rows].astype(np.int64)
+    pairs = np.unique(infs * (int(joint.max()) + 1) + joint[game.row_deal[rows]])
+    return pairs.size == np.unique(infs).size
