@@ -26,7 +26,7 @@ Tables (load average printed with each):
 Usage::
 
     python benchmarks/bench_teams.py [--repeats 3] [--profiles 4] [--holdem] [--smh]
-        [--budget 300] [--no-tmecor] [--scipy]
+        [--budget 300] [--no-tmecor] [--scipy] [--only SUBSTRING]
 
 ``--scipy``: the LP through ``scipy.optimize.linprog`` even when ``highspy`` is
 installed; ``--holdem`` adds ``holdem(players=3,ranks=4,suits=2,team=13)`` (its
@@ -119,21 +119,22 @@ def old_team_part(g: object, prof: Profile, team: tuple[int, ...], ev: object,
     return max(br - value, 0.0)
 
 
-def team_gain_table(repeats: int, n_profiles: int, holdem: bool) -> None:
+def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[int, ...]]]
+                    ) -> None:  # fmt: skip
     """Table 1."""
     print(f"\n1. team gain against NashConv (median of {repeats} x {n_profiles} profiles, "
           f"interleaved; LP via {'highspy' if tp_pairs.USE_HIGHSPY and _highspy() else 'scipy'}"
           f"); load {load()}")  # fmt: skip
     print(f"{'game':58} {'team':>4} {'evaluate s':>10} {'kernel s':>9} {'old s':>7} "
           f"{'new s':>7} {'team_ev s':>9} {'old/ev':>6} {'new/ev':>6} {'tev/ker':>7} "
-          f"{'gain (last)':>12} {'max|old-new|':>12}")  # fmt: skip
-    for spec, team in CASES + ([HOLDEM] if holdem else []):
+          f"{'gain (last)':>12} {'max|old-new|':>12}  how (new, last)")  # fmt: skip
+    for spec, team in cases:
         g = load_game(spec)
         profs = profiles(g, n_profiles)
         nash_conv(g, profs[0])  # compile the kernel
         evaluate(g, profs[0], team=team)  # build the team's models once
         ev_t, ker_t, old_t, new_t, tev_t = [], [], [], [], []
-        diff, gain = 0.0, 0.0
+        diff, gain, how = 0.0, 0.0, ""
         reps = 1 if spec == HOLDEM[0] else repeats
         for _ in range(reps):
             for prof in profs:
@@ -154,12 +155,12 @@ def team_gain_table(repeats: int, n_profiles: int, holdem: bool) -> None:
                 new_t.append(time.perf_counter() - t0)
                 tev_t.append(timed(lambda g=g, prof=prof, t=team: team_evaluation(g, prof, t)))
                 assert new is not None
-                gain = float(new.gain)
+                gain, how = float(new.gain), new.how
                 diff = max(diff, abs(old_gain - gain))
         e, k, o, n, t = (statistics.median(x) for x in (ev_t, ker_t, old_t, new_t, tev_t))
         digits = "".join(str(p + 1) for p in team)
         print(f"{spec:58} {digits:>4} {e:10.4f} {k:9.4f} {o:7.4f} {n:7.4f} {t:9.4f} "
-              f"{o / e:6.2f} {n / e:6.2f} {t / k:7.2f} {gain:12.6g} {diff:12.2g}",
+              f"{o / e:6.2f} {n / e:6.2f} {t / k:7.2f} {gain:12.6g} {diff:12.2g}  {how}",
               flush=True)  # fmt: skip
 
 
@@ -172,14 +173,13 @@ def _highspy() -> bool:
     return True
 
 
-def breakdown_table(holdem: bool) -> None:
+def breakdown_table(cases: list[tuple[str, tuple[int, ...]]]) -> None:
     """Table 2: where the new path's time goes (weak teams)."""
     print(f"\n2. the new path's time, weak teams (one CFR+ profile of 60 iterations, median "
           f"of 5; build: the model's first use); load {load()}")  # fmt: skip
     print(f"{'game':46} {'team':>4} {'t.pairs':>7} {'pairs':>7} {'lifted':>9} {'build s':>8} "
           f"{'weights s':>9} {'LP s':>7} {'rest s':>7} {'team s':>7}")  # fmt: skip
-    cases = [c for c in CASES if "strong" not in c[0]] + ([HOLDEM] if holdem else [])
-    for spec, team in cases:
+    for spec, team in [c for c in cases if "strong" not in c[0]]:
         g = load_game(spec)
         prof = solve(g, "cfr+", iterations=60, team=False).profile
         eprob = edge_probabilities(g, prof.probs)
@@ -246,10 +246,12 @@ def main() -> None:
     ap.add_argument("--budget", type=float, default=300.0, help="seconds per TMECor")
     ap.add_argument("--no-tmecor", action="store_true", help="skip the TMECor table")
     ap.add_argument("--scipy", action="store_true", help="the LP by scipy's linprog")
+    ap.add_argument("--only", default="", help="only the games whose spec contains this")
     args = ap.parse_args()
     tp_pairs.USE_HIGHSPY = not args.scipy
-    team_gain_table(args.repeats, args.profiles, args.holdem)
-    breakdown_table(args.holdem)
+    cases = [c for c in CASES + ([HOLDEM] if args.holdem else []) if args.only in c[0]]
+    team_gain_table(args.repeats, args.profiles, cases)
+    breakdown_table(cases)
     if not args.no_tmecor:
         tmecor_table(args.smh, args.budget)
 

@@ -500,9 +500,12 @@ def team_evaluation(
 
     A team whose members see each other's cards (strong collusion) is one player with
     perfect recall: its best response is a backward induction.  Members who see only
-    their own cards must coordinate: the best joint pure plan is found by a MILP over
-    their sequence-form plans (:func:`toypoker.team_response.joint_plan`), then
-    evaluated (exactly, for an exact profile).
+    their own cards must coordinate: the best joint pure plan over their sequence-form
+    plans (:func:`toypoker.team_response.joint_plan`: for two members an LP over the
+    pairs of sequences met at the terminals, kept when its plan certifies it, else a
+    MILP), then evaluated (exactly, for an exact profile; for floats from the same
+    outside weights).  Without ``evaluation`` a float profile's values and outsider
+    gains come from the fused kernel (:func:`toypoker.kernels.evaluate`).
 
     Parameters
     ----------

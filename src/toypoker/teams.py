@@ -63,7 +63,8 @@ class TeamEvaluation:
         Each outsider's own best-response gain (seat order).
     how
         ``"backward induction"`` (the team sees all its cards: perfect recall) or
-        ``"MILP"`` (members see only their own cards: :mod:`toypoker.team_response`).
+        ``"MILP"`` (members see only their own cards: the exact joint plan of
+        :mod:`toypoker.team_response`, by a certified LP or a MILP).
     response
         The team's joint pure best response.
     """
