@@ -156,11 +156,13 @@ def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[
                 tev_t.append(timed(lambda g=g, prof=prof, t=team: team_evaluation(g, prof, t)))
                 assert new is not None
                 gain, how = float(new.gain), new.how
-                diff = max(diff, abs(old_gain - gain))
+                failed = np.isnan(old_gain) or np.isnan(diff)  # shown as "old failed"
+                diff = float("nan") if failed else max(diff, abs(old_gain - gain))
         e, k, o, n, t = (statistics.median(x) for x in (ev_t, ker_t, old_t, new_t, tev_t))
+        diff_text = "old failed" if np.isnan(diff) else f"{diff:.2g}"
         digits = "".join(str(p + 1) for p in team)
         print(f"{spec:58} {digits:>4} {e:10.4f} {k:9.4f} {o:7.4f} {n:7.4f} {t:9.4f} "
-              f"{o / e:6.2f} {n / e:6.2f} {t / k:7.2f} {gain:12.6g} {diff:12.2g}  {how}",
+              f"{o / e:6.2f} {n / e:6.2f} {t / k:7.2f} {gain:12.6g} {diff_text:>12}  {how}",
               flush=True)  # fmt: skip
 
 

@@ -4,6 +4,7 @@ enumeration and against the lifted model (the path before it), its certificate, 
 two HiGHS front ends, the outside weights with restricted member actions, and the
 kernel path of ``team_evaluation``."""
 
+import dataclasses
 import itertools
 from fractions import Fraction
 
@@ -22,6 +23,7 @@ from toypoker.evaluate import (
     team_evaluation,
     team_weights,
 )
+from toypoker.kernels import kernel_for
 from toypoker.team_response import joint_plan
 
 from .test_team_response import _brute_force_team_value, _rational_profile
@@ -196,10 +198,11 @@ def test_plan_value_is_the_plans_exact_value():
                                                                       rel=0)  # fmt: skip
 
 
-def test_team_evaluation_alone_reads_the_kernel_and_agrees():
-    # team_evaluation without an evaluation (what solve calls) takes the members'
-    # values and the outsider's gain from the fused kernel; with evaluate's numpy
-    # evaluation (independent path) every number agrees to 1e-12
+def test_team_evaluation_alone_reads_the_kernel_and_agrees(monkeypatch):
+    # team_evaluation without an evaluation (what solve calls) takes the outsider's
+    # best response from the fused kernel (the team's value: minus the outsider's in a
+    # zero-sum game); with evaluate's numpy evaluation (independent path) every number
+    # agrees to 1e-12
     g = load_game("kuhn(players=3,team=13)")
     p = Profile.random(g, np.random.default_rng(3))
     alone = team_evaluation(g, p, (0, 2))
@@ -209,6 +212,13 @@ def test_team_evaluation_alone_reads_the_kernel_and_agrees():
                  (alone.gain, numpy_path.gain),
                  (alone.outsider_gains[0], numpy_path.outsider_gains[0])]:  # fmt: skip
         assert a == pytest.approx(b, abs=1e-12, rel=0)
+    # the kernel path of a game it takes for general-sum (every player's values)
+    k = kernel_for(g)
+    monkeypatch.setattr(k, "arrays", dataclasses.replace(k.arrays, zero_sum=False))
+    general = team_evaluation(g, p, (0, 2))
+    assert general.value == pytest.approx(numpy_path.value, abs=1e-12, rel=0)
+    assert general.outsider_gains[0] == pytest.approx(numpy_path.outsider_gains[0], abs=1e-12,
+                                                      rel=0)  # fmt: skip
 
 
 @pytest.mark.slow

@@ -535,9 +535,12 @@ def team_evaluation(
     """
     seats = team_seats(game, team)
     outsiders = tuple(p for p in range(game.n_players) if p not in seats)
-    if evaluation is None:  # floats: the fused kernel's values and gains
-        evaluation = evaluate(game, profile) if profile.exact else _kernel_evaluation(game, profile)
-    value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
+    if evaluation is None and not profile.exact:  # floats: the fused kernel
+        value, out_gains = _kernel_team_values(game, profile.probs, seats, outsiders)
+    else:
+        evaluation = evaluate(game, profile) if evaluation is None else evaluation
+        value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
+        out_gains = tuple(evaluation.gains[p] for p in outsiders)
     together = sees_together(game, seats)
     how = "backward induction" if together else "MILP"
     try:
@@ -557,7 +560,7 @@ def team_evaluation(
         gain = max(float(gain), 0.0)
     return TeamEvaluation(
         seats, outsiders, value, br_value, gain,
-        tuple(evaluation.gains[p] for p in outsiders), how, br,
+        out_gains, how, br,
     )  # fmt: skip
 
 
@@ -603,9 +606,19 @@ def nash_conv(
     return kernel_nash_conv(kernel_for(game), sigma)
 
 
-def _kernel_evaluation(game: Game, profile: Profile) -> object:
-    """The fused kernel's values, best-response values, gains and NashConv (floats)."""
+def _kernel_team_values(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
+                        outsiders: tuple[int, ...]) -> tuple[float, tuple[float, ...]]:  # fmt: skip
+    """A float profile's team value and outsiders' gains by the fused kernel: each
+    outsider's best response and value, the team's value minus theirs in a zero-sum game
+    (every player's values and best responses otherwise, :func:`toypoker.kernels.evaluate`)."""
     from .kernels import evaluate as kernel_evaluate
     from .kernels import kernel_for
+    from .kernels.best_response import best_response as kernel_best_response
 
-    return kernel_evaluate(kernel_for(game), np.ascontiguousarray(profile.probs, np.float64))
+    k = kernel_for(game)
+    sigma = np.ascontiguousarray(sigma, dtype=np.float64)
+    if not k.arrays.zero_sum:
+        ev = kernel_evaluate(k, sigma)
+        return sum(ev.values[p] for p in seats), tuple(ev.gains[p] for p in outsiders)
+    outs = [kernel_best_response(k, sigma, q)[:2] for q in outsiders]
+    return -sum(v for _, v in outs), tuple(max(b - v, 0.0) for b, v in outs)
