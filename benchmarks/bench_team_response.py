@@ -6,7 +6,8 @@ team's public belief states (joint_plan_by_beliefs) and the members' alternating
 responses (joint_plan_alternating: a lower bound).
 
 Table 1 (load average printed): per game and team, against a fixed random outsider
-profile, the seconds of each (interleaved, median of ``--repeats``) and the values of
+profile, the seconds of each (interleaved, median of ``--repeats``; the models kept
+per game and team built before, untimed) and the values of
 their plans (the exact ones equal when optimal; the alternating one at most that); on
 3P-SMH the induction is capped at ``--max-states`` states and reported as given up
 when it needs more.  Table 2: HiGHS settings on the terminal-pairs LP (through
@@ -144,6 +145,8 @@ def main() -> None:
         reps = 1 if spec.startswith("mercer") else args.repeats
         times: dict[str, list[float]] = {k: [] for k in runs}
         plans: dict[str, np.ndarray] = {}
+        for k in ("pairs", "pairs-scipy", "lifted"):  # models kept per game: built untimed
+            plan_of(k, g, team, coef, args.max_states)
         for _ in range(reps):
             for k in runs:
                 t0 = time.perf_counter()
