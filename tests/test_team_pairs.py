@@ -69,17 +69,22 @@ def test_default_path_equals_the_lifted_model_on_four_card_kuhn(team):
         assert te.br_value == _exact_plan_value(g, p, team, lifted)
 
 
-def test_an_uncertified_relaxation_falls_back_to_the_lifted_model():
+def test_a_fractional_relaxation_goes_to_the_milp_then_the_lifted_model(monkeypatch):
     # kuhn(players=3, team=23) after 20 CFR+ iterations: the terminal-pairs LP comes out
-    # fractional (measured), so no certificate; joint_plan's default then solves the
-    # lifted model, and its plan is worth the lifted model's own (independent path)
+    # fractional (measured), so no certificate; the same model's MILP certifies a plan
+    # worth the lifted model's own (independent path); and were that refused too,
+    # joint_plan's default solves the lifted model
     g = load_game("kuhn(players=3,team=23)")
     p = solve(g, "cfr+", iterations=20, team=False).profile.to_exact()
     c = _coef(g, p, (1, 2))
+    model = tp.per_team(g, tp.TerminalPairs, (1, 2))
+    assert model.plan(c) is None
+    lifted = _exact_plan_value(g, p, (1, 2), joint_plan(g, (1, 2), c, model="lifted"))
+    plan = tp.certified_plan(g, (1, 2), c)
+    assert plan is not None and _exact_plan_value(g, p, (1, 2), plan) == lifted
+    monkeypatch.setattr(model, "plan", lambda coef, time_limit=None, integral=False: None)
     assert tp.certified_plan(g, (1, 2), c) is None
-    plan = joint_plan(g, (1, 2), c)
-    lifted = joint_plan(g, (1, 2), c, model="lifted")
-    assert _exact_plan_value(g, p, (1, 2), plan) == _exact_plan_value(g, p, (1, 2), lifted)
+    assert _exact_plan_value(g, p, (1, 2), joint_plan(g, (1, 2), c)) == lifted
 
 
 def test_a_solution_that_is_not_its_plans_products_is_no_certificate(monkeypatch):

@@ -17,11 +17,15 @@ with ``w(0, 0) = 1`` and ``0 <= w <= 1``.  Every pair of pure plans with ``w`` t
 products is feasible, so the LP's optimum bounds the best pure plan's value from
 above.  When the members' own plans ``w(i, 0)``, ``w(0, j)`` come out 0/1 and that
 plan's value (the objective at the plans' products) reaches the LP's optimum, the
-plan is the team's best response: a certificate checked here, not assumed (dropped
-pairs can let the LP exceed its plan's value; then :func:`certified_plan` returns
-``None`` and the caller solves the lifted model).  On 3P-SMH and four-card Kuhn the
-check held on the CFR+ and random profiles tried, and the LP was 2-5x faster than
-the lifted LP (``benchmarks/bench_team_response.py``).
+plan is the team's best response: a certificate checked here, not assumed.  When the
+LP comes out fractional, the same model's MILP (the members' own plans binary) gets
+the same check (dropped pairs could let it exceed its plan's value); when that fails
+too, :func:`certified_plan` returns ``None`` and the caller solves the lifted model.
+Measured (``benchmarks/bench_team_response.py``, load ~5): on four-card Kuhn the LP
+(through highspy) took 1.6-2.1 ms where the lifted model took 20-28 ms, on 3P-SMH team
+23 14 ms against 115 ms; the LP was integral and certified on every 3P-SMH and Kuhn
+profile tried but the 20-iteration CFR+ ones of Kuhn team 23 and 3P-SMH team 12, where
+the MILP certified (26 and 75 ms, the lifted path 115 and 148 ms).
 
 HiGHS solves the LP: through ``highspy`` when it is installed (the model passed once
 per game and team, each call a cold start: results do not depend on earlier calls),
@@ -33,6 +37,7 @@ This module sees only the compiled game and arrays; it imports nothing above
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TypeVar
 
@@ -261,8 +266,10 @@ class TerminalPairs:
             self._highs = h
         return self._highs
 
-    def plan(self, coef: np.ndarray, time_limit: float | None = None) -> np.ndarray | None:
-        """The team's best joint pure plan if the LP certifies it, else ``None``.
+    def plan(self, coef: np.ndarray, time_limit: float | None = None, integral: bool = False
+             ) -> np.ndarray | None:  # fmt: skip
+        """The team's best joint pure plan if the LP (``integral``: the MILP, the
+        members' own plans binary) certifies it, else ``None``.
 
         Parameters
         ----------
@@ -271,6 +278,8 @@ class TerminalPairs:
             team's payoff, float.
         time_limit
             Seconds for HiGHS (``None``: none).
+        integral
+            Solve the MILP (when the LP came out fractional).
 
         Returns
         -------
@@ -279,15 +288,35 @@ class TerminalPairs:
             complete with :func:`complete_plan` by the caller.
         """
         c = self.objective(coef)
-        value, w = self.solve(c, time_limit)
+        value, w = self._solve_milp(c, time_limit) if integral else self.solve(c, time_limit)
         x = w[self.cols_x]
         rounded = np.round(x)
         tol = TOLERANCE * (1.0 + float(np.abs(c).sum()))
-        if np.abs(x - rounded).max(initial=0.0) > TOLERANCE:
-            return None
+        if np.abs(x - rounded).max(initial=0.0) > (1e-6 if integral else TOLERANCE):
+            return None  # (1e-6: HiGHS's integrality tolerance)
         if self.value(c, rounded) < value - tol:
             return None  # the LP's w is not its plan's products: not a certificate
         return rounded.astype(np.int8)
+
+    def _solve_milp(self, c: np.ndarray, time_limit: float | None) -> tuple[float, np.ndarray]:
+        """:meth:`solve` with the members' own plans binary (:func:`scipy.optimize.milp`,
+        relative gap 0)."""
+        from scipy.optimize import Bounds, LinearConstraint, milp
+
+        lower = np.zeros(self.n_vars)
+        lower[0] = 1.0
+        integrality = np.zeros(self.n_vars)
+        integrality[self.cols_x] = 1
+        options: dict[str, object] = {"mip_rel_gap": 0.0}
+        if time_limit is not None:
+            options["time_limit"] = float(time_limit)
+        res = milp(-c, integrality=integrality, bounds=Bounds(lower, np.ones(self.n_vars)),
+                   constraints=LinearConstraint(self.a, np.where(self.eq, 0.0, -np.inf), 0.0),
+                   options=options)  # fmt: skip
+        if res.status != 0 or res.x is None:
+            msg = f"the team's best-response MILP did not finish: {res.message}"
+            raise MilpUnfinishedError(msg)
+        return float(-res.fun), res.x
 
     def value(self, c: np.ndarray, x: np.ndarray) -> float:
         """Objective ``c`` (per kept pair) at a pure plan's products; ``x``: the plan's
@@ -381,8 +410,9 @@ def plan_value(game: Game, members: tuple[int, ...], coef: np.ndarray, choice: n
 def certified_plan(
     game: Game, members: tuple[int, ...], coef: np.ndarray, time_limit: float | None = None
 ) -> np.ndarray | None:
-    """The two-member team's best joint pure plan by the terminal-pairs LP, when its
-    certificate holds (``None`` otherwise: solve the lifted model).
+    """The two-member team's best joint pure plan by the terminal-pairs LP or, when the
+    LP comes out fractional, its MILP, if the certificate holds (``None`` otherwise:
+    solve the lifted model).
 
     Parameters
     ----------
@@ -399,8 +429,13 @@ def certified_plan(
     MilpUnfinishedError
         If HiGHS stops before the LP's optimum.
     """
+    start = time.perf_counter()
     model = per_team(game, TerminalPairs, members)
     x = model.plan(coef, time_limit)
+    if x is None:  # fractional: the same model's MILP
+        if time_limit is not None:
+            time_limit = max(time_limit - (time.perf_counter() - start), 1e-3)
+        x = model.plan(coef, time_limit, integral=True)
     if x is None:
         return None
     choice = np.zeros(game.n_sigma, dtype=np.int8)
