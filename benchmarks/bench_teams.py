@@ -3,21 +3,35 @@ evaluation, and TMECor brackets by column generation.
 
 Tables (load average printed with each):
 
-1. team gain against NashConv: on each game, the seconds of ``evaluate`` (values,
-   every player's best response, NashConv; numpy passes), of the fused NashConv
-   kernel, of ``evaluate(..., team=...)`` (the same plus the team's joint best
-   response: backward induction for a team that sees its cards, the lifted MILP
-   otherwise) and of ``team_evaluation(..., method="alternating")`` (the members'
-   alternating best responses: a lower bound on a weak team's gain), interleaved,
-   median of ``--repeats``; the ratios of these two to ``evaluate``;
-2. TMECor: per game and team placement, the exact bracket, its width, the plans
+1. team gain against NashConv: on each game, interleaved, median of ``--repeats``
+   over ``--profiles`` profiles (CFR+ iterates and random ones): the seconds of
+   ``evaluate`` (the numpy passes: values, every player's best response, NashConv),
+   of the fused NashConv kernel (``nash_conv``), of ``evaluate(..., team=...)``
+   (the same plus the team's joint best response) by the **old path** (the lifted
+   LP/MILP of ``joint_plan(model="lifted")``, the plan evaluated by a numpy pass,
+   ``sees_together`` found per call: the code before the terminal-pairs LP,
+   rebuilt here from the library's parts) and by the **new path** (the library's
+   default: the terminal-pairs LP certified by its plan, ``team_pairs``), and of
+   ``team_evaluation`` alone (what ``solve`` calls after a run: the kernel's
+   values and gains, then the team's best response); the ratios
+   ``new / evaluate``, ``old / evaluate`` and ``team_evaluation / kernel``; the gains
+   of both paths (equal: ``max |old - new|`` printed);
+2. where the new path's time goes, per game and team (one profile, median): the
+   outside weights, the LP (HiGHS), the rest, the model's one-off build;
+3. TMECor: per game and team placement, the exact bracket, its width, the plans
    generated and the seconds with the hybrid oracle and with the MILP at every step
    (``--smh``: also 3P-SMH, weak and strong, every placement, each with ``--budget``
-   seconds of column generation).
+   seconds of column generation; ``--no-tmecor`` skips the table).
 
 Usage::
 
-    python benchmarks/bench_teams.py [--repeats 3] [--smh] [--budget 300]
+    python benchmarks/bench_teams.py [--repeats 3] [--profiles 4] [--holdem] [--smh]
+        [--budget 300] [--no-tmecor] [--scipy] [--only SUBSTRING]
+
+``--scipy``: the LP through ``scipy.optimize.linprog`` even when ``highspy`` is
+installed; ``--holdem`` adds ``holdem(players=3,ranks=4,suits=2,team=13)`` (its
+terminal-pairs LP alone takes ~20 s; the old path falls back to alternating best
+responses after ``TEAM_MILP_SECONDS``).
 
 Targets (issue 22): team gain in <= 2x a NashConv evaluation; TMECor exact on
 three-player Kuhn (3 and 4 cards) in < 10 s each; 3P-SMH every placement in < 5 min.
@@ -30,9 +44,38 @@ import os
 import statistics
 import time
 
-from toypoker import load_game, solve
-from toypoker.evaluate import evaluate, nash_conv, team_evaluation
+import numpy as np
+
+from toypoker import Profile, load_game, solve
+from toypoker import team_pairs as tp_pairs
+from toypoker.errors import ToypokerError
+from toypoker.evaluate import (
+    TEAM_MILP_SECONDS,
+    BestResponse,
+    counterfactual_reach,
+    edge_probabilities,
+    evaluate,
+    expected_values,
+    nash_conv,
+    reaches,
+    team_evaluation,
+    team_weights,
+)
 from toypoker.solvers.tmecor import tmecor
+from toypoker.team_response import MAX_PAIRS, joint_plan
+from toypoker.teams import _sees_together
+
+CASES = [
+    ("kuhn(players=3,team=12)", (0, 1)),
+    ("kuhn(players=3,team=13)", (0, 2)),
+    ("kuhn(players=3,team=23)", (1, 2)),
+    ("kuhn(players=3,team=12,strong=true,merge=false)", (0, 1)),
+    ("mercer(players=3,variant=smh,team=23,strong=true,merge=false)", (1, 2)),
+    ("mercer(players=3,variant=smh,team=23)", (1, 2)),
+    ("mercer(players=3,variant=smh,team=13)", (0, 2)),
+    ("mercer(players=3,variant=smh,team=12)", (0, 1)),
+]
+HOLDEM = ("holdem(players=3,ranks=4,suits=2,team=13)", (0, 2))
 
 
 def load() -> str:
@@ -47,41 +90,123 @@ def timed(f: object) -> float:
     return time.perf_counter() - t0
 
 
-def team_gain_table(repeats: int) -> None:
+def profiles(g: object, n: int) -> list[Profile]:
+    """``n`` float profiles: CFR+ iterates (20, 60, 200 iterations), then random ones."""
+    out = [solve(g, "cfr+", iterations=it, team=False).profile for it in (20, 60, 200)[:n]]
+    rng = np.random.default_rng(1)
+    return out + [Profile.random(g, rng) for _ in range(n - len(out))]  # type: ignore[arg-type]
+
+
+def old_team_part(g: object, prof: Profile, team: tuple[int, ...], ev: object,
+                  eprob: np.ndarray, reach: np.ndarray) -> float:  # fmt: skip
+    """The team gain as ``evaluate(..., team=...)`` computed it before the terminal-pairs
+    LP, given the evaluation's edge probabilities and reaches: ``sees_together`` found
+    afresh, the lifted LP/MILP (the product MILP past ``MAX_PAIRS``, ``TEAM_MILP_SECONDS``
+    given: it raises past them), the plan's value by a numpy pass (``expected_values``)."""
+    if _sees_together(g, team):  # type: ignore[arg-type]
+        from toypoker.evaluate import best_response
+
+        br = best_response(g, prof.probs, team, reach, eprob).value  # type: ignore[arg-type]
+    else:
+        cf = counterfactual_reach(g, reach, team)[g.term_rows].astype(np.float64)  # type: ignore[arg-type, attr-defined]
+        coef = cf * g.term_u[list(team)].sum(axis=0)  # type: ignore[attr-defined]
+        sizes = [len(tp_pairs.member_sequences(g, p)) + 1 for p in team]  # type: ignore[arg-type]
+        model = "lifted" if sizes[0] * sizes[1] <= MAX_PAIRS else "product"
+        choice = joint_plan(g, team, coef, TEAM_MILP_SECONDS, model)  # type: ignore[arg-type]
+        vals = expected_values(g, BestResponse(team, None, choice).as_profile(prof))  # type: ignore[arg-type]
+        br = float(sum(vals[p] for p in team))
+    value = sum(ev.values[p] for p in team)  # type: ignore[attr-defined]
+    return max(br - value, 0.0)
+
+
+def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[int, ...]]]
+                    ) -> None:  # fmt: skip
     """Table 1."""
-    print(f"\n1. team gain against NashConv (median of {repeats}, interleaved); load {load()}")
-    print(f"{'game':62} {'team':>4} {'how':>18} {'evaluate s':>10} {'kernel s':>9} "
-          f"{'+team s':>8} {'ratio':>6} {'+alt s':>7} {'ratio':>6} {'team gain':>10} "
-          f"{'alt gain':>10}")  # fmt: skip
-    cases = [
-        ("kuhn(players=3,team=12)", (0, 1)),
-        ("kuhn(players=3,team=12,strong=true,merge=false)", (0, 1)),
-        ("mercer(players=3,variant=smh,team=23,strong=true,merge=false)", (1, 2)),
-        ("mercer(players=3,variant=smh,team=23)", (1, 2)),
-        ("mercer(players=3,variant=smh,team=13)", (0, 2)),
-        ("mercer(players=3,variant=smh,team=12)", (0, 1)),
-    ]
+    print(f"\n1. team gain against NashConv (median of {repeats} x {n_profiles} profiles, "
+          f"interleaved; LP via {'highspy' if tp_pairs.USE_HIGHSPY and _highspy() else 'scipy'}"
+          f"); load {load()}")  # fmt: skip
+    print(f"{'game':58} {'team':>4} {'evaluate s':>10} {'kernel s':>9} {'old s':>7} "
+          f"{'new s':>7} {'team_ev s':>9} {'old/ev':>6} {'new/ev':>6} {'tev/ker':>7} "
+          f"{'gain (last)':>12} {'max|old-new|':>12}  how (new, last)")  # fmt: skip
     for spec, team in cases:
         g = load_game(spec)
-        prof = solve(g, "cfr+", iterations=200, team=False).profile
-        nash_conv(g, prof)  # compile the kernel
-        ev, ker, tm, alt = [], [], [], []
-        te = ta = None
-        for _ in range(repeats):
-            ev.append(timed(lambda g=g, prof=prof: evaluate(g, prof)))
-            ker.append(timed(lambda g=g, prof=prof: nash_conv(g, prof)))
-            t0 = time.perf_counter()
-            te = evaluate(g, prof, team=team).team
-            tm.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            ta = team_evaluation(g, prof, team, method="alternating")
-            alt.append(time.perf_counter() - t0)
-        assert te is not None and ta is not None
-        e, k, t, a = (statistics.median(x) for x in (ev, ker, tm, alt))
+        profs = profiles(g, n_profiles)
+        nash_conv(g, profs[0])  # compile the kernel
+        evaluate(g, profs[0], team=team)  # build the team's models once
+        ev_t, ker_t, old_t, new_t, tev_t = [], [], [], [], []
+        diff, gain, how = 0.0, 0.0, ""
+        reps = 1 if spec == HOLDEM[0] else repeats
+        for _ in range(reps):
+            for prof in profs:
+                t0 = time.perf_counter()
+                ev = evaluate(g, prof)
+                ev_t.append(time.perf_counter() - t0)
+                ker_t.append(timed(lambda g=g, prof=prof: nash_conv(g, prof)))
+                eprob = edge_probabilities(g, prof.probs)
+                reach = reaches(g, eprob)
+                t0 = time.perf_counter()
+                try:
+                    old_gain = old_team_part(g, prof, team, ev, eprob, reach)
+                except ToypokerError:
+                    old_gain = float("nan")
+                old_t.append(ev_t[-1] + time.perf_counter() - t0)
+                t0 = time.perf_counter()
+                new = evaluate(g, prof, team=team).team
+                new_t.append(time.perf_counter() - t0)
+                tev_t.append(timed(lambda g=g, prof=prof, t=team: team_evaluation(g, prof, t)))
+                assert new is not None
+                gain, how = float(new.gain), new.how
+                failed = np.isnan(old_gain) or np.isnan(diff)  # shown as "old failed"
+                diff = float("nan") if failed else max(diff, abs(old_gain - gain))
+        e, k, o, n, t = (statistics.median(x) for x in (ev_t, ker_t, old_t, new_t, tev_t))
+        diff_text = "old failed" if np.isnan(diff) else f"{diff:.2g}"
         digits = "".join(str(p + 1) for p in team)
-        print(f"{spec:62} {digits:>4} {te.how:>18} {e:10.4f} {k:9.4f} {t:8.4f} "
-              f"{t / e:6.2f} {a:7.4f} {a / e:6.2f} {float(te.gain):10.3g} "
-              f"{float(ta.gain):10.3g}", flush=True)  # fmt: skip
+        print(f"{spec:58} {digits:>4} {e:10.4f} {k:9.4f} {o:7.4f} {n:7.4f} {t:9.4f} "
+              f"{o / e:6.2f} {n / e:6.2f} {t / k:7.2f} {gain:12.6g} {diff_text:>12}  {how}",
+              flush=True)  # fmt: skip
+
+
+def _highspy() -> bool:
+    """Whether ``highspy`` is installed."""
+    try:
+        import highspy  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def breakdown_table(cases: list[tuple[str, tuple[int, ...]]]) -> None:
+    """Table 2: where the new path's time goes (weak teams)."""
+    print(f"\n2. the new path's time, weak teams (one CFR+ profile of 60 iterations, median "
+          f"of 5; build: the model's first use); load {load()}")  # fmt: skip
+    print(f"{'game':46} {'team':>4} {'t.pairs':>7} {'pairs':>7} {'lifted':>9} {'build s':>8} "
+          f"{'weights s':>9} {'LP s':>7} {'rest s':>7} {'team s':>7}")  # fmt: skip
+    for spec, team in [c for c in cases if "strong" not in c[0]]:
+        g = load_game(spec)
+        prof = solve(g, "cfr+", iterations=60, team=False).profile
+        eprob = edge_probabilities(g, prof.probs)
+        reach = reaches(g, eprob)
+        t0 = time.perf_counter()
+        model = tp_pairs.TerminalPairs(g, team)  # type: ignore[arg-type]
+        build = time.perf_counter() - t0
+        evaluate(g, prof, team=team)  # the library's own copy of the model, built
+        w_t, lp_t, all_t = [], [], []
+        for _ in range(1 if spec == HOLDEM[0] else 5):
+            t0 = time.perf_counter()
+            coef = team_weights(g, prof.probs, team) * g.term_u[list(team)].sum(axis=0)
+            w_t.append(time.perf_counter() - t0)
+            c = model.objective(coef)
+            lp_t.append(timed(lambda c=c, model=model: model.solve(c)))
+            ev = evaluate(g, prof)
+            t0 = time.perf_counter()
+            team_evaluation(g, prof, team, evaluation=ev, reach=reach, eprob=eprob)
+            all_t.append(time.perf_counter() - t0)
+        w, lp, a = (statistics.median(x) for x in (w_t, lp_t, all_t))
+        sizes = [len(tp_pairs.member_sequences(g, p)) + 1 for p in team]
+        digits = "".join(str(p + 1) for p in team)
+        print(f"{spec:46} {digits:>4} {model.n_terminal_pairs:7d} {model.n_vars:7d} "
+              f"{sizes[0] * sizes[1]:9d} {build:8.3f} "
+              f"{w:9.4f} {lp:7.4f} {a - w - lp:7.4f} {a:7.4f}", flush=True)  # fmt: skip
 
 
 def tmecor_table(smh: bool, budget: float) -> None:
@@ -117,11 +242,20 @@ def main() -> None:
     """Run the tables."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--profiles", type=int, default=4, help="profiles per game (>= 1)")
+    ap.add_argument("--holdem", action="store_true", help="also the small hold'em (minutes)")
     ap.add_argument("--smh", action="store_true", help="also TMECor on 3P-SMH")
     ap.add_argument("--budget", type=float, default=300.0, help="seconds per TMECor")
+    ap.add_argument("--no-tmecor", action="store_true", help="skip the TMECor table")
+    ap.add_argument("--scipy", action="store_true", help="the LP by scipy's linprog")
+    ap.add_argument("--only", default="", help="only the games whose spec contains this")
     args = ap.parse_args()
-    team_gain_table(args.repeats)
-    tmecor_table(args.smh, args.budget)
+    tp_pairs.USE_HIGHSPY = not args.scipy
+    cases = [c for c in CASES + ([HOLDEM] if args.holdem else []) if args.only in c[0]]
+    team_gain_table(args.repeats, args.profiles, cases)
+    breakdown_table(cases)
+    if not args.no_tmecor:
+        tmecor_table(args.smh, args.budget)
 
 
 if __name__ == "__main__":

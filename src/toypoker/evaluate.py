@@ -28,11 +28,11 @@ import numpy as np
 from .checks import check_int
 from .errors import ToypokerError
 from .game import Game
-from .games.collusion import Team, seat_digits
-from .io import exact_text
+from .games.collusion import Team
 from .profile import Profile, check_profile
-from .team_response import MilpUnfinishedError, joint_plan, joint_plan_alternating, random_plans
-from .teams import sees_together, team_seats
+from .team_pairs import MilpUnfinishedError, outside_weights, plan_value
+from .team_response import alternating_starts, joint_plan, joint_plan_alternating
+from .teams import TeamEvaluation, number_data, sees_together, team_seats
 
 # ----------------------------------------------------------------- primitives
 TEAM_MILP_SECONDS = 30.0
@@ -168,13 +168,6 @@ def expected_values(game: Game, profile: Profile | np.ndarray) -> np.ndarray:
     eprob = edge_probabilities(game, sigma)
     vals = backward_values(game, eprob)
     return np.array([root_value(game, vals[p]) for p in range(game.n_players)], dtype=vals.dtype)
-
-
-def _num(x: object) -> object:
-    """A number as JSON data: exact ones as ``{"exact": "p/q", "float": x}``."""
-    if isinstance(x, Fraction):
-        return {"exact": exact_text(x), "float": float(x)}
-    return float(x)
 
 
 # ------------------------------------------------------------- best response
@@ -354,10 +347,10 @@ class Evaluation:
         """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
 
         return {
-            "values": [_num(x) for x in self.values],
-            "best_response_values": [_num(x) for x in self.br_values],
-            "gains": [_num(x) for x in self.gains],
-            "nash_conv": _num(self.nash_conv),
+            "values": [number_data(x) for x in self.values],
+            "best_response_values": [number_data(x) for x in self.br_values],
+            "gains": [number_data(x) for x in self.gains],
+            "nash_conv": number_data(self.nash_conv),
             "exact": self.exact,
             **({"team": self.team.to_dict()} if self.team is not None else {}),
         }
@@ -418,63 +411,6 @@ def evaluate(
     return Evaluation(values, br_values, gains, nash_conv, brs, profile.exact, tev)
 
 
-@dataclass(frozen=True)
-class TeamEvaluation:
-    """A team's joint best-response gain beside the outsiders' gains.
-
-    Attributes
-    ----------
-    team, outsiders
-        0-based seats.
-    value
-        The team's summed expected payoff under the profile.
-    br_value
-        The team's summed payoff when its members best-respond jointly (the team as
-        one player) to the outsiders' strategies.
-    gain
-        ``br_value - value`` (>= 0): what coordinating better would add.
-    outsider_gains
-        Each outsider's own best-response gain (seat order).
-    how
-        ``"backward induction"`` (the team sees all its cards: perfect recall) or
-        ``"MILP"`` (members see only their own cards: :mod:`toypoker.team_response`).
-    response
-        The team's joint pure best response.
-    """
-
-    team: tuple[int, ...]
-    outsiders: tuple[int, ...]
-    value: object
-    br_value: object
-    gain: object
-    outsider_gains: tuple
-    how: str
-    response: BestResponse
-
-    @property
-    def digits(self) -> str:
-        """The team's seats as 1-based digits (``"12"``)."""
-        return seat_digits(self.team)
-
-    @property
-    def nash_conv(self) -> object:
-        """The team game's NashConv: the team's gain plus the outsiders' gains."""
-        return sum(self.outsider_gains, self.gain)
-
-    def to_dict(self) -> dict[str, object]:
-        """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
-
-        return {
-            "team": self.digits,
-            "value": _num(self.value),
-            "best_response_value": _num(self.br_value),
-            "gain": _num(self.gain),
-            "outsider_gains": [_num(x) for x in self.outsider_gains],
-            "nash_conv": _num(self.nash_conv),
-            "how": self.how,
-        }
-
-
 def team_best_response(
     game: Game,
     profile: Profile,
@@ -502,30 +438,50 @@ def team_best_response(
     (:class:`~toypoker.team_response.MilpUnfinishedError` when it stops first).
     """
     sigma = profile.probs
-    if eprob is None:
-        eprob = edge_probabilities(game, sigma)
-    if reach is None:
-        reach = reaches(game, eprob)
     if sees_together(game, seats) if together is None else together:
-        return best_response(game, sigma, seats, reach, eprob)
-    cf = counterfactual_reach(game, reach, seats)[game.term_rows].astype(np.float64)
-    u = game.term_u[list(seats)].sum(axis=0)
-    if method == "alternating":  # from the members' likeliest actions, and first actions
-        mode = np.zeros(game.n_sigma, dtype=np.int8)
-        probs = np.asarray(sigma, dtype=np.float64)
-        for inf in game.infosets:
-            if inf.player in seats:
-                row = probs[inf.offset : inf.offset + len(inf.actions)]
-                mode[inf.offset + int(np.argmax(row))] = 1
-        starts = [mode, np.zeros(game.n_sigma, dtype=np.int8)]
-        starts += random_plans(game, seats, restarts, rng or np.random.default_rng(0))
-        choice = joint_plan_alternating(game, seats, cf * u, starts)[0]
+        if eprob is None:
+            eprob = edge_probabilities(game, sigma)
+        return best_response(game, sigma, seats, reaches(game, eprob) if reach is None else reach,
+                             eprob)  # fmt: skip
+    coef = team_weights(game, sigma, seats, reach, eprob) * game.term_u[list(seats)].sum(axis=0)
+    if method == "alternating":
+        starts = alternating_starts(game, seats, sigma, restarts, rng)
+        choice = joint_plan_alternating(game, seats, coef, starts)[0]
     elif method == "exact":
-        choice = joint_plan(game, seats, cf * u, time_limit=time_limit)
+        choice = joint_plan(game, seats, coef, time_limit=time_limit)
     else:
         raise ToypokerError(f"unknown team best-response method {method!r}")
+    if not profile.exact and len(seats) == 2:  # the plan's value from the same weights
+        return BestResponse(seats, plan_value(game, seats, coef, choice), choice)
     vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
     return BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice)
+
+
+def team_weights(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
+                 reach: np.ndarray | None = None, eprob: np.ndarray | None = None
+                 ) -> np.ndarray:  # fmt: skip
+    """Per terminal row (float): chance times the outsiders' reach times the members'
+    restricted actions' probabilities, the weight of a team's pure plan's payoff there
+    (a float profile, no member restricted: from the outsiders' sequence forms,
+    :func:`toypoker.team_pairs.outside_weights`; else from the row reaches)."""
+    t = game.term_rows
+    if not (game.sigma_fixed & np.isin(game.sigma_player, seats)).any():
+        if not _is_exact(sigma):
+            return outside_weights(game, seats, sigma)
+        own = None
+    else:
+        es = game.edge_sigma.clip(0)
+        fixed = game.sigma_fixed[es] & np.isin(game.sigma_player[es], seats)
+        fixed &= game.edge_sigma >= 0
+        eprob = edge_probabilities(game, sigma) if eprob is None else eprob
+        own = reaches(game, np.where(fixed, eprob, 1.0))
+    if reach is None:
+        reach = reaches(game, edge_probabilities(game, sigma) if eprob is None else eprob)
+    w = game.weights[game.row_deal[t]]
+    for q in range(game.n_players):
+        if q not in seats or own is not None:
+            w = w * (reach if q not in seats else own)[q][t].astype(np.float64)  # type: ignore[index]
+    return w
 
 
 def team_evaluation(
@@ -544,9 +500,12 @@ def team_evaluation(
 
     A team whose members see each other's cards (strong collusion) is one player with
     perfect recall: its best response is a backward induction.  Members who see only
-    their own cards must coordinate: the best joint pure plan is found by a MILP over
-    their sequence-form plans (:func:`toypoker.team_response.joint_plan`), then
-    evaluated (exactly, for an exact profile).
+    their own cards must coordinate: the best joint pure plan over their sequence-form
+    plans (:func:`toypoker.team_response.joint_plan`: for two members an LP over the
+    pairs of sequences met at the terminals, kept when its plan certifies it, else a
+    MILP), then evaluated (exactly, for an exact profile; for floats from the same
+    outside weights).  Without ``evaluation`` a float profile's values and outsider
+    gains come from the fused kernel (:func:`toypoker.kernels.evaluate`).
 
     Parameters
     ----------
@@ -576,14 +535,12 @@ def team_evaluation(
     """
     seats = team_seats(game, team)
     outsiders = tuple(p for p in range(game.n_players) if p not in seats)
-    if evaluation is None:
-        evaluation = evaluate(game, profile)
-    sigma = profile.probs
-    if eprob is None:
-        eprob = edge_probabilities(game, sigma)
-    if reach is None:
-        reach = reaches(game, eprob)
-    value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
+    if evaluation is None and not profile.exact:  # floats: the fused kernel
+        value, out_gains = _kernel_team_values(game, profile.probs, seats, outsiders)
+    else:
+        evaluation = evaluate(game, profile) if evaluation is None else evaluation
+        value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
+        out_gains = tuple(evaluation.gains[p] for p in outsiders)
     together = sees_together(game, seats)
     how = "backward induction" if together else "MILP"
     try:
@@ -603,7 +560,7 @@ def team_evaluation(
         gain = max(float(gain), 0.0)
     return TeamEvaluation(
         seats, outsiders, value, br_value, gain,
-        tuple(evaluation.gains[p] for p in outsiders), how, br,
+        out_gains, how, br,
     )  # fmt: skip
 
 
@@ -647,3 +604,21 @@ def nash_conv(
 
     sigma = np.ascontiguousarray(profile.probs, dtype=np.float64)
     return kernel_nash_conv(kernel_for(game), sigma)
+
+
+def _kernel_team_values(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
+                        outsiders: tuple[int, ...]) -> tuple[float, tuple[float, ...]]:  # fmt: skip
+    """A float profile's team value and outsiders' gains by the fused kernel: each
+    outsider's best response and value, the team's value minus theirs in a zero-sum game
+    (every player's values and best responses otherwise, :func:`toypoker.kernels.evaluate`)."""
+    from .kernels import evaluate as kernel_evaluate
+    from .kernels import kernel_for
+    from .kernels.best_response import best_response as kernel_best_response
+
+    k = kernel_for(game)
+    sigma = np.ascontiguousarray(sigma, dtype=np.float64)
+    if not k.arrays.zero_sum:
+        ev = kernel_evaluate(k, sigma)
+        return sum(ev.values[p] for p in seats), tuple(ev.gains[p] for p in outsiders)
+    outs = [kernel_best_response(k, sigma, q)[:2] for q in outsiders]
+    return -sum(v for _, v in outs), tuple(max(b - v, 0.0) for b, v in outs)

@@ -17,10 +17,12 @@ where ``c_j`` sums the outside weight (chance times the other players' reach) ti
 the team's payoff over the terminal rows with those last sequences.  Products with
 one member's sequence are that sequence's variable.  For a team of two that
 "product model" has a weak relaxation (3P-SMH: tens of seconds of branch and bound);
-the default "lifted model" (:func:`_joint_plan_lifted`) has one variable per pair of
-the members' sequences and the sequence-form constraints multiplied out, a relaxation
-that was integral on every 3P-SMH case tried.  HiGHS (``scipy.optimize.milp``)
-solves either with a relative gap of 0; the caller evaluates the plan it returns
+the "lifted model" (:func:`_joint_plan_lifted`) has one variable per pair of the
+members' sequences and the sequence-form constraints multiplied out, a relaxation
+that was integral on every 3P-SMH case tried.  A two-member team first tries the
+smaller terminal-pairs LP of :mod:`toypoker.team_pairs`, whose plan is kept when it
+certifies itself; the lifted model otherwise.  HiGHS (``scipy.optimize.milp``)
+solves either MILP with a relative gap of 0; the caller evaluates the plan it returns
 (exactly, for exact profiles).  :func:`joint_plan_alternating` is the fast heuristic
 (the members best-respond to each other in turn): a lower bound, for games whose
 MILP is out of reach.
@@ -31,16 +33,26 @@ it with the outside weights); it imports nothing above :mod:`toypoker.game`.
 
 from __future__ import annotations
 
+import time
 from collections import defaultdict
 
 import numpy as np
 
 from .errors import ToypokerError
 from .game import Game
+from .team_pairs import (
+    MilpUnfinishedError,
+    certified_plan,
+    complete_plan,
+    last_sequences,
+    member_sequences,
+    per_team,
+)
 
 __all__ = [
     "MAX_PAIRS",
     "MAX_PRESCRIPTIONS",
+    "alternating_starts",
     "joint_plan",
     "joint_plan_alternating",
     "joint_plan_by_beliefs",
@@ -48,24 +60,6 @@ __all__ = [
     "member_sequences",
     "random_plans",
 ]
-
-
-def last_sequences(game: Game, members: tuple[int, ...]) -> np.ndarray:
-    """Each row's last free action (flat sigma index) of each member, ``-1`` for the
-    empty sequence; shape ``(len(members), R)``.  Restricted (fixed) actions are not
-    sequences: their probabilities belong to the outside weight."""
-    last = np.full((len(members), game.n_rows), -1, dtype=np.int64)
-    actor_of_edge = game.row_actor[game.parent_row.clip(0)]
-    for t in range(1, game.n_depths):
-        a, b = game.depth_start[t], game.depth_start[t + 1]
-        par = game.parent_row[a:b]
-        es = game.edge_sigma[a:b]
-        free = es >= 0
-        free[free] = ~game.sigma_fixed[es[free]]
-        for j, p in enumerate(members):
-            mine = free & (actor_of_edge[a:b] == p)
-            last[j, a:b] = np.where(mine, es, last[j, par])
-    return last
 
 
 def joint_plan(
@@ -91,8 +85,10 @@ def joint_plan(
         proved optimal raises.
     model
         ``"lifted"`` (pairs of sequences: two members only), ``"product"`` (one
-        variable per product at the terminals) or ``"auto"``: lifted for two members
-        with at most :data:`MAX_PAIRS` pairs of sequences, else product.
+        variable per product at the terminals) or ``"auto"``: for two members the
+        terminal-pairs LP (:func:`toypoker.team_pairs.certified_plan`) and, when its
+        certificate fails, the lifted model if it has at most :data:`MAX_PAIRS` pairs
+        of sequences; else the product model.
 
     Returns
     -------
@@ -106,6 +102,13 @@ def joint_plan(
         If HiGHS does not prove a plan optimal.
     """
     if model == "auto":
+        start = time.perf_counter()
+        if len(members) == 2:
+            plan = certified_plan(game, members, coef, time_limit)
+            if plan is not None:
+                return plan
+            if time_limit is not None:
+                time_limit = max(time_limit - (time.perf_counter() - start), 1e-3)
         lifted = len(members) == 2 and _pair_count(game, members) <= MAX_PAIRS
         model = "lifted" if lifted else "product"
     if model == "lifted":
@@ -202,26 +205,12 @@ def _plan_of(game: Game, members: tuple[int, ...], res: object, sigma: np.ndarra
         )
     choice = np.zeros(game.n_sigma, dtype=np.int8)
     choice[sigma] = np.round(res.x[cols]).astype(np.int8)  # type: ignore[attr-defined]
-    for inf in game.infosets:
-        if inf.player in members and not inf.restricted:
-            block = choice[inf.offset : inf.offset + len(inf.actions)]
-            if not block.any():
-                block[0] = 1
-    return choice
-
-
-class MilpUnfinishedError(ToypokerError):
-    """HiGHS stopped before proving a joint plan optimal (its time limit, or a failure)."""
+    return complete_plan(game, members, choice)
 
 
 #: most pairs of sequences (the two members' sequences, empty ones included) for which
 #: :func:`joint_plan` builds the lifted model; bigger teams get the product model
 MAX_PAIRS = 400_000
-
-
-def member_sequences(game: Game, p: int) -> np.ndarray:
-    """Seat ``p``'s free actions (flat sigma indices): its sequences ``1..n``; 0 is empty."""
-    return np.flatnonzero((game.sigma_player == p) & ~game.sigma_fixed)
 
 
 def _pair_count(game: Game, members: tuple[int, ...]) -> int:
@@ -256,7 +245,7 @@ def _joint_plan_lifted(
     """
     from scipy.optimize import Bounds, LinearConstraint, linprog, milp
 
-    lifted = game.derived(_LiftedModels).get(members)
+    lifted = per_team(game, _Lifted, members)
     obj = np.bincount(lifted.term_key, weights=np.asarray(coef, float), minlength=lifted.n)
     options: dict[str, object] = {}
     if time_limit is not None:
@@ -323,21 +312,6 @@ class _Lifted:
         self.integrality[n_b * np.arange(1, n_a)] = 1
         self.sigma = np.concatenate(seqs)
         self.cols_x = np.concatenate([n_b * (1 + np.arange(n_a - 1)), 1 + np.arange(n_b - 1)])
-
-
-class _LiftedModels:
-    """``Game.derived`` cache of :class:`_Lifted` per team."""
-
-    def __init__(self, game: Game):
-        self.game = game
-        self.models: dict[tuple[int, ...], _Lifted] = {}
-
-    def get(self, members: tuple[int, ...]) -> _Lifted:
-        """The team's lifted model, built on first use."""
-        key = tuple(int(p) for p in members)
-        if key not in self.models:
-            self.models[key] = _Lifted(self.game, key)
-        return self.models[key]
 
 
 #: most prescriptions (one action per observation) tried at one team decision node by
@@ -579,6 +553,26 @@ def _member_tree(game: Game, p: int) -> tuple[list[tuple[int, np.ndarray, int]],
             order.append((inf.index, acts, ps if ps >= 0 else game.n_sigma))
     order.sort(key=lambda t: -game.nodes[game.infosets[t[0]].node].depth)
     return order, member_sequences(game, p)
+
+
+def alternating_starts(
+    game: Game,
+    members: tuple[int, ...],
+    sigma: np.ndarray,
+    restarts: int,
+    rng: np.random.Generator | None,
+) -> list[np.ndarray]:
+    """Start plans of :func:`joint_plan_alternating`: the members' likeliest actions
+    under ``sigma``, their first actions, and ``restarts`` :func:`random_plans` drawn
+    with ``rng`` (default: seed 0)."""
+    mode = np.zeros(game.n_sigma, dtype=np.int8)
+    probs = np.asarray(sigma, dtype=np.float64)
+    for inf in game.infosets:
+        if inf.player in members:
+            row = probs[inf.offset : inf.offset + len(inf.actions)]
+            mode[inf.offset + int(np.argmax(row))] = 1
+    starts = [mode, np.zeros(game.n_sigma, dtype=np.int8)]
+    return starts + random_plans(game, members, restarts, rng or np.random.default_rng(0))
 
 
 def random_plans(

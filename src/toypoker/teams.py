@@ -1,7 +1,9 @@
 """Teams at the profile floor: a profile moved between a strong-collusion game and its
 merged form (:func:`transfer_profile`), one profile's seats spliced into another
 (:func:`splice`), a team's seats checked against a game (:func:`team_seats`) and whether
-its members see each other's cards (:func:`sees_together`).
+its members see each other's cards (:func:`sees_together`); a team's joint
+best-response gain as a result object (:class:`TeamEvaluation`, computed by
+:func:`toypoker.evaluate.team_evaluation`).
 
 Imports the game, the catalogue's :class:`~toypoker.games.collusion.Team` and the
 profile layer only.
@@ -9,14 +11,95 @@ profile layer only.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .errors import ToypokerError
 from .game import Game
-from .games.collusion import Team
+from .games.collusion import Team, seat_digits
+from .io import exact_text
 from .profile import Profile
+from .team_pairs import per_team
 
-__all__ = ["sees_together", "splice", "team_seats", "transfer_profile"]
+if TYPE_CHECKING:
+    from .evaluate import BestResponse
+
+__all__ = [
+    "TeamEvaluation",
+    "number_data",
+    "sees_together",
+    "splice",
+    "team_seats",
+    "transfer_profile",
+]
+
+
+def number_data(x: object) -> object:
+    """A number as JSON data: exact ones as ``{"exact": "p/q", "float": x}``."""
+    if isinstance(x, Fraction):
+        return {"exact": exact_text(x), "float": float(x)}
+    return float(x)
+
+
+@dataclass(frozen=True)
+class TeamEvaluation:
+    """A team's joint best-response gain beside the outsiders' gains.
+
+    Attributes
+    ----------
+    team, outsiders
+        0-based seats.
+    value
+        The team's summed expected payoff under the profile.
+    br_value
+        The team's summed payoff when its members best-respond jointly (the team as
+        one player) to the outsiders' strategies.
+    gain
+        ``br_value - value`` (>= 0): what coordinating better would add.
+    outsider_gains
+        Each outsider's own best-response gain (seat order).
+    how
+        ``"backward induction"`` (the team sees all its cards: perfect recall) or
+        ``"MILP"`` (members see only their own cards: the exact joint plan of
+        :mod:`toypoker.team_response`, by a certified LP or a MILP).
+    response
+        The team's joint pure best response.
+    """
+
+    team: tuple[int, ...]
+    outsiders: tuple[int, ...]
+    value: object
+    br_value: object
+    gain: object
+    outsider_gains: tuple
+    how: str
+    response: BestResponse
+
+    @property
+    def digits(self) -> str:
+        """The team's seats as 1-based digits (``"12"``)."""
+        return seat_digits(self.team)
+
+    @property
+    def nash_conv(self) -> object:
+        """The team game's NashConv: the team's gain plus the outsiders' gains."""
+        return sum(self.outsider_gains, self.gain)
+
+    def to_dict(self) -> dict[str, object]:
+        """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
+
+        return {
+            "team": self.digits,
+            "value": number_data(self.value),
+            "best_response_value": number_data(self.br_value),
+            "gain": number_data(self.gain),
+            "outsider_gains": [number_data(x) for x in self.outsider_gains],
+            "nash_conv": number_data(self.nash_conv),
+            "how": self.how,
+        }
 
 
 def splice(base: Profile, src: Profile, players: set[int]) -> Profile:
@@ -97,7 +180,13 @@ def team_seats(game: Game, team: Team | tuple[int, ...]) -> tuple[int, ...]:
 def sees_together(game: Game, seats: tuple[int, ...]) -> bool:
     """Whether every member's infoset fixes the hole cards of the whole team (strong
     collusion): then the team has perfect recall as one player and its best response
-    is a backward induction (:func:`best_response` with a tuple of seats)."""
+    is a backward induction (:func:`best_response` with a tuple of seats).  Found once
+    per game and team."""
+    return per_team(game, _sees_together, seats)
+
+
+def _sees_together(game: Game, seats: tuple[int, ...]) -> bool:
+    """:func:`sees_together`, computed."""
     joint = np.zeros(game.n_deals, dtype=np.int64)
     for p in seats:
         joint = joint * (int(game.obs[p].max()) + 1) + game.obs[p]
