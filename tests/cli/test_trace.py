@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from PIL import Image
 
 import toypoker.game
 
@@ -72,11 +73,17 @@ def test_trace_summary_says_eps_and_unpolished(cli, tmp_path):
 
 @pytest.mark.slow
 def test_trace_animation(cli, tmp_path):
-    code, _, err = cli(
-        "trace", "kuhn(players=3,cards=4)", "--pot", "2.5:3.5", "--outdir", tmp_path, "--gif"
-    )
+    # three frames (the default 40 take half a minute to draw)
+    code, _, err = cli("trace", "kuhn(players=3,cards=4)", "--pot", "2.5:3.5",
+                       "--outdir", tmp_path, "--gif", "--frames", "3")  # fmt: skip
     assert code == 0, err
-    assert (tmp_path / "animation.gif").read_bytes()[:3] == b"GIF"
+    gif = Image.open(tmp_path / "animation.gif")
+    assert gif.format == "GIF" and gif.n_frames == 3
+
+
+def test_trace_frames_below_two_are_refused(cli, tmp_path):
+    code, _, err = cli("trace", "skp", "--pot", "2:3", "--outdir", tmp_path, "--frames", "1")
+    assert code == 2 and err.count("\n") == 1 and "--frames" in err, err
 
 
 @pytest.mark.slow

@@ -171,9 +171,14 @@ def _child(request: dict) -> None:  # pragma: no cover - runs in the forked chil
 
 
 def serve() -> None:  # pragma: no cover - the fork server's loop
-    import toypoker.cli  # noqa: F401 - imported once, inherited by every child
+    import toypoker.plots  # noqa: F401 - matplotlib's figures, imported once
     from toypoker import load_game, solve
+    from toypoker.cli import COMMANDS, load_command
 
+    # every command's module imported once, inherited by every child (each child would
+    # import its command's modules again: ~1 s a case, most of a short case's time)
+    for name in COMMANDS:
+        load_command(name)
     solve(load_game("kuhn(players=2)"), "cfr+", iterations=2)  # compile the kernels once
     out = sys.stdout
     out.write("ready\n")

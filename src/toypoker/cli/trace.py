@@ -72,6 +72,9 @@ def trace(
     ] = None,
     log: Annotated[bool, typer.Option("--log/--linear", help="Log scale for the axis.")] = False,
     gif: Annotated[bool, typer.Option("--gif/--no-gif", help="Write the animation.")] = True,
+    frames: Annotated[
+        int, typer.Option(help="Frames of the animation, in equal steps along the curve.")
+    ] = GIF_FRAMES,
     outdir: Annotated[
         Path | None,
         out_dir_option("Folder for CSV and figures (default: trace/<game>-<param>-<lo>-<hi>)."),
@@ -91,6 +94,7 @@ def trace(
     positive("--eps", eps)
     positive("--ds-max", ds_max)
     positive("--checkpoint-every", checkpoint_every)
+    at_least("--frames", frames, 2)
     at_least("--seed", seed, 0)
     if start is not None and not np.isfinite(start):
         raise ToypokerError(f"--start must be finite, got {start}")
@@ -163,8 +167,8 @@ def trace(
         where = f"{len(curve.theta)} points saved in {ckpt}"
         raise interrupted(f"at {parameter} = {curve.theta[-1]:.6g}; {where}", hint)
     csv_path = curve.save(outdir / "curve.csv")
-    frames = GIF_FRAMES if gif else 0
-    with Bar("drawing figures", 3 + len(at_values) + frames, fields=("figure",)) as bar:
+    total = 3 + len(at_values) + (frames if gif else 0)
+    with Bar("drawing figures", total, fields=("figure",)) as bar:
         figures.plot_expectations(curve, outdir / "expectations.png", log=log)
         bar.update(advance=1, figure="frequencies")
         figures.plot_frequencies(curve, g, outdir / "frequencies.png", log=log)
