@@ -128,10 +128,16 @@ def child(spec: str, layout: str, iterations: int) -> None:
     print(json.dumps(out))
 
 
+ROWS_BUDGET = 16 * 2**30
+"""``TOYPOKER_MAX_BYTES`` of the children (unless set): the row side of games past
+``load_game``'s 2 GB default, e.g. rhode_island(ranks=6,suits=4), 3.3 GB counted."""
+
+
 def run(spec: str, layout: str, iterations: int, script: str = __file__) -> dict[str, float]:
     """One measurement in a fresh process (``script --child SPEC LAYOUT ITERATIONS``)."""
     cmd = [sys.executable, script, "--child", spec, layout, str(iterations)]
-    done = subprocess.run(cmd, capture_output=True, text=True, check=True)
+    env = {"TOYPOKER_MAX_BYTES": str(ROWS_BUDGET), **os.environ}
+    done = subprocess.run(cmd, capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

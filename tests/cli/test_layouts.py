@@ -47,7 +47,9 @@ def test_a_refusal_never_names_rows_load_game_refuses(cli, one_line_error, tmp_p
 
 def test_a_refusal_names_rows_load_game_admits(one_line_error, monkeypatch):
     """Where load_game's budget admits the rows (counted 11.4 GB, past the 2 GB at which
-    solve prefers vectors), ``--layout rows`` stays the named way out; nothing built."""
+    solve prefers vectors; the default budget is 2 GB, so here 20 GB are allowed),
+    ``--layout rows`` stays the named way out; nothing built."""
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", str(20 * 2**30))
     monkeypatch.setattr("toypoker.cli.layouts.load_game", _no_build)
     err = one_line_error("solve", ADMITTED, "--method", "es-mccfr")
     assert "56,785,680 rows, about 11.4 GB (--layout rows builds them anyway)" in err, err

@@ -194,9 +194,11 @@ def test_strong_collusion_past_the_row_limit_is_refused_before_building(one_line
     """Audit (2026-11-26): strong collusion on three-player Leduc's full deck went to the
     rows uncounted (3 GB in 20 s, 6.6 GB counted).  Now its rows are counted as the
     uncolluded game's (the same deals and tree; the count is toypoker info's) and the run
-    is refused at once, naming --layout rows and the weak team's vector layout."""
+    is refused at once, naming the weak team's vector layout (not --layout rows: past
+    load_game's own budget, the same count, they are too large to compile)."""
     err = one_line_error(
         "solve", "holdem(players=3,ranks=13,suits=4,team=12,strong=true)", "--iterations", "2"
     )
     assert "strong collusion needs the row layout: 32,873,711 rows, about 6.6 GB" in err
-    assert "--layout rows builds them anyway" in err and "strong=false" in err
+    assert "too large to compile" in err and "--layout rows" not in err, err
+    assert "strong=false" in err

@@ -8,7 +8,8 @@ The independent path is the compiled game itself: every count must equal what
 import pytest
 
 from toypoker import load_game
-from toypoker.games import count_layout
+from toypoker.errors import SpecError
+from toypoker.games import check_size, count_layout, parse_game_spec
 from toypoker.games.deals import count_suit_orbits
 from toypoker.games.layout_count import orbit_count
 
@@ -85,3 +86,20 @@ def test_orbit_count_is_burnside_of_the_whole_table():
     # one card given (2c): the other suits permute freely; the 51 cards left form
     # 12 (clubs) + 13 (one of d/h/s up to the suits) = 25 orbits
     assert orbit_count(13, 4, [(0,)], [1], True) == 25
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("rhode_island(ranks=9)", r"93,692,781 rows counted, about 18\.7 GB"),
+        ("holdem(players=3,ranks=13,suits=4)", r"32,873,711 rows counted, about 6\.6 GB"),
+    ],
+)
+def test_load_game_refuses_rows_past_the_budget_before_building(spec, message):
+    # load_game's first check (check_size, before anything is built) estimated deals x
+    # public nodes x players x 8 B and admitted these under its 2 GB default: the rows
+    # counted here (count_layout, this module's subject) take BYTES_PER_ROW each while
+    # a solver runs on them; now refused by that count
+    info, params, _ = parse_game_spec(spec)
+    with pytest.raises(SpecError, match=message):
+        check_size(info, params)

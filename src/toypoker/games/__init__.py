@@ -176,6 +176,18 @@ def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> 
     # the hook raised above if the rows (deals x public nodes each deal reaches) pass the
     # budget; the public nodes it returns are all of them (an upper bound per deal)
     del counted
+    # a game whose rows are counted exactly (holdem, rhode_island) is also held to what
+    # its rows take while a solver runs on them (rows x BYTES_PER_ROW): the estimate
+    # above admitted rhode_island(ranks=9), 94 M rows, about 18.7 GB
+    if info.name in ("holdem", "rhode_island"):
+        p = holdem_params(params) if info.name == "rhode_island" else params
+        layout = count_holdem(p, spec)
+        if layout is not None and layout.row_bytes > limit:
+            raise SpecError(
+                f"{_named(spec)}: too large to compile: {layout.rows:,} rows counted, about "
+                f"{layout.row_bytes / 1e9:.1f} GB > {limit / 1e9:.1f} GB (TOYPOKER_MAX_BYTES "
+                "allows more)"
+            )
 
 
 def count_layout(spec: str) -> LayoutCount | None:
