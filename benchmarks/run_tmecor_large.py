@@ -94,6 +94,9 @@ def main() -> None:
     ap.add_argument("--pdlp-seconds", type=float, default=0.0,
                     help="with --sharing-iterations: also certify the relevant-pairs LP "
                     "(HiGHS PDLP, this many seconds) at the same outsider strategy")  # fmt: skip
+    ap.add_argument("--relaxation-seconds", type=float, default=None,
+                    help="with --oracle relaxation: PDLP this many seconds per LP "
+                    "instead of the interior point")  # fmt: skip
     ap.add_argument("--save", type=Path, default=None,
                     help="add the best bracket to this JSON file of TMECor brackets")  # fmt: skip
     args = ap.parse_args()
@@ -142,7 +145,8 @@ def main() -> None:
                   f"{value:.6f}, upper (float) {upper:.6f}; load {load()}", flush=True)  # fmt: skip
 
         r = tmecor(g, seats, oracle=args.oracle, upper_game=strong, seconds=args.segment,
-                   start_plans=plans, progress=step)  # fmt: skip
+                   start_plans=plans, progress=step,
+                   relaxation_seconds=args.relaxation_seconds)  # fmt: skip
         plans = list(r.plans)
         if args.checkpoint is not None:
             np.save(args.checkpoint, np.stack(plans))

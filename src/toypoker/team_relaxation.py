@@ -224,7 +224,11 @@ class RelaxedResponse:
 
 
 def relaxed_response(
-    game: Game, model: PairModel, coef: np.ndarray, method: str = "highs-ipm"
+    game: Game,
+    model: PairModel,
+    coef: np.ndarray,
+    method: str = "highs-ipm",
+    seconds: float = 60.0,
 ) -> RelaxedResponse:
     """Solve the restricted lifted LP for terminal coefficients ``coef``.
 
@@ -238,7 +242,12 @@ def relaxed_response(
         Per terminal row: outside weight times the team's payoff (float).
     method
         The HiGHS method of :func:`scipy.optimize.linprog` (``"highs-ipm"``: interior
-        point with crossover; ``"highs-ds"`` dual simplex; ``"highs"``: its choice).
+        point with crossover; ``"highs-ds"`` dual simplex; ``"highs"``: its choice), or
+        ``"pdlp"``: HiGHS's first-order PDLP stopped after ``seconds``
+        (:func:`relaxed_bound_pdlp`; its iterate's plan and multipliers, ``value`` the
+        bound those multipliers give in floats).
+    seconds
+        PDLP's time limit (``method="pdlp"`` only).
 
     Returns
     -------
@@ -257,10 +266,14 @@ def relaxed_response(
     c = np.bincount(model.term_var, weights=np.asarray(coef, float), minlength=model.n_vars)
     b = np.zeros(model.n_constraints)
     b[0] = 1.0
-    res = linprog(-c, A_eq=model.a, b_eq=b, bounds=(0.0, 1.0), method=method)
-    if res.status != 0:
-        raise ToypokerError(f"the team's relaxed best-response LP failed: {res.message}")
-    duals = -np.asarray(res.eqlin.marginals, dtype=np.float64)
+    if method == "pdlp":
+        w, duals, value, _ = _pdlp(model, c, seconds, 1e-7)
+    else:
+        res = linprog(-c, A_eq=model.a, b_eq=b, bounds=(0.0, 1.0), method=method)
+        if res.status != 0:
+            raise ToypokerError(f"the team's relaxed best-response LP failed: {res.message}")
+        w, value = res.x, float(-res.fun)
+        duals = -np.asarray(res.eqlin.marginals, dtype=np.float64)
     plan = np.zeros(game.n_sigma, dtype=np.int8)
     own = []
     for k in range(2):
@@ -269,7 +282,7 @@ def relaxed_response(
         pos = np.searchsorted(model.keys, keys)
         found = (pos < model.n_vars) & (model.keys[pos.clip(0, model.n_vars - 1)] == keys)
         x = np.zeros(len(seqs))
-        x[found] = res.x[pos[found]]
+        x[found] = w[pos[found]]
         own.append(x)
         weight = np.full(game.n_sigma, -1.0)
         weight[model.sigma[k]] = x
@@ -279,7 +292,7 @@ def relaxed_response(
                 plan[inf.offset + int(np.argmax(block))] = 1
     xs = np.concatenate(own)
     integral = bool(np.all(np.minimum(np.abs(xs), np.abs(xs - 1)) <= 1e-6))
-    return RelaxedResponse(float(-res.fun), duals, plan, integral, time.perf_counter() - t0)
+    return RelaxedResponse(value, duals, plan, integral, time.perf_counter() - t0)
 
 
 def certified_bound(
@@ -351,12 +364,22 @@ def relaxed_bound_pdlp(
     ToypokerError
         If ``highspy`` is not installed or HiGHS gives no iterate.
     """
+    c = np.bincount(model.term_var, weights=np.asarray(coef, float), minlength=model.n_vars)
+    _, pi, _, status = _pdlp(model, c, seconds, gap)
+    return pi, status
+
+
+def _pdlp(
+    model: PairModel, c: np.ndarray, seconds: float, gap: float
+) -> tuple[np.ndarray, np.ndarray, float, str]:
+    """PDLP on ``max c^T w, A w = b, 0 <= w <= 1``: its last iterate ``w``, the
+    multipliers (signed for :func:`certified_bound`), the bound they give in floats,
+    HiGHS's status."""
     try:
         import highspy
     except ImportError:
         raise ToypokerError("the PDLP relaxed bound needs highspy (pip install highspy)") from None
     nv, nc = model.n_vars, model.n_constraints
-    c = np.bincount(model.term_var, weights=np.asarray(coef, float), minlength=nv)
     a = model.a.tocsc()  # type: ignore[attr-defined]
     rhs = np.zeros(nc)
     rhs[0] = 1.0
@@ -381,4 +404,6 @@ def relaxed_bound_pdlp(
     at = model.a.T  # type: ignore[attr-defined]
     bound = [s * pi[0] + np.clip(c - s * (at @ pi), 0, None).sum() for s in (1.0, -1.0)]
     sign = 1.0 if bound[0] <= bound[1] else -1.0
-    return sign * pi, h.modelStatusToString(h.getModelStatus())
+    sol = h.getSolution()
+    w = np.asarray(sol.col_value, dtype=np.float64)
+    return w, sign * pi, float(min(bound)), h.modelStatusToString(h.getModelStatus())
