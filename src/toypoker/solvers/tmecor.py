@@ -25,8 +25,10 @@ of two on games whose MILP is out of reach (3P-MMH), ``oracle="relaxation"`` sol
 lifted model's LP over the relevant pairs of sequences only
 (:mod:`toypoker.team_relaxation`): its rounded plan, polished by alternating best
 responses, is the next column, and its optimum, certified in integers from its duals,
-an upper end.  Against any outsider strategy the team seeing its cards does at least as
-well (:mod:`toypoker.solvers.team_bounds`: a cheap exact upper end for a weak team, at
+an upper end (``relaxation_seconds``: each LP by HiGHS's first-order PDLP, stopped at a
+time limit, for LPs the interior point does not finish in minutes; any iterate's
+multipliers certify).  Against any outsider strategy the team seeing its cards does at
+least as well (:mod:`toypoker.solvers.team_bounds`: a cheap exact upper end for a weak team, at
 best the strong team's value).
 
 The bracket is exact.  ``lower``: the rationalised mixture's value against the
