@@ -23,8 +23,12 @@ responses from their first actions and from one random plan, seed 0).
 ``--pdlp-seconds S`` (with ``--sharing-iterations``) adds the relevant-pairs upper end
 at that same outsider strategy (:func:`toypoker.solvers.team_bounds.relaxed_bound`):
 HiGHS's PDLP runs S seconds on the relaxation's LP and its multipliers are certified in
-integers; unlike the sharing bound it can go below the strong team's value (3P-MMH
-team 23: 0.428558 after 300 s, the sharing bound 0.479225).
+integers; unlike the sharing bound it can go below the strong team's value (3P-MMH,
+300 s of PDLP at the merged outsider: team 23 0.428558 alone, 0.440-0.442 beside another
+run; the sharing bound 0.479225; team 13 0.206760 vs 0.304654; team 12 -0.328333 vs
+-0.221096).  PDLP stops at its time limit: the bound depends on the iterations it got.
+``--oracle relaxation --relaxation-seconds S`` solves each column's relevant-pairs LP
+by PDLP too (the interior point did not finish one 3P-MMH LP in 22 min).
 
 Usage::
 
