@@ -152,6 +152,7 @@ def test_relaxed_bound_lies_between_the_weak_best_response_and_the_sharing_bound
     # relaxation is integral here, so it is within the certificate's rounding of it --
     # below the sharing bound (the strong team's, STRONG4) where seeing the partner's
     # card pays against y: teams 12 (-1/24 < 0) and 13 (17/312 < 5/78)
+    pytest.importorskip("highspy", reason="HiGHS's PDLP is reached through highspy")
     g = load_game("kuhn(players=3)")
     h = strong_game(g, team)
     share = sharing_bound(g, team, merged_outsider(h, "lp"), h)

@@ -152,6 +152,7 @@ def test_relaxation_oracle_by_pdlp_brackets_the_value(team):
     # kuhn(players=3, cards=4): the exact TMECor values -1/24, 7/264, 5/132 (the slow
     # test above).  Each relevant-pairs LP solved by PDLP instead of the interior point:
     # the bracket still holds them and (the relaxation integral here) closes on them
+    pytest.importorskip("highspy", reason="HiGHS's PDLP is reached through highspy")
     g = load_game("kuhn(players=3)")
     value = {(0, 1): F(-1, 24), (0, 2): F(7, 264), (1, 2): F(5, 132)}[team]
     r = tmecor(g, team, oracle="relaxation", relaxation_seconds=10.0)
