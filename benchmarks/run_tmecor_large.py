@@ -20,6 +20,16 @@ bracket's upper end is the smaller of the two.  Without a checkpoint the master 
 starts from two joint plans answering that outsider (the members' alternating best
 responses from their first actions and from one random plan, seed 0).
 
+``--pdlp-seconds S`` (with ``--sharing-iterations``) adds the relevant-pairs upper end
+at that same outsider strategy (:func:`toypoker.solvers.team_bounds.relaxed_bound`):
+HiGHS's PDLP runs S seconds on the relaxation's LP and its multipliers are certified in
+integers; unlike the sharing bound it can go below the strong team's value (3P-MMH,
+300 s of PDLP at the merged outsider: team 23 0.428558 alone, 0.440-0.442 beside another
+run; the sharing bound 0.479225; team 13 0.206760 vs 0.304654; team 12 -0.328333 vs
+-0.221096).  PDLP stops at its time limit: the bound depends on the iterations it got.
+``--oracle relaxation --relaxation-seconds S`` solves each column's relevant-pairs LP
+by PDLP too (the interior point did not finish one 3P-MMH LP in 22 min).
+
 Usage::
 
     python benchmarks/run_tmecor_large.py --game "mercer(players=3,variant=mmh)" \\
@@ -43,7 +53,13 @@ from toypoker.collusion.brackets import save_bracket
 from toypoker.collusion.store import fingerprint
 from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
 from toypoker.profile import Profile
-from toypoker.solvers.team_bounds import merged_outsider, sharing_bound, strong_game, tighten
+from toypoker.solvers.team_bounds import (
+    merged_outsider,
+    relaxed_bound,
+    sharing_bound,
+    strong_game,
+    tighten,
+)
 from toypoker.solvers.tmecor import tmecor
 from toypoker.team_response import joint_plan_alternating, random_plans
 from toypoker.teams import splice
@@ -79,6 +95,12 @@ def main() -> None:
     ap.add_argument("--sharing-iterations", type=int, default=0,
                     help="also bound the upper end by the team seeing its cards against the "
                     "outsider of the merged game solved this many PDCFR+ iterations")  # fmt: skip
+    ap.add_argument("--pdlp-seconds", type=float, default=0.0,
+                    help="with --sharing-iterations: also certify the relevant-pairs LP "
+                    "(HiGHS PDLP, this many seconds) at the same outsider strategy")  # fmt: skip
+    ap.add_argument("--relaxation-seconds", type=float, default=None,
+                    help="with --oracle relaxation: PDLP this many seconds per LP "
+                    "instead of the interior point")  # fmt: skip
     ap.add_argument("--save", type=Path, default=None,
                     help="add the best bracket to this JSON file of TMECor brackets")  # fmt: skip
     args = ap.parse_args()
@@ -101,6 +123,13 @@ def main() -> None:
         print(f"sharing bound {float(bound.value):.6f} (merged PDCFR+ "
               f"{args.sharing_iterations} iterations {t1 - t0:.0f} s, exact best response "
               f"{bound.seconds:.0f} s); load {load()}", flush=True)  # fmt: skip
+        if args.pdlp_seconds > 0:  # the relevant-pairs upper end at the same outsider
+            relaxed = relaxed_bound(g, (seats[0], seats[1]), bound.outsider, args.pdlp_seconds)
+            print(f"relevant-pairs bound {float(relaxed.value):.6f} (PDLP {relaxed.status}, "
+                  f"{relaxed.seconds:.0f} s; at {time.perf_counter() - begin:.0f} s of the "
+                  f"run); load {load()}", flush=True)  # fmt: skip
+            if relaxed.value < bound.value:
+                bound = relaxed
         if not plans:  # first columns: the members' alternating best responses to y
             t0 = time.perf_counter()
             plans = reply_plans(g, seats, y)
@@ -120,7 +149,8 @@ def main() -> None:
                   f"{value:.6f}, upper (float) {upper:.6f}; load {load()}", flush=True)  # fmt: skip
 
         r = tmecor(g, seats, oracle=args.oracle, upper_game=strong, seconds=args.segment,
-                   start_plans=plans, progress=step)  # fmt: skip
+                   start_plans=plans, progress=step,
+                   relaxation_seconds=args.relaxation_seconds)  # fmt: skip
         plans = list(r.plans)
         if args.checkpoint is not None:
             np.save(args.checkpoint, np.stack(plans))

@@ -1,7 +1,9 @@
 """The information-sharing upper bound on a weak team's TMECor value
 (src/toypoker/solvers/team_bounds.py): at least the exact weak value on every placement
 of three-player Kuhn (3 and 4 cards) and 3P-SMH, equal to the strong team's merged LP
-value against the merged LP's outsider, in the team's summed units."""
+value against the merged LP's outsider, in the team's summed units; and the
+relevant-pairs bound (PDLP multipliers, certified), between the weak team's exact best
+response and the sharing bound."""
 
 from fractions import Fraction
 
@@ -10,11 +12,13 @@ import pytest
 
 from toypoker import load_game, solve
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import expected_values
+from toypoker.evaluate import expected_values, team_best_response
 from toypoker.profile import Profile
 from toypoker.solvers.team_bounds import (
+    RelaxedBound,
     SharingBound,
     merged_outsider,
+    relaxed_bound,
     sharing_bound,
     strong_game,
     tighten,
@@ -140,3 +144,38 @@ def test_bound_on_three_player_smh_team_23():
         h = strong_game(g, team)
         b = sharing_bound(g, team, merged_outsider(h, "lp"), h)
         assert b.value == strong[team] > weak[team]
+
+
+@pytest.mark.parametrize("team", TEAMS)
+def test_relaxed_bound_lies_between_the_weak_best_response_and_the_sharing_bound(team):
+    # kuhn(players=3) (4 cards), the merged LP's outsider y: the relevant-pairs bound is
+    # at least the weak team's exact best response to y (the lifted MILP's plan valued
+    # exactly: an independent path), so at least the weak TMECor value (WEAK4); the
+    # relaxation is integral here, so it is within the certificate's rounding of it --
+    # below the sharing bound (the strong team's, STRONG4) where seeing the partner's
+    # card pays against y: teams 12 (-1/24 < 0) and 13 (17/312 < 5/78)
+    pytest.importorskip("highspy", reason="HiGHS's PDLP is reached through highspy")
+    g = load_game("kuhn(players=3)")
+    h = strong_game(g, team)
+    share = sharing_bound(g, team, merged_outsider(h, "lp"), h)
+    b = relaxed_bound(g, team, share.outsider, seconds=10.0)
+    assert isinstance(b, RelaxedBound) and isinstance(b.value, Fraction)
+    probs = Profile.uniform(g, exact=True).probs.copy()
+    for i, row in b.outsider.items():
+        inf = g.infosets[i]
+        probs[inf.offset : inf.offset + len(inf.actions)] = row
+    weak_br = team_best_response(g, Profile(g, probs), team, together=False).value
+    assert isinstance(weak_br, Fraction)
+    assert WEAK4[team] <= weak_br <= b.value < weak_br + F(1, 10**6)
+    assert (b.value < share.value) == (team != (1, 2))
+    assert share.value == STRONG4[team]
+    # as an upper end: tighten takes it and names it
+    r = tighten(tmecor(g, team, max_columns=1), b)
+    assert r.upper == min(b.value, tmecor(g, team, max_columns=1).upper)
+    assert r.lower <= WEAK4[team] <= r.upper
+
+
+def test_relaxed_bound_needs_a_team_of_two():
+    g = load_game("kuhn(players=4)")
+    with pytest.raises(ToypokerError, match="team of two and one outsider"):
+        relaxed_bound(g, (0, 1), {}, seconds=1.0)

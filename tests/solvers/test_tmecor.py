@@ -147,6 +147,18 @@ def test_relaxation_oracle_brackets_the_value_within_its_certificate():
                oracle="relaxation")  # fmt: skip
 
 
+@pytest.mark.parametrize("team", [(0, 1), (0, 2), (1, 2)])
+def test_relaxation_oracle_by_pdlp_brackets_the_value(team):
+    # kuhn(players=3, cards=4): the exact TMECor values -1/24, 7/264, 5/132 (the slow
+    # test above).  Each relevant-pairs LP solved by PDLP instead of the interior point:
+    # the bracket still holds them and (the relaxation integral here) closes on them
+    pytest.importorskip("highspy", reason="HiGHS's PDLP is reached through highspy")
+    g = load_game("kuhn(players=3)")
+    value = {(0, 1): F(-1, 24), (0, 2): F(7, 264), (1, 2): F(5, 132)}[team]
+    r = tmecor(g, team, oracle="relaxation", relaxation_seconds=10.0)
+    assert r.lower <= value <= r.upper < value + F(1, 10**6)
+
+
 @pytest.mark.slow
 def test_relaxation_oracle_on_smh_reaches_the_exact_value():
     # 3P-SMH team {2,3}: the exact weak TMECor value 89108/944775 (the hybrid oracle's,

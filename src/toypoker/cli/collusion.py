@@ -257,6 +257,13 @@ def tmecor(
             "against the outsider of the merged game solved this many PDCFR+ iterations."
         ),
     ] = 0,
+    pdlp_seconds: Annotated[
+        float,
+        typer.Option(
+            help="With --sharing-iterations, a weak team of two: also certify the "
+            "relevant-pairs LP at that outsider (HiGHS PDLP, this many seconds)."
+        ),
+    ] = 0.0,
     save: Annotated[
         Path | None,
         typer.Option(
@@ -277,6 +284,8 @@ def tmecor(
     positive("--tol", tol)
     at_least("--max-columns", max_columns, 1)
     at_least("--sharing-iterations", sharing_iterations, 0)
+    if pdlp_seconds < 0:
+        raise ToypokerError(f"--pdlp-seconds must be at least 0, got {pdlp_seconds:g}")
     check_file(save, "--save")
     game = load_game(spec)
     the_team = Team.of_params(game.params)
@@ -296,7 +305,12 @@ def tmecor(
 
         strong = strong_game(game, r.team)
         y = merged_outsider(strong, "pdcfr+", iterations=sharing_iterations)
-        r = tighten(r, sharing_bound(game, r.team, y, strong))
+        bound = sharing_bound(game, r.team, y, strong)
+        r = tighten(r, bound)
+        if pdlp_seconds > 0:
+            from ..solvers.team_bounds import relaxed_bound
+
+            r = tighten(r, relaxed_bound(game, r.team, bound.outsider, pdlp_seconds))
     if save is not None:
         import shlex
 
@@ -319,6 +333,7 @@ def tmecor(
         ]
         argv += [] if seconds is None else ["--seconds", f"{seconds:g}"]
         argv += ["--sharing-iterations", str(sharing_iterations)] if sharing_iterations else []
+        argv += ["--pdlp-seconds", f"{pdlp_seconds:g}"] if pdlp_seconds else []
         save_bracket(save, r, fingerprint(game), shlex.join([*argv, "--save", save.name]))
     if json_:
         print_json(r.to_json_dict())

@@ -7,7 +7,8 @@ One JSON file (no pickle) holds one record per (game, team): the exact ends as
 fingerprint (:func:`toypoker.collusion.store.fingerprint`) and the command that made
 it.  ``toypoker collusion tmecor SPEC --save FILE`` adds or replaces a record (the
 3P-MMH ones: ``benchmarks/run_tmecor_large.py ... --save FILE``, brackets of nonzero
-width: a lower end by column generation, the upper end the team seeing its cards).  The
+width: a lower end by column generation, the upper end the smaller of the team seeing
+its cards and the relevant-pairs relaxation certified at the same outsider strategy).  The
 shipped file is ``toypoker/literature/data/ullman_tmecor.json`` (:data:`SHIPPED`);
 its commands are in the README's "Teams and collusion" section.
 """

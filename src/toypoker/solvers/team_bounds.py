@@ -44,10 +44,19 @@ from ..games import load_game
 from ..games.collusion import COLLUSION_KEYS, Team, collusion_spec
 from ..profile import Profile
 from ..spec import format_spec, parse_spec
+from ..team_relaxation import PairModel, certified_bound, pair_model, relaxed_bound_pdlp
 from ..teams import sees_together
 from .tmecor import TMECor, _Columns, _Outsider, grid_row
 
-__all__ = ["SharingBound", "merged_outsider", "sharing_bound", "strong_game", "tighten"]
+__all__ = [
+    "RelaxedBound",
+    "SharingBound",
+    "merged_outsider",
+    "relaxed_bound",
+    "sharing_bound",
+    "strong_game",
+    "tighten",
+]
 
 
 @dataclass(frozen=True)
@@ -189,7 +198,76 @@ def sharing_bound(
     return SharingBound(value, behaviour, strong.spec, time.perf_counter() - start)
 
 
-def tighten(result: TMECor, bound: SharingBound) -> TMECor:
+@dataclass(frozen=True)
+class RelaxedBound:
+    """An exact upper bound on a two-member weak team's TMECor value: the relevant-pairs
+    relaxation of its best response (:mod:`toypoker.team_relaxation`) against one
+    outsider strategy, certified in integers (:func:`relaxed_bound`).
+
+    Attributes
+    ----------
+    value
+        The certified bound (the team's summed payoff).
+    outsider
+        The outsider's exact behaviour strategy, per infoset index of the game.
+    status
+        HiGHS's status for the PDLP iterate the multipliers came from.
+    seconds
+        Wall time (model, PDLP, certificate).
+    """
+
+    value: Fraction
+    outsider: dict[int, list[Fraction]]
+    status: str
+    seconds: float
+
+
+def relaxed_bound(
+    game: Game,
+    team: tuple[int, int],
+    outsider: dict[int, list[Fraction]],
+    seconds: float,
+    model: PairModel | None = None,
+) -> RelaxedBound:
+    """The team's relaxed best-response value against the exact outsider strategy
+    ``outsider``, certified: HiGHS's PDLP on the relevant-pairs LP for ``seconds``, its
+    multipliers put through :func:`~toypoker.team_relaxation.certified_bound` with the
+    exact objective.  Any outsider strategy gives a valid upper end on the weak team's
+    TMECor value (``TMECor = min_y BR(y) <= BR(y) <= relaxed(y)``); unlike
+    :func:`sharing_bound` it can go below the strong team's value.
+
+    Parameters
+    ----------
+    game
+        A game with one player outside the two-member ``team``.
+    team
+        Two seats (0-based).
+    outsider
+        The outsider's exact behaviour, per infoset index of ``game``
+        (e.g. :attr:`SharingBound.outsider`).
+    seconds
+        PDLP's time limit (3P-MMH: about 300 s to a bound within 1e-3 of the LP).
+    model
+        :func:`~toypoker.team_relaxation.pair_model` of the team (built if not given).
+
+    Returns
+    -------
+    RelaxedBound
+    """
+    start = time.perf_counter()
+    rest = [p for p in range(game.n_players) if p not in team]
+    if len(team) != 2 or len(rest) != 1:
+        raise ToypokerError("the relaxed bound needs a team of two and one outsider")
+    out = _Outsider(game, (rest[0],))
+    num, den = _Columns(game, out, tuple(team)).exact_coefficients(outsider)
+    model = model if model is not None else pair_model(game, (team[0], team[1]))
+    coef = np.array([int(v) for v in num], dtype=np.float64) / float(den)
+    pi, status = relaxed_bound_pdlp(model, coef, seconds)
+    value = certified_bound(model, pi, num, den)
+    return RelaxedBound(value, outsider, status, time.perf_counter() - start)
+
+
+def tighten(result: TMECor, bound: SharingBound | RelaxedBound) -> TMECor:
     """``result`` with ``bound`` as its upper end when it is smaller (and, as every valid
     upper end, not below the lower end); ``result`` itself otherwise."""
     if bound.value >= result.upper:
@@ -201,5 +279,7 @@ def tighten(result: TMECor, bound: SharingBound) -> TMECor:
     for i, row in bound.outsider.items():
         inf = game.infosets[i]
         probs[inf.offset : inf.offset + len(inf.actions)] = row
-    how = result.how.split("; upper:")[0] + "; upper: the team seeing its cards, sharing bound"
+    what = ("relevant-pairs LP (PDLP), certified" if isinstance(bound, RelaxedBound)
+            else "the team seeing its cards, sharing bound")  # fmt: skip
+    how = result.how.split("; upper:")[0] + "; upper: " + what
     return dataclasses.replace(result, upper=bound.value, profile=Profile(game, probs), how=how)

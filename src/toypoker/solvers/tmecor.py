@@ -25,8 +25,10 @@ of two on games whose MILP is out of reach (3P-MMH), ``oracle="relaxation"`` sol
 lifted model's LP over the relevant pairs of sequences only
 (:mod:`toypoker.team_relaxation`): its rounded plan, polished by alternating best
 responses, is the next column, and its optimum, certified in integers from its duals,
-an upper end.  Against any outsider strategy the team seeing its cards does at least as
-well (:mod:`toypoker.solvers.team_bounds`: a cheap exact upper end for a weak team, at
+an upper end (``relaxation_seconds``: each LP by HiGHS's first-order PDLP, stopped at a
+time limit, for LPs the interior point does not finish in minutes; any iterate's
+multipliers certify).  Against any outsider strategy the team seeing its cards does at
+least as well (:mod:`toypoker.solvers.team_bounds`: a cheap exact upper end for a weak team, at
 best the strong team's value).
 
 The bracket is exact.  ``lower``: the rationalised mixture's value against the
@@ -358,6 +360,7 @@ def tmecor(
     oracle: str = "hybrid",
     upper_game: Game | None = None,
     start_plans: Sequence[np.ndarray] = (),
+    relaxation_seconds: float | None = None,
 ) -> TMECor:
     """The team's optimal correlated plan against the one outsider, bracketed exactly.
 
@@ -397,6 +400,11 @@ def tmecor(
     start_plans
         Joint pure plans to start the master with (a warm start: e.g. ``plans`` of
         an earlier result on the same game and team, saved with ``numpy.save``).
+    relaxation_seconds
+        With ``oracle="relaxation"``: solve each relevant-pairs LP by HiGHS's PDLP
+        stopped after this many seconds (LPs too big for the interior point: 3P-MMH)
+        instead of the interior point; its plan and certified multipliers are used
+        the same way.
 
     Returns
     -------
@@ -466,7 +474,8 @@ def tmecor(
         (a lower bound), its optimum kept as an upper end."""
         assert model is not None
         coef = team_coef(prof)
-        rel = relaxed_response(game, model, coef)
+        rel = (relaxed_response(game, model, coef) if relaxation_seconds is None
+               else relaxed_response(game, model, coef, "pdlp", relaxation_seconds))  # fmt: skip
         if not relaxed_best or rel.value < relaxed_best[0][0]:
             relaxed_best[:] = [(rel.value, rel.duals, answered)]
         return joint_plan_alternating(game, seats, coef, [rel.plan, *plans[-2:]])
