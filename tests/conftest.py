@@ -3,7 +3,7 @@
 Compiled games are immutable, so each spec is compiled once per test session:
 tests take the ``game`` fixture and call it with a spec string.
 
-The workers (``-n 2 --dist loadgroup --no-loadscope-reorder``, pyproject.toml) take the
+The workers (``-n 3 --dist loadgroup --no-loadscope-reorder``, pyproject.toml) take the
 tests in the order of :func:`pytest_collection_modifyitems`: the literature check's parts
 first (``xdist_group("claims-...")``, minutes each), then the other slow cases, then the
 quick ones, so that the long ones start early and the short ones fill the end.  Tests of
