@@ -179,15 +179,22 @@ def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> 
     # a game whose rows are counted exactly (holdem, rhode_island) is also held to what
     # its rows take while a solver runs on them (rows x BYTES_PER_ROW): the estimate
     # above admitted rhode_island(ranks=9), 94 M rows, about 18.7 GB
-    if info.name in ("holdem", "rhode_island"):
-        p = holdem_params(params) if info.name == "rhode_island" else params
-        layout = count_holdem(p, spec)
-        if layout is not None and layout.row_bytes > limit:
-            raise SpecError(
-                f"{_named(spec)}: too large to compile: {layout.rows:,} rows counted, about "
-                f"{layout.row_bytes / 1e9:.1f} GB > {limit / 1e9:.1f} GB (TOYPOKER_MAX_BYTES "
-                "allows more)"
-            )
+    layout = _counted(info, params)
+    if layout is not None and layout.row_bytes > limit:
+        raise SpecError(
+            f"{_named(spec)}: too large to compile: {layout.rows:,} rows counted, about "
+            f"{layout.row_bytes / 1e9:.1f} GB > {limit / 1e9:.1f} GB (TOYPOKER_MAX_BYTES "
+            "allows more)"
+        )
+
+
+def _counted(info: GameInfo, params: Params) -> LayoutCount | None:
+    """The row layout counted for validated parameters of ``holdem``/``rhode_island``
+    (None for other games, or boards beyond what is counted)."""
+    if info.name not in ("rhode_island", "holdem"):
+        return None
+    p = holdem_params(params) if info.name == "rhode_island" else params
+    return count_holdem(p, format_spec(info.name, params))
 
 
 def count_layout(spec: str) -> LayoutCount | None:
@@ -213,10 +220,7 @@ def count_layout(spec: str) -> LayoutCount | None:
         For an invalid spec (as :func:`load_game` would).
     """
     info, params, coll = parse_game_spec(spec)
-    if coll or info.name not in ("rhode_island", "holdem"):
-        return None
-    p = holdem_params(params) if info.name == "rhode_island" else params
-    return count_holdem(p, format_spec(info.name, params))
+    return None if coll else _counted(info, params)
 
 
 def load_game(spec: str, *, max_bytes: int | None = None) -> Game:
