@@ -369,8 +369,9 @@ def evaluate(
         A profile of ``game`` (or of the same tree at other numbers, ``game.at``),
         or a flat sigma vector; exact (Fractions) gives exact results.
     team
-        Also the team's joint best-response gain (:func:`team_evaluation`): a
-        :class:`~toypoker.games.collusion.Team` or its 0-based seats.
+        Also the team's joint best-response gain (:func:`team_evaluation`):
+        a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``: seats 1 and 3) or
+        0-based seats (``(0, 2)``).
 
     Returns
     -------
@@ -512,8 +513,8 @@ def team_evaluation(
     game, profile
         As in :func:`evaluate`.
     team
-        A :class:`~toypoker.games.collusion.Team` or 0-based seats (2 or more, at least
-        one seat outside).
+        A :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``: seats 1 and 3) or
+        0-based seats (``(0, 2)``) (2 or more, at least one seat outside).
     evaluation, reach, eprob
         The profile's evaluation, row reaches and edge probabilities, when at hand.
     method
@@ -582,6 +583,10 @@ def nash_conv(
         The compiled game.
     profile
         A :class:`Profile` or a flat sigma vector.
+    team
+        The NashConv of the team game (the team's joint gain plus the outsiders'):
+        a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``: seats 1 and 3) or
+        0-based seats (``(0, 2)``).
 
     Returns
     -------

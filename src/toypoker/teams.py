@@ -169,7 +169,7 @@ def transfer_profile(src: Profile, dst: Game) -> Profile:
 
 def team_seats(game: Game, team: Team | tuple[int, ...]) -> tuple[int, ...]:
     """The 0-based seats of ``team``, checked against ``game``."""
-    t = team if isinstance(team, Team) else Team(tuple(team))
+    t = Team.of(team)
     try:
         t.check(game.n_players)
     except ToypokerError as e:

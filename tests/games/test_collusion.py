@@ -150,3 +150,35 @@ def test_team_value_type_parses_once():
         Team((0, 1)).check(2)
     with pytest.raises(SpecError, match="beyond"):
         Team((0, 3)).check(3)
+
+
+@pytest.mark.parametrize(
+    ("given", "seats"),
+    [("12", (0, 1)), ("13", (0, 2)), (23, (1, 2)), ((0, 2), (0, 2)), ([2, 1], (1, 2))],
+)
+def test_api_team_argument_means_what_the_spec_means(given, seats):
+    # "12" in the Python API is seats 1 and 2, as in a spec (team=12) and on the command
+    # line (--team 12); a sequence is 0-based seats.  Before, a string was read digit by
+    # digit as 0-based seats: team="12" evaluated seats 2 and 3 (audit, issue 22).
+    g = load_game("kuhn(players=3)")
+    p = solve(g, "cfr+", iterations=50).profile
+    assert Team.of(given).seats == seats
+    assert evaluate(g, p, team=given).team.team == seats
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ((0.9, 1.9), "whole numbers"),
+        ((True, False), "whole numbers"),
+        ((-1, 0), "0-based"),
+        (object(), "seat digits"),
+        ("ab", "digits"),
+        (12.0, "seat digits"),
+    ],
+)
+def test_api_team_argument_refuses_what_it_cannot_read(given, message):
+    # before: (0.9, 1.9) was truncated to (0, 1), (True, False) accepted, (-1, 0) reported
+    # as "at least 2 distinct seats, got 01", an int a bare TypeError
+    with pytest.raises(SpecError, match=message):
+        Team.of(given)

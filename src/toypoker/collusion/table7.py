@@ -293,7 +293,7 @@ def base_and_team(spec: str | Game, team: Team | tuple[int, ...]) -> tuple[Game,
     g0 = load_game(spec) if isinstance(spec, str) else spec
     if any(k in g0.params for k in COLLUSION_KEYS):
         raise SpecError("give the game without collusion parameters; use --team")
-    t = team if isinstance(team, Team) else Team(team)
+    t = Team.of(team)
     t.check(g0.n_players)
     return g0, t
 

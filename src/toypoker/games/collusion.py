@@ -26,6 +26,7 @@ errors and spec helpers.  Solving, evaluating and storing collusion games is the
 from __future__ import annotations
 
 import dataclasses
+import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -95,8 +96,13 @@ class Team:
     strong: bool = False
 
     def __post_init__(self) -> None:
+        bad = [q for q in self.seats if isinstance(q, bool) or not isinstance(q, numbers.Integral)]
+        if bad:
+            raise SpecError(f"a team's seats are whole numbers (0-based), got {bad[0]!r}")
         seats = tuple(sorted(int(q) for q in self.seats))
-        if len(set(seats)) != len(seats) or len(seats) < 2 or seats[0] < 0:
+        if seats and seats[0] < 0:
+            raise SpecError(f"a team's seats are 0-based (0 is the first seat), got {seats[0]}")
+        if len(set(seats)) != len(seats) or len(seats) < 2:
             raise SpecError(f"a team needs at least 2 distinct seats, got {seat_digits(seats)}")
         if self.sharing not in SHARINGS:
             raise SpecError(f"sharing must be win or pot, got {self.sharing}")
@@ -121,6 +127,30 @@ class Team:
         if len(set(text)) != len(text) or len(text) < 2:
             raise SpecError(f"team must name at least 2 distinct seats, got {text}")
         return cls(tuple(int(c) - 1 for c in text), str(sharing), strong)  # type: ignore[arg-type]
+
+    @classmethod
+    def of(cls, team: object) -> Team:
+        """A team from what the Python API accepts: a :class:`Team`, 1-based seat digits
+        as in a spec (``"13"`` or ``13``), or a sequence of 0-based seats (``(0, 2)``).
+
+        Raises
+        ------
+        SpecError
+            For anything else, or seats that are not distinct whole numbers.
+        """
+        if isinstance(team, Team):
+            return team
+        if isinstance(team, str) or (
+            isinstance(team, numbers.Integral) and not isinstance(team, bool)
+        ):
+            return cls.parse(team)
+        try:
+            seats = tuple(team)  # type: ignore[call-overload]
+        except TypeError:
+            raise SpecError(
+                f'a team is seat digits as in a spec ("13") or 0-based seats ((0, 2)), got {team!r}'
+            ) from None
+        return cls(seats)
 
     @property
     def digits(self) -> str:

@@ -109,10 +109,12 @@ def solve(
         Continue from a checkpoint (its method, options and seed): the run ends
         exactly where an uninterrupted run with the same arguments would.
     team
-        Evaluate this team's joint best-response gain on the result (``None``: the
-        game's own collusion team, if any; ``False``: none).  A strong win-sharing
-        team without ``merge`` in the spec is solved as its merged team (budgets and
-        targets then apply to the merged game).  Evaluated in floats (``toypoker
+        Evaluate this team's joint best-response gain on the result: a
+        :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``:
+        seats 1 and 3) or 0-based seats (``(0, 2)``); ``None``: the game's own collusion
+        team, if any; ``False``: none.  A strong win-sharing team without ``merge`` in
+        the spec is solved as its merged team (budgets and targets then apply to the
+        merged game).  Evaluated in floats (``toypoker
         verify`` certifies exactly).
     merge
         ``True``: solve a strong win-sharing team's merged game even with

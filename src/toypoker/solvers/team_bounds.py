@@ -163,7 +163,7 @@ def sharing_bound(
         If the team leaves more or fewer than one outsider, or the outsider's infosets
         are missing from ``outsider``'s game.
     """
-    seats = team.seats if isinstance(team, Team) else tuple(int(p) for p in team)
+    seats = Team.of(team).seats
     rest = [p for p in range(game.n_players) if p not in seats]
     if len(rest) != 1:
         raise ToypokerError(f"a team bound needs one outsider; {game.spec} has {len(rest)}")

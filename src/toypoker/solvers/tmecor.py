@@ -369,7 +369,8 @@ def tmecor(
     game
         A game with exactly one player outside ``team``.
     team
-        The team (default: the game's collusion team).
+        The team (default: the game's collusion team): a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``: seats 1 and 3) or
+        0-based seats (``(0, 2)``).
     tol
         Stop generating plans when the oracle's best response beats the master's
         value by at most this.
@@ -419,7 +420,7 @@ def tmecor(
     from scipy.optimize import linprog
 
     start = time.perf_counter()
-    t = team if isinstance(team, Team) else (Team(team) if team is not None else None)
+    t = Team.of(team) if team is not None else None
     if t is None:
         t = None if game.params.get("merge") else Team.of_params(game.params)
     if t is None:
