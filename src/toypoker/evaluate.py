@@ -370,8 +370,8 @@ def evaluate(
         or a flat sigma vector; exact (Fractions) gives exact results.
     team
         Also the team's joint best-response gain (:func:`team_evaluation`):
-        a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``: seats 1 and 3) or
-        0-based seats (``(0, 2)``).
+        a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec
+        (``"13"``: seats 1 and 3) or 0-based seats (``(0, 2)``).
 
     Returns
     -------
@@ -513,8 +513,9 @@ def team_evaluation(
     game, profile
         As in :func:`evaluate`.
     team
-        A :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``: seats 1 and 3) or
-        0-based seats (``(0, 2)``) (2 or more, at least one seat outside).
+        A :class:`~toypoker.games.collusion.Team`, seat digits as in a spec
+        (``"13"``: seats 1 and 3) or 0-based seats (``(0, 2)``); 2 or more, at least one
+        seat outside.
     evaluation, reach, eprob
         The profile's evaluation, row reaches and edge probabilities, when at hand.
     method
@@ -585,8 +586,8 @@ def nash_conv(
         A :class:`Profile` or a flat sigma vector.
     team
         The NashConv of the team game (the team's joint gain plus the outsiders'):
-        a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``: seats 1 and 3) or
-        0-based seats (``(0, 2)``).
+        a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec
+        (``"13"``: seats 1 and 3) or 0-based seats (``(0, 2)``).
 
     Returns
     -------

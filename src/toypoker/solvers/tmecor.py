@@ -369,8 +369,9 @@ def tmecor(
     game
         A game with exactly one player outside ``team``.
     team
-        The team (default: the game's collusion team): a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``: seats 1 and 3) or
-        0-based seats (``(0, 2)``).
+        The team (default: the game's collusion team): a
+        :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``:
+        seats 1 and 3) or 0-based seats (``(0, 2)``).
     tol
         Stop generating plans when the oracle's best response beats the master's
         value by at most this.
