@@ -28,7 +28,7 @@ import numpy as np
 from .checks import check_int
 from .errors import ToypokerError
 from .game import Game
-from .games.collusion import Team
+from .games.collusion import Team, agreeing_team
 from .profile import Profile, check_profile
 from .team_pairs import MilpUnfinishedError, outside_weights, plan_value
 from .team_response import alternating_starts, joint_plan, joint_plan_alternating
@@ -392,6 +392,8 @@ def evaluate(
         For a profile of another game, or anything that is not a profile.
     """
     profile = check_profile(game, profile)
+    if team is not None:
+        team = agreeing_team(game.params, team)
     sigma = profile.probs
     eprob = edge_probabilities(game, sigma)
     vals = backward_values(game, eprob)

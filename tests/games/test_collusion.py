@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from toypoker import canonical_spec, evaluate, load_game, solve
-from toypoker.errors import SpecError
+from toypoker.errors import SpecError, ToypokerError
 from toypoker.games.collusion import Team, placements, seat_digits
 
 F = Fraction
@@ -182,3 +182,25 @@ def test_api_team_argument_refuses_what_it_cannot_read(given, message):
     # as "at least 2 distinct seats, got 01", an int a bare TypeError
     with pytest.raises(SpecError, match=message):
         Team.of(given)
+
+
+def test_api_refuses_a_team_the_spec_contradicts():
+    # the command line refuses `--team 12` on a team=23 spec; the Python API had solved
+    # and evaluated the other team silently (audit, issue 22)
+    g = load_game("kuhn(players=3,team=23)")
+    p = solve(g, "cfr+", iterations=20, team=False).profile
+    with pytest.raises(SpecError, match="conflicts with the spec's team=23"):
+        solve(g, "cfr+", iterations=20, team=(0, 1))
+    with pytest.raises(SpecError, match="conflicts"):
+        evaluate(g, p, team="12")
+    assert evaluate(g, p, team="23").team.team == (1, 2)
+
+
+def test_api_merge_true_needs_a_strong_win_sharing_team():
+    # merge=True without such a team had been ignored silently (audit, issue 22)
+    for spec in ("kuhn(players=3)", "kuhn(players=3,team=12)",
+                 "kuhn(players=3,team=12,strong=true,sharing=pot)"):  # fmt: skip
+        with pytest.raises(ToypokerError, match="merge=True is for a strong win-sharing"):
+            solve(load_game(spec), "cfr+", iterations=10, merge=True)
+    res = solve(load_game("kuhn(players=3,team=12,strong=true)"), "cfr+", iterations=10, merge=True)
+    assert res.solved_as is not None and "merge=true" in res.solved_as

@@ -19,6 +19,7 @@ from ..games.collusion import (
     COLLUSION_KEYS,
     Team,
     collusion_spec,
+    merged_spec,
     placements,
     seat_digits,
 )
@@ -343,7 +344,8 @@ def solve_team_game(
     -------
     TeamSolve
     """
-    res = solve(game, method, progress=progress, merge=merged, team=False, **budget)  # type: ignore[arg-type]
+    merge = merged and merged_spec(game.spec) is not None  # merge=True needs such a team
+    res = solve(game, method, progress=progress, merge=merge, team=False, **budget)  # type: ignore[arg-type]
     prof = res.profile.to_float() if res.profile.exact else res.profile
     return TeamSolve(prof, res, res.solved_as is not None)
 

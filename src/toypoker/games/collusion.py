@@ -196,6 +196,22 @@ class Team:
                          params.get("strong", False))  # fmt: skip
 
 
+def agreeing_team(params: dict[str, object], team: object) -> Team:
+    """``team`` (anything :meth:`Team.of` reads), checked against the team a game's
+    parameters name: a game whose spec says ``team=23`` is not asked about team 12.
+
+    Raises
+    ------
+    SpecError
+        If ``team`` cannot be read or names other seats than the spec's (unmerged) team.
+    """
+    given = Team.of(team)
+    own = None if params.get("merge") else Team.of_params(params)
+    if own is not None and own.seats != given.seats:
+        raise SpecError(f"team={given.digits} conflicts with the spec's team={own.digits}")
+    return given
+
+
 def team_average(n_players: int, team: tuple[int, ...]) -> tuple[tuple[Fraction, ...], ...]:
     """The ``n x n`` exact matrix giving each team member the team mean (others: identity).
 

@@ -39,7 +39,7 @@ from ..errors import ToypokerError
 from ..evaluate import evaluate, team_evaluation
 from ..game import Game, check_game
 from ..games import load_game
-from ..games.collusion import Team, merged_spec
+from ..games.collusion import Team, agreeing_team, merged_spec
 from ..result import Result, Stopped, TracePoint
 from ..teams import transfer_profile
 from ..vector.layout import VectorGame
@@ -140,7 +140,14 @@ def solve(
                     check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
                     options)  # fmt: skip
     check_game(game)
+    if team not in (None, True, False):
+        team = agreeing_team(game.params, team)
     merged = None if merge is False else merged_spec(game.spec, default_only=merge is None)
+    if merge is True and merged is None and not game.params.get("merge"):
+        raise ToypokerError(
+            f"merge=True is for a strong win-sharing team; {game.spec} has none "
+            "(give team=..,strong=true in the spec)"
+        )
     solved = load_game(merged) if merged is not None else game
     res = _run(solved, method, iterations, target_nash_conv, seconds, target_max_gain,
                check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
