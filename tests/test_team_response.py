@@ -88,7 +88,7 @@ def test_milp_team_response_is_the_brute_force_optimum(team):
     g = load_game("kuhn(players=3,cards=3)")
     p = _rational_profile(g, 7)
     te = team_evaluation(g, p, team)
-    assert te.how == "MILP"
+    assert te.how == "certified LP"
     assert te.br_value == _brute_force_team_value(g, p, team)
     assert te.gain == te.br_value - te.value and te.gain > 0
     # the plan is a pure plan of the members only
@@ -230,7 +230,7 @@ def test_team_evaluation_alternating_is_a_lower_bound():
     p = _rational_profile(g, 11)
     alt = team_evaluation(g, p, (0, 2), method="alternating")
     ex = team_evaluation(g, p, (0, 2))
-    assert alt.how == "alternating (lower bound)" and ex.how == "MILP"
+    assert alt.how == "alternating (lower bound)" and ex.how == "certified LP"
     assert 0 <= alt.gain <= ex.gain and alt.value == ex.value
     with pytest.raises(ToypokerError, match="unknown team best-response method"):
         team_evaluation(g, p, (0, 2), method="bogus")

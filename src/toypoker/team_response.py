@@ -42,7 +42,7 @@ from .errors import ToypokerError
 from .game import Game
 from .team_pairs import (
     MilpUnfinishedError,
-    certified_plan,
+    certified_response,
     complete_plan,
     last_sequences,
     member_sequences,
@@ -56,20 +56,22 @@ __all__ = [
     "joint_plan",
     "joint_plan_alternating",
     "joint_plan_by_beliefs",
+    "joint_response",
     "last_sequences",
     "member_sequences",
     "random_plans",
 ]
 
 
-def joint_plan(
+def joint_response(
     game: Game,
     members: tuple[int, ...],
     coef: np.ndarray,
     time_limit: float | None = None,
     model: str = "auto",
-) -> np.ndarray:
-    """The team's best joint pure plan for terminal coefficients ``coef``.
+) -> tuple[np.ndarray, float | None, str]:
+    """The team's best joint pure plan for terminal coefficients ``coef``, its value
+    when the answering model gives it, and what answered.
 
     Parameters
     ----------
@@ -92,9 +94,13 @@ def joint_plan(
 
     Returns
     -------
-    numpy.ndarray
+    tuple of numpy.ndarray, float or None, and str
         A 0/1 vector over the game's actions: 1 at the chosen action of every free
-        infoset of the members (0 elsewhere).
+        infoset of the members (0 elsewhere); the plan's value ``sum_j coef_j *
+        (the plan reaches row j)`` (floats) from the terminal-pairs certificate, else
+        ``None``; what answered: ``"certified LP"`` or ``"certified MILP"``
+        (:func:`toypoker.team_pairs.certified_response`), ``"lifted LP"``,
+        ``"lifted MILP"`` or ``"product MILP"``.
 
     Raises
     ------
@@ -104,9 +110,9 @@ def joint_plan(
     if model == "auto":
         start = time.perf_counter()
         if len(members) == 2:
-            plan = certified_plan(game, members, coef, time_limit)
-            if plan is not None:
-                return plan
+            found = certified_response(game, members, coef, time_limit)
+            if found is not None:
+                return found
             if time_limit is not None:
                 time_limit = max(time_limit - (time.perf_counter() - start), 1e-3)
         lifted = len(members) == 2 and _pair_count(game, members) <= MAX_PAIRS
@@ -114,7 +120,8 @@ def joint_plan(
     if model == "lifted":
         if len(members) != 2:
             raise ToypokerError("the lifted team best-response model needs two members")
-        return _joint_plan_lifted(game, members, coef, time_limit)
+        plan, relaxed = _joint_plan_lifted(game, members, coef, time_limit)
+        return plan, None, "lifted LP" if relaxed else "lifted MILP"
     if model != "product":
         raise ToypokerError(f"unknown team best-response model {model!r}")
     from scipy.optimize import Bounds, LinearConstraint, milp
@@ -192,7 +199,26 @@ def joint_plan(
         bounds=Bounds(np.zeros(n), np.ones(n)),
         options=options,
     )
-    return _plan_of(game, members, res, mine, np.arange(n_x))
+    return _plan_of(game, members, res, mine, np.arange(n_x)), None, "product MILP"
+
+
+def joint_plan(
+    game: Game,
+    members: tuple[int, ...],
+    coef: np.ndarray,
+    time_limit: float | None = None,
+    model: str = "auto",
+) -> np.ndarray:
+    """The team's best joint pure plan for terminal coefficients ``coef``: the plan of
+    :func:`joint_response` (same parameters and errors).
+
+    Returns
+    -------
+    numpy.ndarray
+        A 0/1 vector over the game's actions: 1 at the chosen action of every free
+        infoset of the members (0 elsewhere).
+    """
+    return joint_response(game, members, coef, time_limit, model)[0]
 
 
 def _plan_of(game: Game, members: tuple[int, ...], res: object, sigma: np.ndarray,
@@ -221,8 +247,9 @@ def _pair_count(game: Game, members: tuple[int, ...]) -> int:
 
 def _joint_plan_lifted(
     game: Game, members: tuple[int, ...], coef: np.ndarray, time_limit: float | None
-) -> np.ndarray:
-    """:func:`joint_plan` for two members by the lifted (pairwise) model.
+) -> tuple[np.ndarray, bool]:
+    """:func:`joint_plan` for two members by the lifted (pairwise) model, and whether its
+    LP relaxation answered (integral).
 
     One variable ``w(i, j)`` per pair of sequences, ``i`` of the first member and
     ``j`` of the second (``0``: the empty sequence; ``w(i, 0)`` and ``w(0, j)`` are the
@@ -258,12 +285,12 @@ def _joint_plan_lifted(
     if res.status == 0:
         x = res.x[lifted.cols_x]
         if np.all(np.minimum(np.abs(x), np.abs(x - 1.0)) <= 1e-9):
-            return _plan_of(game, members, res, lifted.sigma, lifted.cols_x)
+            return _plan_of(game, members, res, lifted.sigma, lifted.cols_x), True
     n = lifted.n
     res = milp(-obj, constraints=LinearConstraint(lifted.a, lifted.rhs, lifted.rhs),
                integrality=lifted.integrality, bounds=Bounds(np.zeros(n), np.ones(n)),
                options={"mip_rel_gap": 0.0, **options})  # fmt: skip
-    return _plan_of(game, members, res, lifted.sigma, lifted.cols_x)
+    return _plan_of(game, members, res, lifted.sigma, lifted.cols_x), False
 
 
 class _Lifted:
