@@ -10,12 +10,16 @@ Tables (load average printed with each):
    (the same plus the team's joint best response) by the **old path** (the lifted
    LP/MILP of ``joint_plan(model="lifted")``, the plan evaluated by a numpy pass,
    ``sees_together`` found per call: the code before the terminal-pairs LP,
-   rebuilt here from the library's parts) and by the **new path** (the library's
-   default: the terminal-pairs LP certified by its plan, ``team_pairs``), and of
+   rebuilt here from the library's parts), by the **cold** path (the terminal-pairs
+   LP certified by its plan, HiGHS started afresh each call: the default before this
+   session's warm start, ``team_pairs.WARM_START = False``) and by the **new path** (the
+   library's default: the same LP started from the last optimal basis, which is another
+   profile's: the profiles take turns, each warm run before its cold one), and of
    ``team_evaluation`` alone (what ``solve`` calls after a run: the kernel's
    values and gains, then the team's best response); the ratios
-   ``new / evaluate``, ``old / evaluate`` and ``team_evaluation / kernel``; the gains
-   of both paths (equal: ``max |old - new|`` printed);
+   ``old / evaluate``, ``cold / evaluate``, ``new / evaluate`` and
+   ``team_evaluation / kernel``; the gains of the paths (equal: ``max |old - new|``
+   and ``max |cold - new|`` printed);
 2. where the new path's time goes, per game and team (one profile, median): the
    outside weights, the LP (HiGHS), the rest, the model's one-off build;
 3. TMECor: per game and team placement, the exact bracket, its width, the plans
@@ -126,15 +130,16 @@ def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[
           f"interleaved; LP via {'highspy' if tp_pairs.USE_HIGHSPY and _highspy() else 'scipy'}"
           f"); load {load()}")  # fmt: skip
     print(f"{'game':58} {'team':>4} {'evaluate s':>10} {'kernel s':>9} {'old s':>7} "
-          f"{'new s':>7} {'team_ev s':>9} {'old/ev':>6} {'new/ev':>6} {'tev/ker':>7} "
-          f"{'gain (last)':>12} {'max|old-new|':>12}  how (new, last)")  # fmt: skip
+          f"{'cold s':>7} {'new s':>7} {'team_ev s':>9} {'old/ev':>6} {'cold/ev':>7} "
+          f"{'new/ev':>6} {'tev/ker':>7} {'gain (last)':>12} {'max|old-new|':>12} "
+          f"{'|cold-new|':>10}  how (new, last)")  # fmt: skip
     for spec, team in cases:
         g = load_game(spec)
         profs = profiles(g, n_profiles)
         nash_conv(g, profs[0])  # compile the kernel
         evaluate(g, profs[0], team=team)  # build the team's models once
-        ev_t, ker_t, old_t, new_t, tev_t = [], [], [], [], []
-        diff, gain, how = 0.0, 0.0, ""
+        ev_t, ker_t, old_t, cold_t, new_t, tev_t = [], [], [], [], [], []
+        diff, cold_diff, gain, how = 0.0, 0.0, 0.0, ""
         reps = 1 if spec == HOLDEM[0] else repeats
         for _ in range(reps):
             for prof in profs:
@@ -150,20 +155,29 @@ def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[
                 except ToypokerError:
                     old_gain = float("nan")
                 old_t.append(ev_t[-1] + time.perf_counter() - t0)
-                t0 = time.perf_counter()
+                t0 = time.perf_counter()  # warm: from the last profile's basis
                 new = evaluate(g, prof, team=team).team
                 new_t.append(time.perf_counter() - t0)
-                tev_t.append(timed(lambda g=g, prof=prof, t=team: team_evaluation(g, prof, t)))
+                tp_pairs.WARM_START = False
+                t0 = time.perf_counter()
+                cold = evaluate(g, prof, team=team).team
+                cold_t.append(time.perf_counter() - t0)
+                tp_pairs.WARM_START = True
+                assert cold is not None
                 assert new is not None
                 gain, how = float(new.gain), new.how
                 failed = np.isnan(old_gain) or np.isnan(diff)  # shown as "old failed"
                 diff = float("nan") if failed else max(diff, abs(old_gain - gain))
-        e, k, o, n, t = (statistics.median(x) for x in (ev_t, ker_t, old_t, new_t, tev_t))
+                cold_diff = max(cold_diff, abs(float(cold.gain) - gain))
+            for prof in profs:  # each warm start from another profile's basis
+                tev_t.append(timed(lambda g=g, prof=prof, t=team: team_evaluation(g, prof, t)))
+        e, k, o, c, n, t = (statistics.median(x) for x in (ev_t, ker_t, old_t, cold_t, new_t,
+                                                          tev_t))  # fmt: skip
         diff_text = "old failed" if np.isnan(diff) else f"{diff:.2g}"
         digits = "".join(str(p + 1) for p in team)
-        print(f"{spec:58} {digits:>4} {e:10.4f} {k:9.4f} {o:7.4f} {n:7.4f} {t:9.4f} "
-              f"{o / e:6.2f} {n / e:6.2f} {t / k:7.2f} {gain:12.6g} {diff_text:>12}  {how}",
-              flush=True)  # fmt: skip
+        print(f"{spec:58} {digits:>4} {e:10.4f} {k:9.4f} {o:7.4f} {c:7.4f} {n:7.4f} {t:9.4f} "
+              f"{o / e:6.2f} {c / e:7.2f} {n / e:6.2f} {t / k:7.2f} {gain:12.6g} "
+              f"{diff_text:>12} {cold_diff:10.2g}  {how}", flush=True)  # fmt: skip
 
 
 def _highspy() -> bool:
@@ -177,30 +191,32 @@ def _highspy() -> bool:
 
 def breakdown_table(cases: list[tuple[str, tuple[int, ...]]]) -> None:
     """Table 2: where the new path's time goes (weak teams)."""
-    print(f"\n2. the new path's time, weak teams (one CFR+ profile of 60 iterations, median "
-          f"of 5; build: the model's first use); load {load()}")  # fmt: skip
+    print(f"\n2. the new path's time, weak teams (CFR+ profiles of 60 and 200 iterations in "
+          f"turn, each warm start from the other's basis, median of 5 each; build: the "
+          f"model's first use); load {load()}")  # fmt: skip
     print(f"{'game':46} {'team':>4} {'t.pairs':>7} {'pairs':>7} {'lifted':>9} {'build s':>8} "
           f"{'weights s':>9} {'LP s':>7} {'rest s':>7} {'team s':>7}")  # fmt: skip
     for spec, team in [c for c in cases if "strong" not in c[0]]:
         g = load_game(spec)
-        prof = solve(g, "cfr+", iterations=60, team=False).profile
-        eprob = edge_probabilities(g, prof.probs)
-        reach = reaches(g, eprob)
+        profs = [solve(g, "cfr+", iterations=it, team=False).profile for it in (60, 200)]
         t0 = time.perf_counter()
         model = tp_pairs.TerminalPairs(g, team)  # type: ignore[arg-type]
         build = time.perf_counter() - t0
-        evaluate(g, prof, team=team)  # the library's own copy of the model, built
+        evaluate(g, profs[0], team=team)  # the library's own copy of the model, built
         w_t, lp_t, all_t = [], [], []
         for _ in range(1 if spec == HOLDEM[0] else 5):
-            t0 = time.perf_counter()
-            coef = team_weights(g, prof.probs, team) * g.term_u[list(team)].sum(axis=0)
-            w_t.append(time.perf_counter() - t0)
-            c = model.objective(coef)
-            lp_t.append(timed(lambda c=c, model=model: model.solve(c)))
-            ev = evaluate(g, prof)
-            t0 = time.perf_counter()
-            team_evaluation(g, prof, team, evaluation=ev, reach=reach, eprob=eprob)
-            all_t.append(time.perf_counter() - t0)
+            for prof in profs:
+                eprob = edge_probabilities(g, prof.probs)
+                reach = reaches(g, eprob)
+                t0 = time.perf_counter()
+                coef = team_weights(g, prof.probs, team) * g.term_u[list(team)].sum(axis=0)
+                w_t.append(time.perf_counter() - t0)
+                c = model.objective(coef)
+                lp_t.append(timed(lambda c=c, model=model: model.solve(c)))
+                ev = evaluate(g, prof)
+                t0 = time.perf_counter()
+                team_evaluation(g, prof, team, evaluation=ev, reach=reach, eprob=eprob)
+                all_t.append(time.perf_counter() - t0)
         w, lp, a = (statistics.median(x) for x in (w_t, lp_t, all_t))
         sizes = [len(tp_pairs.member_sequences(g, p)) + 1 for p in team]
         digits = "".join(str(p + 1) for p in team)

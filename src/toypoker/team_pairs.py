@@ -274,7 +274,7 @@ class TerminalPairs:
         h = self._model()
         if h is None:
             return self._solve_scipy(c, time_limit)
-        if self._cold:  # after a stop short of the optimum: no basis to start from
+        if self._cold or not WARM_START:  # after a stop short of the optimum: no basis
             h.clearSolver()  # type: ignore[attr-defined]
         # HiGHS compares its limit with a run clock that does not restart per solve
         # (measured: 30 s on a fresh model after a 30 s solve): the limit is relative
@@ -408,6 +408,10 @@ class TerminalPairs:
 #: faster on Kuhn and 3P-SMH (209-1,501 variables); on, 1.9x faster on the small
 #: hold'em (124,381 variables: 32 s against 59 s), ``bench_team_response.py``
 PRESOLVE_FROM = 20_000
+
+#: whether :class:`TerminalPairs` starts HiGHS from the last optimal basis (``False``:
+#: a cold start per solve, as before; ``benchmarks/bench_teams.py`` compares the two)
+WARM_START = True
 
 #: whether :class:`TerminalPairs` uses ``highspy`` when it is installed (``False``:
 #: always :func:`scipy.optimize.linprog`; benchmarks and tests compare the two)

@@ -48,6 +48,7 @@ from .team_pairs import (
     member_sequences,
     per_team,
 )
+from .team_plans import enumerated_response
 
 __all__ = [
     "MAX_PAIRS",
@@ -88,9 +89,11 @@ def joint_response(
     model
         ``"lifted"`` (pairs of sequences: two members only), ``"product"`` (one
         variable per product at the terminals) or ``"auto"``: for two members the
-        terminal-pairs LP (:func:`toypoker.team_pairs.certified_plan`) and, when its
-        certificate fails, the lifted model if it has at most :data:`MAX_PAIRS` pairs
-        of sequences; else the product model.
+        enumeration of the member with fewer plans when they are few
+        (:func:`toypoker.team_plans.enumerated_response`), else the terminal-pairs LP
+        (:func:`toypoker.team_pairs.certified_plan`) and, when its certificate fails,
+        the lifted model if it has at most :data:`MAX_PAIRS` pairs of sequences; else
+        the product model.
 
     Returns
     -------
@@ -98,7 +101,9 @@ def joint_response(
         A 0/1 vector over the game's actions: 1 at the chosen action of every free
         infoset of the members (0 elsewhere); the plan's value ``sum_j coef_j *
         (the plan reaches row j)`` (floats) from the terminal-pairs certificate, else
-        ``None``; what answered: ``"certified LP"`` or ``"certified MILP"``
+        ``None``; what answered: ``"enumeration"``
+        (:func:`toypoker.team_plans.enumerated_response`, games whose member plans are
+        few), ``"certified LP"`` or ``"certified MILP"``
         (:func:`toypoker.team_pairs.certified_response`), ``"lifted LP"``,
         ``"lifted MILP"`` or ``"product MILP"``.
 
@@ -110,6 +115,9 @@ def joint_response(
     if model == "auto":
         start = time.perf_counter()
         if len(members) == 2:
+            listed = enumerated_response(game, members, coef)
+            if listed is not None:
+                return listed[0], listed[1], "enumeration"
             found = certified_response(game, members, coef, time_limit)
             if found is not None:
                 return found
