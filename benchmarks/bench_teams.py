@@ -10,18 +10,20 @@ Tables (load average printed with each):
    (the same plus the team's joint best response) by the **old path** (the lifted
    LP/MILP of ``joint_plan(model="lifted")``, the plan evaluated by a numpy pass,
    ``sees_together`` found per call: the code before the terminal-pairs LP,
-   rebuilt here from the library's parts), by the **cold** path (the terminal-pairs
-   LP certified by its plan, HiGHS started afresh each call: the default before this
-   session's warm start, ``team_pairs.WARM_START = False``) and by the **new path** (the
-   library's default: the same LP started from the last optimal basis, which is another
-   profile's: the profiles take turns, each warm run before its cold one), and of
-   ``team_evaluation`` alone (what ``solve`` calls after a run: the kernel's
-   values and gains, then the team's best response); the ratios
-   ``old / evaluate``, ``cold / evaluate``, ``new / evaluate`` and
-   ``team_evaluation / kernel``; the gains of the paths (equal: ``max |old - new|``
-   and ``max |cold - new|`` printed);
-2. where the new path's time goes, per game and team (one profile, median): the
-   outside weights, the LP (HiGHS), the rest, the model's one-off build;
+   rebuilt here from the library's parts), by the **LP path** (the terminal-pairs LP
+   certified by its plan, ``team_plans.USE_ENUMERATION = False``) started afresh each
+   call (**cold**: the default before this session, ``team_pairs.WARM_START = False``)
+   and from the last optimal basis (**warm**; each column one pass over the profiles,
+   so each start is from another profile's basis), by the **new path** (the library's
+   default: the enumeration of :mod:`toypoker.team_plans` on games whose member plans
+   are few, four-card Kuhn; else the warm LP path) and of ``team_evaluation`` alone
+   (what ``solve`` calls after a run: the kernel's values and gains, then the team's
+   best response); the ratios to ``evaluate`` and ``team_evaluation / kernel``; the
+   gains' largest differences, old path and LP path against the new one;
+2. where the time goes, per game and team (two profiles in turn, median): the outside
+   weights, the LP (HiGHS, warm from the other profile's basis), the enumeration
+   (where it answers: the default there), the rest of ``team_evaluation`` (the
+   default path: enumeration or LP), the LP model's one-off build;
 3. TMECor: per game and team placement, the exact bracket, its width, the plans
    generated and the seconds with the hybrid oracle and with the MILP at every step
    (``--smh``: also 3P-SMH, weak and strong, every placement, each with ``--budget``
@@ -52,6 +54,7 @@ import numpy as np
 
 from toypoker import Profile, load_game, solve
 from toypoker import team_pairs as tp_pairs
+from toypoker import team_plans as tp_plans
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import (
     TEAM_MILP_SECONDS,
@@ -130,23 +133,29 @@ def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[
           f"interleaved; LP via {'highspy' if tp_pairs.USE_HIGHSPY and _highspy() else 'scipy'}"
           f"); load {load()}")  # fmt: skip
     print(f"{'game':58} {'team':>4} {'evaluate s':>10} {'kernel s':>9} {'old s':>7} "
-          f"{'cold s':>7} {'new s':>7} {'team_ev s':>9} {'old/ev':>6} {'cold/ev':>7} "
-          f"{'new/ev':>6} {'tev/ker':>7} {'gain (last)':>12} {'max|old-new|':>12} "
-          f"{'|cold-new|':>10}  how (new, last)")  # fmt: skip
+          f"{'cold s':>7} {'warm s':>7} {'new s':>7} {'team_ev s':>9} {'old/ev':>6} "
+          f"{'cold/ev':>7} {'warm/ev':>7} {'new/ev':>6} {'tev/ev':>6} {'tev/ker':>7} "
+          f"{'gain (last)':>12} {'max|old-new|':>12} {'max|lp-new|':>11}  "
+          "how (new, last)")  # fmt: skip
     for spec, team in cases:
         g = load_game(spec)
         profs = profiles(g, n_profiles)
         nash_conv(g, profs[0])  # compile the kernel
         evaluate(g, profs[0], team=team)  # build the team's models once
-        ev_t, ker_t, old_t, cold_t, new_t, tev_t = [], [], [], [], [], []
-        diff, cold_diff, gain, how = 0.0, 0.0, 0.0, ""
+        for enumerate_ in (False, True):
+            tp_plans.USE_ENUMERATION = enumerate_
+            evaluate(g, profs[0], team=team)
+        times: dict[str, list[float]] = {k: [] for k in ("ev", "ker", "old", "cold", "warm",
+                                                         "new", "tev")}  # fmt: skip
+        diff, lp_diff, gain, how = 0.0, 0.0, 0.0, ""
         reps = 1 if spec == HOLDEM[0] else repeats
         for _ in range(reps):
+            gains = []
             for prof in profs:
                 t0 = time.perf_counter()
                 ev = evaluate(g, prof)
-                ev_t.append(time.perf_counter() - t0)
-                ker_t.append(timed(lambda g=g, prof=prof: nash_conv(g, prof)))
+                times["ev"].append(time.perf_counter() - t0)
+                times["ker"].append(timed(lambda g=g, prof=prof: nash_conv(g, prof)))
                 eprob = edge_probabilities(g, prof.probs)
                 reach = reaches(g, eprob)
                 t0 = time.perf_counter()
@@ -154,30 +163,36 @@ def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[
                     old_gain = old_team_part(g, prof, team, ev, eprob, reach)
                 except ToypokerError:
                     old_gain = float("nan")
-                old_t.append(ev_t[-1] + time.perf_counter() - t0)
-                t0 = time.perf_counter()  # warm: from the last profile's basis
-                new = evaluate(g, prof, team=team).team
-                new_t.append(time.perf_counter() - t0)
-                tp_pairs.WARM_START = False
+                times["old"].append(times["ev"][-1] + time.perf_counter() - t0)
                 t0 = time.perf_counter()
-                cold = evaluate(g, prof, team=team).team
-                cold_t.append(time.perf_counter() - t0)
-                tp_pairs.WARM_START = True
-                assert cold is not None
+                new = evaluate(g, prof, team=team).team
+                times["new"].append(time.perf_counter() - t0)
                 assert new is not None
                 gain, how = float(new.gain), new.how
+                gains.append(gain)
                 failed = np.isnan(old_gain) or np.isnan(diff)  # shown as "old failed"
                 diff = float("nan") if failed else max(diff, abs(old_gain - gain))
-                cold_diff = max(cold_diff, abs(float(cold.gain) - gain))
-            for prof in profs:  # each warm start from another profile's basis
-                tev_t.append(timed(lambda g=g, prof=prof, t=team: team_evaluation(g, prof, t)))
-        e, k, o, c, n, t = (statistics.median(x) for x in (ev_t, ker_t, old_t, cold_t, new_t,
-                                                          tev_t))  # fmt: skip
+            # the LP path, enumeration off: warm (each start from another profile's
+            # basis: one pass over the profiles per column), then cold
+            tp_plans.USE_ENUMERATION = False
+            for key, warm in (("warm", True), ("cold", False)):
+                tp_pairs.WARM_START = warm
+                for prof, g_new in zip(profs, gains, strict=True):
+                    t0 = time.perf_counter()
+                    lp = evaluate(g, prof, team=team).team
+                    times[key].append(time.perf_counter() - t0)
+                    assert lp is not None
+                    lp_diff = max(lp_diff, abs(float(lp.gain) - g_new))
+            tp_pairs.WARM_START, tp_plans.USE_ENUMERATION = True, True
+            for prof in profs:
+                times["tev"].append(timed(lambda g=g, p=prof, t=team: team_evaluation(g, p, t)))
+        e, k, o, c, w, n, t = (statistics.median(times[x]) for x in times)
         diff_text = "old failed" if np.isnan(diff) else f"{diff:.2g}"
         digits = "".join(str(p + 1) for p in team)
-        print(f"{spec:58} {digits:>4} {e:10.4f} {k:9.4f} {o:7.4f} {c:7.4f} {n:7.4f} {t:9.4f} "
-              f"{o / e:6.2f} {c / e:7.2f} {n / e:6.2f} {t / k:7.2f} {gain:12.6g} "
-              f"{diff_text:>12} {cold_diff:10.2g}  {how}", flush=True)  # fmt: skip
+        print(f"{spec:58} {digits:>4} {e:10.4f} {k:9.4f} {o:7.4f} {c:7.4f} {w:7.4f} {n:7.4f} "
+              f"{t:9.4f} {o / e:6.2f} {c / e:7.2f} {w / e:7.2f} {n / e:6.2f} {t / e:6.2f} "
+              f"{t / k:7.2f} {gain:12.6g} {diff_text:>12} {lp_diff:11.2g}  {how}",
+              flush=True)  # fmt: skip
 
 
 def _highspy() -> bool:
@@ -195,7 +210,7 @@ def breakdown_table(cases: list[tuple[str, tuple[int, ...]]]) -> None:
           f"turn, each warm start from the other's basis, median of 5 each; build: the "
           f"model's first use); load {load()}")  # fmt: skip
     print(f"{'game':46} {'team':>4} {'t.pairs':>7} {'pairs':>7} {'lifted':>9} {'build s':>8} "
-          f"{'weights s':>9} {'LP s':>7} {'rest s':>7} {'team s':>7}")  # fmt: skip
+          f"{'weights s':>9} {'LP s':>7} {'enum s':>7} {'rest s':>7} {'team s':>7}")  # fmt: skip
     for spec, team in [c for c in cases if "strong" not in c[0]]:
         g = load_game(spec)
         profs = [solve(g, "cfr+", iterations=it, team=False).profile for it in (60, 200)]
@@ -203,7 +218,8 @@ def breakdown_table(cases: list[tuple[str, tuple[int, ...]]]) -> None:
         model = tp_pairs.TerminalPairs(g, team)  # type: ignore[arg-type]
         build = time.perf_counter() - t0
         evaluate(g, profs[0], team=team)  # the library's own copy of the model, built
-        w_t, lp_t, all_t = [], [], []
+        w_t, lp_t, en_t, all_t = [], [], [], []
+        listed = tp_pairs.per_team(g, tp_plans.PlanTable, team).plans > 0  # type: ignore[arg-type]
         for _ in range(1 if spec == HOLDEM[0] else 5):
             for prof in profs:
                 eprob = edge_probabilities(g, prof.probs)
@@ -213,16 +229,20 @@ def breakdown_table(cases: list[tuple[str, tuple[int, ...]]]) -> None:
                 w_t.append(time.perf_counter() - t0)
                 c = model.objective(coef)
                 lp_t.append(timed(lambda c=c, model=model: model.solve(c)))
+                if listed:
+                    en_t.append(timed(lambda g=g, t=team, coef=coef:
+                                      tp_plans.enumerated_response(g, t, coef)))  # fmt: skip
                 ev = evaluate(g, prof)
                 t0 = time.perf_counter()
                 team_evaluation(g, prof, team, evaluation=ev, reach=reach, eprob=eprob)
                 all_t.append(time.perf_counter() - t0)
         w, lp, a = (statistics.median(x) for x in (w_t, lp_t, all_t))
+        en = statistics.median(en_t) if listed else float("nan")
         sizes = [len(tp_pairs.member_sequences(g, p)) + 1 for p in team]
         digits = "".join(str(p + 1) for p in team)
         print(f"{spec:46} {digits:>4} {model.n_terminal_pairs:7d} {model.n_vars:7d} "
-              f"{sizes[0] * sizes[1]:9d} {build:8.3f} "
-              f"{w:9.4f} {lp:7.4f} {a - w - lp:7.4f} {a:7.4f}", flush=True)  # fmt: skip
+              f"{sizes[0] * sizes[1]:9d} {build:8.3f} {w:9.4f} {lp:7.4f} {en:7.4f} "
+              f"{a - w - (en if listed else lp):7.4f} {a:7.4f}", flush=True)  # fmt: skip
 
 
 def tmecor_table(smh: bool, budget: float) -> None:

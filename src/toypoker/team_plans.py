@@ -5,15 +5,20 @@ over the members' pure sequence-form plans ``x`` and ``y`` (:mod:`toypoker.team_
 For each pure plan ``x`` of the member with fewer plans ("the enumerated member"), the
 other member's best reply is a backward induction over its own sequences (alone it has
 perfect recall); the best pair is the plan ``x`` whose reply is worth most.  Exact by
-exhaustion, no LP and no certificate needed.  Done for all plans at once: a plan ``x``
-is a product of independent choices in the subtrees below the enumerated member's root
-infosets (four-card Kuhn: one per card), so the other member's sequence values
-``sum_i x_i c_ij`` are sums of one small table per subtree, broadcast over the plans
-(one array of ``plans x sequences``); the backward induction then runs level by level
-over that array.
+exhaustion (first best plan on ties: no dependence on earlier calls), no LP and no
+certificate needed.  Done for all plans at once: a plan ``x`` is a product of
+independent choices in the subtrees below the enumerated member's root infosets
+(four-card Kuhn: one per card), and each root subtree of the other member meets only
+some of them at the terminals (those of the other cards), so its values are computed
+for the combinations of those subtrees' plans only (:class:`PlanTable`), and a plan's
+worth is the sum of its groups'.
 
-Used by :func:`toypoker.team_response.joint_response` when the enumerated member has at
-most :data:`MAX_PLANS` plans (four-card Kuhn: 6,561 or 10,000; 3P-SMH: far more).
+Used first by :func:`toypoker.team_response.joint_response` when the work stays within
+:data:`MAX_WORK` (four-card Kuhn: 6,561 or 10,000 plans, every team; 3P-SMH and
+three-player Leduc: far more, the LP of :mod:`toypoker.team_pairs` answers).  Measured
+on four-card Kuhn (``benchmarks/bench_teams.py`` table 2, load ~3.5): the team's best
+response in 0.2-0.6 ms where the warm-started LP took 0.3-0.8 ms and its certificate
+and read-out more.
 
 This module sees only the compiled game and arrays; it imports nothing above
 :mod:`toypoker.game`.
@@ -28,10 +33,9 @@ from .team_pairs import TerminalPairs, complete_plan, member_sequences, per_team
 
 __all__ = ["MAX_WORK", "USE_ENUMERATION", "PlanTable", "enumerated_response"]
 
-#: most work (entries of the arrays: the enumerated member's plans, and per group of the
-#: other member's subtrees the plans of the subtrees they meet times the members'
-#: sequences) of
-#: :func:`enumerated_response`; above it the function gives ``None``
+#: most work of :func:`enumerated_response` (entries of its arrays: each plan's worth per
+#: group, and per group its sequences times the combinations of the plans it meets);
+#: above it the function gives ``None``
 MAX_WORK = 200_000
 
 #: whether :func:`enumerated_response` answers (``False``: always ``None``, the LP path
@@ -61,6 +65,12 @@ class PlanTable:
     """The enumeration's structure for one team (built once per game and team,
     :func:`~toypoker.team_pairs.per_team`).
 
+    The other member's root subtrees are grouped by the enumerated member's subtrees
+    they meet at a terminal; a group's sequence values for every combination of those
+    subtrees' plans are one sparse product with the pair objective (``m``, all groups
+    at once), groups of equal shape are induced together, and each plan's worth is the
+    sum of its groups' (``idx``: per group, the row of each plan).
+
     Attributes
     ----------
     plans
@@ -71,6 +81,8 @@ class PlanTable:
     """
 
     def __init__(self, game: Game, members: tuple[int, ...]):
+        from scipy.sparse import csr_array
+
         model = per_team(game, TerminalPairs, members)
         self.model = model
         n = (model.n_a, len(model.sigma) - model.n_a + 2)  # sequences, the empty one included
@@ -82,11 +94,12 @@ class PlanTable:
         if counts[a] > MAX_WORK:
             return
         i, j = model.pair if a == 0 else model.pair[::-1]
-        self.flat = i * n[b] + j  # each kept pair's cell of the (a, b) table
+        var_of = np.full(n[a] * n[b], -1, dtype=np.int64)  # each (a, b) cell's kept pair
+        var_of[i * n[b] + j] = np.arange(model.n_vars)
+        self.cells = i * n[b] + j
         # the enumerated member's subtrees (one per root infoset): their plans, 0/1
         self.subtrees = _subtrees(trees[a], n[a])
-        if not self.subtrees:
-            return
+        shape = [len(x) for x, _ in self.subtrees]
         owner_a = np.full(n[a], -1, dtype=np.int64)
         for u, (_, seqs) in enumerate(self.subtrees):
             owner_a[seqs] = u
@@ -95,38 +108,69 @@ class PlanTable:
         for v, (_, seqs) in enumerate(roots_b):
             owner_b[seqs] = v
         ti, tj = i[model.term_var], j[model.term_var]  # pairs met at a terminal row
-        shape = [len(x) for x, _ in self.subtrees]
         groups: dict[tuple[int, ...], list[tuple[list[tuple[np.ndarray, int]], np.ndarray]]] = {}
         for v, part in enumerate(roots_b):  # the other's subtrees, by the subtrees they meet
             met = np.unique(owner_a[ti[(owner_b[tj] == v) & (ti > 0)]])
             groups.setdefault(tuple(int(u) for u in met), []).append(part)
-        self.groups = []  # per group: its sequences, the subtrees met, the shape to add with,
-        work = counts[a]  # the infosets below the roots (deepest first), the roots by size
-        for met, parts in groups.items():
-            seqs = np.concatenate([q for _, q in parts])
+        for u in range(len(shape)):  # a subtree nobody meets: a group of its own
+            if not any(u in met for met in groups):
+                groups[(u,)] = []
+        home = {}  # the group adding each subtree's own terms (pairs (i, 0))
+        for met in groups:
+            for u in met:
+                home.setdefault(u, met)
+        work = counts[a] * (1 + len(groups))
+        blocks = []
+        grid = np.indices(shape).reshape(len(shape), -1)
+        for g, (met, parts) in enumerate(groups.items()):
+            seqs = np.concatenate([q for _, q in parts] + [np.zeros(0, dtype=np.int64)])
             local = {int(x): k for k, x in enumerate(seqs)}
             below, roots = [], {}
             for infos, _ in parts:
                 for acts, p in reversed(infos):  # deepest first
-                    mine = np.array([local[int(x)] for x in acts])
+                    mine = tuple(local[int(x)] for x in acts)
                     if p == 0:
                         roots.setdefault(len(acts), []).append(mine)
                     else:
                         below.append((mine, local[p]))
-            to = [shape[k] if k in met else 1 for k in range(len(shape))]
-            work += (n[a] + len(seqs)) * int(np.prod([shape[u] for u in met]))
+            rows, width = int(np.prod([shape[u] for u in met])), len(seqs) + 1
+            work += rows * width
             if work > MAX_WORK:
                 return
-            # every combination of the met subtrees' plans (the last one fastest), 0/1
-            combos = np.zeros((1, n[a]))
+            combos = np.zeros((1, n[a]))  # every combination of the met subtrees' plans
             combos[0, 0] = 1.0
             for u in met:
-                x = self.subtrees[u][0]
-                combos = (combos[:, None, :] + x[None, :, :]).reshape(-1, n[a])
-            self.groups.append((combos, seqs, to, below, [np.array(r) for r in roots.values()]))
-        self.stacked = np.concatenate([x for x, _ in self.subtrees])  # all subtrees' plans
-        self.cuts = np.cumsum(shape)[:-1]
-        self.alone = [[-1 if k == u else 1 for k in range(len(shape))] for u in range(len(shape))]
+                combos = (combos[:, None, :] + self.subtrees[u][0][None, :, :]).reshape(-1, n[a])
+            # each (combination, column) entry's pairs: column < width - 1 the group's
+            # sequences, the last one the own terms of the subtrees at home here
+            r, ii = np.nonzero(combos)
+            var = var_of[ii[:, None] * n[b] + np.append(seqs, 0)[None, :]]
+            own = np.isin(owner_a[ii], [u for u in met if home[u] == met]) | ((ii == 0) & (g == 0))
+            var[:, -1] = np.where(own, var[:, -1], -1)
+            cell = r[:, None] * width + np.arange(width)[None, :]
+            ok = var >= 0
+            at = np.ravel_multi_index(grid[list(met)], [shape[u] for u in met]) if met else 0
+            key = (rows, width, tuple(below), tuple(sorted(roots.items())))
+            blocks.append((key, cell[ok], var[ok], np.broadcast_to(at, (counts[a],))))
+        blocks.sort(key=lambda blk: repr(blk[0]))
+        rows_m, cols_m, idx, self.classes = [], [], [], []
+        top = row = 0  # the next entry of m's product, and of the groups' worths
+        for key, members_ in _runs(blocks):
+            n_rows, width, below, roots = key
+            size = n_rows * width
+            for k, (_, cell, var, at) in enumerate(members_):
+                rows_m.append(top + k * size + cell)
+                cols_m.append(var)
+                idx.append(row + k * n_rows + at)
+            below_ = [(np.array(acts), p) for acts, p in below]
+            self.classes.append((top, len(members_), n_rows, width, below_,
+                                 [np.array(r) for _, r in roots]))  # fmt: skip
+            top += len(members_) * size
+            row += len(members_) * n_rows
+        rows_all, cols_all = np.concatenate(rows_m), np.concatenate(cols_m)
+        self.m = csr_array((np.ones(len(rows_all)), (rows_all, cols_all)),
+                           shape=(top, model.n_vars))  # fmt: skip
+        self.idx = np.stack(idx)
         self.shape = shape
         self.levels_b = _levels(trees[b])
         self.plans = counts[a]
@@ -136,27 +180,26 @@ class PlanTable:
         :class:`~toypoker.team_pairs.TerminalPairs`) and its value, for the pair objective
         ``c`` (per kept pair)."""
         a = self.enumerated
-        nb = self.n[1 - a]
-        table = np.bincount(self.flat, weights=c, minlength=self.n[a] * nb).reshape(-1, nb)
-        shape = self.shape
-        # per subtree: its plans x the other's sequences
-        t = np.split(self.stacked @ table, self.cuts)
-        total = np.full(shape, table[0, 0])  # every plan of the enumerated member
-        for tu, to in zip(t, self.alone, strict=True):  # the enumerated member's terms alone
-            total += tu[:, 0].reshape(to)
-        for combos, seqs, to, below, roots in self.groups:
-            v = combos @ table[:, seqs]  # the met subtrees' plans x the group's sequences
-            for acts, p in below:
-                v[:, p] += v[:, acts].max(axis=1)
-            for r in roots:  # each root infoset's best, summed: the group's worth
-                total += v[:, r].max(axis=2).sum(axis=1).reshape(to)
+        flat = self.m @ c  # every group's sequences x the combinations of its met plans
+        worths = []
+        for top, count, rows, width, below, roots in self.classes:
+            v = flat[top : top + count * rows * width].reshape(count, rows, width)
+            for acts, p in below:  # the other member's induction, below its roots
+                v[:, :, p] += v[:, :, acts].max(axis=2)
+            worth = v[:, :, -1]  # the own terms, and each root infoset's best
+            for r in roots:
+                worth = worth + v[:, :, r].max(axis=3).sum(axis=2)
+            worths.append(worth.ravel())
+        total = np.concatenate(worths)[self.idx].sum(axis=0)  # per plan
         k = int(np.argmax(total))
-        value = float(total.flat[k])
+        value = float(total[k])
         xa = np.zeros(self.n[a])
-        for (x, _), r in zip(self.subtrees, np.unravel_index(k, shape), strict=True):
+        for (x, _), r in zip(self.subtrees, np.unravel_index(k, self.shape), strict=True):
             xa += x[r]
         xa[0] = 1.0
-        col = xa @ table  # the other member's reply to that plan, by the same induction
+        # the other member's reply to that plan, by the same induction, its choices kept
+        nb = self.n[1 - a]
+        col = np.bincount(self.cells, weights=c, minlength=self.n[a] * nb).reshape(-1, nb).T @ xa
         yb = np.zeros(nb)
         for acts, first, parents in self.levels_b:  # deepest first
             pick = acts[np.arange(len(acts)), np.argmax(col[acts], axis=1)]
@@ -187,6 +230,17 @@ def _subtrees(tree: list[tuple[np.ndarray, int]], n: int, plans: bool = True
         seqs = np.concatenate([acts for acts, _ in mine])
         out.append((_plans(mine, n) if plans else mine, seqs))  # type: ignore[arg-type]
     return out  # type: ignore[return-value]
+
+
+def _runs(blocks: list) -> list[tuple[object, list]]:
+    """``blocks`` (sorted by their first item) in runs of equal first items."""
+    out: list[tuple[object, list]] = []
+    for blk in blocks:
+        if out and out[-1][0] == blk[0]:
+            out[-1][1].append(blk)
+        else:
+            out.append((blk[0], [blk]))
+    return out
 
 
 def _count(tree: list[tuple[np.ndarray, int]], n: int) -> int:
@@ -232,7 +286,8 @@ def _levels(tree: list[tuple[np.ndarray, int]]) -> list[tuple[np.ndarray, np.nda
 def enumerated_response(game: Game, members: tuple[int, ...], coef: np.ndarray
                         ) -> tuple[np.ndarray, float] | None:  # fmt: skip
     """The two-member team's best joint pure plan and its value by enumeration, or
-    ``None`` when the enumerated member has more than :data:`MAX_PLANS` plans.
+    ``None`` when the work would pass :data:`MAX_WORK` (or with
+    :data:`USE_ENUMERATION` off).
 
     Parameters
     ----------
