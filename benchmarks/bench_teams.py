@@ -3,8 +3,10 @@ evaluation, and TMECor brackets by column generation.
 
 Tables (load average printed with each):
 
-1. team gain against NashConv: on each game, interleaved, median of ``--repeats``
-   over ``--profiles`` profiles (CFR+ iterates and random ones): the seconds of
+1. team gain against NashConv: on each game, median of ``--repeats`` over
+   ``--profiles`` profiles (CFR+ iterates and random ones), interleaved (each repeat
+   runs every column as one pass over the profiles, so that no column runs right
+   after another column's different work, e.g. the old path's MILPs): the seconds of
    ``evaluate`` (the numpy passes: values, every player's best response, NashConv),
    of the fused NashConv kernel (``nash_conv``), of ``evaluate(..., team=...)``
    (the same plus the team's joint best response) by the **old path** (the lifted
@@ -149,21 +151,25 @@ def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[
                                                          "new", "tev")}  # fmt: skip
         diff, lp_diff, gain, how = 0.0, 0.0, 0.0, ""
         reps = 1 if spec == HOLDEM[0] else repeats
-        for _ in range(reps):
-            gains = []
+        for _ in range(reps):  # each column one pass over the profiles, in turn
+            evs, gains = [], []
             for prof in profs:
                 t0 = time.perf_counter()
-                ev = evaluate(g, prof)
+                evs.append(evaluate(g, prof))
                 times["ev"].append(time.perf_counter() - t0)
+            for prof in profs:
                 times["ker"].append(timed(lambda g=g, prof=prof: nash_conv(g, prof)))
+            olds = []
+            for prof, ev, ev_s in zip(profs, evs, times["ev"][-len(profs):], strict=True):
                 eprob = edge_probabilities(g, prof.probs)
                 reach = reaches(g, eprob)
                 t0 = time.perf_counter()
                 try:
-                    old_gain = old_team_part(g, prof, team, ev, eprob, reach)
+                    olds.append(old_team_part(g, prof, team, ev, eprob, reach))
                 except ToypokerError:
-                    old_gain = float("nan")
-                times["old"].append(times["ev"][-1] + time.perf_counter() - t0)
+                    olds.append(float("nan"))
+                times["old"].append(ev_s + time.perf_counter() - t0)
+            for prof, old_gain in zip(profs, olds, strict=True):
                 t0 = time.perf_counter()
                 new = evaluate(g, prof, team=team).team
                 times["new"].append(time.perf_counter() - t0)
@@ -173,7 +179,7 @@ def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[
                 failed = np.isnan(old_gain) or np.isnan(diff)  # shown as "old failed"
                 diff = float("nan") if failed else max(diff, abs(old_gain - gain))
             # the LP path, enumeration off: warm (each start from another profile's
-            # basis: one pass over the profiles per column), then cold
+            # basis), then cold
             tp_plans.USE_ENUMERATION = False
             for key, warm in (("warm", True), ("cold", False)):
                 tp_pairs.WARM_START = warm
