@@ -428,8 +428,9 @@ def team_best_response(
     summed payoff; exact for an exact profile).
 
     Backward induction when every member sees the team's cards
-    (:func:`sees_together`), else the MILP of :func:`toypoker.team_response.joint_plan`
-    (optimal up to HiGHS's tolerances), the plan then evaluated.  ``method=
+    (:func:`sees_together`), else the exact joint plan of
+    :func:`toypoker.team_response.joint_response` (enumeration, a certified LP or a
+    MILP; optimal up to floating point and HiGHS's tolerances), the plan then evaluated.  ``method=
     "alternating"``: instead of the MILP, the members' alternating best responses
     (:func:`toypoker.team_response.joint_plan_alternating`): fast, a lower bound,
     started from the members' likeliest actions, their first actions and ``restarts``
@@ -569,7 +570,8 @@ def team_evaluation(
         br, _ = _team_response(game, profile, seats, reach=reach, eprob=eprob,
                                method="alternating", restarts=restarts, rng=rng,
                                together=together, time_limit=None)  # fmt: skip
-        how = f"alternating (lower bound: the MILP did not finish in {TEAM_MILP_SECONDS:g} s)"
+        how = (f"alternating (lower bound: the exact response did not finish in "
+               f"{TEAM_MILP_SECONDS:g} s)")
     if how == "alternating":
         how = "alternating (lower bound)"
     br_value = br.value if profile.exact else float(br.value)  # type: ignore[arg-type]

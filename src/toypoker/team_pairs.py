@@ -29,11 +29,14 @@ the MILP certified (26 and 75 ms, the lifted path 115 and 148 ms).
 
 HiGHS solves the LP: through ``highspy`` when it is installed (the model passed once
 per game and team by :func:`highs_model`; each call changes the costs only, so HiGHS's
-dual simplex starts from the last optimal basis: on 3P-SMH 2.5-2.9 ms against 8-11 ms
-cold, on four-card Kuhn 0.6-1.3 ms against 1.0-2.7 ms, ``/tmp`` measurements of this
-session, load ~2-3), else through :func:`scipy.optimize.linprog`.  The optimum does not
-depend on earlier calls; where several plans tie, the one returned may (a run from a
-fresh process is repeatable).
+dual simplex starts from the last optimal basis, :data:`WARM_START`: measured with
+alternating profiles, each start from another profile's optimum, the LP alone took
+2.5-2.9 ms against 8-11 ms cold on 3P-SMH and 0.6-1.3 ms against 1.0-2.7 ms on
+four-card Kuhn, load ~2-3; ``bench_teams.py`` shows the whole team gain warm beside
+cold), else through :func:`scipy.optimize.linprog`.  The optimum does not depend on
+earlier calls; where several plans tie, the one returned may (a run from a fresh
+process is repeatable).  Games whose member plans are few do not get here by default:
+:mod:`toypoker.team_plans` enumerates them.
 
 This module sees only the compiled game and arrays; it imports nothing above
 :mod:`toypoker.game`.
@@ -274,7 +277,10 @@ class TerminalPairs:
         h = self._model()
         if h is None:
             return self._solve_scipy(c, time_limit)
-        if self._cold or not WARM_START:  # after a stop short of the optimum: no basis
+        if self._cold or not WARM_START or self.n_vars > PRESOLVE_FROM:
+            # no basis after a stop short of the optimum; the big models (presolve on)
+            # start afresh: small hold'em, 124,381 variables, took 61 s from another
+            # profile's basis where a cold start took 29 s (load 3-5)
             h.clearSolver()  # type: ignore[attr-defined]
         # HiGHS compares its limit with a run clock that does not restart per solve
         # (measured: 30 s on a fresh model after a 30 s solve): the limit is relative

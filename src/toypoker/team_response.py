@@ -19,8 +19,9 @@ one member's sequence are that sequence's variable.  For a team of two that
 "product model" has a weak relaxation (3P-SMH: tens of seconds of branch and bound);
 the "lifted model" (:func:`_joint_plan_lifted`) has one variable per pair of the
 members' sequences and the sequence-form constraints multiplied out, a relaxation
-that was integral on every 3P-SMH case tried.  A two-member team first tries the
-smaller terminal-pairs LP of :mod:`toypoker.team_pairs`, whose plan is kept when it
+that was integral on every 3P-SMH case tried.  A two-member team is first enumerated
+when its member plans are few (:mod:`toypoker.team_plans`, four-card Kuhn), else tries
+the smaller terminal-pairs LP of :mod:`toypoker.team_pairs`, whose plan is kept when it
 certifies itself; the lifted model otherwise.  HiGHS (``scipy.optimize.milp``)
 solves either MILP with a relative gap of 0; the caller evaluates the plan it returns
 (exactly, for exact profiles).  :func:`joint_plan_alternating` is the fast heuristic
