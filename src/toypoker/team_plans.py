@@ -137,33 +137,41 @@ class PlanTable:
             work += rows * width
             if work > MAX_WORK:
                 return
-            combos = np.zeros((1, n[a]))  # every combination of the met subtrees' plans
-            combos[0, 0] = 1.0
+            # the group's values, one block of m's product: its sequences (columns; the
+            # last one the own terms of the subtrees at home here) for the empty plan,
+            # then for each plan of each met subtree: summed over a combination later
+            cols = np.append(seqs, 0)
+            parts_i = [np.zeros(1, dtype=np.int64)]  # per block row: the a-sequences in it
             for u in met:
-                combos = (combos[:, None, :] + self.subtrees[u][0][None, :, :]).reshape(-1, n[a])
-            # each (combination, column) entry's pairs: column < width - 1 the group's
-            # sequences, the last one the own terms of the subtrees at home here
-            r, ii = np.nonzero(combos)
-            var = var_of[ii[:, None] * n[b] + np.append(seqs, 0)[None, :]]
-            own = np.isin(owner_a[ii], [u for u in met if home[u] == met]) | ((ii == 0) & (g == 0))
-            var[:, -1] = np.where(own, var[:, -1], -1)
-            cell = r[:, None] * width + np.arange(width)[None, :]
-            ok = var >= 0
+                parts_i += [np.flatnonzero(x) for x in self.subtrees[u][0]]
+            cell, var = [], []
+            for row_, ii in enumerate(parts_i):
+                v = var_of[ii[:, None] * n[b] + cols[None, :]]
+                last = np.isin(owner_a[ii], [u for u in met if home[u] == met])
+                v[:, -1] = np.where(last | ((ii == 0) & (g == 0)), v[:, -1], -1)
+                c_ = np.broadcast_to(row_ * width + np.arange(width), v.shape)
+                cell.append(c_[v >= 0])
+                var.append(v[v >= 0])
             at = np.ravel_multi_index(grid[list(met)], [shape[u] for u in met]) if met else 0
-            key = (rows, width, tuple(below), tuple(sorted(roots.items())))
-            blocks.append((key, cell[ok], var[ok], np.broadcast_to(at, (counts[a],))))
+            key = (rows, width, tuple(shape[u] for u in met), tuple(below),
+                   tuple(sorted(roots.items())))  # fmt: skip
+            blocks.append((key, np.concatenate(cell), np.concatenate(var),
+                           np.broadcast_to(at, (counts[a],))))  # fmt: skip
         blocks.sort(key=lambda blk: repr(blk[0]))
         rows_m, cols_m, idx, self.classes = [], [], [], []
         top = row = 0  # the next entry of m's product, and of the groups' worths
         for key, members_ in _runs(blocks):
-            n_rows, width, below, roots = key
-            size = n_rows * width
+            n_rows, width, sizes, below, roots = key
+            size = width * (1 + sum(sizes))
             for k, (_, cell, var, at) in enumerate(members_):
                 rows_m.append(top + k * size + cell)
                 cols_m.append(var)
                 idx.append(row + k * n_rows + at)
             below_ = [(np.array(acts), p) for acts, p in below]
-            self.classes.append((top, len(members_), n_rows, width, below_,
+            count = len(members_)
+            views = [[count] + [q if t == k else 1 for t in range(len(sizes))] + [width]
+                     for k, q in enumerate(sizes)]  # fmt: skip
+            self.classes.append((top, count, size, n_rows, width, sizes, views, below_,
                                  [np.array(r) for _, r in roots]))  # fmt: skip
             top += len(members_) * size
             row += len(members_) * n_rows
@@ -180,10 +188,16 @@ class PlanTable:
         :class:`~toypoker.team_pairs.TerminalPairs`) and its value, for the pair objective
         ``c`` (per kept pair)."""
         a = self.enumerated
-        flat = self.m @ c  # every group's sequences x the combinations of its met plans
+        flat = self.m @ c  # per group: its sequences' values for each plan it meets
         worths = []
-        for top, count, rows, width, below, roots in self.classes:
-            v = flat[top : top + count * rows * width].reshape(count, rows, width)
+        for top, count, size, rows, width, sizes, views, below, roots in self.classes:
+            block = flat[top : top + count * size].reshape(count, size)
+            v = block[:, :width].reshape([count] + [1] * len(sizes) + [width])
+            at = width
+            for q, view in zip(sizes, views, strict=True):  # every combination of plans
+                v = v + block[:, at : at + q * width].reshape(view)
+                at += q * width
+            v = v.reshape(count, rows, width)
             for acts, p in below:  # the other member's induction, below its roots
                 v[:, :, p] += v[:, :, acts].max(axis=2)
             worth = v[:, :, -1]  # the own terms, and each root infoset's best
