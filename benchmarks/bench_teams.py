@@ -212,7 +212,7 @@ def _highspy() -> bool:
 
 def breakdown_table(cases: list[tuple[str, tuple[int, ...]]]) -> None:
     """Table 2: where the new path's time goes (weak teams)."""
-    print(f"\n2. the new path's time, weak teams (CFR+ profiles of 60 and 200 iterations in "
+    print(f"\n2. where the time goes, weak teams (CFR+ profiles of 60 and 200 iterations in "
           f"turn, each warm start from the other's basis, median of 5 each; build: the "
           f"model's first use); load {load()}")  # fmt: skip
     print(f"{'game':46} {'team':>4} {'t.pairs':>7} {'pairs':>7} {'lifted':>9} {'build s':>8} "

@@ -16,9 +16,10 @@ worth is the sum of its groups'.
 Used first by :func:`toypoker.team_response.joint_response` when the work stays within
 :data:`MAX_WORK` (four-card Kuhn: 6,561 or 10,000 plans, every team; 3P-SMH and
 three-player Leduc: far more, the LP of :mod:`toypoker.team_pairs` answers).  Measured
-on four-card Kuhn (``benchmarks/bench_teams.py`` table 2, load ~3.5): the team's best
-response in 0.2-0.6 ms where the warm-started LP took 0.3-0.8 ms and its certificate
-and read-out more.
+on four-card Kuhn (``benchmarks/bench_teams.py``, load 3.3-4.8): the enumeration took
+0.4-0.7 ms where the warm-started LP alone took 0.4-1.1 ms (table 2), and
+``evaluate(..., team=)`` 1.5-1.7x an ``evaluate`` where the LP path took 2.1-3.6x
+(warm) and 3.0-4.8x (cold) (table 1).
 
 This module sees only the compiled game and arrays; it imports nothing above
 :mod:`toypoker.game`.
