@@ -160,7 +160,7 @@ def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[
             for prof in profs:
                 times["ker"].append(timed(lambda g=g, prof=prof: nash_conv(g, prof)))
             olds = []
-            for prof, ev, ev_s in zip(profs, evs, times["ev"][-len(profs):], strict=True):
+            for prof, ev, ev_s in zip(profs, evs, times["ev"][-len(profs) :], strict=True):
                 eprob = edge_probabilities(g, prof.probs)
                 reach = reaches(g, eprob)
                 t0 = time.perf_counter()

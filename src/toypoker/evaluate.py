@@ -570,8 +570,10 @@ def team_evaluation(
         br, _ = _team_response(game, profile, seats, reach=reach, eprob=eprob,
                                method="alternating", restarts=restarts, rng=rng,
                                together=together, time_limit=None)  # fmt: skip
-        how = (f"alternating (lower bound: the exact response did not finish in "
-               f"{TEAM_MILP_SECONDS:g} s)")
+        how = (
+            f"alternating (lower bound: the exact response did not finish in "
+            f"{TEAM_MILP_SECONDS:g} s)"
+        )
     if how == "alternating":
         how = "alternating (lower bound)"
     br_value = br.value if profile.exact else float(br.value)  # type: ignore[arg-type]
