@@ -3,21 +3,29 @@ evaluation, and TMECor brackets by column generation.
 
 Tables (load average printed with each):
 
-1. team gain against NashConv: on each game, interleaved, median of ``--repeats``
-   over ``--profiles`` profiles (CFR+ iterates and random ones): the seconds of
+1. team gain against NashConv: on each game, median of ``--repeats`` over
+   ``--profiles`` profiles (CFR+ iterates and random ones), interleaved (each repeat
+   runs every column as one pass over the profiles, so that no column runs right
+   after another column's different work, e.g. the old path's MILPs): the seconds of
    ``evaluate`` (the numpy passes: values, every player's best response, NashConv),
    of the fused NashConv kernel (``nash_conv``), of ``evaluate(..., team=...)``
    (the same plus the team's joint best response) by the **old path** (the lifted
    LP/MILP of ``joint_plan(model="lifted")``, the plan evaluated by a numpy pass,
    ``sees_together`` found per call: the code before the terminal-pairs LP,
-   rebuilt here from the library's parts) and by the **new path** (the library's
-   default: the terminal-pairs LP certified by its plan, ``team_pairs``), and of
-   ``team_evaluation`` alone (what ``solve`` calls after a run: the kernel's
-   values and gains, then the team's best response); the ratios
-   ``new / evaluate``, ``old / evaluate`` and ``team_evaluation / kernel``; the gains
-   of both paths (equal: ``max |old - new|`` printed);
-2. where the new path's time goes, per game and team (one profile, median): the
-   outside weights, the LP (HiGHS), the rest, the model's one-off build;
+   rebuilt here from the library's parts), by the **LP path** (the terminal-pairs LP
+   certified by its plan, ``team_plans.USE_ENUMERATION = False``) started afresh each
+   call (**cold**: the default before this session, ``team_pairs.WARM_START = False``)
+   and from the last optimal basis (**warm**; each column one pass over the profiles,
+   so each start is from another profile's basis), by the **new path** (the library's
+   default: the enumeration of :mod:`toypoker.team_plans` on games whose member plans
+   are few, four-card Kuhn; else the warm LP path) and of ``team_evaluation`` alone
+   (what ``solve`` calls after a run: the kernel's values and gains, then the team's
+   best response); the ratios to ``evaluate`` and ``team_evaluation / kernel``; the
+   gains' largest differences, old path and LP path against the new one;
+2. where the time goes, per game and team (two profiles in turn, median): the outside
+   weights, the LP (HiGHS, warm from the other profile's basis), the enumeration
+   (where it answers: the default there), the rest of ``team_evaluation`` (the
+   default path: enumeration or LP), the LP model's one-off build;
 3. TMECor: per game and team placement, the exact bracket, its width, the plans
    generated and the seconds with the hybrid oracle and with the MILP at every step
    (``--smh``: also 3P-SMH, weak and strong, every placement, each with ``--budget``
@@ -48,6 +56,7 @@ import numpy as np
 
 from toypoker import Profile, load_game, solve
 from toypoker import team_pairs as tp_pairs
+from toypoker import team_plans as tp_plans
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import (
     TEAM_MILP_SECONDS,
@@ -126,43 +135,69 @@ def team_gain_table(repeats: int, n_profiles: int, cases: list[tuple[str, tuple[
           f"interleaved; LP via {'highspy' if tp_pairs.USE_HIGHSPY and _highspy() else 'scipy'}"
           f"); load {load()}")  # fmt: skip
     print(f"{'game':58} {'team':>4} {'evaluate s':>10} {'kernel s':>9} {'old s':>7} "
-          f"{'new s':>7} {'team_ev s':>9} {'old/ev':>6} {'new/ev':>6} {'tev/ker':>7} "
-          f"{'gain (last)':>12} {'max|old-new|':>12}  how (new, last)")  # fmt: skip
+          f"{'cold s':>7} {'warm s':>7} {'new s':>7} {'team_ev s':>9} {'old/ev':>6} "
+          f"{'cold/ev':>7} {'warm/ev':>7} {'new/ev':>6} {'tev/ev':>6} {'tev/ker':>7} "
+          f"{'gain (last)':>12} {'max|old-new|':>12} {'max|lp-new|':>11}  "
+          "how (new, last)")  # fmt: skip
     for spec, team in cases:
         g = load_game(spec)
         profs = profiles(g, n_profiles)
         nash_conv(g, profs[0])  # compile the kernel
         evaluate(g, profs[0], team=team)  # build the team's models once
-        ev_t, ker_t, old_t, new_t, tev_t = [], [], [], [], []
-        diff, gain, how = 0.0, 0.0, ""
+        for enumerate_ in (False, True):
+            tp_plans.USE_ENUMERATION = enumerate_
+            evaluate(g, profs[0], team=team)
+        times: dict[str, list[float]] = {k: [] for k in ("ev", "ker", "old", "cold", "warm",
+                                                         "new", "tev")}  # fmt: skip
+        diff, lp_diff, gain, how = 0.0, 0.0, 0.0, ""
         reps = 1 if spec == HOLDEM[0] else repeats
-        for _ in range(reps):
+        for _ in range(reps):  # each column one pass over the profiles, in turn
+            evs, gains = [], []
             for prof in profs:
                 t0 = time.perf_counter()
-                ev = evaluate(g, prof)
-                ev_t.append(time.perf_counter() - t0)
-                ker_t.append(timed(lambda g=g, prof=prof: nash_conv(g, prof)))
+                evs.append(evaluate(g, prof))
+                times["ev"].append(time.perf_counter() - t0)
+            for prof in profs:
+                times["ker"].append(timed(lambda g=g, prof=prof: nash_conv(g, prof)))
+            olds = []
+            for prof, ev, ev_s in zip(profs, evs, times["ev"][-len(profs) :], strict=True):
                 eprob = edge_probabilities(g, prof.probs)
                 reach = reaches(g, eprob)
                 t0 = time.perf_counter()
                 try:
-                    old_gain = old_team_part(g, prof, team, ev, eprob, reach)
+                    olds.append(old_team_part(g, prof, team, ev, eprob, reach))
                 except ToypokerError:
-                    old_gain = float("nan")
-                old_t.append(ev_t[-1] + time.perf_counter() - t0)
+                    olds.append(float("nan"))
+                times["old"].append(ev_s + time.perf_counter() - t0)
+            for prof, old_gain in zip(profs, olds, strict=True):
                 t0 = time.perf_counter()
                 new = evaluate(g, prof, team=team).team
-                new_t.append(time.perf_counter() - t0)
-                tev_t.append(timed(lambda g=g, prof=prof, t=team: team_evaluation(g, prof, t)))
+                times["new"].append(time.perf_counter() - t0)
                 assert new is not None
                 gain, how = float(new.gain), new.how
+                gains.append(gain)
                 failed = np.isnan(old_gain) or np.isnan(diff)  # shown as "old failed"
                 diff = float("nan") if failed else max(diff, abs(old_gain - gain))
-        e, k, o, n, t = (statistics.median(x) for x in (ev_t, ker_t, old_t, new_t, tev_t))
+            # the LP path, enumeration off: warm (each start from another profile's
+            # basis), then cold
+            tp_plans.USE_ENUMERATION = False
+            for key, warm in (("warm", True), ("cold", False)):
+                tp_pairs.WARM_START = warm
+                for prof, g_new in zip(profs, gains, strict=True):
+                    t0 = time.perf_counter()
+                    lp = evaluate(g, prof, team=team).team
+                    times[key].append(time.perf_counter() - t0)
+                    assert lp is not None
+                    lp_diff = max(lp_diff, abs(float(lp.gain) - g_new))
+            tp_pairs.WARM_START, tp_plans.USE_ENUMERATION = True, True
+            for prof in profs:
+                times["tev"].append(timed(lambda g=g, p=prof, t=team: team_evaluation(g, p, t)))
+        e, k, o, c, w, n, t = (statistics.median(times[x]) for x in times)
         diff_text = "old failed" if np.isnan(diff) else f"{diff:.2g}"
         digits = "".join(str(p + 1) for p in team)
-        print(f"{spec:58} {digits:>4} {e:10.4f} {k:9.4f} {o:7.4f} {n:7.4f} {t:9.4f} "
-              f"{o / e:6.2f} {n / e:6.2f} {t / k:7.2f} {gain:12.6g} {diff_text:>12}  {how}",
+        print(f"{spec:58} {digits:>4} {e:10.4f} {k:9.4f} {o:7.4f} {c:7.4f} {w:7.4f} {n:7.4f} "
+              f"{t:9.4f} {o / e:6.2f} {c / e:7.2f} {w / e:7.2f} {n / e:6.2f} {t / e:6.2f} "
+              f"{t / k:7.2f} {gain:12.6g} {diff_text:>12} {lp_diff:11.2g}  {how}",
               flush=True)  # fmt: skip
 
 
@@ -177,36 +212,43 @@ def _highspy() -> bool:
 
 def breakdown_table(cases: list[tuple[str, tuple[int, ...]]]) -> None:
     """Table 2: where the new path's time goes (weak teams)."""
-    print(f"\n2. the new path's time, weak teams (one CFR+ profile of 60 iterations, median "
-          f"of 5; build: the model's first use); load {load()}")  # fmt: skip
+    print(f"\n2. where the time goes, weak teams (CFR+ profiles of 60 and 200 iterations in "
+          f"turn, each warm start from the other's basis, median of 5 each; build: the "
+          f"model's first use); load {load()}")  # fmt: skip
     print(f"{'game':46} {'team':>4} {'t.pairs':>7} {'pairs':>7} {'lifted':>9} {'build s':>8} "
-          f"{'weights s':>9} {'LP s':>7} {'rest s':>7} {'team s':>7}")  # fmt: skip
+          f"{'weights s':>9} {'LP s':>7} {'enum s':>7} {'rest s':>7} {'team s':>7}")  # fmt: skip
     for spec, team in [c for c in cases if "strong" not in c[0]]:
         g = load_game(spec)
-        prof = solve(g, "cfr+", iterations=60, team=False).profile
-        eprob = edge_probabilities(g, prof.probs)
-        reach = reaches(g, eprob)
+        profs = [solve(g, "cfr+", iterations=it, team=False).profile for it in (60, 200)]
         t0 = time.perf_counter()
         model = tp_pairs.TerminalPairs(g, team)  # type: ignore[arg-type]
         build = time.perf_counter() - t0
-        evaluate(g, prof, team=team)  # the library's own copy of the model, built
-        w_t, lp_t, all_t = [], [], []
+        evaluate(g, profs[0], team=team)  # the library's own copy of the model, built
+        w_t, lp_t, en_t, all_t = [], [], [], []
+        listed = tp_pairs.per_team(g, tp_plans.PlanTable, team).plans > 0  # type: ignore[arg-type]
         for _ in range(1 if spec == HOLDEM[0] else 5):
-            t0 = time.perf_counter()
-            coef = team_weights(g, prof.probs, team) * g.term_u[list(team)].sum(axis=0)
-            w_t.append(time.perf_counter() - t0)
-            c = model.objective(coef)
-            lp_t.append(timed(lambda c=c, model=model: model.solve(c)))
-            ev = evaluate(g, prof)
-            t0 = time.perf_counter()
-            team_evaluation(g, prof, team, evaluation=ev, reach=reach, eprob=eprob)
-            all_t.append(time.perf_counter() - t0)
+            for prof in profs:
+                eprob = edge_probabilities(g, prof.probs)
+                reach = reaches(g, eprob)
+                t0 = time.perf_counter()
+                coef = team_weights(g, prof.probs, team) * g.term_u[list(team)].sum(axis=0)
+                w_t.append(time.perf_counter() - t0)
+                c = model.objective(coef)
+                lp_t.append(timed(lambda c=c, model=model: model.solve(c)))
+                if listed:
+                    en_t.append(timed(lambda g=g, t=team, coef=coef:
+                                      tp_plans.enumerated_response(g, t, coef)))  # fmt: skip
+                ev = evaluate(g, prof)
+                t0 = time.perf_counter()
+                team_evaluation(g, prof, team, evaluation=ev, reach=reach, eprob=eprob)
+                all_t.append(time.perf_counter() - t0)
         w, lp, a = (statistics.median(x) for x in (w_t, lp_t, all_t))
+        en = statistics.median(en_t) if listed else float("nan")
         sizes = [len(tp_pairs.member_sequences(g, p)) + 1 for p in team]
         digits = "".join(str(p + 1) for p in team)
         print(f"{spec:46} {digits:>4} {model.n_terminal_pairs:7d} {model.n_vars:7d} "
-              f"{sizes[0] * sizes[1]:9d} {build:8.3f} "
-              f"{w:9.4f} {lp:7.4f} {a - w - lp:7.4f} {a:7.4f}", flush=True)  # fmt: skip
+              f"{sizes[0] * sizes[1]:9d} {build:8.3f} {w:9.4f} {lp:7.4f} {en:7.4f} "
+              f"{a - w - (en if listed else lp):7.4f} {a:7.4f}", flush=True)  # fmt: skip
 
 
 def tmecor_table(smh: bool, budget: float) -> None:

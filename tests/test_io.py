@@ -1,9 +1,9 @@
-"""Atomic writes: complete or absent, ordinary permissions."""
+"""Atomic writes: complete or absent, ordinary permissions; sizes for people."""
 
 import os
 import stat
 
-from toypoker.io import atomic_write_text
+from toypoker.io import atomic_write_text, size_text
 
 
 def test_atomic_write_replaces_and_leaves_no_temporaries(tmp_path):
@@ -36,3 +36,15 @@ def test_temporaries_of_killed_writers_are_cleaned(tmp_path):
     finally:
         live.kill()
         live.wait()
+
+
+def test_size_text_uses_the_unit_of_the_size():
+    # issue 22 leftover: `toypoker info` printed "386,994.1 GB" for a huge deck; TB from
+    # 1 TB, PB from 1 PB, GB and MB (as before) from a tenth of them (values by hand)
+    assert size_text(31_200) == "31.2 kB"
+    assert size_text(49_900_000) == "49.9 MB"
+    assert size_text(87_700_000_000) == "87.7 GB"  # tests/cli/test_games.py's 87.7 GB
+    assert size_text(999_900_000_000) == "999.9 GB"
+    assert size_text(386_994_100_000_000) == "387.0 TB"
+    assert size_text(1_234_000_000_000_000) == "1.2 PB"
+    assert size_text(5_000_000_000_000_000_000) == "5,000.0 PB"

@@ -53,6 +53,7 @@ FLOORS: dict[str, int] = {
     "team_response": 4,  # a team's joint best response (evaluate's, on one compiled game)
     "team_relaxation": 4,  # a certified upper bound on a team's joint best response
     "team_pairs": 4,  # a two-member team's best response by a small certified LP
+    "team_plans": 4,  # a two-member team's best response by enumeration (small games)
     "teams": 4,  # profiles moved between a team's games (splice, transfer_profile)
     # 5 the methods and their driver
     "solvers": 5,

@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import Profile, load_game, solve
+from toypoker import Profile, load_game, solve, team_plans
 from toypoker import team_pairs as tp
 from toypoker.evaluate import (
     BestResponse,
@@ -24,7 +24,7 @@ from toypoker.evaluate import (
     team_weights,
 )
 from toypoker.kernels import kernel_for
-from toypoker.team_response import joint_plan
+from toypoker.team_response import joint_plan, joint_response
 
 from .test_team_response import _brute_force_team_value, _rational_profile
 
@@ -41,23 +41,34 @@ def _exact_plan_value(game, profile, team, choice) -> Fraction:
     return sum((vals[p] for p in team), Fraction(0))
 
 
+def _lp_path(monkeypatch) -> None:
+    """The LP path for the games whose member plans are few (team_plans' enumeration,
+    the default there, off)."""
+    monkeypatch.setattr(team_plans, "USE_ENUMERATION", False)
+
+
 @pytest.mark.parametrize("team", TEAMS)
-def test_terminal_pairs_plan_is_the_brute_force_optimum(team):
-    # kuhn(players=3, cards=3), exact profiles: the default path's best-response value is
+def test_terminal_pairs_plan_is_the_brute_force_optimum(team, monkeypatch):
+    # kuhn(players=3, cards=3), exact profiles: the LP path's best-response value is
     # the best of every pair of the members' pure plans (independent path: enumeration)
+    _lp_path(monkeypatch)
     g = load_game("kuhn(players=3,cards=3)")
     for seed in (7, 8, 9):
         p = _rational_profile(g, seed)
         assert tp.certified_plan(g, team, _coef(g, p, team)) is not None
         te = team_evaluation(g, p, team)
         assert te.br_value == _brute_force_team_value(g, p, team)
+        assert te.how == "certified LP"  # what answered (it said "MILP" before)
 
 
+@pytest.mark.parametrize("enumerate_", [True, False], ids=["enumeration", "LP"])
 @pytest.mark.parametrize("team", TEAMS)
-def test_default_path_equals_the_lifted_model_on_four_card_kuhn(team):
-    # kuhn(players=3, cards=4): the exact gain of the default path equals the gain of
-    # the lifted model's plan (independent path: the code before, joint_plan(model=
-    # "lifted"), its plan evaluated exactly) on random exact profiles and CFR+ iterates
+def test_default_path_equals_the_lifted_model_on_four_card_kuhn(team, enumerate_, monkeypatch):
+    # kuhn(players=3, cards=4): the exact gain of the default path (team_plans'
+    # enumeration) and of the LP path equals the gain of the lifted model's plan
+    # (independent path: the code before, joint_plan(model="lifted"), its plan evaluated
+    # exactly) on random exact profiles and CFR+ iterates
+    monkeypatch.setattr(team_plans, "USE_ENUMERATION", enumerate_)
     g = load_game("kuhn(players=3)")
     profiles = [_rational_profile(g, s) for s in (3, 5, 11)]
     profiles += [solve(g, "cfr+", iterations=it).profile.to_exact() for it in (20, 200)]
@@ -74,6 +85,7 @@ def test_a_fractional_relaxation_goes_to_the_milp_then_the_lifted_model(monkeypa
     # fractional (measured), so no certificate; the same model's MILP certifies a plan
     # worth the lifted model's own (independent path); and were that refused too,
     # joint_plan's default solves the lifted model
+    _lp_path(monkeypatch)
     g = load_game("kuhn(players=3,team=23)")
     p = solve(g, "cfr+", iterations=20, team=False).profile.to_exact()
     c = _coef(g, p, (1, 2))
@@ -82,9 +94,14 @@ def test_a_fractional_relaxation_goes_to_the_milp_then_the_lifted_model(monkeypa
     lifted = _exact_plan_value(g, p, (1, 2), joint_plan(g, (1, 2), c, model="lifted"))
     plan = tp.certified_plan(g, (1, 2), c)
     assert plan is not None and _exact_plan_value(g, p, (1, 2), plan) == lifted
+    # ... and says so (issue 22 leftover: every answer was called "MILP")
+    assert joint_response(g, (1, 2), c)[2] == "certified MILP"
+    assert team_evaluation(g, p, (1, 2)).how == "certified MILP"
     monkeypatch.setattr(model, "plan", lambda coef, time_limit=None, integral=False: None)
     assert tp.certified_plan(g, (1, 2), c) is None
     assert _exact_plan_value(g, p, (1, 2), joint_plan(g, (1, 2), c)) == lifted
+    assert joint_response(g, (1, 2), c)[1:] == (None, "lifted MILP")  # (measured)
+    assert team_evaluation(g, p, (1, 2)).how == "lifted MILP"
 
 
 def test_a_solution_that_is_not_its_plans_products_is_no_certificate(monkeypatch):
@@ -109,6 +126,7 @@ def test_a_solution_that_is_not_its_plans_products_is_no_certificate(monkeypatch
 def test_highspy_and_scipy_give_the_same_lp(team, monkeypatch):
     # the LP through highspy (the kept model) and through scipy's linprog (independent
     # front end to HiGHS): equal optima, plans of equal exact value
+    _lp_path(monkeypatch)
     pytest.importorskip("highspy", reason="highspy is not installed: one front end only")
     g = load_game("kuhn(players=3)")
     for seed in (2, 4):
@@ -139,14 +157,17 @@ def test_a_time_limit_counts_from_each_solve():
     assert model.solve(c, time_limit=0.15)[0] == first
 
 
+@pytest.mark.parametrize("enumerate_", [True, False], ids=["enumeration", "LP"])
 @pytest.mark.parametrize("spec", ["skp(team=12)", "skp(team=13)", "skp(team=23)"])
-def test_restricted_member_actions_weigh_the_team_response(spec):
+def test_restricted_member_actions_weigh_the_team_response(spec, enumerate_, monkeypatch):
     # skp (Billingham's game with restricted actions): a member's fixed probabilities
     # belong to the outside weight.  The best response is the best of every pair of the
     # members' free pure plans, each evaluated exactly with the restrictions in place
     # (independent path: enumeration + expected_values).  The code before this left
     # them out and fell short on 29 of these 60 cases (e.g. seed 0, team 13: 1/18
     # instead of 13/144)
+    # (both paths: team_plans' enumeration, the default here, and the LP)
+    monkeypatch.setattr(team_plans, "USE_ENUMERATION", enumerate_)
     g = load_game(spec)
     for seed in range(4):
         rng = np.random.default_rng(seed)
@@ -246,5 +267,5 @@ def test_smh_team_gain_equals_the_lifted_path(digits):
         old_br = float(vals[team[0]] + vals[team[1]])
         old_gain = max(old_br - (ev.values[team[0]] + ev.values[team[1]]), 0.0)
         te = evaluate(g, p, team=team).team
-        assert te is not None and te.how == "MILP"
+        assert te is not None and te.how in ("certified LP", "certified MILP")
         assert te.gain == pytest.approx(old_gain, abs=1e-12, rel=0)

@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import Profile, load_game
+from toypoker import Profile, load_game, team_plans
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import (
     best_response,
@@ -82,14 +82,18 @@ def _brute_force_team_value(game, profile: Profile, team: tuple[int, int]) -> Fr
 
 
 @pytest.mark.parametrize("team", [(0, 1), (0, 2), (1, 2)])
-def test_milp_team_response_is_the_brute_force_optimum(team):
+def test_milp_team_response_is_the_brute_force_optimum(team, monkeypatch):
     # kuhn(players=3, cards=3), no card sharing: the best of every pair of pure plans
-    # (independent path: enumeration, 2^12 plans per member) is the MILP's plan's value
+    # (independent path: enumeration, 2^12 plans per member) is the value of the plan of
+    # the default path (the enumeration of team_plans) and of the LP path
     g = load_game("kuhn(players=3,cards=3)")
     p = _rational_profile(g, 7)
+    monkeypatch.setattr(team_plans, "USE_ENUMERATION", False)
+    lp = team_evaluation(g, p, team)
+    monkeypatch.setattr(team_plans, "USE_ENUMERATION", True)
     te = team_evaluation(g, p, team)
-    assert te.how == "MILP"
-    assert te.br_value == _brute_force_team_value(g, p, team)
+    assert (te.how, lp.how) == ("enumeration", "certified LP")
+    assert te.br_value == lp.br_value == _brute_force_team_value(g, p, team)
     assert te.gain == te.br_value - te.value and te.gain > 0
     # the plan is a pure plan of the members only
     seats = np.isin(g.sigma_player, team)
@@ -230,7 +234,7 @@ def test_team_evaluation_alternating_is_a_lower_bound():
     p = _rational_profile(g, 11)
     alt = team_evaluation(g, p, (0, 2), method="alternating")
     ex = team_evaluation(g, p, (0, 2))
-    assert alt.how == "alternating (lower bound)" and ex.how == "MILP"
+    assert alt.how == "alternating (lower bound)" and ex.how == "enumeration"
     assert 0 <= alt.gain <= ex.gain and alt.value == ex.value
     with pytest.raises(ToypokerError, match="unknown team best-response method"):
         team_evaluation(g, p, (0, 2), method="bogus")

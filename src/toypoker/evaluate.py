@@ -30,8 +30,8 @@ from .errors import ToypokerError
 from .game import Game
 from .games.collusion import Team, agreeing_team
 from .profile import Profile, check_profile
-from .team_pairs import MilpUnfinishedError, outside_weights, plan_value
-from .team_response import alternating_starts, joint_plan, joint_plan_alternating
+from .team_pairs import MilpUnfinishedError, outside_weights, per_team, plan_value
+from .team_response import alternating_starts, joint_plan_alternating, joint_response
 from .teams import TeamEvaluation, number_data, sees_together, team_seats
 
 # ----------------------------------------------------------------- primitives
@@ -431,8 +431,9 @@ def team_best_response(
     summed payoff; exact for an exact profile).
 
     Backward induction when every member sees the team's cards
-    (:func:`sees_together`), else the MILP of :func:`toypoker.team_response.joint_plan`
-    (optimal up to HiGHS's tolerances), the plan then evaluated.  ``method=
+    (:func:`sees_together`), else the exact joint plan of
+    :func:`toypoker.team_response.joint_response` (enumeration, a certified LP or a
+    MILP; optimal up to floating point and HiGHS's tolerances), the plan then evaluated.  ``method=
     "alternating"``: instead of the MILP, the members' alternating best responses
     (:func:`toypoker.team_response.joint_plan_alternating`): fast, a lower bound,
     started from the members' likeliest actions, their first actions and ``restarts``
@@ -440,24 +441,38 @@ def team_best_response(
     :func:`sees_together` when the caller has it; ``time_limit``: seconds for HiGHS
     (:class:`~toypoker.team_response.MilpUnfinishedError` when it stops first).
     """
+    return _team_response(game, profile, seats, reach=reach, eprob=eprob, method=method,
+                          restarts=restarts, rng=rng, together=together,
+                          time_limit=time_limit)[0]  # fmt: skip
+
+
+def _team_response(game: Game, profile: Profile, seats: tuple[int, ...], *,
+                   reach: np.ndarray | None, eprob: np.ndarray | None, method: str,
+                   restarts: int, rng: np.random.Generator | None, together: bool | None,
+                   time_limit: float | None) -> tuple[BestResponse, str]:  # fmt: skip
+    """:func:`team_best_response` and what answered (``how`` of
+    :class:`~toypoker.teams.TeamEvaluation`)."""
     sigma = profile.probs
     if sees_together(game, seats) if together is None else together:
         if eprob is None:
             eprob = edge_probabilities(game, sigma)
         return best_response(game, sigma, seats, reaches(game, eprob) if reach is None else reach,
-                             eprob)  # fmt: skip
+                             eprob), "backward induction"  # fmt: skip
     coef = team_weights(game, sigma, seats, reach, eprob) * game.term_u[list(seats)].sum(axis=0)
+    value: float | None = None
     if method == "alternating":
         starts = alternating_starts(game, seats, sigma, restarts, rng)
-        choice = joint_plan_alternating(game, seats, coef, starts)[0]
+        choice, how = joint_plan_alternating(game, seats, coef, starts)[0], "alternating"
     elif method == "exact":
-        choice = joint_plan(game, seats, coef, time_limit=time_limit)
+        choice, value, how = joint_response(game, seats, coef, time_limit=time_limit)
     else:
         raise ToypokerError(f"unknown team best-response method {method!r}")
     if not profile.exact and len(seats) == 2:  # the plan's value from the same weights
-        return BestResponse(seats, plan_value(game, seats, coef, choice), choice)
+        if value is None:
+            value = plan_value(game, seats, coef, choice)
+        return BestResponse(seats, value, choice), how
     vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
-    return BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice)
+    return BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice), how
 
 
 def team_weights(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
@@ -468,7 +483,7 @@ def team_weights(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
     (a float profile, no member restricted: from the outsiders' sequence forms,
     :func:`toypoker.team_pairs.outside_weights`; else from the row reaches)."""
     t = game.term_rows
-    if not (game.sigma_fixed & np.isin(game.sigma_player, seats)).any():
+    if not per_team(game, _restricted_members, seats):
         if not _is_exact(sigma):
             return outside_weights(game, seats, sigma)
         own = None
@@ -485,6 +500,11 @@ def team_weights(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
         if q not in seats or own is not None:
             w = w * (reach if q not in seats else own)[q][t].astype(np.float64)  # type: ignore[index]
     return w
+
+
+def _restricted_members(game: Game, seats: tuple[int, ...]) -> bool:
+    """Whether a member of ``seats`` has restricted (fixed) actions."""
+    return bool((game.sigma_fixed & np.isin(game.sigma_player, seats)).any())
 
 
 def team_evaluation(
@@ -546,17 +566,19 @@ def team_evaluation(
         value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
         out_gains = tuple(evaluation.gains[p] for p in outsiders)
     together = sees_together(game, seats)
-    how = "backward induction" if together else "MILP"
     try:
-        br = team_best_response(game, profile, seats, reach=reach, eprob=eprob,
-                                method=method, restarts=restarts, rng=rng, together=together,
-                                time_limit=TEAM_MILP_SECONDS)  # fmt: skip
+        br, how = _team_response(game, profile, seats, reach=reach, eprob=eprob,
+                                 method=method, restarts=restarts, rng=rng, together=together,
+                                 time_limit=TEAM_MILP_SECONDS)  # fmt: skip
     except MilpUnfinishedError:  # HiGHS's limit bounds the wait (Ctrl-C is seen after it)
-        br = team_best_response(game, profile, seats, reach=reach, eprob=eprob,
-                                method="alternating", restarts=restarts, rng=rng,
-                                together=together)  # fmt: skip
-        how = f"alternating (lower bound: the MILP did not finish in {TEAM_MILP_SECONDS:g} s)"
-    if how == "MILP" and method == "alternating":
+        br, _ = _team_response(game, profile, seats, reach=reach, eprob=eprob,
+                               method="alternating", restarts=restarts, rng=rng,
+                               together=together, time_limit=None)  # fmt: skip
+        how = (
+            f"alternating (lower bound: the exact response did not finish in "
+            f"{TEAM_MILP_SECONDS:g} s)"
+        )
+    if how == "alternating":
         how = "alternating (lower bound)"
     br_value = br.value if profile.exact else float(br.value)  # type: ignore[arg-type]
     gain = br_value - value  # type: ignore[operator]

@@ -16,11 +16,13 @@ from .errors import ToypokerError
 
 def size_text(n_bytes: int) -> str:
     """Bytes for people, in decimal units as every size is printed (``toypoker info``'s
-    counts, ``toypoker solve``'s layout lines): ``87.7 GB`` from 0.1 GB, ``49.9 MB``
-    from 0.1 MB, else ``31.2 kB``."""
-    if n_bytes >= 1e8:
-        return f"{n_bytes / 1e9:,.1f} GB"
-    return f"{n_bytes / 1e6:,.1f} MB" if n_bytes >= 1e5 else f"{n_bytes / 1e3:,.1f} kB"
+    counts, ``toypoker solve``'s layout lines): ``1.2 PB`` from 1 PB, ``387.0 TB`` from
+    1 TB, ``87.7 GB`` from 0.1 GB, ``49.9 MB`` from 0.1 MB, else ``31.2 kB``."""
+    for unit, size, start in (("PB", 1e15, 1e15), ("TB", 1e12, 1e12), ("GB", 1e9, 1e8),
+                              ("MB", 1e6, 1e5)):  # fmt: skip
+        if n_bytes >= start:
+            return f"{n_bytes / size:,.1f} {unit}"
+    return f"{n_bytes / 1e3:,.1f} kB"
 
 
 def _umask() -> int:

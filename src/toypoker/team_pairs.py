@@ -28,8 +28,15 @@ profile tried but the 20-iteration CFR+ ones of Kuhn team 23 and 3P-SMH team 12,
 the MILP certified (26 and 75 ms, the lifted path 115 and 148 ms).
 
 HiGHS solves the LP: through ``highspy`` when it is installed (the model passed once
-per game and team, each call a cold start: results do not depend on earlier calls),
-else through :func:`scipy.optimize.linprog`.
+per game and team by :func:`highs_model`; each call changes the costs only, so HiGHS's
+dual simplex starts from the last optimal basis, :data:`WARM_START`: measured with
+alternating profiles, each start from another profile's optimum, the LP alone took
+2.5-2.9 ms against 8-11 ms cold on 3P-SMH and 0.6-1.3 ms against 1.0-2.7 ms on
+four-card Kuhn, load ~2-3; ``bench_teams.py`` shows the whole team gain warm beside
+cold), else through :func:`scipy.optimize.linprog`.  The optimum does not depend on
+earlier calls; where several plans tie, the one returned may (a run from a fresh
+process is repeatable).  Games whose member plans are few do not get here by default:
+:mod:`toypoker.team_plans` enumerates them.
 
 This module sees only the compiled game and arrays; it imports nothing above
 :mod:`toypoker.game`.
@@ -50,7 +57,9 @@ __all__ = [
     "MilpUnfinishedError",
     "TerminalPairs",
     "certified_plan",
+    "certified_response",
     "complete_plan",
+    "highs_model",
     "last_sequences",
     "member_sequences",
     "outside_weights",
@@ -116,10 +125,66 @@ def complete_plan(game: Game, members: tuple[int, ...], choice: np.ndarray) -> n
     """``choice`` (0/1 over the game's actions) with the first action chosen at every free
     infoset of the members where it chooses none (infosets the plan never reaches)."""
     if game.n_infosets:
-        chosen = np.add.reduceat(choice.astype(np.int64), game.infoset_offset[:-1])
-        mine = np.isin(game.infoset_player, members) & ~game.infoset_restricted
-        choice[game.infoset_offset[:-1][mine & (chosen == 0)]] = 1
+        starts = per_team(game, _free_infoset_starts, members)
+        chosen = np.add.reduceat(choice, game.infoset_offset[:-1])[starts[1]]
+        choice[starts[0][chosen == 0]] = 1
     return choice
+
+
+def _free_infoset_starts(game: Game, members: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The first actions (flat sigma) of the members' free infosets, and those infosets."""
+    mine = np.flatnonzero(np.isin(game.infoset_player, members) & ~game.infoset_restricted)
+    return game.infoset_offset[mine], mine
+
+
+def highs_model(a: object, col_lower: np.ndarray, col_upper: np.ndarray,
+                row_lower: np.ndarray, row_upper: np.ndarray, cost: np.ndarray | None = None,
+                options: dict[str, object] | None = None) -> object:  # fmt: skip
+    """A ``highspy`` model ``max cost^T w`` s.t. ``row_lower <= a w <= row_upper``,
+    ``col_lower <= w <= col_upper`` (continuous), passed in one call, output off.
+
+    Parameters
+    ----------
+    a
+        The constraint matrix (a scipy sparse array; CSR is passed as it is).
+    col_lower, col_upper, row_lower, row_upper
+        Bounds (``-inf``/``inf`` for none).
+    cost
+        The objective (``None``: zero, set later with ``changeColsCost``).
+    options
+        HiGHS options set before the model is passed.
+
+    Returns
+    -------
+    highspy.Highs
+
+    Raises
+    ------
+    ImportError
+        Without ``highspy``.
+    ToypokerError
+        If HiGHS refuses the model.
+    """
+    import highspy
+    from scipy.sparse import csr_array
+
+    m = csr_array(a)
+    n_rows, n_cols = m.shape
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    for key, val in (options or {}).items():
+        h.setOptionValue(key, val)
+    passed = h.passModel(
+        n_cols, n_rows, m.nnz, int(highspy.MatrixFormat.kRowwise),
+        int(highspy.ObjSense.kMaximize), 0.0,
+        np.zeros(n_cols) if cost is None else np.asarray(cost, dtype=np.float64),
+        *(np.asarray(x, dtype=np.float64) for x in (col_lower, col_upper, row_lower, row_upper)),
+        m.indptr.astype(np.int32), m.indices.astype(np.int32), m.data.astype(np.float64),
+        np.zeros(n_cols, dtype=np.int32),  # continuous columns
+    )  # fmt: skip
+    if passed != highspy.HighsStatus.kOk:
+        raise ToypokerError("HiGHS refused the model")
+    return h
 
 
 class TerminalPairs:
@@ -194,6 +259,8 @@ class TerminalPairs:
         self.n_a = n_a
         self.par = par
         self._highs: object | None = None
+        self._cold = True
+        self._cols = np.arange(self.n_vars, dtype=np.int32)
 
     def objective(self, coef: np.ndarray) -> np.ndarray:
         """The LP's objective: ``coef`` summed per terminal pair."""
@@ -210,18 +277,22 @@ class TerminalPairs:
         h = self._model()
         if h is None:
             return self._solve_scipy(c, time_limit)
-        h.clearSolver()  # type: ignore[attr-defined]  # a cold start: no history
+        if self._cold or not WARM_START or self.n_vars > PRESOLVE_FROM:
+            # no basis after a stop short of the optimum; the big models (presolve on)
+            # start afresh: small hold'em, 124,381 variables, took 61 s from another
+            # profile's basis where a cold start took 29 s (load 3-5)
+            h.clearSolver()  # type: ignore[attr-defined]
         # HiGHS compares its limit with a run clock that does not restart per solve
         # (measured: 30 s on a fresh model after a 30 s solve): the limit is relative
         limit = float("inf") if time_limit is None else h.getRunTime() + float(time_limit)  # type: ignore[attr-defined]
         h.setOptionValue("time_limit", limit)  # type: ignore[attr-defined]
-        h.changeColsCost(self.n_vars, np.arange(self.n_vars, dtype=np.int32), c)  # type: ignore[attr-defined]
+        # only the costs change: HiGHS keeps the last optimal basis (a warm start)
+        h.changeColsCost(self.n_vars, self._cols, c)  # type: ignore[attr-defined]
         h.run()  # type: ignore[attr-defined]
-        status = h.getModelStatus()  # type: ignore[attr-defined]
-        if h.modelStatusToString(status) != "Optimal":  # type: ignore[attr-defined]
-            raise MilpUnfinishedError(
-                f"the team's best-response LP did not finish: {h.modelStatusToString(status)}"  # type: ignore[attr-defined]
-            )
+        status = h.modelStatusToString(h.getModelStatus())  # type: ignore[attr-defined]
+        self._cold = status != "Optimal"
+        if self._cold:
+            raise MilpUnfinishedError(f"the team's best-response LP did not finish: {status}")
         w = np.asarray(h.getSolution().col_value)  # type: ignore[attr-defined]
         return float(h.getInfo().objective_function_value), w  # type: ignore[attr-defined]
 
@@ -250,26 +321,23 @@ class TerminalPairs:
             return None
         if self._highs is None:
             try:
-                import highspy
+                import highspy  # noqa: F401
             except ImportError:
                 return None
-            h = highspy.Highs()
-            h.setOptionValue("output_flag", False)
-            h.setOptionValue("presolve", "off" if self.n_vars <= PRESOLVE_FROM else "on")
             lower = np.zeros(self.n_vars)
             lower[0] = 1.0  # w(0, 0) = 1
-            h.addVars(self.n_vars, lower, np.ones(self.n_vars))
-            a = self.a
-            h.addRows(a.shape[0], np.where(self.eq, 0.0, -highspy.kHighsInf),
-                      np.zeros(a.shape[0]), a.nnz, a.indptr, a.indices, a.data)  # fmt: skip
-            h.changeObjectiveSense(highspy.ObjSense.kMaximize)
-            self._highs = h
+            rows = self.a.shape[0]
+            presolve = "off" if self.n_vars <= PRESOLVE_FROM else "on"
+            self._highs = highs_model(self.a, lower, np.ones(self.n_vars),
+                                      np.where(self.eq, 0.0, -np.inf), np.zeros(rows),
+                                      options={"presolve": presolve})  # fmt: skip
+            self._cold = True
         return self._highs
 
     def plan(self, coef: np.ndarray, time_limit: float | None = None, integral: bool = False
-             ) -> np.ndarray | None:  # fmt: skip
-        """The team's best joint pure plan if the LP (``integral``: the MILP, the
-        members' own plans binary) certifies it, else ``None``.
+             ) -> tuple[np.ndarray, float] | None:  # fmt: skip
+        """The team's best joint pure plan and its value if the LP (``integral``: the
+        MILP, the members' own plans binary) certifies it, else ``None``.
 
         Parameters
         ----------
@@ -283,9 +351,10 @@ class TerminalPairs:
 
         Returns
         -------
-        numpy.ndarray or None
-            0/1 over the members' free actions (the rest 0); unreached infosets
-            complete with :func:`complete_plan` by the caller.
+        tuple of numpy.ndarray and float, or None
+            0/1 over the members' free actions (the rest 0; unreached infosets
+            complete with :func:`complete_plan` by the caller), and the plan's value
+            (the objective at the plan's products: :func:`plan_value`).
         """
         c = self.objective(coef)
         value, w = self._solve_milp(c, time_limit) if integral else self.solve(c, time_limit)
@@ -294,9 +363,10 @@ class TerminalPairs:
         tol = TOLERANCE * (1.0 + float(np.abs(c).sum()))
         if np.abs(x - rounded).max(initial=0.0) > (1e-6 if integral else TOLERANCE):
             return None  # (1e-6: HiGHS's integrality tolerance)
-        if self.value(c, rounded) < value - tol:
+        own = self.value(c, rounded)
+        if own < value - tol:
             return None  # the LP's w is not its plan's products: not a certificate
-        return rounded.astype(np.int8)
+        return rounded.astype(np.int8), own
 
     def _solve_milp(self, c: np.ndarray, time_limit: float | None) -> tuple[float, np.ndarray]:
         """:meth:`solve` with the members' own plans binary (:func:`scipy.optimize.milp`,
@@ -344,6 +414,10 @@ class TerminalPairs:
 #: faster on Kuhn and 3P-SMH (209-1,501 variables); on, 1.9x faster on the small
 #: hold'em (124,381 variables: 32 s against 59 s), ``bench_team_response.py``
 PRESOLVE_FROM = 20_000
+
+#: whether :class:`TerminalPairs` starts HiGHS from the last optimal basis (``False``:
+#: a cold start per solve, as before; ``benchmarks/bench_teams.py`` compares the two)
+WARM_START = True
 
 #: whether :class:`TerminalPairs` uses ``highspy`` when it is installed (``False``:
 #: always :func:`scipy.optimize.linprog`; benchmarks and tests compare the two)
@@ -429,15 +503,26 @@ def certified_plan(
     MilpUnfinishedError
         If HiGHS stops before the LP's optimum.
     """
+    found = certified_response(game, members, coef, time_limit)
+    return None if found is None else found[0]
+
+
+def certified_response(
+    game: Game, members: tuple[int, ...], coef: np.ndarray, time_limit: float | None = None
+) -> tuple[np.ndarray, float, str] | None:
+    """:func:`certified_plan` with the plan's value (as :func:`plan_value`, from the
+    certificate's own product) and what answered: ``"certified LP"`` or
+    ``"certified MILP"`` (the terminal-pairs model's MILP); ``None`` as
+    :func:`certified_plan`."""
     start = time.perf_counter()
     model = per_team(game, TerminalPairs, members)
-    x = model.plan(coef, time_limit)
-    if x is None:  # fractional: the same model's MILP
+    found, how = model.plan(coef, time_limit), "certified LP"
+    if found is None:  # fractional: the same model's MILP
         if time_limit is not None:
             time_limit = max(time_limit - (time.perf_counter() - start), 1e-3)
-        x = model.plan(coef, time_limit, integral=True)
-    if x is None:
+        found, how = model.plan(coef, time_limit, integral=True), "certified MILP"
+    if found is None:
         return None
     choice = np.zeros(game.n_sigma, dtype=np.int8)
-    choice[model.sigma] = x
-    return complete_plan(game, members, choice)
+    choice[model.sigma] = found[0]
+    return complete_plan(game, members, choice), found[1], how

@@ -39,6 +39,7 @@ import numpy as np
 
 from .errors import ToypokerError
 from .game import Game
+from .team_pairs import highs_model
 from .team_response import last_sequences, member_sequences
 
 __all__ = [
@@ -375,24 +376,13 @@ def _pdlp(
     """PDLP on ``max c^T w, A w = b, 0 <= w <= 1``: its last iterate ``w``, the
     multipliers (signed for :func:`certified_bound`), the bound they give in floats,
     HiGHS's status."""
-    try:
-        import highspy
-    except ImportError:
-        raise ToypokerError("the PDLP relaxed bound needs highspy (pip install highspy)") from None
     nv, nc = model.n_vars, model.n_constraints
-    a = model.a.tocsc()  # type: ignore[attr-defined]
     rhs = np.zeros(nc)
     rhs[0] = 1.0
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    passed = h.passModel(
-        nv, nc, len(a.data), int(highspy.MatrixFormat.kColwise),
-        int(highspy.ObjSense.kMaximize), 0.0, c, np.zeros(nv), np.ones(nv), rhs, rhs,
-        a.indptr.astype(np.int32), a.indices.astype(np.int32), a.data.astype(np.float64),
-        np.zeros(nv, dtype=np.int32),  # continuous columns
-    )  # fmt: skip
-    if passed != highspy.HighsStatus.kOk:
-        raise ToypokerError("HiGHS refused the relaxed bound's LP")
+    try:
+        h = highs_model(model.a, np.zeros(nv), np.ones(nv), rhs, rhs, c)
+    except ImportError:
+        raise ToypokerError("the PDLP relaxed bound needs highspy (pip install highspy)") from None
     for key, val in (("solver", "pdlp"), ("presolve", "off"), ("time_limit", float(seconds)),
                      ("pdlp_d_gap_tol", float(gap))):  # fmt: skip
         h.setOptionValue(key, val)

@@ -19,8 +19,9 @@ one member's sequence are that sequence's variable.  For a team of two that
 "product model" has a weak relaxation (3P-SMH: tens of seconds of branch and bound);
 the "lifted model" (:func:`_joint_plan_lifted`) has one variable per pair of the
 members' sequences and the sequence-form constraints multiplied out, a relaxation
-that was integral on every 3P-SMH case tried.  A two-member team first tries the
-smaller terminal-pairs LP of :mod:`toypoker.team_pairs`, whose plan is kept when it
+that was integral on every 3P-SMH case tried.  A two-member team is first enumerated
+when its member plans are few (:mod:`toypoker.team_plans`, four-card Kuhn), else tries
+the smaller terminal-pairs LP of :mod:`toypoker.team_pairs`, whose plan is kept when it
 certifies itself; the lifted model otherwise.  HiGHS (``scipy.optimize.milp``)
 solves either MILP with a relative gap of 0; the caller evaluates the plan it returns
 (exactly, for exact profiles).  :func:`joint_plan_alternating` is the fast heuristic
@@ -42,12 +43,13 @@ from .errors import ToypokerError
 from .game import Game
 from .team_pairs import (
     MilpUnfinishedError,
-    certified_plan,
+    certified_response,
     complete_plan,
     last_sequences,
     member_sequences,
     per_team,
 )
+from .team_plans import enumerated_response
 
 __all__ = [
     "MAX_PAIRS",
@@ -56,20 +58,22 @@ __all__ = [
     "joint_plan",
     "joint_plan_alternating",
     "joint_plan_by_beliefs",
+    "joint_response",
     "last_sequences",
     "member_sequences",
     "random_plans",
 ]
 
 
-def joint_plan(
+def joint_response(
     game: Game,
     members: tuple[int, ...],
     coef: np.ndarray,
     time_limit: float | None = None,
     model: str = "auto",
-) -> np.ndarray:
-    """The team's best joint pure plan for terminal coefficients ``coef``.
+) -> tuple[np.ndarray, float | None, str]:
+    """The team's best joint pure plan for terminal coefficients ``coef``, its value
+    when the answering model gives it, and what answered.
 
     Parameters
     ----------
@@ -86,15 +90,23 @@ def joint_plan(
     model
         ``"lifted"`` (pairs of sequences: two members only), ``"product"`` (one
         variable per product at the terminals) or ``"auto"``: for two members the
-        terminal-pairs LP (:func:`toypoker.team_pairs.certified_plan`) and, when its
-        certificate fails, the lifted model if it has at most :data:`MAX_PAIRS` pairs
-        of sequences; else the product model.
+        enumeration of the member with fewer plans when they are few
+        (:func:`toypoker.team_plans.enumerated_response`), else the terminal-pairs LP
+        (:func:`toypoker.team_pairs.certified_plan`) and, when its certificate fails,
+        the lifted model if it has at most :data:`MAX_PAIRS` pairs of sequences; else
+        the product model.
 
     Returns
     -------
-    numpy.ndarray
+    tuple of numpy.ndarray, float or None, and str
         A 0/1 vector over the game's actions: 1 at the chosen action of every free
-        infoset of the members (0 elsewhere).
+        infoset of the members (0 elsewhere); the plan's value ``sum_j coef_j *
+        (the plan reaches row j)`` (floats) from the terminal-pairs certificate, else
+        ``None``; what answered: ``"enumeration"``
+        (:func:`toypoker.team_plans.enumerated_response`, games whose member plans are
+        few), ``"certified LP"`` or ``"certified MILP"``
+        (:func:`toypoker.team_pairs.certified_response`), ``"lifted LP"``,
+        ``"lifted MILP"`` or ``"product MILP"``.
 
     Raises
     ------
@@ -104,9 +116,12 @@ def joint_plan(
     if model == "auto":
         start = time.perf_counter()
         if len(members) == 2:
-            plan = certified_plan(game, members, coef, time_limit)
-            if plan is not None:
-                return plan
+            listed = enumerated_response(game, members, coef)
+            if listed is not None:
+                return listed[0], listed[1], "enumeration"
+            found = certified_response(game, members, coef, time_limit)
+            if found is not None:
+                return found
             if time_limit is not None:
                 time_limit = max(time_limit - (time.perf_counter() - start), 1e-3)
         lifted = len(members) == 2 and _pair_count(game, members) <= MAX_PAIRS
@@ -114,7 +129,8 @@ def joint_plan(
     if model == "lifted":
         if len(members) != 2:
             raise ToypokerError("the lifted team best-response model needs two members")
-        return _joint_plan_lifted(game, members, coef, time_limit)
+        plan, relaxed = _joint_plan_lifted(game, members, coef, time_limit)
+        return plan, None, "lifted LP" if relaxed else "lifted MILP"
     if model != "product":
         raise ToypokerError(f"unknown team best-response model {model!r}")
     from scipy.optimize import Bounds, LinearConstraint, milp
@@ -192,7 +208,26 @@ def joint_plan(
         bounds=Bounds(np.zeros(n), np.ones(n)),
         options=options,
     )
-    return _plan_of(game, members, res, mine, np.arange(n_x))
+    return _plan_of(game, members, res, mine, np.arange(n_x)), None, "product MILP"
+
+
+def joint_plan(
+    game: Game,
+    members: tuple[int, ...],
+    coef: np.ndarray,
+    time_limit: float | None = None,
+    model: str = "auto",
+) -> np.ndarray:
+    """The team's best joint pure plan for terminal coefficients ``coef``: the plan of
+    :func:`joint_response` (same parameters and errors).
+
+    Returns
+    -------
+    numpy.ndarray
+        A 0/1 vector over the game's actions: 1 at the chosen action of every free
+        infoset of the members (0 elsewhere).
+    """
+    return joint_response(game, members, coef, time_limit, model)[0]
 
 
 def _plan_of(game: Game, members: tuple[int, ...], res: object, sigma: np.ndarray,
@@ -221,8 +256,9 @@ def _pair_count(game: Game, members: tuple[int, ...]) -> int:
 
 def _joint_plan_lifted(
     game: Game, members: tuple[int, ...], coef: np.ndarray, time_limit: float | None
-) -> np.ndarray:
-    """:func:`joint_plan` for two members by the lifted (pairwise) model.
+) -> tuple[np.ndarray, bool]:
+    """:func:`joint_plan` for two members by the lifted (pairwise) model, and whether its
+    LP relaxation answered (integral).
 
     One variable ``w(i, j)`` per pair of sequences, ``i`` of the first member and
     ``j`` of the second (``0``: the empty sequence; ``w(i, 0)`` and ``w(0, j)`` are the
@@ -258,12 +294,12 @@ def _joint_plan_lifted(
     if res.status == 0:
         x = res.x[lifted.cols_x]
         if np.all(np.minimum(np.abs(x), np.abs(x - 1.0)) <= 1e-9):
-            return _plan_of(game, members, res, lifted.sigma, lifted.cols_x)
+            return _plan_of(game, members, res, lifted.sigma, lifted.cols_x), True
     n = lifted.n
     res = milp(-obj, constraints=LinearConstraint(lifted.a, lifted.rhs, lifted.rhs),
                integrality=lifted.integrality, bounds=Bounds(np.zeros(n), np.ones(n)),
                options={"mip_rel_gap": 0.0, **options})  # fmt: skip
-    return _plan_of(game, members, res, lifted.sigma, lifted.cols_x)
+    return _plan_of(game, members, res, lifted.sigma, lifted.cols_x), False
 
 
 class _Lifted:

@@ -62,9 +62,12 @@ class TeamEvaluation:
     outsider_gains
         Each outsider's own best-response gain (seat order).
     how
-        ``"backward induction"`` (the team sees all its cards: perfect recall) or
-        ``"MILP"`` (members see only their own cards: the exact joint plan of
-        :mod:`toypoker.team_response`, by a certified LP or a MILP).
+        What answered: ``"backward induction"`` (the team sees all its cards: perfect
+        recall); for members who see only their own cards, the exact joint plan of
+        :func:`toypoker.team_response.joint_response`: ``"certified LP"``,
+        ``"certified MILP"`` (the terminal-pairs model, :mod:`toypoker.team_pairs`),
+        ``"lifted LP"``, ``"lifted MILP"`` or ``"product MILP"``; or
+        ``"alternating (lower bound...)"`` (the members' alternating best responses).
     response
         The team's joint pure best response.
     """

@@ -13,7 +13,7 @@ def test_solve_eval_verify_show_the_team_gain(cli, tmp_path):
     spec = "kuhn(players=3,team=12)"
     code, out, err = cli("solve", spec, "--target-nash-conv", "1e-3", "-o", path, "--no-table")
     assert code == 0, err
-    assert "team 12 (MILP)" in out and "exceeds the target 0.001" in out
+    assert "team 12 (enumeration)" in out and "exceeds the target 0.001" in out
     code, out, _ = cli("solve", spec, "--target-nash-conv", "1e-3", "--json")
     res = json.loads(out)
     gain = res["team"]["gain"]
