@@ -345,7 +345,6 @@ class Evaluation:
 
     def to_dict(self) -> dict[str, object]:
         """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
-
         return {
             "values": [number_data(x) for x in self.values],
             "best_response_values": [number_data(x) for x in self.br_values],
@@ -392,8 +391,7 @@ def evaluate(
         For a profile of another game, or anything that is not a profile.
     """
     profile = check_profile(game, profile)
-    if team is not None:
-        team = agreeing_team(game.params, team)
+    team = agreeing_team(game.params, team) if team is not None else None
     sigma = profile.probs
     eprob = edge_probabilities(game, sigma)
     vals = backward_values(game, eprob)
@@ -430,15 +428,14 @@ def team_best_response(
     """The team's joint pure best response to ``profile`` and its value (the team's
     summed payoff; exact for an exact profile).
 
-    Backward induction when every member sees the team's cards
-    (:func:`sees_together`), else the exact joint plan of
-    :func:`toypoker.team_response.joint_response` (enumeration, a certified LP or a
-    MILP; optimal up to floating point and HiGHS's tolerances), the plan then evaluated.  ``method=
-    "alternating"``: instead of the MILP, the members' alternating best responses
-    (:func:`toypoker.team_response.joint_plan_alternating`): fast, a lower bound,
-    started from the members' likeliest actions, their first actions and ``restarts``
-    random plans drawn with ``rng`` (default: seed 0).  ``together``: the value of
-    :func:`sees_together` when the caller has it; ``time_limit``: seconds for HiGHS
+    Backward induction when every member sees the team's cards (:func:`sees_together`),
+    else the exact joint plan of :func:`toypoker.team_response.joint_response`
+    (enumeration, a certified LP or a MILP, up to HiGHS's tolerances).  ``method=
+    "alternating"``: the members' alternating best responses instead
+    (:func:`toypoker.team_response.joint_plan_alternating`): fast, a lower bound, started
+    from the members' likeliest and first actions and ``restarts`` random plans drawn
+    with ``rng`` (default: seed 0).  ``together``: :func:`sees_together` when the caller
+    has it; ``time_limit``: seconds for HiGHS
     (:class:`~toypoker.team_response.MilpUnfinishedError` when it stops first).
     """
     return _team_response(game, profile, seats, reach=reach, eprob=eprob, method=method,
@@ -478,10 +475,9 @@ def _team_response(game: Game, profile: Profile, seats: tuple[int, ...], *,
 def team_weights(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
                  reach: np.ndarray | None = None, eprob: np.ndarray | None = None
                  ) -> np.ndarray:  # fmt: skip
-    """Per terminal row (float): chance times the outsiders' reach times the members'
-    restricted actions' probabilities, the weight of a team's pure plan's payoff there
-    (a float profile, no member restricted: from the outsiders' sequence forms,
-    :func:`toypoker.team_pairs.outside_weights`; else from the row reaches)."""
+    """Per terminal row (float): chance x the outsiders' reach x the members' restricted
+    actions' probabilities, the weight of a team plan's payoff there (from the outsiders'
+    sequence forms, :func:`~toypoker.team_pairs.outside_weights`, when it can)."""
     t = game.term_rows
     if not per_team(game, _restricted_members, seats):
         if not _is_exact(sigma):
