@@ -275,3 +275,27 @@ def test_layout_help_is_a_sentence(command, says):
     cmd = group.commands[command] if hasattr(group, "commands") else group
     (layout,) = [p for p in cmd.params if p.name == "layout"]
     assert says in " ".join(layout.help.split()), layout.help
+
+
+def test_a_merged_teams_profile_maps_onto_the_seats_and_back(cli, tmp_path):
+    """Audit item 12: a profile of ``merge=true`` (the strong team one player) was
+    refused by eval/verify/detect of the members' game ("the profile is for ...").  Now
+    mapped (same public tree and deals).  Expected numbers: the merged LP's exact team
+    value 1/12 of kuhn(players=3) team 23 (the solve's own certified LP), split 1/24
+    each by win sharing; and the merged table names the team's player."""
+    merged = "kuhn(players=3,team=23,strong=true,merge=true)"
+    members = "kuhn(players=3,team=23,strong=true)"
+    code, out, err = cli("solve", merged, "--method", "lp", "--no-table", "-o", tmp_path / "m.json")
+    assert code == 0, err
+    assert "P2 (team 23)" in out and "P1 " in out, out
+    code, out, err = cli("verify", members, tmp_path / "m.json", "--json")
+    assert code == 0, err
+    assert "mapped onto the members' seats" in err
+    data = json.loads(out)
+    assert data["equilibrium"] is True
+    assert [F(v["exact"]) for v in data["values"]] == [F(-1, 12), F(1, 24), F(1, 24)]
+    # and back: the members' profile read for the merged game
+    assert cli("solve", members, "--method", "lp", "--no-table", "-o", tmp_path / "s.json")[0] == 0
+    code, out, err = cli("eval", merged, tmp_path / "s.json", "--exact")
+    assert code == 0, err
+    assert "P2 (team 23)" in out and "1/12" in out, out

@@ -10,8 +10,8 @@ import typer
 from rich.table import Table
 
 from ..collusion import STRONG_SOLVES, CollusionProfiles, solve_team_game
+from ..collusion.detection import check_same_table, members_game, team_optimal_play
 from ..collusion.detection import detect as detect_collusion
-from ..collusion.detection import team_optimal_play
 from ..errors import ToypokerError
 from ..evaluate import nash_conv
 from ..game import Game
@@ -165,14 +165,18 @@ def detect(
         raise ToypokerError("--scenario private needs --team, e.g. --team 12")
     check_figure(plot)
     g0, g1 = load_game(spec), load_game(collusion)
+    g1 = members_game(g1) or g1  # a merged team plays on its members' seats
     if g0.spec == g1.spec and h0 == h1:  # both solved (or read) alike
         raise ToypokerError(
             f"H0 and H1 are the same game {g0.spec} played the same way: nothing to detect; "
             "give --collusion a team (e.g. team=12,sharing=win) or different --h0/--h1"
         )
+    check_same_table(g0, g1)  # before any solve
     seats: tuple[int, ...] = ()
-    if scenario == "private":  # the colluders: the --collusion spec's team, if it names one
-        seats = team_option(str(team), g1.n_players, Team.of_params(g1.params)).seats
+    if team is not None:  # checked alike in both scenarios; the colluders when private
+        seats = team_option(team, g1.n_players, Team.of_params(g1.params)).seats
+    if scenario == "public":
+        seats = ()
     stored = CollusionProfiles.load(profiles) if profiles is not None else None
     opts = (method, iterations, target_nash_conv, strong_solve)
     p0, how0 = _profile(g0, h0, stored, *opts, "H0")

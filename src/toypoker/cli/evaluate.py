@@ -11,12 +11,15 @@ import typer
 from rich.table import Table
 
 from ..archive import is_archive, read_profile
+from ..collusion.detection import merge_partners
+from ..errors import ProfileError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
 from ..profile import Profile
 from ..solvers.analysis import deviations
 from ..solvers.vector_solver import ROW_LAYOUT_LIMIT, vector_count, vector_evaluate
+from ..teams import transfer_profile
 from .common import (
     FractionsOpt,
     JsonOpt,
@@ -50,7 +53,30 @@ ProfileArg = Annotated[
 def load_profile(path: Path, game: Game, exact: bool) -> Profile:
     """The profile in ``path`` for ``game``; ``exact`` reads decimals as written (0.1 = 1/10).
     What the library notes while reading (decimals snapped onto the simplex) is said
-    on stderr, one line each."""
+    on stderr, one line each.  A profile of a strong team's merged game (``merge=true``)
+    is mapped onto the members' seats, and back (same public tree and deals)."""
+    try:
+        return _load_profile(path, game, exact)
+    except ProfileError as exc:
+        if ", not " not in str(exc):  # not about the game
+            raise
+        for partner in merge_partners(game):
+            try:
+                prof = _load_profile(path, load_game(partner), exact)
+                break
+            except ProfileError:
+                continue
+        else:
+            raise
+    what = ("of the team merged (merge=true): mapped onto the members' seats"
+            if prof.game.params.get("merge") else "of the members' seats: mapped onto the "
+            "merged team (merge=true)")  # fmt: skip
+    one_line(f"{path} is a profile {what}", kind="note")
+    return transfer_profile(prof, game)
+
+
+def _load_profile(path: Path, game: Game, exact: bool) -> Profile:
+    """:func:`load_profile` without the merged team's mapping."""
     check_readable(path, "profile")
     if is_archive(path):  # the compact archive (solve -o p.npz / --result r.npz)
         prof = read_profile(path, game)
@@ -114,7 +140,7 @@ def eval_(
     if json_:
         print_json({"game": g.spec, **ev.to_dict()})
         return
-    out.print(values_table(ev, fractions=fractions))
+    out.print(values_table(ev, fractions=fractions, game=g))
     if ev.team is not None:
         out.print(*team_lines(ev.team), sep="\n")
 
@@ -152,7 +178,7 @@ def verify(
             data = {**data, "team": ev.team.to_dict()}
         print_json(data)
     else:
-        out.print(values_table(ev, fractions=fractions))
+        out.print(values_table(ev, fractions=fractions, game=g))
         if ev.team is not None:
             out.print(*team_lines(ev.team), sep="\n")
         if equilibrium:

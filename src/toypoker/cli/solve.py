@@ -299,7 +299,9 @@ def solve(
         elif table:
             out.print(strategy_table(res.profile, decimals))
         out.print(
-            values_table(vector_values(res) if vector else evaluate(g, res.profile), decimals)
+            values_table(
+                vector_values(res) if vector else evaluate(g, res.profile), decimals, game=g
+            )
         )
         seed_txt = f", seed {res.seed}" if res.seed is not None else ""
         if not m.one_shot:
