@@ -59,3 +59,32 @@ def test_a_team_seat_out_of_range_says_so(cli, one_line_error, tmp_path):
             err = one_line_error(*args, "--team", team)
             assert f"seat {seat} is out of range (seats 1..3)" in err, err
         assert "at least 2 distinct seats" in one_line_error(*args, "--team", "2")
+
+
+def test_a_largest_gain_target_also_says_the_team_gains_more(cli):
+    """Audit item 3: with --target-max-gain the run stopped by its target while the team
+    gained ~0.167 (the MILP joint response printed beside it), and no line said so (only
+    --target-nash-conv had it).  Issue 22: any run whose team gain exceeds its target."""
+    code, out, err = cli("solve", "kuhn(players=3)", "--team", "12", "--target-max-gain", "1e-3",
+                         "--no-table")  # fmt: skip
+    assert code == 0, err
+    assert "team 12 (MILP)" in out and "exceeds the target 0.001" in out, out
+
+
+def test_seeds_show_each_seeds_team_evaluation(cli):
+    """Audit item 4: ``--team 12 --seeds 2`` accepted the team and ignored it (no team
+    line, no team fields in the JSON).  Now each seed's joint best-response gain; a
+    strong team's seeds say they were solved merged.  The gains are the MILP's of each
+    seed's profile (tests/test_team_response.py checks that MILP against brute force)."""
+    args = ("--method", "es-mccfr", "--seeds", "2", "--iterations", "300", "--no-table")
+    code, out, err = cli("solve", "kuhn(players=3)", "--team", "12", *args, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [t["seed"] for t in data["team"]] == [0, 1]
+    assert all(t["team"] == "12" and t["how"] == "MILP" and t["gain"] > 0 for t in data["team"])
+    code, out, err = cli("solve", "kuhn(players=3)", "--team", "12", *args)
+    assert code == 0, err
+    assert "seed 0: team 12 (MILP)" in out and "seed 1: team 12 (MILP)" in out, out
+    code, out, err = cli("solve", "kuhn(players=3,team=12,strong=true)", *args)
+    assert code == 0, err
+    assert "solved as the merged team" in out and "seed 1: team 12" in out, out

@@ -268,7 +268,10 @@ def solve(
     }
     if seeds > 1:
         base = checkpoint or resume or temp_checkpoint("seeds")
-        _solve_seeds(g, method, seeds, seed or 0, kw, output, csv, result, base, resume, json_)
+        kw_seeds = {**kw, "team": the_team or False}
+        _solve_seeds(
+            g, method, seeds, seed or 0, kw_seeds, output, csv, result, base, resume, json_
+        )
         if checkpoint is None and resume is None:
             for k in range(seeds):
                 seeded(base, (seed or 0) + k).unlink(missing_ok=True)
@@ -300,14 +303,17 @@ def solve(
             out.print(strategy_table(res.profile, decimals))
         out.print(
             values_table(
-                vector_values(res) if vector else evaluate(g, res.profile), decimals, game=g
+                vector_values(res) if vector else evaluate(g, res.profile),
+                decimals,
+                game=None if vector else g,
             )
         )
         seed_txt = f", seed {res.seed}" if res.seed is not None else ""
         if not m.one_shot:
             ran = (
                 f"{res.iterations} iterations in {res.seconds:.2f} s "
-                f"(stopped by {stopped}{seed_txt})"
+                f"({'interrupted' if stopped == 'interrupted' else f'stopped by {stopped}'}"
+                f"{seed_txt})"
             )
         elif stopped == "solved":
             ran = f"solved in {res.seconds:.2f} s"  # one solve: no iterations to count
@@ -317,7 +323,8 @@ def solve(
         if res.solved_as is not None:
             out.print(f"solved as the merged team: {res.solved_as}")
         if res.team is not None:
-            out.print(*team_lines(res.team, target_nash_conv), sep="\n")
+            aim = target_nash_conv if target_nash_conv is not None else target_max_gain
+            out.print(*team_lines(res.team, aim), sep="\n")
         elif vector and "team=" in spec:  # weak collusion: the lifted team response reads rows
             out.print(team_gain_note(spec))
         if output:
@@ -361,7 +368,8 @@ def _solve_seeds(
     json_: bool,
 ) -> None:
     """Run seeds ``first .. first + seeds - 1`` (each checkpointed beside ``base``) and
-    summarise the spread of the solutions (the experiment behind Szafron et al.'s family).
+    summarise the spread of the solutions (the experiment behind Szafron et al.'s family);
+    with a team (``kw["team"]``), each seed's team evaluation.
     One Ctrl-C stops the batch; ``--resume`` continues every seed where it stopped.
     On the vector layout (``pcs-cfr+``) the hand vectors are built once for all seeds,
     each seed its own rng."""
@@ -390,9 +398,19 @@ def _solve_seeds(
             runs.append(r)
             bar.update(k + 1)
     summary = plain(SeedSpread.from_runs(game, method, kw["iterations"], runs).to_json_dict())
+    if runs[0].solved_as is not None:
+        summary["solved_as"] = runs[0].solved_as
+    if kw.get("team"):  # each seed's team evaluation
+        summary["team"] = [{"seed": r.seed, **plain(r.team.to_dict())} for r in runs if r.team]
     if emit(summary, result, json_):
         return
     _print_spread(game, method, seeds, summary)
+    if runs[0].solved_as is not None:
+        out.print(f"solved as the merged team: {runs[0].solved_as}")
+    aim = kw["target_nash_conv"] if kw["target_nash_conv"] is not None else kw["target_max_gain"]
+    for r in runs:
+        if r.team is not None:
+            out.print(*(f"seed {r.seed}: {line}" for line in team_lines(r.team, aim)), sep="\n")
     if output or csv:
         said(f"profiles written as {seeded(output or csv, first)} ... (one per seed)")
     if result:

@@ -62,7 +62,7 @@ def team_of(game: Game, digits: str | None) -> Team | None:
 
 def team_lines(te: TeamEvaluation, target: float | None = None) -> list[str]:
     """The team's joint best-response gain and the outsiders' gains, one line; a second
-    when the team's gain exceeds ``target`` (the run's NashConv target)."""
+    when the team's gain exceeds ``target`` (the run's target: NashConv or largest gain)."""
     outs = ", ".join(f"P{p + 1} {num(g)}" for p, g in zip(te.outsiders, te.outsider_gains,
                                                          strict=True))  # fmt: skip
     lines = [
