@@ -88,3 +88,31 @@ def test_seeds_show_each_seeds_team_evaluation(cli):
     code, out, err = cli("solve", "kuhn(players=3,team=12,strong=true)", *args)
     assert code == 0, err
     assert "solved as the merged team" in out and "seed 1: team 12" in out, out
+
+
+def test_lp_on_a_strong_pot_sharing_team_hints_at_merge(one_line_error, cli):
+    """Audit item 14: ``solve "kuhn(players=3,team=12,strong=true,sharing=pot)" --method
+    lp`` said only "the sequence-form LP is for two-player games"; now the way out, and
+    that way works (exit 0)."""
+    spec = "kuhn(players=3,team=12,strong=true,sharing=pot)"
+    err = one_line_error("solve", spec, "--method", "lp")
+    assert "merge=true to solve the strong team 12 as one player" in err, err
+    code, _, err = cli("solve", spec[:-1] + ",merge=true)", "--method", "lp", "--no-table")
+    assert code == 0, err
+
+
+def test_team_line_has_no_nested_parentheses():
+    """Audit item 24: "team 123 (alternating (lower bound: ...))"; now "team 123 by
+    alternating (lower bound: ...)" (a MILP-certified line keeps "team 12 (MILP)")."""
+    import dataclasses
+
+    from toypoker import load_game
+    from toypoker.cli.tables import team_lines
+    from toypoker.evaluate import evaluate
+    from toypoker.profile import Profile
+
+    g = load_game("kuhn(players=3)")
+    te = evaluate(g, Profile.uniform(g), team=(0, 1)).team
+    assert team_lines(te)[0].startswith("team 12 (MILP): value")
+    slow = dataclasses.replace(te, how="alternating (lower bound)")
+    assert team_lines(slow)[0].startswith("team 12 by alternating (lower bound): value")

@@ -16,6 +16,7 @@ from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
+from ..games.collusion import Team
 from ..plots import plot_convergence
 from ..profile import Profile
 from ..result import Result
@@ -277,9 +278,12 @@ def solve(
                 seeded(base, (seed or 0) + k).unlink(missing_ok=True)
         return
     ck = None if m.one_shot else checkpoint or temp_checkpoint("solve")
-    res = run_with_bar(
-        g, method, seed=seed, checkpoint=ck, resume=resume, team=the_team or False, **kw
-    )
+    try:
+        res = run_with_bar(
+            g, method, seed=seed, checkpoint=ck, resume=resume, team=the_team or False, **kw
+        )
+    except ToypokerError as exc:
+        raise ToypokerError(_merge_hint(g, str(exc))) from None
     stopped = stopped_name(res.stopped)
     if checkpoint is None and ck is not None and stopped != "interrupted":
         ck.unlink(missing_ok=True)
@@ -352,6 +356,20 @@ def solve(
             f"stopped after {res.iterations} iterations; state saved in {ck}",
             resume_hint(drop=("--resume",), add=("--resume", str(ck))),
         )
+
+
+def _merge_hint(g: Game | VectorGame, message: str) -> str:
+    """``message`` of a two-player method refused on a strong team's ``n``-player game,
+    said with the way out first (merge=true: the team one player); others unchanged."""
+    team = None if isinstance(g, VectorGame) else Team.of_params(g.params)
+    if "two-player" not in message or team is None or not team.strong:
+        return message
+    if g.n_players - len(team.seats) != 1:  # merged, still more than two players
+        return message
+    return (
+        f"this method is for two-player games and {g.n_players} players remain: give the spec "
+        f"merge=true to solve the strong team {team.digits} as one player (a two-player game)"
+    )
 
 
 def _solve_seeds(

@@ -65,8 +65,9 @@ def team_lines(te: TeamEvaluation, target: float | None = None) -> list[str]:
     when the team's gain exceeds ``target`` (the run's target: NashConv or largest gain)."""
     outs = ", ".join(f"P{p + 1} {num(g)}" for p, g in zip(te.outsiders, te.outsider_gains,
                                                          strict=True))  # fmt: skip
+    how = f"({te.how})" if "(" not in te.how else f"by {te.how}"  # no nested parentheses
     lines = [
-        f"team {te.digits} ({te.how}): value {num(te.value)}, joint best response "
+        f"team {te.digits} {how}: value {num(te.value)}, joint best response "
         f"{num(te.br_value)}, team gain {num(te.gain)}; outsider gain {outs}"
     ]
     if target is not None and float(te.gain) > target:
