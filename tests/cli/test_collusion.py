@@ -310,3 +310,59 @@ def test_tmecor_ctrl_c_in_the_sharing_stage(cli, tmp_path, monkeypatch):
     assert Fraction(d["lower"]) <= Fraction(-1, 24) <= Fraction(d["upper"])
     rec = next(iter(load_brackets(save).values()))
     assert "--sharing-iterations 30 " in rec["command"] and rec["stopped"] == "interrupted"
+
+
+@pytest.mark.slow  # two table7 runs, ~7 s
+def test_table7_ctrl_c_says_what_stands(cli, monkeypatch):
+    """Audit item 16: Ctrl-C in ``collusion table7`` printed only "interrupted" (exit 130).
+    Now, in the solves: how many equilibria were done and that no cell is complete; in
+    the team-optimal values: the complete Nash columns, the placements done (the
+    interrupted one a valid bracket), no team-optimal column.  The signals are
+    simulated in-process (the solve raises as the deferred Ctrl-C does; the TMECor
+    returns "interrupted" at its second call); tests/cli/test_signals.py sends real ones.
+    Expected: kuhn(players=3), team 23's strong merged LP value 1/12 (test above)."""
+    import toypoker.collusion.table7 as t7
+    import toypoker.solvers.tmecor as tm
+
+    real_solve, real_tmecor, calls = t7.solve_team_game, tm.tmecor, []
+
+    def solve_then_stop(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_solve(*a, **k)
+
+    monkeypatch.setattr(t7, "solve_team_game", solve_then_stop)
+    args = ("collusion", "table7", "kuhn(players=3)", "--team", "23", "--iterations", "20")
+    code, out, err = cli(*args)
+    assert code == 130, err
+    assert "2 of 7 equilibria solved" in err and "no cell of the table is complete" in err, err
+    monkeypatch.setattr(t7, "solve_team_game", real_solve)
+    tm_calls = []
+
+    def tmecor_then_stop(*a, **k):
+        tm_calls.append(1)
+        r = real_tmecor(*a, **k)
+        return dataclasses.replace(r, stopped="interrupted") if len(tm_calls) == 2 else r
+
+    monkeypatch.setattr(tm, "tmecor", tmecor_then_stop)
+    code, out, err = cli(*args)
+    assert code == 130, err
+    assert "Strong collusion payoffs" in out and "team-optimal" not in out.split("NashConv of")[0]
+    assert "strong team {2,3} team-optimal (merged LP" in out and "1/12" in out, out
+    assert "weak team {2,3} team-optimal (TMECor" in out and out.count(", interrupted)") == 1
+    assert "the Nash columns are complete" in err, err
+
+
+@pytest.mark.slow  # a whole table with its TMECors, ~6 s
+def test_table7_pot_sharing_says_the_team_optimal_split(cli):
+    """Audit item 15: with --sharing pot the team-optimal column shows an equal split of
+    the team's value as each member's payoff, unsaid; and strong lines said "TMECor"
+    where the help said merged LP.  Now a caption says so and the help names both."""
+    code, out, err = cli("collusion", "table7", "kuhn(players=3,cards=3)", "--sharing", "pot",
+                         "--iterations", "20", "--team-seconds", "5")  # fmt: skip
+    assert code == 0, err
+    assert out.count("team-optimal: the team's value split equally") == 2, out
+    assert "strong team {1,2} team-optimal (TMECor, backward-induction oracle" in out, out
+    code, out, _ = cli("collusion", "table7", "--help")
+    assert "pot sharing) the TMECor bracket" in " ".join(out.split()), out

@@ -78,8 +78,11 @@ def table7(
     team_optimal: Annotated[
         bool,
         typer.Option(
-            help="Also the team-optimal values (one outsider): strong, the merged team's "
-            "exact LP value; weak, the TMECor bracket within --team-seconds."
+            help="Also the team-optimal values (one outsider): a strong team with win "
+            "sharing, the merged team's exact LP value; otherwise (weak, or pot sharing) "
+            "the TMECor bracket within --team-seconds (a strong team's oracle is exact: backward "
+            "induction).  The "
+            "team-optimal column gives each member an equal share of the team's value."
         ),
     ] = True,
     team_seconds: Annotated[
@@ -127,9 +130,17 @@ def table7(
             def step(message: str) -> None:
                 bar.update(advance=0 if bar.values["game"] == "-" else 1, game=message)
 
-            stored = solve_collusion_profiles(
-                spec, seats, sharing, method, iterations, target_nash_conv, strong_solve, step
-            )
+            try:
+                stored = solve_collusion_profiles(
+                    spec, seats, sharing, method, iterations, target_nash_conv, strong_solve, step
+                )
+            except KeyboardInterrupt:
+                done = bar.completed
+                raise interrupted(
+                    f"{done} of {n_solves} equilibria solved, none kept: every cell averages "
+                    "all the seat rotations, so no cell of the table is complete (run again)",
+                    None,
+                ) from None
     if save is not None:
         stored.save(save)
     with Bar("collusion evaluations", len(stored.sigma), fields=("game",)) as bar:
@@ -137,18 +148,28 @@ def table7(
         def seen(message: str) -> None:
             bar.update(advance=0 if bar.values["game"] == "-" else 1, game=message)
 
-        t = collusion_table_from(
-            stored,
-            progress=seen,
-            team_optimal=team_optimal and len(seats) == n_players(spec) - 1,
-            team_seconds=team_seconds,
-        )
+        try:
+            t = collusion_table_from(
+                stored,
+                progress=seen,
+                team_optimal=team_optimal and len(seats) == n_players(spec) - 1,
+                team_seconds=team_seconds,
+            )
+        except KeyboardInterrupt:
+            kept = f"; the equilibria are in {save} (--profiles {save} skips the solves)"
+            raise interrupted(
+                "while evaluating the equilibria: no cell of the table is complete"
+                + (kept if save is not None else ""),
+                None,
+            ) from None
     if plot:
         from ..collusion.figures import table_bars
 
         table_bars(t, plot)
     if json_:
         print_json(t.to_json_dict())
+        if t.interrupted:
+            raise _team_optimal_stopped()
         return
     for line in table7_tables(t):
         out.print(line)
@@ -163,12 +184,25 @@ def table7(
     for r in t.team_optimal:
         digits = ",".join(seat_digits(r.members))
         value = num(r.low) if r.exact else f"[{num(r.low)}, {num(r.high)}]"
-        out.print(f"{r.strength} team {{{digits}}} team-optimal ({r.how}, {r.seconds:.1f} s): "
-                  f"{value}")  # fmt: skip
+        stop = ", interrupted" if r.interrupted else ""
+        out.print(f"{r.strength} team {{{digits}}} team-optimal ({r.how}, {r.seconds:.1f} s"
+                  f"{stop}): {value}")  # fmt: skip
     if save is not None:
         out.print(f"equilibria written to {save}")
     if plot:
         out.print(f"bar chart written to {plot}")
+    if t.interrupted:
+        raise _team_optimal_stopped()
+
+
+def _team_optimal_stopped() -> typer.Exit:
+    """Ctrl-C in the team-optimal values: what of the table stands (exit 130)."""
+    return interrupted(
+        "in the team-optimal values: the Nash columns are complete, the team-optimal "
+        "placements listed are valid brackets, the team-optimal column is left out (it "
+        "averages every placement)",
+        None,
+    )
 
 
 app.command("table7")(table7)
@@ -204,10 +238,17 @@ def table7_tables(t: CollusionTable) -> list[Table]:
     for strength in STRENGTHS:
         optimal = t.team_optimal_payoffs(strength)
         closed = all(r.exact for r in t.team_optimal if r.strength == strength)
+        note = None
+        if optimal is not None and t.sharing != "win":
+            note = ("team-optimal: the team's value split equally between its members "
+                    "(with pot sharing a member's own payoff may differ); the outsider "
+                    "gets minus the team's value")  # fmt: skip
         tab = Table(
             title=f"{strength.capitalize()} collusion payoffs, {t.spec}, team {names} "
             f"({t.sharing} sharing), averaged over {n} seat rotations; {t.how}",
             title_justify="left",
+            caption=note,
+            caption_justify="left",
         )
         tab.add_column("player")
         for c in SCENARIOS:
