@@ -299,3 +299,28 @@ def test_a_merged_teams_profile_maps_onto_the_seats_and_back(cli, tmp_path):
     code, out, err = cli("eval", merged, tmp_path / "s.json", "--exact")
     assert code == 0, err
     assert "P2 (team 23)" in out and "1/12" in out, out
+
+
+def test_milp_seconds_bounds_the_team_milp(cli, one_line_error, tmp_path):
+    """Audit item 22: ``verify --team`` printed a lower bound after the fixed 30 s MILP limit
+    with no way to raise it.  Now --milp-seconds: a limit too short for the MILP gives
+    the alternating lower bound and says so; the default limit restored after the run.
+    Profile: uniform play of kuhn(players=3) (weak team 12: the MILP's case)."""
+    import importlib
+
+    from toypoker import load_game
+    from toypoker.profile import Profile
+
+    ev_module = importlib.import_module("toypoker.evaluate")
+    g = load_game("kuhn(players=3)")
+    Profile.uniform(g).to_json(tmp_path / "u.json")
+    before = ev_module.TEAM_MILP_SECONDS
+    code, out, err = cli("eval", "kuhn(players=3)", tmp_path / "u.json", "--team", "12",
+                         "--milp-seconds", "1e-9")  # fmt: skip
+    assert code == 0, err
+    assert "did not finish in 1e-09 s" in " ".join(out.split()), out
+    assert ev_module.TEAM_MILP_SECONDS == before
+    code, out, err = cli("eval", "kuhn(players=3)", tmp_path / "u.json", "--team", "12")
+    assert code == 0 and "team 12 (MILP)" in out, out
+    assert "--milp-seconds" in one_line_error("verify", "kuhn(players=3)", tmp_path / "u.json",
+                                              "--milp-seconds", "0")  # fmt: skip

@@ -49,7 +49,11 @@ if TYPE_CHECKING:
     from ..game import Game
     from ..solvers.tmecor import TMECor
 
-app = new_app("Collusion: Ullman's (2015) Table 7 scenarios for any game.")
+app = new_app(
+    "Collusion: Ullman's (2015) Table 7 scenarios for any game (table7) and a team's "
+    "TMECor bracket against one outsider (tmecor).  How many hands an observer needs to "
+    "spot collusion: toypoker detect."
+)
 
 
 def table7(

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import warnings
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -30,6 +33,7 @@ from .common import (
     num,
     one_line,
     out,
+    positive,
     print_json,
 )
 from .layouts import (
@@ -41,6 +45,29 @@ from .layouts import (
 )
 from .solve import vector_values
 from .tables import team_lines, team_of, values_table
+
+MilpSecondsOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="Time limit of a weak team's joint best-response MILP (default 30 s); past it "
+        "the line says so and gives the alternating best responses' lower bound."
+    ),
+]
+
+
+@contextmanager
+def milp_seconds_limit(seconds: float | None) -> Iterator[None]:
+    """Within the block, a weak team's MILP stops after ``seconds``
+    (:data:`toypoker.evaluate.TEAM_MILP_SECONDS`; ``None``: unchanged)."""
+    ev_module = importlib.import_module("..evaluate", __package__)  # the module, not the function
+    before = ev_module.TEAM_MILP_SECONDS
+    if seconds is not None:
+        ev_module.TEAM_MILP_SECONDS = seconds
+    try:
+        yield
+    finally:
+        ev_module.TEAM_MILP_SECONDS = before
+
 
 ProfileArg = Annotated[
     Path,
@@ -97,6 +124,7 @@ def eval_(
         typer.Option("--exact/--float", help="Exact rationals: decimals read as written."),
     ] = False,
     team: TeamOpt = None,
+    milp_seconds: MilpSecondsOpt = None,
     fractions: FractionsOpt = False,
     layout: Annotated[
         str,
@@ -112,7 +140,9 @@ def eval_(
 
     For a team, also its joint best-response gain.  A holdem/rhode_island game whose
     counted row layout needs more than 2 GB is evaluated on the vector layout (floats);
-    ``--exact`` and ``--team`` there are refused at once, before anything is built."""
+    --exact and --team there are refused at once, before anything is built.  A profile
+    of a strong team's merged game (merge=true) is read on the members' seats, and back."""
+    positive("--milp-seconds", milp_seconds)
     if exact or team is not None:
         what = "eval --exact" if exact else "eval --team"
         rows_or_refuse(spec, what, "without it eval runs on the vector layout (floats)", layout)
@@ -136,7 +166,9 @@ def eval_(
         return
     g = load_game(spec)
     the_team = team_of(g, team)  # checked before the profile is read
-    ev = evaluate(g, load_profile(profile, g, exact), team=the_team)
+    prof = load_profile(profile, g, exact)
+    with milp_seconds_limit(milp_seconds):
+        ev = evaluate(g, prof, team=the_team)
     if json_:
         print_json({"game": g.spec, **ev.to_dict()})
         return
@@ -149,6 +181,7 @@ def verify(
     spec: SpecArg,
     profile: ProfileArg,
     team: TeamOpt = None,
+    milp_seconds: MilpSecondsOpt = None,
     fractions: FractionsOpt = False,
     layout: Annotated[
         str,
@@ -165,11 +198,13 @@ def verify(
 
     For a team, also its exact joint best-response gain.  Exit status 1 when the profile is not an
     equilibrium."""
+    positive("--milp-seconds", milp_seconds)
     rows_or_refuse(spec, "verify", "toypoker eval gives floats on the vector layout", layout)
     g = load_game(spec)
     the_team = team_of(g, team)  # checked before the profile is read
     prof = load_profile(profile, g, exact=True)
-    ev = evaluate(g, prof, team=the_team)
+    with milp_seconds_limit(milp_seconds):
+        ev = evaluate(g, prof, team=the_team)
     found = deviations(g, prof, ev)
     equilibrium, devs = found.equilibrium, found.deviations
     if json_:

@@ -145,8 +145,8 @@ def solve(
     method: Annotated[
         str,
         typer.Option(
-            help="cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+, fp, es-mccfr, os-mccfr, lp "
-            "or enumerate."
+            help="cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+, fp, es-mccfr, os-mccfr, "
+            "pcs-cfr+ (public chance sampling, vector layout), lp or enumerate."
         ),
     ] = "cfr+",
     iterations: Annotated[
@@ -157,12 +157,20 @@ def solve(
         ),
     ] = None,
     target_nash_conv: Annotated[
-        float | None, typer.Option(help="Stop once NashConv is at or below this.")
+        float | None,
+        typer.Option(
+            help="Stop once NashConv (chips per hand, summed over the players) is at or "
+            "below this; for a strong win-sharing team solved merged, NashConv of the "
+            "merged game."
+        ),
     ] = None,
     seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
     target_max_gain: Annotated[
         float | None,
-        typer.Option(help="Stop once every best-response gain is at or below this (eps)."),
+        typer.Option(
+            help="Stop once every best-response gain (chips per hand) is at or below this "
+            "(eps); for a strong win-sharing team solved merged, in the merged game."
+        ),
     ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of sampling methods (with --seeds: the first seed).")
