@@ -248,8 +248,25 @@ def _elide(text: str, keep: int) -> str:
 def short_line(message: str, prefix: str = "") -> str:
     """``prefix + message`` as one line of at most :data:`MAX_LINE` characters: white
     space collapsed, long words (echoed values) and then the whole cut in the middle."""
-    words = " ".join(_elide(w, MAX_WORD) for w in str(message).split())
+    split = str(message).split()
+    long = [w for w in split if len(w) > MAX_WORD]
+    words = " ".join(_elide_against(w, long, MAX_WORD) for w in split)
     return prefix + _elide(words, MAX_LINE - len(prefix))
+
+
+def _elide_against(text: str, others: list[str], keep: int) -> str:
+    """:func:`_elide`, except that where ``text`` (a long echoed value, e.g. a spec) first
+    differs from another long word of the message is kept in view: two specs that
+    differ in the middle do not print as the same shortened text."""
+    if len(text) <= keep:
+        return text
+    same = [len(os.path.commonprefix([text, o])) for o in others if o != text]
+    head = (keep - 3) * 3 // 5
+    at = max(same, default=0)
+    if at < head or at >= len(text) - (keep - 3 - head):  # normal shortening shows it
+        return _elide(text, keep)
+    name = text[: text.find("(") + 1] if 0 <= text.find("(") < head // 2 else text[:8]
+    return name + "..." + _elide(text[max(at - 12, len(name)) :], keep - len(name) - 3)
 
 
 def one_line(message: str, kind: str = "error") -> None:
