@@ -277,6 +277,7 @@ def test_layout_help_is_a_sentence(command, says):
     assert says in " ".join(layout.help.split()), layout.help
 
 
+@pytest.mark.slow  # two LP solves, verify, eval and detect: ~8 s
 def test_a_merged_teams_profile_maps_onto_the_seats_and_back(cli, tmp_path):
     """Audit item 12: a profile of ``merge=true`` (the strong team one player) was
     refused by eval/verify/detect of the members' game ("the profile is for ...").  Now
@@ -299,6 +300,12 @@ def test_a_merged_teams_profile_maps_onto_the_seats_and_back(cli, tmp_path):
     code, out, err = cli("eval", merged, tmp_path / "s.json", "--exact")
     assert code == 0, err
     assert "P2 (team 23)" in out and "1/12" in out, out
+    # detect reads the merged profile as H1 on the seats
+    code, out, err = cli("detect", "kuhn(players=3)", "--collusion", members, "--h1",
+                         tmp_path / "m.json", "--iterations", "100", "--runs", "20",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["kl_per_hand"] > 0
 
 
 def test_milp_seconds_bounds_the_team_milp(cli, one_line_error, tmp_path):
