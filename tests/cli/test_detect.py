@@ -150,7 +150,7 @@ def test_help_texts_say_what_the_audit_missed(cli):
     assert "its merged game" in helped("detect")
     text = helped("solve")
     assert "pcs-cfr+ (public chance sampling" in text and "chips per hand" in text
-    assert "NashConv of the merged game" in text
+    assert "NashConv of the merged game" in text and "--milp-seconds" in text
     assert "``" not in helped("eval")
     assert "--milp-seconds" in helped("verify")
     text = helped("collusion", "tmecor")

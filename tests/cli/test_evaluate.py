@@ -329,5 +329,9 @@ def test_milp_seconds_bounds_the_team_milp(cli, one_line_error, tmp_path):
     assert ev_module.TEAM_MILP_SECONDS == before
     code, out, err = cli("eval", "kuhn(players=3)", tmp_path / "u.json", "--team", "12")
     assert code == 0 and "team 12 (MILP)" in out, out
+    code, out, err = cli("solve", "kuhn(players=3)", "--team", "12", "--iterations", "5",
+                         "--no-table", "--milp-seconds", "1e-9")  # fmt: skip
+    assert code == 0 and "did not finish in 1e-09 s" in " ".join(out.split()), out
+    assert ev_module.TEAM_MILP_SECONDS == before
     assert "--milp-seconds" in one_line_error("verify", "kuhn(players=3)", tmp_path / "u.json",
                                               "--milp-seconds", "0")  # fmt: skip

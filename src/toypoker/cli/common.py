@@ -4,6 +4,7 @@ paths, progress that stays visible when piped, interrupts and resume hints."""
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import math
 import os
@@ -12,7 +13,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -46,6 +48,29 @@ StrongSolveOpt = Annotated[
         "strategy played by the members; members: the n-player game as it is."
     ),
 ]
+
+MilpSecondsOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="Time limit of a weak team's joint best-response MILP (default 30 s); past it "
+        "the line says so and gives the alternating best responses' lower bound."
+    ),
+]
+
+
+@contextmanager
+def milp_seconds_limit(seconds: float | None) -> Iterator[None]:
+    """Within the block, a weak team's MILP stops after ``seconds``
+    (:data:`toypoker.evaluate.TEAM_MILP_SECONDS`; ``None``: unchanged)."""
+    ev_module = importlib.import_module("..evaluate", __package__)  # the module, not the function
+    before = ev_module.TEAM_MILP_SECONDS
+    if seconds is not None:
+        ev_module.TEAM_MILP_SECONDS = seconds
+    try:
+        yield
+    finally:
+        ev_module.TEAM_MILP_SECONDS = before
+
 
 TeamOpt = Annotated[
     str | None,

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import warnings
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated
 
@@ -26,10 +23,12 @@ from ..teams import transfer_profile
 from .common import (
     FractionsOpt,
     JsonOpt,
+    MilpSecondsOpt,
     SpecArg,
     TeamOpt,
     check_readable,
     err,
+    milp_seconds_limit,
     num,
     one_line,
     out,
@@ -45,29 +44,6 @@ from .layouts import (
 )
 from .solve import vector_values
 from .tables import team_lines, team_of, values_table
-
-MilpSecondsOpt = Annotated[
-    float | None,
-    typer.Option(
-        help="Time limit of a weak team's joint best-response MILP (default 30 s); past it "
-        "the line says so and gives the alternating best responses' lower bound."
-    ),
-]
-
-
-@contextmanager
-def milp_seconds_limit(seconds: float | None) -> Iterator[None]:
-    """Within the block, a weak team's MILP stops after ``seconds``
-    (:data:`toypoker.evaluate.TEAM_MILP_SECONDS`; ``None``: unchanged)."""
-    ev_module = importlib.import_module("..evaluate", __package__)  # the module, not the function
-    before = ev_module.TEAM_MILP_SECONDS
-    if seconds is not None:
-        ev_module.TEAM_MILP_SECONDS = seconds
-    try:
-        yield
-    finally:
-        ev_module.TEAM_MILP_SECONDS = before
-
 
 ProfileArg = Annotated[
     Path,

@@ -30,6 +30,7 @@ from ..vector.layout import VectorGame
 from .common import (
     Bar,
     JsonOpt,
+    MilpSecondsOpt,
     SpecArg,
     Stage,
     TeamOpt,
@@ -41,6 +42,7 @@ from .common import (
     emit,
     err,
     interrupted,
+    milp_seconds_limit,
     non_negative,
     num,
     one_line,
@@ -211,6 +213,7 @@ def solve(
         ),
     ] = None,
     team: TeamOpt = None,
+    milp_seconds: MilpSecondsOpt = None,
     layout: Annotated[
         str,
         typer.Option(
@@ -235,6 +238,7 @@ def solve(
     at_most("--decimals", decimals, MAX_DECIMALS)
     non_negative("--target-nash-conv", target_nash_conv)
     non_negative("--target-max-gain", target_max_gain)
+    positive("--milp-seconds", milp_seconds)
     positive("--seconds", seconds)
     positive("--checkpoint-seconds", checkpoint_seconds)
     for path, option in ((output, "-o"), (result, "--result"), (csv, "--csv")):
@@ -278,18 +282,20 @@ def solve(
     if seeds > 1:
         base = checkpoint or resume or temp_checkpoint("seeds")
         kw_seeds = {**kw, "team": the_team or False}
-        _solve_seeds(
-            g, method, seeds, seed or 0, kw_seeds, output, csv, result, base, resume, json_
-        )
+        with milp_seconds_limit(milp_seconds):
+            _solve_seeds(
+                g, method, seeds, seed or 0, kw_seeds, output, csv, result, base, resume, json_
+            )
         if checkpoint is None and resume is None:
             for k in range(seeds):
                 seeded(base, (seed or 0) + k).unlink(missing_ok=True)
         return
     ck = None if m.one_shot else checkpoint or temp_checkpoint("solve")
     try:
-        res = run_with_bar(
-            g, method, seed=seed, checkpoint=ck, resume=resume, team=the_team or False, **kw
-        )
+        with milp_seconds_limit(milp_seconds):
+            res = run_with_bar(
+                g, method, seed=seed, checkpoint=ck, resume=resume, team=the_team or False, **kw
+            )
     except ToypokerError as exc:
         raise ToypokerError(_merge_hint(g, str(exc))) from None
     stopped = stopped_name(res.stopped)
