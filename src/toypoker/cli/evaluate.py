@@ -11,7 +11,6 @@ import typer
 from rich.table import Table
 
 from ..archive import is_archive, read_profile
-from ..collusion.detection import merge_partners
 from ..errors import ProfileError
 from ..evaluate import evaluate
 from ..game import Game
@@ -19,7 +18,6 @@ from ..games import load_game
 from ..profile import Profile
 from ..solvers.analysis import deviations
 from ..solvers.vector_solver import ROW_LAYOUT_LIMIT, vector_count, vector_evaluate
-from ..teams import transfer_profile
 from .common import (
     FractionsOpt,
     JsonOpt,
@@ -63,6 +61,8 @@ def load_profile(path: Path, game: Game, exact: bool) -> Profile:
     except ProfileError as exc:
         if ", not " not in str(exc):  # not about the game
             raise
+        from ..collusion.detection import merge_partners  # only here: scipy.stats et al.
+
         for partner in merge_partners(game):
             try:
                 prof = _load_profile(path, load_game(partner), exact)
@@ -75,6 +75,8 @@ def load_profile(path: Path, game: Game, exact: bool) -> Profile:
             if prof.game.params.get("merge") else "of the members' seats: mapped onto the "
             "merged team (merge=true)")  # fmt: skip
     one_line(f"{path} is a profile {what}", kind="note")
+    from ..teams import transfer_profile
+
     return transfer_profile(prof, game)
 
 
