@@ -399,7 +399,7 @@ def tmecor(
         r = solve_tmecor(game, the_team, tol=tol, max_columns=max_columns, seconds=seconds,
                          progress=step, oracle=oracle,
                          relaxation_seconds=relaxation_seconds)  # fmt: skip
-    ran = sharing_iterations
+    ran = 0  # the sharing stage's iterations that ran (none after a Ctrl-C before it)
     if sharing_iterations > 0 and r.stopped != "interrupted":
         r, ran = _sharing_stage(game, r, sharing_iterations, pdlp_seconds)
     if save is not None:
