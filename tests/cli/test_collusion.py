@@ -1,5 +1,6 @@
 """``toypoker collusion table7`` (issue 12 item 4; Ullman 2015, Table 7 scenarios)."""
 
+import dataclasses
 import json
 from fractions import Fraction
 
@@ -171,7 +172,18 @@ def test_tmecor_sharing_bound_tightens_a_capped_bracket(cli):
         (["kuhn(players=3)", "--team", "1"], "2 distinct seats"),
         (["kuhn(players=3)", "--team", "12", "--seconds", "0"], "--seconds"),
         (["kuhn(players=4)", "--team", "12"], "one outsider"),
-        (["kuhn(players=3)", "--team", "12", "--oracle", "bogus"], "unknown TMECor oracle"),
+        (
+            ["kuhn(players=3)", "--team", "12", "--oracle", "bogus"],
+            "--oracle must be one of hybrid, exact, alternating, relaxation",
+        ),  # audit item 22
+        # audit item 13: the merged team's game is not TMECor's
+        (["kuhn(players=3,team=13,merge=true,strong=true)"], "drop merge=true"),
+        # audit items 19-22: a stage's option without the stage is refused, not ignored
+        (["kuhn(players=3)", "--team", "13", "--pdlp-seconds", "3"], "give --sharing-iterations"),
+        (
+            ["kuhn(players=3)", "--team", "13", "--relaxation-seconds", "3"],
+            "--relaxation-seconds is for --oracle relaxation",
+        ),
     ],
 )
 def test_tmecor_bad_input(one_line_error, args, words):
@@ -236,3 +248,121 @@ def test_tmecor_prints_the_sharing_bound_exactly(cli):
     assert code == 0, err
     assert f", {upper} ({float(upper):.12g})]" in out, out
     assert f"width {width} ({float(width):.12g})" in out, out
+
+
+def test_tmecor_checks_the_save_file_before_the_work(one_line_error, tmp_path, monkeypatch):
+    """Audit item 6: ``--save garbage.json`` computed the bracket, then failed "cannot read
+    TMECor brackets" and lost it.  Now refused before the column generation starts."""
+    import toypoker.solvers.tmecor as tm
+
+    def never(*a, **k):
+        raise AssertionError("the column generation ran before --save was checked")
+
+    monkeypatch.setattr(tm, "tmecor", never)
+    bad = tmp_path / "garbage.json"
+    bad.write_text("garbage\n")
+    err = one_line_error("collusion", "tmecor", "kuhn(players=3)", "--team", "13", "--save", bad)
+    assert "cannot read TMECor brackets" in err, err
+
+
+def test_tmecor_reports_the_oracle_asked_and_relaxation_seconds(cli):
+    """Audit items 19-22: ``--oracle alternating`` printed "oracle: MILP" (the exact oracle
+    of its final upper end) as if the MILP had generated the plans; the README's
+    --relaxation-seconds did not exist.  Expected bracket: four-card Kuhn, team 12
+    weak, exact TMECor value -1/24 (tests/solvers/test_tmecor.py)."""
+    spec = "kuhn(players=3,cards=4)"
+    code, out, err = cli("collusion", "tmecor", spec, "--team", "12", "--oracle", "alternating")
+    assert code == 0, err
+    assert "oracle: alternating (exact oracle: MILP)" in out, out
+    code, out, err = cli("collusion", "tmecor", spec, "--team", "12", "--oracle", "relaxation",
+                         "--relaxation-seconds", "5", "--json")  # fmt: skip
+    assert code == 0, err
+    d = json.loads(out)
+    assert Fraction(d["lower"]) <= Fraction(-1, 24) <= Fraction(d["upper"])
+    assert d["oracle"].startswith("relaxation") and d["oracle_option"] == "relaxation"
+
+
+def test_tmecor_ctrl_c_in_the_sharing_stage(cli, tmp_path, monkeypatch):
+    """Audit item 5: Ctrl-C during --sharing-iterations was swallowed (exit 0, a normal
+    bracket, the record's command saying 5000 iterations).  Now the bracket so far is
+    printed (the sharing bound of the iterations done is valid: any outsider strategy
+    bounds the team from above), marked interrupted, exit 130, and the record says the
+    iterations that ran.  The deferred signal is simulated: the solve returns as after
+    Ctrl-C at iteration 30 (tests/cli/test_signals.py sends real signals to the column
+    generation).  Expected value inside: -1/24, team 12 of four-card Kuhn (test_tmecor.py)."""
+    import toypoker.solvers as solvers
+
+    real = solvers.solve
+
+    def stopped_early(game, method, **kw):
+        kw["iterations"] = 30
+        res = real(game, method, **kw)
+        return dataclasses.replace(res, stopped="interrupted")
+
+    monkeypatch.setattr(solvers, "solve", stopped_early)
+    save = tmp_path / "b.json"
+    code, out, err = cli("collusion", "tmecor", "kuhn(players=3,cards=4)", "--team", "12",
+                         "--sharing-iterations", "5000", "--save", save, "--json")  # fmt: skip
+    assert code == 130, err
+    assert "interrupted" in err and "the bracket above is valid" in err, err
+    d = json.loads(out)
+    assert d["stopped"] == "interrupted" and d["sharing_iterations_run"] == 30
+    assert Fraction(d["lower"]) <= Fraction(-1, 24) <= Fraction(d["upper"])
+    rec = next(iter(load_brackets(save).values()))
+    assert "--sharing-iterations 30 " in rec["command"] and rec["stopped"] == "interrupted"
+
+
+@pytest.mark.slow  # two table7 runs, ~7 s
+def test_table7_ctrl_c_says_what_stands(cli, monkeypatch):
+    """Audit item 16: Ctrl-C in ``collusion table7`` printed only "interrupted" (exit 130).
+    Now, in the solves: how many equilibria were done and that no cell is complete; in
+    the team-optimal values: the complete Nash columns, the placements done (the
+    interrupted one a valid bracket), no team-optimal column.  The signals are
+    simulated in-process (the solve raises as the deferred Ctrl-C does; the TMECor
+    returns "interrupted" at its second call); tests/cli/test_signals.py sends real ones.
+    Expected: kuhn(players=3), team 23's strong merged LP value 1/12 (test above)."""
+    import toypoker.collusion.table7 as t7
+    import toypoker.solvers.tmecor as tm
+
+    real_solve, real_tmecor, calls = t7.solve_team_game, tm.tmecor, []
+
+    def solve_then_stop(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_solve(*a, **k)
+
+    monkeypatch.setattr(t7, "solve_team_game", solve_then_stop)
+    args = ("collusion", "table7", "kuhn(players=3)", "--team", "23", "--iterations", "20")
+    code, out, err = cli(*args)
+    assert code == 130, err
+    assert "2 of 7 equilibria solved" in err and "no cell of the table is complete" in err, err
+    monkeypatch.setattr(t7, "solve_team_game", real_solve)
+    tm_calls = []
+
+    def tmecor_then_stop(*a, **k):
+        tm_calls.append(1)
+        r = real_tmecor(*a, **k)
+        return dataclasses.replace(r, stopped="interrupted") if len(tm_calls) == 2 else r
+
+    monkeypatch.setattr(tm, "tmecor", tmecor_then_stop)
+    code, out, err = cli(*args)
+    assert code == 130, err
+    assert "Strong collusion payoffs" in out and "team-optimal" not in out.split("NashConv of")[0]
+    assert "strong team {2,3} team-optimal (merged LP" in out and "1/12" in out, out
+    assert "weak team {2,3} team-optimal (TMECor" in out and out.count(", interrupted)") == 1
+    assert "the Nash columns are complete" in err, err
+
+
+@pytest.mark.slow  # a whole table with its TMECors, ~6 s
+def test_table7_pot_sharing_says_the_team_optimal_split(cli):
+    """Audit item 15: with --sharing pot the team-optimal column shows an equal split of
+    the team's value as each member's payoff, unsaid; and strong lines said "TMECor"
+    where the help said merged LP.  Now a caption says so and the help names both."""
+    code, out, err = cli("collusion", "table7", "kuhn(players=3,cards=3)", "--sharing", "pot",
+                         "--iterations", "20", "--team-seconds", "5")  # fmt: skip
+    assert code == 0, err
+    assert out.count("team-optimal: the team's value split equally") == 2, out
+    assert "strong team {1,2} team-optimal (TMECor, backward-induction oracle" in out, out
+    code, out, _ = cli("collusion", "table7", "--help")
+    assert "pot sharing) the TMECor bracket" in " ".join(out.split()), out

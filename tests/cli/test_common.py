@@ -227,3 +227,20 @@ def test_rows_refusal_is_load_games_rule():
     # collusion keeps the uncolluded game's size
     assert common.rows_refusal("rhode_island(players=3,team=12,strong=true)") is not None
     assert common.rows_refusal("kuhn(players=3,team=12)") is None
+
+
+def test_shortened_specs_keep_the_part_that_differs():
+    """Audit item 23: two long specs differing in the middle (sharing=win / sharing=pot)
+    were shortened to the same text, hiding the difference; now it stays in view (a
+    difference near either end keeps the ordinary head-and-tail shortening)."""
+    from toypoker.cli.common import MAX_WORD, short_line
+
+    a = ("kuhn(players=3,cards=4,ante=1,bet=1,raise_cap=2,team=23,sharing=win,strong=true,"
+         "merge=false)")  # fmt: skip
+    b = a.replace("sharing=win", "sharing=pot")
+    line = short_line(f"the profile is for {a}, not for {b}")
+    assert "sharing=win" in line and "sharing=pot" in line, line
+    assert all(len(w) <= MAX_WORD + 1 for w in line.split()), line
+    c = a.replace("cards=4", "cards=5")
+    line = short_line(f"the profile is for {a}, not for {c}")
+    assert "cards=4" in line and "cards=5" in line, line

@@ -275,3 +275,71 @@ def test_layout_help_is_a_sentence(command, says):
     cmd = group.commands[command] if hasattr(group, "commands") else group
     (layout,) = [p for p in cmd.params if p.name == "layout"]
     assert says in " ".join(layout.help.split()), layout.help
+
+
+@pytest.mark.slow  # two LP solves, verify, eval and detect: ~8 s
+def test_a_merged_teams_profile_maps_onto_the_seats_and_back(cli, tmp_path):
+    """Audit item 12: a profile of ``merge=true`` (the strong team one player) was
+    refused by eval/verify/detect of the members' game ("the profile is for ...").  Now
+    mapped (same public tree and deals).  Expected numbers: the merged LP's exact team
+    value 1/12 of kuhn(players=3) team 23 (the solve's own certified LP), split 1/24
+    each by win sharing; and the merged table names the team's player."""
+    merged = "kuhn(players=3,team=23,strong=true,merge=true)"
+    members = "kuhn(players=3,team=23,strong=true)"
+    code, out, err = cli("solve", merged, "--method", "lp", "--no-table", "-o", tmp_path / "m.json")
+    assert code == 0, err
+    assert "P2 (team 23)" in out and "P1 " in out, out
+    code, out, err = cli("verify", members, tmp_path / "m.json", "--json")
+    assert code == 0, err
+    assert "mapped onto the members' seats" in err
+    data = json.loads(out)
+    assert data["equilibrium"] is True
+    assert [F(v["exact"]) for v in data["values"]] == [F(-1, 12), F(1, 24), F(1, 24)]
+    # and back: the members' profile read for the merged game
+    assert cli("solve", members, "--method", "lp", "--no-table", "-o", tmp_path / "s.json")[0] == 0
+    code, out, err = cli("eval", merged, tmp_path / "s.json", "--exact")
+    assert code == 0, err
+    assert "P2 (team 23)" in out and "1/12" in out, out
+    # detect reads the merged profile as H1 on the seats
+    code, out, err = cli("detect", "kuhn(players=3)", "--collusion", members, "--h1",
+                         tmp_path / "m.json", "--iterations", "100", "--runs", "20",
+                         "--json")  # fmt: skip
+    assert code == 0, err
+    assert json.loads(out)["kl_per_hand"] > 0
+
+
+def test_milp_seconds_bounds_the_team_milp(cli, one_line_error, tmp_path, monkeypatch):
+    """Audit item 22: ``verify --team`` printed a lower bound after the fixed 30 s MILP limit
+    with no way to raise it.  Now --milp-seconds (eval, verify, solve): the weak team's
+    exact response runs with that time limit (seen by a spy on the call), and the default
+    limit is restored after the run.  Profile: uniform play of kuhn(players=3), team 12."""
+    import importlib
+
+    from toypoker import load_game
+    from toypoker.profile import Profile
+
+    ev_module = importlib.import_module("toypoker.evaluate")
+    # the call that receives the limit (its name differs before/after issue 22's gain work)
+    name = "_team_response" if hasattr(ev_module, "_team_response") else "team_best_response"
+    real, limits = getattr(ev_module, name), []
+
+    def spy(*a, **k):
+        limits.append(k.get("time_limit"))
+        return real(*a, **k)
+
+    monkeypatch.setattr(ev_module, name, spy)
+    g = load_game("kuhn(players=3)")
+    Profile.uniform(g).to_json(tmp_path / "u.json")
+    before = ev_module.TEAM_MILP_SECONDS
+    for command in ("eval", "verify"):
+        code, out, err = cli(command, "kuhn(players=3)", tmp_path / "u.json", "--team", "12",
+                             "--milp-seconds", "7.5")  # fmt: skip
+        assert code in (0, 1), err  # verify: 1, uniform play is not an equilibrium
+        assert limits[-1] == 7.5 and ev_module.TEAM_MILP_SECONDS == before
+    code, out, err = cli("solve", "kuhn(players=3)", "--team", "12", "--iterations", "5",
+                         "--no-table", "--milp-seconds", "7.5")  # fmt: skip
+    assert code == 0 and limits[-1] == 7.5 and ev_module.TEAM_MILP_SECONDS == before, err
+    code, out, err = cli("eval", "kuhn(players=3)", tmp_path / "u.json", "--team", "12")
+    assert code == 0 and limits[-1] == before, err
+    assert "--milp-seconds" in one_line_error("verify", "kuhn(players=3)", tmp_path / "u.json",
+                                              "--milp-seconds", "0")  # fmt: skip

@@ -59,3 +59,61 @@ def test_a_team_seat_out_of_range_says_so(cli, one_line_error, tmp_path):
             err = one_line_error(*args, "--team", team)
             assert f"seat {seat} is out of range (seats 1..3)" in err, err
         assert "at least 2 distinct seats" in one_line_error(*args, "--team", "2")
+
+
+def test_a_largest_gain_target_also_says_the_team_gains_more(cli):
+    """Audit item 3: with --target-max-gain the run stopped by its target while the team
+    gained ~0.167 (the MILP joint response printed beside it), and no line said so (only
+    --target-nash-conv had it).  Issue 22: any run whose team gain exceeds its target."""
+    code, out, err = cli("solve", "kuhn(players=3)", "--team", "12", "--target-max-gain", "1e-3",
+                         "--no-table")  # fmt: skip
+    assert code == 0, err
+    assert "team 12 (" in out and "exceeds the target 0.001" in out, out
+
+
+def test_seeds_show_each_seeds_team_evaluation(cli):
+    """Audit item 4: ``--team 12 --seeds 2`` accepted the team and ignored it (no team
+    line, no team fields in the JSON).  Now each seed's joint best-response gain; a
+    strong team's seeds say they were solved merged.  The gains are the exact joint
+    response's of each seed's profile (tests/test_team_response.py checks it against
+    brute force); what answered (MILP, enumeration...) is not this test's concern."""
+    args = ("--method", "es-mccfr", "--seeds", "2", "--iterations", "300", "--no-table")
+    code, out, err = cli("solve", "kuhn(players=3)", "--team", "12", *args, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert [t["seed"] for t in data["team"]] == [0, 1]
+    assert all(t["team"] == "12" and t["how"] and t["gain"] > 0 for t in data["team"])
+    code, out, err = cli("solve", "kuhn(players=3)", "--team", "12", *args)
+    assert code == 0, err
+    assert "seed 0: team 12 (" in out and "seed 1: team 12 (" in out, out
+    code, out, err = cli("solve", "kuhn(players=3,team=12,strong=true)", *args)
+    assert code == 0, err
+    assert "solved as the merged team" in out and "seed 1: team 12" in out, out
+
+
+def test_lp_on_a_strong_pot_sharing_team_hints_at_merge(one_line_error, cli):
+    """Audit item 14: ``solve "kuhn(players=3,team=12,strong=true,sharing=pot)" --method
+    lp`` said only "the sequence-form LP is for two-player games"; now the way out, and
+    that way works (exit 0)."""
+    spec = "kuhn(players=3,team=12,strong=true,sharing=pot)"
+    err = one_line_error("solve", spec, "--method", "lp")
+    assert "merge=true to solve the strong team 12 as one player" in err, err
+    code, _, err = cli("solve", spec[:-1] + ",merge=true)", "--method", "lp", "--no-table")
+    assert code == 0, err
+
+
+def test_team_line_has_no_nested_parentheses():
+    """Audit item 24: "team 123 (alternating (lower bound: ...))"; now "team 123 by
+    alternating (lower bound: ...)" (an exact line keeps "team 12 (MILP)" or the like)."""
+    import dataclasses
+
+    from toypoker import load_game
+    from toypoker.cli.tables import team_lines
+    from toypoker.evaluate import evaluate
+    from toypoker.profile import Profile
+
+    g = load_game("kuhn(players=3)")
+    te = evaluate(g, Profile.uniform(g), team=(0, 1)).team
+    assert "(" not in te.how and team_lines(te)[0].startswith(f"team 12 ({te.how}): value")
+    slow = dataclasses.replace(te, how="alternating (lower bound)")
+    assert team_lines(slow)[0].startswith("team 12 by alternating (lower bound): value")

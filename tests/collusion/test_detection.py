@@ -170,3 +170,27 @@ def test_team_optimal_h1_strong_is_the_merged_lp_equilibrium():
         team_optimal_play(load_game("kuhn(players=3)"))
     with pytest.raises(ToypokerError, match="exactly one player outside"):
         team_optimal_play(load_game("kuhn(players=4,cards=5,team=12)"))
+
+
+def test_merged_and_members_games_are_partners():
+    """A merged team's game (merge=true) and its members' game: each the other's partner
+    (both spellings of the members' spec), the same public tree and deals (what
+    detect and transfer_profile need); other games have none."""
+    from toypoker.collusion.detection import (
+        check_same_table,
+        members_game,
+        merge_partners,
+        spec_difference,
+    )
+
+    merged = load_game("kuhn(players=3,team=23,strong=true,merge=true)")
+    members = members_game(merged)
+    assert members is not None and members.n_players == 3 and merged.n_players == 2
+    assert members.spec in {load_game(s).spec for s in merge_partners(merged)}
+    assert merge_partners(members) == (merged.spec,)
+    assert members_game(members) is None and merge_partners(load_game("kuhn()")) == ()
+    check_same_table(load_game("kuhn(players=3)"), members)
+    assert spec_difference("kuhn(players=3,cards=4)", "kuhn(players=3,cards=5)") == (
+        "cards=4 vs cards=5"
+    )
+    assert spec_difference("kuhn(players=3)", "leduc(players=3,team=23)") == "kuhn vs leduc"

@@ -75,7 +75,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "literature": ("literature", "app", "The papers' closed-form claims, checked exactly."),
     "dynamics": ("dynamics", "app", "Learning dynamics: the adaptation ODE and repeated play."),
     "collusion": ("collusion", "app", "Collusion: Ullman's (2015) Table 7 scenarios for any "
-                  "game."),
+                  "game (table7) and a team's TMECor bracket against one outsider (tmecor)."),
 }  # fmt: skip
 
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
@@ -40,10 +41,19 @@ from .common import (
     plot_option,
     positive,
     print_json,
+    stopped_name,
 )
 from .tables import team_option
 
-app = new_app("Collusion: Ullman's (2015) Table 7 scenarios for any game.")
+if TYPE_CHECKING:
+    from ..game import Game
+    from ..solvers.tmecor import TMECor
+
+app = new_app(
+    "Collusion: Ullman's (2015) Table 7 scenarios for any game (table7) and a team's "
+    "TMECor bracket against one outsider (tmecor).  How many hands an observer needs to "
+    "spot collusion: toypoker detect."
+)
 
 
 def table7(
@@ -72,8 +82,11 @@ def table7(
     team_optimal: Annotated[
         bool,
         typer.Option(
-            help="Also the team-optimal values (one outsider): strong, the merged team's "
-            "exact LP value; weak, the TMECor bracket within --team-seconds."
+            help="Also the team-optimal values (one outsider): a strong team with win "
+            "sharing, the merged team's exact LP value; otherwise (weak, or pot sharing) "
+            "the TMECor bracket within --team-seconds (a strong team's oracle is exact: backward "
+            "induction).  The "
+            "team-optimal column gives each member an equal share of the team's value."
         ),
     ] = True,
     team_seconds: Annotated[
@@ -121,9 +134,17 @@ def table7(
             def step(message: str) -> None:
                 bar.update(advance=0 if bar.values["game"] == "-" else 1, game=message)
 
-            stored = solve_collusion_profiles(
-                spec, seats, sharing, method, iterations, target_nash_conv, strong_solve, step
-            )
+            try:
+                stored = solve_collusion_profiles(
+                    spec, seats, sharing, method, iterations, target_nash_conv, strong_solve, step
+                )
+            except KeyboardInterrupt:
+                done = bar.completed
+                raise interrupted(
+                    f"{done} of {n_solves} equilibria solved, none kept: every cell averages "
+                    "all the seat rotations, so no cell of the table is complete (run again)",
+                    None,
+                ) from None
     if save is not None:
         stored.save(save)
     with Bar("collusion evaluations", len(stored.sigma), fields=("game",)) as bar:
@@ -131,18 +152,28 @@ def table7(
         def seen(message: str) -> None:
             bar.update(advance=0 if bar.values["game"] == "-" else 1, game=message)
 
-        t = collusion_table_from(
-            stored,
-            progress=seen,
-            team_optimal=team_optimal and len(seats) == n_players(spec) - 1,
-            team_seconds=team_seconds,
-        )
+        try:
+            t = collusion_table_from(
+                stored,
+                progress=seen,
+                team_optimal=team_optimal and len(seats) == n_players(spec) - 1,
+                team_seconds=team_seconds,
+            )
+        except KeyboardInterrupt:
+            kept = f"; the equilibria are in {save} (--profiles {save} skips the solves)"
+            raise interrupted(
+                "while evaluating the equilibria: no cell of the table is complete"
+                + (kept if save is not None else ""),
+                None,
+            ) from None
     if plot:
         from ..collusion.figures import table_bars
 
         table_bars(t, plot)
     if json_:
         print_json(t.to_json_dict())
+        if t.interrupted:
+            raise _team_optimal_stopped()
         return
     for line in table7_tables(t):
         out.print(line)
@@ -157,12 +188,25 @@ def table7(
     for r in t.team_optimal:
         digits = ",".join(seat_digits(r.members))
         value = num(r.low) if r.exact else f"[{num(r.low)}, {num(r.high)}]"
-        out.print(f"{r.strength} team {{{digits}}} team-optimal ({r.how}, {r.seconds:.1f} s): "
-                  f"{value}")  # fmt: skip
+        stop = ", interrupted" if r.interrupted else ""
+        out.print(f"{r.strength} team {{{digits}}} team-optimal ({r.how}, {r.seconds:.1f} s"
+                  f"{stop}): {value}")  # fmt: skip
     if save is not None:
         out.print(f"equilibria written to {save}")
     if plot:
         out.print(f"bar chart written to {plot}")
+    if t.interrupted:
+        raise _team_optimal_stopped()
+
+
+def _team_optimal_stopped() -> typer.Exit:
+    """Ctrl-C in the team-optimal values: what of the table stands (exit 130)."""
+    return interrupted(
+        "in the team-optimal values: the Nash columns are complete, the team-optimal "
+        "placements listed are valid brackets, the team-optimal column is left out (it "
+        "averages every placement)",
+        None,
+    )
 
 
 app.command("table7")(table7)
@@ -198,10 +242,17 @@ def table7_tables(t: CollusionTable) -> list[Table]:
     for strength in STRENGTHS:
         optimal = t.team_optimal_payoffs(strength)
         closed = all(r.exact for r in t.team_optimal if r.strength == strength)
+        note = None
+        if optimal is not None and t.sharing != "win":
+            note = ("team-optimal: the team's value split equally between its members "
+                    "(with pot sharing a member's own payoff may differ); the outsider "
+                    "gets minus the team's value")  # fmt: skip
         tab = Table(
             title=f"{strength.capitalize()} collusion payoffs, {t.spec}, team {names} "
             f"({t.sharing} sharing), averaged over {n} seat rotations; {t.how}",
             title_justify="left",
+            caption=note,
+            caption_justify="left",
         )
         tab.add_column("player")
         for c in SCENARIOS:
@@ -225,6 +276,10 @@ def table7_tables(t: CollusionTable) -> list[Table]:
     return tables
 
 
+TMECOR_ORACLES = ("hybrid", "exact", "alternating", "relaxation")
+"""The ``--oracle`` choices of ``collusion tmecor``."""
+
+
 def tmecor(
     spec: SpecArg,
     team: Annotated[
@@ -233,42 +288,63 @@ def tmecor(
     ] = None,
     seconds: Annotated[
         float | None,
-        typer.Option(help="Time budget: stop with the bracket found so far (anytime)."),
+        typer.Option(
+            help="Time budget of the column generation (default: no limit): it stops "
+            "after the first oracle call past it with the bracket found so far (anytime). "
+            "The --sharing-iterations and --pdlp-seconds stages have their own budgets."
+        ),
     ] = None,
     max_columns: Annotated[int, typer.Option(help="Cap on the joint plans generated.")] = 1000,
     tol: Annotated[
-        float, typer.Option(help="Stop when no plan beats the master's value by more.")
+        float,
+        typer.Option(
+            help="Stop when no plan beats the master's value by more than TOL "
+            "(chips per hand, the team's summed value)."
+        ),
     ] = 1e-9,
     oracle: Annotated[
         str,
         typer.Option(
             help="hybrid (alternating best responses, the MILP to certify), "
-            "exact (the MILP every step), alternating (no MILP) or relaxation (a weak "
+            "exact (the MILP every step), alternating (no MILP while generating; one "
+            "final MILP for the upper end) or relaxation (a weak "
             "team of two on big games: the relevant-pairs LP's plan and certified bound). "
             "With alternating or relaxation the run ends 'stopped: heuristic' when the "
             "oracle's plan no longer improves the master: the bracket stays certified, "
             "its width is what is left."
         ),  # fmt: skip
     ] = "hybrid",
+    relaxation_seconds: Annotated[
+        float | None,
+        typer.Option(
+            help="With --oracle relaxation: solve each relevant-pairs LP by HiGHS's PDLP "
+            "stopped after this many seconds (LPs too big for the interior point, e.g. "
+            "3P-MMH) instead of the interior point (default)."
+        ),
+    ] = None,
     sharing_iterations: Annotated[
         int,
         typer.Option(
             help="A weak team: also bound the upper end by the team seeing its cards "
-            "against the outsider of the merged game solved this many PDCFR+ iterations."
+            "against the outsider of the merged game solved this many PDCFR+ iterations "
+            "(0, the default: no such stage).  Ctrl-C in this stage keeps the bound of "
+            "the iterations done."
         ),
     ] = 0,
     pdlp_seconds: Annotated[
         float,
         typer.Option(
             help="With --sharing-iterations, a weak team of two: also certify the "
-            "relevant-pairs LP at that outsider (HiGHS PDLP, this many seconds)."
+            "relevant-pairs LP at that outsider (HiGHS PDLP, this many seconds; 0, the "
+            "default: no such stage)."
         ),
     ] = 0.0,
     save: Annotated[
         Path | None,
         typer.Option(
             help="Add the bracket to this JSON file of TMECor brackets (kept by "
-            "game and team, with this command line)."
+            "game and team, with the command line that ran); the file must be absent or "
+            "a brackets file (checked before the work)."
         ),
     ] = None,
     json_: JsonOpt = False,
@@ -276,17 +352,39 @@ def tmecor(
     """The team-maxmin equilibrium with correlation of a team against one outsider:
     the team's value bracketed exactly, [the team's mixture against the outsider's best
     response, the team's best response against the outsider's strategy] (column
-    generation, Celli and Gatti 2018).  Ctrl-C or --seconds stop with a valid bracket."""
+    generation, Celli and Gatti 2018).  Ctrl-C or --seconds stop with a valid bracket.
+
+    The game is the members' n-player game (a merged team's spec, merge=true, is
+    refused).  In --json, "columns" counts the joint plans generated in all, "plans"
+    those in the final mixture (positive weight)."""
     from ..games import load_game
     from ..solvers.tmecor import tmecor as solve_tmecor
 
     positive("--seconds", seconds)
     positive("--tol", tol)
+    positive("--relaxation-seconds", relaxation_seconds)
     at_least("--max-columns", max_columns, 1)
     at_least("--sharing-iterations", sharing_iterations, 0)
+    if oracle not in TMECOR_ORACLES:
+        raise ToypokerError(f"--oracle must be one of {', '.join(TMECOR_ORACLES)}, got {oracle!r}")
+    if relaxation_seconds is not None and oracle != "relaxation":
+        raise ToypokerError("--relaxation-seconds is for --oracle relaxation")
     if pdlp_seconds < 0:
         raise ToypokerError(f"--pdlp-seconds must be at least 0, got {pdlp_seconds:g}")
+    if pdlp_seconds > 0 and sharing_iterations == 0:
+        raise ToypokerError(
+            "--pdlp-seconds certifies the LP at the --sharing-iterations stage's outsider: "
+            "give --sharing-iterations too"
+        )
     check_file(save, "--save")
+    if save is not None and save.exists():  # a brackets file, read now: not after the work
+        from ..collusion.brackets import load_brackets
+
+        load_brackets(save)
+    if parse_spec(spec).as_dict().get("merge"):
+        raise ToypokerError(
+            "TMECor is for the members' n-player game, not the merged team's: drop merge=true"
+        )
     game = load_game(spec)
     the_team = Team.of_params(game.params)
     if team is not None:
@@ -299,53 +397,78 @@ def tmecor(
             bar.update(completed=columns, bracket=f"[{value:+.6f}, {upper:+.6f}]")
 
         r = solve_tmecor(game, the_team, tol=tol, max_columns=max_columns, seconds=seconds,
-                         progress=step, oracle=oracle)  # fmt: skip
-    if sharing_iterations > 0:
-        from ..solvers.team_bounds import merged_outsider, sharing_bound, strong_game, tighten
-
-        strong = strong_game(game, r.team)
-        y = merged_outsider(strong, "pdcfr+", iterations=sharing_iterations)
-        bound = sharing_bound(game, r.team, y, strong)
-        r = tighten(r, bound)
-        if pdlp_seconds > 0:
-            from ..solvers.team_bounds import relaxed_bound
-
-            r = tighten(r, relaxed_bound(game, r.team, bound.outsider, pdlp_seconds))
+                         progress=step, oracle=oracle,
+                         relaxation_seconds=relaxation_seconds)  # fmt: skip
+    ran = 0  # the sharing stage's iterations that ran (none after a Ctrl-C before it)
+    if sharing_iterations > 0 and r.stopped != "interrupted":
+        r, ran = _sharing_stage(game, r, sharing_iterations, pdlp_seconds)
     if save is not None:
-        import shlex
-
-        from ..collusion.brackets import save_bracket
-        from ..collusion.store import fingerprint
-
-        argv = [
-            "toypoker",
-            "collusion",
-            "tmecor",
-            spec,
-            "--team",
-            seat_digits(r.team),
-            "--oracle",
-            oracle,
-            "--tol",
-            f"{tol:g}",
-            "--max-columns",
-            str(max_columns),
-        ]
+        argv = ["toypoker", "collusion", "tmecor", spec, "--team", seat_digits(r.team), "--oracle",
+                oracle, "--tol", f"{tol:g}", "--max-columns", str(max_columns)]  # fmt: skip
         argv += [] if seconds is None else ["--seconds", f"{seconds:g}"]
-        argv += ["--sharing-iterations", str(sharing_iterations)] if sharing_iterations else []
-        argv += ["--pdlp-seconds", f"{pdlp_seconds:g}"] if pdlp_seconds else []
-        save_bracket(save, r, fingerprint(game), shlex.join([*argv, "--save", save.name]))
+        argv += (
+            []
+            if relaxation_seconds is None
+            else ["--relaxation-seconds", f"{relaxation_seconds:g}"]
+        )
+        argv += ["--sharing-iterations", str(ran)] if ran else []
+        argv += (
+            ["--pdlp-seconds", f"{pdlp_seconds:g}"]
+            if pdlp_seconds and ran == sharing_iterations
+            else []
+        )
+        _save(save, game, r, argv)
     if json_:
-        print_json(r.to_json_dict())
+        print_json({**r.to_json_dict(), "oracle_option": oracle, "sharing_iterations_run": ran})
     else:
         digits = seat_digits(r.team)
         out.print(f"TMECor of team {digits} against player {r.outsider + 1} in {r.spec}")
         out.print(f"team value in [{_exact(r.lower)}, {_exact(r.upper)}]")
         out.print(f"width {_exact(r.width)}{' (exact)' if r.exact else ''}")
         out.print(f"{r.columns} joint plans generated, {len(r.plans)} in the mixture")
-        out.print(f"oracle: {r.how}; {r.seconds:.2f} s; stopped: {r.stopped}")
+        how = r.how if r.how.startswith(oracle) else f"{oracle} (exact oracle: {r.how})"
+        if sharing_iterations:
+            part = "" if ran == sharing_iterations else f" of {sharing_iterations}"
+            how += f"; sharing bound: {ran}{part} PDCFR+ iterations"
+        out.print(f"oracle: {how}; {r.seconds:.2f} s; stopped: {r.stopped}")
     if r.stopped == "interrupted":
         raise interrupted("the bracket above is valid, not converged", None)
+
+
+def _sharing_stage(
+    game: Game, r: TMECor, iterations: int, pdlp_seconds: float
+) -> tuple[TMECor, int]:
+    """``r`` tightened by the team seeing its cards against the merged game's outsider
+    after ``iterations`` PDCFR+ iterations (and the PDLP bound at that outsider); Ctrl-C
+    there keeps the bound of the iterations done (any outsider strategy bounds the
+    team's value from above) and marks ``r`` interrupted.  Returns the iterations run."""
+    from ..solvers import solve as solve_game
+    from ..solvers.team_bounds import sharing_bound, strong_game, tighten
+
+    strong = strong_game(game, r.team)
+    with Bar("sharing bound: PDCFR+ on the merged team", iterations) as bar:
+        res = solve_game(strong, "pdcfr+", merge=True, team=False, iterations=iterations,
+                         progress=lambda t, _nc: bar.update(t))  # fmt: skip
+    assert res.profile is not None
+    bound = sharing_bound(game, r.team, res.profile, strong)
+    r = tighten(r, bound)
+    if stopped_name(res.stopped) == "interrupted":
+        return dataclasses.replace(r, stopped="interrupted"), res.iterations
+    if pdlp_seconds > 0:
+        from ..solvers.team_bounds import relaxed_bound
+
+        r = tighten(r, relaxed_bound(game, r.team, bound.outsider, pdlp_seconds))
+    return r, res.iterations
+
+
+def _save(save: Path, game: Game, r: TMECor, argv: list[str]) -> None:
+    """Add ``r`` to the brackets file ``save`` with the command line that ran."""
+    import shlex
+
+    from ..collusion.brackets import save_bracket
+    from ..collusion.store import fingerprint
+
+    save_bracket(save, r, fingerprint(game), shlex.join([*argv, "--save", save.name]))
 
 
 app.command("tmecor")(tmecor)

@@ -4,6 +4,7 @@ paths, progress that stays visible when piped, interrupts and resume hints."""
 from __future__ import annotations
 
 import copy
+import importlib
 import json
 import math
 import os
@@ -12,7 +13,8 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -46,6 +48,29 @@ StrongSolveOpt = Annotated[
         "strategy played by the members; members: the n-player game as it is."
     ),
 ]
+
+MilpSecondsOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="Time limit of a weak team's joint best-response MILP (default 30 s); past it "
+        "the line says so and gives the alternating best responses' lower bound."
+    ),
+]
+
+
+@contextmanager
+def milp_seconds_limit(seconds: float | None) -> Iterator[None]:
+    """Within the block, a weak team's MILP stops after ``seconds``
+    (:data:`toypoker.evaluate.TEAM_MILP_SECONDS`; ``None``: unchanged)."""
+    ev_module = importlib.import_module("..evaluate", __package__)  # the module, not the function
+    before = ev_module.TEAM_MILP_SECONDS
+    if seconds is not None:
+        ev_module.TEAM_MILP_SECONDS = seconds
+    try:
+        yield
+    finally:
+        ev_module.TEAM_MILP_SECONDS = before
+
 
 TeamOpt = Annotated[
     str | None,
@@ -248,8 +273,25 @@ def _elide(text: str, keep: int) -> str:
 def short_line(message: str, prefix: str = "") -> str:
     """``prefix + message`` as one line of at most :data:`MAX_LINE` characters: white
     space collapsed, long words (echoed values) and then the whole cut in the middle."""
-    words = " ".join(_elide(w, MAX_WORD) for w in str(message).split())
+    split = str(message).split()
+    long = [w for w in split if len(w) > MAX_WORD]
+    words = " ".join(_elide_against(w, long, MAX_WORD) for w in split)
     return prefix + _elide(words, MAX_LINE - len(prefix))
+
+
+def _elide_against(text: str, others: list[str], keep: int) -> str:
+    """:func:`_elide`, except that where ``text`` (a long echoed value, e.g. a spec) first
+    differs from another long word of the message is kept in view: two specs that
+    differ in the middle do not print as the same shortened text."""
+    if len(text) <= keep:
+        return text
+    same = [len(os.path.commonprefix([text, o])) for o in others if o != text]
+    head = (keep - 3) * 3 // 5
+    at = max(same, default=0)
+    if at < head or at >= len(text) - (keep - 3 - head):  # normal shortening shows it
+        return _elide(text, keep)
+    name = text[: text.find("(") + 1] if 0 <= text.find("(") < head // 2 else text[:8]
+    return name + "..." + _elide(text[max(at - 12, len(name)) :], keep - len(name) - 3)
 
 
 def one_line(message: str, kind: str = "error") -> None:

@@ -10,8 +10,8 @@ import typer
 from rich.table import Table
 
 from ..collusion import STRONG_SOLVES, CollusionProfiles, solve_team_game
+from ..collusion.detection import check_same_table, members_game, team_optimal_play
 from ..collusion.detection import detect as detect_collusion
-from ..collusion.detection import team_optimal_play
 from ..errors import ToypokerError
 from ..evaluate import nash_conv
 from ..game import Game
@@ -90,7 +90,11 @@ def detect(
     ] = None,
     h1: Annotated[
         Path | None,
-        typer.Option(help="Collusion profile (H1) file; default: CFR+ on the collusion game."),
+        typer.Option(
+            help="Collusion profile (H1) file (a merged team's profile is read on the "
+            "seats); default: --method on the collusion game (a strong win-sharing team: "
+            "its merged game, see --strong-solve)."
+        ),
     ] = None,
     h1_play: Annotated[
         str,
@@ -111,7 +115,12 @@ def detect(
         ),
     ] = "public",
     team: Annotated[
-        str | None, typer.Option(help="The colluding seats (1-based digits, e.g. 12).")
+        str | None,
+        typer.Option(
+            help="The colluding seats (1-based digits, e.g. 12; default: the --collusion "
+            "spec's team).  Needed by --scenario private (the outsiders keep the honest "
+            "play); checked against the spec's team in both scenarios."
+        ),
     ] = None,
     method: Annotated[str, typer.Option(help="Solver for a missing profile.")] = "cfr+",
     iterations: Annotated[int, typer.Option(help="Iterations for a missing profile.")] = 2000,
@@ -161,18 +170,23 @@ def detect(
     positive("--team-seconds", team_seconds)
     if scenario not in ("public", "private"):
         raise ToypokerError(f"--scenario must be public or private, not {scenario!r}")
-    if scenario == "private" and not team:
-        raise ToypokerError("--scenario private needs --team, e.g. --team 12")
     check_figure(plot)
     g0, g1 = load_game(spec), load_game(collusion)
+    g1 = members_game(g1) or g1  # a merged team plays on its members' seats
+    own = Team.of_params(g1.params)
+    if scenario == "private" and team is None and own is None:
+        raise ToypokerError("--scenario private needs a team: --team 12 or a team= in --collusion")
     if g0.spec == g1.spec and h0 == h1:  # both solved (or read) alike
         raise ToypokerError(
             f"H0 and H1 are the same game {g0.spec} played the same way: nothing to detect; "
             "give --collusion a team (e.g. team=12,sharing=win) or different --h0/--h1"
         )
-    seats: tuple[int, ...] = ()
-    if scenario == "private":  # the colluders: the --collusion spec's team, if it names one
-        seats = team_option(str(team), g1.n_players, Team.of_params(g1.params)).seats
+    check_same_table(g0, g1)  # before any solve
+    seats = own.seats if own is not None else ()
+    if team is not None:  # checked alike in both scenarios; the colluders when private
+        seats = team_option(team, g1.n_players, own).seats
+    if scenario == "public":
+        seats = ()
     stored = CollusionProfiles.load(profiles) if profiles is not None else None
     opts = (method, iterations, target_nash_conv, strong_solve)
     p0, how0 = _profile(g0, h0, stored, *opts, "H0")

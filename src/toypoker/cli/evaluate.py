@@ -11,6 +11,7 @@ import typer
 from rich.table import Table
 
 from ..archive import is_archive, read_profile
+from ..errors import ProfileError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
@@ -20,13 +21,16 @@ from ..solvers.vector_solver import ROW_LAYOUT_LIMIT, vector_count, vector_evalu
 from .common import (
     FractionsOpt,
     JsonOpt,
+    MilpSecondsOpt,
     SpecArg,
     TeamOpt,
     check_readable,
     err,
+    milp_seconds_limit,
     num,
     one_line,
     out,
+    positive,
     print_json,
 )
 from .layouts import (
@@ -50,7 +54,34 @@ ProfileArg = Annotated[
 def load_profile(path: Path, game: Game, exact: bool) -> Profile:
     """The profile in ``path`` for ``game``; ``exact`` reads decimals as written (0.1 = 1/10).
     What the library notes while reading (decimals snapped onto the simplex) is said
-    on stderr, one line each."""
+    on stderr, one line each.  A profile of a strong team's merged game (``merge=true``)
+    is mapped onto the members' seats, and back (same public tree and deals)."""
+    try:
+        return _load_profile(path, game, exact)
+    except ProfileError as exc:
+        if ", not " not in str(exc):  # not about the game
+            raise
+        from ..collusion.detection import merge_partners  # only here: scipy.stats et al.
+
+        for partner in merge_partners(game):
+            try:
+                prof = _load_profile(path, load_game(partner), exact)
+                break
+            except ProfileError:
+                continue
+        else:
+            raise
+    what = ("of the team merged (merge=true): mapped onto the members' seats"
+            if prof.game.params.get("merge") else "of the members' seats: mapped onto the "
+            "merged team (merge=true)")  # fmt: skip
+    one_line(f"{path} is a profile {what}", kind="note")
+    from ..teams import transfer_profile
+
+    return transfer_profile(prof, game)
+
+
+def _load_profile(path: Path, game: Game, exact: bool) -> Profile:
+    """:func:`load_profile` without the merged team's mapping."""
     check_readable(path, "profile")
     if is_archive(path):  # the compact archive (solve -o p.npz / --result r.npz)
         prof = read_profile(path, game)
@@ -71,6 +102,7 @@ def eval_(
         typer.Option("--exact/--float", help="Exact rationals: decimals read as written."),
     ] = False,
     team: TeamOpt = None,
+    milp_seconds: MilpSecondsOpt = None,
     fractions: FractionsOpt = False,
     layout: Annotated[
         str,
@@ -86,7 +118,9 @@ def eval_(
 
     For a team, also its joint best-response gain.  A holdem/rhode_island game whose
     counted row layout needs more than 2 GB is evaluated on the vector layout (floats);
-    ``--exact`` and ``--team`` there are refused at once, before anything is built."""
+    --exact and --team there are refused at once, before anything is built.  A profile
+    of a strong team's merged game (merge=true) is read on the members' seats, and back."""
+    positive("--milp-seconds", milp_seconds)
     if exact or team is not None:
         what = "eval --exact" if exact else "eval --team"
         rows_or_refuse(spec, what, "without it eval runs on the vector layout (floats)", layout)
@@ -110,11 +144,13 @@ def eval_(
         return
     g = load_game(spec)
     the_team = team_of(g, team)  # checked before the profile is read
-    ev = evaluate(g, load_profile(profile, g, exact), team=the_team)
+    prof = load_profile(profile, g, exact)
+    with milp_seconds_limit(milp_seconds):
+        ev = evaluate(g, prof, team=the_team)
     if json_:
         print_json({"game": g.spec, **ev.to_dict()})
         return
-    out.print(values_table(ev, fractions=fractions))
+    out.print(values_table(ev, fractions=fractions, game=g))
     if ev.team is not None:
         out.print(*team_lines(ev.team), sep="\n")
 
@@ -123,6 +159,7 @@ def verify(
     spec: SpecArg,
     profile: ProfileArg,
     team: TeamOpt = None,
+    milp_seconds: MilpSecondsOpt = None,
     fractions: FractionsOpt = False,
     layout: Annotated[
         str,
@@ -139,11 +176,13 @@ def verify(
 
     For a team, also its exact joint best-response gain.  Exit status 1 when the profile is not an
     equilibrium."""
+    positive("--milp-seconds", milp_seconds)
     rows_or_refuse(spec, "verify", "toypoker eval gives floats on the vector layout", layout)
     g = load_game(spec)
     the_team = team_of(g, team)  # checked before the profile is read
     prof = load_profile(profile, g, exact=True)
-    ev = evaluate(g, prof, team=the_team)
+    with milp_seconds_limit(milp_seconds):
+        ev = evaluate(g, prof, team=the_team)
     found = deviations(g, prof, ev)
     equilibrium, devs = found.equilibrium, found.deviations
     if json_:
@@ -152,7 +191,7 @@ def verify(
             data = {**data, "team": ev.team.to_dict()}
         print_json(data)
     else:
-        out.print(values_table(ev, fractions=fractions))
+        out.print(values_table(ev, fractions=fractions, game=g))
         if ev.team is not None:
             out.print(*team_lines(ev.team), sep="\n")
         if equilibrium:

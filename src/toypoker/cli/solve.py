@@ -16,6 +16,7 @@ from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
+from ..games.collusion import Team
 from ..plots import plot_convergence
 from ..profile import Profile
 from ..result import Result
@@ -29,6 +30,7 @@ from ..vector.layout import VectorGame
 from .common import (
     Bar,
     JsonOpt,
+    MilpSecondsOpt,
     SpecArg,
     Stage,
     TeamOpt,
@@ -40,6 +42,7 @@ from .common import (
     emit,
     err,
     interrupted,
+    milp_seconds_limit,
     non_negative,
     num,
     one_line,
@@ -144,8 +147,8 @@ def solve(
     method: Annotated[
         str,
         typer.Option(
-            help="cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+, fp, es-mccfr, os-mccfr, lp "
-            "or enumerate."
+            help="cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+, fp, es-mccfr, os-mccfr, "
+            "pcs-cfr+ (public chance sampling, vector layout), lp or enumerate."
         ),
     ] = "cfr+",
     iterations: Annotated[
@@ -156,12 +159,20 @@ def solve(
         ),
     ] = None,
     target_nash_conv: Annotated[
-        float | None, typer.Option(help="Stop once NashConv is at or below this.")
+        float | None,
+        typer.Option(
+            help="Stop once NashConv (chips per hand, summed over the players) is at or "
+            "below this; for a strong win-sharing team solved merged, NashConv of the "
+            "merged game."
+        ),
     ] = None,
     seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
     target_max_gain: Annotated[
         float | None,
-        typer.Option(help="Stop once every best-response gain is at or below this (eps)."),
+        typer.Option(
+            help="Stop once every best-response gain (chips per hand) is at or below this "
+            "(eps); for a strong win-sharing team solved merged, in the merged game."
+        ),
     ] = None,
     seed: Annotated[
         int | None, typer.Option(help="Seed of sampling methods (with --seeds: the first seed).")
@@ -202,6 +213,7 @@ def solve(
         ),
     ] = None,
     team: TeamOpt = None,
+    milp_seconds: MilpSecondsOpt = None,
     layout: Annotated[
         str,
         typer.Option(
@@ -226,6 +238,7 @@ def solve(
     at_most("--decimals", decimals, MAX_DECIMALS)
     non_negative("--target-nash-conv", target_nash_conv)
     non_negative("--target-max-gain", target_max_gain)
+    positive("--milp-seconds", milp_seconds)
     positive("--seconds", seconds)
     positive("--checkpoint-seconds", checkpoint_seconds)
     for path, option in ((output, "-o"), (result, "--result"), (csv, "--csv")):
@@ -268,15 +281,23 @@ def solve(
     }
     if seeds > 1:
         base = checkpoint or resume or temp_checkpoint("seeds")
-        _solve_seeds(g, method, seeds, seed or 0, kw, output, csv, result, base, resume, json_)
+        kw_seeds = {**kw, "team": the_team or False}
+        with milp_seconds_limit(milp_seconds):
+            _solve_seeds(
+                g, method, seeds, seed or 0, kw_seeds, output, csv, result, base, resume, json_
+            )
         if checkpoint is None and resume is None:
             for k in range(seeds):
                 seeded(base, (seed or 0) + k).unlink(missing_ok=True)
         return
     ck = None if m.one_shot else checkpoint or temp_checkpoint("solve")
-    res = run_with_bar(
-        g, method, seed=seed, checkpoint=ck, resume=resume, team=the_team or False, **kw
-    )
+    try:
+        with milp_seconds_limit(milp_seconds):
+            res = run_with_bar(
+                g, method, seed=seed, checkpoint=ck, resume=resume, team=the_team or False, **kw
+            )
+    except ToypokerError as exc:
+        raise ToypokerError(_merge_hint(g, str(exc))) from None
     stopped = stopped_name(res.stopped)
     if checkpoint is None and ck is not None and stopped != "interrupted":
         ck.unlink(missing_ok=True)
@@ -299,13 +320,18 @@ def solve(
         elif table:
             out.print(strategy_table(res.profile, decimals))
         out.print(
-            values_table(vector_values(res) if vector else evaluate(g, res.profile), decimals)
+            values_table(
+                vector_values(res) if vector else evaluate(g, res.profile),
+                decimals,
+                game=None if vector else g,
+            )
         )
         seed_txt = f", seed {res.seed}" if res.seed is not None else ""
         if not m.one_shot:
             ran = (
                 f"{res.iterations} iterations in {res.seconds:.2f} s "
-                f"(stopped by {stopped}{seed_txt})"
+                f"({'interrupted' if stopped == 'interrupted' else f'stopped by {stopped}'}"
+                f"{seed_txt})"
             )
         elif stopped == "solved":
             ran = f"solved in {res.seconds:.2f} s"  # one solve: no iterations to count
@@ -315,7 +341,8 @@ def solve(
         if res.solved_as is not None:
             out.print(f"solved as the merged team: {res.solved_as}")
         if res.team is not None:
-            out.print(*team_lines(res.team, target_nash_conv), sep="\n")
+            aim = target_nash_conv if target_nash_conv is not None else target_max_gain
+            out.print(*team_lines(res.team, aim), sep="\n")
         elif vector and "team=" in spec:  # weak collusion: the lifted team response reads rows
             out.print(team_gain_note(spec))
         if output:
@@ -345,6 +372,20 @@ def solve(
         )
 
 
+def _merge_hint(g: Game | VectorGame, message: str) -> str:
+    """``message`` of a two-player method refused on a strong team's ``n``-player game,
+    said with the way out first (merge=true: the team one player); others unchanged."""
+    team = None if isinstance(g, VectorGame) else Team.of_params(g.params)
+    if "two-player" not in message or team is None or not team.strong:
+        return message
+    if g.n_players - len(team.seats) != 1:  # merged, still more than two players
+        return message
+    return (
+        f"this method is for two-player games and {g.n_players} players remain: give the spec "
+        f"merge=true to solve the strong team {team.digits} as one player (a two-player game)"
+    )
+
+
 def _solve_seeds(
     g: Game | VectorGame,
     method: str,
@@ -359,7 +400,8 @@ def _solve_seeds(
     json_: bool,
 ) -> None:
     """Run seeds ``first .. first + seeds - 1`` (each checkpointed beside ``base``) and
-    summarise the spread of the solutions (the experiment behind Szafron et al.'s family).
+    summarise the spread of the solutions (the experiment behind Szafron et al.'s family);
+    with a team (``kw["team"]``), each seed's team evaluation.
     One Ctrl-C stops the batch; ``--resume`` continues every seed where it stopped.
     On the vector layout (``pcs-cfr+``) the hand vectors are built once for all seeds,
     each seed its own rng."""
@@ -388,9 +430,19 @@ def _solve_seeds(
             runs.append(r)
             bar.update(k + 1)
     summary = plain(SeedSpread.from_runs(game, method, kw["iterations"], runs).to_json_dict())
+    if runs[0].solved_as is not None:
+        summary["solved_as"] = runs[0].solved_as
+    if kw.get("team"):  # each seed's team evaluation
+        summary["team"] = [{"seed": r.seed, **plain(r.team.to_dict())} for r in runs if r.team]
     if emit(summary, result, json_):
         return
     _print_spread(game, method, seeds, summary)
+    if runs[0].solved_as is not None:
+        out.print(f"solved as the merged team: {runs[0].solved_as}")
+    aim = kw["target_nash_conv"] if kw["target_nash_conv"] is not None else kw["target_max_gain"]
+    for r in runs:
+        if r.team is not None:
+            out.print(*(f"seed {r.seed}: {line}" for line in team_lines(r.team, aim)), sep="\n")
     if output or csv:
         said(f"profiles written as {seeded(output or csv, first)} ... (one per seed)")
     if result:

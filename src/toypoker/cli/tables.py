@@ -62,11 +62,12 @@ def team_of(game: Game, digits: str | None) -> Team | None:
 
 def team_lines(te: TeamEvaluation, target: float | None = None) -> list[str]:
     """The team's joint best-response gain and the outsiders' gains, one line; a second
-    when the team's gain exceeds ``target`` (the run's NashConv target)."""
+    when the team's gain exceeds ``target`` (the run's target: NashConv or largest gain)."""
     outs = ", ".join(f"P{p + 1} {num(g)}" for p, g in zip(te.outsiders, te.outsider_gains,
                                                          strict=True))  # fmt: skip
+    how = f"({te.how})" if "(" not in te.how else f"by {te.how}"  # no nested parentheses
     lines = [
-        f"team {te.digits} ({te.how}): value {num(te.value)}, joint best response "
+        f"team {te.digits} {how}: value {num(te.value)}, joint best response "
         f"{num(te.br_value)}, team gain {num(te.gain)}; outsider gain {outs}"
     ]
     if target is not None and float(te.gain) > target:
@@ -118,10 +119,29 @@ def strategy_table(profile: Profile, decimals: int | None = None, limit: int = 2
     return t
 
 
-def values_table(ev: Evaluation, decimals: int | None = None, fractions: bool = False) -> Table:
+def player_names(game: Game | None, n: int) -> list[str]:
+    """``P1``, ``P2``, ...; in a strong team's merged game (``merge=true``) the team's
+    player says so (``P1 (team 12)``) and an outsider its seat when it moved."""
+    names = [f"P{p + 1}" for p in range(n)]
+    team = Team.of_params(game.params) if game is not None and game.params.get("merge") else None
+    if team is None or game is None:
+        return names
+    seats = n + len(team.seats) - 1  # the members' game
+    for seat, q in enumerate(team.merged_seat(seats)):
+        if seat == team.seats[0]:
+            names[q] = f"P{q + 1} (team {team.digits})"
+        elif seat not in team.seats and seat != q:
+            names[q] = f"P{q + 1} (seat {seat + 1})"
+    return names
+
+
+def values_table(
+    ev: Evaluation, decimals: int | None = None, fractions: bool = False, game: Game | None = None
+) -> Table:
     """Expected value, best-response value and gain of each player, and NashConv:
     12 significant digits (short fractions also as ``p/q``; every fraction in full,
-    folded, with ``fractions``), or ``decimals`` places."""
+    folded, with ``fractions``), or ``decimals`` places.  With ``game``, a merged
+    team's player is named (:func:`player_names`)."""
 
     def fmt(x: object) -> str:
         return num(x, fractions) if decimals is None else f"{float(x):.{decimals}f}"
@@ -135,8 +155,9 @@ def values_table(ev: Evaluation, decimals: int | None = None, fractions: bool = 
     t.add_column("player")
     for c in ("expected value", "best-response value", "gain"):
         t.add_column(c, justify="right", overflow="fold")
+    names = player_names(game, len(ev.values))
     for p, (v, b, gn) in enumerate(zip(ev.values, ev.br_values, ev.gains, strict=True)):
-        t.add_row(f"P{p + 1}", fmt(v), fmt(b), fmt(gn))
+        t.add_row(names[p], fmt(v), fmt(b), fmt(gn))
     return t
 
 

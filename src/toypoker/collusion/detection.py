@@ -36,8 +36,10 @@ from scipy.stats import norm
 from ..errors import ToypokerError
 from ..evaluate import BestResponse, edge_probabilities
 from ..game import Game
-from ..games.collusion import Team
+from ..games import load_game
+from ..games.collusion import COLLUSION_KEYS, Team, merged_spec
 from ..profile import Profile, uniform_sigma
+from ..spec import format_spec, parse_spec
 
 #: H1 given as a correlated mixture: ``(probability, profile)`` pairs summing to 1
 Mixture = Sequence[tuple[float, Profile]]
@@ -100,6 +102,28 @@ def mixture_probabilities(
     return total
 
 
+def members_game(game: Game) -> Game | None:
+    """The members' ``n``-player game of a merged team's game (``merge=true``: the team
+    one agent), else ``None``; the two share the public tree and deals, so
+    :func:`toypoker.teams.transfer_profile` maps profiles between them."""
+    if not game.params.get("merge"):
+        return None
+    parsed = parse_spec(game.spec)
+    return load_game(format_spec(parsed.name, {**parsed.as_dict(), "merge": False}))
+
+
+def merge_partners(game: Game) -> tuple[str, ...]:
+    """The specs of ``game``'s other form: the merged team's game of a strong win-sharing
+    collusion game, or the members' game of a merged one (written with ``merge=false``
+    and without ``merge``); none for other games."""
+    if game.params.get("merge"):
+        parsed = parse_spec(game.spec)
+        rest = {k: v for k, v in parsed.as_dict().items() if k != "merge"}
+        return (format_spec(parsed.name, rest), format_spec(parsed.name, {**rest, "merge": False}))
+    merged = merged_spec(game.spec)
+    return () if merged is None else (merged,)
+
+
 @dataclass(frozen=True)
 class TeamOptimalPlay:
     """The team's optimal play in a collusion game, as H1 for :func:`detect`.
@@ -107,7 +131,8 @@ class TeamOptimalPlay:
     Attributes
     ----------
     mixture
-        ``(probability, profile)`` pairs: one pair (the merged LP's equilibrium) for a
+        ``(probability, profile)`` pairs, profiles of the members' game (a merged game's
+        play is mapped onto the seats): one pair (the merged LP's equilibrium) for a
         strong win-sharing team; the TMECor plans (team members' joint pure plans, the
         outsider's TMECor strategy) otherwise.
     low, high
@@ -135,7 +160,8 @@ def team_optimal_play(
     Parameters
     ----------
     game
-        A game with ``team=`` and exactly one player outside the team.
+        A game with ``team=`` and exactly one player outside the team (a merged team's
+        game, ``merge=true``, is played on its members' seats).
     seconds
         Time budget of a TMECor (weak team); its bracket is valid when it stops early,
         and the mixture is then the best found.
@@ -155,6 +181,7 @@ def team_optimal_play(
     from ..solvers import solve
     from ..solvers.tmecor import tmecor
 
+    game = members_game(game) or game
     team = Team.of_params(game.params)
     if team is None:
         raise ToypokerError(f"{game.spec} has no team: give the collusion game a team=")
@@ -180,7 +207,10 @@ def team_optimal_play(
     return TeamOptimalPlay(mixture, r.lower, r.upper, how, r.stopped == "interrupted")
 
 
-def _same_table(g0: Game, g1: Game) -> None:
+def check_same_table(g0: Game, g1: Game) -> None:
+    """Raise unless ``g0`` and ``g1`` share the public tree and deals (what
+    :func:`detect` needs; cheap: compare the compiled rows).  The message names what
+    differs between the specs (game, or parameters other than the team's)."""
     same = (
         g0.n_rows == g1.n_rows
         and np.array_equal(g0.row_deal, g1.row_deal)
@@ -190,9 +220,26 @@ def _same_table(g0: Game, g1: Game) -> None:
     )
     if not same:
         raise ToypokerError(
-            f"{g0.spec} and {g1.spec} do not share the public tree and deals: an observer "
-            "cannot compare them hand by hand"
+            f"the honest game and the collusion game differ ({spec_difference(g0.spec, g1.spec)})"
+            " and do not share the public tree and deals: an observer cannot compare them "
+            "hand by hand"
         )
+
+
+def spec_difference(a: str, b: str) -> str:
+    """What differs between two canonical specs, short: ``"kuhn vs leduc"`` or
+    ``"cards=4 vs cards=5, bet=1 vs bet=2"`` (collusion keys left out), else both specs."""
+    pa, pb = parse_spec(a), parse_spec(b)
+    if pa.name != pb.name:
+        return f"{pa.name} vs {pb.name}"
+    da, db = pa.as_dict(), pb.as_dict()
+    keys = [
+        k for k in dict.fromkeys([*da, *db]) if k not in COLLUSION_KEYS and da.get(k) != db.get(k)
+    ]
+    if not keys:
+        return f"{a} vs {b}"
+    side = [", ".join(f"{k}={d[k]}" if k in d else f"no {k}" for k in keys) for d in (da, db)]
+    return f"{side[0]} vs {side[1]}"
 
 
 @dataclass(frozen=True)
@@ -299,7 +346,7 @@ def detect(
         raise ToypokerError(f"tremble must be in [0, 1), got {tremble}")
     if runs < 1 or max_hands < 1:
         raise ToypokerError("need runs >= 1 and max_hands >= 1")
-    _same_table(game0, game1)
+    check_same_table(game0, game1)
     if rng is None:
         rng = np.random.default_rng(seed)
     key, n_keys = observation_keys(game0)

@@ -97,10 +97,18 @@ class CollusionTable:
         outsider best-responds (Table 7's *Public* scenario), averaged over the seat
         rotations like :attr:`payoffs`: per player ``(low, high)``, each member getting
         an equal share of the team's bracket, the outsider minus the team's.  ``None``
-        when :attr:`team_optimal` has no value for ``strength``."""
+        when :attr:`team_optimal` lacks a placement for ``strength`` (none computed, or
+        the computation was interrupted)."""
         rows = [(r.members, float(r.low), float(r.high)) for r in self.team_optimal
-                if r.strength == strength]  # fmt: skip
-        return self._rotated(rows) if rows else None
+                if r.strength == strength and not r.interrupted]  # fmt: skip
+        n = len(next(iter(self.payoffs.values())))
+        return self._rotated(rows) if len(rows) == n else None
+
+    @property
+    def interrupted(self) -> bool:
+        """Ctrl-C or SIGTERM stopped the team-optimal values (the payoffs are complete;
+        :attr:`team_optimal` holds the placements done, the last one a valid bracket)."""
+        return any(r.interrupted for r in self.team_optimal)
 
     def team_value_payoffs(self) -> tuple[tuple[float, float], ...] | None:
         """:attr:`team_values` (strong win sharing: the merged team's value bracketed by
@@ -189,9 +197,13 @@ class TeamOptimal:
     how
         ``"merged LP"`` (a strong win-sharing team is one player: its merged game's
         exact LP value) or ``"TMECor"`` (column generation,
-        :func:`toypoker.solvers.tmecor.tmecor`, within a time budget).
+        :func:`toypoker.solvers.tmecor.tmecor`, within a time budget; ``"TMECor,
+        backward-induction oracle"`` for a strong team with pot sharing).
     seconds
         Wall time.
+    interrupted
+        Ctrl-C or SIGTERM stopped the TMECor (the bracket is valid, not converged; the
+        placements after it are not computed).
     """
 
     strength: str
@@ -200,6 +212,7 @@ class TeamOptimal:
     high: Fraction
     how: str
     seconds: float
+    interrupted: bool = False
 
     @property
     def exact(self) -> bool:
@@ -218,6 +231,7 @@ class TeamOptimal:
             "exact": self.exact,
             "how": self.how,
             "seconds": self.seconds,
+            "interrupted": self.interrupted,
         }
 
 
@@ -246,7 +260,9 @@ def team_optimal_values(
     Returns
     -------
     tuple of TeamOptimal
-        In the order (placement, strength) of :func:`placements` and :data:`STRENGTHS`.
+        In the order (placement, strength) of :func:`placements` and :data:`STRENGTHS`;
+        after a Ctrl-C (or SIGTERM) in a TMECor, those done, the last marked
+        ``interrupted``.
 
     Raises
     ------
@@ -278,7 +294,11 @@ def team_optimal_values(
             if progress is not None:
                 progress(f"tmecor {spec_c}")
             r = tmecor(load_game(spec_c), members, seconds=seconds)
-            rows.append(TeamOptimal(strength, members, r.lower, r.upper, "TMECor", r.seconds))
+            how = "TMECor, backward-induction oracle" if strength == "strong" else "TMECor"
+            stop = r.stopped == "interrupted"
+            rows.append(TeamOptimal(strength, members, r.lower, r.upper, how, r.seconds, stop))
+            if stop:  # the signal the TMECor deferred: no further placement
+                return tuple(rows)
     return tuple(rows)
 
 
