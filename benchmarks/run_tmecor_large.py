@@ -30,6 +30,18 @@ run; the sharing bound 0.479225; team 13 0.206760 vs 0.304654; team 12 -0.328333
 ``--oracle relaxation --relaxation-seconds S`` solves each column's relevant-pairs LP
 by PDLP too (the interior point did not finish one 3P-MMH LP in 22 min).
 
+``--saddle-seconds S --saddle-file F.npz`` solves the relaxation's saddle LP (the outsider
+free: :func:`toypoker.solvers.team_saddle.saddle_bounds`, PDLP S seconds; the iterate
+saved to F, or read from F when it exists) and certifies both its sides: an upper end
+at the LP's outsider (with ``--pdlp-seconds``, also the relevant-pairs bound recomputed
+at that outsider) and the **floor**, below which no upper end of this relaxation can go
+(saved in the JSON record as ``relaxation_floor``).
+
+``--projected-starts`` (with ``--oracle alternating``) starts the members' alternating
+best responses at each step also from the strong team's best response projected on
+each member's information (:func:`toypoker.solvers.team_bounds.projected_starts`), and
+from ``--random-starts N`` random plans (``--seed``).
+
 Usage::
 
     python benchmarks/run_tmecor_large.py --game "mercer(players=3,variant=mmh)" \\
@@ -55,12 +67,15 @@ from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
 from toypoker.profile import Profile
 from toypoker.solvers.team_bounds import (
     merged_outsider,
+    projected_starts,
     relaxed_bound,
     sharing_bound,
     strong_game,
     tighten,
 )
+from toypoker.solvers.team_saddle import saddle_bounds
 from toypoker.solvers.tmecor import tmecor
+from toypoker.team_relaxation import RelaxedSaddle
 from toypoker.team_response import joint_plan_alternating, random_plans
 from toypoker.teams import splice
 
@@ -83,6 +98,40 @@ def reply_plans(game, seats: tuple[int, ...], outsider: Profile) -> list[np.ndar
     return [joint_plan_alternating(game, seats, coef, [x])[0] for x in starts]
 
 
+def saddle(g, seats: tuple[int, int], args: argparse.Namespace) -> tuple[object, dict]:
+    """The relaxation's saddle LP (solved, or read from ``--saddle-file``), certified: its
+    upper end (the smaller of its own multipliers' and, with ``--pdlp-seconds``, the
+    relevant-pairs bound recomputed at its outsider) and its floor, as JSON fields."""
+    t0 = time.perf_counter()
+    lp = None
+    read = args.saddle_file is not None and args.saddle_file.exists()
+    if read:
+        with np.load(args.saddle_file) as f:
+            lp = RelaxedSaddle(float(f["value"]), f["w"], f["z"], f["duals"], f["outsider"],
+                               str(f["status"]), float(f["seconds"]))  # fmt: skip
+    sb = saddle_bounds(g, seats, args.saddle_seconds, lp=lp)
+    if lp is None and args.saddle_file is not None:
+        lp = sb.lp
+        np.savez(args.saddle_file, value=lp.value, w=lp.w, z=lp.z, duals=lp.duals,
+                 outsider=lp.outsider, status=lp.status, seconds=lp.seconds)  # fmt: skip
+    print(f"saddle LP {sb.lp.value:.6f} (PDLP {sb.lp.status}{', read' if read else ''}): "
+          f"upper end {float(sb.upper.value):.6f}, "
+          f"floor {float(sb.floor):.6f} ({time.perf_counter() - t0:.0f} s); load {load()}",
+          flush=True)  # fmt: skip
+    bound = sb.upper
+    if args.pdlp_seconds > 0:
+        relaxed = relaxed_bound(g, seats, sb.upper.outsider, args.pdlp_seconds)
+        print(
+            f"relevant-pairs bound at the saddle's outsider {float(relaxed.value):.6f} "
+            f"(PDLP {relaxed.status}, {relaxed.seconds:.0f} s); load {load()}",
+            flush=True,
+        )
+        bound = relaxed if relaxed.value < bound.value else bound
+    extra = {"relaxation_floor": str(sb.floor), "relaxation_floor_float": float(sb.floor),
+             "saddle_status": sb.lp.status, "saddle_lp_value": sb.lp.value}  # fmt: skip
+    return bound, extra
+
+
 def main() -> None:
     """Run the segments."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -103,6 +152,25 @@ def main() -> None:
                     "instead of the interior point")  # fmt: skip
     ap.add_argument("--save", type=Path, default=None,
                     help="add the best bracket to this JSON file of TMECor brackets")  # fmt: skip
+    ap.add_argument("--saddle-seconds", type=float, default=0.0,
+                    help="solve the relaxation's saddle LP (PDLP, this many seconds) and "
+                    "certify its upper end and its floor")  # fmt: skip
+    ap.add_argument(
+        "--saddle-file",
+        type=Path,
+        default=None,
+        help=".npz of the saddle LP's iterate: read if it exists, else saved",
+    )
+    ap.add_argument("--projected-starts", action="store_true",
+                    help="alternating oracle: start also from the strong team's best "
+                    "response projected on each member's information")  # fmt: skip
+    ap.add_argument(
+        "--random-starts",
+        type=int,
+        default=0,
+        help="with --projected-starts: this many random start plans per step",
+    )
+    ap.add_argument("--seed", type=int, default=0, help="seed of the random start plans")
     args = ap.parse_args()
     seats = tuple(int(c) - 1 for c in args.team)
     begin = time.perf_counter()
@@ -112,28 +180,39 @@ def main() -> None:
         plans = list(np.load(args.checkpoint))
     checkpointed = len(plans)
     strong = None
-    if args.oracle == "alternating" or args.sharing_iterations:
+    if args.oracle == "alternating" or args.sharing_iterations or args.projected_starts:
         strong = strong_game(g, seats)
     bound = None
+    extra: dict[str, object] = {}
+    if args.saddle_seconds or (args.saddle_file is not None and args.saddle_file.exists()):
+        bound, extra = saddle(g, (seats[0], seats[1]), args)
     if args.sharing_iterations:  # the information-sharing upper bound (team_bounds.py)
         t0 = time.perf_counter()
         y = merged_outsider(strong, "pdcfr+", iterations=args.sharing_iterations)
         t1 = time.perf_counter()
-        bound = sharing_bound(g, seats, y, strong)
-        print(f"sharing bound {float(bound.value):.6f} (merged PDCFR+ "
+        sharing = sharing_bound(g, seats, y, strong)
+        print(f"sharing bound {float(sharing.value):.6f} (merged PDCFR+ "
               f"{args.sharing_iterations} iterations {t1 - t0:.0f} s, exact best response "
-              f"{bound.seconds:.0f} s); load {load()}", flush=True)  # fmt: skip
+              f"{sharing.seconds:.0f} s); load {load()}", flush=True)  # fmt: skip
         if args.pdlp_seconds > 0:  # the relevant-pairs upper end at the same outsider
-            relaxed = relaxed_bound(g, (seats[0], seats[1]), bound.outsider, args.pdlp_seconds)
+            relaxed = relaxed_bound(g, (seats[0], seats[1]), sharing.outsider,
+                                    args.pdlp_seconds)  # fmt: skip
             print(f"relevant-pairs bound {float(relaxed.value):.6f} (PDLP {relaxed.status}, "
                   f"{relaxed.seconds:.0f} s; at {time.perf_counter() - begin:.0f} s of the "
                   f"run); load {load()}", flush=True)  # fmt: skip
-            if relaxed.value < bound.value:
-                bound = relaxed
+            if relaxed.value < sharing.value:
+                sharing = relaxed
+        if bound is None or sharing.value < bound.value:
+            bound = sharing
         if not plans:  # first columns: the members' alternating best responses to y
             t0 = time.perf_counter()
             plans = reply_plans(g, seats, y)
             print(f"{len(plans)} start plans answering it ({time.perf_counter() - t0:.0f} s)")
+    more = None
+    if args.projected_starts:
+        assert strong is not None
+        rng = np.random.default_rng(args.seed)
+        more = projected_starts(g, strong, seats, rng, args.random_starts)
     if args.oracle != "alternating":
         strong = None
     print(f"{args.game} team {args.team}, oracle {args.oracle}; load {load()}; "
@@ -150,7 +229,7 @@ def main() -> None:
 
         r = tmecor(g, seats, oracle=args.oracle, upper_game=strong, seconds=args.segment,
                    start_plans=plans, progress=step,
-                   relaxation_seconds=args.relaxation_seconds)  # fmt: skip
+                   relaxation_seconds=args.relaxation_seconds, more_starts=more)  # fmt: skip
         plans = list(r.plans)
         if args.checkpoint is not None:
             np.save(args.checkpoint, np.stack(plans))
@@ -169,7 +248,7 @@ def main() -> None:
             best = dataclasses.replace(r, lower=low, upper=up,
                                        seconds=time.perf_counter() - begin)  # fmt: skip
             argv = ["python", "benchmarks/run_tmecor_large.py", *sys.argv[1:]]
-            save_bracket(args.save, best, fingerprint(g), shlex.join(argv))
+            save_bracket(args.save, best, fingerprint(g), shlex.join(argv), extra)
 
 
 if __name__ == "__main__":

@@ -361,6 +361,7 @@ def tmecor(
     upper_game: Game | None = None,
     start_plans: Sequence[np.ndarray] = (),
     relaxation_seconds: float | None = None,
+    more_starts: Callable[[Profile], list[np.ndarray]] | None = None,
 ) -> TMECor:
     """The team's optimal correlated plan against the one outsider, bracketed exactly.
 
@@ -405,6 +406,10 @@ def tmecor(
         stopped after this many seconds (LPs too big for the interior point: 3P-MMH)
         instead of the interior point; its plan and certified multipliers are used
         the same way.
+    more_starts
+        With the alternating or hybrid oracle: more start plans for the members'
+        alternating best responses at each step, from the outsider's float profile
+        (e.g. :func:`toypoker.solvers.team_bounds.projected_starts`).
 
     Returns
     -------
@@ -460,7 +465,8 @@ def tmecor(
         return cf[game.term_rows] * u_team
 
     def cheap_oracle(prof: Profile) -> tuple[np.ndarray, float]:
-        return joint_plan_alternating(game, seats, team_coef(prof), plans[-4:])
+        extra = more_starts(prof) if more_starts is not None else []
+        return joint_plan_alternating(game, seats, team_coef(prof), [*plans[-4:], *extra])
 
     # oracle="relaxation": the best (smallest) relaxed bound so far, its duals and the
     # exact outsider strategy it answered (certified exactly at the end)
