@@ -42,6 +42,11 @@ best responses at each step also from the strong team's best response projected 
 each member's information (:func:`toypoker.solvers.team_bounds.projected_starts`), and
 from ``--random-starts N`` random plans (``--seed``).
 
+``--floor-minutes M`` (after the segments) raises the relaxation's floor by column
+generation over relaxation points (:func:`toypoker.solvers.team_saddle.floor_generation`,
+each relevant-pairs LP by PDLP ``--floor-lp-seconds`` seconds) from the mixture's plans;
+its certified relaxed bounds are upper ends too.
+
 Usage::
 
     python benchmarks/run_tmecor_large.py --game "mercer(players=3,variant=mmh)" \\
@@ -56,6 +61,7 @@ import os
 import shlex
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -73,7 +79,7 @@ from toypoker.solvers.team_bounds import (
     strong_game,
     tighten,
 )
-from toypoker.solvers.team_saddle import saddle_bounds
+from toypoker.solvers.team_saddle import floor_generation, saddle_bounds
 from toypoker.solvers.tmecor import tmecor
 from toypoker.team_relaxation import RelaxedSaddle
 from toypoker.team_response import joint_plan_alternating, random_plans
@@ -171,6 +177,11 @@ def main() -> None:
         help="with --projected-starts: this many random start plans per step",
     )
     ap.add_argument("--seed", type=int, default=0, help="seed of the random start plans")
+    ap.add_argument("--floor-minutes", type=float, default=0.0,
+                    help="after the segments: raise the relaxation's floor by column "
+                    "generation over relaxation points for this many minutes")  # fmt: skip
+    ap.add_argument("--floor-lp-seconds", type=float, default=60.0,
+                    help="PDLP seconds per relaxation LP of --floor-minutes")  # fmt: skip
     args = ap.parse_args()
     seats = tuple(int(c) - 1 for c in args.team)
     begin = time.perf_counter()
@@ -242,6 +253,22 @@ def main() -> None:
               f"{float(up - low):10.6f} {load()}", flush=True)  # fmt: skip
         if r.stopped == "heuristic":
             break
+    if args.floor_minutes > 0 and low is not None:
+
+        def fstep(points: int, value: float, upper: float) -> None:
+            print(f"  floor: {points} points, master {value:.6f}, upper {upper:.6f}; "
+                  f"load {load()}", flush=True)  # fmt: skip
+
+        fg = floor_generation(g, (seats[0], seats[1]), plans, 60 * args.floor_minutes,
+                              args.floor_lp_seconds, progress=fstep)  # fmt: skip
+        print(f"relaxation floor {float(fg.floor):.6f} ({fg.points} points, "
+              f"{fg.seconds:.0f} s); load {load()}", flush=True)  # fmt: skip
+        old = Fraction(str(extra.get("relaxation_floor", fg.floor)))
+        extra.update(relaxation_floor=str(max(old, fg.floor)),
+                     relaxation_floor_float=float(max(old, fg.floor)))  # fmt: skip
+        if fg.upper is not None and fg.upper.value < up:
+            r = tighten(r, fg.upper)
+            up = fg.upper.value
     if low is not None and up is not None:
         print(f"best bracket (exact): [{low}, {up}]")
         if args.save is not None:  # the best ends over the segments, each a valid bound

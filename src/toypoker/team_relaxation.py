@@ -214,6 +214,8 @@ class RelaxedResponse:
         then ``plan`` is the team's best response.
     seconds
         Wall time of the LP.
+    point
+        The LP's (or PDLP's last) ``w``, one entry per kept pair.
     """
 
     value: float
@@ -221,6 +223,7 @@ class RelaxedResponse:
     plan: np.ndarray
     integral: bool
     seconds: float
+    point: np.ndarray | None = None
 
 
 def relaxed_response(
@@ -292,7 +295,7 @@ def relaxed_response(
                 plan[inf.offset + int(np.argmax(block))] = 1
     xs = np.concatenate(own)
     integral = bool(np.all(np.minimum(np.abs(xs), np.abs(xs - 1)) <= 1e-6))
-    return RelaxedResponse(value, duals, plan, integral, time.perf_counter() - t0)
+    return RelaxedResponse(value, duals, plan, integral, time.perf_counter() - t0, w)
 
 
 def certified_bound(

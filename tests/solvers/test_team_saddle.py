@@ -13,6 +13,7 @@ from toypoker.errors import ToypokerError
 from toypoker.solvers.team_saddle import (
     _member_structure,
     feasible_pairs,
+    floor_generation,
     relaxation_floor,
     saddle_bounds,
 )
@@ -74,7 +75,8 @@ def test_feasible_pairs_repairs_any_point_exactly():
     a = model.a.tocsr()
     for r in range(model.n_constraints):
         lo, hi = a.indptr[r], a.indptr[r + 1]
-        lhs = sum(int(v) * int(big[c]) for v, c in zip(a.data[lo:hi], a.indices[lo:hi]))
+        pairs = zip(a.data[lo:hi], a.indices[lo:hi], strict=True)
+        lhs = sum(int(v) * int(big[c]) for v, c in pairs)
         assert lhs == (1 << 30 if r == 0 else 0)
     assert big.min() >= 0 and big.max() <= 1 << 30
     with pytest.raises(ToypokerError, match="bits"):
@@ -109,3 +111,20 @@ def test_saddle_needs_a_team_of_two_and_a_fitting_iterate():
     s = saddle_bounds(g, (0, 1), 10.0, "simplex")
     with pytest.raises(ToypokerError, match="does not fit"):
         saddle_bounds(g, (0, 2), 10.0, lp=s.lp)
+
+
+def test_floor_generation_closes_on_the_exact_value_from_one_random_plan():
+    # four-card Kuhn team {2,3} (exact TMECor 5/132, WEAK4): from one random pure plan the
+    # relaxation points raise the floor from that plan's own guarantee to the value; the
+    # certified upper end comes down to it (the relaxation is tight here)
+    g = load_game("kuhn(players=3)")
+    team = (1, 2)
+    plan = random_plans(g, team, 1, np.random.default_rng(0))[0]
+    out = _Outsider(g, (0,))
+    alone = out.best_response_value(list(_Columns(g, out, team)(plan, exact=True)))
+    r = floor_generation(g, team, [plan], 20.0, 2.0, tol=1e-6)
+    assert r.upper is not None and r.points > 1
+    assert alone < r.floor <= WEAK4[team] <= r.upper.value
+    assert r.upper.value - r.floor < F(1, 10**6)
+    with pytest.raises(ToypokerError, match="plans"):
+        floor_generation(g, team, [], 1.0)

@@ -31,6 +31,7 @@ by the north-west corner rule), so ``A w = b`` holds exactly and ``0 <= w <= 1``
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -43,13 +44,21 @@ from ..team_relaxation import (
     RelaxedSaddle,
     certified_bound,
     pair_model,
+    relaxed_response,
     relaxed_saddle,
 )
 from ..team_response import last_sequences
 from .team_bounds import RelaxedBound
-from .tmecor import _Columns, _Outsider
+from .tmecor import _Columns, _Outsider, master_lp
 
-__all__ = ["SaddleBounds", "feasible_pairs", "relaxation_floor", "saddle_bounds"]
+__all__ = [
+    "FloorGeneration",
+    "SaddleBounds",
+    "feasible_pairs",
+    "floor_generation",
+    "relaxation_floor",
+    "saddle_bounds",
+]
 
 
 @dataclass(frozen=True)
@@ -226,13 +235,20 @@ def relaxation_floor(
     bits = 52
     big = feasible_pairs(game, model, w, bits)
     nv = model.n_vars
-    pair = out.term_seq.astype(np.int64) * nv + model.term_var
-    uniq, inv = np.unique(pair, return_inverse=True)
-    agg = np.zeros(len(uniq), dtype=object)
-    np.add.at(agg, inv.reshape(-1), np.asarray(num, dtype=object))
+    uniq, agg = _pair_payoffs(out, model, num)
     c = np.zeros(out.n_seq, dtype=object)
     np.add.at(c, uniq // nv, agg * big[uniq % nv].astype(object))
     return Fraction(out.best_response_value(list(c), min), den * (1 << bits))
+
+
+def _pair_payoffs(out: _Outsider, model: PairModel, num: np.ndarray) -> tuple[np.ndarray, ...]:
+    """The team's integer payoffs summed per (outsider sequence, kept pair): keys
+    ``seq * n_vars + var`` and their sums (Python integers)."""
+    pair = out.term_seq.astype(np.int64) * model.n_vars + model.term_var
+    uniq, inv = np.unique(pair, return_inverse=True)
+    agg = np.zeros(len(uniq), dtype=object)
+    np.add.at(agg, inv.reshape(-1), np.asarray(num, dtype=object))
+    return uniq, agg
 
 
 def saddle_bounds(
@@ -290,3 +306,128 @@ def saddle_bounds(
         raise ToypokerError("the relaxation's floor above its upper end: a certificate bug")
     bound = RelaxedBound(upper, behaviour, lp.status, time.perf_counter() - start)
     return SaddleBounds(bound, floor, lp, time.perf_counter() - start)
+
+
+@dataclass(frozen=True)
+class FloorGeneration:
+    """The relaxation's TMECor bracketed by column generation over relaxation points
+    (:func:`floor_generation`).
+
+    Attributes
+    ----------
+    floor
+        Exact lower bound on the saddle value (the master's mixture of pure plans and
+        repaired relaxation points against the outsider's exact best response).
+    upper
+        The smallest certified relaxed bound met (an upper end on the team's TMECor
+        value, at its outsider strategy), or ``None`` before the first LP.
+    points
+        Relaxation points generated.
+    seconds
+        Wall time.
+    """
+
+    floor: Fraction
+    upper: RelaxedBound | None
+    points: int
+    seconds: float
+
+
+def floor_generation(
+    game: Game,
+    team: tuple[int, int],
+    plans: list[np.ndarray],
+    seconds: float,
+    lp_seconds: float = 60.0,
+    model: PairModel | None = None,
+    progress: Callable[[int, float, float], None] | None = None,
+    tol: float = 1e-7,
+) -> FloorGeneration:
+    """Raise the relaxation's floor toward its saddle value by column generation whose
+    columns are points of the relaxation, not plans.
+
+    The master LP (as TMECor's) mixes the pure plans ``plans`` (their lifted points are
+    in the relaxation) and the relaxation points found so far; its outsider ``y`` is
+    rounded exactly, the relevant-pairs LP at ``y`` is run by PDLP for ``lp_seconds``
+    (its multipliers certify an upper end ``R(y)``, as :func:`relaxed_bound`), and its
+    point, repaired exactly (:func:`feasible_pairs`), is the next column.  The master's
+    exact value is a floor on the saddle value, so on every relaxation-based upper end;
+    it starts at the plans' TMECor lower end and rises.
+
+    Parameters
+    ----------
+    game
+        A game with one player outside the two-member ``team``.
+    team
+        Two seats (0-based).
+    plans
+        Joint pure plans (at least one), e.g. a TMECor checkpoint.
+    seconds
+        Time budget (checked before each LP).
+    lp_seconds
+        PDLP's time limit per relaxation LP.
+    model
+        The team's :func:`~toypoker.team_relaxation.pair_model` (built if not given).
+    progress
+        Called after each master LP with the points so far, the master's value and the
+        best upper end so far (floats).
+    tol
+        Stop when the best upper end is within this of the master's value.
+
+    Returns
+    -------
+    FloorGeneration
+    """
+    from scipy.sparse import coo_array
+
+    start = time.perf_counter()
+    rest = [p for p in range(game.n_players) if p not in team]
+    if len(team) != 2 or len(rest) != 1 or not plans:
+        raise ToypokerError("the floor generation needs a team of two, one outsider, plans")
+    seats = (int(team[0]), int(team[1]))
+    model = model if model is not None else pair_model(game, seats)
+    out = _Outsider(game, (rest[0],))
+    columns = _Columns(game, out, seats)
+    ft = out.constraints()
+    num, den = columns.numerators()
+    uniq, agg = _pair_payoffs(out, model, num)
+    nv, full = model.n_vars, 1 << 52
+    pay = coo_array((agg.astype(np.float64) / float(den), (uniq // nv, uniq % nv)),
+                    shape=(out.n_seq, nv)).tocsr()  # fmt: skip
+    cols = [columns(p) for p in plans]
+    points: list[np.ndarray] = []
+    upper: RelaxedBound | None = None
+    while True:
+        value, _, lam, y = master_lp(ft, cols)
+        if progress is not None:
+            progress(len(points), value, np.inf if upper is None else float(upper.value))
+        if time.perf_counter() - start > seconds:
+            break
+        if upper is not None and float(upper.value) - value <= tol:
+            break
+        behaviour = out.grid_behaviour(y)
+        num_y, den_y = columns.exact_coefficients(behaviour)
+        coef = np.array([int(v) for v in num_y], dtype=np.float64) / float(den_y)
+        rel = relaxed_response(game, model, coef, "pdlp", lp_seconds)
+        bound = certified_bound(model, rel.duals, num_y, den_y)
+        if upper is None or bound < upper.value:
+            upper = RelaxedBound(bound, behaviour, "pdlp", rel.seconds)
+        assert rel.point is not None
+        points.append(feasible_pairs(game, model, rel.point))
+        cols.append(pay @ (points[-1] / full))
+    # the exact floor: the rationalised mixture against the outsider's exact best response
+    weights = [Fraction(float(x)).limit_denominator(10**9) if x > 1e-12 else Fraction(0)
+               for x in lam]  # fmt: skip
+    total = sum(weights, Fraction(0))
+    mixed = np.zeros(out.n_seq, dtype=object)
+    for k, wk in enumerate(weights):
+        if wk == 0:
+            continue
+        if k < len(plans):
+            mixed = mixed + (wk / total) * columns(plans[k], exact=True)
+        else:
+            c = np.zeros(out.n_seq, dtype=object)
+            np.add.at(c, uniq // nv, agg * points[k - len(plans)][uniq % nv].astype(object))
+            mixed = mixed + np.array([Fraction(int(v), den * full) for v in c]) * (wk / total)
+    floor = out.best_response_value(list(mixed), min)
+    return FloorGeneration(floor, upper, len(points), time.perf_counter() - start)
