@@ -66,11 +66,12 @@ def test_saddle_floor_on_smh_is_the_exact_value():
 
 
 def test_feasible_pairs_repairs_any_point_exactly():
-    # a random point of [0,1]^n, far from the relaxation: the repaired integers satisfy
+    # a random point (outside [0,1] too), far from the relaxation: the repaired integers satisfy
     # every kept equality exactly (checked here in Python integers, row by row)
     g = load_game("kuhn(players=3,cards=3)")
     model = pair_model(g, (0, 2))
-    w = np.random.default_rng(3).random(model.n_vars)
+    w = np.random.default_rng(3).random(model.n_vars) * 1.5 - 0.2
+    w[5] = np.nan  # an iterate may hold anything
     big = feasible_pairs(g, model, w, bits=30)
     a = model.a.tocsr()
     for r in range(model.n_constraints):

@@ -21,6 +21,16 @@ two polytopes) is the value of the saddle LP::
   outsider strategy, can go below it**.  When ``floor > lower + eps`` the relaxation
   cannot bring the bracket's width under ``eps``.
 
+:func:`floor_generation` raises a floor the other way: column generation whose columns are
+(repaired) relaxation points, from the TMECor master's plans.
+
+Measured on 3P-MMH team {2,3} (1,087,521 kept pairs; load 3-5 on 2 shared cores): PDLP on
+the saddle LP for 1,085 s ended far from converged (objective 0.2539, residual 1.7e-4;
+certified upper end 0.7301 at its outsider, floor 0.2185 from its point), and ten minutes
+of :func:`floor_generation` (eight relaxation points, PDLP 60 s each) left the floor at
+the plans' own lower end 0.390799: neither measurement decides whether the relaxation
+can bring the bracket under 0.01 there.
+
 The repair: each block of pairs ``{(I a, J b)}`` (member 0's infoset ``I``, member 1's
 ``J``) is a transportation problem whose row sums ``w(I a, parent of J)`` and column sums
 ``w(parent of I, J b)`` are blocks of smaller depth; with those fixed exactly the block
@@ -185,7 +195,8 @@ def feasible_pairs(game: Game, model: PairModel, w: np.ndarray, bits: int = 52) 
     gi, gj = g0[i][order], g1[j][order]
     cut = np.flatnonzero((np.diff(gi) != 0) | (np.diff(gj) != 0)) + 1
     full = 1 << bits
-    big = np.round(np.clip(np.asarray(w, dtype=np.float64), 0.0, 1.0) * full).astype(np.int64)
+    point = np.nan_to_num(np.asarray(w, dtype=np.float64), nan=0.0)
+    big = np.round(np.clip(point, 0.0, 1.0) * full).astype(np.int64)
     out = big.tolist()
     ii, jj, ro, co = i.tolist(), j.tolist(), row_of.tolist(), col_of.tolist()
     for blk in np.split(order, cut):
