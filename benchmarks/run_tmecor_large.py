@@ -30,6 +30,26 @@ run; the sharing bound 0.479225; team 13 0.206760 vs 0.304654; team 12 -0.328333
 ``--oracle relaxation --relaxation-seconds S`` solves each column's relevant-pairs LP
 by PDLP too (the interior point did not finish one 3P-MMH LP in 22 min).
 
+``--saddle-seconds S --saddle-file F.npz`` solves the relaxation's saddle LP (the outsider
+free: :func:`toypoker.solvers.team_saddle.saddle_bounds`, PDLP S seconds; the iterate
+saved to F, or read from F when it exists) and certifies both its sides: an upper end
+at the LP's outsider (with ``--pdlp-seconds``, also the relevant-pairs bound recomputed
+at that outsider) and the **floor**, below which no upper end of this relaxation can go
+(saved in the JSON record as ``relaxation_floor``).
+
+``--projected-starts`` (with ``--oracle alternating``) starts the members' alternating
+best responses at each step also from the strong team's best response projected on
+each member's information (:func:`toypoker.solvers.team_bounds.projected_starts`), and
+from ``--random-starts N`` random plans (``--seed``).  3P-MMH, from the checkpoints of the
+last brackets, two random starts, load 3-5: team 23 0.354072 -> 0.382186 in 10 min (77
+columns, ~7 s each) -> 0.390799 in 6 more; team 13 -0.134674 -> 0.006494 in 7 min (63
+columns), where the alternating best responses alone had stopped finding columns.
+
+``--floor-minutes M`` (after the segments) raises the relaxation's floor by column
+generation over relaxation points (:func:`toypoker.solvers.team_saddle.floor_generation`,
+each relevant-pairs LP by PDLP ``--floor-lp-seconds`` seconds) from the mixture's plans;
+its certified relaxed bounds are upper ends too.
+
 Usage::
 
     python benchmarks/run_tmecor_large.py --game "mercer(players=3,variant=mmh)" \\
@@ -44,6 +64,7 @@ import os
 import shlex
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -55,12 +76,15 @@ from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
 from toypoker.profile import Profile
 from toypoker.solvers.team_bounds import (
     merged_outsider,
+    projected_starts,
     relaxed_bound,
     sharing_bound,
     strong_game,
     tighten,
 )
+from toypoker.solvers.team_saddle import floor_generation, saddle_bounds
 from toypoker.solvers.tmecor import tmecor
+from toypoker.team_relaxation import RelaxedSaddle
 from toypoker.team_response import joint_plan_alternating, random_plans
 from toypoker.teams import splice
 
@@ -83,6 +107,40 @@ def reply_plans(game, seats: tuple[int, ...], outsider: Profile) -> list[np.ndar
     return [joint_plan_alternating(game, seats, coef, [x])[0] for x in starts]
 
 
+def saddle(g, seats: tuple[int, int], args: argparse.Namespace) -> tuple[object, dict]:
+    """The relaxation's saddle LP (solved, or read from ``--saddle-file``), certified: its
+    upper end (the smaller of its own multipliers' and, with ``--pdlp-seconds``, the
+    relevant-pairs bound recomputed at its outsider) and its floor, as JSON fields."""
+    t0 = time.perf_counter()
+    lp = None
+    read = args.saddle_file is not None and args.saddle_file.exists()
+    if read:
+        with np.load(args.saddle_file) as f:
+            lp = RelaxedSaddle(float(f["value"]), f["w"], f["z"], f["duals"], f["outsider"],
+                               str(f["status"]), float(f["seconds"]))  # fmt: skip
+    sb = saddle_bounds(g, seats, args.saddle_seconds, lp=lp)
+    if lp is None and args.saddle_file is not None:
+        lp = sb.lp
+        np.savez(args.saddle_file, value=lp.value, w=lp.w, z=lp.z, duals=lp.duals,
+                 outsider=lp.outsider, status=lp.status, seconds=lp.seconds)  # fmt: skip
+    print(f"saddle LP {sb.lp.value:.6f} (PDLP {sb.lp.status}{', read' if read else ''}): "
+          f"upper end {float(sb.upper.value):.6f}, "
+          f"floor {float(sb.floor):.6f} ({time.perf_counter() - t0:.0f} s); load {load()}",
+          flush=True)  # fmt: skip
+    bound = sb.upper
+    if args.pdlp_seconds > 0:
+        relaxed = relaxed_bound(g, seats, sb.upper.outsider, args.pdlp_seconds)
+        print(
+            f"relevant-pairs bound at the saddle's outsider {float(relaxed.value):.6f} "
+            f"(PDLP {relaxed.status}, {relaxed.seconds:.0f} s); load {load()}",
+            flush=True,
+        )
+        bound = relaxed if relaxed.value < bound.value else bound
+    extra = {"relaxation_floor": str(sb.floor), "relaxation_floor_float": float(sb.floor),
+             "saddle_status": sb.lp.status, "saddle_lp_value": sb.lp.value}  # fmt: skip
+    return bound, extra
+
+
 def main() -> None:
     """Run the segments."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -103,6 +161,30 @@ def main() -> None:
                     "instead of the interior point")  # fmt: skip
     ap.add_argument("--save", type=Path, default=None,
                     help="add the best bracket to this JSON file of TMECor brackets")  # fmt: skip
+    ap.add_argument("--saddle-seconds", type=float, default=0.0,
+                    help="solve the relaxation's saddle LP (PDLP, this many seconds) and "
+                    "certify its upper end and its floor")  # fmt: skip
+    ap.add_argument(
+        "--saddle-file",
+        type=Path,
+        default=None,
+        help=".npz of the saddle LP's iterate: read if it exists, else saved",
+    )
+    ap.add_argument("--projected-starts", action="store_true",
+                    help="alternating oracle: start also from the strong team's best "
+                    "response projected on each member's information")  # fmt: skip
+    ap.add_argument(
+        "--random-starts",
+        type=int,
+        default=0,
+        help="with --projected-starts: this many random start plans per step",
+    )
+    ap.add_argument("--seed", type=int, default=0, help="seed of the random start plans")
+    ap.add_argument("--floor-minutes", type=float, default=0.0,
+                    help="after the segments: raise the relaxation's floor by column "
+                    "generation over relaxation points for this many minutes")  # fmt: skip
+    ap.add_argument("--floor-lp-seconds", type=float, default=60.0,
+                    help="PDLP seconds per relaxation LP of --floor-minutes")  # fmt: skip
     args = ap.parse_args()
     seats = tuple(int(c) - 1 for c in args.team)
     begin = time.perf_counter()
@@ -112,28 +194,39 @@ def main() -> None:
         plans = list(np.load(args.checkpoint))
     checkpointed = len(plans)
     strong = None
-    if args.oracle == "alternating" or args.sharing_iterations:
+    if args.oracle == "alternating" or args.sharing_iterations or args.projected_starts:
         strong = strong_game(g, seats)
     bound = None
+    extra: dict[str, object] = {}
+    if args.saddle_seconds or (args.saddle_file is not None and args.saddle_file.exists()):
+        bound, extra = saddle(g, (seats[0], seats[1]), args)
     if args.sharing_iterations:  # the information-sharing upper bound (team_bounds.py)
         t0 = time.perf_counter()
         y = merged_outsider(strong, "pdcfr+", iterations=args.sharing_iterations)
         t1 = time.perf_counter()
-        bound = sharing_bound(g, seats, y, strong)
-        print(f"sharing bound {float(bound.value):.6f} (merged PDCFR+ "
+        sharing = sharing_bound(g, seats, y, strong)
+        print(f"sharing bound {float(sharing.value):.6f} (merged PDCFR+ "
               f"{args.sharing_iterations} iterations {t1 - t0:.0f} s, exact best response "
-              f"{bound.seconds:.0f} s); load {load()}", flush=True)  # fmt: skip
+              f"{sharing.seconds:.0f} s); load {load()}", flush=True)  # fmt: skip
         if args.pdlp_seconds > 0:  # the relevant-pairs upper end at the same outsider
-            relaxed = relaxed_bound(g, (seats[0], seats[1]), bound.outsider, args.pdlp_seconds)
+            relaxed = relaxed_bound(g, (seats[0], seats[1]), sharing.outsider,
+                                    args.pdlp_seconds)  # fmt: skip
             print(f"relevant-pairs bound {float(relaxed.value):.6f} (PDLP {relaxed.status}, "
                   f"{relaxed.seconds:.0f} s; at {time.perf_counter() - begin:.0f} s of the "
                   f"run); load {load()}", flush=True)  # fmt: skip
-            if relaxed.value < bound.value:
-                bound = relaxed
+            if relaxed.value < sharing.value:
+                sharing = relaxed
+        if bound is None or sharing.value < bound.value:
+            bound = sharing
         if not plans:  # first columns: the members' alternating best responses to y
             t0 = time.perf_counter()
             plans = reply_plans(g, seats, y)
             print(f"{len(plans)} start plans answering it ({time.perf_counter() - t0:.0f} s)")
+    more = None
+    if args.projected_starts:
+        assert strong is not None
+        rng = np.random.default_rng(args.seed)
+        more = projected_starts(g, strong, seats, rng, args.random_starts)
     if args.oracle != "alternating":
         strong = None
     print(f"{args.game} team {args.team}, oracle {args.oracle}; load {load()}; "
@@ -150,7 +243,7 @@ def main() -> None:
 
         r = tmecor(g, seats, oracle=args.oracle, upper_game=strong, seconds=args.segment,
                    start_plans=plans, progress=step,
-                   relaxation_seconds=args.relaxation_seconds)  # fmt: skip
+                   relaxation_seconds=args.relaxation_seconds, more_starts=more)  # fmt: skip
         plans = list(r.plans)
         if args.checkpoint is not None:
             np.save(args.checkpoint, np.stack(plans))
@@ -163,13 +256,29 @@ def main() -> None:
               f"{float(up - low):10.6f} {load()}", flush=True)  # fmt: skip
         if r.stopped == "heuristic":
             break
+    if args.floor_minutes > 0 and low is not None:
+
+        def fstep(points: int, value: float, upper: float) -> None:
+            print(f"  floor: {points} points, master {value:.6f}, upper {upper:.6f}; "
+                  f"load {load()}", flush=True)  # fmt: skip
+
+        fg = floor_generation(g, (seats[0], seats[1]), plans, 60 * args.floor_minutes,
+                              args.floor_lp_seconds, progress=fstep)  # fmt: skip
+        print(f"relaxation floor {float(fg.floor):.6f} ({fg.points} points, "
+              f"{fg.seconds:.0f} s); load {load()}", flush=True)  # fmt: skip
+        old = Fraction(str(extra.get("relaxation_floor", fg.floor)))
+        extra.update(relaxation_floor=str(max(old, fg.floor)),
+                     relaxation_floor_float=float(max(old, fg.floor)))  # fmt: skip
+        if fg.upper is not None and fg.upper.value < up:
+            r = tighten(r, fg.upper)
+            up = fg.upper.value
     if low is not None and up is not None:
         print(f"best bracket (exact): [{low}, {up}]")
         if args.save is not None:  # the best ends over the segments, each a valid bound
             best = dataclasses.replace(r, lower=low, upper=up,
                                        seconds=time.perf_counter() - begin)  # fmt: skip
             argv = ["python", "benchmarks/run_tmecor_large.py", *sys.argv[1:]]
-            save_bracket(args.save, best, fingerprint(g), shlex.join(argv))
+            save_bracket(args.save, best, fingerprint(g), shlex.join(argv), extra)
 
 
 if __name__ == "__main__":

@@ -215,6 +215,8 @@ class RelaxedResponse:
         then ``plan`` is the team's best response.
     seconds
         Wall time of the LP.
+    point
+        The LP's (or PDLP's last) ``w``, one entry per kept pair.
     """
 
     value: float
@@ -222,6 +224,7 @@ class RelaxedResponse:
     plan: np.ndarray
     integral: bool
     seconds: float
+    point: np.ndarray | None = None
 
 
 def relaxed_response(
@@ -293,7 +296,7 @@ def relaxed_response(
                 plan[inf.offset + int(np.argmax(block))] = 1
     xs = np.concatenate(own)
     integral = bool(np.all(np.minimum(np.abs(xs), np.abs(xs - 1)) <= 1e-6))
-    return RelaxedResponse(value, duals, plan, integral, time.perf_counter() - t0)
+    return RelaxedResponse(value, duals, plan, integral, time.perf_counter() - t0, w)
 
 
 def certified_bound(
@@ -397,3 +400,129 @@ def _pdlp(
     sol = h.getSolution()
     w = np.asarray(sol.col_value, dtype=np.float64)
     return w, sign * pi, float(min(bound)), h.modelStatusToString(h.getModelStatus())
+
+
+@dataclass(frozen=True)
+class RelaxedSaddle:
+    """The relaxation's saddle LP ``max_{w, z} z_0`` s.t. ``A w = b``, ``0 <= w <= 1``,
+    ``F^T z <= C w`` (the outsider's sequence form ``F``, ``C`` the team's payoff per
+    outsider sequence and kept pair): its value is ``min_y max_w`` of the relaxed best
+    response, the smallest upper end the relevant-pairs relaxation can give.
+
+    Attributes
+    ----------
+    value
+        HiGHS's objective (float; an iterate's value when stopped early).
+    w, z
+        The primal iterate: a point of the relaxation (up to the solver's residuals)
+        and the outsider's value multipliers.
+    duals, outsider
+        The dual iterate: the equalities' multipliers ``pi`` (signed as for
+        :func:`certified_bound`, once an objective is fixed) and the outsider's float
+        realization plan ``y``.
+    status
+        HiGHS's model status.
+    seconds
+        Wall time.
+    """
+
+    value: float
+    w: np.ndarray
+    z: np.ndarray
+    duals: np.ndarray
+    outsider: np.ndarray
+    status: str
+    seconds: float
+
+
+def relaxed_saddle(
+    model: PairModel,
+    ft: object,
+    term_seq: np.ndarray,
+    coef: np.ndarray,
+    seconds: float,
+    method: str = "pdlp",
+    gap: float = 1e-8,
+) -> RelaxedSaddle:
+    """Solve the relaxation's saddle LP (:class:`RelaxedSaddle`) with the outsider free.
+
+    Parameters
+    ----------
+    model
+        :func:`pair_model` of the team.
+    ft
+        The outsider's ``F^T`` (sparse, ``(n_seq, n_z)``, column 0 the root).
+    term_seq
+        The outsider's sequence at each terminal row.
+    coef
+        Per terminal row: chance weight times the team's payoff (float).
+    seconds
+        HiGHS's time limit.
+    method
+        ``"pdlp"`` (first order, presolve off: the iterate is in the original space) or
+        any other HiGHS ``solver`` option (``"simplex"``, ``"ipm"``) for small games.
+    gap
+        PDLP's relative duality-gap tolerance.
+
+    Returns
+    -------
+    RelaxedSaddle
+
+    Raises
+    ------
+    ToypokerError
+        If ``highspy`` is missing or HiGHS gives no iterate.
+    """
+    import time
+
+    from scipy.sparse import bmat, coo_array, csr_array
+
+    try:
+        import highspy
+    except ImportError:
+        raise ToypokerError("the relaxation's saddle LP needs highspy") from None
+    t0 = time.perf_counter()
+    nv, nc = model.n_vars, model.n_constraints
+    ft = csr_array(ft)
+    n_seq, nz = ft.shape
+    key = np.asarray(term_seq, np.int64) * nv + model.term_var
+    uniq, inv = np.unique(key, return_inverse=True)
+    cw = coo_array(
+        (np.bincount(inv.reshape(-1), weights=np.asarray(coef, float)), (uniq // nv, uniq % nv)),
+        shape=(n_seq, nv),
+    )
+    big = bmat([[model.a, None], [-cw, ft]], format="csc")
+    lower = np.concatenate([np.zeros(nc), np.full(n_seq, -highspy.kHighsInf)])
+    upper = np.zeros(nc + n_seq)
+    lower[0] = upper[0] = 1.0
+    obj = np.zeros(nv + nz)
+    obj[nv] = 1.0
+    col_lo = np.concatenate([np.zeros(nv), np.full(nz, -highspy.kHighsInf)])
+    col_hi = np.concatenate([np.ones(nv), np.full(nz, highspy.kHighsInf)])
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    passed = h.passModel(
+        nv + nz, nc + n_seq, big.nnz, int(highspy.MatrixFormat.kColwise),
+        int(highspy.ObjSense.kMaximize), 0.0, obj, col_lo, col_hi, lower, upper,
+        big.indptr.astype(np.int32), big.indices.astype(np.int32),
+        big.data.astype(np.float64), np.zeros(nv + nz, dtype=np.int32),
+    )  # fmt: skip
+    if passed != highspy.HighsStatus.kOk:
+        raise ToypokerError("HiGHS refused the relaxation's saddle LP")
+    options = {"solver": method, "time_limit": float(seconds)}
+    if method == "pdlp":
+        options.update(presolve="off", pdlp_d_gap_tol=float(gap))
+    for k, v in options.items():
+        h.setOptionValue(k, v)
+    h.run()
+    sol = h.getSolution()
+    x = np.asarray(sol.col_value, dtype=np.float64)
+    dual = np.asarray(sol.row_dual, dtype=np.float64)
+    if len(x) != nv + nz or len(dual) != nc + n_seq:
+        raise ToypokerError("HiGHS gave no iterate for the relaxation's saddle LP")
+    y = dual[nc:]
+    sign = 1.0 if y[0] >= 0 else -1.0  # the outsider's root sequence has y = 1
+    value = float(h.getInfo().objective_function_value)
+    status = h.modelStatusToString(h.getModelStatus())
+    return RelaxedSaddle(value, x[:nv], x[nv:], sign * dual[:nc], np.clip(sign * y, 0, None),
+                         status, time.perf_counter() - t0)  # fmt: skip

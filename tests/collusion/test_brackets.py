@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from toypoker import load_game
-from toypoker.collusion.brackets import load_brackets, stored_weak_brackets
+from toypoker.collusion.brackets import load_brackets, save_bracket, stored_weak_brackets
 from toypoker.collusion.store import fingerprint
 from toypoker.errors import ToypokerError
 from toypoker.solvers.tmecor import tmecor
@@ -40,3 +40,16 @@ def test_shipped_smh_brackets_match_a_fresh_tmecor():
         assert fresh.exact and (r.low, r.high) == (fresh.lower, fresh.upper)
     for rec in shipped.values():
         assert rec["fingerprint"] == fingerprint(load_game(str(rec["game"])))
+
+
+def test_saved_bracket_keeps_extra_fields_and_reads_back_exactly(tmp_path):
+    # a record with the relaxation's floor beside the bracket (run_tmecor_large.py
+    # --saddle-seconds): written, read back, the exact ends unchanged (four-card Kuhn
+    # team {2,3}: exact value 5/132, tests/solvers/test_tmecor.py)
+    g = load_game("kuhn(players=3)")
+    r = tmecor(g, (1, 2))
+    path = tmp_path / "b.json"
+    save_bracket(path, r, fingerprint(g), "cmd", {"relaxation_floor": "5/132"})
+    (rec,) = load_brackets(path).values()
+    assert F(str(rec["lower"])) == F(str(rec["upper"])) == F(5, 132)
+    assert rec["relaxation_floor"] == "5/132" and rec["command"] == "cmd"

@@ -18,6 +18,7 @@ from toypoker.solvers.team_bounds import (
     RelaxedBound,
     SharingBound,
     merged_outsider,
+    projected_starts,
     relaxed_bound,
     sharing_bound,
     strong_game,
@@ -179,3 +180,53 @@ def test_relaxed_bound_needs_a_team_of_two():
     g = load_game("kuhn(players=4)")
     with pytest.raises(ToypokerError, match="team of two and one outsider"):
         relaxed_bound(g, (0, 1), {}, seconds=1.0)
+
+
+@pytest.mark.parametrize("team", TEAMS)
+def test_projected_starts_are_joint_plans_and_keep_the_bracket(team):
+    # four-card Kuhn: each start is a joint pure plan (one action at every free infoset of
+    # the members, none elsewhere); with them the alternating oracle's bracket still holds
+    # the exact weak TMECor value (WEAK4, from the MILP column generation)
+    g = load_game("kuhn(players=3)")
+    h = strong_game(g, team)
+    more = projected_starts(g, h, team, np.random.default_rng(0), 2)
+    plans = more(Profile.uniform(g))
+    assert len(plans) == 3
+    for plan in plans:
+        for inf in g.infosets:
+            picked = int(plan[inf.offset : inf.offset + len(inf.actions)].sum())
+            assert picked == (1 if inf.player in team and not inf.restricted else 0)
+    r = tmecor(g, team, oracle="alternating", upper_game=h, more_starts=more)
+    assert r.lower <= WEAK4[team] <= r.upper
+    with pytest.raises(ToypokerError, match="rng"):
+        projected_starts(g, h, team, None, 1)
+
+
+@pytest.mark.parametrize("team", TEAMS)
+def test_projection_in_a_game_that_sees_the_cards_is_the_strong_best_response(team):
+    # when the team already sees its cards (the strong game projected on itself) the
+    # projected plan is the strong team's best response: worth exactly the best-response
+    # value (independent path: the backward induction of team_best_response), against
+    # an exact random outsider strategy
+    from toypoker.solvers.tmecor import _Columns, _Outsider
+
+    h = strong_game(load_game("kuhn(players=3)"), team)
+    (o,) = {0, 1, 2} - set(team)
+    rng = np.random.default_rng(5)
+    out = _Outsider(h, (o,))
+    behaviour = {}
+    for inf in out.infosets:
+        w = [F(int(x)) for x in rng.integers(1, 9, size=len(inf.actions))]
+        behaviour[inf.index] = [x / sum(w) for x in w]
+    probs = np.empty(h.n_sigma, dtype=object)
+    for inf in h.infosets:
+        probs[inf.offset : inf.offset + len(inf.actions)] = [F(1, len(inf.actions))] * len(
+            inf.actions
+        )
+    for i, row in behaviour.items():
+        inf = h.infosets[i]
+        probs[inf.offset : inf.offset + len(inf.actions)] = row
+    prof = Profile(h, probs)
+    (plan,) = projected_starts(h, h, team)(prof.to_float())
+    best = team_best_response(h, prof, team, together=True).value
+    assert _Columns(h, out, team).value(plan, behaviour) == best

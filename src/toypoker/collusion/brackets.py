@@ -48,7 +48,13 @@ def _read(source: Path | Traversable) -> dict[str, dict[str, object]]:
     return data["brackets"]
 
 
-def save_bracket(path: Path, result: TMECor, fingerprint: str, command: str) -> None:
+def save_bracket(
+    path: Path,
+    result: TMECor,
+    fingerprint: str,
+    command: str,
+    extra: dict[str, object] | None = None,
+) -> None:
     """Add (or replace) ``result``'s record in the brackets file ``path`` (created if
     missing; written atomically).
 
@@ -62,6 +68,9 @@ def save_bracket(path: Path, result: TMECor, fingerprint: str, command: str) -> 
         The game's fingerprint (:func:`toypoker.collusion.store.fingerprint`).
     command
         The command line that computed it (kept with the record).
+    extra
+        More fields of the record (JSON values), e.g. the relevant-pairs relaxation's
+        certified floor (:func:`toypoker.solvers.team_saddle.saddle_bounds`).
     """
     brackets = _read(path) if path.exists() else {}
     brackets[_key(result.spec, result.team)] = {
@@ -76,6 +85,7 @@ def save_bracket(path: Path, result: TMECor, fingerprint: str, command: str) -> 
         "seconds": round(result.seconds, 1),
         "fingerprint": fingerprint,
         "command": command,
+        **(extra or {}),
     }
     text = json.dumps({"brackets": dict(sorted(brackets.items()))}, indent=1) + "\n"
     atomic_write_text(path, text)

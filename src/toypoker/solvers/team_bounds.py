@@ -33,18 +33,21 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 
 from ..errors import ToypokerError
+from ..evaluate import edge_probabilities, reaches, team_best_response
 from ..game import Game
 from ..games import load_game
 from ..games.collusion import COLLUSION_KEYS, Team, collusion_spec
 from ..profile import Profile
 from ..spec import format_spec, parse_spec
 from ..team_relaxation import PairModel, certified_bound, pair_model, relaxed_bound_pdlp
+from ..team_response import random_plans
 from ..teams import sees_together
 from .tmecor import TMECor, _Columns, _Outsider, grid_row
 
@@ -52,6 +55,7 @@ __all__ = [
     "RelaxedBound",
     "SharingBound",
     "merged_outsider",
+    "projected_starts",
     "relaxed_bound",
     "sharing_bound",
     "strong_game",
@@ -283,3 +287,83 @@ def tighten(result: TMECor, bound: SharingBound | RelaxedBound) -> TMECor:
             else "the team seeing its cards, sharing bound")  # fmt: skip
     how = result.how.split("; upper:")[0] + "; upper: " + what
     return dataclasses.replace(result, upper=bound.value, profile=Profile(game, probs), how=how)
+
+
+def projected_starts(
+    game: Game,
+    strong: Game,
+    team: tuple[int, ...],
+    rng: np.random.Generator | None = None,
+    n_random: int = 0,
+) -> Callable[[Profile], list[np.ndarray]]:
+    """Start plans for the weak team's alternating best responses against an outsider:
+    the strong team's best response to it projected on each member's information, and
+    ``n_random`` random joint plans drawn with ``rng``.
+
+    The strong team (``strong``: the same rows, each member seeing the partner's cards)
+    best-responds exactly (backward induction); at each infoset of a weak member the
+    projection plays the action the strong plan takes most, weighted over the rows of
+    that infoset by chance, the outsider's reach and the strong plan's own reach.  Both
+    members' projected actions together keep the coordination the strong plan has --
+    leading play into the parts of the tree where the outsider errs -- which the
+    members' alternating best responses from the last plans, one member moving at a
+    time, do not find.  For ``tmecor(..., more_starts=)``.
+
+    Parameters
+    ----------
+    game
+        The weak game (the team does not see its cards).
+    strong
+        :func:`strong_game` of ``game`` and ``team``.
+    team
+        The team's seats (0-based).
+    rng, n_random
+        Random start plans (:func:`toypoker.team_response.random_plans`); ``rng`` is
+        needed when ``n_random > 0``.
+
+    Returns
+    -------
+    callable
+        From the weak game's float profile (the outsider's strategy is read) to a list of
+        joint pure plans of ``game``.
+    """
+    seats = tuple(int(p) for p in team)
+    if n_random > 0 and rng is None:
+        raise ToypokerError("projected_starts: random start plans need an rng")
+    (o,) = [p for p in range(game.n_players) if p not in seats]
+    pairs = [(i.offset, strong.infoset(i.label).offset, len(i.actions))
+             for i in game.infosets if i.player == o]  # fmt: skip
+    rows = np.flatnonzero(np.isin(game.row_actor, seats) & (game.row_infoset >= 0))
+    rows = rows[~game.infoset_restricted[game.row_infoset[rows]]]
+    weak_off = game.infoset_offset[game.row_infoset[rows]]
+    strong_inf = strong.row_infoset[rows]
+
+    def starts(profile: Profile) -> list[np.ndarray]:
+        probs = np.asarray(Profile.uniform(strong).probs, dtype=np.float64)
+        src = np.asarray(profile.probs, dtype=np.float64)
+        for off, off_s, k in pairs:
+            probs[off_s : off_s + k] = src[off : off + k]
+        br = team_best_response(strong, Profile(strong, probs), seats, together=True)
+        mine = np.isin(strong.sigma_player, seats)
+        probs[mine] = br.choice[mine]
+        reach = reaches(strong, edge_probabilities(strong, probs))
+        weight = strong.weights[strong.row_deal[rows]] * reach[o, rows]
+        for p in seats:
+            weight = weight * reach[p, rows]
+        offs = strong.infoset_offset[strong_inf]
+        k_s = strong.infoset_n_actions[strong_inf]
+        act = np.zeros(len(rows), dtype=np.int64)
+        for a in range(int(k_s.max()) if len(rows) else 0):
+            on = (a < k_s) & (br.choice[(offs + a).clip(0, strong.n_sigma - 1)] == 1)
+            act[on] = a
+        votes = np.zeros(game.n_sigma)
+        np.add.at(votes, weak_off + act, weight)
+        plan = np.zeros(game.n_sigma, dtype=np.int8)
+        for inf in game.infosets:
+            if inf.player in seats and not inf.restricted:
+                block = votes[inf.offset : inf.offset + len(inf.actions)]
+                plan[inf.offset + int(np.argmax(block))] = 1
+        more = random_plans(game, seats, n_random, rng) if n_random > 0 else []
+        return [plan, *more]
+
+    return starts

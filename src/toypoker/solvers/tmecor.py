@@ -77,7 +77,7 @@ from ..team_relaxation import certified_bound, pair_model, relaxed_response
 from ..team_response import joint_plan_alternating, last_sequences
 from .exact_face import exact_master
 
-__all__ = ["TMECor", "grid_row", "tmecor"]
+__all__ = ["TMECor", "grid_row", "master_lp", "tmecor"]
 
 DENOMINATORS = (10**2, 10**4, 10**6, 10**9, 10**12)
 """Denominator limits tried when the LP's floats are rationalised (the best bracket wins)."""
@@ -350,6 +350,26 @@ class _Columns:
         return sum((c * v for c, v in zip(self(choice, exact=True), y, strict=True)), Fraction(0))
 
 
+def master_lp(
+    ft: sp.csr_array, cols: Sequence[np.ndarray]
+) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+    """The master LP over the columns ``cols`` (HiGHS): its value, the outsider's value
+    multipliers ``z``, the mixture ``lambda`` and, as duals, the outsider's plan ``y``."""
+    from scipy.optimize import linprog
+
+    c = np.stack(cols, axis=1)  # (n_seq, K)
+    nz, k = ft.shape[1], c.shape[1]
+    obj = np.concatenate([-np.eye(1, nz, 0)[0], np.zeros(k)])
+    a_ub = sp.hstack([ft, sp.csr_array(-c)]).tocsr()
+    a_eq = np.concatenate([np.zeros(nz), np.ones(k)])[None, :]
+    bounds = [(None, None)] * nz + [(0, None)] * k
+    res = linprog(obj, A_ub=a_ub, b_ub=np.zeros(c.shape[0]), A_eq=a_eq, b_eq=[1.0],
+                  bounds=bounds, method="highs")  # fmt: skip
+    if res.status != 0:
+        raise ToypokerError(f"TMECor master LP failed: {res.message}")
+    return float(-res.fun), res.x[:nz], res.x[nz:], -res.ineqlin.marginals
+
+
 def tmecor(
     game: Game,
     team: Team | tuple[int, ...] | None = None,
@@ -361,6 +381,7 @@ def tmecor(
     upper_game: Game | None = None,
     start_plans: Sequence[np.ndarray] = (),
     relaxation_seconds: float | None = None,
+    more_starts: Callable[[Profile], list[np.ndarray]] | None = None,
 ) -> TMECor:
     """The team's optimal correlated plan against the one outsider, bracketed exactly.
 
@@ -407,6 +428,10 @@ def tmecor(
         stopped after this many seconds (LPs too big for the interior point: 3P-MMH)
         instead of the interior point; its plan and certified multipliers are used
         the same way.
+    more_starts
+        With the alternating or hybrid oracle: more start plans for the members'
+        alternating best responses at each step, from the outsider's float profile
+        (e.g. :func:`toypoker.solvers.team_bounds.projected_starts`).
 
     Returns
     -------
@@ -418,7 +443,6 @@ def tmecor(
     ToypokerError
         Without a team, with more than one outsider, or if an LP fails.
     """
-    from scipy.optimize import linprog
 
     start = time.perf_counter()
     t = Team.of(team) if team is not None else None
@@ -462,7 +486,8 @@ def tmecor(
         return cf[game.term_rows] * u_team
 
     def cheap_oracle(prof: Profile) -> tuple[np.ndarray, float]:
-        return joint_plan_alternating(game, seats, team_coef(prof), plans[-4:])
+        extra = more_starts(prof) if more_starts is not None else []
+        return joint_plan_alternating(game, seats, team_coef(prof), [*plans[-4:], *extra])
 
     # oracle="relaxation": the best (smallest) relaxed bound so far, its duals and the
     # exact outsider strategy it answered (certified exactly at the end)
@@ -526,19 +551,7 @@ def tmecor(
     stopped = "converged"
     with deferred_interrupts() as flag:
         while True:
-            c = np.stack(cols, axis=1)  # (n_seq, K)
-            nz, k = ft.shape[1], c.shape[1]
-            obj = np.concatenate([-np.eye(1, nz, 0)[0], np.zeros(k)])
-            a_ub = sp.hstack([ft, sp.csr_array(-c)]).tocsr()
-            a_eq = np.concatenate([np.zeros(nz), np.ones(k)])[None, :]
-            bounds = [(None, None)] * nz + [(0, None)] * k
-            res = linprog(obj, A_ub=a_ub, b_ub=np.zeros(out.n_seq), A_eq=a_eq, b_eq=[1.0],
-                          bounds=bounds, method="highs")  # fmt: skip
-            if res.status != 0:
-                raise ToypokerError(f"TMECor master LP failed: {res.message}")
-            value = -res.fun
-            zf, lam = res.x[:nz], res.x[nz:]
-            y = -res.ineqlin.marginals
+            value, zf, lam, y = master_lp(ft, cols)
             if flag.requested:
                 stopped = "interrupted"
                 break
