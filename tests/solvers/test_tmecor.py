@@ -187,3 +187,29 @@ def test_three_player_smh_every_placement_is_exact():
         r = tmecor(load_game(f"{base[:-1]},team={digits},strong=true,merge=false)"), team)
         assert r.how == "backward induction" and r.exact
         assert round(float(-r.lower), 5) == outsider
+
+
+@pytest.mark.parametrize(
+    ("budget", "message"),
+    [
+        ({"max_columns": 0}, "max_columns must be at least 1"),
+        ({"max_columns": -1}, "max_columns must be at least 1"),
+        ({"seconds": -1}, "seconds must be >= 0"),
+        ({"tol": -1}, "tol must be >= 0"),
+        ({"tol": float("nan")}, "tol must be finite"),
+        ({"relaxation_seconds": -1}, "relaxation_seconds must be positive"),
+    ],
+)
+def test_tmecor_refuses_budgets_out_of_range(budget, message):
+    # before: max_columns=0/-1 and seconds=-1 generated one column and returned a wide
+    # bracket, tol=-1 or nan ran 1000 columns without converging (audit, issue 22)
+    with pytest.raises(ToypokerError, match=message):
+        tmecor(load_game("kuhn(players=3,cards=3)"), (0, 1), **budget)
+
+
+def test_a_strong_team_with_the_alternating_oracle_still_converges():
+    # a team that sees its cards has an exact backward-induction oracle: asking for the
+    # members' alternating best responses had stopped after one plan, [-3/8, 5/12]
+    # (audit, issue 22); the value is the merged LP's 5/78 (test above)
+    r = tmecor(load_game("kuhn(players=3,team=13,strong=true,merge=false)"), oracle="alternating")
+    assert r.exact and r.lower == r.upper == F(5, 78)

@@ -61,6 +61,7 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 
+from ..checks import check_int, check_number
 from ..errors import ToypokerError
 from ..evaluate import (
     counterfactual_reach,
@@ -441,10 +442,16 @@ def tmecor(
     Raises
     ------
     ToypokerError
-        Without a team, with more than one outsider, or if an LP fails.
+        Without a team, with more than one outsider, a budget out of range, or if an LP
+        fails.
     """
 
     start = time.perf_counter()
+    max_columns = check_int(max_columns, "max_columns", low=1)
+    tol = check_number(tol, "tol", nonnegative=True)
+    for name, x in (("seconds", seconds), ("relaxation_seconds", relaxation_seconds)):
+        if x is not None:
+            check_number(x, name, nonnegative=name == "seconds", positive=name != "seconds")
     t = Team.of(team) if team is not None else None
     if t is None:
         t = None if game.params.get("merge") else Team.of_params(game.params)
@@ -470,6 +477,7 @@ def tmecor(
 
     if oracle not in ("hybrid", "exact", "alternating", "relaxation"):
         raise ToypokerError(f"unknown TMECor oracle {oracle!r}")
+    oracle = "exact" if how != "MILP" and oracle == "alternating" else oracle  # exact is cheap
     relaxed = oracle == "relaxation"
     if relaxed and (how != "MILP" or len(seats) != 2):
         raise ToypokerError("TMECor: the relaxation oracle is for a weak team of two")
