@@ -53,3 +53,34 @@ def test_a_command_forgets_the_interrupts_of_the_one_before() -> None:
         # and the Python API after it starts clean as well
         result = tp.solve(tp.load_game("kuhn"), method="cfr+", iterations=5)
     assert result.iterations == 5
+
+
+def test_a_dropped_interrupt_prints_no_traceback(capsys: pytest.CaptureFixture[str]) -> None:
+    """CI (stop 31): SIGTERM while numba loaded a kernel from its cache printed
+    "Exception ignored on calling ctypes callback function ... Traceback ...
+    KeyboardInterrupt" above toypoker's own "interrupted" lines."""
+    interrupts.forget_interrupts()
+    callback = ctypes.CFUNCTYPE(None)(lambda: interrupts.interrupt_now(signal.SIGTERM, None))
+    try:
+        with interrupts.quiet_dropped_interrupts():
+            callback()
+        assert interrupts._SEEN[0]  # remembered, so the next step stops
+    finally:
+        interrupts.forget_interrupts()
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "Exception ignored" not in err
+
+
+def test_other_unraisable_errors_still_reach_the_previous_hook() -> None:
+    import sys
+
+    seen: list[object] = []
+    before = sys.unraisablehook
+    sys.unraisablehook = seen.append
+    try:
+        with interrupts.quiet_dropped_interrupts():
+            ctypes.CFUNCTYPE(None)(lambda: 1 / 0)()
+        assert sys.unraisablehook == seen.append  # restored
+    finally:
+        sys.unraisablehook = before
+    assert len(seen) == 1 and getattr(seen[0], "exc_type", None) is ZeroDivisionError

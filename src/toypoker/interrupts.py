@@ -12,14 +12,17 @@ Outside such a block the command line's handler (:func:`interrupt_now`) raises
 ``KeyboardInterrupt`` and remembers it: an interrupt raised inside a ctypes
 callback (numba compiling or loading a kernel from its cache) is printed as
 "Exception ignored" and dropped by CPython, and the run would go on deaf to it.
-A deferred block entered after that starts with its flag set.
+A deferred block entered after that starts with its flag set, and
+:func:`quiet_dropped_interrupts` keeps CPython from printing the dropped
+interrupt as a traceback on the user's terminal.
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -45,6 +48,27 @@ def interrupt_now(_signum: int, _frame: object) -> None:
 def forget_interrupts() -> None:
     """Start a new command with no interrupt remembered."""
     _SEEN[0] = False
+
+
+@contextmanager
+def quiet_dropped_interrupts() -> Iterator[None]:
+    """Within the block, a ``KeyboardInterrupt`` CPython drops (raised by
+    :func:`interrupt_now` inside a ctypes callback) is not printed as "Exception
+    ignored" with a traceback: it is remembered and stops the run at its next step.
+    Every other unraisable exception goes to the hook that was there before."""
+    previous: Callable[..., object] = sys.unraisablehook
+
+    def hook(unraisable: object) -> None:
+        exc_type = getattr(unraisable, "exc_type", None)
+        if _SEEN[0] and isinstance(exc_type, type) and issubclass(exc_type, KeyboardInterrupt):
+            return
+        previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
 
 
 @contextmanager

@@ -202,7 +202,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     try:
         # obj: this entry point, for a command that runs other commands (reproduce)
-        rv = command.main(args=args, prog_name="toypoker", standalone_mode=False, obj=main)
+        with interrupts.quiet_dropped_interrupts():
+            rv = command.main(args=args, prog_name="toypoker", standalone_mode=False, obj=main)
         return _said(int(rv) if isinstance(rv, int) else 0)
     except ToypokerError as exc:
         common.one_line(str(exc))
