@@ -244,19 +244,62 @@ def test_team_evaluation_alternating_is_a_lower_bound():
 def test_a_team_milp_past_its_time_limit_gives_a_lower_bound_not_a_hang(monkeypatch):
     """Audit (2026-11-26): the team gain of 100 PDCFR+ iterations on this weak team ran
     HiGHS's MILP for over 10 minutes, deaf to Ctrl-C and SIGTERM.  Now HiGHS gets
-    ``TEAM_MILP_SECONDS``; past it the members' alternating best responses give the
-    gain's lower bound, said in ``how``.  Expected numbers: the same profile's
-    ``team_evaluation(method="alternating")`` (the independent path it falls back to)."""
-    import importlib
-
+    ``milp_seconds`` (default ``TEAM_MILP_SECONDS``); past it the members' alternating best
+    responses give the gain's lower bound, said in ``how``.  Expected numbers: the same
+    profile's ``team_evaluation(method="alternating")`` (the independent path it falls back
+    to)."""
     import toypoker
 
-    ev_mod = importlib.import_module("toypoker.evaluate")  # the module, not tp.evaluate
-
     g = load_game("holdem(players=3,ranks=4,suits=2,team=13)")
-    monkeypatch.setattr(ev_mod, "TEAM_MILP_SECONDS", 0.01)  # the solve's own team line too
-    prof = toypoker.solve(g, "pdcfr+", iterations=100).profile
-    te = team_evaluation(g, prof, Team.parse("13"))
-    assert "lower bound" in te.how and "did not finish" in te.how
+    res = toypoker.solve(g, "pdcfr+", iterations=100, milp_seconds=0.01)  # its team line too
+    assert "lower bound" in res.team.how
+    prof = res.profile
+    te = team_evaluation(g, prof, Team.parse("13"), milp_seconds=0.01)
+    assert "lower bound" in te.how and "did not finish in 0.01 s" in te.how
     alt = team_evaluation(g, prof, Team.parse("13"), method="alternating")
     assert te.br_value == alt.br_value and te.gain == alt.gain and te.gain >= 0
+    assert te.gain == res.team.gain
+
+
+def test_the_milp_limit_is_an_argument_not_a_global(monkeypatch):
+    """The time limit reached HiGHS through a module global that the command line
+    rebound for the length of a command (not safe beside another thread's evaluation).
+    Now ``milp_seconds=`` on evaluate/team_evaluation/solve, passed to the team's exact
+    response (seen by a spy on the call); the default is ``TEAM_MILP_SECONDS``."""
+    import importlib
+
+    import toypoker as tp
+
+    ev_mod = importlib.import_module("toypoker.evaluate")  # the module, not tp.evaluate
+    real, limits = ev_mod._team_response, []
+
+    def spy(*a, **k):
+        limits.append(k.get("time_limit"))
+        return real(*a, **k)
+
+    monkeypatch.setattr(ev_mod, "_team_response", spy)
+    g = load_game("kuhn(players=3)")
+    uniform = tp.Profile.uniform(g)
+    tp.evaluate(g, uniform, team="12", milp_seconds=7.5)
+    assert limits[-1] == 7.5
+    team_evaluation(g, uniform, (0, 1), milp_seconds=2)
+    assert limits[-1] == 2
+    tp.solve(g, "cfr+", iterations=3, team="12", milp_seconds=4.5)
+    assert limits[-1] == 4.5
+    tp.evaluate(g, uniform, team="12")
+    assert limits[-1] == ev_mod.TEAM_MILP_SECONDS == 30.0
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, float("nan"), float("inf"), "5", True])
+def test_a_bad_milp_limit_is_one_clear_error(bad):
+    import toypoker as tp
+
+    g = load_game("kuhn(players=3)")
+    uniform = tp.Profile.uniform(g)
+    for call in (
+        lambda: tp.evaluate(g, uniform, team="12", milp_seconds=bad),
+        lambda: team_evaluation(g, uniform, (0, 1), milp_seconds=bad),
+        lambda: tp.solve(g, "cfr+", iterations=3, milp_seconds=bad),
+    ):
+        with pytest.raises(ToypokerError, match="milp_seconds"):
+            call()

@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .checks import check_int
+from .checks import check_int, check_number
 from .errors import ToypokerError
 from .game import Game
 from .games.collusion import Team, agreeing_team
@@ -36,9 +36,10 @@ from .teams import TeamEvaluation, number_data, sees_together, team_seats
 
 # ----------------------------------------------------------------- primitives
 TEAM_MILP_SECONDS = 30.0
-"""HiGHS's time limit on a team's best-response MILP in :func:`team_evaluation`: past it
-the members' alternating best responses give a lower bound instead (said in ``how``), so
-a long MILP neither hangs a command nor keeps it from seeing Ctrl-C for long."""
+"""Default time limit of HiGHS on a team's best-response MILP in :func:`team_evaluation`
+(``milp_seconds``): past it the members' alternating best responses give a lower bound
+instead (said in ``how``), so a long MILP neither hangs a command nor keeps it from
+seeing Ctrl-C for long."""
 
 
 def segment_sum(index: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
@@ -356,7 +357,11 @@ class Evaluation:
 
 
 def evaluate(
-    game: Game, profile: Profile | np.ndarray, team: Team | tuple[int, ...] | None = None
+    game: Game,
+    profile: Profile | np.ndarray,
+    team: Team | tuple[int, ...] | None = None,
+    *,
+    milp_seconds: float = TEAM_MILP_SECONDS,
 ) -> Evaluation:
     """Expected values, each player's best response and gain, and NashConv.
 
@@ -371,6 +376,8 @@ def evaluate(
         Also the team's joint best-response gain (:func:`team_evaluation`):
         a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec
         (``"13"``: seats 1 and 3) or 0-based seats (``(0, 2)``).
+    milp_seconds
+        Time limit of the team's best-response MILP (:func:`team_evaluation`).
 
     Returns
     -------
@@ -408,7 +415,8 @@ def evaluate(
     ev = Evaluation(values, br_values, gains, nash_conv, brs, profile.exact)
     if team is None:
         return ev
-    tev = team_evaluation(game, profile, team, evaluation=ev, reach=reach, eprob=eprob)
+    tev = team_evaluation(game, profile, team, evaluation=ev, reach=reach, eprob=eprob,
+                          milp_seconds=milp_seconds)  # fmt: skip
     return Evaluation(values, br_values, gains, nash_conv, brs, profile.exact, tev)
 
 
@@ -514,6 +522,7 @@ def team_evaluation(
     method: str = "exact",
     restarts: int = 2,
     rng: np.random.Generator | None = None,
+    milp_seconds: float = TEAM_MILP_SECONDS,
 ) -> TeamEvaluation:
     """The team's joint best response to the outsiders' strategies, and its gain.
 
@@ -543,6 +552,9 @@ def team_evaluation(
     restarts, rng
         Random start plans of the alternating method, and their generator
         (:func:`team_best_response`).
+    milp_seconds
+        Time limit of HiGHS on the exact response's MILP (positive); past it the
+        alternating lower bound answers and ``how`` says so.
 
     Returns
     -------
@@ -551,12 +563,15 @@ def team_evaluation(
     Raises
     ------
     ToypokerError
-        For a team that does not fit the game, or a MILP HiGHS does not finish.
+        For a team that does not fit the game, or ``milp_seconds`` not positive.
     """
+    milp_seconds = check_number(milp_seconds, "milp_seconds", positive=True)
     seats = team_seats(game, team)
     outsiders = tuple(p for p in range(game.n_players) if p not in seats)
     if evaluation is None and not profile.exact:  # floats: the fused kernel
-        value, out_gains = _kernel_team_values(game, profile.probs, seats, outsiders)
+        from .kernels import kernel_for, team_values  # numba: with the first float team
+
+        value, out_gains = team_values(kernel_for(game), profile.probs, seats, outsiders)
     else:
         evaluation = evaluate(game, profile) if evaluation is None else evaluation
         value = sum((evaluation.values[p] for p in seats[1:]), evaluation.values[seats[0]])
@@ -565,15 +580,12 @@ def team_evaluation(
     try:
         br, how = _team_response(game, profile, seats, reach=reach, eprob=eprob,
                                  method=method, restarts=restarts, rng=rng, together=together,
-                                 time_limit=TEAM_MILP_SECONDS)  # fmt: skip
+                                 time_limit=milp_seconds)  # fmt: skip
     except MilpUnfinishedError:  # HiGHS's limit bounds the wait (Ctrl-C is seen after it)
         br, _ = _team_response(game, profile, seats, reach=reach, eprob=eprob,
                                method="alternating", restarts=restarts, rng=rng,
                                together=together, time_limit=None)  # fmt: skip
-        how = (
-            f"alternating (lower bound: the exact response did not finish in "
-            f"{TEAM_MILP_SECONDS:g} s)"
-        )
+        how = f"alternating (lower bound: the exact response did not finish in {milp_seconds:g} s)"
     if how == "alternating":
         how = "alternating (lower bound)"
     br_value = br.value if profile.exact else float(br.value)  # type: ignore[arg-type]
@@ -630,21 +642,3 @@ def nash_conv(
 
     sigma = np.ascontiguousarray(profile.probs, dtype=np.float64)
     return kernel_nash_conv(kernel_for(game), sigma)
-
-
-def _kernel_team_values(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
-                        outsiders: tuple[int, ...]) -> tuple[float, tuple[float, ...]]:  # fmt: skip
-    """A float profile's team value and outsiders' gains by the fused kernel: each
-    outsider's best response and value, the team's value minus theirs in a zero-sum game
-    (every player's values and best responses otherwise, :func:`toypoker.kernels.evaluate`)."""
-    from .kernels import evaluate as kernel_evaluate
-    from .kernels import kernel_for
-    from .kernels.best_response import best_response as kernel_best_response
-
-    k = kernel_for(game)
-    sigma = np.ascontiguousarray(sigma, dtype=np.float64)
-    if not k.arrays.zero_sum:
-        ev = kernel_evaluate(k, sigma)
-        return sum(ev.values[p] for p in seats), tuple(ev.gains[p] for p in outsiders)
-    outs = [kernel_best_response(k, sigma, q)[:2] for q in outsiders]
-    return -sum(v for _, v in outs), tuple(max(b - v, 0.0) for b, v in outs)

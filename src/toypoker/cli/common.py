@@ -4,7 +4,6 @@ paths, progress that stays visible when piped, interrupts and resume hints."""
 from __future__ import annotations
 
 import copy
-import importlib
 import json
 import math
 import os
@@ -13,8 +12,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -58,18 +56,10 @@ MilpSecondsOpt = Annotated[
 ]
 
 
-@contextmanager
-def milp_seconds_limit(seconds: float | None) -> Iterator[None]:
-    """Within the block, a weak team's MILP stops after ``seconds``
-    (:data:`toypoker.evaluate.TEAM_MILP_SECONDS`; ``None``: unchanged)."""
-    ev_module = importlib.import_module("..evaluate", __package__)  # the module, not the function
-    before = ev_module.TEAM_MILP_SECONDS
-    if seconds is not None:
-        ev_module.TEAM_MILP_SECONDS = seconds
-    try:
-        yield
-    finally:
-        ev_module.TEAM_MILP_SECONDS = before
+def milp_option(seconds: float | None) -> dict[str, float]:
+    """``--milp-seconds`` as a keyword of :func:`toypoker.evaluate` and
+    :func:`toypoker.solve` (none: their default, 30 s)."""
+    return {} if seconds is None else {"milp_seconds": positive("--milp-seconds", seconds)}
 
 
 TeamOpt = Annotated[

@@ -26,7 +26,7 @@ from .common import (
     TeamOpt,
     check_readable,
     err,
-    milp_seconds_limit,
+    milp_option,
     num,
     one_line,
     out,
@@ -145,8 +145,7 @@ def eval_(
     g = load_game(spec)
     the_team = team_of(g, team)  # checked before the profile is read
     prof = load_profile(profile, g, exact)
-    with milp_seconds_limit(milp_seconds):
-        ev = evaluate(g, prof, team=the_team)
+    ev = evaluate(g, prof, team=the_team, **milp_option(milp_seconds))
     if json_:
         print_json({"game": g.spec, **ev.to_dict()})
         return
@@ -181,8 +180,7 @@ def verify(
     g = load_game(spec)
     the_team = team_of(g, team)  # checked before the profile is read
     prof = load_profile(profile, g, exact=True)
-    with milp_seconds_limit(milp_seconds):
-        ev = evaluate(g, prof, team=the_team)
+    ev = evaluate(g, prof, team=the_team, **milp_option(milp_seconds))
     found = deviations(g, prof, ev)
     equilibrium, devs = found.equilibrium, found.deviations
     if json_:

@@ -42,7 +42,7 @@ from .common import (
     emit,
     err,
     interrupted,
-    milp_seconds_limit,
+    milp_option,
     non_negative,
     num,
     one_line,
@@ -281,21 +281,26 @@ def solve(
     }
     if seeds > 1:
         base = checkpoint or resume or temp_checkpoint("seeds")
-        kw_seeds = {**kw, "team": the_team or False}
-        with milp_seconds_limit(milp_seconds):
-            _solve_seeds(
-                g, method, seeds, seed or 0, kw_seeds, output, csv, result, base, resume, json_
-            )
+        kw_seeds = {**kw, "team": the_team or False, **milp_option(milp_seconds)}
+        _solve_seeds(
+            g, method, seeds, seed or 0, kw_seeds, output, csv, result, base, resume, json_
+        )
         if checkpoint is None and resume is None:
             for k in range(seeds):
                 seeded(base, (seed or 0) + k).unlink(missing_ok=True)
         return
     ck = None if m.one_shot else checkpoint or temp_checkpoint("solve")
     try:
-        with milp_seconds_limit(milp_seconds):
-            res = run_with_bar(
-                g, method, seed=seed, checkpoint=ck, resume=resume, team=the_team or False, **kw
-            )
+        res = run_with_bar(
+            g,
+            method,
+            seed=seed,
+            checkpoint=ck,
+            resume=resume,
+            team=the_team or False,
+            **kw,
+            **milp_option(milp_seconds),
+        )
     except ToypokerError as exc:
         raise ToypokerError(_merge_hint(g, str(exc))) from None
     stopped = stopped_name(res.stopped)

@@ -26,7 +26,7 @@ Floor of profile and evaluate: may import the game and the ground only.
 from __future__ import annotations
 
 from .arrays import GameArrays, GameKernel, prepare
-from .best_response import KernelEvaluation, evaluate, nash_conv
+from .best_response import KernelEvaluation, evaluate, nash_conv, team_values
 from .cfr import CFRKernel
 from .local import KernelCache, kernel_for
 
@@ -40,4 +40,5 @@ __all__ = [
     "kernel_for",
     "nash_conv",
     "prepare",
+    "team_values",
 ]

@@ -366,3 +366,16 @@ def nash_conv(game_kernel: GameKernel, sigma: np.ndarray) -> float:
     k.check_sigma(sigma)
     packed = k.__dict__.get("_br_packed") or _packed(k)
     return _nash_conv(sigma, packed[0], packed[1], k.scratch, k.choice, k.br_out)
+
+
+def team_values(game_kernel: GameKernel, sigma: np.ndarray, seats: tuple[int, ...],
+                outsiders: tuple[int, ...]) -> tuple[float, tuple[float, ...]]:  # fmt: skip
+    """A float profile's team value and outsiders' gains: in a zero-sum game each
+    outsider's best response and value, the team's value minus theirs; otherwise
+    every player's values and best responses (:func:`evaluate`)."""
+    sigma = np.ascontiguousarray(sigma, dtype=np.float64)
+    if not game_kernel.arrays.zero_sum:
+        ev = evaluate(game_kernel, sigma)
+        return sum(ev.values[p] for p in seats), tuple(ev.gains[p] for p in outsiders)
+    outs = [best_response(game_kernel, sigma, q)[:2] for q in outsiders]
+    return -sum(v for _, v in outs), tuple(max(b - v, 0.0) for b, v in outs)

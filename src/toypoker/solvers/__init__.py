@@ -34,9 +34,9 @@ import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
-from ..checks import check_path
+from ..checks import check_number, check_path
 from ..errors import ToypokerError
-from ..evaluate import evaluate, team_evaluation
+from ..evaluate import TEAM_MILP_SECONDS, evaluate, team_evaluation
 from ..game import Game, check_game
 from ..games import load_game
 from ..games.collusion import Team, agreeing_team, merged_spec
@@ -71,6 +71,7 @@ def solve(
     resume: str | Path | None = None,
     team: Team | tuple[int, ...] | bool | None = None,
     merge: bool | None = None,
+    milp_seconds: float = TEAM_MILP_SECONDS,
     **options: object,
 ) -> Result:
     """Solve ``game`` with ``method`` until a budget or a target is met.
@@ -120,6 +121,9 @@ def solve(
         ``True``: solve a strong win-sharing team's merged game even with
         ``merge=false`` in the spec; ``False``: the game as it is; ``None``: as the
         spec says (merged unless ``merge=false``).
+    milp_seconds
+        Time limit of the team evaluation's best-response MILP (a weak team;
+        :func:`toypoker.evaluate.team_evaluation`).
     **options
         The method's typed options, e.g. the CFR schedule (``floor``, ``alpha``,
         ``beta``, ``gamma``, ``alternating``, ``delay``, ``output``), ``epsilon``
@@ -133,6 +137,7 @@ def solve(
         ``equilibria``/``variables`` for ``enumerate``; ``team`` and
         ``solved_as`` for a game with a team.
     """
+    milp_seconds = check_number(milp_seconds, "milp_seconds", positive=True)
     if isinstance(game, VectorGame):  # the vector layout: no teams
         if team not in (None, False) or merge:
             raise ToypokerError(f"teams are not supported on the vector layout ({game.game.spec})")
@@ -160,7 +165,8 @@ def solve(
         return res
     small = game.n_rows <= EXACT_TEAM_ROWS  # an exact profile keeps exact team numbers
     prof = res.profile.to_float() if res.profile.exact and not small else res.profile
-    return dataclasses.replace(res, team=team_evaluation(game, prof, team))
+    tev = team_evaluation(game, prof, team, milp_seconds=milp_seconds)
+    return dataclasses.replace(res, team=tev)
 
 
 def _on_members(res: Result, game: Game) -> Result:
