@@ -45,6 +45,10 @@ last brackets, two random starts, load 3-5: team 23 0.354072 -> 0.382186 in 10 m
 columns, ~7 s each) -> 0.390799 in 6 more; team 13 -0.134674 -> 0.006494 in 7 min (63
 columns), where the alternating best responses alone had stopped finding columns.
 
+``--save F`` also writes the witness of the lower end (the mixture's plans and exact
+weights) to ``F``'s ``_mixtures.npz``; ``--check`` recomputes a stored lower end
+exactly from it (:func:`toypoker.collusion.brackets.recheck_lower`; 3P-MMH: 1-2 min).
+
 ``--floor-minutes M`` (after the segments) raises the relaxation's floor by column
 generation over relaxation points (:func:`toypoker.solvers.team_saddle.floor_generation`,
 each relevant-pairs LP by PDLP ``--floor-lp-seconds`` seconds) from the mixture's plans;
@@ -70,7 +74,7 @@ from pathlib import Path
 import numpy as np
 
 from toypoker import load_game
-from toypoker.collusion.brackets import save_bracket
+from toypoker.collusion.brackets import recheck_lower, save_bracket, save_mixture
 from toypoker.collusion.store import fingerprint
 from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
 from toypoker.profile import Profile
@@ -185,10 +189,18 @@ def main() -> None:
                     "generation over relaxation points for this many minutes")  # fmt: skip
     ap.add_argument("--floor-lp-seconds", type=float, default=60.0,
                     help="PDLP seconds per relaxation LP of --floor-minutes")  # fmt: skip
+    ap.add_argument("--check", action="store_true",
+                    help="only recompute the stored lower end of this game and team exactly "
+                    "from its stored mixture (the shipped brackets, or --save's file)")  # fmt: skip
     args = ap.parse_args()
     seats = tuple(int(c) - 1 for c in args.team)
     begin = time.perf_counter()
     g = load_game(args.game)
+    if args.check:
+        low = recheck_lower(g, seats, args.save)
+        print(f"{args.game} team {args.team}: the stored mixture is worth exactly the recorded "
+              f"lower end {float(low):.9f} ({time.perf_counter() - begin:.0f} s)")  # fmt: skip
+        return
     plans: list[np.ndarray] = []
     if args.checkpoint is not None and args.checkpoint.exists():
         plans = list(np.load(args.checkpoint))
@@ -235,6 +247,7 @@ def main() -> None:
           f"{'best width':>10} load")  # fmt: skip
     start = time.perf_counter()
     low, up = None, None  # the best ends over the segments (each is a valid bound)
+    witness = None  # the segment whose mixture gives the lower end
     while time.perf_counter() - start < 60 * args.minutes:
 
         def step(columns: int, value: float, upper: float) -> None:
@@ -249,7 +262,8 @@ def main() -> None:
             np.save(args.checkpoint, np.stack(plans))
         if bound is not None:
             r = tighten(r, bound)
-        low = r.lower if low is None else max(low, r.lower)
+        if low is None or r.lower > low:
+            low, witness = r.lower, r
         up = r.upper if up is None else min(up, r.upper)
         print(f"{time.perf_counter() - start:7.0f} {len(plans):5d} {float(r.lower):12.6f} "
               f"{float(r.upper):12.6f} {float(r.width):10.6f} {r.stopped:>9} "
@@ -275,10 +289,13 @@ def main() -> None:
     if low is not None and up is not None:
         print(f"best bracket (exact): [{low}, {up}]")
         if args.save is not None:  # the best ends over the segments, each a valid bound
-            best = dataclasses.replace(r, lower=low, upper=up,
+            assert witness is not None
+            best = dataclasses.replace(r, lower=low, upper=up, plans=witness.plans,
+                                       weights=witness.weights,
                                        seconds=time.perf_counter() - begin)  # fmt: skip
             argv = ["python", "benchmarks/run_tmecor_large.py", *sys.argv[1:]]
             save_bracket(args.save, best, fingerprint(g), shlex.join(argv), extra)
+            save_mixture(args.save, best)  # the lower end's witness, beside the file
 
 
 if __name__ == "__main__":

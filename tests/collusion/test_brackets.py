@@ -2,13 +2,22 @@
 ``collusion tmecor --save``, read back exactly, and the brackets shipped with the
 package checked against a fresh computation."""
 
+import dataclasses
 import json
 from fractions import Fraction
 
 import pytest
 
 from toypoker import load_game
-from toypoker.collusion.brackets import load_brackets, save_bracket, stored_weak_brackets
+from toypoker.collusion.brackets import (
+    load_brackets,
+    mixtures_path,
+    recheck_lower,
+    save_bracket,
+    save_mixture,
+    stored_mixture,
+    stored_weak_brackets,
+)
 from toypoker.collusion.store import fingerprint
 from toypoker.errors import ToypokerError
 from toypoker.solvers.tmecor import tmecor
@@ -53,3 +62,41 @@ def test_saved_bracket_keeps_extra_fields_and_reads_back_exactly(tmp_path):
     (rec,) = load_brackets(path).values()
     assert F(str(rec["lower"])) == F(str(rec["upper"])) == F(5, 132)
     assert rec["relaxation_floor"] == "5/132" and rec["command"] == "cmd"
+
+
+def test_a_saved_mixture_rechecks_its_lower_end_and_a_changed_one_is_caught(tmp_path):
+    # four-card Kuhn team {1,3}: exact value 7/264 (tests/solvers/test_tmecor.py); the
+    # witness (plans and exact weights) is written beside the brackets file, read back
+    # bit for bit, and recomputes the recorded lower end; a record whose lower end the
+    # witness does not give is refused
+    g = load_game("kuhn(players=3)")
+    r = tmecor(g, (0, 2))
+    path = tmp_path / "b.json"
+    save_bracket(path, r, fingerprint(g), "cmd")
+    save_mixture(path, r)
+    assert mixtures_path(path) == tmp_path / "b_mixtures.npz"
+    plans, weights = stored_mixture(g.spec, (0, 2), path)
+    assert weights == list(r.weights)
+    assert all((a == b).all() for a, b in zip(plans, r.plans, strict=True))
+    assert recheck_lower(g, (0, 2), path) == F(7, 264)
+    assert stored_mixture(g.spec, (0, 1), path) is None  # another team: none stored
+    other = tmecor(g, (1, 2))
+    save_bracket(path, other, fingerprint(g), "cmd")
+    save_mixture(path, other)  # a second record beside the first
+    assert recheck_lower(g, (1, 2), path) == F(5, 132)
+    assert recheck_lower(g, (0, 2), path) == F(7, 264)
+    save_bracket(path, dataclasses.replace(r, lower=F(1, 37)), fingerprint(g), "cmd")
+    with pytest.raises(ToypokerError, match="not the recorded lower end"):
+        recheck_lower(g, (0, 2), path)
+    with pytest.raises(ToypokerError, match="no stored bracket with a witness"):
+        recheck_lower(g, (0, 1), path)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("team,low", [((0, 1), -0.527184), ((0, 2), 0.006494), ((1, 2), 0.390799)])
+def test_the_shipped_mmh_lower_ends_are_their_stored_mixtures(team, low):
+    # 3P-MMH weak brackets (ullman_tmecor.json, README "Teams and collusion": {1,2}
+    # -0.527184, {1,3} 0.006494, {2,3} 0.390799): each lower end recomputed exactly from
+    # its shipped mixture (recheck_lower raises unless it equals the record; 20-45 s each)
+    g = load_game("mercer(players=3,variant=mmh)")
+    assert round(float(recheck_lower(g, team)), 6) == low

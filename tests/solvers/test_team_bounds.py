@@ -18,6 +18,7 @@ from toypoker.solvers.team_bounds import (
     RelaxedBound,
     SharingBound,
     merged_outsider,
+    mixture_lower,
     projected_starts,
     relaxed_bound,
     sharing_bound,
@@ -230,3 +231,37 @@ def test_projection_in_a_game_that_sees_the_cards_is_the_strong_best_response(te
     (plan,) = projected_starts(h, h, team)(prof.to_float())
     best = team_best_response(h, prof, team, together=True).value
     assert _Columns(h, out, team).value(plan, behaviour) == best
+
+
+@pytest.mark.parametrize("team", [(0, 1), (0, 2), (1, 2)])
+def test_a_mixture_is_worth_the_lower_end_of_its_bracket(team):
+    # four-card Kuhn: the exact TMECor values -1/24, 7/264, 5/132 (tests/solvers/
+    # test_tmecor.py, by the MILP column generation) recomputed from the mixture alone;
+    # a pure plan of the mixture alone is worth no more (the mixture is optimal)
+    g = load_game("kuhn(players=3)")
+    r = tmecor(g, team)
+    assert r.exact
+    assert mixture_lower(g, team, r.plans, r.weights) == r.lower
+    assert mixture_lower(g, team, r.plans, r.weights) == {
+        (0, 1): Fraction(-1, 24), (0, 2): Fraction(7, 264), (1, 2): Fraction(5, 132)
+    }[team]  # fmt: skip
+    for x in r.plans:
+        assert mixture_lower(g, team, [x], [1]) <= r.lower
+
+
+def test_a_mixture_that_is_not_a_correlated_plan_is_refused():
+    g = load_game("kuhn(players=3)")
+    r = tmecor(g, (1, 2))
+    plans, weights = list(r.plans), list(r.weights)
+    with pytest.raises(ToypokerError, match="summing to 1"):
+        mixture_lower(g, (1, 2), plans, [w * 2 for w in weights])
+    with pytest.raises(ToypokerError, match="one nonnegative weight per plan"):
+        mixture_lower(g, (1, 2), plans, weights[:-1])
+    two = plans[0].copy()
+    two[np.flatnonzero(np.isin(g.sigma_player, (1, 2)))[:2]] = 1  # both actions of an infoset
+    with pytest.raises(ToypokerError, match="not a pure plan"):
+        mixture_lower(g, (1, 2), [two, *plans[1:]], weights)
+    with pytest.raises(ToypokerError, match="not a pure plan"):
+        mixture_lower(g, (1, 2), [plans[0][:-1], *plans[1:]], weights)
+    with pytest.raises(ToypokerError, match="one outsider"):
+        mixture_lower(load_game("kuhn(players=4)"), (1, 2), plans, weights)

@@ -11,24 +11,45 @@ width: a lower end by column generation, the upper end the smaller of the team s
 its cards and the relevant-pairs relaxation certified at the same outsider strategy).  The
 shipped file is ``toypoker/literature/data/ullman_tmecor.json`` (:data:`SHIPPED`);
 its commands are in the README's "Teams and collusion" section.
+
+A bracket of nonzero width keeps the witness of its lower end beside the JSON file
+(:func:`mixtures_path`, a compressed ``.npz`` without pickle): the team's joint pure
+plans and their exact weights, so that anyone can recompute the lower end exactly
+(:func:`recheck_lower`, :func:`toypoker.solvers.team_bounds.mixture_lower`) rather
+than trust the run that found it.
 """
 
 from __future__ import annotations
 
+import io
 import json
 from fractions import Fraction
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+import numpy as np
+
 from ..errors import ToypokerError
+from ..game import Game
 from ..games import canonical_spec
 from ..games.collusion import collusion_spec, placements, seat_digits
-from ..io import atomic_write_text
+from ..io import atomic_write_bytes, atomic_write_text
+from ..solvers.team_bounds import mixture_lower
 from ..solvers.tmecor import TMECor
+from .store import fingerprint
 from .table7 import TeamOptimal
 
-__all__ = ["SHIPPED", "load_brackets", "save_bracket", "stored_weak_brackets"]
+__all__ = [
+    "SHIPPED",
+    "load_brackets",
+    "mixtures_path",
+    "recheck_lower",
+    "save_bracket",
+    "save_mixture",
+    "stored_mixture",
+    "stored_weak_brackets",
+]
 
 #: the brackets shipped with the package (3P-SMH and 3P-MMH, Table 7's placements)
 SHIPPED = "ullman_tmecor.json"
@@ -131,3 +152,85 @@ def stored_weak_brackets(
                         Fraction(str(rec["upper"])), how, float(rec["seconds"]))  # type: ignore[arg-type]
         )  # fmt: skip
     return out
+
+
+def mixtures_path(path: Path | None = None) -> Path | Traversable:
+    """The witnesses' file beside a brackets file (``x.json``: ``x_mixtures.npz``;
+    default: beside the shipped one)."""
+    if path is None:
+        return files("toypoker.literature") / "data" / f"{Path(SHIPPED).stem}_mixtures.npz"
+    return path.with_name(f"{path.stem}_mixtures.npz")
+
+
+def _read_mixtures(source: Path | Traversable) -> dict[str, np.ndarray]:
+    try:
+        with np.load(io.BytesIO(source.read_bytes()), allow_pickle=False) as data:
+            return {k: data[k] for k in data.files}
+    except (OSError, ValueError) as exc:
+        raise ToypokerError(f"cannot read TMECor mixtures from {source}: {exc}") from None
+
+
+def save_mixture(path: Path, result: TMECor) -> None:
+    """Add (or replace) the witness of ``result``'s lower end -- its plans and exact
+    weights -- in the mixtures file beside the brackets file ``path`` (written
+    atomically)."""
+    target = path.with_name(f"{path.stem}_mixtures.npz")
+    data = _read_mixtures(target) if target.exists() else {}
+    key = _key(result.spec, result.team)
+    keys = [str(k) for k in data.pop("keys", np.array([], dtype=str))]
+    k = keys.index(key) if key in keys else len(keys)
+    keys[k:k + 1] = [key]  # fmt: skip
+    plans = np.stack([np.asarray(x, dtype=np.uint8) for x in result.plans])
+    data[f"plans_{k}"] = np.packbits(plans, axis=1)
+    data[f"n_sigma_{k}"] = np.array(plans.shape[1])
+    data[f"weights_{k}"] = np.array([str(w) for w in result.weights])
+    buf = io.BytesIO()
+    np.savez_compressed(buf, keys=np.array(keys), **data)
+    atomic_write_bytes(target, buf.getvalue())
+
+
+def stored_mixture(
+    spec: str, team: tuple[int, ...], source: Path | None = None
+) -> tuple[list[np.ndarray], list[Fraction]] | None:
+    """The stored witness of a bracket's lower end -- the joint pure plans and their
+    exact weights -- from the mixtures file beside ``source`` (default: the shipped
+    brackets); ``None`` when none is stored."""
+    target = mixtures_path(source)
+    if not target.is_file():
+        return None
+    data = _read_mixtures(target)
+    keys = [str(k) for k in data.get("keys", [])]
+    key = _key(spec, team)
+    if key not in keys:
+        return None
+    k = keys.index(key)
+    n = int(data[f"n_sigma_{k}"])
+    plans = np.unpackbits(data[f"plans_{k}"], axis=1, count=n).astype(np.int8)
+    return list(plans), [Fraction(str(w)) for w in data[f"weights_{k}"]]
+
+
+def recheck_lower(game: Game, team: tuple[int, ...], source: Path | None = None) -> Fraction:
+    """A stored bracket's lower end recomputed exactly from its witness
+    (:func:`toypoker.solvers.team_bounds.mixture_lower`); it must equal the record's.
+
+    Raises
+    ------
+    ToypokerError
+        When no record or no witness is stored, the game's fingerprint differs from the
+        record's, or the recomputed value is not the recorded lower end.
+    """
+    rec = load_brackets(source).get(_key(game.spec, team))
+    mixture = stored_mixture(game.spec, team, source)
+    if rec is None or mixture is None:
+        raise ToypokerError(
+            f"no stored bracket with a witness for {game.spec} team {seat_digits(team)}"
+        )
+    if rec["fingerprint"] != fingerprint(game):
+        raise ToypokerError(f"{game.spec}: the game changed since its bracket was stored")
+    low = mixture_lower(game, team, *mixture)
+    if low != Fraction(str(rec["lower"])):
+        raise ToypokerError(
+            f"{game.spec} team {seat_digits(team)}: the stored mixture is worth {float(low):.9g}, "
+            f"not the recorded lower end {float(Fraction(str(rec['lower']))):.9g}"
+        )
+    return low

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -55,6 +55,7 @@ __all__ = [
     "RelaxedBound",
     "SharingBound",
     "merged_outsider",
+    "mixture_lower",
     "projected_starts",
     "relaxed_bound",
     "sharing_bound",
@@ -367,3 +368,67 @@ def projected_starts(
         return [plan, *more]
 
     return starts
+
+
+def mixture_lower(
+    game: Game,
+    team: Team | tuple[int, ...],
+    plans: Sequence[np.ndarray],
+    weights: Sequence[Fraction],
+) -> Fraction:
+    """The exact value a team guarantees with a correlated plan -- the pure joint plans
+    ``plans`` played with probabilities ``weights`` -- against the outsider's exact best
+    response: a TMECor bracket's lower end (:attr:`TMECor.lower`), rechecked from its
+    witness (:attr:`TMECor.plans` and :attr:`TMECor.weights`; the shipped 3P-MMH
+    mixtures, :func:`toypoker.collusion.brackets.stored_mixture`).
+
+    Parameters
+    ----------
+    game
+        The game (one outsider).
+    team
+        A :class:`~toypoker.games.collusion.Team` or 0-based seats.
+    plans
+        Joint pure plans over ``game``'s actions (``n_sigma`` entries, 0 or 1): at each
+        member's infoset exactly one action 1.
+    weights
+        Their probabilities: nonnegative Fractions (or ints) summing to 1.
+
+    Raises
+    ------
+    ToypokerError
+        For plans or weights that do not make a correlated plan of the team.
+    """
+    t = Team.of(team)
+    t.check(game.n_players)
+    outsiders = t.outsiders(game.n_players)
+    if len(outsiders) != 1:
+        raise ToypokerError(
+            f"a team's mixture needs one outsider; {game.spec} has {len(outsiders)}"
+        )
+    w = [Fraction(x) for x in weights]  # type: ignore[arg-type]
+    if len(w) != len(plans) or not w or min(w) < 0 or sum(w) != 1:
+        raise ToypokerError(
+            f"a mixture needs one nonnegative weight per plan, summing to 1 "
+            f"({len(plans)} plans, {len(w)} weights summing to {sum(w)})"
+        )
+    mine = np.isin(game.sigma_player, t.seats)
+    members = np.isin([i.player for i in game.infosets], t.seats)
+    for k, x in enumerate(plans):
+        x = np.asarray(x)
+        pure = x.shape == (game.n_sigma,) and bool(np.isin(x, (0, 1)).all())
+        if pure:  # one action at each of the members' infosets
+            chosen = np.bincount(game.sigma_infoset[mine], weights=x[mine],
+                                 minlength=len(game.infosets))  # fmt: skip
+            pure = bool((chosen[members] == 1).all())
+        if not pure:
+            raise ToypokerError(
+                f"plan {k} of the mixture is not a pure plan of seats {t.seats} on {game.spec}"
+            )
+    out = _Outsider(game, outsiders)
+    columns = _Columns(game, out, t.seats)
+    c = np.array([Fraction(0)] * out.n_seq, dtype=object)
+    for wk, x in zip(w, plans, strict=True):
+        if wk:
+            c = c + wk * columns(np.asarray(x, dtype=np.int8), exact=True)
+    return out.best_response_value(list(c))
