@@ -6,6 +6,7 @@ import dataclasses
 import json
 from fractions import Fraction
 
+import numpy as np
 import pytest
 
 from toypoker import load_game
@@ -100,3 +101,16 @@ def test_the_shipped_mmh_lower_ends_are_their_stored_mixtures(team, low):
     # its shipped mixture (recheck_lower raises unless it equals the record; 20-45 s each)
     g = load_game("mercer(players=3,variant=mmh)")
     assert round(float(recheck_lower(g, team)), 6) == low
+
+
+def test_a_damaged_mixtures_file_is_one_clear_error(tmp_path):
+    # a mixtures file that is not an npz, and one whose record lacks its plans
+    g = load_game("kuhn(players=3)")
+    path = tmp_path / "b.json"
+    mixtures_path(path).write_bytes(b"not a zip")
+    with pytest.raises(ToypokerError, match="cannot read TMECor mixtures"):
+        stored_mixture(g.spec, (0, 2), path)
+    key = f"{g.spec} team 13"
+    np.savez(mixtures_path(path), keys=np.array([key]), weights_0=np.array(["1"]))
+    with pytest.raises(ToypokerError, match="damaged"):
+        stored_mixture(g.spec, (0, 2), path)

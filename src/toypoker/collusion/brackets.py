@@ -158,7 +158,11 @@ def mixtures_path(path: Path | None = None) -> Path | Traversable:
     """The witnesses' file beside a brackets file (``x.json``: ``x_mixtures.npz``;
     default: beside the shipped one)."""
     if path is None:
-        return files("toypoker.literature") / "data" / f"{Path(SHIPPED).stem}_mixtures.npz"
+        return files("toypoker.literature") / "data" / _beside(Path(SHIPPED)).name
+    return _beside(path)
+
+
+def _beside(path: Path) -> Path:
     return path.with_name(f"{path.stem}_mixtures.npz")
 
 
@@ -174,7 +178,7 @@ def save_mixture(path: Path, result: TMECor) -> None:
     """Add (or replace) the witness of ``result``'s lower end -- its plans and exact
     weights -- in the mixtures file beside the brackets file ``path`` (written
     atomically)."""
-    target = path.with_name(f"{path.stem}_mixtures.npz")
+    target = _beside(path)
     data = _read_mixtures(target) if target.exists() else {}
     key = _key(result.spec, result.team)
     keys = [str(k) for k in data.pop("keys", np.array([], dtype=str))]
@@ -204,9 +208,12 @@ def stored_mixture(
     if key not in keys:
         return None
     k = keys.index(key)
-    n = int(data[f"n_sigma_{k}"])
-    plans = np.unpackbits(data[f"plans_{k}"], axis=1, count=n).astype(np.int8)
-    return list(plans), [Fraction(str(w)) for w in data[f"weights_{k}"]]
+    try:
+        n = int(data[f"n_sigma_{k}"])
+        plans = np.unpackbits(data[f"plans_{k}"], axis=1, count=n).astype(np.int8)
+        return list(plans), [Fraction(str(w)) for w in data[f"weights_{k}"]]
+    except (KeyError, ValueError, ZeroDivisionError) as exc:
+        raise ToypokerError(f"{target}: the mixture of {key} is damaged ({exc})") from None
 
 
 def recheck_lower(game: Game, team: tuple[int, ...], source: Path | None = None) -> Fraction:
