@@ -209,12 +209,12 @@ def test_projection_in_a_game_that_sees_the_cards_is_the_strong_best_response(te
     # projected plan is the strong team's best response: worth exactly the best-response
     # value (independent path: the backward induction of team_best_response), against
     # an exact random outsider strategy
-    from toypoker.solvers.tmecor import _Columns, _Outsider
+    from toypoker.solvers.team_forms import Columns, Outsider
 
     h = strong_game(load_game("kuhn(players=3)"), team)
     (o,) = {0, 1, 2} - set(team)
     rng = np.random.default_rng(5)
-    out = _Outsider(h, (o,))
+    out = Outsider(h, (o,))
     behaviour = {}
     for inf in out.infosets:
         w = [F(int(x)) for x in rng.integers(1, 9, size=len(inf.actions))]
@@ -230,7 +230,7 @@ def test_projection_in_a_game_that_sees_the_cards_is_the_strong_best_response(te
     prof = Profile(h, probs)
     (plan,) = projected_starts(h, h, team)(prof.to_float())
     best = team_best_response(h, prof, team, together=True).value
-    assert _Columns(h, out, team).value(plan, behaviour) == best
+    assert Columns(h, out, team).value(plan, behaviour) == best
 
 
 @pytest.mark.parametrize("team", [(0, 1), (0, 2), (1, 2)])

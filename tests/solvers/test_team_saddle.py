@@ -10,6 +10,7 @@ import pytest
 
 from toypoker import load_game
 from toypoker.errors import ToypokerError
+from toypoker.solvers.team_forms import Columns, Outsider
 from toypoker.solvers.team_saddle import (
     _member_structure,
     feasible_pairs,
@@ -17,7 +18,6 @@ from toypoker.solvers.team_saddle import (
     relaxation_floor,
     saddle_bounds,
 )
-from toypoker.solvers.tmecor import _Columns, _Outsider
 from toypoker.team_relaxation import certified_bound, pair_model
 from toypoker.team_response import random_plans
 
@@ -95,8 +95,8 @@ def test_a_pure_plan_is_kept_and_its_floor_is_its_exact_guarantee(seed):
     plan = random_plans(g, team, 1, np.random.default_rng(seed))[0]
     w = _lifted(g, model, plan)
     assert np.array_equal(feasible_pairs(g, model, w), np.round(w * 2**52).astype(np.int64))
-    out = _Outsider(g, (0,))
-    col = _Columns(g, out, team)
+    out = Outsider(g, (0,))
+    col = Columns(g, out, team)
     guarantee = out.best_response_value(list(col(plan, exact=True)))
     assert relaxation_floor(g, team, w, model) == guarantee
     # and below the relaxation's certified bound at any outsider strategy (uniform here)
@@ -121,8 +121,8 @@ def test_floor_generation_closes_on_the_exact_value_from_one_random_plan():
     g = load_game("kuhn(players=3)")
     team = (1, 2)
     plan = random_plans(g, team, 1, np.random.default_rng(0))[0]
-    out = _Outsider(g, (0,))
-    alone = out.best_response_value(list(_Columns(g, out, team)(plan, exact=True)))
+    out = Outsider(g, (0,))
+    alone = out.best_response_value(list(Columns(g, out, team)(plan, exact=True)))
     r = floor_generation(g, team, [plan], 20.0, 2.0, tol=1e-6)
     assert r.upper is not None and r.points > 1
     assert alone < r.floor <= WEAK4[team] <= r.upper.value

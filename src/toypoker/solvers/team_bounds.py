@@ -49,7 +49,8 @@ from ..spec import format_spec, parse_spec
 from ..team_relaxation import PairModel, certified_bound, pair_model, relaxed_bound_pdlp
 from ..team_response import random_plans
 from ..teams import sees_together
-from .tmecor import TMECor, _Columns, _Outsider, grid_row
+from .team_forms import Columns, Outsider, grid_row
+from .tmecor import TMECor
 
 __all__ = [
     "RelaxedBound",
@@ -179,7 +180,7 @@ def sharing_bound(
     start = time.perf_counter()
     src = outsider.game
     behaviour: dict[int, list[Fraction]] = {}
-    for inf in _Outsider(game, (o,)).infosets:
+    for inf in Outsider(game, (o,)).infosets:
         if not src.has_infoset(inf.label):
             raise ToypokerError(f"infoset {inf.label} of {game.spec} is not in {src.spec}")
         j = src.infoset(inf.label)
@@ -188,9 +189,9 @@ def sharing_bound(
             behaviour[inf.index] = [Fraction(x) for x in row]
         else:
             behaviour[inf.index] = grid_row(np.asarray(row, dtype=np.float64), bits)
-    columns = _Columns(strong, _Outsider(strong, (o,)), seats)
+    columns = Columns(strong, Outsider(strong, (o,)), seats)
     # the certificate needs the same weighted team payoff at every terminal row, exactly
-    mine, den = _Columns(game, _Outsider(game, (o,)), seats).numerators()
+    mine, den = Columns(game, Outsider(game, (o,)), seats).numerators()
     theirs, den_s = columns.numerators()
     if den == den_s:
         same = np.array_equal(mine, theirs)
@@ -263,8 +264,8 @@ def relaxed_bound(
     rest = [p for p in range(game.n_players) if p not in team]
     if len(team) != 2 or len(rest) != 1:
         raise ToypokerError("the relaxed bound needs a team of two and one outsider")
-    out = _Outsider(game, (rest[0],))
-    num, den = _Columns(game, out, tuple(team)).exact_coefficients(outsider)
+    out = Outsider(game, (rest[0],))
+    num, den = Columns(game, out, tuple(team)).exact_coefficients(outsider)
     model = model if model is not None else pair_model(game, (team[0], team[1]))
     coef = np.array([int(v) for v in num], dtype=np.float64) / float(den)
     pi, status = relaxed_bound_pdlp(model, coef, seconds)
@@ -425,8 +426,8 @@ def mixture_lower(
             raise ToypokerError(
                 f"plan {k} of the mixture is not a pure plan of seats {t.seats} on {game.spec}"
             )
-    out = _Outsider(game, outsiders)
-    columns = _Columns(game, out, t.seats)
+    out = Outsider(game, outsiders)
+    columns = Columns(game, out, t.seats)
     c = np.array([Fraction(0)] * out.n_seq, dtype=object)
     for wk, x in zip(w, plans, strict=True):
         if wk:

@@ -59,7 +59,7 @@ from ..team_relaxation import (
 )
 from ..team_response import last_sequences
 from .team_bounds import RelaxedBound
-from .tmecor import _Columns, _Outsider, master_lp
+from .team_forms import Columns, Outsider, master_lp
 
 __all__ = [
     "FloorGeneration",
@@ -241,8 +241,8 @@ def relaxation_floor(
     o = ({0, 1, 2} - set(team)).pop() if game.n_players == 3 else -1
     if o < 0:
         raise ToypokerError("the relaxation floor needs a team of two and one outsider")
-    out = _Outsider(game, (o,))
-    num, den = _Columns(game, out, tuple(team)).numerators()
+    out = Outsider(game, (o,))
+    num, den = Columns(game, out, tuple(team)).numerators()
     bits = 52
     big = feasible_pairs(game, model, w, bits)
     nv = model.n_vars
@@ -252,7 +252,7 @@ def relaxation_floor(
     return Fraction(out.best_response_value(list(c), min), den * (1 << bits))
 
 
-def _pair_payoffs(out: _Outsider, model: PairModel, num: np.ndarray) -> tuple[np.ndarray, ...]:
+def _pair_payoffs(out: Outsider, model: PairModel, num: np.ndarray) -> tuple[np.ndarray, ...]:
     """The team's integer payoffs summed per (outsider sequence, kept pair): keys
     ``seq * n_vars + var`` and their sums (Python integers)."""
     pair = out.term_seq.astype(np.int64) * model.n_vars + model.term_var
@@ -301,8 +301,8 @@ def saddle_bounds(
         raise ToypokerError("the relaxation's saddle LP needs a team of two and one outsider")
     seats = (int(team[0]), int(team[1]))
     model = model if model is not None else pair_model(game, seats)
-    out = _Outsider(game, (rest[0],))
-    columns = _Columns(game, out, seats)
+    out = Outsider(game, (rest[0],))
+    columns = Columns(game, out, seats)
     u = game.term_u[list(seats)].sum(axis=0)
     coef = game.weights[game.row_deal[game.term_rows]] * u
     if lp is None:
@@ -397,8 +397,8 @@ def floor_generation(
         raise ToypokerError("the floor generation needs a team of two, one outsider, plans")
     seats = (int(team[0]), int(team[1]))
     model = model if model is not None else pair_model(game, seats)
-    out = _Outsider(game, (rest[0],))
-    columns = _Columns(game, out, seats)
+    out = Outsider(game, (rest[0],))
+    columns = Columns(game, out, seats)
     ft = out.constraints()
     num, den = columns.numerators()
     uniq, agg = _pair_payoffs(out, model, num)
