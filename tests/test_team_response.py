@@ -271,13 +271,13 @@ def test_the_milp_limit_is_an_argument_not_a_global(monkeypatch):
     import toypoker as tp
 
     ev_mod = importlib.import_module("toypoker.evaluate")  # the module, not tp.evaluate
-    real, limits = ev_mod._team_response, []
+    real, limits = ev_mod.team_best_response, []
 
     def spy(*a, **k):
         limits.append(k.get("time_limit"))
         return real(*a, **k)
 
-    monkeypatch.setattr(ev_mod, "_team_response", spy)
+    monkeypatch.setattr(ev_mod, "team_best_response", spy)
     g = load_game("kuhn(players=3)")
     uniform = tp.Profile.uniform(g)
     tp.evaluate(g, uniform, team="12", milp_seconds=7.5)

@@ -181,12 +181,13 @@ class BestResponse:
     chosen action of each of ``player``'s free infosets (restricted infosets
     keep their fixed probabilities and are not part of the response).
     ``player`` is a tuple of seats for a team's joint response, ``value`` then the
-    team's summed payoff.
+    team's summed payoff, ``how`` what answered (:attr:`TeamEvaluation.how`).
     """
 
     player: int | tuple[int, ...]
     value: object
     choice: np.ndarray
+    how: str = "backward induction"
 
     def as_profile(self, profile: Profile) -> Profile:
         """``profile`` with ``player``'s free infosets replaced by this response."""
@@ -434,7 +435,7 @@ def team_best_response(
     time_limit: float | None = None,
 ) -> BestResponse:
     """The team's joint pure best response to ``profile`` and its value (the team's
-    summed payoff; exact for an exact profile).
+    summed payoff; exact for an exact profile), ``how`` naming what answered.
 
     Backward induction when every member sees the team's cards (:func:`sees_together`),
     else the exact joint plan of :func:`toypoker.team_response.joint_response`
@@ -446,23 +447,12 @@ def team_best_response(
     has it; ``time_limit``: seconds for HiGHS
     (:class:`~toypoker.team_response.MilpUnfinishedError` when it stops first).
     """
-    return _team_response(game, profile, seats, reach=reach, eprob=eprob, method=method,
-                          restarts=restarts, rng=rng, together=together,
-                          time_limit=time_limit)[0]  # fmt: skip
-
-
-def _team_response(game: Game, profile: Profile, seats: tuple[int, ...], *,
-                   reach: np.ndarray | None, eprob: np.ndarray | None, method: str,
-                   restarts: int, rng: np.random.Generator | None, together: bool | None,
-                   time_limit: float | None) -> tuple[BestResponse, str]:  # fmt: skip
-    """:func:`team_best_response` and what answered (``how`` of
-    :class:`~toypoker.teams.TeamEvaluation`)."""
     sigma = profile.probs
     if sees_together(game, seats) if together is None else together:
         if eprob is None:
             eprob = edge_probabilities(game, sigma)
         return best_response(game, sigma, seats, reaches(game, eprob) if reach is None else reach,
-                             eprob), "backward induction"  # fmt: skip
+                             eprob)  # fmt: skip
     coef = team_weights(game, sigma, seats, reach, eprob) * game.term_u[list(seats)].sum(axis=0)
     value: float | None = None
     if method == "alternating":
@@ -475,9 +465,9 @@ def _team_response(game: Game, profile: Profile, seats: tuple[int, ...], *,
     if not profile.exact and len(seats) == 2:  # the plan's value from the same weights
         if value is None:
             value = plan_value(game, seats, coef, choice)
-        return BestResponse(seats, value, choice), how
+        return BestResponse(seats, value, choice, how)
     vals = expected_values(game, BestResponse(seats, None, choice).as_profile(profile))
-    return BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice), how
+    return BestResponse(seats, sum((vals[p] for p in seats[1:]), vals[seats[0]]), choice, how)
 
 
 def team_weights(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
@@ -578,13 +568,14 @@ def team_evaluation(
         out_gains = tuple(evaluation.gains[p] for p in outsiders)
     together = sees_together(game, seats)
     try:
-        br, how = _team_response(game, profile, seats, reach=reach, eprob=eprob,
-                                 method=method, restarts=restarts, rng=rng, together=together,
-                                 time_limit=milp_seconds)  # fmt: skip
+        br = team_best_response(game, profile, seats, reach=reach, eprob=eprob,
+                                method=method, restarts=restarts, rng=rng, together=together,
+                                time_limit=milp_seconds)  # fmt: skip
+        how = br.how
     except MilpUnfinishedError:  # HiGHS's limit bounds the wait (Ctrl-C is seen after it)
-        br, _ = _team_response(game, profile, seats, reach=reach, eprob=eprob,
-                               method="alternating", restarts=restarts, rng=rng,
-                               together=together, time_limit=None)  # fmt: skip
+        br = team_best_response(game, profile, seats, reach=reach, eprob=eprob,
+                                method="alternating", restarts=restarts, rng=rng,
+                                together=together, time_limit=None)  # fmt: skip
         how = f"alternating (lower bound: the exact response did not finish in {milp_seconds:g} s)"
     if how == "alternating":
         how = "alternating (lower bound)"

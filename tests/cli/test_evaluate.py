@@ -319,8 +319,7 @@ def test_milp_seconds_bounds_the_team_milp(cli, one_line_error, tmp_path, monkey
     from toypoker.profile import Profile
 
     ev_module = importlib.import_module("toypoker.evaluate")
-    # the call that receives the limit (its name differs before/after issue 22's gain work)
-    name = "_team_response" if hasattr(ev_module, "_team_response") else "team_best_response"
+    name = "team_best_response"  # the call that receives the limit
     real, limits = getattr(ev_module, name), []
 
     def spy(*a, **k):

@@ -49,10 +49,12 @@ def test_weak_team_on_three_card_kuhn_is_exact(team):
     # against the outsider's strategy is worth exactly the bracket (saddle point)
     g = load_game("kuhn(players=3,cards=3)")
     r = tmecor(g, team)
-    assert r.how == "MILP" and r.exact and r.width == 0
+    # the exact oracle (certifying the hybrid's last column) answered by enumeration:
+    # every member has 4 pure plans here (toypoker.team_plans); it was labelled "MILP"
+    assert r.how == "joint response, 1 by enumeration" and r.exact and r.width == 0
     assert _mixture_value(g, r) == r.lower == 0
     d = r.to_json_dict()
-    assert d["exact"] is True and d["lower"] == d["upper"] == "0" and d["oracle"] == "MILP"
+    assert d["exact"] is True and d["lower"] == d["upper"] == "0" and d["oracle"] == r.how
 
 
 @pytest.mark.slow
@@ -181,7 +183,9 @@ def test_three_player_smh_every_placement_is_exact():
             (1, 2): F(89108, 944775)}  # fmt: skip
     for team, value in weak.items():
         r = tmecor(g, team)
-        assert r.how == "MILP" and r.exact and r.lower == value
+        # what answered the exact oracle's calls (certified LP, else the certified MILP)
+        assert r.how.startswith("joint response, ") and "certified" in r.how
+        assert r.exact and r.lower == value
     for team, outsider in [((0, 1), -0.06281), ((0, 2), -0.13557), ((1, 2), -0.19927)]:
         digits = "".join(str(p + 1) for p in team)
         r = tmecor(load_game(f"{base[:-1]},team={digits},strong=true,merge=false)"), team)

@@ -430,7 +430,7 @@ def tmecor(
         if sharing_iterations:
             part = "" if ran == sharing_iterations else f" of {sharing_iterations}"
             how += f"; sharing bound: {ran}{part} PDCFR+ iterations"
-        out.print(f"oracle: {how}; {r.seconds:.2f} s; stopped: {r.stopped}")
+        out.print(f"oracle: {how}; {r.seconds:.2f} s; stopped: {r.stopped}", soft_wrap=True)
     if r.stopped == "interrupted":
         raise interrupted("the bracket above is valid, not converged", None)
 

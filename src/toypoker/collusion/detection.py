@@ -202,7 +202,7 @@ def team_optimal_play(
         for w, plan in zip(r.weights, r.plans, strict=True)
     )
     bracket = f"value {r.lower}" if r.exact else f"value in [{r.lower}, {r.upper}]"
-    how = (f"TMECor ({r.how} oracle, {r.stopped}): {len(r.plans)} joint plans, one drawn "
+    how = (f"TMECor (oracle: {r.how}; {r.stopped}): {len(r.plans)} joint plans, one drawn "
            f"per hand; team {bracket}")  # fmt: skip
     return TeamOptimalPlay(mixture, r.lower, r.upper, how, r.stopped == "interrupted")
 

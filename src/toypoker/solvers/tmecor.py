@@ -53,6 +53,7 @@ master produced so far -- both remain valid bounds on the TMECor value.
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -108,8 +109,10 @@ class TMECor:
     seconds
         Wall time.
     how
-        The oracle: ``"backward induction"``, ``"MILP"``, or the heuristic oracle
-        and where the upper end comes from.
+        The oracle: ``"backward induction"`` (a team that sees its cards), ``"joint
+        response, 7 by enumeration, 2 by certified LP"`` (a weak team's exact oracle
+        and what answered its calls, :func:`toypoker.evaluate.team_best_response`), or
+        the heuristic oracle and where the upper end comes from.
     stopped
         Why the generation stopped: ``"converged"`` (no plan beats the master's value
         by more than the tolerance), ``"heuristic"`` (``oracle="alternating"`` or
@@ -256,7 +259,8 @@ def tmecor(
     (o,) = outsiders
     out = Outsider(game, (o,))
     ft = out.constraints()
-    how = "backward induction" if sees_together(game, seats) else "MILP"
+    weak = not sees_together(game, seats)  # else one player: the exact oracle is cheap
+    calls: Counter[str] = Counter()  # what answered the exact oracle's calls
 
     def outsider_profile(behaviour: dict[int, list[Fraction]] | None) -> Profile:
         probs = np.empty(game.n_sigma, dtype=object)
@@ -268,15 +272,16 @@ def tmecor(
 
     if oracle not in ("hybrid", "exact", "alternating", "relaxation"):
         raise ToypokerError(f"unknown TMECor oracle {oracle!r}")
-    oracle = "exact" if how != "MILP" and oracle == "alternating" else oracle  # exact is cheap
+    oracle = "exact" if not weak and oracle == "alternating" else oracle
     relaxed = oracle == "relaxation"
-    if relaxed and (how != "MILP" or len(seats) != 2):
+    if relaxed and (not weak or len(seats) != 2):
         raise ToypokerError("TMECor: the relaxation oracle is for a weak team of two")
-    heuristic = how == "MILP" and oracle not in ("exact", "relaxation")
+    heuristic = weak and oracle not in ("exact", "relaxation")
     u_team = game.term_u[list(seats)].sum(axis=0)
 
     def exact_oracle(prof: Profile) -> tuple[np.ndarray, float]:
-        br = team_best_response(game, prof, seats, together=how != "MILP")
+        br = team_best_response(game, prof, seats, together=not weak)
+        calls[br.how] += 1
         return br.choice, float(br.value)  # type: ignore[arg-type]
 
     def team_coef(prof: Profile) -> np.ndarray:
@@ -307,17 +312,17 @@ def tmecor(
         return joint_plan_alternating(game, seats, coef, [rel.plan, *plans[-2:]])
 
     if upper_game is not None:
-        if oracle != "alternating" or how != "MILP":
+        if oracle != "alternating" or not weak:
             raise ToypokerError("TMECor: upper_game is for oracle='alternating' on a weak team")
         strong = Columns(upper_game, Outsider(upper_game, (o,)), seats)
         label_of = {i.index: upper_game.infoset(i.label).index for i in out.infosets}
 
     def exact_best_value(behaviour: dict[int, list[Fraction]]) -> Fraction:
-        """The team's best-response value against ``behaviour``, exactly: the MILP's
-        plan valued exactly, or (a team that sees its cards) an exact induction."""
+        """The team's best-response value against ``behaviour``, exactly: the exact
+        oracle's plan valued exactly, or (a team that sees its cards) an exact induction."""
         if upper_game is not None:
             return strong.best_value({label_of[i]: b for i, b in behaviour.items()})
-        if how == "MILP":
+        if weak:
             return column.value(exact_oracle(outsider_profile(behaviour).to_float())[0],
                                 behaviour)  # fmt: skip
         if not game.sigma_fixed[np.isin(game.sigma_player, seats)].any():
@@ -430,10 +435,15 @@ def tmecor(
             best_up = (up, behaviour)
     if best_up is None:
         raise ToypokerError("TMECor: no exact upper end (every oracle plan below the lower)")
+    how = "backward induction"
     if upper_game is not None:
         how = "alternating; upper: team seeing its cards"
     elif relaxed:
         how = "relaxation; upper: relevant-pairs LP bound, certified"
+    elif weak:
+        how = "joint response, " + (
+            ", ".join(f"{n} by {what}" for what, n in calls.most_common()) or "no exact call"
+        )
     return TMECor(
         game.spec, seats, o, best_low[0], best_up[0],
         tuple(plans[j] for j in support), best_low[1], outsider_profile(best_up[1]),
