@@ -47,7 +47,7 @@ columns), where the alternating best responses alone had stopped finding columns
 
 ``--save F`` also writes the witness of the lower end (the mixture's plans and exact
 weights) to ``F``'s ``_mixtures.npz``; ``--check`` recomputes a stored lower end
-exactly from it (:func:`toypoker.collusion.brackets.recheck_lower`; 3P-MMH: 1-2 min).
+exactly from it (:func:`toypoker.collusion.brackets.recheck_lower`; 3P-MMH: 21-43 s).
 
 ``--floor-minutes M`` (after the segments) raises the relaxation's floor by column
 generation over relaxation points (:func:`toypoker.solvers.team_saddle.floor_generation`,
@@ -74,7 +74,7 @@ from pathlib import Path
 import numpy as np
 
 from toypoker import load_game
-from toypoker.collusion.brackets import recheck_lower, save_bracket, save_mixture
+from toypoker.collusion.brackets import recheck_lower, save_bracket
 from toypoker.collusion.store import fingerprint
 from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
 from toypoker.profile import Profile
@@ -294,8 +294,8 @@ def main() -> None:
                                        weights=witness.weights,
                                        seconds=time.perf_counter() - begin)  # fmt: skip
             argv = ["python", "benchmarks/run_tmecor_large.py", *sys.argv[1:]]
+            # with the lower end's witness (the best segment's mixture), beside the file
             save_bracket(args.save, best, fingerprint(g), shlex.join(argv), extra)
-            save_mixture(args.save, best)  # the lower end's witness, beside the file
 
 
 if __name__ == "__main__":

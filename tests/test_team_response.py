@@ -298,6 +298,8 @@ def test_a_bad_milp_limit_is_one_clear_error(bad):
     uniform = tp.Profile.uniform(g)
     for call in (
         lambda: tp.evaluate(g, uniform, team="12", milp_seconds=bad),
+        lambda: tp.evaluate(g, uniform, milp_seconds=bad),  # checked with no team too
+        lambda: tp.nash_conv(g, uniform, team="12", milp_seconds=bad),
         lambda: team_evaluation(g, uniform, (0, 1), milp_seconds=bad),
         lambda: tp.solve(g, "cfr+", iterations=3, milp_seconds=bad),
     ):

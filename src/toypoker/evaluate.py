@@ -400,6 +400,7 @@ def evaluate(
     """
     profile = check_profile(game, profile)
     team = agreeing_team(game.params, team) if team is not None else None
+    milp_seconds = check_number(milp_seconds, "milp_seconds", positive=True)
     sigma = profile.probs
     eprob = edge_probabilities(game, sigma)
     vals = backward_values(game, eprob)
@@ -590,7 +591,11 @@ def team_evaluation(
 
 
 def nash_conv(
-    game: Game, profile: Profile | np.ndarray, team: Team | tuple[int, ...] | None = None
+    game: Game,
+    profile: Profile | np.ndarray,
+    team: Team | tuple[int, ...] | None = None,
+    *,
+    milp_seconds: float = TEAM_MILP_SECONDS,
 ) -> object:
     """Sum over players of the best-response gain (0 exactly at an equilibrium).
 
@@ -611,6 +616,8 @@ def nash_conv(
         The NashConv of the team game (the team's joint gain plus the outsiders'):
         a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec
         (``"13"``: seats 1 and 3) or 0-based seats (``(0, 2)``).
+    milp_seconds
+        Time limit of the team's best-response MILP (:func:`team_evaluation`).
 
     Returns
     -------
@@ -624,7 +631,7 @@ def nash_conv(
     """
     profile = check_profile(game, profile)
     if team is not None:
-        return team_evaluation(game, profile, team).nash_conv
+        return team_evaluation(game, profile, team, milp_seconds=milp_seconds).nash_conv
     if profile.exact:
         return evaluate(game, profile).nash_conv
     # numba loads with the first float NashConv, not with ``import toypoker``

@@ -15,7 +15,6 @@ from toypoker.collusion.brackets import (
     mixtures_path,
     recheck_lower,
     save_bracket,
-    save_mixture,
     stored_mixture,
     stored_weak_brackets,
 )
@@ -46,8 +45,10 @@ def test_shipped_smh_brackets_match_a_fresh_tmecor():
     assert all(r is not None for r in rows)
     for r in rows:
         assert r is not None
-        fresh = tmecor(load_game(f"{base[:-1]},team={''.join(str(p + 1) for p in r.members)})"))
+        g = load_game(f"{base[:-1]},team={''.join(str(p + 1) for p in r.members)})")
+        fresh = tmecor(g)
         assert fresh.exact and (r.low, r.high) == (fresh.lower, fresh.upper)
+        assert recheck_lower(g, r.members) == r.low  # and its stored witness gives it
     for rec in shipped.values():
         assert rec["fingerprint"] == fingerprint(load_game(str(rec["game"])))
 
@@ -73,21 +74,27 @@ def test_a_saved_mixture_rechecks_its_lower_end_and_a_changed_one_is_caught(tmp_
     g = load_game("kuhn(players=3)")
     r = tmecor(g, (0, 2))
     path = tmp_path / "b.json"
-    save_bracket(path, r, fingerprint(g), "cmd")
-    save_mixture(path, r)
+    save_bracket(path, r, fingerprint(g), "cmd")  # and its witness
     assert mixtures_path(path) == tmp_path / "b_mixtures.npz"
-    plans, weights = stored_mixture(g.spec, (0, 2), path)
-    assert weights == list(r.weights)
-    assert all((a == b).all() for a, b in zip(plans, r.plans, strict=True))
+    m = stored_mixture(g.spec, (0, 2), path)
+    assert m.weights == r.weights and m.lower == r.lower == F(7, 264)
+    assert all((a == b).all() for a, b in zip(m.plans, r.plans, strict=True))
     assert recheck_lower(g, (0, 2), path) == F(7, 264)
     assert stored_mixture(g.spec, (0, 1), path) is None  # another team: none stored
     other = tmecor(g, (1, 2))
-    save_bracket(path, other, fingerprint(g), "cmd")
-    save_mixture(path, other)  # a second record beside the first
+    save_bracket(path, other, fingerprint(g), "cmd")  # a second record beside the first
     assert recheck_lower(g, (1, 2), path) == F(5, 132)
     assert recheck_lower(g, (0, 2), path) == F(7, 264)
+    # a bracket whose lower end its mixture does not give
     save_bracket(path, dataclasses.replace(r, lower=F(1, 37)), fingerprint(g), "cmd")
     with pytest.raises(ToypokerError, match="not the recorded lower end"):
+        recheck_lower(g, (0, 2), path)
+    # a record changed after its witness was written (another run's, or by hand)
+    save_bracket(path, r, fingerprint(g), "cmd")
+    data = json.loads(path.read_text())
+    next(v for v in data["brackets"].values() if v["team"] == "13")["lower"] = "1/37"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ToypokerError, match="the witness of another run"):
         recheck_lower(g, (0, 2), path)
     with pytest.raises(ToypokerError, match="no stored bracket with a witness"):
         recheck_lower(g, (0, 1), path)
@@ -103,14 +110,24 @@ def test_the_shipped_mmh_lower_ends_are_their_stored_mixtures(team, low):
     assert round(float(recheck_lower(g, team)), 6) == low
 
 
-def test_a_damaged_mixtures_file_is_one_clear_error(tmp_path):
-    # a mixtures file that is not an npz, and one whose record lacks its plans
+@pytest.mark.parametrize("damage", ["not a zip", "cut", "npy", "keys 0-d", "no plans"])
+def test_a_damaged_mixtures_file_is_one_clear_error(tmp_path, damage):
+    # review findings: a cut-off zip, a plain .npy and 0-d keys each gave a traceback
     g = load_game("kuhn(players=3)")
     path = tmp_path / "b.json"
-    mixtures_path(path).write_bytes(b"not a zip")
-    with pytest.raises(ToypokerError, match="cannot read TMECor mixtures"):
-        stored_mixture(g.spec, (0, 2), path)
+    save_bracket(path, tmecor(g, (0, 2)), fingerprint(g), "cmd")
+    target = mixtures_path(path)
     key = f"{g.spec} team 13"
-    np.savez(mixtures_path(path), keys=np.array([key]), weights_0=np.array(["1"]))
-    with pytest.raises(ToypokerError, match="damaged"):
-        stored_mixture(g.spec, (0, 2), path)
+    if damage == "not a zip":
+        target.write_bytes(b"not a zip")
+    elif damage == "cut":
+        target.write_bytes(target.read_bytes()[:-40])
+    elif damage == "npy":
+        with open(target, "wb") as fh:
+            np.save(fh, np.arange(3))
+    elif damage == "keys 0-d":
+        np.savez(target, keys=np.array(key))
+    else:
+        np.savez(target, keys=np.array([key]), weights_0=np.array(["1"]))
+    with pytest.raises(ToypokerError, match="TMECor mixtures|damaged"):
+        recheck_lower(g, (0, 2), path)

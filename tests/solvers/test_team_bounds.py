@@ -12,7 +12,7 @@ import pytest
 
 from toypoker import load_game, solve
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import expected_values, team_best_response
+from toypoker.evaluate import BestResponse, evaluate, expected_values, team_best_response
 from toypoker.profile import Profile
 from toypoker.solvers.team_bounds import (
     RelaxedBound,
@@ -245,8 +245,13 @@ def test_a_mixture_is_worth_the_lower_end_of_its_bracket(team):
     assert mixture_lower(g, team, r.plans, r.weights) == {
         (0, 1): Fraction(-1, 24), (0, 2): Fraction(7, 264), (1, 2): Fraction(5, 132)
     }[team]  # fmt: skip
+    # one pure plan against an independent path: the outsider's exact best response by
+    # toypoker.evaluate (zero-sum: the team gets minus the outsider's best-response value)
+    (o,) = [p for p in range(3) if p not in team]
     for x in r.plans:
-        assert mixture_lower(g, team, [x], [1]) <= r.lower
+        prof = BestResponse(team, None, x).as_profile(Profile.uniform(g, exact=True))
+        ev = evaluate(g, prof)
+        assert mixture_lower(g, team, [x], [1]) == -(ev.values[o] + ev.gains[o]) <= r.lower
 
 
 def test_a_mixture_that_is_not_a_correlated_plan_is_refused():
@@ -263,5 +268,11 @@ def test_a_mixture_that_is_not_a_correlated_plan_is_refused():
         mixture_lower(g, (1, 2), [two, *plans[1:]], weights)
     with pytest.raises(ToypokerError, match="not a pure plan"):
         mixture_lower(g, (1, 2), [plans[0][:-1], *plans[1:]], weights)
+    for bad in (["x"] * len(weights), [float("nan")] * len(weights), [None] * len(weights)):
+        with pytest.raises(ToypokerError, match="weights must be exact numbers"):
+            mixture_lower(g, (1, 2), plans, bad)
+    for bad in (["x"] * len(weights), [float("nan")] * len(weights), [None] * len(weights)):
+        with pytest.raises(ToypokerError, match="weights must be exact numbers"):
+            mixture_lower(g, (1, 2), plans, bad)
     with pytest.raises(ToypokerError, match="one outsider"):
         mixture_lower(load_game("kuhn(players=4)"), (1, 2), plans, weights)

@@ -23,6 +23,7 @@ and ``toypoker info`` start without the solvers' and studies' dependencies
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import signal
 import sys
@@ -202,7 +203,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         pass
     try:
         # obj: this entry point, for a command that runs other commands (reproduce)
-        with interrupts.quiet_dropped_interrupts():
+        # the process-wide hook only where the handlers are ours (the main thread)
+        quiet = interrupts.quiet_dropped_interrupts() if previous else contextlib.nullcontext()
+        with quiet:
             rv = command.main(args=args, prog_name="toypoker", standalone_mode=False, obj=main)
         return _said(int(rv) if isinstance(rv, int) else 0)
     except ToypokerError as exc:

@@ -305,9 +305,10 @@ def tmecor(
     oracle: Annotated[
         str,
         typer.Option(
-            help="hybrid (alternating best responses, the MILP to certify), "
-            "exact (the MILP every step), alternating (no MILP while generating; one "
-            "final MILP for the upper end) or relaxation (a weak "
+            help="hybrid (alternating best responses, the exact joint response -- "
+            "enumeration, certified LP or MILP -- to certify), exact (the exact response "
+            "every step), alternating (none while generating; one final exact response "
+            "for the upper end) or relaxation (a weak "
             "team of two on big games: the relevant-pairs LP's plan and certified bound). "
             "With alternating or relaxation the run ends 'stopped: heuristic' when the "
             "oracle's plan no longer improves the master: the bracket stays certified, "

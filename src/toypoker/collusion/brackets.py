@@ -12,7 +12,7 @@ its cards and the relevant-pairs relaxation certified at the same outsider strat
 shipped file is ``toypoker/literature/data/ullman_tmecor.json`` (:data:`SHIPPED`);
 its commands are in the README's "Teams and collusion" section.
 
-A bracket of nonzero width keeps the witness of its lower end beside the JSON file
+Every record keeps the witness of its lower end beside the JSON file
 (:func:`mixtures_path`, a compressed ``.npz`` without pickle): the team's joint pure
 plans and their exact weights, so that anyone can recompute the lower end exactly
 (:func:`recheck_lower`, :func:`toypoker.solvers.team_bounds.mixture_lower`) rather
@@ -23,12 +23,16 @@ from __future__ import annotations
 
 import io
 import json
+import zipfile
+import zlib
+from dataclasses import dataclass
 from fractions import Fraction
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
 import numpy as np
+from numpy.lib.npyio import NpzFile
 
 from ..errors import ToypokerError
 from ..game import Game
@@ -45,8 +49,8 @@ __all__ = [
     "load_brackets",
     "mixtures_path",
     "recheck_lower",
+    "Mixture",
     "save_bracket",
-    "save_mixture",
     "stored_mixture",
     "stored_weak_brackets",
 ]
@@ -77,7 +81,8 @@ def save_bracket(
     extra: dict[str, object] | None = None,
 ) -> None:
     """Add (or replace) ``result``'s record in the brackets file ``path`` (created if
-    missing; written atomically).
+    missing; written atomically), and the witness of its lower end (``result.plans``
+    and ``weights``) in the mixtures file beside it (:func:`mixtures_path`).
 
     Parameters
     ----------
@@ -94,6 +99,7 @@ def save_bracket(
         certified floor (:func:`toypoker.solvers.team_saddle.saddle_bounds`).
     """
     brackets = _read(path) if path.exists() else {}
+    _save_mixture(path, result)  # the witness first: recheck_lower names a mismatch
     brackets[_key(result.spec, result.team)] = {
         "game": canonical_spec(result.spec),
         "team": seat_digits(result.team),
@@ -166,44 +172,61 @@ def _beside(path: Path) -> Path:
     return path.with_name(f"{path.stem}_mixtures.npz")
 
 
+@dataclass(frozen=True)
+class Mixture:
+    """The witness of a bracket's lower end: the team's joint pure plans, their exact
+    weights and the lower end they were stored with."""
+
+    plans: tuple[np.ndarray, ...]
+    weights: tuple[Fraction, ...]
+    lower: Fraction
+
+
 def _read_mixtures(source: Path | Traversable) -> dict[str, np.ndarray]:
     try:
-        with np.load(io.BytesIO(source.read_bytes()), allow_pickle=False) as data:
+        data = np.load(io.BytesIO(source.read_bytes()), allow_pickle=False)
+        if not isinstance(data, NpzFile):
+            raise ValueError("not an .npz archive")
+        with data:
             return {k: data[k] for k in data.files}
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
         raise ToypokerError(f"cannot read TMECor mixtures from {source}: {exc}") from None
 
 
-def save_mixture(path: Path, result: TMECor) -> None:
-    """Add (or replace) the witness of ``result``'s lower end -- its plans and exact
-    weights -- in the mixtures file beside the brackets file ``path`` (written
-    atomically)."""
+def _save_mixture(path: Path, result: TMECor) -> None:
+    """Add (or replace) the witness of ``result``'s lower end -- its plans, exact
+    weights and the lower end itself -- in the mixtures file beside the brackets file
+    ``path`` (written atomically)."""
     target = _beside(path)
     data = _read_mixtures(target) if target.exists() else {}
     key = _key(result.spec, result.team)
-    keys = [str(k) for k in data.pop("keys", np.array([], dtype=str))]
+    keys = _keys(data.pop("keys", np.array([], dtype=str)), target)
     k = keys.index(key) if key in keys else len(keys)
     keys[k:k + 1] = [key]  # fmt: skip
     plans = np.stack([np.asarray(x, dtype=np.uint8) for x in result.plans])
     data[f"plans_{k}"] = np.packbits(plans, axis=1)
     data[f"n_sigma_{k}"] = np.array(plans.shape[1])
     data[f"weights_{k}"] = np.array([str(w) for w in result.weights])
+    data[f"lower_{k}"] = np.array(str(result.lower))
     buf = io.BytesIO()
     np.savez_compressed(buf, keys=np.array(keys), **data)
     atomic_write_bytes(target, buf.getvalue())
 
 
-def stored_mixture(
-    spec: str, team: tuple[int, ...], source: Path | None = None
-) -> tuple[list[np.ndarray], list[Fraction]] | None:
-    """The stored witness of a bracket's lower end -- the joint pure plans and their
-    exact weights -- from the mixtures file beside ``source`` (default: the shipped
-    brackets); ``None`` when none is stored."""
+def _keys(keys: np.ndarray, source: object) -> list[str]:
+    if keys.ndim != 1:
+        raise ToypokerError(f"{source}: not a file of TMECor mixtures (its keys)")
+    return [str(k) for k in keys]
+
+
+def stored_mixture(spec: str, team: tuple[int, ...], source: Path | None = None) -> Mixture | None:
+    """The stored witness of a bracket's lower end from the mixtures file beside
+    ``source`` (default: the shipped brackets); ``None`` when none is stored."""
     target = mixtures_path(source)
     if not target.is_file():
         return None
     data = _read_mixtures(target)
-    keys = [str(k) for k in data.get("keys", [])]
+    keys = _keys(data.get("keys", np.array([], dtype=str)), target)
     key = _key(spec, team)
     if key not in keys:
         return None
@@ -211,8 +234,9 @@ def stored_mixture(
     try:
         n = int(data[f"n_sigma_{k}"])
         plans = np.unpackbits(data[f"plans_{k}"], axis=1, count=n).astype(np.int8)
-        return list(plans), [Fraction(str(w)) for w in data[f"weights_{k}"]]
-    except (KeyError, ValueError, ZeroDivisionError) as exc:
+        weights = tuple(Fraction(str(w)) for w in data[f"weights_{k}"])
+        return Mixture(tuple(plans), weights, Fraction(str(data[f"lower_{k}"])))
+    except (KeyError, ValueError, TypeError, ZeroDivisionError) as exc:
         raise ToypokerError(f"{target}: the mixture of {key} is damaged ({exc})") from None
 
 
@@ -223,21 +247,27 @@ def recheck_lower(game: Game, team: tuple[int, ...], source: Path | None = None)
     Raises
     ------
     ToypokerError
-        When no record or no witness is stored, the game's fingerprint differs from the
-        record's, or the recomputed value is not the recorded lower end.
+        When no record or no witness is stored, the witness was stored with another
+        lower end (another run), the game's fingerprint differs from the record's, or
+        the recomputed value is not the recorded lower end.
     """
     rec = load_brackets(source).get(_key(game.spec, team))
     mixture = stored_mixture(game.spec, team, source)
+    name = f"{game.spec} team {seat_digits(team)}"
     if rec is None or mixture is None:
+        raise ToypokerError(f"no stored bracket with a witness for {name}")
+    recorded = Fraction(str(rec["lower"]))
+    if mixture.lower != recorded:
         raise ToypokerError(
-            f"no stored bracket with a witness for {game.spec} team {seat_digits(team)}"
+            f"{name}: the stored mixture is the witness of another run (lower end "
+            f"{float(mixture.lower):.9g}, the record's {float(recorded):.9g})"
         )
     if rec["fingerprint"] != fingerprint(game):
         raise ToypokerError(f"{game.spec}: the game changed since its bracket was stored")
-    low = mixture_lower(game, team, *mixture)
-    if low != Fraction(str(rec["lower"])):
+    low = mixture_lower(game, team, mixture.plans, mixture.weights)
+    if low != recorded:
         raise ToypokerError(
-            f"{game.spec} team {seat_digits(team)}: the stored mixture is worth {float(low):.9g}, "
-            f"not the recorded lower end {float(Fraction(str(rec['lower']))):.9g}"
+            f"{name}: the stored mixture is worth {float(low):.9g}, not the recorded lower "
+            f"end {float(recorded):.9g}"
         )
     return low

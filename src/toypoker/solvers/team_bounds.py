@@ -407,7 +407,12 @@ def mixture_lower(
         raise ToypokerError(
             f"a team's mixture needs one outsider; {game.spec} has {len(outsiders)}"
         )
-    w = [Fraction(x) for x in weights]  # type: ignore[arg-type]
+    try:
+        w = [Fraction(x) for x in weights]  # type: ignore[arg-type]
+    except (TypeError, ValueError, OverflowError):
+        raise ToypokerError(
+            f"a mixture's weights must be exact numbers, not {weights!r:.60}"
+        ) from None
     if len(w) != len(plans) or not w or min(w) < 0 or sum(w) != 1:
         raise ToypokerError(
             f"a mixture needs one nonnegative weight per plan, summing to 1 "
@@ -428,8 +433,6 @@ def mixture_lower(
             )
     out = Outsider(game, outsiders)
     columns = Columns(game, out, t.seats)
-    c = np.array([Fraction(0)] * out.n_seq, dtype=object)
-    for wk, x in zip(w, plans, strict=True):
-        if wk:
-            c = c + wk * columns(np.asarray(x, dtype=np.int8), exact=True)
-    return out.best_response_value(list(c))
+    exact = [columns(np.asarray(x, dtype=np.int8), exact=True) if wk else None
+             for wk, x in zip(w, plans, strict=True)]  # fmt: skip
+    return out.guarantee(exact, w)

@@ -91,6 +91,16 @@ class Outsider:
             val[self.parent[inf.index]] += best(val[s] for s in seqs)
         return val[0]
 
+    def guarantee(self, columns: Sequence[np.ndarray], weights: Sequence[Fraction]) -> Fraction:
+        """``min_y (sum_k w_k c_k)^T y`` exactly: what the mixture of plans with exact
+        columns ``c_k`` and weights ``w_k`` guarantees against this player's best
+        response (a TMECor bracket's lower end)."""
+        total = np.array([Fraction(0)] * self.n_seq, dtype=object)
+        for w, c in zip(weights, columns, strict=True):
+            if w:
+                total = total + w * c
+        return self.best_response_value(list(total))
+
     def realization(self, behaviour: dict[int, list[Fraction]]) -> list[Fraction]:
         """The exact realization plan (per sequence) of a behaviour strategy."""
         y = [Fraction(0)] * self.n_seq

@@ -15,12 +15,13 @@ zero-sum multi-player extensive-form games") a master LP over the plans found so
 (HiGHS) gives the team's mixture and, as its duals, the outsider's plan ``y``; the
 oracle is the team's joint best response to ``y``
 (:func:`toypoker.evaluate.team_best_response`: backward induction for a team that
-sees its cards, a MILP otherwise), added as a column while it beats the master's
+sees its cards, otherwise the members' exact joint response: enumeration, a certified
+LP or a MILP, the first that answers), added as a column while it beats the master's
 value.  For a team that does not see its cards the default oracle is hybrid: the
 members' alternating best responses
 (:func:`toypoker.team_response.joint_plan_alternating`, started from the last plans)
-give the next column while they beat the master's value, and the MILP is called only
-when they do not -- to find a better plan or certify that none exists.  For a weak team
+give the next column while they beat the master's value, and the exact response is
+called only when they do not -- to find a better plan or certify that none exists.  For a weak team
 of two on games whose MILP is out of reach (3P-MMH), ``oracle="relaxation"`` solves the
 lifted model's LP over the relevant pairs of sequences only
 (:mod:`toypoker.team_relaxation`): its rounded plan, polished by alternating best
@@ -35,7 +36,7 @@ The bracket is exact.  ``lower``: the rationalised mixture's value against the
 outsider's exact best response (a backward induction over the outsider's sequences in
 Fractions) -- what the team guarantees.  ``upper``: the team's exact best response
 value against the rationalised outsider strategy -- what the outsider guarantees (for
-a MILP oracle: the exact value of the MILP's optimal plan, a plan optimal in floating
+a weak team: the exact value of the exact response's plan, a plan optimal in floating
 point; one found below ``lower`` is provably not optimal and is dropped).  On
 converging, the master LP's exact optimum on the face its float optimum lies on
 (:mod:`toypoker.solvers.exact_face`) is tried first, then rounded floats.  The team's
@@ -203,18 +204,19 @@ def tmecor(
     oracle
         For a team that does not see its cards: ``"hybrid"`` (the members'
         alternating best responses, from the last plans found, give the next plan
-        while they beat the master's value; the exact MILP only when they do not,
-        to certify), ``"exact"`` (the MILP at every step), or ``"alternating"``
-        (never the MILP: the lower end stays exact, the upper end is the last
-        exact oracle value or, without one, the one final MILP -- for games whose
-        MILP is out of reach, stop with ``seconds`` and give ``upper_game``), or
+        while they beat the master's value; the exact joint response only when they
+        do not, to certify), ``"exact"`` (the exact response at every step), or
+        ``"alternating"`` (never the exact response while generating: the lower end
+        stays exact, the upper end is the last exact oracle value or, without one,
+        one final exact response -- for games where it is out of reach, stop with
+        ``seconds`` and give ``upper_game``), or
         ``"relaxation"`` (a team of two: the relevant-pairs LP's plan, polished by
         alternating best responses; the upper end the smallest LP bound, certified).
     upper_game
         With ``oracle="alternating"``: the same game with the team seeing its cards
         (strong collusion: same rows, same team payoff), whose team's exact best
         response bounds the weak team's from above -- the upper end then needs no
-        MILP (it is looser: the value of seeing the partner's cards).
+        exact weak response (it is looser: the value of seeing the partner's cards).
     start_plans
         Joint pure plans to start the master with (a warm start: e.g. ``plans`` of
         an earlier result on the same game and team, saved with ``numpy.save``).
@@ -401,13 +403,11 @@ def tmecor(
         if total <= 0:
             continue
         w = [x / total for x in w]
-        c_exact = sum((wj * exact_cols[j] for wj, j in zip(w, support, strict=True)),
-                      np.array([Fraction(0)] * out.n_seq, dtype=object))  # fmt: skip
-        low = out.best_response_value(list(c_exact))
+        low = out.guarantee([exact_cols[j] for j in support], w)
         if best_low is None or low > best_low[0]:
             best_low = (low, tuple(w))
     assert best_low is not None
-    # upper end: a MILP plan is optimal in floating point only; one worth less than
+    # upper end: an LP/MILP plan is optimal in floating point only; one worth less than
     # the lower end is provably not optimal (a best response's value is at least the
     # game's value) and is not used
     best_up: tuple[Fraction, dict[int, list[Fraction]]] | None = None
