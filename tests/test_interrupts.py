@@ -92,3 +92,68 @@ def test_other_unraisable_errors_still_reach_the_previous_hook() -> None:
     finally:
         sys.unraisablehook = before
     assert len(seen) == 1 and getattr(seen[0], "exc_type", None) is ZeroDivisionError
+
+
+def _half_built() -> object:
+    """An object whose finalizer fails as llvmlite's do when an interrupt stopped numba
+    half-way through building one (CI-like run of tests/cli/test_signals.py,
+    collusion-table7-SIGINT: "Exception ignored in: <function ObjectRef.__del__> ...
+    AttributeError: 'PassBuilder' object has no attribute '_as_parameter_'", printed
+    after toypoker's own "interrupted" line)."""
+
+    class PassBuilder:
+        def __del__(self) -> None:
+            raise AttributeError("'PassBuilder' object has no attribute '_as_parameter_'")
+
+    PassBuilder.__del__.__module__ = "llvmlite.binding.ffi"
+    return PassBuilder()
+
+
+class _Other:
+    def __del__(self) -> None:
+        raise ValueError("not an interrupt's debris")
+
+
+def _unraisable_seen(body) -> list[object]:
+    import sys
+
+    seen: list[object] = []
+    before = sys.unraisablehook
+    sys.unraisablehook = seen.append
+    try:
+        body()
+    finally:
+        sys.unraisablehook = before
+        interrupts.forget_interrupts()
+    return [getattr(u, "exc_type", None) for u in seen]
+
+
+def test_llvmlite_debris_is_quiet_only_after_an_interrupt() -> None:
+    def after_an_interrupt() -> None:
+        interrupts.forget_interrupts()
+        with interrupts.quiet_dropped_interrupts():
+            ctypes.CFUNCTYPE(None)(lambda: interrupts.interrupt_now(signal.SIGINT, None))()
+            half = _half_built()
+            del half  # the interrupt's debris: not printed
+            other = _Other()
+            del other  # anything else: printed as before
+
+    def without_one() -> None:
+        interrupts.forget_interrupts()
+        with interrupts.quiet_dropped_interrupts():
+            half = _half_built()
+            del half  # no interrupt came: a real llvmlite error, printed
+
+    assert _unraisable_seen(after_an_interrupt) == [ValueError]
+    assert _unraisable_seen(without_one) == [AttributeError]
+
+
+def test_an_interrupted_process_exits_without_the_debris() -> None:
+    def exiting() -> None:
+        interrupts.quiet_at_exit()  # the command line's run() after an exit 130
+        half = _half_built()
+        del half
+        other = _Other()
+        del other
+
+    assert _unraisable_seen(exiting) == [ValueError]

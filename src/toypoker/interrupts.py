@@ -50,25 +50,50 @@ def forget_interrupts() -> None:
     _SEEN[0] = False
 
 
+def interrupt_debris(unraisable: object) -> bool:
+    """Whether an exception CPython could not raise (``sys.unraisablehook``'s argument) is
+    what an interrupt leaves behind: the ``KeyboardInterrupt`` itself, dropped inside a
+    ctypes callback, or an error in the finalizer of an llvmlite object the interrupt
+    left half-built while numba compiled (``ObjectRef.__del__``: "'PassBuilder' object
+    has no attribute '_as_parameter_'")."""
+    exc_type = getattr(unraisable, "exc_type", None)
+    if isinstance(exc_type, type) and issubclass(exc_type, KeyboardInterrupt):
+        return True
+    where = getattr(getattr(unraisable, "object", None), "__module__", None) or ""
+    return where == "llvmlite" or where.startswith("llvmlite.")
+
+
 @contextmanager
 def quiet_dropped_interrupts() -> Iterator[None]:
-    """Within the block, a ``KeyboardInterrupt`` CPython drops (raised by
-    :func:`interrupt_now` inside a ctypes callback) is not printed as "Exception
-    ignored" with a traceback: it is remembered and stops the run at its next step.
-    Every other unraisable exception goes to the hook that was there before."""
+    """Within the block, once an interrupt came (:func:`interrupt_now`), what it leaves
+    behind (:func:`interrupt_debris`) is not printed as "Exception ignored" with a
+    traceback: a dropped ``KeyboardInterrupt`` is remembered and stops the run at its
+    next step.  Every other unraisable exception goes to the hook that was there
+    before."""
     previous: Callable[..., object] = sys.unraisablehook
 
     def hook(unraisable: object) -> None:
-        exc_type = getattr(unraisable, "exc_type", None)
-        if _SEEN[0] and isinstance(exc_type, type) and issubclass(exc_type, KeyboardInterrupt):
-            return
-        previous(unraisable)
+        if not (_SEEN[0] and interrupt_debris(unraisable)):
+            previous(unraisable)
 
     sys.unraisablehook = hook
     try:
         yield
     finally:
         sys.unraisablehook = previous
+
+
+def quiet_at_exit() -> None:
+    """For a process ending after an interrupt (the command line's exit 130): from now
+    on what the interrupt left behind (:func:`interrupt_debris`), collected as the
+    interpreter shuts down, is not printed."""
+    previous = sys.unraisablehook
+
+    def hook(unraisable: object) -> None:
+        if not interrupt_debris(unraisable):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
 
 
 @contextmanager
@@ -84,6 +109,7 @@ def deferred_interrupts() -> Iterator[InterruptFlag]:
 
     def handler(_signum: int, _frame: object) -> None:
         if flag.requested:
+            _SEEN[0] = True  # raised: it may be dropped, and leave debris, as outside
             raise KeyboardInterrupt
         flag.requested = True
         for f in outer:

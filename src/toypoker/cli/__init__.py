@@ -201,12 +201,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             previous[s] = signal.signal(s, interrupts.interrupt_now)
     except ValueError:  # not the main thread: leave the signals alone
         pass
+    # the process-wide hook only where the handlers are ours (the main thread); over the
+    # whole command: what an interrupt leaves half-built may be collected after it
+    quiet = interrupts.quiet_dropped_interrupts() if previous else contextlib.nullcontext()
+    try:
+        with quiet:
+            return _command(command, args)
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+        interrupts.forget_interrupts()  # the Python API after this command starts clean
+
+
+def _command(command: Any, args: list[str]) -> int:
+    """Run the click ``command`` on ``args``: its exit status, errors as one line."""
     try:
         # obj: this entry point, for a command that runs other commands (reproduce)
-        # the process-wide hook only where the handlers are ours (the main thread)
-        quiet = interrupts.quiet_dropped_interrupts() if previous else contextlib.nullcontext()
-        with quiet:
-            rv = command.main(args=args, prog_name="toypoker", standalone_mode=False, obj=main)
+        rv = command.main(args=args, prog_name="toypoker", standalone_mode=False, obj=main)
         return _said(int(rv) if isinstance(rv, int) else 0)
     except ToypokerError as exc:
         common.one_line(str(exc))
@@ -237,15 +248,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             common.one_line(exc.format_message())
             return 2
         raise
-    finally:
-        for s, h in previous.items():
-            signal.signal(s, h)
-        interrupts.forget_interrupts()  # the Python API after this command starts clean
 
 
 def run() -> None:
     """Console-script entry point (``toypoker = "toypoker.cli:run"``)."""
     code = main()
+    if code == common.INTERRUPTED:  # what the interrupt left half-built dies with the process
+        interrupts.quiet_at_exit()
     # Under ``python -m toypoker`` CPython ends the process by SIGINT (status -2, not
     # ours) when any string ``exec`` during the run -- generated code of dataclasses,
     # numba -- ended in a KeyboardInterrupt, even one caught and reported since
