@@ -96,7 +96,7 @@ def convergence(spec: str, layout: str, seconds: int) -> None:
     import numpy as np
 
     from toypoker.solvers import VectorSolver
-    from toypoker.solvers.vector_solver import vector_evaluate
+    from toypoker.layouts.vector.methods import vector_evaluate
 
     _, method = layout.split(":")
     vg = _vector(spec)

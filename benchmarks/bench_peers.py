@@ -192,7 +192,7 @@ def ours_vector(spec: str) -> Contender:
     (``rank_hands``), NashConv of the average as ``VectorSolver`` checks it
     (``vector_evaluate``: the fused best-response kernel)."""
     from toypoker.solvers import VectorSolver
-    from toypoker.solvers.vector_solver import vector_evaluate
+    from toypoker.layouts.vector.methods import vector_evaluate
     from toypoker.vector import compile_vector
     from toypoker.vector.layout import rank_hands
 

@@ -4,7 +4,7 @@ Per game, from small to Rhode Island Hold'em: rows of the deal-table layout (pub
 node x deal; counted, not built, where they do not fit: ``toypoker.games.count_layout``)
 beside hand-vector entries of the vector layout (public node x player x hand); the
 time of one CFR+ iteration on each, wall and CPU (old: ``Solver(game, "cfr+")``, the
-fused row kernel; new: ``toypoker.solvers.vector_cfr.step``, the fused vector kernel)
+fused row kernel; new: ``toypoker.layouts.vector.regrets.step``, the fused vector kernel)
 and the peak resident memory of a fresh process that builds the game and runs the
 iterations, with that process's resident memory before building (``base MB``: Python,
 numpy, numba and toypoker imported), so the layouts' own memory is the difference.
@@ -65,7 +65,7 @@ def child(spec: str, layout: str, iterations: int) -> None:
     from toypoker.errors import ToypokerError
     from toypoker.solvers import Solver
     from toypoker.solvers import cfr as C
-    from toypoker.solvers import vector_cfr as VC
+    from toypoker.layouts.vector import regrets as VC
     from toypoker.vector import compile_vector
     from toypoker.vector.direct import build_vector
     from toypoker.vector.kernel import vector_kernel

@@ -17,7 +17,7 @@ import time
 
 from toypoker import load_game
 from toypoker.solvers import cfr as C
-from toypoker.solvers import vector_cfr as VC
+from toypoker.layouts.vector import regrets as VC
 from toypoker.solvers.registry import METHODS
 from toypoker.vector.direct import build_vector
 

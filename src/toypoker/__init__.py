@@ -24,9 +24,10 @@ solvers, kernels, curves, gamedefs and sweeps are imported on first use, so
 from typing import TYPE_CHECKING
 
 from .errors import ProfileError, SpecError, ToypokerError
-from .evaluate import BestResponse, Evaluation, best_response, evaluate, nash_conv
+from .evaluate import BestResponse, Evaluation
 from .game import Game, InfoSet
-from .games import GAMES, canonical_spec, load_game
+from .games import GAMES, canonical_spec
+from .layouts import best_response, evaluate, load_game, nash_conv
 from .profile import Profile
 from .result import Result, Stopped, TracePoint
 
@@ -65,7 +66,8 @@ def __getattr__(name: str) -> object:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    """The public API: :data:`__all__` (no submodules, no helpers)."""
+    return sorted(__all__)
 
 
 __all__ = [

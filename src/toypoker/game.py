@@ -499,6 +499,8 @@ class Game:
         """
         if not values:
             return self
+        if self.layout == "vector":  # built again at the new values, on its layout
+            return self._at_by_spec(values)
         num = self.definition.numeric
         x, params = num.assign(self.name, self.params, values)
         if self.definition.validate is not None:
@@ -524,7 +526,7 @@ class Game:
         keep = {
             k: v
             for k, v in self.__dict__.items()
-            if k not in ("term_u_exact", "_derived", "_frozen")
+            if k not in ("term_u_exact", "_derived", "_frozen", "_vector")
         }
         new = object.__new__(Game)
         new.__dict__.update(keep)
@@ -539,6 +541,15 @@ class Game:
         new.__dict__["term_u"] = new._payoffs([nd.committed for nd in term_nodes])
         new._freeze()
         return new
+
+    def _at_by_spec(self, values: Mapping[str, object]) -> Game:
+        """:meth:`at` of a game without an affine deal table: its builder at the new
+        parameters (validated by the builder, as ``load_game`` validates a spec)."""
+        builder = self.__dict__.get("_builder")
+        if builder is None:
+            raise ToypokerError(f"game {self.spec} cannot be rebuilt at other values")
+        params = {k: v for k, v in self.params.items() if k not in values}
+        return builder(format_spec(self.name, {**params, **values}))
 
     def payoff_slope(self, name: str, exact: bool = False) -> np.ndarray:
         """``d term_u / d name``: the payoffs' derivative in a numeric parameter.
@@ -627,8 +638,68 @@ class Game:
         full = math.perm(n_cards, sum(groups)) // math.prod(math.factorial(g) for g in groups)
         return {"suit_isomorphism": True, "deals_without_suit_isomorphism": full}
 
+    # ------------------------------------------------------------------ layout
+    @property
+    def layout(self) -> str:
+        """Where the game lives: ``"rows"`` (the deal table, what this class compiles)
+        or ``"vector"`` (hands as vectors on the public tree,
+        :mod:`toypoker.vector`; :func:`toypoker.load_game` chooses, by cost)."""
+        return "vector" if self.__dict__.get("_vector") is not None else "rows"
+
+    def with_vector(self, vg: object, builder: Callable[[str], Game] | None = None) -> Game:
+        """This game on the vector layout ``vg`` (a :class:`toypoker.vector.VectorGame`
+        of it): the same infosets, labels and flat actions, now read through ``vg``
+        (a copy sharing every array; a game without rows is marked in place).
+        ``builder(spec)`` builds it again (pickling, :meth:`at`)."""
+        new = self if "row_node" not in self.__dict__ else object.__new__(type(self))
+        if new is not self:
+            new.__dict__.update(self.__dict__)
+        new.__dict__["_vector"] = vg
+        if builder is not None:
+            new.__dict__["_builder"] = builder
+        return new
+
+    def with_builder(self, builder: Callable[[str], Game]) -> Game:
+        """This game, recording ``builder(spec)`` as how to build it again (what
+        pickling sends: the spec, not the arrays)."""
+        self.__dict__["_builder"] = builder
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        """Pickled as its spec and builder (a Dask worker or a child process builds it
+        again: games are pure functions of their spec)."""
+        builder = self.__dict__.get("_builder")
+        if builder is None:
+            raise TypeError(
+                f"game {self.spec} was not built from a spec (toypoker.load_game): "
+                "it cannot be pickled"
+            )
+        return builder, (self.spec,)
+
+    def __copy__(self) -> Game:
+        return self  # immutable
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+        return self  # immutable
+
+    def __eq__(self, other: object) -> bool:
+        """Games built from the same spec on the same layout are equal (a pickled game
+        equals its original); other games only to themselves."""
+        if other is self:
+            return True
+        if not isinstance(other, Game) or "_builder" not in self.__dict__:
+            return False
+        return (
+            "_builder" in other.__dict__
+            and other.spec == self.spec
+            and other.layout == self.layout
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.spec, self.layout))
+
     def __repr__(self) -> str:
-        return f"Game({self.spec!r})"
+        return f"Game({self.spec!r})" if self.layout == "rows" else f"Game({self.spec!r}, layout='vector')"
 
 
 def check_game(value: object, name: str = "game") -> Game:

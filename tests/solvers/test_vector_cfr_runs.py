@@ -51,7 +51,7 @@ from toypoker.errors import ToypokerError
 from toypoker.games import load_game
 from toypoker.profile import Profile
 from toypoker.solvers import cfr as C
-from toypoker.solvers import vector_cfr as VC
+from toypoker.layouts.vector import regrets as VC
 from toypoker.solvers.registry import METHODS
 from toypoker.vector import compile_vector
 from toypoker.vector.direct import build_vector

@@ -1,4 +1,4 @@
-"""Fictitious play on the vector layout (``toypoker.solvers.vector_fp``) against the row
+"""Fictitious play on the vector layout (``toypoker.layouts.vector.responses``) against the row
 layout's run: the same schedule (``fictitious.layout_step``) over two layouts, so whole
 runs agree to 1e-12 (best-response ties broken by the one tolerant rule on both)."""
 

@@ -1,4 +1,4 @@
-"""The sequence-form LP from the vector layout (``toypoker.solvers.vector_lp``): the same
+"""The sequence-form LP from the vector layout (``toypoker.layouts.vector.sequence_form``): the same
 exact value and certificate as ``solvers/lp.py`` on the row layout."""
 
 from __future__ import annotations
@@ -10,9 +10,10 @@ import pytest
 
 from toypoker.errors import ToypokerError
 from toypoker.games import load_game
-from toypoker.solvers import solve, vector_lp
+from toypoker.layouts.vector import sequence_form
+from toypoker.solvers import solve
 from toypoker.solvers.lp import sequence_form
-from toypoker.solvers.vector_lp import lp_size, vector_sequence_form
+from toypoker.layouts.vector.sequence_form import lp_size, vector_sequence_form
 from toypoker.vector import compile_vector
 from toypoker.vector.direct import build_vector
 from toypoker.vector.layout import rank_hands

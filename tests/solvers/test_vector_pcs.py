@@ -1,4 +1,4 @@
-"""Public-chance-sampling CFR+ (``pcs-cfr+``, ``toypoker.solvers.vector_pcs``): one
+"""Public-chance-sampling CFR+ (``pcs-cfr+``, ``toypoker.layouts.vector.chance_sampling``): one
 implementation on the vector layout, reached from a row-layout game too; it converges
 on small decks, and its runs are reproducible from the seed and resume bit for bit."""
 
@@ -12,7 +12,7 @@ from toypoker.evaluate import evaluate
 from toypoker.games import load_game
 from toypoker.profile import Profile
 from toypoker.solvers import solve
-from toypoker.solvers.vector_pcs import PCSOptions, vector_init, vector_step
+from toypoker.layouts.vector.chance_sampling import PCSOptions, vector_init, vector_step
 from toypoker.vector import compile_vector
 from toypoker.vector.direct import build_vector
 

@@ -1,4 +1,4 @@
-"""The solver on the vector layout (``toypoker.solvers.vector_solver``) against the row
+"""The solver on the vector layout (``toypoker.layouts.vector.methods``) against the row
 layout: the same iterates, the same NashConv by an independent best response (the row
 layout's evaluation of the same profile), checkpoints that resume bit for bit."""
 
@@ -79,7 +79,7 @@ def test_the_cli_layout_rule() -> None:
     """``choose_layout`` decides by the counted row layout, before building anything
     (the counts are those of ``tests/games/test_layout_count.py``, checked there
     against compiled games)."""
-    from toypoker.solvers.vector_solver import ROW_LAYOUT_LIMIT, choose_layout
+    from toypoker.layouts.vector.methods import ROW_LAYOUT_LIMIT, choose_layout
 
     big = "holdem(players=3,ranks=13,suits=4)"  # 32,873,711 rows: ~6.6 GB on rows
     c = choose_layout(big, "pdcfr+")
@@ -107,7 +107,7 @@ def test_the_layout_rule_under_collusion() -> None:
     """Weak collusion is a payoff map on the uncolluded game's rows (counted as that
     game: 32,873,711 rows, ``tests/games/test_layout_count.py``), so a big weak spec
     runs on vectors; strong collusion keeps the rows, and is refused when forced."""
-    from toypoker.solvers.vector_solver import choose_layout, vector_count
+    from toypoker.layouts.vector.methods import choose_layout, vector_count
 
     big = "holdem(players=3,ranks=13,suits=4,team=12)"
     c = choose_layout(big, "pdcfr+")

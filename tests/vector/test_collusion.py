@@ -37,9 +37,9 @@ from toypoker.evaluate import expected_values as row_values
 from toypoker.evaluate import nash_conv as row_nash_conv
 from toypoker.games import load_game
 from toypoker.solvers import cfr as C
-from toypoker.solvers import vector_cfr as VC
+from toypoker.layouts.vector import regrets as VC
 from toypoker.solvers.registry import METHODS
-from toypoker.solvers.vector_solver import vector_evaluate
+from toypoker.layouts.vector.methods import vector_evaluate
 from toypoker.vector import compile_vector
 from toypoker.vector import values as V
 from toypoker.vector.direct import build_vector

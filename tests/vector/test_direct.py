@@ -113,7 +113,7 @@ def test_three_players_as_solved_equal_the_row_layout(spec: str) -> None:
 
     from toypoker.evaluate import evaluate
     from toypoker.solvers import cfr as C
-    from toypoker.solvers import vector_cfr as VC
+    from toypoker.layouts.vector import regrets as VC
     from toypoker.solvers.registry import METHODS
 
     g = load_game(spec)

@@ -11,7 +11,7 @@ import pytest
 
 from toypoker.games import load_game
 from toypoker.profile import Profile
-from toypoker.solvers.vector_cfr import instant_regrets
+from toypoker.layouts.vector.regrets import instant_regrets
 from toypoker.vector import compile_vector
 from toypoker.vector import values as V
 from toypoker.vector.direct import build_vector

@@ -94,7 +94,7 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     vector layout's memory; a collusion spec as its uncolluded game, whose deals, tree
     and rows it keeps); a game too large to compile is then refused in one line
     (``toypoker solve`` runs it on the vector layout:
-    :func:`toypoker.solvers.vector_solver.choose_layout`).
+    :func:`toypoker.layouts.vector.methods.choose_layout`).
     """
     name = canonical_spec(spec)  # a collusion team checked before anything is counted
     counted = row_count(spec)

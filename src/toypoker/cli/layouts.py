@@ -1,6 +1,6 @@
 """Which layout a command runs a game on, said before anything is built.
 
-``toypoker solve`` lets :func:`~toypoker.solvers.vector_solver.choose_layout` pick the
+``toypoker solve`` lets :func:`~toypoker.layouts.vector.methods.choose_layout` pick the
 layout; this module says the rest in one line each, from the same count
 (:func:`~toypoker.cli.common.row_count`, as ``toypoker info`` prints it):
 
@@ -8,7 +8,7 @@ layout; this module says the rest in one line each, from the same count
   is refused where a run would go there, naming the way out -- ``--layout rows`` when
   the rows fit, else what the vector layout runs (:func:`check_vector_run`);
 * ``eval --exact``, ``eval --team`` and ``verify`` need the row layout: a game whose
-  counted rows pass :data:`~toypoker.solvers.vector_solver.ROW_LAYOUT_LIMIT` is refused
+  counted rows pass :data:`~toypoker.layouts.vector.methods.ROW_LAYOUT_LIMIT` is refused
   at once unless ``--layout rows`` asks for them (:func:`rows_or_refuse`);
 * :func:`build_on_vector_layout` says the counted size, then builds: without a deal
   table where :func:`~toypoker.vector.direct.build_vector` has a builder, else by
@@ -19,7 +19,7 @@ Whether the rows may be built at all is one rule, ``load_game``'s own size check
 :func:`~toypoker.cli.common.rows_refusal` asks it without building, and every refusal
 here names ``--layout rows`` as a way out only where it admits the rows
 (:func:`rows_way`).
-:data:`~toypoker.solvers.vector_solver.ROW_LAYOUT_LIMIT` is not a second such rule:
+:data:`~toypoker.layouts.vector.methods.ROW_LAYOUT_LIMIT` is not a second such rule:
 it is the counted size past which a command prefers the vector layout, or asks for
 ``--layout rows`` before building rows that large.
 """
@@ -44,7 +44,7 @@ from .common import err, row_count, rows_refusal
 
 VECTOR_METHODS = "the CFR family, fp, pcs-cfr+ or lp"
 """The methods the vector layout runs, as a refusal names them
-(:func:`~toypoker.solvers.vector_solver.check_vector_method` lists them by name)."""
+(:func:`~toypoker.layouts.vector.methods.check_vector_method` lists them by name)."""
 
 DIRECT_GAMES = ("kuhn", "holdem", "mercer", "rhode_island")
 """Games :func:`~toypoker.vector.direct.build_vector` builds without a deal table; the
@@ -68,7 +68,7 @@ def rows_way(refusal: str | None) -> str:
 
 def _on_vector(method: str, spec: str) -> bool:
     """Whether ``method`` runs on ``spec``'s vector layout: one of its methods, and not
-    the exact LP under a team's payoff map (:mod:`~toypoker.solvers.vector_lp`)."""
+    the exact LP under a team's payoff map (:mod:`~toypoker.layouts.vector.sequence_form`)."""
     try:
         check_vector_method(method, spec)
     except ToypokerError:

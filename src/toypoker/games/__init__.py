@@ -32,9 +32,10 @@ from ..game import Game
 from ..spec import format_spec, parse_spec
 from .base import GameInfo, Param, Params
 from .collusion import COLLUSION_KEYS, apply_collusion, check_collusion, split_collusion
+from . import kuhn, mercer
 from .holdem import HOLDEM
 from .kuhn import KUHN
-from .layout_count import LayoutCount, count_holdem
+from .layout_count import LayoutCount, count_holdem, count_shape
 from .leduc import LEDUC
 from .limit import TooLargeError
 from .mercer import MERCER
@@ -53,9 +54,18 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType(
     }
 )
 
-DEFAULT_MAX_BYTES = 2**31
-"""Largest estimated size ``deals x public nodes x players x 8`` bytes :func:`load_game`
-compiles (the environment variable ``TOYPOKER_MAX_BYTES`` overrides it)."""
+def _physical_bytes() -> int:
+    """This machine's physical memory (4 GiB where the OS does not say)."""
+    try:
+        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
+    except (ValueError, OSError, AttributeError):
+        return 2**32
+
+
+DEFAULT_MAX_BYTES = max(2**31, _physical_bytes() // 2)
+"""The memory budget of a build when ``TOYPOKER_MAX_BYTES`` does not set one: half of
+this machine's physical memory, at least 2 GiB.  A game whose counted size on its
+layout passes it is refused in one line before anything is allocated."""
 
 BYTES_PER_ENTRY = 8
 
@@ -111,7 +121,9 @@ def canonical_spec(spec: str) -> str:
     return format_spec(info.name, {**params, **coll})
 
 
-def _max_bytes(max_bytes: int | None) -> int:
+def max_bytes_allowed(max_bytes: int | None = None) -> int:
+    """The memory budget of a build: ``max_bytes`` when given, else the environment
+    variable ``TOYPOKER_MAX_BYTES``, else :data:`DEFAULT_MAX_BYTES`."""
     if max_bytes is not None:
         return check_int(max_bytes, "max_bytes", low=1, error=SpecError)
     env = os.environ.get("TOYPOKER_MAX_BYTES", "").strip()
@@ -162,7 +174,7 @@ def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> 
     SpecError
         With the estimate, in one line.
     """
-    limit = _max_bytes(max_bytes)
+    limit = max_bytes_allowed(max_bytes)
     spec = format_spec(info.name, params)
     try:
         counted = info.size(params, max_entries=limit // BYTES_PER_ENTRY)
@@ -189,12 +201,17 @@ def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> 
 
 
 def _counted(info: GameInfo, params: Params) -> LayoutCount | None:
-    """The row layout counted for validated parameters of ``holdem``/``rhode_island``
-    (None for other games, or boards beyond what is counted)."""
+    """The row layout counted for validated parameters of ``kuhn``, ``mercer``,
+    ``holdem`` and ``rhode_island`` (None for other games, or boards beyond what is
+    counted)."""
+    spec = format_spec(info.name, params)
+    if info.name in ("kuhn", "mercer"):  # rank decks: the builder's own deck and betting
+        shape = (kuhn.limit_shape if info.name == "kuhn" else mercer.limit_shape)(params)
+        return count_shape(shape, spec)
     if info.name not in ("rhode_island", "holdem"):
         return None
     p = holdem_params(params) if info.name == "rhode_island" else params
-    return count_holdem(p, format_spec(info.name, params))
+    return count_holdem(p, spec)
 
 
 def count_layout(spec: str) -> LayoutCount | None:
@@ -259,7 +276,7 @@ def load_game(spec: str, *, max_bytes: int | None = None) -> Game:
         definition.validate = validate
     else:
         definition.validate = info.validate
-    return Game(definition, format_spec(info.name, {**params, **coll}))
+    return Game(definition, format_spec(info.name, {**params, **coll})).with_builder(load_game)
 
 
 __all__ = [
@@ -271,5 +288,6 @@ __all__ = [
     "check_size",
     "count_layout",
     "load_game",
+    "max_bytes_allowed",
     "parse_game_spec",
 ]

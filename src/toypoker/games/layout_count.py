@@ -57,7 +57,7 @@ table 172 on the 34.2 M-row rank-merged Rhode Island betting game (5.9 GB)."""
 BYTES_PER_ENTRY = 91
 """Peak bytes per hand-vector entry (public node x player x hand) of the vector layout
 while CFR runs on it, build and NashConv checks included
-(:func:`toypoker.vector.direct.build_vector`, :mod:`toypoker.solvers.vector_solver`):
+(:func:`toypoker.vector.direct.build_vector`, :mod:`toypoker.layouts.vector.methods`):
 the full Rhode Island game, 34,981,128 entries, peaked at 3.18 GB (2026-11-25, an hour
 of PDCFR+ under ``/usr/bin/time -v``; the build alone 0.9 GB)."""
 
@@ -185,13 +185,30 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
     players`` past it, before walking the rest of the tree.
     """
     shape = limit_shape(p)
-    n = int(p["players"])  # type: ignore[call-overload]
-    rounds = shape["rounds"]
-    dealt = int(p["hole"]) + sum(r.board for r in rounds)  # type: ignore[attr-defined,call-overload,union-attr]
+    dealt = int(p["hole"]) + sum(r.board for r in shape["rounds"])  # type: ignore[attr-defined,call-overload,union-attr]
     suited = EVALUATORS[str(p["evaluator"])].suited(dealt)
-    ranks, suits = int(p["ranks"]), int(p["suits"])  # type: ignore[call-overload]
-    merged = suited and p.get("suit_isomorphism") is not False and suits > 1
-    deck = limit_deck(n, shape["multiplicity"], rounds, int(p["hole"]), suits if suited else 0)  # type: ignore[arg-type,call-overload]
+    merged = suited and p.get("suit_isomorphism") is not False and int(p["suits"]) > 1  # type: ignore[call-overload]
+    return count_shape(shape, spec, int(p["suits"]) if suited else 0, merged, max_entries)  # type: ignore[call-overload]
+
+
+def count_shape(
+    shape: dict[str, object],
+    spec: str,
+    suits: int = 0,
+    merged: bool = False,
+    max_entries: int | None = None,
+) -> LayoutCount | None:
+    """:func:`count_holdem` for any limit game's deck and betting keywords (``shape``,
+    as a builder's ``limit_shape`` gives them: Kuhn, Mercer and the hold'em family);
+    ``suits`` > 0 deals card identities of that many suits (a suited evaluator),
+    ``merged`` on suit-canonical boards; 0 deals ranks."""
+    n = int(shape["n_players"])  # type: ignore[call-overload]
+    rounds = shape["rounds"]
+    multiplicity = list(shape["multiplicity"])  # type: ignore[call-overload]
+    suited = suits > 0
+    ranks = len(multiplicity)  # a rank deck: copies of each rank as its suits
+    suits = suits if suited else int(max(multiplicity))
+    deck = limit_deck(n, multiplicity, rounds, shape.get("hole_cards"), suits if suited else 0)  # type: ignore[arg-type]
     sizes = [b for b in deck.boards if b]
     hole = deck.hole
     n_cards = ranks * suits
@@ -244,8 +261,7 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
 
     public = decision = infosets = rows = 0
     if not suited:
-        mult = list(shape["multiplicity"])  # type: ignore[call-overload]
-        return _count_ranks(spec, n, mult, hole, sizes, nodes_at, decisions_at, full)
+        return _count_ranks(spec, n, multiplicity, hole, sizes, nodes_at, decisions_at, full)
     if merged:
         level = [()]
         for depth in range(len(sizes) + 1):
@@ -295,11 +311,14 @@ def count_holdem(p: Params, spec: str, max_entries: int | None = None) -> Layout
 
 
 def vector_hands(n_players: int, ranks: int, suits: int, hole: int, suited: bool) -> int:
-    """Each player's hands in the vector layout as ``toypoker solve`` builds it: one per
-    rank for a rank deck with one hole card and at most three players
+    """Each player's hands in the vector layout as ``toypoker.load_game`` builds it: one
+    per rank for a rank deck with one hole card and at most three players, one per rank
+    multiset with two or more hole cards and three players
     (:func:`~toypoker.vector.layout.rank_hands`), else the physical ``C(cards, hole)``."""
-    if not suited and hole == 1 and n_players <= 3 and suits > 1:
+    if not suited and suits > 1 and (hole == 1 and n_players <= 3):
         return ranks
+    if not suited and suits > 1 and hole >= 2 and n_players == 3:
+        return math.comb(ranks + hole - 1, hole)  # rank multisets (suits >= hole)
     return math.comb(ranks * suits, hole)
 
 

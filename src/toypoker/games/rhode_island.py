@@ -20,7 +20,7 @@ cross-checks).  Small decks (``ranks=4,suits=2``) compile and solve exactly; the
 standard deck is far beyond the row layout (``toypoker info rhode_island`` counts it,
 :mod:`toypoker.games.layout_count`) and is built and solved on the vector layout
 (``toypoker solve rhode_island``: :func:`toypoker.vector.direct.build_vector`,
-:mod:`toypoker.solvers.vector_solver`).
+:mod:`toypoker.layouts.vector.methods`).
 """
 
 from __future__ import annotations

@@ -42,13 +42,11 @@ from ..games import load_game
 from ..games.collusion import Team, agreeing_team, merged_spec
 from ..result import Result, Stopped, TracePoint
 from ..teams import transfer_profile
-from ..vector.layout import VectorGame
 from .base import Method
 from .checkpoint import Checkpoint, load_checkpoint
 from .options import Output, Pot, Sampling
 from .registry import METHODS, get_method, parse_options
 from .solver import Solver
-from .vector_solver import VectorSolver
 
 EXACT_TEAM_ROWS = 20_000
 """An exact (``lp``, ``enumerate``) profile of a team game with at most this many rows
@@ -57,7 +55,7 @@ ones in floats (3P-SMH's exact team evaluation takes minutes)."""
 
 
 def solve(
-    game: Game | VectorGame,
+    game: Game,
     method: str = "cfr+",
     iterations: int | None = 1000,
     target_nash_conv: float | None = None,
@@ -79,10 +77,9 @@ def solve(
     Parameters
     ----------
     game
-        A compiled game (:func:`toypoker.load_game`), or a game in the vector layout
-        (:func:`toypoker.vector.direct.build_vector`: the CFR family, ``fp``,
-        ``pcs-cfr+`` and ``lp``, no teams;
-        :class:`~toypoker.solvers.vector_solver.VectorSolver`).
+        A game (:func:`toypoker.load_game`), on either layout (on hand vectors: the
+        CFR family, ``fp``, ``pcs-cfr+`` and ``lp``; a team's evaluation needs the deal
+        table).
     method
         A name in :data:`METHODS` (``"cfr+"`` by default).
     iterations
@@ -138,13 +135,16 @@ def solve(
         ``solved_as`` for a game with a team.
     """
     milp_seconds = check_number(milp_seconds, "milp_seconds", positive=True)
-    if isinstance(game, VectorGame):  # the vector layout: no teams
+    check_game(game)
+    if game.layout == "vector":  # a team's evaluation and merged game read the deal table
         if team not in (None, False) or merge:
-            raise ToypokerError(f"teams are not supported on the vector layout ({game.game.spec})")
+            raise ToypokerError(
+                f"a team's evaluation reads the deal table: load the game with layout='rows' "
+                f"(tp.load_game({game.spec!r}, layout='rows'))"
+            )
         return _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
                     check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
                     options)  # fmt: skip
-    check_game(game)
     if team not in (None, True, False):
         team = agreeing_team(game.params, team)
     merged = None if merge is False else merged_spec(game.spec, default_only=merge is None)
@@ -205,7 +205,7 @@ def _on_members(res: Result, game: Game) -> Result:
 
 
 def _run(
-    game: Game | VectorGame,
+    game: Game,
     method: str,
     iterations: int | None,
     target_nash_conv: float | None,
@@ -222,11 +222,7 @@ def _run(
     """One run of ``method`` on ``game`` (the body of :func:`solve`)."""
     m = get_method(method)
     if resume is None:
-        solver = (
-            VectorSolver(game, method, seed=seed, **options)
-            if isinstance(game, VectorGame)
-            else Solver(game, method, seed=seed, **options)
-        )
+        solver = Solver(game, method, seed=seed, **options)
         trace: tuple[TracePoint, ...] = ()
     else:
         ck = load_checkpoint(check_path(resume, "resume"))
@@ -238,11 +234,7 @@ def _run(
             m, {k: getattr(ck.options, k) for k in options}
         ):
             raise ToypokerError(f"checkpoint {resume} was run with other options: {ck.options}")
-        solver = (
-            VectorSolver.from_checkpoint(ck, game)
-            if isinstance(game, VectorGame)
-            else Solver.from_checkpoint(ck, game)
-        )
+        solver = Solver.from_checkpoint(ck, game)
         trace = ck.trace
     return solver.run(
         iterations,
@@ -267,7 +259,6 @@ __all__ = [
     "Sampling",
     "Solver",
     "Stopped",
-    "VectorSolver",
     "TracePoint",
     "load_checkpoint",
     "solve",

@@ -84,7 +84,7 @@ class Backend(StrEnum):
 @dataclass(frozen=True)
 class ScheduleOptions:
     """The fields of the CFR schedule (:func:`scheduled_step`), shared by
-    :class:`CFROptions` and the sampled :class:`~toypoker.solvers.vector_pcs.PCSOptions`;
+    :class:`CFROptions` and the sampled :class:`~toypoker.layouts.vector.chance_sampling.PCSOptions`;
     see :class:`CFROptions` for their meaning."""
 
     floor: bool = False
@@ -356,7 +356,7 @@ def scheduled_step(
     ``regrets_of(sigma, group)`` returns, for each player of ``group``, her
     :class:`PlayerRegrets` under the profile ``sigma``; the row layout
     (:func:`reference_step`) and the vector layout
-    (:func:`toypoker.solvers.vector_cfr.step`) share everything else: the average
+    (:func:`toypoker.layouts.vector.regrets.step`) share everything else: the average
     strategy, the discounted and floored regrets, prediction and regret matching.
     """
     t = state.iteration + 1

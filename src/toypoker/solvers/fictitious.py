@@ -129,7 +129,7 @@ class FPState:
 
 class Layout(Protocol):
     """What a fictitious-play step reads from a game layout (the row layout here,
-    :class:`_Rows`; the vector layout's in :mod:`toypoker.solvers.vector_fp`), so that
+    :class:`_Rows`; the vector layout's in :mod:`toypoker.layouts.vector.responses`), so that
     both run the one schedule of :func:`layout_step`."""
 
     def responses(self, sigma: np.ndarray, ullman: bool) -> list[tuple[float, np.ndarray]]:

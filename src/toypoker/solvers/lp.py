@@ -91,7 +91,7 @@ def constraints(
 ) -> SequenceForm:
     """The :class:`SequenceForm` with the players' constraints ``E x = e`` built from the
     infosets and their parent sequences, and the payoff matrix ``A`` as given (the
-    layouts assemble ``A``: rows here, :mod:`toypoker.solvers.vector_lp`)."""
+    layouts assemble ``A``: rows here, :mod:`toypoker.layouts.vector.sequence_form`)."""
     Es, es_ = [], []
     for p in range(2):
         rows, cols, vals = [0], [0], [1.0]

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from types import MappingProxyType
 
 from ..errors import ToypokerError
-from . import cfr, enumerate_method, fictitious, lp, mccfr, vector_pcs
+from ..layouts.vector import chance_sampling as vector_pcs
+from . import cfr, enumerate_method, fictitious, lp, mccfr
 from .base import Method, OneShotState
 
 METHODS: Mapping[str, Method] = MappingProxyType(

@@ -29,15 +29,21 @@ from ..checks import check_callable, check_int, check_number, check_path
 from ..errors import ToypokerError
 from ..evaluate import Evaluation, evaluate
 from ..game import Game, check_game
-from ..games import load_game
 from ..interrupts import caused_by_interrupt, deferred_interrupts
 from ..kernels import KernelEvaluation, kernel_for
 from ..kernels import evaluate as kernel_evaluate
+from ..layouts import load_game
+from ..layouts.engine import vector_evaluate, vector_of
+from ..layouts.vector.methods import vector_method
 from ..profile import Profile
 from ..result import Result, Stopped, TracePoint
 from .base import Method
 from .checkpoint import Checkpoint, load_checkpoint, save_checkpoint
 from .registry import get_method, options_dict, parse_options
+
+
+FIRST_VECTOR_CHECK = 50
+"""The first iteration a run on hand vectors checks NashConv at (without ``check_every``)."""
 
 
 class Solver:
@@ -46,7 +52,9 @@ class Solver:
     Parameters
     ----------
     game
-        A compiled game.
+        A game (:func:`toypoker.load_game`), on either layout: on hand vectors the
+        method runs its vector steps (the CFR family, ``fp``, ``pcs-cfr+``, ``lp``;
+        the others are refused in one line).
     method
         A name of :data:`~toypoker.solvers.METHODS` (``"cfr+"`` by default).
     seed
@@ -70,7 +78,7 @@ class Solver:
         self, game: Game, method: str = "cfr+", *, seed: int | None = None, **options: object
     ) -> None:
         check_game(game)
-        m = get_method(method)
+        m = _method(game, method)
         opts = parse_options(m, options)
         seed = method_seed(m, seed)
         self._setup(game, m, opts, seed, m.init(game, opts, seed), 0.0)
@@ -91,13 +99,14 @@ class Solver:
     ) -> Solver:
         """The solver a checkpoint saved, ready to continue.
 
-        ``game`` (optional) must be the checkpoint's game; without it the game is
-        compiled from the recorded spec.
+        ``game`` (optional) must be the checkpoint's game, on either layout; without it
+        the game is loaded from the recorded spec (:func:`toypoker.load_game`).
         """
         ck = checkpoint if isinstance(checkpoint, Checkpoint) else load_checkpoint(checkpoint)
         if game is None:
             game = load_game(ck.spec)
-        elif game.spec != ck.spec:
+        check_game(game)
+        if game.spec != ck.spec:
             raise ToypokerError(f"checkpoint {ck.path} is for {ck.spec}, not {game.spec}")
         n = {a.shape for a in vars(ck.state).values() if isinstance(a, np.ndarray)}
         if n != {(game.n_sigma,)}:
@@ -106,7 +115,7 @@ class Solver:
                 f"{game.spec} ({game.n_sigma} actions)"
             )
         s = cls.__new__(cls)
-        s._setup(game, get_method(ck.method), ck.options, ck.seed, ck.state, ck.seconds)
+        s._setup(game, _method(game, ck.method), ck.options, ck.seed, ck.state, ck.seconds)
         return s
 
     @property
@@ -195,12 +204,22 @@ class Solver:
         )
 
     def _checks(self, iterations: int | None) -> Callable[[int], bool]:
-        """The NashConv checks of :meth:`run` without ``check_every`` (geometric)."""
-        return check_schedule(iterations)
+        """The NashConv checks of :meth:`run` without ``check_every`` (geometric): 25 a
+        decade on the deal table; on hand vectors 10 a decade from iteration
+        :data:`FIRST_VECTOR_CHECK` on, and the last (a check there costs about as much
+        as an iteration or two of the fused kernel, far more in numpy)."""
+        if vector_of(self.game) is None:
+            return check_schedule(iterations)
+        marks = check_schedule(iterations, per_decade=10)
+        return lambda t: t == iterations or (t >= FIRST_VECTOR_CHECK and marks(t))
 
     def _nash_conv(self) -> tuple[float, float]:
         """NashConv and the largest gain of the current output (a check)."""
         probs = self.method.output(self.game, self.state, self.options)  # type: ignore[misc]
+        vg = vector_of(self.game)
+        if vg is not None:
+            vev = vector_evaluate(vg, np.ascontiguousarray(probs, dtype=np.float64))
+            return vev.nash_conv, max(vev.gains)
         ev = _evaluate(self.game, Profile(self.game, probs, validate=False))
         return float(ev.nash_conv), float(max(ev.gains))
 
@@ -327,6 +346,12 @@ class Solver:
                 return Stopped.SECONDS
             # Ctrl-C or SIGTERM during the step: the loop's head stops between steps
         return Stopped.ITERATIONS
+
+
+def _method(game: Game, name: str) -> Method:
+    """The registry's method ``name``, with its vector steps on a vector-layout game."""
+    vg = vector_of(game)
+    return get_method(name) if vg is None else vector_method(vg, name)
 
 
 def _evaluate(game: Game, profile: Profile) -> Evaluation | KernelEvaluation:

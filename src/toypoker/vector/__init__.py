@@ -14,10 +14,10 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
   inclusion-exclusion over cards, two-player showdowns by a sorted sweep, the dense
   product for three or more players), expected values, best responses, NashConv;
 * on the solvers' floor, the methods' parts that read the layout:
-  :mod:`toypoker.solvers.vector_cfr` (the CFR family's regrets),
-  :mod:`~toypoker.solvers.vector_fp` (fictitious play's best responses),
-  :mod:`~toypoker.solvers.vector_pcs` (public-chance-sampling CFR) and
-  :mod:`~toypoker.solvers.vector_lp` (the sequence-form LP's payoff matrix);
+  :mod:`toypoker.layouts.vector.regrets` (the CFR family's regrets),
+  :mod:`~toypoker.layouts.vector.responses` (fictitious play's best responses),
+  :mod:`~toypoker.layouts.vector.chance_sampling` (public-chance-sampling CFR) and
+  :mod:`~toypoker.layouts.vector.sequence_form` (the sequence-form LP's payoff matrix);
 * :mod:`.direct` -- :func:`~toypoker.vector.direct.build_vector`: the layout built
   without a deal table for ``kuhn(...)``, ``holdem(...)`` (rank decks, and suited
   evaluators on suit-canonical boards) and ``rhode_island(...)`` specs (same infosets,
@@ -56,11 +56,11 @@ for 190 physical hands, a CFR+ iteration about 25x faster than the row layout's 
 CPU time, ``benchmarks/bench_vector.py``).
 
 One engine: which layout runs each method, and why (measured by
-``benchmarks/bench_engine.py``; the table is in :mod:`toypoker.solvers.vector_solver`).
+``benchmarks/bench_engine.py``; the table is in :mod:`toypoker.layouts.vector.methods`).
 ``tp.solve`` runs on a ``VectorGame``: the CFR family, ``fp``, ``pcs-cfr+`` and ``lp``;
 ``toypoker solve`` uses it for ``rhode_island`` and for a ``holdem`` spec whose counted
 row layout needs more than 2 GB (``--layout auto|rows|vector``;
-:func:`~toypoker.solvers.vector_solver.choose_layout` states the rule), e.g.
+:func:`~toypoker.layouts.vector.methods.choose_layout` states the rule), e.g.
 three-player Leduc on a full deck and three-player Rhode Island decks. No method has two
 schedules: the CFR family shares :func:`~toypoker.solvers.cfr.scheduled_step` (the fused
 kernels its ``kernel_schedule``), fictitious play

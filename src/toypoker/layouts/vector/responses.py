@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..vector import values as V
-from ..vector.layout import VectorGame
-from .fictitious import TIE_RTOL, FPOptions, FPState, layout_init, layout_step, ullman_order
+from ...vector import values as V
+from ...vector.layout import VectorGame
+from ...solvers.fictitious import TIE_RTOL, FPOptions, FPState, layout_init, layout_step, ullman_order
 
 
 class VectorLayout:

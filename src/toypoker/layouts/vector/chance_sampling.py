@@ -6,7 +6,7 @@ counterfactual regret minimization", public chance sampling): each update draws 
 board path with an explicit generator (:func:`toypoker.vector.sampled.sample_path`)
 and traverses the public subtree it fixes with every player's full hand vectors.
 The regrets are the importance-weighted counterfactual regrets of that subtree
-(:func:`toypoker.solvers.vector_cfr.instant_regrets` with ``sampled``), whose
+(:func:`toypoker.layouts.vector.regrets.instant_regrets` with ``sampled``), whose
 expectation is the full CFR regret exactly; the average strategy adds a player's own
 reach times the path's importance weight at the infosets on the path (stochastically
 weighted averaging: its expectation is CFR's average update).  Everything else is the
@@ -39,15 +39,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game import Game
-from ..vector import values as V
-from ..vector.layout import VectorGame, compile_vector
-from ..vector.sampled import path_subtree, sample_path
-from .cfr import CFRState, PlayerRegrets, ScheduleOptions, scheduled_step
-from .mccfr import MCCFRState, make_rng
-from .mccfr import output as mccfr_output
-from .vector_cfr import init as vector_start
-from .vector_cfr import instant_regrets
+from ...game import Game
+from ...vector import values as V
+from ...vector.layout import VectorGame, compile_vector
+from ...vector.sampled import path_subtree, sample_path
+from ...solvers.cfr import CFRState, PlayerRegrets, ScheduleOptions, scheduled_step
+from ...solvers.mccfr import MCCFRState, make_rng
+from ...solvers.mccfr import output as mccfr_output
+from .regrets import init as vector_start
+from .regrets import instant_regrets
 
 
 @dataclass(frozen=True)

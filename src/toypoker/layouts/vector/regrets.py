@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..evaluate import segment_sum
-from ..vector.kernel import vector_kernel
-from ..vector.layout import VectorGame
-from ..vector.values import counterfactual_values, plan_for, reaches
-from .cfr import (
+from ...evaluate import segment_sum
+from ...vector.kernel import vector_kernel
+from ...vector.layout import VectorGame
+from ...vector.values import counterfactual_values, plan_for, reaches
+from ...solvers.cfr import (
     Backend,
     CFROptions,
     CFRState,
@@ -54,7 +54,7 @@ def instant_regrets(
 ) -> np.ndarray:
     """``player``'s instantaneous counterfactual regrets per flat action (exact for
     Fractions); ``sampled = (active, scale)``: their importance-weighted estimate from
-    a sampled subtree (:mod:`toypoker.solvers.vector_pcs`)."""
+    a sampled subtree (:mod:`toypoker.layouts.vector.chance_sampling`)."""
     cfv = counterfactual_values(vg, sigma, player, reach, sampled=sampled)
     nodes = np.flatnonzero(vg.edge_player == player)
     if sampled is not None:

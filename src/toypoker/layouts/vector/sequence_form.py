@@ -26,14 +26,14 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-from ..errors import ToypokerError
-from ..evaluate import BestResponse, Evaluation
-from ..profile import Profile
-from ..threads import blas_limited
-from ..vector import values as V
-from ..vector.layout import VectorGame
-from .base import OneShotState
-from .lp import LPOptions, LPResult, SequenceForm, constraints, sequences, solve_sequence_form
+from ...errors import ToypokerError
+from ...evaluate import BestResponse, Evaluation
+from ...profile import Profile
+from ...threads import blas_limited
+from ...vector import values as V
+from ...vector.layout import VectorGame
+from ...solvers.base import OneShotState
+from ...solvers.lp import LPOptions, LPResult, SequenceForm, constraints, sequences, solve_sequence_form
 
 
 def _last(vg: VectorGame, seq_of_sigma: np.ndarray) -> np.ndarray:

@@ -1,0 +1,116 @@
+"""One :class:`~toypoker.game.Game`, two layouts behind it.
+
+:func:`load_game` is the flat API's ``tp.load_game``: it counts the game before
+building anything and puts it on the layout the cost model predicts faster
+(:mod:`.choice`), or the one ``layout=`` forces:
+
+* the **deal table** (``game.layout == "rows"``): :class:`toypoker.game.Game` compiled
+  by :func:`toypoker.games.load_game`; every method, exact ones included;
+* **hand vectors** (``game.layout == "vector"``): :mod:`toypoker.vector` (the layout,
+  its kernels and values) and :mod:`.vector` (each method's part on it); the same
+  infosets, labels and flat actions, so profiles, results and checkpoints are the same
+  files.
+
+Every public function takes either (:mod:`.engine` for evaluation;
+:class:`toypoker.solvers.Solver` runs each method on the layout's steps).  What one
+layout cannot do is refused in one line naming the way out.
+
+Layouts floor (beside the solvers): may import the game, the catalogue, profiles,
+evaluation, the vector layout and the solvers' methods; never a study or a front end.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+
+from ..checks import check_text
+from ..errors import SpecError
+from ..game import Game
+from ..games import load_game as load_rows
+from ..games import parse_game_spec
+from ..spec import format_spec
+from ..vector.direct import build_vector
+from ..vector.layout import compile_vector
+from .choice import DIRECT_GAMES, LAYOUTS, LayoutChoice, check_layout, choose_layout
+from .engine import best_response, evaluate, nash_conv, vector_of
+
+
+def load_game(spec: str, *, layout: str = "auto", max_bytes: int | None = None) -> Game:
+    """A game from a spec string such as ``"kuhn(players=3, cards=5, pot=4)"``.
+
+    Parameters
+    ----------
+    spec
+        ``name(key=value, ...)``; :data:`toypoker.GAMES` lists the games and their
+        parameters (``toypoker games``).
+    layout
+        ``"auto"`` (default): counted first, then built where a CFR+ iteration is
+        predicted faster among the layouts that fit in ``max_bytes`` -- the deal
+        table for small games, hand vectors for large ones (``rhode_island``,
+        ``kuhn(players=3,cards=52)``, ``mercer(players=3,variant=mmh)``).
+        ``"rows"`` or ``"vector"`` force one; ``game.layout`` says which.
+    max_bytes
+        Refuse, in one line and before allocating, a game whose counted size on its
+        layout passes this many bytes; default the environment variable
+        ``TOYPOKER_MAX_BYTES``, else 2 GiB.
+
+    Returns
+    -------
+    Game
+        The game, on the layout chosen.  It pickles as its spec (a worker builds it
+        again) and equals a game built from the same spec on the same layout.
+
+    Raises
+    ------
+    SpecError
+        For an unknown game or parameter, an invalid value, or a game too large.
+    ToypokerError
+        For a bad ``layout``, or one that cannot hold the game (strong collusion on
+        hand vectors).
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> tp.load_game("kuhn(players=3)").layout
+    'rows'
+    >>> g = tp.load_game("kuhn(players=3,cards=52)")
+    >>> g.layout, g.n_players
+    ('vector', 3)
+    >>> tp.load_game("leduc(players=2)", layout="vector").layout
+    'vector'
+    """
+    spec = check_text(spec, "spec", "a game spec", SpecError)
+    check_layout(layout)
+    choice = choose_layout(spec, layout, max_bytes=max_bytes)
+    return build(spec, choice, max_bytes=max_bytes)
+
+
+def build(spec: str, choice: LayoutChoice, *, max_bytes: int | None = None) -> Game:
+    """Build ``spec`` on the layout ``choice`` names (see :func:`load_game`)."""
+    builder = functools.partial(load_game, layout=choice.layout)
+    if choice.layout == "rows":
+        return load_rows(spec, max_bytes=max_bytes).with_builder(builder)
+    info, params, coll = parse_game_spec(spec)
+    if info.name in DIRECT_GAMES:  # no deal table at all
+        vg = build_vector(format_spec(info.name, {**params, **coll}), rank=True)
+        return vg.game.with_vector(vg, builder)
+    rows = load_rows(spec, max_bytes=max_bytes)  # read once, then left to the vectors
+    vg = compile_vector(rows)
+    game = rows.with_vector(vg, builder)
+    # the vectors name the public game (its profiles and results carry it)
+    game.__dict__["_vector"] = dataclasses.replace(vg, game=game)
+    return game
+
+
+__all__ = [
+    "LAYOUTS",
+    "LayoutChoice",
+    "best_response",
+    "build",
+    "choose_layout",
+    "evaluate",
+    "load_game",
+    "nash_conv",
+    "vector_of",
+]

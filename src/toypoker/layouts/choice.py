@@ -1,0 +1,231 @@
+"""Which layout a game lives on: counted before anything is built, chosen by cost.
+
+A game has two implementations behind the one :class:`~toypoker.game.Game`:
+
+* ``"rows"`` -- the deal table: one row per (public node, joint deal), what
+  :func:`toypoker.games.load_game` compiles.  It grows as ``H^n`` (``H`` hands a player,
+  ``n`` players) and holds every method, exact ones included.
+* ``"vector"`` -- hands as vectors on the public tree (:mod:`toypoker.vector`): one
+  vector a player over her hands at each public node, built without a deal table for
+  ``kuhn``, ``holdem``, ``mercer`` and ``rhode_island`` specs.  It grows as ``n H``.
+
+``layout="auto"`` counts both before building (:func:`~toypoker.games.count_layout`,
+as ``toypoker info`` prints it) and takes the one whose CFR+ iteration the cost model
+predicts to be faster, among those that fit in ``TOYPOKER_MAX_BYTES``.  The model
+(:func:`predict`) is linear in the counted work of each layout's fused kernel: rows
+for the deal table; hand entries (public nodes x players x hands) for the vector
+layout's sweeps, and public nodes x hands cubed for its dense three-player terminal
+(rank pairs, a team's payoff map).  Its constants are fitted to the ladder of games
+``python benchmarks/bench_engine.py --ladder --save`` measures (both layouts, same run,
+interleaved) into ``benchmarks/results/layout_costs.json``; ``tests/layouts`` checks
+that on every game of that ladder the choice is never more than 1.5x slower than the
+other layout was measured to be.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..errors import SpecError, ToypokerError
+from ..games import check_size, count_layout, max_bytes_allowed, parse_game_spec
+from ..games.layout_count import BYTES_PER_ENTRY, LayoutCount
+from ..io import size_text
+from ..spec import format_spec
+
+LAYOUTS = ("auto", "rows", "vector")
+"""The values of ``layout=``: ``"auto"`` (the faster that fits), or one forced."""
+
+DIRECT_GAMES = ("kuhn", "holdem", "mercer", "rhode_island")
+"""Games the vector layout builds without a deal table
+(:func:`toypoker.vector.direct.build_vector`); the others reach it from their rows."""
+
+ROW_SECONDS = 2.0e-8
+"""Seconds of a CFR+ iteration per row on the deal table (the fused row kernel)."""
+
+VECTOR_SECONDS = {"sweep": 2.5e-8, "dense": 5.0e-9, "numpy": 2.0e-7}
+"""Seconds of a CFR+ iteration on the vector layout per unit of work of each kernel:
+``sweep`` per hand entry (two players; three with one card a hand), ``dense`` per
+public node x hand cubed (three players on rank pairs, or under a team's payoff map),
+``numpy`` per public node x hand^players (the numpy reference: four or more players,
+three with two physical cards a hand)."""
+
+
+@dataclass(frozen=True)
+class LayoutChoice:
+    """Where a game lives, and why.
+
+    Attributes
+    ----------
+    layout
+        ``"rows"`` or ``"vector"``.
+    why
+        One line saying why (the prediction, or what forced it).
+    counted
+        The counts it was decided by (None: a game not counted before building).
+    rows_seconds, vector_seconds
+        The cost model's CFR+ iteration on each layout (None where not predicted).
+    """
+
+    layout: str
+    why: str
+    counted: LayoutCount | None = None
+    rows_seconds: float | None = None
+    vector_seconds: float | None = None
+
+
+def check_layout(layout: object) -> str:
+    """``layout`` itself if it is one of :data:`LAYOUTS`, else one clear error."""
+    if not isinstance(layout, str) or layout not in LAYOUTS:
+        raise ToypokerError(f"layout must be one of {', '.join(LAYOUTS)}, not {layout!r}")
+    return layout
+
+
+def vector_count(spec: str) -> LayoutCount | None:
+    """:func:`~toypoker.games.count_layout` for the layout decision: a weak collusion
+    spec counted as its uncolluded game (the same deals, tree, rows and infosets:
+    collusion is a payoff map); strong collusion is not counted (``None``)."""
+    info, params, coll = parse_game_spec(spec)
+    if coll.get("strong"):
+        return None
+    return count_layout(format_spec(info.name, params) if coll else spec)
+
+
+def vector_work(spec: str, counted: LayoutCount) -> tuple[str, int]:
+    """The vector layout's kernel for ``spec`` and its units of work an iteration
+    (see :data:`VECTOR_SECONDS`)."""
+    info, params, coll = parse_game_spec(spec)
+    n, h = counted.players, counted.hands
+    one_card = _hole(info.name, params) == 1
+    if n == 2 or (n == 3 and one_card and not coll):
+        return "sweep", counted.entries
+    if n == 3 and (not one_card or coll) and _rank_deck(info.name, params):
+        return "dense", counted.public_nodes * h**3
+    return "numpy", counted.public_nodes * h**n
+
+
+def vector_bytes(spec: str, counted: LayoutCount) -> int:
+    """Peak bytes of the vector layout while CFR runs on it: the hand entries, and the
+    numpy reference's dense product (one ``H^n`` tensor a board at a time, a few of
+    them)."""
+    kind, units = vector_work(spec, counted)
+    dense = 4 * 8 * counted.hands**counted.players if kind == "numpy" else 0
+    return counted.entries * BYTES_PER_ENTRY + dense
+
+
+def predict(spec: str, counted: LayoutCount) -> tuple[float, float]:
+    """The cost model: a CFR+ iteration's seconds on the rows and on the vector layout."""
+    kind, units = vector_work(spec, counted)
+    return counted.rows * ROW_SECONDS, units * VECTOR_SECONDS[kind]
+
+
+def _hole(name: str, params: dict) -> int:
+    if name == "mercer":
+        return 2
+    if name == "kuhn":
+        return 1
+    if name == "rhode_island":
+        return 1
+    return int(params.get("hole", 1))
+
+
+def _rank_deck(name: str, params: dict) -> bool:
+    """A deck of ranks whose suits never matter (the vector layout's rank hands)."""
+    return name in ("kuhn", "mercer") or (name == "holdem" and int(params.get("suits", 1)) > 1)
+
+
+def rows_refusal(spec: str, max_bytes: int | None = None) -> str | None:
+    """``load_game``'s own one-line refusal of ``spec``'s rows (its size check, asked
+    without building; collusion keeps the uncolluded game's size), or None."""
+    info, params, _ = parse_game_spec(spec)
+    try:
+        check_size(info, params, max_bytes)
+    except SpecError as e:
+        return str(e)
+    return None
+
+
+def choose_layout(spec: str, layout: str = "auto", *, max_bytes: int | None = None) -> LayoutChoice:
+    """The layout ``spec`` is built on by :func:`toypoker.load_game`.
+
+    Parameters
+    ----------
+    spec
+        A game spec string.
+    layout
+        ``"auto"``: the layout the cost model predicts faster, among those that fit in
+        ``max_bytes``; ``"rows"`` or ``"vector"``: that one (the vector layout refuses
+        in one line what it cannot hold: strong collusion).
+    max_bytes
+        The memory budget (default ``TOYPOKER_MAX_BYTES``, else 2 GiB).
+
+    Returns
+    -------
+    LayoutChoice
+
+    Raises
+    ------
+    SpecError
+        For a bad spec, or a game neither layout can hold in ``max_bytes``.
+    ToypokerError
+        For a bad ``layout``.
+    """
+    layout = check_layout(layout)
+    info, params, coll = parse_game_spec(spec)
+    canonical = format_spec(info.name, {**params, **coll})
+    if layout == "rows":
+        return LayoutChoice("rows", "layout='rows'")
+    if coll.get("strong"):
+        if layout == "vector":
+            raise ToypokerError(
+                f"{canonical}: strong collusion (members see each other's cards) lives on "
+                "the deal table: layout='rows' or 'auto' (tp.solve merges the team)"
+            )
+        return LayoutChoice("rows", "strong collusion: members see each other's cards")
+    counted = vector_count(canonical)
+    if layout == "vector":
+        _check_vector_size(canonical, counted, max_bytes)
+        return LayoutChoice("vector", "layout='vector'", counted)
+    if info.name not in DIRECT_GAMES or counted is None:
+        return LayoutChoice("rows", "the deal table (no deal-free vector builder for it)")
+    rows_s, vec_s = predict(canonical, counted)
+    said = (
+        f"a CFR+ iteration predicted {_secs(rows_s)} on the deal table ({counted.rows:,} rows), "
+        f"{_secs(vec_s)} on hand vectors ({counted.entries:,} entries)"
+    )
+    refused = rows_refusal(canonical, max_bytes)
+    if refused is None and rows_s <= vec_s:
+        return LayoutChoice("rows", said, counted, rows_s, vec_s)
+    _check_vector_size(canonical, counted, max_bytes, refused)
+    return LayoutChoice(
+        "vector", said if refused is None else f"{said}; the rows do not fit", counted, rows_s, vec_s
+    )
+
+
+def _check_vector_size(
+    spec: str, counted: LayoutCount | None, max_bytes: int | None, refused: str | None = None
+) -> None:
+    """Refuse in one line a vector layout over the budget (and say what the rows need,
+    when they were refused too)."""
+    if counted is None:
+        return
+    need = vector_bytes(spec, counted)
+    limit = max_bytes_allowed(max_bytes)
+    if need > limit:
+        rows = f"; the deal table: {counted.rows:,} rows" if refused is not None else ""
+        raise SpecError(
+            f"{_named(spec)}: too large for the vector layout: {counted.entries:,} hand "
+            f"entries, about {size_text(need)} > {size_text(limit)}{rows} "
+            "(TOYPOKER_MAX_BYTES allows more)"
+        )
+
+
+def _named(spec: str) -> str:
+    return spec if len(spec) <= 60 else spec.partition("(")[0] + "(...)"
+
+
+def _secs(x: float) -> str:
+    if x >= 1:
+        return f"{x:.2g} s"
+    exp = math.floor(math.log10(x)) if x > 0 else 0
+    return f"{x * 1e3:.2g} ms" if exp >= -3 else f"{x * 1e6:.2g} us"
