@@ -13,20 +13,31 @@ kernel, and its numpy reference, the implementation ``pcs-cfr+`` shares) on
 ``rhode_island(ranks=6,suits=4)`` and, with ``--full``, the full game: iterations a
 second, and NashConv after the same wall time on the 6x4 deck.
 
+``--ladder`` feeds the layout cost model (:mod:`toypoker.layouts.choice`): on a ladder
+of games from Kuhn to three-player Mercer Hold'em, a CFR+ iteration on each layout
+(``tp.load_game(spec, layout=...)``, ``tp.Solver``), interleaved, medians, beside the
+counts the model reads and its prediction; ``--save`` writes
+``benchmarks/results/layout_costs.json`` (machine, date, load), which
+``tests/layouts/test_choice.py`` checks the model's choices against.
+
 Usage::
 
     python benchmarks/bench_engine.py                 # the methods table, small games
     python benchmarks/bench_engine.py --pcs [--full]  # sampling against full CFR+
+    python benchmarks/bench_engine.py --ladder --save # the layout cost model's ladder
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
 import os
+import platform
 import resource
 import statistics
 import time
+from pathlib import Path
 
 # the benchmarks folder is on the path when this runs as a script
 from bench_vector import run as run_child
@@ -41,23 +52,128 @@ METHODS = {  # method -> (timed iterations, options)
     "lp": (0, {}),
 }
 PCS_GAMES = ["rhode_island(ranks=6,suits=4)"]
+LADDER = [  # both layouts fit; from a few rows to millions
+    "kuhn(players=2)",
+    "kuhn(players=3)",
+    "kuhn(players=2,cards=13)",
+    "kuhn(players=3,cards=13)",
+    "kuhn(players=3,cards=52)",
+    "kuhn(players=4,cards=6)",
+    "kuhn(players=3,cards=6,team=12)",
+    "mercer(players=2,variant=smh)",
+    "mercer(players=2,variant=mmh)",
+    "mercer(players=3,variant=smh)",
+    "mercer(players=3,variant=mmh)",
+    "rhode_island(ranks=3,suits=2,cap=1)",
+    "rhode_island(ranks=4,suits=2)",
+    "holdem(players=2,ranks=6,suits=2,hole=1,rounds=2,board2=1)",
+]
+RESULTS = Path(__file__).parent / "results" / "layout_costs.json"
 
 
 def _vector(spec: str):  # type: ignore[no-untyped-def]
+    """``spec`` on hand vectors (deal-free for the games that build that way)."""
     from toypoker import load_game
-    from toypoker.vector import compile_vector
-    from toypoker.vector.direct import build_vector
 
-    if spec.startswith("rhode_island"):
-        return build_vector(spec)
-    return compile_vector(load_game(spec))
+    return load_game(spec, layout="vector")
+
+
+def ladder_child(spec: str, layout: str, iterations: int) -> None:
+    """CFR+ on ``spec`` built by ``tp.load_game(spec, layout=layout)``: print JSON."""
+    import toypoker as tp
+
+    start = time.perf_counter()
+    game = tp.load_game(spec, layout=layout)
+    solver = tp.Solver(game, "cfr+")
+    build = time.perf_counter() - start
+    solver.step(1)  # warm-up (kernels, plans)
+    times, cpu = [], []
+    for _ in range(iterations):
+        t, c = time.perf_counter(), time.process_time()
+        solver.step(1)
+        times.append(time.perf_counter() - t)
+        cpu.append(time.process_time() - c)
+    out = {
+        "build": build,
+        "step": statistics.median(times),
+        "cpu": statistics.median(cpu),
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    print(json.dumps(out))
+
+
+def ladder_table(reps: int, iterations: int, save: bool) -> None:
+    """The cost model's ladder: both layouts, interleaved, beside the model's inputs."""
+    from toypoker.layouts.choice import choose_layout, predict, vector_count, vector_work
+
+    load0 = os.getloadavg()
+    print(
+        f"{'game':<60} {'rows':>10} {'entries':>9} {'kind':>6} {'units':>11} "
+        f"{'rows s/it':>10} {'vec s/it':>10} {'pred r':>9} {'pred v':>9} {'auto':>6}"
+    )
+    records = []
+    for spec in LADDER:
+        counted = vector_count(spec)
+        assert counted is not None, spec
+        rs, vs = [], []
+        for _ in range(reps):
+            rs.append(run(spec, "ladder:rows", iterations))
+            vs.append(run(spec, "ladder:vector", iterations))
+        kind, units = vector_work(spec, counted)
+        pr, pv = predict(spec, counted)
+        auto = choose_layout(spec).layout
+        rec = {
+            "spec": spec,
+            "rows": counted.rows,
+            "entries": counted.entries,
+            "public_nodes": counted.public_nodes,
+            "hands": counted.hands,
+            "players": counted.players,
+            "kind": kind,
+            "units": units,
+            "rows_seconds": _med(rs, "step"),
+            "vector_seconds": _med(vs, "step"),
+            "rows_cpu": _med(rs, "cpu"),
+            "vector_cpu": _med(vs, "cpu"),
+            "rows_build": _med(rs, "build"),
+            "vector_build": _med(vs, "build"),
+            "rows_peak_mb": _med(rs, "peak_mb"),
+            "vector_peak_mb": _med(vs, "peak_mb"),
+        }
+        records.append(rec)
+        print(
+            f"{spec:<60} {counted.rows:>10,} {counted.entries:>9,} {kind:>6} {units:>11,} "
+            f"{rec['rows_seconds']:>10.2e} {rec['vector_seconds']:>10.2e} {pr:>9.2e} {pv:>9.2e} "
+            f"{auto:>6}",
+            flush=True,
+        )
+    load1 = os.getloadavg()
+    print(f"load before {load0}, after {load1}")
+    if save:
+        RESULTS.parent.mkdir(exist_ok=True)
+        data = {
+            "benchmark": "python benchmarks/bench_engine.py --ladder --save",
+            "what": "seconds of one CFR+ iteration (median of fresh processes, rows and "
+            "vector interleaved, after one warm-up iteration) on each layout",
+            "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+            "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores",
+            "load_before": load0,
+            "load_after": load1,
+            "reps": reps,
+            "iterations": iterations,
+            "games": records,
+        }
+        tmp = RESULTS.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1) + "\n")
+        tmp.replace(RESULTS)
+        print(f"saved {RESULTS}")
 
 
 def child(spec: str, layout: str, iterations: int) -> None:
     """``layout`` is ``rows:METHOD`` or ``vector:METHOD[:numpy]``: build, time, print JSON."""
     from toypoker import load_game
     from toypoker.errors import ToypokerError
-    from toypoker.solvers import Solver, VectorSolver
+    from toypoker.solvers import Solver
 
     where, method, *extra = layout.split(":")
     options = dict(METHODS.get(method, (0, {}))[1])
@@ -69,7 +185,7 @@ def child(spec: str, layout: str, iterations: int) -> None:
         if where == "rows":
             solver = Solver(load_game(spec), method, **options)
         else:
-            solver = VectorSolver(_vector(spec), method, **options)
+            solver = Solver(_vector(spec), method, **options)
     except ToypokerError as exc:
         print(json.dumps({"refused": str(exc)}))
         return
@@ -95,12 +211,13 @@ def convergence(spec: str, layout: str, seconds: int) -> None:
     of stepping, one iteration at a time (the vector layout's best responses), as JSON."""
     import numpy as np
 
-    from toypoker.solvers import VectorSolver
-    from toypoker.layouts.vector.methods import vector_evaluate
+    from toypoker.layouts.engine import vector_evaluate, vector_of
+    from toypoker.solvers import Solver
 
     _, method = layout.split(":")
-    vg = _vector(spec)
-    solver = VectorSolver(vg, method, **METHODS[method][1])
+    game = _vector(spec)
+    vg = vector_of(game)
+    solver = Solver(game, method, **METHODS[method][1])
     solver.step(1)  # set-up (kernel, plans) outside the race
     while solver.seconds < seconds:
         solver.step(1)
@@ -179,17 +296,24 @@ def main() -> None:
         "--seconds", type=int, default=60, help="with --pcs: the NashConv race (0: none)"
     )
     parser.add_argument("--race-only", action="store_true", help="with --pcs: only the race")
+    parser.add_argument("--ladder", action="store_true", help="the layout cost model's ladder")
+    parser.add_argument("--save", action="store_true", help="with --ladder: write the results")
+    parser.add_argument("--iterations", type=int, default=5, help="with --ladder: timed a run")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         spec, layout, n = args.child
-        if layout.startswith("converge:"):
+        if layout.startswith("ladder:"):
+            ladder_child(spec, layout.split(":", 1)[1], int(n))
+        elif layout.startswith("converge:"):
             convergence(spec, layout.split(":", 1)[1], int(n))
         else:
             child(spec, layout, int(n))
         return
     print(f"load before: {os.getloadavg()}  (2 cores shared)")
-    if args.pcs:
+    if args.ladder:
+        ladder_table(args.reps, args.iterations, args.save)
+    elif args.pcs:
         pcs_table(args.reps, args.full, args.seconds, args.race_only)
     else:
         methods_table(args.reps)

@@ -191,13 +191,14 @@ def ours_vector(spec: str) -> Contender:
     """The vector layout as users run it: ``VectorSolver.step`` on one hand per rank
     (``rank_hands``), NashConv of the average as ``VectorSolver`` checks it
     (``vector_evaluate``: the fused best-response kernel)."""
-    from toypoker.solvers import VectorSolver
-    from toypoker.layouts.vector.methods import vector_evaluate
+    from toypoker.layouts import as_game
+    from toypoker.layouts.engine import vector_evaluate
+    from toypoker.solvers import Solver
     from toypoker.vector import compile_vector
     from toypoker.vector.layout import rank_hands
 
     vg = rank_hands(compile_vector(load_game(spec)))
-    s = VectorSolver(vg, "cfr+")
+    s = Solver(as_game(vg), "cfr+")
     s.step(1)
     probs = s.profile().probs
     return Contender(

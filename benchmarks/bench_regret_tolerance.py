@@ -46,8 +46,8 @@ METHODS = ("cfr+", "pdcfr+")
 def child(spec: str, layout: str, method: str, iterations: int) -> None:
     """Time ``iterations`` iterations of ``method`` in one call, a few times; print JSON."""
     from toypoker import load_game
-    from toypoker.solvers import cfr as C
     from toypoker.layouts.vector import regrets as VC
+    from toypoker.solvers import cfr as C
     from toypoker.solvers.registry import METHODS as REGISTRY
     from toypoker.vector import compile_vector
 

@@ -4,7 +4,7 @@ Per game: the row layout's rows (public node x deal) and the vector layout's han
 entries (public node x player x hand); the build time (row: ``load_game``; vector:
 ``toypoker.vector.direct.build_vector``, no deal table), the time of one CFR+
 iteration (row: ``Solver(game, "cfr+")``, the fused row kernel; vector:
-``VectorSolver(vg, "cfr+")``, the fused vector kernel; median of the timed
+``Solver(as_game(vg), "cfr+")``, the fused vector kernel; median of the timed
 iterations after one warm-up; for the full game also the process's CPU seconds,
 what an iteration costs on a free core) and the peak resident memory of a fresh process that
 builds the game and runs the iterations.  Each measurement runs in its own process,
@@ -44,7 +44,8 @@ def child(spec: str, layout: str, iterations: int) -> None:
     import numpy as np
 
     from toypoker import load_game
-    from toypoker.solvers import Solver, VectorSolver
+    from toypoker.layouts import as_game
+    from toypoker.solvers import Solver
     from toypoker.vector.direct import build_vector
 
     start = time.perf_counter()
@@ -55,7 +56,7 @@ def child(spec: str, layout: str, iterations: int) -> None:
         out["size"] = int(game.n_rows)
     else:
         vg = build_vector(spec)
-        solver = VectorSolver(vg, "cfr+")
+        solver = Solver(as_game(vg), "cfr+")
         out["size"] = int(vg.entries)
     out["build"] = time.perf_counter() - start
     solver.step(1)  # warm-up: kernel set-up (and compilation when not cached)

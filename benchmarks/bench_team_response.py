@@ -29,7 +29,6 @@ import time
 import numpy as np
 
 from toypoker import Profile, load_game, solve
-from toypoker import team_pairs as tp_pairs
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import (
     BestResponse,
@@ -38,7 +37,8 @@ from toypoker.evaluate import (
     expected_values,
     reaches,
 )
-from toypoker.team_response import joint_plan, joint_plan_alternating, joint_plan_by_beliefs
+from toypoker.teams import pairs as tp_pairs
+from toypoker.teams.response import joint_plan, joint_plan_alternating, joint_plan_by_beliefs
 
 
 def load() -> str:

@@ -17,7 +17,7 @@ Tables (load average printed with each):
    call (**cold**: the default before this session, ``team_pairs.WARM_START = False``)
    and from the last optimal basis (**warm**; each column one pass over the profiles,
    so each start is from another profile's basis), by the **new path** (the library's
-   default: the enumeration of :mod:`toypoker.team_plans` on games whose member plans
+   default: the enumeration of :mod:`toypoker.teams.plans` on games whose member plans
    are few, four-card Kuhn; else the warm LP path) and of ``team_evaluation`` alone
    (what ``solve`` calls after a run: the kernel's values and gains, then the team's
    best response); the ratios to ``evaluate`` and ``team_evaluation / kernel``; the
@@ -55,8 +55,6 @@ import time
 import numpy as np
 
 from toypoker import Profile, load_game, solve
-from toypoker import team_pairs as tp_pairs
-from toypoker import team_plans as tp_plans
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import (
     TEAM_MILP_SECONDS,
@@ -70,9 +68,11 @@ from toypoker.evaluate import (
     team_evaluation,
     team_weights,
 )
-from toypoker.solvers.tmecor import tmecor
-from toypoker.team_response import MAX_PAIRS, joint_plan
-from toypoker.teams import _sees_together
+from toypoker.teams import pairs as tp_pairs
+from toypoker.teams import plans as tp_plans
+from toypoker.teams.response import MAX_PAIRS, joint_plan
+from toypoker.teams.tmecor import tmecor
+from toypoker.teams.transfer import _sees_together
 
 CASES = [
     ("kuhn(players=3,team=12)", (0, 1)),

@@ -63,9 +63,9 @@ def child(spec: str, layout: str, iterations: int) -> None:
 
     from toypoker import load_game
     from toypoker.errors import ToypokerError
+    from toypoker.layouts.vector import regrets as VC
     from toypoker.solvers import Solver
     from toypoker.solvers import cfr as C
-    from toypoker.layouts.vector import regrets as VC
     from toypoker.vector import compile_vector
     from toypoker.vector.direct import build_vector
     from toypoker.vector.kernel import vector_kernel

@@ -16,8 +16,8 @@ import statistics
 import time
 
 from toypoker import load_game
-from toypoker.solvers import cfr as C
 from toypoker.layouts.vector import regrets as VC
+from toypoker.solvers import cfr as C
 from toypoker.solvers.registry import METHODS
 from toypoker.vector.direct import build_vector
 

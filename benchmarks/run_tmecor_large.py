@@ -2,7 +2,7 @@
 3P-MMH and three-player Leduc, weak team.
 
 Column generation with ``--oracle relaxation`` (default: the relevant-pairs LP of
-:mod:`toypoker.team_relaxation` gives each plan, polished by the members' alternating
+:mod:`toypoker.teams.relaxation` gives each plan, polished by the members' alternating
 best responses, and its certified bound the upper end) or ``--oracle alternating``
 (the members' alternating best responses; the upper end is the exact best response of
 the same team seeing its cards, ``upper_game``, so the width includes the value of
@@ -14,14 +14,14 @@ seconds, plans, the segment's lower, upper and width, the best width over the
 segments so far (largest lower, smallest upper), load average.
 
 ``--sharing-iterations N`` adds the information-sharing upper end
-(:mod:`toypoker.solvers.team_bounds`): the merged team's game is solved N PDCFR+
+(:mod:`toypoker.teams.bounds`): the merged team's game is solved N PDCFR+
 iterations, and the team seeing its cards best-responds exactly to that outsider; the
 bracket's upper end is the smaller of the two.  Without a checkpoint the master then
 starts from two joint plans answering that outsider (the members' alternating best
 responses from their first actions and from one random plan, seed 0).
 
 ``--pdlp-seconds S`` (with ``--sharing-iterations``) adds the relevant-pairs upper end
-at that same outsider strategy (:func:`toypoker.solvers.team_bounds.relaxed_bound`):
+at that same outsider strategy (:func:`toypoker.teams.bounds.relaxed_bound`):
 HiGHS's PDLP runs S seconds on the relaxation's LP and its multipliers are certified in
 integers; unlike the sharing bound it can go below the strong team's value (3P-MMH,
 300 s of PDLP at the merged outsider: team 23 0.428558 alone, 0.440-0.442 beside another
@@ -31,7 +31,7 @@ run; the sharing bound 0.479225; team 13 0.206760 vs 0.304654; team 12 -0.328333
 by PDLP too (the interior point did not finish one 3P-MMH LP in 22 min).
 
 ``--saddle-seconds S --saddle-file F.npz`` solves the relaxation's saddle LP (the outsider
-free: :func:`toypoker.solvers.team_saddle.saddle_bounds`, PDLP S seconds; the iterate
+free: :func:`toypoker.teams.saddle.saddle_bounds`, PDLP S seconds; the iterate
 saved to F, or read from F when it exists) and certifies both its sides: an upper end
 at the LP's outsider (with ``--pdlp-seconds``, also the relevant-pairs bound recomputed
 at that outsider) and the **floor**, below which no upper end of this relaxation can go
@@ -39,7 +39,7 @@ at that outsider) and the **floor**, below which no upper end of this relaxation
 
 ``--projected-starts`` (with ``--oracle alternating``) starts the members' alternating
 best responses at each step also from the strong team's best response projected on
-each member's information (:func:`toypoker.solvers.team_bounds.projected_starts`), and
+each member's information (:func:`toypoker.teams.bounds.projected_starts`), and
 from ``--random-starts N`` random plans (``--seed``).  3P-MMH, from the checkpoints of the
 last brackets, two random starts, load 3-5: team 23 0.354072 -> 0.382186 in 10 min (77
 columns, ~7 s each) -> 0.390799 in 6 more; team 13 -0.134674 -> 0.006494 in 7 min (63
@@ -47,10 +47,10 @@ columns), where the alternating best responses alone had stopped finding columns
 
 ``--save F`` also writes the witness of the lower end (the mixture's plans and exact
 weights) to ``F``'s ``_mixtures.npz``; ``--check`` recomputes a stored lower end
-exactly from it (:func:`toypoker.collusion.brackets.recheck_lower`; 3P-MMH: 21-43 s).
+exactly from it (:func:`toypoker.teams.brackets.recheck_lower`; 3P-MMH: 21-43 s).
 
 ``--floor-minutes M`` (after the segments) raises the relaxation's floor by column
-generation over relaxation points (:func:`toypoker.solvers.team_saddle.floor_generation`,
+generation over relaxation points (:func:`toypoker.teams.saddle.floor_generation`,
 each relevant-pairs LP by PDLP ``--floor-lp-seconds`` seconds) from the mixture's plans;
 its certified relaxed bounds are upper ends too.
 
@@ -74,11 +74,10 @@ from pathlib import Path
 import numpy as np
 
 from toypoker import load_game
-from toypoker.collusion.brackets import recheck_lower, save_bracket
 from toypoker.collusion.store import fingerprint
 from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
 from toypoker.profile import Profile
-from toypoker.solvers.team_bounds import (
+from toypoker.teams.bounds import (
     merged_outsider,
     projected_starts,
     relaxed_bound,
@@ -86,11 +85,12 @@ from toypoker.solvers.team_bounds import (
     strong_game,
     tighten,
 )
-from toypoker.solvers.team_saddle import floor_generation, saddle_bounds
-from toypoker.solvers.tmecor import tmecor
-from toypoker.team_relaxation import RelaxedSaddle
-from toypoker.team_response import joint_plan_alternating, random_plans
-from toypoker.teams import splice
+from toypoker.teams.brackets import recheck_lower, save_bracket
+from toypoker.teams.relaxation import RelaxedSaddle
+from toypoker.teams.response import joint_plan_alternating, random_plans
+from toypoker.teams.saddle import floor_generation, saddle_bounds
+from toypoker.teams.tmecor import tmecor
+from toypoker.teams.transfer import splice
 
 
 def load() -> str:

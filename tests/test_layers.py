@@ -7,7 +7,8 @@ bottom to top (README, "How it works"; issue 23):
 
 ground (errors, checks, spec, io, interrupts, threads, plots) -> definition -> game ->
 games (catalogue, builders, the collusion transform) -> profile / result /
-evaluate / kernels / symbolic / interop -> solvers -> studies (continuation,
+evaluate / kernels / vector / symbolic / interop / teams -> solvers / layouts /
+teams.tmecor -> studies (continuation,
 dynamics, literature, collusion) -> front ends (sweeps, report, cli, the flat
 API ``toypoker/__init__``).
 
@@ -50,13 +51,16 @@ FLOORS: dict[str, int] = {
     "vector": 4,  # the vector layout: an engine beside kernels and evaluate
     "symbolic": 4,
     "interop": 4,
-    "team_response": 4,  # a team's joint best response (evaluate's, on one compiled game)
-    "team_relaxation": 4,  # a certified upper bound on a team's joint best response
-    "team_pairs": 4,  # a two-member team's best response by a small certified LP
-    "team_plans": 4,  # a two-member team's best response by enumeration (small games)
-    "teams": 4,  # profiles moved between a team's games (splice, transfer_profile)
-    # 5 the methods and their driver
+    "teams": 4,  # the team wing: profiles moved between a team's games, best responses
+    # 5 the methods and their driver; the layouts behind the one Game
     "solvers": 5,
+    "layouts": 5,  # load_game's layout choice, evaluation on either layout, vector steps
+    "teams.tmecor": 5,  # team-optimal play (TMECor) and its parts
+    "teams.method": 5,
+    "teams.forms": 5,
+    "teams.bounds": 5,
+    "teams.saddle": 5,
+    "teams.brackets": 6,  # stored brackets (a study's records)
     # 6 studies built on the solvers
     "continuation": 6,
     "dynamics": 6,

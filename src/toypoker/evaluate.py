@@ -30,9 +30,9 @@ from .errors import ToypokerError
 from .game import Game
 from .games.collusion import Team, agreeing_team
 from .profile import Profile, check_profile
-from .team_pairs import MilpUnfinishedError, outside_weights, per_team, plan_value
-from .team_response import alternating_starts, joint_plan_alternating, joint_response
-from .teams import TeamEvaluation, number_data, sees_together, team_seats
+from .teams.pairs import MilpUnfinishedError, outside_weights, per_team, plan_value
+from .teams.response import alternating_starts, joint_plan_alternating, joint_response
+from .teams.transfer import TeamEvaluation, number_data, sees_together, team_seats
 
 # ----------------------------------------------------------------- primitives
 TEAM_MILP_SECONDS = 30.0
@@ -439,14 +439,14 @@ def team_best_response(
     summed payoff; exact for an exact profile), ``how`` naming what answered.
 
     Backward induction when every member sees the team's cards (:func:`sees_together`),
-    else the exact joint plan of :func:`toypoker.team_response.joint_response`
+    else the exact joint plan of :func:`toypoker.teams.response.joint_response`
     (enumeration, a certified LP or a MILP, up to HiGHS's tolerances).  ``method=
     "alternating"``: the members' alternating best responses instead
-    (:func:`toypoker.team_response.joint_plan_alternating`): fast, a lower bound, started
+    (:func:`toypoker.teams.response.joint_plan_alternating`): fast, a lower bound, started
     from the members' likeliest and first actions and ``restarts`` random plans drawn
     with ``rng`` (default: seed 0).  ``together``: :func:`sees_together` when the caller
     has it; ``time_limit``: seconds for HiGHS
-    (:class:`~toypoker.team_response.MilpUnfinishedError` when it stops first).
+    (:class:`~toypoker.teams.response.MilpUnfinishedError` when it stops first).
     """
     sigma = profile.probs
     if sees_together(game, seats) if together is None else together:
@@ -476,7 +476,7 @@ def team_weights(game: Game, sigma: np.ndarray, seats: tuple[int, ...],
                  ) -> np.ndarray:  # fmt: skip
     """Per terminal row (float): chance x the outsiders' reach x the members' restricted
     actions' probabilities, the weight of a team plan's payoff there (from the outsiders'
-    sequence forms, :func:`~toypoker.team_pairs.outside_weights`, when it can)."""
+    sequence forms, :func:`~toypoker.teams.pairs.outside_weights`, when it can)."""
     t = game.term_rows
     if not per_team(game, _restricted_members, seats):
         if not _is_exact(sigma):
@@ -520,7 +520,7 @@ def team_evaluation(
     A team whose members see each other's cards (strong collusion) is one player with
     perfect recall: its best response is a backward induction.  Members who see only
     their own cards must coordinate: the best joint pure plan over their sequence-form
-    plans (:func:`toypoker.team_response.joint_plan`: for two members an LP over the
+    plans (:func:`toypoker.teams.response.joint_plan`: for two members an LP over the
     pairs of sequences met at the terminals, kept when its plan certifies it, else a
     MILP), then evaluated (exactly, for an exact profile; for floats from the same
     outside weights).  Without ``evaluation`` a float profile's values and outsider

@@ -690,16 +690,18 @@ class Game:
         if not isinstance(other, Game) or "_builder" not in self.__dict__:
             return False
         return (
-            "_builder" in other.__dict__
-            and other.spec == self.spec
-            and other.layout == self.layout
+            "_builder" in other.__dict__ and other.spec == self.spec and other.layout == self.layout
         )
 
     def __hash__(self) -> int:
         return hash((self.spec, self.layout))
 
     def __repr__(self) -> str:
-        return f"Game({self.spec!r})" if self.layout == "rows" else f"Game({self.spec!r}, layout='vector')"
+        return (
+            f"Game({self.spec!r})"
+            if self.layout == "rows"
+            else f"Game({self.spec!r}, layout='vector')"
+        )
 
 
 def check_game(value: object, name: str = "game") -> Game:

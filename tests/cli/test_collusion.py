@@ -7,8 +7,8 @@ from fractions import Fraction
 import pytest
 
 from toypoker import load_game
-from toypoker.collusion.brackets import load_brackets, stored_weak_brackets
 from toypoker.collusion.store import fingerprint
+from toypoker.teams.brackets import load_brackets, stored_weak_brackets
 
 # kuhn(players=3), strong collusion, win sharing: the merged team's exact LP values
 # (tests/games/test_collusion.py computes them; `toypoker solve ... --method lp`):
@@ -253,7 +253,7 @@ def test_tmecor_prints_the_sharing_bound_exactly(cli):
 def test_tmecor_checks_the_save_file_before_the_work(one_line_error, tmp_path, monkeypatch):
     """Audit item 6: ``--save garbage.json`` computed the bracket, then failed "cannot read
     TMECor brackets" and lost it.  Now refused before the column generation starts."""
-    import toypoker.solvers.tmecor as tm
+    import toypoker.teams.tmecor as tm
 
     def never(*a, **k):
         raise AssertionError("the column generation ran before --save was checked")
@@ -323,7 +323,7 @@ def test_table7_ctrl_c_says_what_stands(cli, monkeypatch):
     returns "interrupted" at its second call); tests/cli/test_signals.py sends real ones.
     Expected: kuhn(players=3), team 23's strong merged LP value 1/12 (test above)."""
     import toypoker.collusion.table7 as t7
-    import toypoker.solvers.tmecor as tm
+    import toypoker.teams.tmecor as tm
 
     real_solve, real_tmecor, calls = t7.solve_team_game, tm.tmecor, []
 

@@ -36,10 +36,11 @@ from toypoker.errors import ToypokerError
 from toypoker.evaluate import expected_values as row_values
 from toypoker.evaluate import nash_conv as row_nash_conv
 from toypoker.games import load_game
-from toypoker.solvers import cfr as C
+from toypoker.layouts import as_game
+from toypoker.layouts.engine import vector_evaluate
 from toypoker.layouts.vector import regrets as VC
+from toypoker.solvers import cfr as C
 from toypoker.solvers.registry import METHODS
-from toypoker.layouts.vector.methods import vector_evaluate
 from toypoker.vector import compile_vector
 from toypoker.vector import values as V
 from toypoker.vector.direct import build_vector
@@ -165,7 +166,7 @@ def test_solve_on_a_collusion_vector_game() -> None:
     spec = KUHN.format(t="13", s="pot")
     g = load_game(spec)
     vg = build_vector(spec, rank=True)
-    res = tp.solve(vg, "cfr+", iterations=50)
+    res = tp.solve(as_game(vg), "cfr+", iterations=50)
     row = tp.solve(g, "cfr+", iterations=50)
     assert res.profile is not None and row.profile is not None
     assert res.profile.game.spec == g.spec
@@ -233,11 +234,11 @@ def test_merged_team_cfr_and_solve(team: str) -> None:
     want = C.output(g, C.step_many(g, C.init(g, opts), opts, 100), opts)
     got = C.output(vg.game, VC.step_many(vg, VC.init(vg), opts, 100), opts)
     np.testing.assert_allclose(got, want, rtol=0, atol=1e-12)
-    res = tp.solve(vg, "cfr+", iterations=100)
+    res = tp.solve(as_game(vg), "cfr+", iterations=100)
     assert res.profile is not None and res.profile.game is g
     np.testing.assert_allclose(res.profile.probs, want, rtol=0, atol=1e-12)
     with pytest.raises(ToypokerError, match="LP on the vector layout does not take"):
-        tp.solve(vg, "lp")
+        tp.solve(as_game(vg), "lp")
 
 
 def test_merged_team_refusals() -> None:
@@ -269,6 +270,6 @@ def test_fictitious_play_runs_equal_rows(spec: str) -> None:
     # fp's one schedule on both layouts (solvers.fictitious.layout_step): 20 iterations
     g = load_game(spec)
     vg = compile_merged(g) if "merge=true" in spec else build_vector(spec, rank=True)
-    got, want = tp.solve(vg, "fp", iterations=20), tp.solve(g, "fp", iterations=20)
+    got, want = tp.solve(as_game(vg), "fp", iterations=20), tp.solve(g, "fp", iterations=20)
     assert got.profile is not None and want.profile is not None
     np.testing.assert_allclose(got.profile.probs, want.profile.probs, rtol=0, atol=1e-12)

@@ -112,8 +112,8 @@ def test_three_players_as_solved_equal_the_row_layout(spec: str) -> None:
     from dataclasses import replace
 
     from toypoker.evaluate import evaluate
-    from toypoker.solvers import cfr as C
     from toypoker.layouts.vector import regrets as VC
+    from toypoker.solvers import cfr as C
     from toypoker.solvers.registry import METHODS
 
     g = load_game(spec)

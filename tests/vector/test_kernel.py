@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from toypoker.games import load_game
-from toypoker.solvers import cfr as C
 from toypoker.layouts.vector import regrets as VC
+from toypoker.solvers import cfr as C
 from toypoker.solvers.registry import METHODS
 from toypoker.vector import compile_vector
 from toypoker.vector import kernel as K

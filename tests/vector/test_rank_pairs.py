@@ -24,8 +24,8 @@ from toypoker.errors import ToypokerError
 from toypoker.evaluate import expected_values as row_values
 from toypoker.evaluate import nash_conv as row_nash_conv
 from toypoker.games import load_game
-from toypoker.solvers import cfr as C
 from toypoker.layouts.vector import regrets as VC
+from toypoker.solvers import cfr as C
 from toypoker.solvers.registry import METHODS
 from toypoker.vector import compile_vector
 from toypoker.vector import values as V

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from toypoker.games import load_game
-from toypoker.profile import Profile
 from toypoker.layouts.vector.regrets import instant_regrets
+from toypoker.profile import Profile
 from toypoker.vector import compile_vector
 from toypoker.vector import values as V
 from toypoker.vector.direct import build_vector

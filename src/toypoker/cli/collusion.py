@@ -47,7 +47,7 @@ from .tables import team_option
 
 if TYPE_CHECKING:
     from ..game import Game
-    from ..solvers.tmecor import TMECor
+    from ..teams.tmecor import TMECor
 
 app = new_app(
     "Collusion: Ullman's (2015) Table 7 scenarios for any game (table7) and a team's "
@@ -359,7 +359,7 @@ def tmecor(
     refused).  In --json, "columns" counts the joint plans generated in all, "plans"
     those in the final mixture (positive weight)."""
     from ..games import load_game
-    from ..solvers.tmecor import tmecor as solve_tmecor
+    from ..teams.tmecor import tmecor as solve_tmecor
 
     positive("--seconds", seconds)
     positive("--tol", tol)
@@ -379,7 +379,7 @@ def tmecor(
         )
     check_file(save, "--save")
     if save is not None and save.exists():  # a brackets file, read now: not after the work
-        from ..collusion.brackets import load_brackets
+        from ..teams.brackets import load_brackets
 
         load_brackets(save)
     if parse_spec(spec).as_dict().get("merge"):
@@ -444,7 +444,7 @@ def _sharing_stage(
     there keeps the bound of the iterations done (any outsider strategy bounds the
     team's value from above) and marks ``r`` interrupted.  Returns the iterations run."""
     from ..solvers import solve as solve_game
-    from ..solvers.team_bounds import sharing_bound, strong_game, tighten
+    from ..teams.bounds import sharing_bound, strong_game, tighten
 
     strong = strong_game(game, r.team)
     with Bar("sharing bound: PDCFR+ on the merged team", iterations) as bar:
@@ -456,7 +456,7 @@ def _sharing_stage(
     if stopped_name(res.stopped) == "interrupted":
         return dataclasses.replace(r, stopped="interrupted"), res.iterations
     if pdlp_seconds > 0:
-        from ..solvers.team_bounds import relaxed_bound
+        from ..teams.bounds import relaxed_bound
 
         r = tighten(r, relaxed_bound(game, r.team, bound.outsider, pdlp_seconds))
     return r, res.iterations
@@ -466,8 +466,8 @@ def _save(save: Path, game: Game, r: TMECor, argv: list[str]) -> None:
     """Add ``r`` to the brackets file ``save`` with the command line that ran."""
     import shlex
 
-    from ..collusion.brackets import save_bracket
     from ..collusion.store import fingerprint
+    from ..teams.brackets import save_bracket
 
     save_bracket(save, r, fingerprint(game), shlex.join([*argv, "--save", save.name]))
 

@@ -18,7 +18,7 @@ from ..game import Game
 from ..games import load_game
 from ..games.collusion import Team
 from ..profile import Profile
-from ..teams import splice
+from ..teams.transfer import splice
 from .common import (
     Bar,
     JsonOpt,

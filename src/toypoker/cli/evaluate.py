@@ -75,7 +75,7 @@ def load_profile(path: Path, game: Game, exact: bool) -> Profile:
             if prof.game.params.get("merge") else "of the members' seats: mapped onto the "
             "merged team (merge=true)")  # fmt: skip
     one_line(f"{path} is a profile {what}", kind="note")
-    from ..teams import transfer_profile
+    from ..teams.transfer import transfer_profile
 
     return transfer_profile(prof, game)
 

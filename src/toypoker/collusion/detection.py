@@ -20,7 +20,7 @@ time: the hands needed to detect collusion with 95 % power.
 H1 may also be the team's optimal play (:func:`team_optimal_play`): a strong
 win-sharing team's merged-game LP equilibrium mapped back onto the seats, or, for a
 team that sees only its own cards, the TMECor plan -- a correlated mixture of the
-team's joint pure plans (Celli and Gatti 2018; :mod:`toypoker.solvers.tmecor`).  The
+team's joint pure plans (Celli and Gatti 2018; :mod:`toypoker.teams.tmecor`).  The
 team draws one plan per hand played, so hands stay independent and the per-hand
 observation law under H1 is the mixture of the plans' laws (exact, not sampled).
 """
@@ -105,7 +105,7 @@ def mixture_probabilities(
 def members_game(game: Game) -> Game | None:
     """The members' ``n``-player game of a merged team's game (``merge=true``: the team
     one agent), else ``None``; the two share the public tree and deals, so
-    :func:`toypoker.teams.transfer_profile` maps profiles between them."""
+    :func:`toypoker.teams.transfer.transfer_profile` maps profiles between them."""
     if not game.params.get("merge"):
         return None
     parsed = parse_spec(game.spec)
@@ -166,7 +166,7 @@ def team_optimal_play(
         Time budget of a TMECor (weak team); its bracket is valid when it stops early,
         and the mixture is then the best found.
     progress
-        Passed to :func:`toypoker.solvers.tmecor.tmecor` (plans generated, the master's
+        Passed to :func:`toypoker.teams.tmecor.tmecor` (plans generated, the master's
         value, the best oracle value so far); not called for a merged LP.
 
     Returns
@@ -179,7 +179,7 @@ def team_optimal_play(
         Without a team, or with more than one outsider.
     """
     from ..solvers import solve
-    from ..solvers.tmecor import tmecor
+    from ..teams.tmecor import tmecor
 
     game = members_game(game) or game
     team = Team.of_params(game.params)

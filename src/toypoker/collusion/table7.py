@@ -26,7 +26,7 @@ from ..games.collusion import (
 from ..profile import Profile
 from ..result import Result, Stopped
 from ..solvers import solve
-from ..teams import splice, transfer_profile
+from ..teams.transfer import splice, transfer_profile
 from .store import CollusionProfiles, Measured, by_label, fingerprint, measure
 
 __all__ = [
@@ -197,7 +197,7 @@ class TeamOptimal:
     how
         ``"merged LP"`` (a strong win-sharing team is one player: its merged game's
         exact LP value) or ``"TMECor"`` (column generation,
-        :func:`toypoker.solvers.tmecor.tmecor`, within a time budget; ``"TMECor,
+        :func:`toypoker.teams.tmecor.tmecor`, within a time budget; ``"TMECor,
         backward-induction oracle"`` for a strong team with pot sharing).
     seconds
         Wall time.
@@ -271,7 +271,7 @@ def team_optimal_values(
     """
     import time
 
-    from ..solvers.tmecor import tmecor
+    from ..teams.tmecor import tmecor
 
     g0, t = base_and_team(spec, team)
     if g0.n_players - len(t.seats) != 1:

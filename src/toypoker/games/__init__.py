@@ -30,9 +30,9 @@ from ..checks import check_int, check_text
 from ..errors import SpecError
 from ..game import Game
 from ..spec import format_spec, parse_spec
+from . import kuhn, mercer
 from .base import GameInfo, Param, Params
 from .collusion import COLLUSION_KEYS, apply_collusion, check_collusion, split_collusion
-from . import kuhn, mercer
 from .holdem import HOLDEM
 from .kuhn import KUHN
 from .layout_count import LayoutCount, count_holdem, count_shape
@@ -53,6 +53,7 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType(
         "rhode_island": RHODE_ISLAND,
     }
 )
+
 
 def _physical_bytes() -> int:
     """This machine's physical memory (4 GiB where the OS does not say)."""

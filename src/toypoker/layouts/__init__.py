@@ -31,7 +31,7 @@ from ..games import load_game as load_rows
 from ..games import parse_game_spec
 from ..spec import format_spec
 from ..vector.direct import build_vector
-from ..vector.layout import compile_vector
+from ..vector.layout import VectorGame, compile_vector
 from .choice import DIRECT_GAMES, LAYOUTS, LayoutChoice, check_layout, choose_layout
 from .engine import best_response, evaluate, nash_conv, vector_of
 
@@ -103,8 +103,18 @@ def build(spec: str, choice: LayoutChoice, *, max_bytes: int | None = None) -> G
     return game
 
 
+def as_game(vg: VectorGame) -> Game:
+    """The :class:`~toypoker.game.Game` that reads the hand vectors ``vg`` (built by
+    :func:`~toypoker.vector.direct.build_vector` or
+    :func:`~toypoker.vector.layout.compile_vector`): what every public function takes."""
+    if vector_of(vg.game) is vg:
+        return vg.game
+    return vg.game.with_vector(vg)
+
+
 __all__ = [
     "LAYOUTS",
+    "as_game",
     "LayoutChoice",
     "best_response",
     "build",

@@ -198,7 +198,11 @@ def choose_layout(spec: str, layout: str = "auto", *, max_bytes: int | None = No
         return LayoutChoice("rows", said, counted, rows_s, vec_s)
     _check_vector_size(canonical, counted, max_bytes, refused)
     return LayoutChoice(
-        "vector", said if refused is None else f"{said}; the rows do not fit", counted, rows_s, vec_s
+        "vector",
+        said if refused is None else f"{said}; the rows do not fit",
+        counted,
+        rows_s,
+        vec_s,
     )
 
 

@@ -19,13 +19,13 @@ from collections.abc import Callable, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-from ..collusion.brackets import SHIPPED, stored_weak_brackets
 from ..collusion.table7 import rotated_brackets
 from ..games.collusion import seat_digits
 from ..io import atomic_write_text
 from ..literature.claims import Row
 from ..literature.figures_ullman import bet_heatmap, collusion_bars
 from ..literature.papers import ullman2015
+from ..teams.brackets import SHIPPED, stored_weak_brackets
 from .catalogue import SLOW_CLAIMS, command_line, folder_of, item_key
 from .model import ItemOutput, RunContext, Table, Task
 

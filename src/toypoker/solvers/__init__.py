@@ -41,7 +41,7 @@ from ..game import Game, check_game
 from ..games import load_game
 from ..games.collusion import Team, agreeing_team, merged_spec
 from ..result import Result, Stopped, TracePoint
-from ..teams import transfer_profile
+from ..teams.transfer import transfer_profile
 from .base import Method
 from .checkpoint import Checkpoint, load_checkpoint
 from .options import Output, Pot, Sampling

@@ -84,7 +84,8 @@ class Backend(StrEnum):
 @dataclass(frozen=True)
 class ScheduleOptions:
     """The fields of the CFR schedule (:func:`scheduled_step`), shared by
-    :class:`CFROptions` and the sampled :class:`~toypoker.layouts.vector.chance_sampling.PCSOptions`;
+    :class:`CFROptions` and the sampled
+    :class:`~toypoker.layouts.vector.chance_sampling.PCSOptions`;
     see :class:`CFROptions` for their meaning."""
 
     floor: bool = False

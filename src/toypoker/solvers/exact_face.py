@@ -7,7 +7,7 @@ unknowns at their float values rounded to small fractions, and solves the square
 system in exact rationals (python-flint's ``fmpq_mat``).  The caller checks the
 result (signs, the equations it did not keep): a wrong guess of the face gives a point
 that fails the check, never a wrong certificate.  :func:`exact_master` applies it to
-the TMECor master LP (:mod:`toypoker.solvers.tmecor`).
+the TMECor master LP (:mod:`toypoker.teams.tmecor`).
 """
 
 from __future__ import annotations

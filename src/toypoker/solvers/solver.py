@@ -41,7 +41,6 @@ from .base import Method
 from .checkpoint import Checkpoint, load_checkpoint, save_checkpoint
 from .registry import get_method, options_dict, parse_options
 
-
 FIRST_VECTOR_CHECK = 50
 """The first iteration a run on hand vectors checks NashConv at (without ``check_every``)."""
 

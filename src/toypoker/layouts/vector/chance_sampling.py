@@ -40,12 +40,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ...game import Game
-from ...vector import values as V
-from ...vector.layout import VectorGame, compile_vector
-from ...vector.sampled import path_subtree, sample_path
 from ...solvers.cfr import CFRState, PlayerRegrets, ScheduleOptions, scheduled_step
 from ...solvers.mccfr import MCCFRState, make_rng
 from ...solvers.mccfr import output as mccfr_output
+from ...vector import values as V
+from ...vector.layout import VectorGame, compile_vector
+from ...vector.sampled import path_subtree, sample_path
 from .regrets import init as vector_start
 from .regrets import instant_regrets
 

@@ -22,9 +22,6 @@ from __future__ import annotations
 import numpy as np
 
 from ...evaluate import segment_sum
-from ...vector.kernel import vector_kernel
-from ...vector.layout import VectorGame
-from ...vector.values import counterfactual_values, plan_for, reaches
 from ...solvers.cfr import (
     Backend,
     CFROptions,
@@ -33,6 +30,9 @@ from ...solvers.cfr import (
     kernel_steps,
     scheduled_step,
 )
+from ...vector.kernel import vector_kernel
+from ...vector.layout import VectorGame
+from ...vector.values import counterfactual_values, plan_for, reaches
 
 
 def init(vg: VectorGame) -> CFRState:

@@ -14,9 +14,16 @@ from __future__ import annotations
 
 import numpy as np
 
+from ...solvers.fictitious import (
+    TIE_RTOL,
+    FPOptions,
+    FPState,
+    layout_init,
+    layout_step,
+    ullman_order,
+)
 from ...vector import values as V
 from ...vector.layout import VectorGame
-from ...solvers.fictitious import TIE_RTOL, FPOptions, FPState, layout_init, layout_step, ullman_order
 
 
 class VectorLayout:

@@ -29,11 +29,18 @@ import scipy.sparse as sp
 from ...errors import ToypokerError
 from ...evaluate import BestResponse, Evaluation
 from ...profile import Profile
+from ...solvers.base import OneShotState
+from ...solvers.lp import (
+    LPOptions,
+    LPResult,
+    SequenceForm,
+    constraints,
+    sequences,
+    solve_sequence_form,
+)
 from ...threads import blas_limited
 from ...vector import values as V
 from ...vector.layout import VectorGame
-from ...solvers.base import OneShotState
-from ...solvers.lp import LPOptions, LPResult, SequenceForm, constraints, sequences, solve_sequence_form
 
 
 def _last(vg: VectorGame, seq_of_sigma: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from ...evaluate import expected_values
 from ...games.collusion import collusion_spec, seat_digits
-from ...teams import splice
+from ...teams.transfer import splice
 from ..papers import ullman2015
 from .base import Claim, Context, Row
 from .ullman2015_solved import (

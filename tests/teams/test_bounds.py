@@ -14,7 +14,7 @@ from toypoker import load_game, solve
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import BestResponse, evaluate, expected_values, team_best_response
 from toypoker.profile import Profile
-from toypoker.solvers.team_bounds import (
+from toypoker.teams.bounds import (
     RelaxedBound,
     SharingBound,
     merged_outsider,
@@ -25,7 +25,7 @@ from toypoker.solvers.team_bounds import (
     strong_game,
     tighten,
 )
-from toypoker.solvers.tmecor import tmecor
+from toypoker.teams.tmecor import tmecor
 
 F = Fraction
 TEAMS = [(0, 1), (0, 2), (1, 2)]
@@ -209,7 +209,7 @@ def test_projection_in_a_game_that_sees_the_cards_is_the_strong_best_response(te
     # projected plan is the strong team's best response: worth exactly the best-response
     # value (independent path: the backward induction of team_best_response), against
     # an exact random outsider strategy
-    from toypoker.solvers.team_forms import Columns, Outsider
+    from toypoker.teams.forms import Columns, Outsider
 
     h = strong_game(load_game("kuhn(players=3)"), team)
     (o,) = {0, 1, 2} - set(team)

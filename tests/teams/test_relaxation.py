@@ -8,12 +8,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from tests.test_team_response import _brute_force_team_value, _rational_profile
 from toypoker import load_game
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
-from toypoker.team_relaxation import certified_bound, pair_model, relaxed_response
-from toypoker.team_response import joint_plan
+from toypoker.teams.relaxation import certified_bound, pair_model, relaxed_response
+from toypoker.teams.response import joint_plan
+
+from .test_response import _brute_force_team_value, _rational_profile
 
 F = Fraction
 

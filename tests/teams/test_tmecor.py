@@ -10,7 +10,7 @@ import pytest
 from toypoker import load_game, solve
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import expected_values
-from toypoker.solvers.tmecor import tmecor
+from toypoker.teams.tmecor import tmecor
 
 F = Fraction
 
@@ -50,7 +50,7 @@ def test_weak_team_on_three_card_kuhn_is_exact(team):
     g = load_game("kuhn(players=3,cards=3)")
     r = tmecor(g, team)
     # the exact oracle (certifying the hybrid's last column) answered by enumeration:
-    # every member has 4 pure plans here (toypoker.team_plans); it was labelled "MILP"
+    # every member has 4 pure plans here (toypoker.teams.plans); it was labelled "MILP"
     assert r.how == "joint response, 1 by enumeration" and r.exact and r.width == 0
     assert _mixture_value(g, r) == r.lower == 0
     d = r.to_json_dict()

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 
 from toypoker import load_game
-from toypoker.collusion.brackets import (
+from toypoker.collusion.store import fingerprint
+from toypoker.errors import ToypokerError
+from toypoker.teams.brackets import (
     load_brackets,
     mixtures_path,
     recheck_lower,
@@ -18,9 +20,7 @@ from toypoker.collusion.brackets import (
     stored_mixture,
     stored_weak_brackets,
 )
-from toypoker.collusion.store import fingerprint
-from toypoker.errors import ToypokerError
-from toypoker.solvers.tmecor import tmecor
+from toypoker.teams.tmecor import tmecor
 
 F = Fraction
 

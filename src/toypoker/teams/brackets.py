@@ -15,7 +15,7 @@ its commands are in the README's "Teams and collusion" section.
 Every record keeps the witness of its lower end beside the JSON file
 (:func:`mixtures_path`, a compressed ``.npz`` without pickle): the team's joint pure
 plans and their exact weights, so that anyone can recompute the lower end exactly
-(:func:`recheck_lower`, :func:`toypoker.solvers.team_bounds.mixture_lower`) rather
+(:func:`recheck_lower`, :func:`toypoker.teams.bounds.mixture_lower`) rather
 than trust the run that found it.
 """
 
@@ -34,15 +34,15 @@ from pathlib import Path
 import numpy as np
 from numpy.lib.npyio import NpzFile
 
+from ..collusion.store import fingerprint
+from ..collusion.table7 import TeamOptimal
 from ..errors import ToypokerError
 from ..game import Game
 from ..games import canonical_spec
 from ..games.collusion import collusion_spec, placements, seat_digits
 from ..io import atomic_write_bytes, atomic_write_text
-from ..solvers.team_bounds import mixture_lower
-from ..solvers.tmecor import TMECor
-from .store import fingerprint
-from .table7 import TeamOptimal
+from .bounds import mixture_lower
+from .tmecor import TMECor
 
 __all__ = [
     "SHIPPED",
@@ -96,7 +96,7 @@ def save_bracket(
         The command line that computed it (kept with the record).
     extra
         More fields of the record (JSON values), e.g. the relevant-pairs relaxation's
-        certified floor (:func:`toypoker.solvers.team_saddle.saddle_bounds`).
+        certified floor (:func:`toypoker.teams.saddle.saddle_bounds`).
     """
     brackets = _read(path) if path.exists() else {}
     _save_mixture(path, result)  # the witness first: recheck_lower names a mismatch
@@ -242,7 +242,7 @@ def stored_mixture(spec: str, team: tuple[int, ...], source: Path | None = None)
 
 def recheck_lower(game: Game, team: tuple[int, ...], source: Path | None = None) -> Fraction:
     """A stored bracket's lower end recomputed exactly from its witness
-    (:func:`toypoker.solvers.team_bounds.mixture_lower`); it must equal the record's.
+    (:func:`toypoker.teams.bounds.mixture_lower`); it must equal the record's.
 
     Raises
     ------

@@ -47,16 +47,15 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
+from tests.vector.specs import RANDOM, SLOW
 from toypoker.errors import ToypokerError
 from toypoker.games import load_game
+from toypoker.layouts.vector import regrets as VC
 from toypoker.profile import Profile
 from toypoker.solvers import cfr as C
-from toypoker.layouts.vector import regrets as VC
 from toypoker.solvers.registry import METHODS
 from toypoker.vector import compile_vector
 from toypoker.vector.direct import build_vector
-
-from ..vector.specs import RANDOM, SLOW
 
 ITERATIONS = 100
 STRATEGY_ATOL = 1e-6  # one step's strategies (see test_iteration_map_along_the_whole_run)

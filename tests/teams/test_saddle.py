@@ -10,16 +10,16 @@ import pytest
 
 from toypoker import load_game
 from toypoker.errors import ToypokerError
-from toypoker.solvers.team_forms import Columns, Outsider
-from toypoker.solvers.team_saddle import (
+from toypoker.teams.forms import Columns, Outsider
+from toypoker.teams.relaxation import certified_bound, pair_model
+from toypoker.teams.response import random_plans
+from toypoker.teams.saddle import (
     _member_structure,
     feasible_pairs,
     floor_generation,
     relaxation_floor,
     saddle_bounds,
 )
-from toypoker.team_relaxation import certified_bound, pair_model
-from toypoker.team_response import random_plans
 
 F = Fraction
 pytest.importorskip("highspy", reason="the saddle LP is passed to HiGHS through highspy")

@@ -7,14 +7,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vector.maps import assert_same_map
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import evaluate
 from toypoker.games import load_game
+from toypoker.layouts import as_game
 from toypoker.profile import Profile
-from toypoker.solvers import Solver, VectorSolver, solve
+from toypoker.solvers import Solver, solve
 from toypoker.vector.direct import build_vector
-
-from ..vector.maps import assert_same_map
 
 SPEC = "rhode_island(ranks=3,suits=2,cap=1)"  # 2,352 infosets: the row layout holds it
 
@@ -32,7 +32,7 @@ def test_iterates_equal_the_row_layout(both, method: str) -> None:
     # 5 CFR+ iterations while every single step agrees to 3e-15.)
     g, vg = both
     rows = Solver(g, method)
-    vec = VectorSolver(vg, method)
+    vec = Solver(as_game(vg), method)
     assert_same_map(
         lambda st: rows.method.step(g, st, rows.options),
         lambda st: vec.method.step(g, st, vec.options),
@@ -44,7 +44,7 @@ def test_iterates_equal_the_row_layout(both, method: str) -> None:
 def test_nash_conv_verified_by_the_row_layout(both) -> None:
     # independent path: the row layout's own best responses on the same profile
     g, vg = both
-    res = solve(vg, "pdcfr+", iterations=40)
+    res = solve(as_game(vg), "pdcfr+", iterations=40)
     ev = evaluate(g, Profile(g, res.profile.probs))
     np.testing.assert_allclose(res.values, ev.values, atol=1e-12, rtol=0)
     np.testing.assert_allclose(res.gains, ev.gains, atol=1e-12, rtol=0)
@@ -56,23 +56,23 @@ def test_nash_conv_verified_by_the_row_layout(both) -> None:
 def test_checkpoint_resumes_bit_for_bit(both, tmp_path) -> None:
     _, vg = both
     ck = tmp_path / "ck.npz"
-    whole = solve(vg, "pdcfr+", iterations=30)
-    solve(vg, "pdcfr+", iterations=12, checkpoint=ck)
-    resumed = solve(vg, "pdcfr+", iterations=30, resume=ck)
+    whole = solve(as_game(vg), "pdcfr+", iterations=30)
+    solve(as_game(vg), "pdcfr+", iterations=12, checkpoint=ck)
+    resumed = solve(as_game(vg), "pdcfr+", iterations=30, resume=ck)
     assert resumed.iterations == 30
     assert np.array_equal(resumed.profile.probs, whole.profile.probs)
-    again = VectorSolver.from_checkpoint(ck)  # the game rebuilt from the recorded spec
+    again = Solver.from_checkpoint(ck)  # the game rebuilt from the recorded spec
     assert again.iteration == 12 and again.game.spec == vg.game.spec
 
 
 def test_refusals_are_one_line(both) -> None:
     _, vg = both
     with pytest.raises(ToypokerError, match="does not run on the vector layout"):
-        solve(vg, "enumerate")
+        solve(as_game(vg), "enumerate")
     with pytest.raises(ToypokerError, match="deterministic"):
-        solve(vg, "cfr+", iterations=2, seed=3)
+        solve(as_game(vg), "cfr+", iterations=2, seed=3)
     with pytest.raises(ToypokerError, match="teams"):
-        solve(vg, "cfr+", iterations=2, team=(0, 1))
+        solve(as_game(vg), "cfr+", iterations=2, team=(0, 1))
 
 
 def test_the_cli_layout_rule() -> None:

@@ -3,7 +3,7 @@
 The team's best joint pure plan against fixed outside strategies maximises
 ``sum_r coef_r * x(s_r) * y(t_r)`` over the members' pure sequence-form plans ``x``
 and ``y`` (``s_r``, ``t_r``: the members' last sequences at terminal row ``r``).  The
-lifted model of :mod:`toypoker.team_response` linearises it with one variable per
+lifted model of :mod:`toypoker.teams.response` linearises it with one variable per
 pair of sequences (every pair).  The objective weighs only the **terminal pairs**
 ``(s_r, t_r)``; here the variables are those pairs closed under "the parent sequence
 of either member" (3P-SMH team 23: 1,501 variables where the lifted model has 5,551),
@@ -36,7 +36,7 @@ four-card Kuhn, load ~2-3; ``bench_teams.py`` shows the whole team gain warm bes
 cold), else through :func:`scipy.optimize.linprog`.  The optimum does not depend on
 earlier calls; where several plans tie, the one returned may (a run from a fresh
 process is repeatable).  Games whose member plans are few do not get here by default:
-:mod:`toypoker.team_plans` enumerates them.
+:mod:`toypoker.teams.plans` enumerates them.
 
 This module sees only the compiled game and arrays; it imports nothing above
 :mod:`toypoker.game`.
@@ -50,8 +50,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from .errors import ToypokerError
-from .game import Game
+from ..errors import ToypokerError
+from ..game import Game
 
 __all__ = [
     "MilpUnfinishedError",
@@ -491,7 +491,7 @@ def certified_plan(
     Parameters
     ----------
     game, members, coef, time_limit
-        As in :func:`toypoker.team_response.joint_plan` (two members).
+        As in :func:`toypoker.teams.response.joint_plan` (two members).
 
     Returns
     -------

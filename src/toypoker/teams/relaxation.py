@@ -1,5 +1,5 @@
 """A certified upper bound on a two-member team's best-response value, for games whose
-exact team best response (the lifted MILP of :mod:`toypoker.team_response`) is too big.
+exact team best response (the lifted MILP of :mod:`toypoker.teams.response`) is too big.
 
 The lifted model has one variable ``w(i, j)`` per pair of the members' sequences and
 the members' sequence-form constraints multiplied by every sequence of the partner
@@ -24,10 +24,10 @@ duals rounded to a binary grid and the exact objective: an exact rational that i
 upper bound whatever the solver's rounding.  The LP's optimal ``w`` also gives a
 joint plan (each infoset's most-weighted action; exact when the relaxation is
 integral), which column generation can use as its next plan
-(:func:`toypoker.solvers.tmecor.tmecor`, ``oracle="relaxation"``).
+(:func:`toypoker.teams.tmecor.tmecor`, ``oracle="relaxation"``).
 
 This module sees only the compiled game and arrays; it imports nothing above
-:mod:`toypoker.team_response`.
+:mod:`toypoker.teams.response`.
 """
 
 from __future__ import annotations
@@ -37,10 +37,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from .errors import ToypokerError
-from .game import Game
-from .team_pairs import highs_model
-from .team_response import last_sequences, member_sequences
+from ..errors import ToypokerError
+from ..game import Game
+from .pairs import highs_model
+from .response import last_sequences, member_sequences
 
 __all__ = [
     "PairModel",

@@ -6,11 +6,11 @@ import numpy as np
 import pytest
 
 from toypoker import Profile, load_game, solve, team_plans
-from toypoker import team_pairs as tp
-from toypoker.team_response import joint_response
+from toypoker.teams import pairs as tp
+from toypoker.teams.response import joint_response
 
-from .test_team_pairs import TEAMS, _coef, _exact_plan_value
-from .test_team_response import _brute_force_team_value, _rational_profile
+from .test_pairs import TEAMS, _coef, _exact_plan_value
+from .test_response import _brute_force_team_value, _rational_profile
 
 
 @pytest.mark.parametrize("team", TEAMS)

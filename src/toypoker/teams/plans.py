@@ -1,7 +1,7 @@
 """A two-member team's best response by enumeration, for games whose member plans are few.
 
 Against fixed outside strategies the team maximises ``sum_r coef_r * x(s_r) * y(t_r)``
-over the members' pure sequence-form plans ``x`` and ``y`` (:mod:`toypoker.team_pairs`).
+over the members' pure sequence-form plans ``x`` and ``y`` (:mod:`toypoker.teams.pairs`).
 For each pure plan ``x`` of the member with fewer plans ("the enumerated member"), the
 other member's best reply is a backward induction over its own sequences (alone it has
 perfect recall); the best pair is the plan ``x`` whose reply is worth most.  Exact by
@@ -13,9 +13,9 @@ some of them at the terminals (those of the other cards), so its values are comp
 for the combinations of those subtrees' plans only (:class:`PlanTable`), and a plan's
 worth is the sum of its groups'.
 
-Used first by :func:`toypoker.team_response.joint_response` when the work stays within
+Used first by :func:`toypoker.teams.response.joint_response` when the work stays within
 :data:`MAX_WORK` (four-card Kuhn: 6,561 or 10,000 plans, every team; 3P-SMH and
-three-player Leduc: far more, the LP of :mod:`toypoker.team_pairs` answers).  Measured
+three-player Leduc: far more, the LP of :mod:`toypoker.teams.pairs` answers).  Measured
 on four-card Kuhn (``benchmarks/bench_teams.py``, load 3.3-4.8): the enumeration took
 0.4-0.7 ms where the warm-started LP alone took 0.4-1.1 ms (table 2), and
 ``evaluate(..., team=)`` 1.5-1.7x an ``evaluate`` where the LP path took 2.1-3.6x
@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .game import Game
-from .team_pairs import TerminalPairs, complete_plan, member_sequences, per_team
+from ..game import Game
+from .pairs import TerminalPairs, complete_plan, member_sequences, per_team
 
 __all__ = ["MAX_WORK", "USE_ENUMERATION", "PlanTable", "enumerated_response"]
 
@@ -64,7 +64,7 @@ def _tree(game: Game, model: TerminalPairs, k: int) -> list[tuple[np.ndarray, in
 
 class PlanTable:
     """The enumeration's structure for one team (built once per game and team,
-    :func:`~toypoker.team_pairs.per_team`).
+    :func:`~toypoker.teams.pairs.per_team`).
 
     The other member's root subtrees are grouped by the enumerated member's subtrees
     they meet at a terminal; a group's sequence values for every combination of those
@@ -186,7 +186,7 @@ class PlanTable:
 
     def best(self, c: np.ndarray) -> tuple[np.ndarray, float]:
         """The best joint plan (0/1 over the members' sequences, ``sigma`` order of
-        :class:`~toypoker.team_pairs.TerminalPairs`) and its value, for the pair objective
+        :class:`~toypoker.teams.pairs.TerminalPairs`) and its value, for the pair objective
         ``c`` (per kept pair)."""
         a = self.enumerated
         flat = self.m @ c  # per group: its sequences' values for each plan it meets
@@ -307,7 +307,7 @@ def enumerated_response(game: Game, members: tuple[int, ...], coef: np.ndarray
     Parameters
     ----------
     game, members, coef
-        As in :func:`toypoker.team_response.joint_plan` (two members).
+        As in :func:`toypoker.teams.response.joint_plan` (two members).
 
     Returns
     -------

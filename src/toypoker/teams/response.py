@@ -20,8 +20,8 @@ one member's sequence are that sequence's variable.  For a team of two that
 the "lifted model" (:func:`_joint_plan_lifted`) has one variable per pair of the
 members' sequences and the sequence-form constraints multiplied out, a relaxation
 that was integral on every 3P-SMH case tried.  A two-member team is first enumerated
-when its member plans are few (:mod:`toypoker.team_plans`, four-card Kuhn), else tries
-the smaller terminal-pairs LP of :mod:`toypoker.team_pairs`, whose plan is kept when it
+when its member plans are few (:mod:`toypoker.teams.plans`, four-card Kuhn), else tries
+the smaller terminal-pairs LP of :mod:`toypoker.teams.pairs`, whose plan is kept when it
 certifies itself; the lifted model otherwise.  HiGHS (``scipy.optimize.milp``)
 solves either MILP with a relative gap of 0; the caller evaluates the plan it returns
 (exactly, for exact profiles).  :func:`joint_plan_alternating` is the fast heuristic
@@ -39,9 +39,9 @@ from collections import defaultdict
 
 import numpy as np
 
-from .errors import ToypokerError
-from .game import Game
-from .team_pairs import (
+from ..errors import ToypokerError
+from ..game import Game
+from .pairs import (
     MilpUnfinishedError,
     certified_response,
     complete_plan,
@@ -49,7 +49,7 @@ from .team_pairs import (
     member_sequences,
     per_team,
 )
-from .team_plans import enumerated_response
+from .plans import enumerated_response
 
 __all__ = [
     "MAX_PAIRS",
@@ -91,8 +91,8 @@ def joint_response(
         ``"lifted"`` (pairs of sequences: two members only), ``"product"`` (one
         variable per product at the terminals) or ``"auto"``: for two members the
         enumeration of the member with fewer plans when they are few
-        (:func:`toypoker.team_plans.enumerated_response`), else the terminal-pairs LP
-        (:func:`toypoker.team_pairs.certified_plan`) and, when its certificate fails,
+        (:func:`toypoker.teams.plans.enumerated_response`), else the terminal-pairs LP
+        (:func:`toypoker.teams.pairs.certified_plan`) and, when its certificate fails,
         the lifted model if it has at most :data:`MAX_PAIRS` pairs of sequences; else
         the product model.
 
@@ -103,9 +103,9 @@ def joint_response(
         infoset of the members (0 elsewhere); the plan's value ``sum_j coef_j *
         (the plan reaches row j)`` (floats) from the terminal-pairs certificate, else
         ``None``; what answered: ``"enumeration"``
-        (:func:`toypoker.team_plans.enumerated_response`, games whose member plans are
+        (:func:`toypoker.teams.plans.enumerated_response`, games whose member plans are
         few), ``"certified LP"`` or ``"certified MILP"``
-        (:func:`toypoker.team_pairs.certified_response`), ``"lifted LP"``,
+        (:func:`toypoker.teams.pairs.certified_response`), ``"lifted LP"``,
         ``"lifted MILP"`` or ``"product MILP"``.
 
     Raises

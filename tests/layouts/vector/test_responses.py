@@ -9,8 +9,9 @@ import pytest
 
 from toypoker.evaluate import evaluate
 from toypoker.games import load_game
+from toypoker.layouts import as_game
 from toypoker.profile import Profile
-from toypoker.solvers import Solver, VectorSolver, solve
+from toypoker.solvers import Solver, solve
 from toypoker.vector import compile_vector
 from toypoker.vector.direct import build_vector
 
@@ -43,7 +44,7 @@ def test_runs_equal_the_row_layout(spec: str, options: dict) -> None:
     # (before the one tie rule, Kuhn's run split from the row layout's at iteration 4 and
     # the suited Rhode Island deck's at iteration 1: exact ties ordered by rounding)
     g, vg = _layouts(spec)
-    rows, vec = Solver(g, "fp", **options), VectorSolver(vg, "fp", **options)
+    rows, vec = Solver(g, "fp", **options), Solver(as_game(vg), "fp", **options)
     for _ in range(25):
         rows.step(1)
         vec.step(1)
@@ -55,7 +56,7 @@ def test_runs_equal_the_row_layout(spec: str, options: dict) -> None:
 def test_solve_and_nash_conv_by_the_row_layout() -> None:
     # independent path: the row layout's best responses on the returned profile
     g, vg = _layouts(SPECS[-1])
-    res = solve(vg, "fp", iterations=20, check_every=5)
+    res = solve(as_game(vg), "fp", iterations=20, check_every=5)
     ev = evaluate(g, Profile(g, res.profile.probs))
     assert res.method == "fp" and res.iterations == 20
     np.testing.assert_allclose(res.values, ev.values, atol=1e-12, rtol=0)
@@ -67,5 +68,5 @@ def test_ullman_stopping_rule_runs_on_the_vector_layout() -> None:
     # Ullman's rule (target_max_gain read after every step) stops both runs at one iteration
     g, vg = _layouts("kuhn(players=2)")
     a = solve(g, "fp", iterations=500, target_max_gain=0.05, ullman=True)
-    b = solve(vg, "fp", iterations=500, target_max_gain=0.05, ullman=True)
+    b = solve(as_game(vg), "fp", iterations=500, target_max_gain=0.05, ullman=True)
     assert a.iterations == b.iterations < 500

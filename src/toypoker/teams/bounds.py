@@ -26,7 +26,7 @@ of ``2**-bits`` per infoset (kept as is when exact), the two games' weighted tea
 payoffs are checked equal row by row in integers, and the strong team's best response
 to that exact strategy is computed in integers.  The rounded strategy is part
 of the result, so the bound can be rechecked.  :func:`tighten` puts it as the upper
-end of a :class:`~toypoker.solvers.tmecor.TMECor` bracket when it is smaller.
+end of a :class:`~toypoker.teams.tmecor.TMECor` bracket when it is smaller.
 """
 
 from __future__ import annotations
@@ -46,11 +46,11 @@ from ..games import load_game
 from ..games.collusion import COLLUSION_KEYS, Team, collusion_spec
 from ..profile import Profile
 from ..spec import format_spec, parse_spec
-from ..team_relaxation import PairModel, certified_bound, pair_model, relaxed_bound_pdlp
-from ..team_response import random_plans
-from ..teams import sees_together
-from .team_forms import Columns, Outsider, grid_row
+from .forms import Columns, Outsider, grid_row
+from .relaxation import PairModel, certified_bound, pair_model, relaxed_bound_pdlp
+from .response import random_plans
 from .tmecor import TMECor
+from .transfer import sees_together
 
 __all__ = [
     "RelaxedBound",
@@ -129,7 +129,7 @@ def merged_outsider(strong: Game, method: str = "pdcfr+", **budget: object) -> P
     method, budget
         As in :func:`toypoker.solvers.solve` (``iterations``, ``seconds``...).
     """
-    from . import solve
+    from ..solvers import solve
 
     return solve(strong, method, merge=True, team=False, **budget).profile  # type: ignore[arg-type]
 
@@ -207,7 +207,7 @@ def sharing_bound(
 @dataclass(frozen=True)
 class RelaxedBound:
     """An exact upper bound on a two-member weak team's TMECor value: the relevant-pairs
-    relaxation of its best response (:mod:`toypoker.team_relaxation`) against one
+    relaxation of its best response (:mod:`toypoker.teams.relaxation`) against one
     outsider strategy, certified in integers (:func:`relaxed_bound`).
 
     Attributes
@@ -237,7 +237,7 @@ def relaxed_bound(
 ) -> RelaxedBound:
     """The team's relaxed best-response value against the exact outsider strategy
     ``outsider``, certified: HiGHS's PDLP on the relevant-pairs LP for ``seconds``, its
-    multipliers put through :func:`~toypoker.team_relaxation.certified_bound` with the
+    multipliers put through :func:`~toypoker.teams.relaxation.certified_bound` with the
     exact objective.  Any outsider strategy gives a valid upper end on the weak team's
     TMECor value (``TMECor = min_y BR(y) <= BR(y) <= relaxed(y)``); unlike
     :func:`sharing_bound` it can go below the strong team's value.
@@ -254,7 +254,7 @@ def relaxed_bound(
     seconds
         PDLP's time limit (3P-MMH: about 300 s to a bound within 1e-3 of the LP).
     model
-        :func:`~toypoker.team_relaxation.pair_model` of the team (built if not given).
+        :func:`~toypoker.teams.relaxation.pair_model` of the team (built if not given).
 
     Returns
     -------
@@ -320,7 +320,7 @@ def projected_starts(
     team
         The team's seats (0-based).
     rng, n_random
-        Random start plans (:func:`toypoker.team_response.random_plans`); ``rng`` is
+        Random start plans (:func:`toypoker.teams.response.random_plans`); ``rng`` is
         needed when ``n_random > 0``.
 
     Returns
@@ -381,7 +381,7 @@ def mixture_lower(
     ``plans`` played with probabilities ``weights`` -- against the outsider's exact best
     response: a TMECor bracket's lower end (:attr:`TMECor.lower`), rechecked from its
     witness (:attr:`TMECor.plans` and :attr:`TMECor.weights`; the shipped 3P-MMH
-    mixtures, :func:`toypoker.collusion.brackets.stored_mixture`).
+    mixtures, :func:`toypoker.teams.brackets.stored_mixture`).
 
     Parameters
     ----------

@@ -9,7 +9,7 @@ import pytest
 from toypoker import evaluate, load_game, solve
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import team_evaluation
-from toypoker.teams import transfer_profile
+from toypoker.teams.transfer import transfer_profile
 
 F = Fraction
 

@@ -10,9 +10,10 @@ import pytest
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import evaluate
 from toypoker.games import load_game
+from toypoker.layouts import as_game
+from toypoker.layouts.vector.chance_sampling import PCSOptions, vector_init, vector_step
 from toypoker.profile import Profile
 from toypoker.solvers import solve
-from toypoker.layouts.vector.chance_sampling import PCSOptions, vector_init, vector_step
 from toypoker.vector import compile_vector
 from toypoker.vector.direct import build_vector
 
@@ -31,7 +32,7 @@ def test_row_game_runs_on_its_vector_layout() -> None:
     # the same seed on the row game and on its compiled vector layout: the same run
     g = load_game("leduc(players=2)")
     a = solve(g, "pcs-cfr+", iterations=30, seed=3)
-    b = solve(compile_vector(g), "pcs-cfr+", iterations=30, seed=3)
+    b = solve(as_game(compile_vector(g)), "pcs-cfr+", iterations=30, seed=3)
     assert np.array_equal(a.profile.probs, b.profile.probs)
     assert abs(a.nash_conv - b.nash_conv) <= 1e-12  # row and vector best responses
 
@@ -39,7 +40,7 @@ def test_row_game_runs_on_its_vector_layout() -> None:
 def test_rhode_island_deck_converges_and_is_checked_by_the_row_layout() -> None:
     # independent path: the row layout's best responses on the profile returned
     vg = build_vector(RI)
-    res = solve(vg, "pcs-cfr+", iterations=150, seed=1, check_every=50)
+    res = solve(as_game(vg), "pcs-cfr+", iterations=150, seed=1, check_every=50)
     assert res.trace[-1].nash_conv < res.trace[0].nash_conv
     g = load_game(RI)
     ev = evaluate(g, Profile(g, res.profile.probs))
@@ -63,15 +64,15 @@ def test_updating_the_path_only_leaves_the_same_state() -> None:
 def test_checkpoint_resumes_bit_for_bit(tmp_path) -> None:
     vg = build_vector(RI)
     ck = tmp_path / "ck.npz"
-    whole = solve(vg, "pcs-cfr+", iterations=12, seed=5)
-    solve(vg, "pcs-cfr+", iterations=5, seed=5, checkpoint=ck)
-    resumed = solve(vg, "pcs-cfr+", iterations=12, seed=5, resume=ck)
+    whole = solve(as_game(vg), "pcs-cfr+", iterations=12, seed=5)
+    solve(as_game(vg), "pcs-cfr+", iterations=5, seed=5, checkpoint=ck)
+    resumed = solve(as_game(vg), "pcs-cfr+", iterations=12, seed=5, resume=ck)
     assert np.array_equal(resumed.profile.probs, whole.profile.probs)
 
 
 def test_options_and_seeds_are_checked() -> None:
     vg = build_vector(RI)
     with pytest.raises(ToypokerError, match="deterministic"):
-        solve(vg, "cfr+", iterations=2, seed=3)
+        solve(as_game(vg), "cfr+", iterations=2, seed=3)
     with pytest.raises(ToypokerError, match="does not read"):
-        solve(vg, "pcs-cfr+", iterations=2, seed=3, backend="numba")
+        solve(as_game(vg), "pcs-cfr+", iterations=2, seed=3, backend="numba")

@@ -22,13 +22,13 @@ from toypoker.evaluate import (
     team_evaluation,
 )
 from toypoker.games.collusion import Team
-from toypoker.team_response import (
+from toypoker.teams.response import (
     joint_plan,
     joint_plan_alternating,
     joint_plan_by_beliefs,
     last_sequences,
 )
-from toypoker.teams import transfer_profile
+from toypoker.teams.transfer import transfer_profile
 
 F = Fraction
 

@@ -12,7 +12,6 @@ import numpy as np
 import pytest
 
 from toypoker import Profile, load_game, solve, team_plans
-from toypoker import team_pairs as tp
 from toypoker.evaluate import (
     BestResponse,
     counterfactual_reach,
@@ -24,9 +23,10 @@ from toypoker.evaluate import (
     team_weights,
 )
 from toypoker.kernels import kernel_for
-from toypoker.team_response import joint_plan, joint_response
+from toypoker.teams import pairs as tp
+from toypoker.teams.response import joint_plan, joint_response
 
-from .test_team_response import _brute_force_team_value, _rational_profile
+from .test_response import _brute_force_team_value, _rational_profile
 
 TEAMS = [(0, 1), (0, 2), (1, 2)]
 

@@ -10,10 +10,11 @@ import pytest
 
 from toypoker.errors import ToypokerError
 from toypoker.games import load_game
-from toypoker.layouts.vector import sequence_form
+from toypoker.layouts import as_game
+from toypoker.layouts.vector import sequence_form as vector_lp
+from toypoker.layouts.vector.sequence_form import lp_size, vector_sequence_form
 from toypoker.solvers import solve
 from toypoker.solvers.lp import sequence_form
-from toypoker.layouts.vector.sequence_form import lp_size, vector_sequence_form
 from toypoker.vector import compile_vector
 from toypoker.vector.direct import build_vector
 from toypoker.vector.layout import rank_hands
@@ -48,7 +49,7 @@ def test_payoff_matrix_equals_the_row_layout() -> None:
 @pytest.mark.slow  # ~45 s: the exact certificate of a suited deck (2,352 infosets)
 def test_rhode_island_deck_exact_value() -> None:
     spec = "rhode_island(ranks=3,suits=2,cap=1)"
-    res = solve(build_vector(spec), "lp")
+    res = solve(as_game(build_vector(spec)), "lp")
     # -92/567: the row layout's LP on the same deck, asserted (with CFR+'s limit beside
     # it) in tests/games/test_rhode_island.py::test_lp_value_equals_cfr_limit_and_is_zero_sum
     assert res.certified and res.value_exact == (Fraction(-92, 567), Fraction(92, 567))
@@ -56,8 +57,8 @@ def test_rhode_island_deck_exact_value() -> None:
 
 def test_three_players_and_oversize_refused_in_one_line(monkeypatch) -> None:
     with pytest.raises(ToypokerError, match="two-player"):
-        solve(compile_vector(load_game("kuhn(players=3)")), "lp")
+        solve(as_game(compile_vector(load_game("kuhn(players=3)"))), "lp")
     vg = compile_vector(load_game("leduc(players=2)"))
     monkeypatch.setattr(vector_lp, "MAX_ENTRIES", lp_size(vg) - 1)
     with pytest.raises(ToypokerError, match="payoff entries"):
-        solve(vg, "lp")
+        solve(as_game(vg), "lp")

@@ -19,17 +19,17 @@ sees its cards, otherwise the members' exact joint response: enumeration, a cert
 LP or a MILP, the first that answers), added as a column while it beats the master's
 value.  For a team that does not see its cards the default oracle is hybrid: the
 members' alternating best responses
-(:func:`toypoker.team_response.joint_plan_alternating`, started from the last plans)
+(:func:`toypoker.teams.response.joint_plan_alternating`, started from the last plans)
 give the next column while they beat the master's value, and the exact response is
 called only when they do not -- to find a better plan or certify that none exists.  For a weak team
 of two on games whose MILP is out of reach (3P-MMH), ``oracle="relaxation"`` solves the
 lifted model's LP over the relevant pairs of sequences only
-(:mod:`toypoker.team_relaxation`): its rounded plan, polished by alternating best
+(:mod:`toypoker.teams.relaxation`): its rounded plan, polished by alternating best
 responses, is the next column, and its optimum, certified in integers from its duals,
 an upper end (``relaxation_seconds``: each LP by HiGHS's first-order PDLP, stopped at a
 time limit, for LPs the interior point does not finish in minutes; any iterate's
 multipliers certify).  Against any outsider strategy the team seeing its cards does at
-least as well (:mod:`toypoker.solvers.team_bounds`: a cheap exact upper end for a weak team, at
+least as well (:mod:`toypoker.teams.bounds`: a cheap exact upper end for a weak team, at
 best the strong team's value).
 
 The bracket is exact.  ``lower``: the rationalised mixture's value against the
@@ -74,10 +74,10 @@ from ..game import Game
 from ..games.collusion import Team, seat_digits
 from ..interrupts import deferred_interrupts
 from ..profile import Profile
-from ..team_relaxation import certified_bound, pair_model, relaxed_response
-from ..team_response import joint_plan_alternating
-from .exact_face import exact_master
-from .team_forms import Columns, Outsider, master_lp
+from ..solvers.exact_face import exact_master
+from .forms import Columns, Outsider, master_lp
+from .relaxation import certified_bound, pair_model, relaxed_response
+from .response import joint_plan_alternating
 
 __all__ = ["TMECor", "tmecor"]
 
@@ -228,7 +228,7 @@ def tmecor(
     more_starts
         With the alternating or hybrid oracle: more start plans for the members'
         alternating best responses at each step, from the outsider's float profile
-        (e.g. :func:`toypoker.solvers.team_bounds.projected_starts`).
+        (e.g. :func:`toypoker.teams.bounds.projected_starts`).
 
     Returns
     -------

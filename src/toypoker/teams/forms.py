@@ -23,7 +23,7 @@ from ..errors import ToypokerError
 from ..evaluate import edge_probabilities, reaches
 from ..game import Game
 from ..games.collusion import seat_digits
-from ..team_response import last_sequences
+from .response import last_sequences
 
 __all__ = ["Columns", "Outsider", "grid_row", "master_lp"]
 

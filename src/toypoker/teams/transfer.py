@@ -17,15 +17,15 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import ToypokerError
-from .game import Game
-from .games.collusion import Team, seat_digits
-from .io import exact_text
-from .profile import Profile
-from .team_pairs import per_team
+from ..errors import ToypokerError
+from ..game import Game
+from ..games.collusion import Team, seat_digits
+from ..io import exact_text
+from ..profile import Profile
+from .pairs import per_team
 
 if TYPE_CHECKING:
-    from .evaluate import BestResponse
+    from ..evaluate import BestResponse
 
 __all__ = [
     "TeamEvaluation",
@@ -64,8 +64,8 @@ class TeamEvaluation:
     how
         What answered: ``"backward induction"`` (the team sees all its cards: perfect
         recall); for members who see only their own cards, the exact joint plan of
-        :func:`toypoker.team_response.joint_response`: ``"certified LP"``,
-        ``"certified MILP"`` (the terminal-pairs model, :mod:`toypoker.team_pairs`),
+        :func:`toypoker.teams.response.joint_response`: ``"certified LP"``,
+        ``"certified MILP"`` (the terminal-pairs model, :mod:`toypoker.teams.pairs`),
         ``"lifted LP"``, ``"lifted MILP"`` or ``"product MILP"``; or
         ``"alternating (lower bound...)"`` (the members' alternating best responses).
     response

@@ -1,20 +1,20 @@
 """How far the relevant-pairs relaxation can bring a weak team's TMECor upper end: its
 saddle LP, certified from both sides.
 
-The relaxation (:mod:`toypoker.team_relaxation`) bounds the team's best response to one
+The relaxation (:mod:`toypoker.teams.relaxation`) bounds the team's best response to one
 outsider strategy ``y`` by ``R(y) = max_{w in P} y^T C w`` over its polytope ``P``; every
 upper end it gives is at least ``min_y R(y)``, which by the minimax theorem (bilinear,
 two polytopes) is the value of the saddle LP::
 
     V = max_{w in P, z} f^T z   s.t.   F^T z <= C w     (the outsider's sequence form F)
 
-(:func:`toypoker.team_relaxation.relaxed_saddle`).  :func:`saddle_bounds` solves it (PDLP on
+(:func:`toypoker.teams.relaxation.relaxed_saddle`).  :func:`saddle_bounds` solves it (PDLP on
 3P-MMH) and certifies both sides exactly:
 
 * **upper end** -- the dual iterate's outsider ``y``, rounded to an exact behaviour
   strategy, and its multipliers ``pi`` through
-  :func:`~toypoker.team_relaxation.certified_bound`: an exact upper bound on the team's
-  TMECor value (as :func:`toypoker.solvers.team_bounds.relaxed_bound`);
+  :func:`~toypoker.teams.relaxation.certified_bound`: an exact upper bound on the team's
+  TMECor value (as :func:`toypoker.teams.bounds.relaxed_bound`);
 * **floor** -- the primal iterate ``w`` made exactly feasible (:func:`feasible_pairs`:
   integers over ``2**bits``, repaired top-down) and the outsider's exact best response
   to its payoffs ``C w``: ``floor <= V``, so **no relaxation-based upper end, at any
@@ -49,7 +49,9 @@ import numpy as np
 
 from ..errors import ToypokerError
 from ..game import Game
-from ..team_relaxation import (
+from .bounds import RelaxedBound
+from .forms import Columns, Outsider, master_lp
+from .relaxation import (
     PairModel,
     RelaxedSaddle,
     certified_bound,
@@ -57,9 +59,7 @@ from ..team_relaxation import (
     relaxed_response,
     relaxed_saddle,
 )
-from ..team_response import last_sequences
-from .team_bounds import RelaxedBound
-from .team_forms import Columns, Outsider, master_lp
+from .response import last_sequences
 
 __all__ = [
     "FloorGeneration",
@@ -163,7 +163,7 @@ def feasible_pairs(game: Game, model: PairModel, w: np.ndarray, bits: int = 52) 
     game
         The compiled game ``model`` was built on.
     model
-        :func:`~toypoker.team_relaxation.pair_model` of the team.
+        :func:`~toypoker.teams.relaxation.pair_model` of the team.
     w
         Any float point (e.g. an LP iterate); clipped to ``[0, 1]`` and repaired.
     bits
@@ -270,7 +270,7 @@ def saddle_bounds(
     model: PairModel | None = None,
     lp: RelaxedSaddle | None = None,
 ) -> SaddleBounds:
-    """The relaxation's saddle LP (:func:`~toypoker.team_relaxation.relaxed_saddle`),
+    """The relaxation's saddle LP (:func:`~toypoker.teams.relaxation.relaxed_saddle`),
     both sides certified (see the module's docstring).
 
     Parameters
@@ -284,7 +284,7 @@ def saddle_bounds(
     method
         ``"pdlp"``, or ``"simplex"`` / ``"ipm"`` on small games.
     model
-        The team's :func:`~toypoker.team_relaxation.pair_model` (built if not given).
+        The team's :func:`~toypoker.teams.relaxation.pair_model` (built if not given).
     lp
         An iterate of the saddle LP computed before (e.g. saved by
         ``benchmarks/run_tmecor_large.py --saddle-file``): certified without solving
@@ -378,7 +378,7 @@ def floor_generation(
     lp_seconds
         PDLP's time limit per relaxation LP.
     model
-        The team's :func:`~toypoker.team_relaxation.pair_model` (built if not given).
+        The team's :func:`~toypoker.teams.relaxation.pair_model` (built if not given).
     progress
         Called after each master LP with the points so far, the master's value and the
         best upper end so far (floats).
