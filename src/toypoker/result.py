@@ -132,6 +132,10 @@ class Result:
     solved_as : str or None
         The spec of the game actually solved when it is not ``game``: a strong
         team's merged game (the profile is mapped back onto the members' seats).
+    bracket : TMECor or None
+        ``tmecor``: the exact bracket on the team's value (``lower``, ``upper``,
+        ``certified`` when they meet), the team's correlated plan (``plans``,
+        ``weights``) and the outsider's strategy (``profile``).
     """
 
     game: Game
@@ -154,6 +158,7 @@ class Result:
     variables: tuple = ()
     team: TeamEvaluation | None = None
     solved_as: str | None = None
+    bracket: object | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
@@ -179,6 +184,7 @@ class Result:
             "format", "game", "method", "options", "exact", "certified", "values",
             "value_exact", "gains", "nash_conv", "iterations", "seconds", "stopped", "seed",
             "trace", "profile", "equilibria", "variables", "curve", "team", "solved_as",
+            "bracket",
         )  # fmt: skip
 
     def _json_without_profile(self) -> dict[str, object]:
@@ -203,6 +209,7 @@ class Result:
             "curve": jsonable(self.curve),
             "team": None if self.team is None else self.team.to_dict(),
             "solved_as": self.solved_as,
+            "bracket": jsonable(self.bracket),
         }
 
     def save(self, path: str | Path) -> None:

@@ -15,9 +15,9 @@ from ..errors import ProfileError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
+from ..layouts.engine import vector_evaluate, vector_of
 from ..profile import Profile
 from ..solvers.analysis import deviations
-from ..solvers.vector_solver import ROW_LAYOUT_LIMIT, vector_count, vector_evaluate
 from .common import (
     FractionsOpt,
     JsonOpt,
@@ -33,13 +33,7 @@ from .common import (
     positive,
     print_json,
 )
-from .layouts import (
-    build_on_vector_layout,
-    check_vector_run,
-    rows_or_refuse,
-    rows_text,
-    team_gain_note,
-)
+from .layouts import build_on_layout, command_layout, rows_or_refuse, team_gain_note
 from .solve import vector_values
 from .tables import team_lines, team_of, values_table
 
@@ -107,34 +101,32 @@ def eval_(
     layout: Annotated[
         str,
         typer.Option(
-            help="auto, rows or vector. With auto, a holdem/rhode_island spec whose counted "
-            "row layout needs more than 2 GB is evaluated on the vector layout (in floats; "
-            "--exact and --team need the rows)."
+            help="auto, rows or vector: where the game is evaluated (auto: as "
+            "toypoker.load_game chooses; --exact and --team run on the rows, where they fit)."
         ),
     ] = "auto",
     json_: JsonOpt = False,
 ) -> None:
     """Expected values, best-response gains and NashConv of a profile.
 
-    For a team, also its joint best-response gain.  A holdem/rhode_island game whose
-    counted row layout needs more than 2 GB is evaluated on the vector layout (floats);
-    --exact and --team there are refused at once, before anything is built.  A profile
-    of a strong team's merged game (merge=true) is read on the members' seats, and back."""
+    For a team, also its joint best-response gain.  A large game is evaluated on hand
+    vectors (floats); --exact and --team run on the deal table, refused at once where it
+    does not fit.  A profile of a strong team's merged game (merge=true) is read on the
+    members' seats, and back."""
     positive("--milp-seconds", milp_seconds)
     if exact or team is not None:
         what = "eval --exact" if exact else "eval --team"
         rows_or_refuse(spec, what, "without it eval runs on the vector layout (floats)", layout)
-    else:  # strong collusion on the vector layout, refused before building
-        check_vector_run(spec, None, layout, team=False)
-    counted = vector_count(spec) if layout != "rows" and team is None and not exact else None
-    big = counted is not None and counted.row_bytes > ROW_LAYOUT_LIMIT
-    if layout == "vector" or (layout == "auto" and big):
-        why = "--layout vector" if layout == "vector" else f"the row layout: {rows_text(counted)}"
-        err.print(f"layout: vector ({why})", highlight=False, soft_wrap=True)
-        vg = build_on_vector_layout(spec, counted)
-        vev = vector_evaluate(vg, load_profile(profile, vg.game, False).probs)
+    rows = exact or team is not None
+    choice = command_layout(spec, None, "rows" if rows else layout, team=False)
+    if choice.layout == "vector":
+        err.print(f"layout: vector ({choice.why})", highlight=False, soft_wrap=True)
+        g = build_on_layout(spec, choice)
+        vg = vector_of(g)
+        assert vg is not None
+        vev = vector_evaluate(vg, load_profile(profile, g, False).probs)
         if json_:
-            print_json({"game": vg.game.spec, "layout": "vector", **dataclasses.asdict(vev)})
+            print_json({"game": g.spec, "layout": "vector", **dataclasses.asdict(vev)})
         else:
             out.print(values_table(vector_values(vev), fractions=fractions))
         if fractions:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from ..errors import ToypokerError
+from ..errors import SpecError, ToypokerError
 from ..games import DEFAULT_MAX_BYTES, GAMES, canonical_spec, load_game
 from ..games.base import Param
 from ..games.collusion import COLLUSION_PARAMS
 from ..io import size_text
+from ..layouts import choose_layout
 from ..spec import format_value
 from .common import JsonOpt, SpecArg, out, print_json, row_count, rows_refusal
 
@@ -94,7 +95,8 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     vector layout's memory; a collusion spec as its uncolluded game, whose deals, tree
     and rows it keeps); a game too large to compile is then refused in one line
     (``toypoker solve`` runs it on the vector layout:
-    :func:`toypoker.layouts.vector.methods.choose_layout`).
+    :func:`toypoker.layouts.choose_layout`); the layout ``toypoker.load_game`` builds
+    it on is said last, with why.
     """
     name = canonical_spec(spec)  # a collusion team checked before anything is counted
     counted = row_count(spec)
@@ -103,22 +105,33 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
         out.print(name, soft_wrap=True, highlight=False, markup=False)
         out.print(_counted_table(counted.summary(), name != counted.spec))
     refusal = None if counted is None else rows_refusal(spec)  # load_game's own rule
+    try:
+        choice = choose_layout(spec)  # what toypoker.load_game builds it on
+    except SpecError:
+        choice = None
     if counted is not None and refusal is not None:
-        if counted.row_bytes <= DEFAULT_MAX_BYTES:
+        if counted.row_bytes <= DEFAULT_MAX_BYTES and choice is None:
             raise ToypokerError(refusal)  # not the rows' size (the deal table's build)
+        if choice is None or choice.layout != "vector":
+            if json_:
+                print_json({"counted": counted.summary()})
+            raise ToypokerError(
+                f"too large to compile: {counted.rows:,} rows counted, about "
+                f"{size_text(counted.row_bytes)}; hand vectors: about "
+                f"{size_text(counted.vector_bytes)} (TOYPOKER_MAX_BYTES allows more)"
+            )
         if json_:
-            print_json({"counted": counted.summary()})
-        # said whole within one line (the spec is printed above; the budget's own
-        # estimate would push the line past common.MAX_LINE and be cut mid-sentence)
-        raise ToypokerError(
-            f"too large to compile: {counted.rows:,} rows counted, about "
-            f"{size_text(counted.row_bytes)} (TOYPOKER_MAX_BYTES allows more); toypoker solve "
-            f"runs it on the vector layout (about {size_text(counted.vector_bytes)})"
-        )
+            print_json({"counted": counted.summary(), "layout": "vector", "why": choice.why})
+            return
+        out.print(f"layout: vector ({choice.why})", soft_wrap=True, highlight=False)
+        return
     g = load_game(spec)
     s = g.summary()
+    layout = {} if choice is None else {"layout": choice.layout, "why": choice.why}
     if json_:
-        print_json(s if counted is None else {**s, "counted": counted.summary()})
+        print_json(
+            {**s, **layout} if counted is None else {**s, "counted": counted.summary(), **layout}
+        )
         return
     if counted is None:
         out.print(g.spec, soft_wrap=True, highlight=False, markup=False)
@@ -127,3 +140,5 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
         if k != "spec":
             t.add_row(k.replace("_", " "), str(v))
     out.print(t)
+    if choice is not None:
+        out.print(f"layout: {choice.layout} ({choice.why})", soft_wrap=True, highlight=False)

@@ -17,6 +17,7 @@ from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
 from ..games.collusion import Team
+from ..layouts.engine import VectorEvaluation
 from ..plots import plot_convergence
 from ..profile import Profile
 from ..result import Result
@@ -24,9 +25,7 @@ from ..solvers import solve as solve_game
 from ..solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
 from ..solvers.analysis import compare as compare_methods
 from ..solvers.registry import get_method
-from ..solvers.vector_solver import VectorEvaluation, choose_layout
 from ..spec import parse_value
-from ..vector.layout import VectorGame
 from .common import (
     Bar,
     JsonOpt,
@@ -57,11 +56,12 @@ from .common import (
     stopped_name,
     temp_checkpoint,
 )
-from .layouts import build_on_vector_layout, check_vector_run, team_gain_note
+from .layouts import build_on_layout, command_layout, team_gain_note
 from .tables import strategy_table, team_lines, team_of, values_table
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
 DEFAULT_ITERATIONS = 2000  # the budget when neither a budget nor a target is given
+TABLE_INFOSETS = 5000  # more infosets than this: no strategy table (-o or --csv writes them)
 MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion would hang
 
 DecimalsOpt = Annotated[
@@ -79,10 +79,10 @@ def method_of(name: str):
     return m
 
 
-def run_with_bar(g: Game | VectorGame, method: str, **kw: object):
+def run_with_bar(g: Game, method: str, **kw: object):
     """``solvers.solve`` with a progress bar (plain lines every few seconds when piped)."""
 
-    spec = g.game.spec if isinstance(g, VectorGame) else g.spec
+    spec = g.spec
     if get_method(method).one_shot:  # one solve (the LP): a spinner, no iteration count
         with Stage(f"{method} {spec}: solving"):
             return solve_game(g, method=method, **kw)
@@ -217,10 +217,12 @@ def solve(
     layout: Annotated[
         str,
         typer.Option(
-            help="auto, rows or vector. With auto, rhode_island runs on the vector layout, "
-            "and a holdem spec does when its counted row layout needs more than 2 GB (the "
-            "CFR family, fp, pcs-cfr+, lp); vector runs any catalogue game without strong "
-            "collusion (compiled first where it has no deal-free builder)."
+            help="auto, rows or vector. auto counts the game first and runs it where a "
+            "CFR+ iteration is predicted faster among the layouts that fit (the deal "
+            "table for small games; hand vectors for rhode_island, kuhn with many cards, "
+            "three-player Mercer Hold'em); a method or --team the vector layout does not "
+            "run goes to the deal table where it fits.  vector runs any catalogue game "
+            "without strong collusion (compiled first where it has no deal-free builder)."
         ),
     ] = "auto",
     json_: JsonOpt = False,
@@ -247,6 +249,9 @@ def solve(
     check_readable(resume, "--resume")
     if m.one_shot and (checkpoint or resume or seeds > 1):
         raise ToypokerError(f"--method {method} takes no --checkpoint, --resume or --seeds")
+    if m.name == "tmecor":  # team-optimal play: what `toypoker collusion tmecor` prints
+        _tmecor(spec, team, seconds, options, output, csv, result, json_)
+        return
     if seeds > 1 and not m.stochastic:
         raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
     if seeds > 1 and resume is not None:
@@ -260,8 +265,7 @@ def solve(
     budget = iterations is not None or seconds is not None
     if iterations is None and seconds is None and (not target or seeds > 1):
         iterations = DEFAULT_ITERATIONS
-    check_vector_run(spec, method, layout, team=team is not None)
-    choice = choose_layout(spec, method, layout, plain_run=team is None)
+    choice = command_layout(spec, method, layout, team=team is not None)
     vector = choice.layout == "vector"
     if choice.counted is not None or layout != "auto":
         err.print(
@@ -269,7 +273,7 @@ def solve(
             highlight=False,
             soft_wrap=True,
         )
-    g = build_on_vector_layout(spec, choice.counted) if vector else load_game(spec)
+    g = build_on_layout(spec, choice)
     the_team = None if vector else team_of(g, team)
     kw = {
         **options,
@@ -317,7 +321,7 @@ def solve(
     if json_:
         print_json(res.to_json_dict())
     else:
-        if table and vector:
+        if table and res.game.n_infosets > TABLE_INFOSETS:
             out.print(
                 f"(strategy table omitted: {res.game.n_infosets:,} infosets; "
                 "-o or --csv writes the profile)"
@@ -377,10 +381,39 @@ def solve(
         )
 
 
-def _merge_hint(g: Game | VectorGame, message: str) -> str:
+def _tmecor(
+    spec: str,
+    team: str | None,
+    seconds: float | None,
+    options: dict[str, object],
+    output: Path | None,
+    csv: Path | None,
+    result: Path | None,
+    json_: bool,
+) -> None:
+    """``solve --method tmecor``: ``toypoker collusion tmecor`` with the method's options
+    (``--option oracle=...``, ``tol``, ``max_columns``, ``relaxation_seconds``)."""
+    from .collusion import tmecor as tmecor_command
+
+    if output or csv or result:
+        raise ToypokerError(
+            "--method tmecor gives a correlated plan, not one profile: no -o, --csv or "
+            "--result (toypoker collusion tmecor --save keeps the bracket)"
+        )
+    known = {"oracle", "tol", "max_columns", "relaxation_seconds"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ToypokerError(
+            f"tmecor does not read option(s) {', '.join(unknown)}; it reads: "
+            f"{', '.join(sorted(known))}"
+        )
+    tmecor_command(spec, team=team, seconds=seconds, json_=json_, **options)  # type: ignore[arg-type]
+
+
+def _merge_hint(g: Game, message: str) -> str:
     """``message`` of a two-player method refused on a strong team's ``n``-player game,
     said with the way out first (merge=true: the team one player); others unchanged."""
-    team = None if isinstance(g, VectorGame) else Team.of_params(g.params)
+    team = None if g.layout == "vector" else Team.of_params(g.params)
     if "two-player" not in message or team is None or not team.strong:
         return message
     if g.n_players - len(team.seats) != 1:  # merged, still more than two players
@@ -392,7 +425,7 @@ def _merge_hint(g: Game | VectorGame, message: str) -> str:
 
 
 def _solve_seeds(
-    g: Game | VectorGame,
+    g: Game,
     method: str,
     seeds: int,
     first: int,
@@ -411,7 +444,7 @@ def _solve_seeds(
     On the vector layout (``pcs-cfr+``) the hand vectors are built once for all seeds,
     each seed its own rng."""
 
-    game = g.game if isinstance(g, VectorGame) else g
+    game = g
     runs = []
     with Bar(f"{method} {game.spec}: seeds", seeds) as bar:
         for k in range(seeds):

@@ -103,6 +103,22 @@ def build(spec: str, choice: LayoutChoice, *, max_bytes: int | None = None) -> G
     return game
 
 
+def rows_of(game: Game, why: str) -> Game:
+    """``game`` on the deal table, for ``why`` (a method or computation only the deal
+    table does): ``game`` itself there; else built once from its spec (and kept with
+    it), or refused in one line when the deal table does not fit."""
+    if game.layout == "rows":
+        return game
+    rows = game.__dict__.get("_rows")
+    if rows is None:
+        try:
+            rows = load_game(game.spec, layout="rows")
+        except SpecError as exc:
+            raise SpecError(f"{why} needs the deal table, and it does not fit: {exc}") from None
+        game.__dict__["_rows"] = rows
+    return rows  # type: ignore[return-value]
+
+
 def as_game(vg: VectorGame) -> Game:
     """The :class:`~toypoker.game.Game` that reads the hand vectors ``vg`` (built by
     :func:`~toypoker.vector.direct.build_vector` or
@@ -115,6 +131,7 @@ def as_game(vg: VectorGame) -> Game:
 __all__ = [
     "LAYOUTS",
     "as_game",
+    "rows_of",
     "LayoutChoice",
     "best_response",
     "build",

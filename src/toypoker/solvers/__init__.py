@@ -13,9 +13,10 @@ Methods (:data:`METHODS`, a literal registry): the CFR family (``cfr``,
 traversal, see :mod:`.cfr`), Monte Carlo CFR (``es-mccfr``, ``os-mccfr``; and
 ``pcs-cfr+``, public chance sampling on the vector layout, :mod:`.vector_pcs`),
 fictitious play (``fp``; Ullman's run in :mod:`.ullman`), the sequence-form
-linear program (``lp``, two players, exact certificate) and the exact equilibrium
-enumerator (``enumerate``).  :class:`Solver` is the stepping API under
-:func:`solve`; :mod:`.analysis` holds seed spreads, method comparisons and
+linear program (``lp``, two players, exact certificate), the exact equilibrium
+enumerator (``enumerate``) and team-optimal correlated play (``tmecor``, a team against
+one outsider with an exact bracket, :mod:`toypoker.teams.method`).  :class:`Solver` is
+the stepping API under :func:`solve`; :mod:`.analysis` holds seed spreads, method comparisons and
 deviations.
 
 Teams: a strong win-sharing team (``strong=true`` without ``merge``) is solved as
@@ -113,7 +114,8 @@ def solve(
         team, if any; ``False``: none.  A strong win-sharing team without ``merge`` in
         the spec is solved as its merged team (budgets and targets then apply to the
         merged game).  Evaluated in floats (``toypoker
-        verify`` certifies exactly).
+        verify`` certifies exactly).  With ``method="tmecor"``: the team playing
+        against the one outsider (``None``: the spec's team).
     merge
         ``True``: solve a strong win-sharing team's merged game even with
         ``merge=false`` in the spec; ``False``: the game as it is; ``None``: as the
@@ -131,11 +133,25 @@ def solve(
     -------
     Result
         Frozen; ``exact``/``certified``/``value_exact`` for ``lp``,
-        ``equilibria``/``variables`` for ``enumerate``; ``team`` and
-        ``solved_as`` for a game with a team.
+        ``equilibria``/``variables`` for ``enumerate``, ``bracket`` for ``tmecor``;
+        ``team`` and ``solved_as`` for a game with a team.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn(players=3,cards=4,team=23,sharing=win)")
+    >>> r = tp.solve(g, "tmecor")
+    >>> r.bracket.certified, r.bracket.lower == r.bracket.upper
+    (True, True)
     """
     milp_seconds = check_number(milp_seconds, "milp_seconds", positive=True)
     check_game(game)
+    if method == "tmecor":  # the team is the method's: no merging, no team evaluation
+        if team is not None and team is not False and team is not True:
+            options = {**options, "team": team}
+        return _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
+                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
+                    options)  # fmt: skip
     if game.layout == "vector":  # a team's evaluation and merged game read the deal table
         if team not in (None, False) or merge:
             raise ToypokerError(

@@ -16,6 +16,7 @@ from types import MappingProxyType
 
 from ..errors import ToypokerError
 from ..layouts.vector import chance_sampling as vector_pcs
+from ..teams import method as tmecor_method
 from . import cfr, enumerate_method, fictitious, lp, mccfr
 from .base import Method, OneShotState
 
@@ -175,6 +176,19 @@ METHODS: Mapping[str, Method] = MappingProxyType(
             OneShotState,
             one_shot=True,
             summary=enumerate_method.summary,
+        ),
+        "tmecor": Method(
+            "tmecor",
+            "team-optimal correlated play of a team against one outsider (TMECor; "
+            "exact bracket on the team's value)",
+            tmecor_method.TMECorOptions,
+            tmecor_method.TMECorOptions(),
+            tmecor_method.init,
+            tmecor_method.step,
+            None,
+            OneShotState,
+            one_shot=True,
+            summary=tmecor_method.summary,
         ),
     }
 )

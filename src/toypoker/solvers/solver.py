@@ -32,9 +32,9 @@ from ..game import Game, check_game
 from ..interrupts import caused_by_interrupt, deferred_interrupts
 from ..kernels import KernelEvaluation, kernel_for
 from ..kernels import evaluate as kernel_evaluate
-from ..layouts import load_game
+from ..layouts import load_game, rows_of
 from ..layouts.engine import vector_evaluate, vector_of
-from ..layouts.vector.methods import vector_method
+from ..layouts.vector.methods import runs_on_vectors, vector_method
 from ..profile import Profile
 from ..result import Result, Stopped, TracePoint
 from .base import Method
@@ -76,7 +76,7 @@ class Solver:
     def __init__(
         self, game: Game, method: str = "cfr+", *, seed: int | None = None, **options: object
     ) -> None:
-        check_game(game)
+        game = on_layout(check_game(game), method)
         m = _method(game, method)
         opts = parse_options(m, options)
         seed = method_seed(m, seed)
@@ -104,7 +104,7 @@ class Solver:
         ck = checkpoint if isinstance(checkpoint, Checkpoint) else load_checkpoint(checkpoint)
         if game is None:
             game = load_game(ck.spec)
-        check_game(game)
+        game = on_layout(check_game(game), ck.method)
         if game.spec != ck.spec:
             raise ToypokerError(f"checkpoint {ck.path} is for {ck.spec}, not {game.spec}")
         n = {a.shape for a in vars(ck.state).values() if isinstance(a, np.ndarray)}
@@ -351,6 +351,15 @@ def _method(game: Game, name: str) -> Method:
     """The registry's method ``name``, with its vector steps on a vector-layout game."""
     vg = vector_of(game)
     return get_method(name) if vg is None else vector_method(vg, name)
+
+
+def on_layout(game: Game, name: str) -> Game:
+    """The game ``name`` runs on: ``game``, or its deal table for a method that runs
+    there only (``enumerate``, ``es-mccfr``, ``os-mccfr``, ``tmecor``) -- built from
+    the spec when it fits, else refused in one line."""
+    if game.layout == "vector" and not runs_on_vectors(name):
+        return rows_of(game, f"--method {get_method(name).name}")
+    return game
 
 
 def _evaluate(game: Game, profile: Profile) -> Evaluation | KernelEvaluation:

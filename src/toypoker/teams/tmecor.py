@@ -141,6 +141,11 @@ class TMECor:
         return self.lower == self.upper
 
     @property
+    def certified(self) -> bool:
+        """The bracket's ends meet (:attr:`exact`): ``lower`` is the exact TMECor value."""
+        return self.exact
+
+    @property
     def width(self) -> Fraction:
         """``upper - lower``."""
         return self.upper - self.lower

@@ -41,6 +41,11 @@ from ..engine import vector_evaluate
 from . import chance_sampling, regrets, responses, sequence_form
 
 
+def runs_on_vectors(name: str) -> bool:
+    """Whether the method ``name`` has steps on the vector layout."""
+    return get_method(name).options in _STEPS
+
+
 def check_vector_method(name: str, spec: str) -> None:
     """Refuse (one line) a method that does not run on the vector layout: the exact
     enumerator and the row layout's deal-sampling MCCFR."""
