@@ -229,6 +229,13 @@ class InfoSet:
     the public actions (``k b c f r``, ``/`` between rounds, board cards in
     brackets); ``label`` the stable name used in profile files, e.g.
     ``P2:3:kb`` (player as printed in the papers, 1-based).
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> i = tp.load_game("kuhn(players=2)").infoset("P2:3:b")
+    >>> i.player, i.private, i.history, i.actions
+    (1, (3,), 'b', ('f', 'c'))
     """
 
     index: int

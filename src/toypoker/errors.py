@@ -9,12 +9,43 @@ from __future__ import annotations
 
 
 class ToypokerError(ValueError):
-    """Bad input: a malformed game spec, an invalid profile, a bad parameter."""
+    """Bad input: a malformed game spec, an invalid profile, a bad parameter.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> try:
+    ...     tp.load_game("kuhn(players=1)")
+    ... except tp.ToypokerError as e:
+    ...     print(type(e).__name__)
+    SpecError
+    """
 
 
 class SpecError(ToypokerError):
-    """A game spec string that cannot be parsed or names unknown things."""
+    """A game spec string that cannot be parsed or names unknown things.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> try:
+    ...     tp.load_game("kuhn(cards=2")
+    ... except tp.SpecError:
+    ...     print("refused")
+    refused
+    """
 
 
 class ProfileError(ToypokerError):
-    """A strategy profile that is invalid for its game."""
+    """A strategy profile that is invalid for its game.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn(players=2)")
+    >>> try:
+    ...     tp.Profile(g, [0.5] * 3)
+    ... except tp.ProfileError:
+    ...     print("refused")
+    refused
+    """

@@ -182,6 +182,15 @@ class BestResponse:
     keep their fixed probabilities and are not part of the response).
     ``player`` is a tuple of seats for a team's joint response, ``value`` then the
     team's summed payoff, ``how`` what answered (:attr:`TeamEvaluation.how`).
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn(players=2)")
+    >>> uniform = tp.Profile.uniform(g, exact=True)
+    >>> br = tp.best_response(g, uniform, 1)
+    >>> br.value, tp.nash_conv(g, br.as_profile(uniform)) < tp.nash_conv(g, uniform)
+    (Fraction(5, 12), True)
     """
 
     player: int | tuple[int, ...]
@@ -330,6 +339,14 @@ class Evaluation:
 
     ``gains[p] = br_values[p] - values[p] >= 0``; ``nash_conv = sum(gains)``.
     Exact (Fractions) when the profile is exact.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn(players=2)")
+    >>> ev = tp.evaluate(g, tp.Profile.uniform(g, exact=True))
+    >>> ev.gains, ev.nash_conv, ev.max_gain
+    ((Fraction(3, 8), Fraction(13, 24)), Fraction(11, 12), Fraction(13, 24))
     """
 
     values: tuple

@@ -102,6 +102,17 @@ class Game:
     Numeric parameters: ``numeric_params`` (e.g. ``("ante", "bet", "pot")``);
     :meth:`at` gives the game at other values without recompiling and
     :meth:`payoff_slope` the derivative of ``term_u`` in one of them.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn(players=3,cards=4)")
+    >>> g.n_players, g.n_infosets, g.layout
+    (3, 48, 'rows')
+    >>> g.infosets[0].label
+    'P1:1:'
+    >>> tp.load_game("kuhn(players=3,cards=52)").layout
+    'vector'
     """
 
     def __init__(self, definition: GameDefinition, spec: str):
@@ -548,8 +559,9 @@ class Game:
         builder = self.__dict__.get("_builder")
         if builder is None:
             raise ToypokerError(f"game {self.spec} cannot be rebuilt at other values")
-        params = {k: v for k, v in self.params.items() if k not in values}
-        return builder(format_spec(self.name, {**params, **values}))
+        numeric = self.__dict__.get("numeric") or self.definition.numeric
+        _, params = numeric.assign(self.name, self.params, values)
+        return builder(format_spec(self.name, params))
 
     def payoff_slope(self, name: str, exact: bool = False) -> np.ndarray:
         """``d term_u / d name``: the payoffs' derivative in a numeric parameter.

@@ -132,6 +132,17 @@ class Profile:
     snapped
         Labels of infosets whose written decimals were snapped onto the exact
         simplex when read (see :data:`SNAP_TOL`); empty otherwise.
+
+    Examples
+    --------
+    >>> import numpy as np, toypoker as tp
+    >>> g = tp.load_game("kuhn(players=2)")
+    >>> p = tp.Profile.uniform(g)
+    >>> p.game is g, p.probs.shape, p.exact
+    (True, (24,), False)
+    >>> q = tp.Profile.random(g, np.random.default_rng(0))
+    >>> q.to_json_dict()["game"]
+    'kuhn(players=2,cards=3,ante=1,bet=1)'
     """
 
     __slots__ = ("game", "probs", "snapped")

@@ -39,7 +39,15 @@ RESULT_FORMAT = "toypoker-result/2"
 
 
 class Stopped(StrEnum):
-    """Why a run stopped (a ``str``: ``Stopped.TARGET == "target"``)."""
+    """Why a run stopped (a ``str``: ``Stopped.TARGET == "target"``).
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> r = tp.solve(tp.load_game("kuhn(players=2)"), "cfr+", iterations=10)
+    >>> r.stopped is tp.Stopped.ITERATIONS, r.stopped == "iterations"
+    (True, True)
+    """
 
     ITERATIONS = "iterations"  # the iteration budget was spent
     SECONDS = "seconds"  # the time budget was spent
@@ -51,7 +59,15 @@ class Stopped(StrEnum):
 
 @dataclass(frozen=True)
 class TracePoint:
-    """One NashConv check of an iterative run."""
+    """One NashConv check of an iterative run.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> r = tp.solve(tp.load_game("kuhn(players=2)"), "cfr+", iterations=100, check_every=50)
+    >>> [p.iteration for p in r.trace]
+    [50, 100]
+    """
 
     iteration: int
     seconds: float
@@ -136,6 +152,15 @@ class Result:
         ``tmecor``: the exact bracket on the team's value (``lower``, ``upper``,
         ``certified`` when they meet), the team's correlated plan (``plans``,
         ``weights``) and the outsider's strategy (``profile``).
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> r = tp.solve(tp.load_game("kuhn(players=2)"), "lp")
+    >>> r.method, r.certified, r.value_exact[0]
+    ('lp', True, Fraction(-1, 18))
+    >>> r.to_json_dict()["format"]
+    'toypoker-result/2'
     """
 
     game: Game

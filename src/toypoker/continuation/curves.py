@@ -138,6 +138,14 @@ def trace_curve(
         ``equilibria`` the :class:`Equilibrium` list at the ``at`` values,
         ``certified`` when all of them are.  Ctrl-C returns the curve so far
         (``stopped="interrupted"``), which :func:`resume_curve` continues.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn(players=3)")
+    >>> r = tp.trace_curve(g, "pot", 3.0, 3.2, eps=1e-3, seed=0)
+    >>> r.method, str(r.stopped)
+    ('trace', 'finished')
     """
     check_game(game)
     check_text(parameter, "parameter", "a parameter name (pot, ante, bet or eps)")

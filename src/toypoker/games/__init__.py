@@ -115,6 +115,11 @@ def canonical_spec(spec: str) -> str:
     SpecError
         For an unknown game or parameter, or an invalid value (a collusion team
         is checked as :func:`load_game` checks it).
+
+    Examples
+    --------
+    >>> canonical_spec("kuhn(pot=3, players=3)")
+    'kuhn(players=3,cards=4,bet=1,pot=3)'
     """
     info, params, coll = parse_game_spec(spec)
     if coll:  # the team checks load_game makes, without building the game

@@ -302,6 +302,13 @@ def load_gamedef(text: str, *, max_bytes: int | None = None) -> Game:
     ------
     ToypokerError
         For a malformed or unsupported gamedef, or a game too large to compile.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> text = tp.to_gamedef(tp.load_game("leduc(players=2)"))
+    >>> tp.load_gamedef(text).n_infosets
+    288
     """
     return load_game(gamedef_spec(text), max_bytes=max_bytes)
 
@@ -440,7 +447,14 @@ def format_gamedef(gd: Gamedef) -> str:
 
 
 def to_gamedef(game: Game) -> str:
-    """ACPC gamedef text of ``game`` (see :func:`gamedef_of` for what is refused)."""
+    """ACPC gamedef text of ``game`` (see :func:`gamedef_of` for what is refused).
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> print(tp.to_gamedef(tp.load_game("leduc(players=2)")).splitlines()[0])
+    GAMEDEF
+    """
     return format_gamedef(gamedef_of(game))
 
 

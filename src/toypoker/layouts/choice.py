@@ -12,10 +12,11 @@ A game has two implementations behind the one :class:`~toypoker.game.Game`:
 ``layout="auto"`` counts both before building (:func:`~toypoker.games.count_layout`,
 as ``toypoker info`` prints it) and takes the one whose CFR+ iteration the cost model
 predicts to be faster, among those that fit in ``TOYPOKER_MAX_BYTES``.  The model
-(:func:`predict`) is linear in the counted work of each layout's fused kernel: rows
+(:func:`predict`) is affine in the counted work of each layout's fused kernel: rows
 for the deal table; hand entries (public nodes x players x hands) for the vector
 layout's sweeps, and public nodes x hands cubed for its dense three-player terminal
-(rank pairs, a team's payoff map).  Its constants are fitted to the ladder of games
+(rank pairs, a team's payoff map); a near-tie stays on the deal table, which runs
+every method (:data:`PREFER_ROWS`).  Its constants are fitted to the ladder of games
 ``python benchmarks/bench_engine.py --ladder --save`` measures (both layouts, same run,
 interleaved) into ``benchmarks/results/layout_costs.json``; ``tests/layouts`` checks
 that on every game of that ladder the choice is never more than 1.5x slower than the
@@ -40,15 +41,26 @@ DIRECT_GAMES = ("kuhn", "holdem", "mercer", "rhode_island")
 """Games the vector layout builds without a deal table
 (:func:`toypoker.vector.direct.build_vector`); the others reach it from their rows."""
 
-ROW_SECONDS = 2.0e-8
-"""Seconds of a CFR+ iteration per row on the deal table (the fused row kernel)."""
+ROW_SECONDS = (3.5e-5, 4.0e-8)
+"""A CFR+ iteration on the deal table: fixed seconds, and seconds per row (the fused
+row kernel)."""
 
-VECTOR_SECONDS = {"sweep": 2.5e-8, "dense": 5.0e-9, "numpy": 2.0e-7}
-"""Seconds of a CFR+ iteration on the vector layout per unit of work of each kernel:
-``sweep`` per hand entry (two players; three with one card a hand), ``dense`` per
-public node x hand cubed (three players on rank pairs, or under a team's payoff map),
-``numpy`` per public node x hand^players (the numpy reference: four or more players,
-three with two physical cards a hand)."""
+VECTOR_SECONDS = (
+    4.0e-5,
+    2.0e-6,
+    {"two": 6.0e-9, "three": 1.5e-8, "dense": 4.0e-9, "numpy": 8.0e-7},
+)
+"""A CFR+ iteration on hand vectors: fixed seconds, seconds per public node, and seconds
+per unit of work of each kernel (:func:`vector_work`): ``two`` per hand entry (two players' sorted sweeps),
+``three`` per hand entry (three players, one card a hand), ``dense`` per public node x
+hand cubed (three players on rank pairs, or under a team's payoff map), ``numpy`` per
+public node x hand^players (the numpy reference: four or more players, three with two
+physical cards a hand)."""
+
+PREFER_ROWS = 1.25
+"""``auto`` keeps the deal table unless hand vectors are predicted this many times
+faster: the deal table runs every method (exact enumeration, deal-sampling MCCFR,
+TMECor, a team's evaluation), so a near-tie stays there."""
 
 
 @dataclass(frozen=True)
@@ -97,9 +109,11 @@ def vector_work(spec: str, counted: LayoutCount) -> tuple[str, int]:
     info, params, coll = parse_game_spec(spec)
     n, h = counted.players, counted.hands
     one_card = _hole(info.name, params) == 1
-    if n == 2 or (n == 3 and one_card and not coll):
-        return "sweep", counted.entries
-    if n == 3 and (not one_card or coll) and _rank_deck(info.name, params):
+    if n == 2:
+        return "two", counted.entries
+    if n == 3 and one_card and not coll:
+        return "three", counted.entries
+    if n == 3 and _rank_deck(info.name, params):
         return "dense", counted.public_nodes * h**3
     return "numpy", counted.public_nodes * h**n
 
@@ -116,7 +130,9 @@ def vector_bytes(spec: str, counted: LayoutCount) -> int:
 def predict(spec: str, counted: LayoutCount) -> tuple[float, float]:
     """The cost model: a CFR+ iteration's seconds on the rows and on the vector layout."""
     kind, units = vector_work(spec, counted)
-    return counted.rows * ROW_SECONDS, units * VECTOR_SECONDS[kind]
+    fixed, per_node, per = VECTOR_SECONDS
+    rows = ROW_SECONDS[0] + counted.rows * ROW_SECONDS[1]
+    return rows, fixed + counted.public_nodes * per_node + units * per[kind]
 
 
 def _hole(name: str, params: dict) -> int:
@@ -194,7 +210,7 @@ def choose_layout(spec: str, layout: str = "auto", *, max_bytes: int | None = No
         f"{_secs(vec_s)} on hand vectors ({counted.entries:,} entries)"
     )
     refused = rows_refusal(canonical, max_bytes)
-    if refused is None and rows_s <= vec_s:
+    if refused is None and rows_s <= PREFER_ROWS * vec_s:
         return LayoutChoice("rows", said, counted, rows_s, vec_s)
     _check_vector_size(canonical, counted, max_bytes, refused)
     return LayoutChoice(

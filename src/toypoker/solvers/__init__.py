@@ -41,6 +41,9 @@ from ..evaluate import TEAM_MILP_SECONDS, evaluate, team_evaluation
 from ..game import Game, check_game
 from ..games import load_game
 from ..games.collusion import Team, agreeing_team, merged_spec
+from ..layouts import rows_of
+from ..layouts.choice import vector_count
+from ..profile import Profile
 from ..result import Result, Stopped, TracePoint
 from ..teams.transfer import transfer_profile
 from .base import Method
@@ -48,6 +51,10 @@ from .checkpoint import Checkpoint, load_checkpoint
 from .options import Output, Pot, Sampling
 from .registry import METHODS, get_method, parse_options
 from .solver import Solver
+
+TEAM_ROWS_ON_VECTORS = 2_000_000
+"""A vector-layout game with a weak team in its spec gets the team's joint gain on its
+result when its deal table has at most this many rows (it is built for that)."""
 
 EXACT_TEAM_ROWS = 20_000
 """An exact (``lp``, ``enumerate``) profile of a team game with at most this many rows
@@ -158,9 +165,10 @@ def solve(
                 f"a team's evaluation reads the deal table: load the game with layout='rows' "
                 f"(tp.load_game({game.spec!r}, layout='rows'))"
             )
-        return _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
-                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-                    options)  # fmt: skip
+        res = _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
+                   check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
+                   options)  # fmt: skip
+        return _vector_team(game, res, team, milp_seconds)
     if team not in (None, True, False):
         team = agreeing_team(game.params, team)
     merged = None if merge is False else merged_spec(game.spec, default_only=merge is None)
@@ -183,6 +191,23 @@ def solve(
     prof = res.profile.to_float() if res.profile.exact and not small else res.profile
     tev = team_evaluation(game, prof, team, milp_seconds=milp_seconds)
     return dataclasses.replace(res, team=tev)
+
+
+def _vector_team(game: Game, res: Result, team: object, milp_seconds: float) -> Result:
+    """A vector-layout result with the spec's weak team's joint best-response gain,
+    evaluated on the deal table where it is small (at most :data:`TEAM_ROWS_ON_VECTORS`
+    rows counted: the lifted team response reads the rows); else as it is."""
+    spec_team = Team.of_params(game.params)
+    if team is False or spec_team is None or res.profile is None:
+        return res
+    counted = vector_count(game.spec)
+    if counted is None or counted.rows > TEAM_ROWS_ON_VECTORS:
+        return res
+    rows = rows_of(game, "a team's evaluation")
+    prof = Profile(rows, res.profile.probs, validate=False)
+    return dataclasses.replace(
+        res, team=team_evaluation(rows, prof, spec_team, milp_seconds=milp_seconds)
+    )
 
 
 def _on_members(res: Result, game: Game) -> Result:

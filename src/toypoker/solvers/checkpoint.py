@@ -138,6 +138,15 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
     ------
     ToypokerError
         One line naming the file and what is wrong with it.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib, toypoker as tp
+    >>> ck = pathlib.Path(tempfile.mkdtemp()) / "ck.npz"
+    >>> _ = tp.solve(tp.load_game("kuhn(players=2)"), "cfr+", iterations=20, checkpoint=ck)
+    >>> c = tp.load_checkpoint(ck)
+    >>> c.method, c.spec, int(c.state.iteration)
+    ('cfr+', 'kuhn(players=2,cards=3,ante=1,bet=1)', 20)
     """
     try:
         return _load(check_path(path, "path"))

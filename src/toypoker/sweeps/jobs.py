@@ -23,10 +23,9 @@ from ..continuation.curves import trace_curve
 from ..dynamics.ode import SKPDynamics, basin, classify, poincare
 from ..dynamics.play import play
 from ..errors import ToypokerError
-from ..evaluate import evaluate
 from ..game import Game
-from ..games import load_game
 from ..interrupts import caused_by_interrupt
+from ..layouts import evaluate, load_game, rows_of
 from ..literature.papers import billingham
 from ..profile import Profile
 from ..solvers import solve
@@ -120,7 +119,7 @@ def _job_eval(p: dict) -> dict:
 
 
 def _job_verify(p: dict) -> dict:
-    g = _game(p)
+    g = rows_of(_game(p), "verify")  # the exact certificate reads the deal table
     found = deviations(g, _profile(g, p["profile"], True))
     ev = found.evaluation
     out: dict[str, object] = {"game": g.spec, "equilibrium": found.equilibrium}

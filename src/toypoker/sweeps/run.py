@@ -371,6 +371,13 @@ def sweep(
     Returns
     -------
     SweepResult
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> res = tp.sweep("eval", "kuhn(players=2)", {"pot": [2, 4]}, scheduler="serial")
+    >>> [round(r["nash_conv"], 4) for r in res.rows]
+    [0.9167, 1.6667]
     """
     seeds, methods = _check_sweep_args(kind, spec, axes, seeds, methods, workers, retries)
     check_callable(progress, "progress")

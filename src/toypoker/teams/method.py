@@ -14,6 +14,7 @@ the result has no ``profile`` and no NashConv.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from fractions import Fraction
 
 import numpy as np
@@ -24,7 +25,9 @@ from ..game import Game
 from ..games.collusion import Team
 from ..profile import Profile
 from ..solvers.base import OneShotState
-from .tmecor import TMECor, tmecor
+
+if TYPE_CHECKING:
+    from .tmecor import TMECor
 
 ORACLES = ("hybrid", "exact", "alternating", "relaxation")
 """The team's best-response oracles (:func:`~toypoker.teams.tmecor.tmecor`)."""
@@ -100,6 +103,10 @@ def step(game: Game, state: OneShotState, options: TMECorOptions) -> OneShotStat
     """The column generation, once (a solved state is returned unchanged)."""
     if state.iteration:
         return state
+    # imported here: tmecor reads the LP's exact face (the solvers' package), whose
+    # registry lists this method
+    from .tmecor import tmecor
+
     r = tmecor(
         game,
         _team(game, options),
@@ -128,8 +135,7 @@ def seat_values(game: Game, r: TMECor) -> tuple[Fraction, ...]:
 
 def summary(game: Game, state: OneShotState, options: TMECorOptions) -> dict[str, object]:
     """The :class:`~toypoker.result.Result` fields of a finished generation."""
-    r = state.outcome
-    assert isinstance(r, TMECor)
+    r: TMECor = state.outcome  # type: ignore[assignment]
     values = seat_values(game, r)
     return {
         "profile": None,

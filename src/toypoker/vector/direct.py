@@ -37,7 +37,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from types import SimpleNamespace
+from types import MappingProxyType, SimpleNamespace
 
 import numpy as np
 
@@ -323,6 +323,9 @@ def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
     )
     raw, root = _expand(raw, template_root, board_values, deck.show)
     tree = TreeGame(canonical, n, raw, root)
+    tree.params = MappingProxyType({**p, **coll})
+    tree.numeric = numeric  # what Game.at re-assigns (pot and ante: one coordinate)
+    tree.numeric_params = tuple(name for name, _, _ in numeric.names)
     card_value = np.repeat(np.arange(len(mult)), mult)
     hands = np.array(list(itertools.combinations(range(len(card_value)), hole)))
     # infosets: the private observations of the hands avoiding the node's board

@@ -1,0 +1,110 @@
+"""Every public function takes every game (issue 33, item 2): the flat API walked over a
+small game on each layout and a merged team, with the same answers.
+
+Independent paths: the deal table (:mod:`toypoker.evaluate`, the row kernels) against
+hand vectors (:mod:`toypoker.vector.values`, the vector kernels) -- exact values equal
+as Fractions, floats to 1e-12.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import toypoker as tp
+from toypoker.errors import ToypokerError
+
+SPECS = [
+    "kuhn(players=2)",  # deal-free vector build; two-player sweep kernel
+    "kuhn(players=3,cards=5)",  # three players, one card a hand
+    "leduc(players=2)",  # vector layout compiled from the rows (no deal-free builder)
+    "kuhn(players=3,cards=4,team=12,sharing=win)",  # a weak team: a payoff map on vectors
+]
+
+
+@pytest.fixture(scope="module", params=SPECS)
+def pair(request: pytest.FixtureRequest) -> tuple[tp.Game, tp.Game]:
+    return tp.load_game(request.param, layout="rows"), tp.load_game(request.param, layout="vector")
+
+
+def test_profiles_are_the_same_files(pair, tmp_path: Path) -> None:
+    rows, vec = pair
+    assert np.array_equal(tp.Profile.uniform(rows).probs, tp.Profile.uniform(vec).probs)
+    a = tp.Profile.random(rows, np.random.default_rng(7))
+    b = tp.Profile.random(vec, np.random.default_rng(7))
+    assert np.array_equal(a.probs, b.probs)
+    a.to_json(tmp_path / "p.json")  # written on the deal table, read on hand vectors
+    back = tp.Profile.from_json(tmp_path / "p.json", vec)
+    assert back.game is vec and np.array_equal(back.probs, a.probs)
+
+
+def test_exact_evaluation_agrees(pair) -> None:
+    rows, vec = pair
+    r = tp.evaluate(rows, tp.Profile.uniform(rows, exact=True))
+    v = tp.evaluate(vec, tp.Profile.uniform(vec, exact=True))
+    assert r.values == v.values and r.br_values == v.br_values and r.nash_conv == v.nash_conv
+    assert all(isinstance(x, Fraction) for x in v.values)
+    assert tp.nash_conv(vec, tp.Profile.uniform(vec, exact=True)) == r.nash_conv
+    for p in range(rows.n_players):
+        br_r = tp.best_response(rows, tp.Profile.uniform(rows, exact=True), p)
+        br_v = tp.best_response(vec, tp.Profile.uniform(vec, exact=True), p)
+        assert br_r.value == br_v.value and np.array_equal(br_r.choice, br_v.choice)
+
+
+def test_float_evaluation_agrees(pair) -> None:
+    rows, vec = pair
+    prof_r = tp.Profile.random(rows, np.random.default_rng(3))
+    prof_v = tp.Profile.random(vec, np.random.default_rng(3))
+    assert tp.nash_conv(vec, prof_v) == pytest.approx(tp.nash_conv(rows, prof_r), rel=1e-12)
+    r, v = tp.evaluate(rows, prof_r), tp.evaluate(vec, prof_v)
+    np.testing.assert_allclose(v.values, r.values, rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(v.gains, r.gains, rtol=1e-12, atol=1e-12)
+
+
+def test_solve_solver_and_checkpoints_agree(pair, tmp_path: Path) -> None:
+    rows, vec = pair
+    a = tp.solve(rows, "pdcfr+", iterations=30, team=False)
+    b = tp.solve(vec, "pdcfr+", iterations=30)
+    np.testing.assert_allclose(b.profile.probs, a.profile.probs, rtol=1e-12, atol=1e-12)
+    assert b.nash_conv == pytest.approx(a.nash_conv, rel=1e-9, abs=1e-12)
+    assert b.game is vec and b.profile.game is vec
+    s = tp.Solver(vec, "cfr+").step(7)
+    s.save_checkpoint(tmp_path / "ck.npz")
+    ck = tp.load_checkpoint(tmp_path / "ck.npz")
+    again = tp.Solver.from_checkpoint(ck, vec).step(5)
+    whole = tp.Solver(rows, "cfr+").step(12)
+    np.testing.assert_allclose(again.profile().probs, whole.profile().probs, rtol=1e-12, atol=1e-12)
+
+
+def test_lp_is_exact_on_both_layouts() -> None:
+    """The sequence-form LP's value: Kuhn (1950), -1/18 for the first player."""
+    for layout in ("rows", "vector"):
+        r = tp.solve(tp.load_game("kuhn(players=2)", layout=layout), "lp")
+        assert r.certified and r.value_exact == (Fraction(-1, 18), Fraction(1, 18))
+
+
+def test_a_merged_team_answers_alike() -> None:
+    """A strong team is solved as its merged team (one player with perfect recall) on
+    the deal table, whichever layout was asked for first."""
+    g = tp.load_game("kuhn(players=3,cards=4,team=23,strong=true)")
+    assert g.layout == "rows"
+    r = tp.solve(g, "lp")
+    assert r.solved_as is not None and r.certified
+    assert tp.nash_conv(g, r.profile.to_float()) == pytest.approx(r.nash_conv, abs=1e-12)
+
+
+def test_team_evaluation_needs_the_rows_and_says_so() -> None:
+    vec = tp.load_game("kuhn(players=3,cards=4,team=12,sharing=win)", layout="vector")
+    with pytest.raises(ToypokerError, match=r"layout='rows'"):
+        tp.evaluate(vec, tp.Profile.uniform(vec), team="12")
+    with pytest.raises(ToypokerError, match=r"layout='rows'"):
+        tp.solve(vec, "cfr+", iterations=3, team="12")
+
+
+def test_sweep_takes_a_vector_game_spec(tmp_path: Path) -> None:
+    """``tp.sweep`` builds its games with ``tp.load_game``: a large Kuhn on hand vectors."""
+    res = tp.sweep("solve", "kuhn(players=3,cards=52)", {"iterations": 3}, scheduler="serial")
+    assert len(res.rows) == 1 and res.rows[0]["nash_conv"] > 0
