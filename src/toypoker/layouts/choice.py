@@ -51,8 +51,8 @@ VECTOR_SECONDS = (
     {"two": 6.0e-9, "three": 1.5e-8, "dense": 4.0e-9, "numpy": 8.0e-7},
 )
 """A CFR+ iteration on hand vectors: fixed seconds, seconds per public node, and seconds
-per unit of work of each kernel (:func:`vector_work`): ``two`` per hand entry (two players' sorted sweeps),
-``three`` per hand entry (three players, one card a hand), ``dense`` per public node x
+per unit of work of each kernel (:func:`vector_work`): ``two`` per hand entry (two
+players' sorted sweeps), ``three`` per hand entry (three players, one card a hand), ``dense`` per public node x
 hand cubed (three players on rank pairs, or under a team's payoff map), ``numpy`` per
 public node x hand^players (the numpy reference: four or more players, three with two
 physical cards a hand)."""

@@ -14,8 +14,8 @@ the result has no ``profile`` and no NashConv.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 import numpy as np
 
