@@ -52,10 +52,10 @@ VECTOR_SECONDS = (
 )
 """A CFR+ iteration on hand vectors: fixed seconds, seconds per public node, and seconds
 per unit of work of each kernel (:func:`vector_work`): ``two`` per hand entry (two
-players' sorted sweeps), ``three`` per hand entry (three players, one card a hand), ``dense`` per public node x
-hand cubed (three players on rank pairs, or under a team's payoff map), ``numpy`` per
-public node x hand^players (the numpy reference: four or more players, three with two
-physical cards a hand)."""
+players' sorted sweeps), ``three`` per hand entry (three players, one card a hand),
+``dense`` per public node x hand cubed (three players on rank pairs, or under a team's
+payoff map), ``numpy`` per public node x hand^players (the numpy reference: four or
+more players, three with two physical cards a hand)."""
 
 PREFER_ROWS = 1.25
 """``auto`` keeps the deal table unless hand vectors are predicted this many times
