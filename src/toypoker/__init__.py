@@ -2,7 +2,10 @@
 best responses and equilibria.
 
 The flat public API (``import toypoker as tp``), in the style of pygambit's
-``nash.*_solve`` and OpenSpiel's objects-not-strings:
+``nash.*_solve`` and OpenSpiel's objects-not-strings.  One :class:`Game` for every
+game, whatever its size: :func:`load_game` counts it first and puts it on the deal
+table or on hand vectors, whichever is faster (``game.layout`` says which); every
+function below takes either.
 
 >>> import toypoker as tp
 >>> g = tp.load_game("kuhn(players=2)")
@@ -15,6 +18,18 @@ The flat public API (``import toypoker as tp``), in the style of pygambit's
 True
 >>> g.at(pot=4).spec
 'kuhn(players=2,cards=3,bet=1,pot=4)'
+>>> tp.load_game("kuhn(players=3,cards=52)").layout
+'vector'
+>>> t = tp.solve(tp.load_game("kuhn(players=3,cards=4,team=23,sharing=win)"), "tmecor")
+>>> t.bracket.lower, t.bracket.certified
+(Fraction(5, 132), True)
+
+:data:`GAMES` is the catalogue (name -> its parameters), :data:`METHODS` the solvers:
+
+>>> sorted(tp.GAMES)[:3], "tmecor" in tp.METHODS
+(['holdem', 'kuhn', 'kuhn_third_street'], True)
+>>> tp.GAMES["kuhn"].params[0].name
+'players'
 
 This module is the front end of the library (it may import every floor); the
 solvers, kernels, curves, gamedefs and sweeps are imported on first use, so

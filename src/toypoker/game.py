@@ -49,7 +49,6 @@ from typing import TypeVar
 import numpy as np
 
 from .blocks import DealBlocks, deal_blocks
-from .checks import shown
 from .definition import (
     ACTION_NAMES,
     IDX,
@@ -64,7 +63,8 @@ from .definition import (
     suit_canonical,
     suit_canonical_label,
 )
-from .errors import ProfileError, ToypokerError
+from .errors import ProfileError
+from .identity import Identity, check_game
 from .payoffs import compile_terminals, payoffs, payoffs_exact
 from .spec import format_spec
 
@@ -85,7 +85,7 @@ __all__ = [
 ]
 
 
-class Game:
+class Game(Identity):
     """A compiled poker game.  Immutable: attributes cannot be rebound, arrays are read-only.
 
     Attributes (arrays; ``R`` rows, ``D`` deals, ``A`` flat actions)
@@ -111,8 +111,6 @@ class Game:
     (3, 48, 'rows')
     >>> g.infosets[0].label
     'P1:1:'
-    >>> tp.load_game("kuhn(players=3,cards=52)").layout
-    'vector'
     """
 
     def __init__(self, definition: GameDefinition, spec: str):
@@ -553,16 +551,6 @@ class Game:
         new._freeze()
         return new
 
-    def _at_by_spec(self, values: Mapping[str, object]) -> Game:
-        """:meth:`at` of a game without an affine deal table: its builder at the new
-        parameters (validated by the builder, as ``load_game`` validates a spec)."""
-        builder = self.__dict__.get("_builder")
-        if builder is None:
-            raise ToypokerError(f"game {self.spec} cannot be rebuilt at other values")
-        numeric = self.__dict__.get("numeric") or self.definition.numeric
-        _, params = numeric.assign(self.name, self.params, values)
-        return builder(format_spec(self.name, params))
-
     def payoff_slope(self, name: str, exact: bool = False) -> np.ndarray:
         """``d term_u / d name``: the payoffs' derivative in a numeric parameter.
 
@@ -649,83 +637,3 @@ class Game:
         groups = [len(h) for h in d.hole_slots] + [len(b) for b in d.board_slots or () if len(b)]
         full = math.perm(n_cards, sum(groups)) // math.prod(math.factorial(g) for g in groups)
         return {"suit_isomorphism": True, "deals_without_suit_isomorphism": full}
-
-    # ------------------------------------------------------------------ layout
-    @property
-    def layout(self) -> str:
-        """Where the game lives: ``"rows"`` (the deal table, what this class compiles)
-        or ``"vector"`` (hands as vectors on the public tree,
-        :mod:`toypoker.vector`; :func:`toypoker.load_game` chooses, by cost)."""
-        return "vector" if self.__dict__.get("_vector") is not None else "rows"
-
-    def with_vector(self, vg: object, builder: Callable[[str], Game] | None = None) -> Game:
-        """This game on the vector layout ``vg`` (a :class:`toypoker.vector.VectorGame`
-        of it): the same infosets, labels and flat actions, now read through ``vg``
-        (a copy sharing every array; a game without rows is marked in place).
-        ``builder(spec)`` builds it again (pickling, :meth:`at`)."""
-        new = self if "row_node" not in self.__dict__ else object.__new__(type(self))
-        if new is not self:
-            new.__dict__.update(self.__dict__)
-        new.__dict__["_vector"] = vg
-        if builder is not None:
-            new.__dict__["_builder"] = builder
-        return new
-
-    def with_builder(self, builder: Callable[[str], Game]) -> Game:
-        """This game, recording ``builder(spec)`` as how to build it again (what
-        pickling sends: the spec, not the arrays)."""
-        self.__dict__["_builder"] = builder
-        return self
-
-    def __reduce__(self) -> tuple[object, tuple[str]]:
-        """Pickled as its spec and builder (a Dask worker or a child process builds it
-        again: games are pure functions of their spec)."""
-        builder = self.__dict__.get("_builder")
-        if builder is None:
-            raise TypeError(
-                f"game {self.spec} was not built from a spec (toypoker.load_game): "
-                "it cannot be pickled"
-            )
-        return builder, (self.spec,)
-
-    def __copy__(self) -> Game:
-        return self  # immutable
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Game:
-        return self  # immutable
-
-    def __eq__(self, other: object) -> bool:
-        """Games built from the same spec on the same layout are equal (a pickled game
-        equals its original); other games only to themselves."""
-        if other is self:
-            return True
-        if not isinstance(other, Game) or "_builder" not in self.__dict__:
-            return False
-        return (
-            "_builder" in other.__dict__ and other.spec == self.spec and other.layout == self.layout
-        )
-
-    def __hash__(self) -> int:
-        return hash((self.spec, self.layout))
-
-    def __repr__(self) -> str:
-        return (
-            f"Game({self.spec!r})"
-            if self.layout == "rows"
-            else f"Game({self.spec!r}, layout='vector')"
-        )
-
-
-def check_game(value: object, name: str = "game") -> Game:
-    """``value`` itself if it is a compiled :class:`~toypoker.game.Game`.
-
-    Raises
-    ------
-    ToypokerError
-        Otherwise, with a hint to :func:`toypoker.load_game`.
-    """
-    if not isinstance(value, Game):
-        raise ToypokerError(
-            f"{name} must be a compiled game (toypoker.load_game(spec)), not {shown(value)}"
-        )
-    return value

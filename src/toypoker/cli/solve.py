@@ -15,7 +15,7 @@ from ..archive import is_archive, write_archive
 from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
-from ..games import load_game
+from ..layouts import load_game
 from ..games.collusion import Team
 from ..layouts.engine import VectorEvaluation
 from ..plots import plot_convergence

@@ -93,7 +93,9 @@ def build(spec: str, choice: LayoutChoice, *, max_bytes: int | None = None) -> G
         return load_rows(spec, max_bytes=max_bytes).with_builder(builder)
     info, params, coll = parse_game_spec(spec)
     if info.name in DIRECT_GAMES:  # no deal table at all
-        vg = build_vector(format_spec(info.name, {**params, **coll}), rank=True)
+        vg = build_vector(
+            format_spec(info.name, {**params, **coll}), rank=True, max_bytes=max_bytes
+        )
         return vg.game.with_vector(vg, builder)
     rows = load_rows(spec, max_bytes=max_bytes)  # read once, then left to the vectors
     vg = compile_vector(rows)

@@ -29,10 +29,10 @@ import math
 from dataclasses import dataclass
 
 from ..errors import SpecError, ToypokerError
-from ..games import check_size, count_layout, max_bytes_allowed, parse_game_spec
-from ..games.layout_count import BYTES_PER_ENTRY, LayoutCount
-from ..io import size_text
+from ..games import check_size, count_layout, parse_game_spec
+from ..games.layout_count import LayoutCount
 from ..spec import format_spec
+from ..vector.size import check_vector_size, vector_work
 
 LAYOUTS = ("auto", "rows", "vector")
 """The values of ``layout=``: ``"auto"`` (the faster that fits), or one forced."""
@@ -103,51 +103,12 @@ def vector_count(spec: str) -> LayoutCount | None:
     return count_layout(format_spec(info.name, params) if coll else spec)
 
 
-def vector_work(spec: str, counted: LayoutCount) -> tuple[str, int]:
-    """The vector layout's kernel for ``spec`` and its units of work an iteration
-    (see :data:`VECTOR_SECONDS`)."""
-    info, params, coll = parse_game_spec(spec)
-    n, h = counted.players, counted.hands
-    one_card = _hole(info.name, params) == 1
-    if n == 2:
-        return "two", counted.entries
-    if n == 3 and one_card and not coll:
-        return "three", counted.entries
-    if n == 3 and _rank_deck(info.name, params):
-        return "dense", counted.public_nodes * h**3
-    return "numpy", counted.public_nodes * h**n
-
-
-def vector_bytes(spec: str, counted: LayoutCount) -> int:
-    """Peak bytes of the vector layout while CFR runs on it: the hand entries, and the
-    numpy reference's dense product (one ``H^n`` tensor a board at a time, a few of
-    them)."""
-    kind, units = vector_work(spec, counted)
-    dense = 4 * 8 * counted.hands**counted.players if kind == "numpy" else 0
-    return counted.entries * BYTES_PER_ENTRY + dense
-
-
 def predict(spec: str, counted: LayoutCount) -> tuple[float, float]:
     """The cost model: a CFR+ iteration's seconds on the rows and on the vector layout."""
     kind, units = vector_work(spec, counted)
     fixed, per_node, per = VECTOR_SECONDS
     rows = ROW_SECONDS[0] + counted.rows * ROW_SECONDS[1]
     return rows, fixed + counted.public_nodes * per_node + units * per[kind]
-
-
-def _hole(name: str, params: dict) -> int:
-    if name == "mercer":
-        return 2
-    if name == "kuhn":
-        return 1
-    if name == "rhode_island":
-        return 1
-    return int(params.get("hole", 1))
-
-
-def _rank_deck(name: str, params: dict) -> bool:
-    """A deck of ranks whose suits never matter (the vector layout's rank hands)."""
-    return name in ("kuhn", "mercer") or (name == "holdem" and int(params.get("suits", 1)) > 1)
 
 
 def rows_refusal(spec: str, max_bytes: int | None = None) -> str | None:
@@ -200,7 +161,7 @@ def choose_layout(spec: str, layout: str = "auto", *, max_bytes: int | None = No
         return LayoutChoice("rows", "strong collusion: members see each other's cards")
     counted = vector_count(canonical)
     if layout == "vector":
-        _check_vector_size(canonical, counted, max_bytes)
+        check_vector_size(canonical, counted, max_bytes)
         return LayoutChoice("vector", "layout='vector'", counted)
     if info.name not in DIRECT_GAMES or counted is None:
         return LayoutChoice("rows", "the deal table (no deal-free vector builder for it)")
@@ -212,7 +173,7 @@ def choose_layout(spec: str, layout: str = "auto", *, max_bytes: int | None = No
     refused = rows_refusal(canonical, max_bytes)
     if refused is None and rows_s <= PREFER_ROWS * vec_s:
         return LayoutChoice("rows", said, counted, rows_s, vec_s)
-    _check_vector_size(canonical, counted, max_bytes, refused)
+    check_vector_size(canonical, counted, max_bytes, refused)
     return LayoutChoice(
         "vector",
         said if refused is None else f"{said}; the rows do not fit",
@@ -220,28 +181,6 @@ def choose_layout(spec: str, layout: str = "auto", *, max_bytes: int | None = No
         rows_s,
         vec_s,
     )
-
-
-def _check_vector_size(
-    spec: str, counted: LayoutCount | None, max_bytes: int | None, refused: str | None = None
-) -> None:
-    """Refuse in one line a vector layout over the budget (and say what the rows need,
-    when they were refused too)."""
-    if counted is None:
-        return
-    need = vector_bytes(spec, counted)
-    limit = max_bytes_allowed(max_bytes)
-    if need > limit:
-        rows = f"; the deal table: {counted.rows:,} rows" if refused is not None else ""
-        raise SpecError(
-            f"{_named(spec)}: too large for the vector layout: {counted.entries:,} hand "
-            f"entries, about {size_text(need)} > {size_text(limit)}{rows} "
-            "(TOYPOKER_MAX_BYTES allows more)"
-        )
-
-
-def _named(spec: str) -> str:
-    return spec if len(spec) <= 60 else spec.partition("(")[0] + "(...)"
 
 
 def _secs(x: float) -> str:

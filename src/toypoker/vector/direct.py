@@ -34,7 +34,9 @@ games are refused with one line.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
+import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from types import MappingProxyType, SimpleNamespace
@@ -44,13 +46,14 @@ import numpy as np
 from ..definition import InfoSet, Linear, NumericParams, RawNode, key_label, make_label
 from ..errors import ProfileError, ToypokerError
 from ..game import Game
-from ..games import holdem, kuhn, mercer, parse_game_spec, rhode_island
+from ..games import count_layout, holdem, kuhn, mercer, parse_game_spec, rhode_island
 from ..games.collusion import check_collusion, team_average
 from ..games.deals import canonical_boards, group_options
 from ..games.hands import EVALUATORS
 from ..games.limit import betting_tree, limit_deck
 from ..spec import format_spec
 from .layout import VectorGame, _private, assemble, rank_hands, with_payoff
+from .size import check_vector_size
 
 
 class TreeGame(Game):
@@ -221,7 +224,7 @@ class InfoSets(Sequence[InfoSet]):
         )
 
 
-def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
+def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None) -> VectorGame:
     """The vector layout of a ``kuhn(...)``, ``holdem(...)``, ``mercer(...)`` or
     ``rhode_island(...)`` spec, built without a deal table.
 
@@ -238,11 +241,14 @@ def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
     an observation is the hole cards canonicalised jointly with the boards; with
     ``suit_isomorphism=false`` every board is its own.
 
+    ``max_bytes``: the memory budget (default ``TOYPOKER_MAX_BYTES``); the layout is
+    counted first and refused in one line over it, before anything is allocated.
+
     Raises
     ------
     ToypokerError
         One line naming why for other games and strong collusion (weak collusion is
-        built: its payoff map).
+        built: its payoff map); a :class:`~toypoker.errors.SpecError` over the budget.
     """
     info, p, coll = parse_game_spec(spec)
     canonical = format_spec(info.name, {**p, **coll})
@@ -281,6 +287,13 @@ def build_vector(spec: str, *, rank: bool = False) -> VectorGame:
     n = int(shape["n_players"])
     team = check_collusion(coll, n, False) if coll else None
     rounds = shape["rounds"]
+    counted = count_layout(format_spec(info.name, p))  # collusion: the same tree and hands
+    if counted is not None:
+        if not rank:  # physical hands: any hole cards from the whole deck
+            cards = int(sum(shape["multiplicity"]))  # type: ignore[call-overload]
+            hole_cards = int(shape.get("hole_cards") or 1)  # type: ignore[call-overload]
+            counted = dataclasses.replace(counted, hands=math.comb(cards, hole_cards))
+        check_vector_size(canonical, counted, max_bytes, rank=rank)
     deck = limit_deck(n, list(shape["multiplicity"]), rounds, shape.get("hole_cards"), suits)
     mult = np.asarray(deck.cards, dtype=np.int64)  # physical cards of each table value
     hole = deck.hole
