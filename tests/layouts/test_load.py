@@ -112,5 +112,5 @@ def test_a_rows_only_method_reloads_the_deal_table(monkeypatch: pytest.MonkeyPat
     assert res.game.layout == "rows" and rows_of(vec, "x") is res.game
     big = tp.load_game("kuhn(players=3,cards=52)")
     monkeypatch.setenv("TOYPOKER_MAX_BYTES", "1e6")
-    with pytest.raises(SpecError, match="--method es-mccfr needs the deal table, and it does not"):
+    with pytest.raises(SpecError, match="method 'es-mccfr' needs the deal table, and it does not"):
         tp.Solver(big, "es-mccfr", seed=1)

@@ -358,7 +358,7 @@ def on_layout(game: Game, name: str) -> Game:
     there only (``enumerate``, ``es-mccfr``, ``os-mccfr``, ``tmecor``) -- built from
     the spec when it fits, else refused in one line."""
     if game.layout == "vector" and not runs_on_vectors(name):
-        return rows_of(game, f"--method {get_method(name).name}")
+        return rows_of(game, f"method {get_method(name).name!r}")
     return game
 
 

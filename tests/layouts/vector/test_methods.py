@@ -67,58 +67,52 @@ def test_checkpoint_resumes_bit_for_bit(both, tmp_path) -> None:
 
 def test_refusals_are_one_line(both) -> None:
     _, vg = both
-    with pytest.raises(ToypokerError, match="does not run on the vector layout"):
-        solve(as_game(vg), "enumerate")
     with pytest.raises(ToypokerError, match="deterministic"):
         solve(as_game(vg), "cfr+", iterations=2, seed=3)
-    with pytest.raises(ToypokerError, match="teams"):
+    with pytest.raises(ToypokerError, match="layout='rows'"):
         solve(as_game(vg), "cfr+", iterations=2, team=(0, 1))
+    # a method only the deal table runs goes there (the rows fit): the exact enumerator
+    with pytest.raises(ToypokerError, match="too many to enumerate"):
+        solve(as_game(vg), "enumerate")
 
 
 def test_the_cli_layout_rule() -> None:
-    """``choose_layout`` decides by the counted row layout, before building anything
-    (the counts are those of ``tests/games/test_layout_count.py``, checked there
-    against compiled games)."""
-    from toypoker.layouts.vector.methods import ROW_LAYOUT_LIMIT, choose_layout
+    """The command line takes ``toypoker.load_game``'s layout, counted before anything
+    is built (the counts are those of ``tests/games/test_layout_count.py``, checked
+    there against compiled games), and sends what hand vectors cannot run to the rows."""
+    from toypoker.cli.layouts import command_layout
 
-    big = "holdem(players=3,ranks=13,suits=4)"  # 32,873,711 rows: ~6.6 GB on rows
-    c = choose_layout(big, "pdcfr+")
-    assert c.layout == "vector" and c.counted is not None
-    assert c.counted.row_bytes > ROW_LAYOUT_LIMIT and "32,873,711 rows" in c.why
-    # what the vector layout cannot do keeps the rows, saying why
-    assert choose_layout(big, "fp").layout == "vector"  # fp runs on both layouts
-    assert choose_layout(big, "es-mccfr").layout == "rows"  # deal sampling: rows only
-    assert "--seeds or --team" in choose_layout(big, "cfr+", plain_run=False).why
-    # small games stay on the rows; rhode_island always runs on vectors
-    small = choose_layout("holdem(players=3,ranks=4,suits=2)", "cfr+")
-    assert small.layout == "rows" and "234,804 rows" in small.why
-    assert choose_layout(SPEC, "cfr+").layout == "vector"
-    assert choose_layout("kuhn(players=3)", "cfr+").layout == "rows"
-    # forced either way; the vector layout refuses what it cannot do in one line
-    assert choose_layout(big, "cfr+", "rows").layout == "rows"
-    assert choose_layout("holdem(players=3,ranks=4,suits=2)", "cfr+", "vector").layout == "vector"
+    big = "holdem(players=3,ranks=13,suits=4)"  # 32,873,711 rows
+    c = command_layout(big, "pdcfr+", "auto", team=False)
+    assert c.layout == "vector" and c.counted is not None and "32,873,711 rows" in c.why
+    assert command_layout(big, "fp", "auto", team=False).layout == "vector"  # both layouts
+    es = command_layout(big, "es-mccfr", "auto", team=False)  # deal sampling: rows only
+    assert es.layout == "rows" and "--method es-mccfr runs on the deal table" in es.why
+    assert command_layout("kuhn(players=3)", "cfr+", "auto", team=False).layout == "rows"
+    assert command_layout(big, "cfr+", "rows", team=False).layout == "rows"
+    small = "holdem(players=3,ranks=4,suits=2)"
+    assert command_layout(small, "cfr+", "vector", team=False).layout == "vector"
     with pytest.raises(ToypokerError, match="does not run on the vector layout"):
-        choose_layout(SPEC, "es-mccfr", "vector")
-    with pytest.raises(ToypokerError, match="--layout must be one of"):
-        choose_layout(SPEC, "cfr+", "columns")
+        command_layout(SPEC, "es-mccfr", "vector", team=False)
+    with pytest.raises(ToypokerError, match="layout must be one of"):
+        command_layout(SPEC, "cfr+", "columns", team=False)
 
 
 def test_the_layout_rule_under_collusion() -> None:
     """Weak collusion is a payoff map on the uncolluded game's rows (counted as that
     game: 32,873,711 rows, ``tests/games/test_layout_count.py``), so a big weak spec
     runs on vectors; strong collusion keeps the rows, and is refused when forced."""
-    from toypoker.layouts.vector.methods import choose_layout, vector_count
+    from toypoker.layouts import choose_layout
+    from toypoker.layouts.choice import vector_count
 
     big = "holdem(players=3,ranks=13,suits=4,team=12)"
-    c = choose_layout(big, "pdcfr+")
+    c = choose_layout(big)
     assert c.layout == "vector" and "32,873,711 rows" in c.why
     assert vector_count(big) == vector_count("holdem(players=3,ranks=13,suits=4)")
     strong = "holdem(players=3,ranks=13,suits=4,team=12,strong=true)"
     assert vector_count(strong) is None
-    assert choose_layout(strong, "pdcfr+").layout == "rows"
-    with pytest.raises(ToypokerError, match="strong collusion.*--layout rows"):
-        choose_layout("kuhn(players=3,team=12,strong=true)", "cfr+", "vector")
-    with pytest.raises(ToypokerError, match="weak team's --team/--seeds need the rows"):
-        choose_layout(big, "pdcfr+", plain_run=False)  # not 6.6 GB of rows and a MILP
+    assert choose_layout(strong).layout == "rows"
+    with pytest.raises(ToypokerError, match="strong collusion.*layout='rows'"):
+        choose_layout("kuhn(players=3,team=12,strong=true)", "vector")
     weak = "kuhn(players=3,team=13,sharing=pot)"
-    assert choose_layout(weak, "cfr+", "vector").layout == "vector"
+    assert choose_layout(weak, "vector").layout == "vector"
