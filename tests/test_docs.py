@@ -89,3 +89,22 @@ def test_the_site_checker_tells_a_blank_screenshot(tmp_path: Path) -> None:
     drawn.save(tmp_path / "drawn.png")
     assert check.is_blank(tmp_path / "blank.png")
     assert not check.is_blank(tmp_path / "drawn.png")
+
+
+def test_a_benchmark_saves_its_tables_with_machine_date_and_load(tmp_path: Path) -> None:
+    # benchmarks/results_file.py: what `python benchmarks/bench_X.py --save` writes
+    results = _load("results_file", ROOT / "benchmarks" / "results_file.py")
+    argv = ["bench_x.py", "--reps", "3", "--save"]
+    assert results.take_save_flag(argv) and argv == ["bench_x.py", "--reps", "3"]
+    results.RESULTS = tmp_path
+    with results.saved_output("benchmarks/bench_x.py", True):
+        print("| game | ms |\n|---|---|\n| kuhn | 1.0 |")
+    text = (tmp_path / "bench_x.md").read_text(encoding="utf-8")
+    assert text.startswith("# `bench_x.py`")
+    for field in ("- command: `python benchmarks/bench_x.py", "- machine: ", "- date: 20",
+                  "- load average (1/5/15 min): "):  # fmt: skip
+        assert field in text
+    assert text.endswith("| kuhn | 1.0 |\n")
+    with results.saved_output("benchmarks/bench_y.py", False):
+        print("not saved")
+    assert not (tmp_path / "bench_y.md").exists()
