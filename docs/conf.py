@@ -36,7 +36,14 @@ extensions = [
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "myst-nb"}
-exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "**/.ipynb_checkpoints", "jupyter_execute", "reference/generated"]
+exclude_patterns = [
+    "_build",
+    "Thumbs.db",
+    ".DS_Store",
+    "**/.ipynb_checkpoints",
+    "jupyter_execute",
+    "reference/generated",
+]
 root_doc = "index"
 
 # the API pages: one per public name, generated from toypoker.__all__
