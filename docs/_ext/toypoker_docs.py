@@ -163,7 +163,7 @@ def cli_page() -> str:
 
 #: the files moved from the README of 0.1.0, in this order, after the files the scripts
 #: write with ``--save`` (``bench_*.md``, alphabetically)
-RESULTS_ORDER = ("peers", "vector", "memory", "sweeps", "startup", "suite")
+RESULTS_ORDER = ("peers", "vector", "teams", "memory", "sweeps", "startup", "suite")
 
 
 def benchmarks_page(results: Path) -> str:
