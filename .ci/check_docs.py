@@ -109,7 +109,12 @@ def main(argv: list[str] | None = None) -> int:
         shots.mkdir(parents=True, exist_ok=True)
         for name in RENDERED:
             png = shots / (name.replace("/", "-").removesuffix(".html") + ".png")
-            screenshot(site / name, png, Path(tmp) / "profile")
+            try:
+                screenshot(site / name, png, Path(tmp) / "profile")
+            except (RuntimeError, subprocess.SubprocessError) as exc:
+                problems.append(f"{name}: not rendered ({exc})")
+                print(f"not rendered: {name}: {exc}")
+                continue
             if not png.exists() or is_blank(png):
                 problems.append(f"{name}: blank screenshot")
                 print(f"blank screenshot: {name}")

@@ -13,8 +13,10 @@ The files are rewritten only when their text changes (Sphinx then sees no change
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from sphinx.application import Sphinx
+if TYPE_CHECKING:  # the generators run without Sphinx too (tests/test_docs.py)
+    from sphinx.application import Sphinx
 
 
 def _write(path: Path, text: str) -> None:
