@@ -17,6 +17,10 @@ sys.path.insert(0, str(HERE / "_ext"))
 # notebooks run in a kernel that inherits this environment: keep its BLAS to one thread
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+# `!toypoker ...` cells run under a pseudo-terminal: print as to a file (no colours, no
+# progress bars or spinners; rich reads TTY_COMPATIBLE) and no periodic progress lines
+os.environ.setdefault("TTY_COMPATIBLE", "0")
+os.environ.setdefault("TOYPOKER_PROGRESS_EVERY", "3600")
 
 import toypoker  # noqa: E402
 
