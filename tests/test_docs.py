@@ -55,6 +55,11 @@ def test_the_generated_pages_follow_the_code() -> None:
         assert f"## `{name}`" in games
         assert all(f"| `{p.name}` |" in games for p in info.params)
     assert "| `team` |" in games and "| `sharing` |" in games
+    from toypoker.cli import COMMANDS
+
+    cli = ext.cli_page()
+    assert all(f"``toypoker {name}``" in cli for name in COMMANDS)
+    assert "``toypoker collusion tmecor``" in cli and "``--target-nash-conv <float>``" in cli
     bench = ext.benchmarks_page(ROOT / "benchmarks" / "results")
     for f in (ROOT / "benchmarks" / "results").glob("*.md"):
         assert f"benchmarks/results/{f.name}" in bench
