@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import statistics
+import sys
 import time
 
 from rich.console import Console
@@ -49,4 +50,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from results_file import saved_output, take_save_flag  # benchmarks/results_file.py
+
+    with saved_output(__file__, take_save_flag(sys.argv)):
+        main()

@@ -36,6 +36,7 @@ import os
 import platform
 import resource
 import statistics
+import sys
 import time
 from pathlib import Path
 
@@ -321,4 +322,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from results_file import saved_output, take_save_flag  # benchmarks/results_file.py
+
+    with saved_output(__file__, take_save_flag(sys.argv)):
+        main()

@@ -49,6 +49,7 @@ import contextlib
 import io
 import os
 import statistics
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -554,4 +555,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from results_file import saved_output, take_save_flag  # benchmarks/results_file.py
+
+    with saved_output(__file__, take_save_flag(sys.argv)):
+        main()

@@ -29,6 +29,7 @@ import json
 import os
 import resource
 import statistics
+import sys
 import time
 
 # the benchmarks folder is on the path when this runs as a script
@@ -126,4 +127,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from results_file import saved_output, take_save_flag  # benchmarks/results_file.py
+
+    with saved_output(__file__, take_save_flag(sys.argv)):
+        main()

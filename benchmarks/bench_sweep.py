@@ -10,6 +10,7 @@ start-up (target < 50 ms).  Run: ``python benchmarks/bench_sweep.py``.
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import time
 from fractions import Fraction
@@ -56,4 +57,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from results_file import saved_output, take_save_flag  # benchmarks/results_file.py
+
+    with saved_output(__file__, take_save_flag(sys.argv)):
+        main()

@@ -3,7 +3,7 @@
 The check runs in the parts of :mod:`.claim_parts` (one ``check`` call each, rows equal
 to the whole run's: see there), each part one ``xdist_group`` so that the two workers
 share the minutes it takes; each part's rows are asserted in full below, the catalogue's
-and the README's counts from the parts' counts.
+and the findings page's counts (docs/findings.md) from the parts' counts.
 """
 
 from fractions import Fraction as F
@@ -17,7 +17,7 @@ from toypoker.literature.papers import billingham, kuhn1950
 
 from .claim_parts import PARTS, part_rows
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+FINDINGS = Path(__file__).resolve().parents[2] / "docs" / "findings.md"
 
 # the whole check certifies 476 rows (minutes: 788 s at load 6-9): CI, not the quick part
 pytestmark = pytest.mark.slow
@@ -91,9 +91,9 @@ def test_the_parts_are_the_catalogue_and_the_readme_counts():
         assert set(bad) <= set(PARTS[part])
     n_rows = sum(ROWS.values())
     assert n_rows == 476
-    # the README gives the same count (issue 24: it said ~190 long after)
+    # the docs' findings page gives the same count (issue 24: the README said ~190 long after)
     n_bad = sum(n for bad in BAD.values() for n in bad.values())
-    text = " ".join(README.read_text(encoding="utf-8").split())
+    text = " ".join(FINDINGS.read_text(encoding="utf-8").split())
     assert f"Of the {n_rows} checks" in text
     assert f"{n_rows - n_bad} verify and {n_bad} disagree" in text
 

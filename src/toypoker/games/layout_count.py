@@ -49,17 +49,16 @@ from .limit import TooLargeError, betting_tree, limit_deck
 
 BYTES_PER_ROW = 200
 """Peak bytes per row of a compiled game while CFR+ runs on it (compile plus solver
-arrays): ``benchmarks/bench_row_memory.py`` measured 237-288 bytes a row on Rhode Island
-decks of 0.6-1.0 M rows (2026-11-25; fixed costs weigh more on small games), issue 21's
-table 172 on the 34.2 M-row rank-merged Rhode Island betting game (5.9 GB)."""
+arrays): a round figure from ``benchmarks/bench_row_memory.py`` (its measurements are in
+``benchmarks/results/``; fixed costs weigh more on small games)."""
 
 
 BYTES_PER_ENTRY = 91
 """Peak bytes per hand-vector entry (public node x player x hand) of the vector layout
 while CFR runs on it, build and NashConv checks included
 (:func:`toypoker.vector.direct.build_vector`, :mod:`toypoker.layouts.vector.methods`):
-the full Rhode Island game, 34,981,128 entries, peaked at 3.18 GB (2026-11-25, an hour
-of PDCFR+ under ``/usr/bin/time -v``; the build alone 0.9 GB)."""
+the peak of a PDCFR+ run on the full Rhode Island game over its entries (the
+measurement is in ``benchmarks/results/memory.md``)."""
 
 
 MAX_BOARDS = 20_000
