@@ -38,6 +38,7 @@ FLOORS: dict[str, int] = {
     # 1-2 the game
     "definition": 1,
     "game": 2,
+    "identity": 2,  # a game's layout and identity (pickled as its spec)
     "payoffs": 2,  # terminal payoff tables of a compiled game (beside game)
     "blocks": 2,  # rows grouped by deal (beside game)
     # 3 the catalogue and its builders (and the collusion transform of a definition)

@@ -7,8 +7,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from toypoker import load_game
 from toypoker.blocks import deal_blocks
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.payoffs import payoffs, payoffs_exact
 
 

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from toypoker import load_game
 from toypoker.collusion.store import fingerprint
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.teams.brackets import load_brackets, stored_weak_brackets
 
 # kuhn(players=3), strong collusion, win sharing: the merged team's exact LP values

@@ -6,9 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from toypoker import load_game
 from toypoker.collusion.detection import detect, observation_keys, terminal_probabilities
 from toypoker.errors import ToypokerError
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.profile import Profile
 
 

@@ -10,9 +10,9 @@ import math
 import numpy as np
 import pytest
 
-from toypoker import load_game
 from toypoker.collusion import CollusionProfiles, solve_collusion_profiles
 from toypoker.evaluate import evaluate
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.games.collusion import Team
 from toypoker.literature.claims.ullman2015 import COLLUSION_DATA, stored_profiles
 

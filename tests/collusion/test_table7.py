@@ -4,9 +4,9 @@ from fractions import Fraction
 
 import pytest
 
-from toypoker import load_game
 from toypoker.collusion import CollusionProfiles, collusion_table_from, solve_collusion_profiles
 from toypoker.errors import ToypokerError
+from toypoker.games import load_game  # the deal table: these tests read its rows
 
 F = Fraction
 

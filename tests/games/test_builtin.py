@@ -5,8 +5,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import load_game
 from toypoker.errors import SpecError
+from toypoker.games import load_game  # the deal table: these tests read its rows
 
 
 def test_kuhn_two_player_structure(game):

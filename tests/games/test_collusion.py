@@ -6,8 +6,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import canonical_spec, evaluate, load_game, solve
+from toypoker import canonical_spec, evaluate, solve
 from toypoker.errors import SpecError, ToypokerError
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.games.collusion import Team, placements, seat_digits
 
 F = Fraction

@@ -7,9 +7,13 @@ The independent path is the compiled game itself: every count must equal what
 
 import pytest
 
-from toypoker import load_game
 from toypoker.errors import SpecError
-from toypoker.games import check_size, count_layout, parse_game_spec
+from toypoker.games import (
+    check_size,
+    count_layout,
+    load_game,  # the deal table: these tests read its rows
+    parse_game_spec,
+)
 from toypoker.games.deals import count_suit_orbits
 from toypoker.games.layout_count import orbit_count
 

@@ -8,9 +8,11 @@ import sys
 
 import pytest
 
-from toypoker import load_game
 from toypoker.definition import GameDefinition
-from toypoker.games import GAMES
+from toypoker.games import (
+    GAMES,
+    load_game,  # the deal table: these tests read its rows
+)
 from toypoker.spec import parse_spec
 
 # (spec, sha256 prefix of the tree, public nodes, estimate_size's (deals, nodes, players)):

@@ -12,10 +12,14 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import Profile, load_game, nash_conv, solve
+from toypoker import Profile, nash_conv, solve
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.evaluate import expected_values
-from toypoker.games import GAMES, count_layout
+from toypoker.games import (
+    GAMES,
+    count_layout,
+    load_game,  # the deal table: these tests read its rows
+)
 from toypoker.games.deals import count_suit_orbits
 from toypoker.games.three_card import three_card_strength
 from toypoker.interop.acpc import gamedef_of

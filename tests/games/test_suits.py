@@ -20,10 +20,13 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import Profile, load_game, nash_conv, solve
+from toypoker import Profile, nash_conv, solve
 from toypoker.definition import suit_canonical
 from toypoker.evaluate import expected_values
-from toypoker.games import GAMES
+from toypoker.games import (
+    GAMES,
+    load_game,  # the deal table: these tests read its rows
+)
 from toypoker.games.deals import count_suit_orbits, suit_orbit_table
 from toypoker.spec import parse_spec
 

@@ -3,10 +3,11 @@
 import numpy as np
 import pytest
 
-from toypoker import load_game, nash_conv
+from toypoker import nash_conv
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import expected_values
 from toypoker.game import ACTION_NAMES
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.profile import Profile
 
 pyspiel = pytest.importorskip(

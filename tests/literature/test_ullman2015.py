@@ -15,8 +15,8 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from toypoker import load_game
 from toypoker.errors import SpecError
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.literature import figures_ullman
 from toypoker.literature.papers import ullman2015
 from toypoker.solvers import solve

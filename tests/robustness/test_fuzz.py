@@ -22,10 +22,13 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from toypoker import load_game
 from toypoker.errors import ProfileError, ToypokerError
 from toypoker.game import Game
-from toypoker.games import GAMES, canonical_spec
+from toypoker.games import (
+    GAMES,
+    canonical_spec,
+    load_game,  # the deal table: these tests read its rows
+)
 from toypoker.profile import Profile
 from toypoker.solvers import Solver, load_checkpoint
 

@@ -10,9 +10,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import load_game, solve
+from toypoker import solve
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import BestResponse, evaluate, expected_values, team_best_response
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.profile import Profile
 from toypoker.teams.bounds import (
     RelaxedBound,

@@ -9,9 +9,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import load_game
 from toypoker.collusion.store import fingerprint
 from toypoker.errors import ToypokerError
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.teams.brackets import (
     load_brackets,
     mixtures_path,

@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import Profile, load_game, solve, team_plans
+from toypoker import Profile, solve
 from toypoker.evaluate import (
     BestResponse,
     counterfactual_reach,
@@ -22,8 +22,10 @@ from toypoker.evaluate import (
     team_evaluation,
     team_weights,
 )
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.kernels import kernel_for
 from toypoker.teams import pairs as tp
+from toypoker.teams import plans as team_plans
 from toypoker.teams.response import joint_plan, joint_response
 
 from .test_response import _brute_force_team_value, _rational_profile

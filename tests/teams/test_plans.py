@@ -5,8 +5,10 @@ against the certified LP of team_pairs, its plan counts and its limit."""
 import numpy as np
 import pytest
 
-from toypoker import Profile, load_game, solve, team_plans
+from toypoker import Profile, solve
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.teams import pairs as tp
+from toypoker.teams import plans as team_plans
 from toypoker.teams.response import joint_response
 
 from .test_pairs import TEAMS, _coef, _exact_plan_value

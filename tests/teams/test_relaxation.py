@@ -8,9 +8,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import load_game
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.teams.relaxation import certified_bound, pair_model, relaxed_response
 from toypoker.teams.response import joint_plan
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import Profile, load_game, team_plans
+from toypoker import Profile
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import (
     best_response,
@@ -21,7 +21,9 @@ from toypoker.evaluate import (
     reaches,
     team_evaluation,
 )
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.games.collusion import Team
+from toypoker.teams import plans as team_plans
 from toypoker.teams.response import (
     joint_plan,
     joint_plan_alternating,

@@ -8,8 +8,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import load_game
 from toypoker.errors import ToypokerError
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.teams.forms import Columns, Outsider
 from toypoker.teams.relaxation import certified_bound, pair_model
 from toypoker.teams.response import random_plans

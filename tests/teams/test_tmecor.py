@@ -7,9 +7,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import load_game, solve
+from toypoker import solve
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import expected_values
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.teams.tmecor import tmecor
 
 F = Fraction

@@ -6,9 +6,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import evaluate, load_game, solve
+from toypoker import evaluate, solve
 from toypoker.errors import ToypokerError
 from toypoker.evaluate import team_evaluation
+from toypoker.games import load_game  # the deal table: these tests read its rows
 from toypoker.teams.transfer import transfer_profile
 
 F = Fraction

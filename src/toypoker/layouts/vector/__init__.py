@@ -8,3 +8,8 @@
 * :mod:`.sequence_form` -- the sequence-form LP's payoff matrix;
 * :mod:`.chance_sampling` -- public-chance-sampling CFR+ (``pcs-cfr+``).
 """
+
+# The solvers' registry lists ``pcs-cfr+`` from :mod:`.chance_sampling`, which reads the
+# CFR schedule from the solvers: the solvers load first, whichever module is imported
+# first, so that neither finds the other half-built.
+from ...solvers import registry as _registry  # noqa: E402, F401
