@@ -15,8 +15,8 @@ from ..archive import is_archive, write_archive
 from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
-from ..layouts import load_game
 from ..games.collusion import Team
+from ..layouts import load_game
 from ..layouts.engine import VectorEvaluation
 from ..plots import plot_convergence
 from ..profile import Profile
