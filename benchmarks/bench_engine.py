@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import math
 import os
 import platform
 import resource
@@ -70,6 +71,7 @@ LADDER = [  # both layouts fit; from a few rows to millions
     "holdem(players=2,ranks=6,suits=2,hole=1,rounds=2,board2=1)",
 ]
 RESULTS = Path(__file__).parent / "results" / "layout_costs.json"
+BATCH_SECONDS = 0.05  # a timed sample of the ladder: a batch of iterations this long
 
 
 def _vector(spec: str):  # type: ignore[no-untyped-def]
@@ -88,12 +90,15 @@ def ladder_child(spec: str, layout: str, iterations: int) -> None:
     solver = tp.Solver(game, "cfr+")
     build = time.perf_counter() - start
     solver.step(1)  # warm-up (kernels, plans)
-    times, cpu = [], []
+    t = time.perf_counter()
+    solver.step(1)
+    batch = max(1, math.ceil(BATCH_SECONDS / max(time.perf_counter() - t, 1e-7)))
+    times, cpu = [], []  # per iteration, timed over batches of >= BATCH_SECONDS
     for _ in range(iterations):
         t, c = time.perf_counter(), time.process_time()
-        solver.step(1)
-        times.append(time.perf_counter() - t)
-        cpu.append(time.process_time() - c)
+        solver.step(batch)
+        times.append((time.perf_counter() - t) / batch)
+        cpu.append((time.process_time() - c) / batch)
     out = {
         "build": build,
         "step": statistics.median(times),
@@ -154,8 +159,9 @@ def ladder_table(reps: int, iterations: int, save: bool) -> None:
         RESULTS.parent.mkdir(exist_ok=True)
         data = {
             "benchmark": "python benchmarks/bench_engine.py --ladder --save",
-            "what": "seconds of one CFR+ iteration (median of fresh processes, rows and "
-            "vector interleaved, after one warm-up iteration) on each layout",
+            "what": "seconds of one CFR+ iteration (median over fresh processes, rows and "
+            "vector interleaved, of the median over batches of >= 0.05 s, after warm-up) "
+            "on each layout",
             "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
             "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cores",
             "load_before": load0,

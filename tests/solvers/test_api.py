@@ -23,12 +23,15 @@ from toypoker.solvers.analysis import (
 @pytest.mark.parametrize("method", list(METHODS))
 def test_every_method_returns_a_result(method, game):
     g = game("skp") if method == "enumerate" else game("kuhn(players=2)")
+    if method == "tmecor":  # a team against one outsider (tests/teams/test_method.py)
+        g = game("kuhn(players=3,cards=4,team=23,sharing=win)")
     seed = 1 if METHODS[method].stochastic else None
     r = solve(g, method, iterations=20, seed=seed)
     assert isinstance(r, Result) and r.method == method and r.game is g
     json.dumps(r.to_json_dict())
     if METHODS[method].one_shot:
         assert r.exact and r.stopped is Stopped.SOLVED
+        assert (r.bracket is not None) == (method == "tmecor")
     else:
         assert r.iterations == 20 and r.stopped is Stopped.ITERATIONS and r.nash_conv > 0
 
