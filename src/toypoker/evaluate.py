@@ -172,7 +172,7 @@ def expected_values(game: Game, profile: Profile | np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------- best response
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class BestResponse:
     """A pure best response of one player (or of a team playing jointly) to the others'
     strategies.
@@ -188,6 +188,24 @@ class BestResponse:
     value: object
     choice: np.ndarray
     how: str = "backward induction"
+
+    def __post_init__(self) -> None:
+        choice = np.array(self.choice)  # its own copy, read-only
+        choice.setflags(write=False)
+        object.__setattr__(self, "choice", choice)
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle and deep-copy support (``choice`` read-only again when rebuilt)."""
+        return (BestResponse, (self.player, self.value, np.array(self.choice), self.how))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BestResponse):
+            return NotImplemented
+        return (self.player, self.value, self.how) == (other.player, other.value, other.how) and (
+            bool(np.array_equal(self.choice, other.choice))
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
     def as_profile(self, profile: Profile) -> Profile:
         """``profile`` with ``player``'s free infosets replaced by this response."""
