@@ -143,7 +143,8 @@ def test_reach_names(game):
     assert np.allclose(realization(g, p.probs), r * p.probs, rtol=0, atol=0)
 
 
-def test_evaluations_are_read_only_and_pickle(game, pickled_games):
+@pytest.mark.usefixtures("pickled_games")
+def test_evaluations_are_read_only_and_pickle(game):
     """Issue 35: a best response's ``choice`` was writeable; the evaluation round-trips
     through pickle and ``copy.deepcopy`` equal, read-only again."""
     import copy

@@ -190,7 +190,8 @@ def test_evaluators_check_the_rows_of_a_changed_profile(game, change, message, f
 
 
 @pytest.mark.parametrize("exact", [False, True])
-def test_profiles_pickle_and_deep_copy(game, pickled_games, exact):
+@pytest.mark.usefixtures("pickled_games")
+def test_profiles_pickle_and_deep_copy(game, exact):
     """Round trips equal, the copy read-only like the original (issue 35: nothing
     pickled).  The game inside pickles by a stand-in until Game pickles itself."""
     import copy

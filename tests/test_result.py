@@ -89,7 +89,8 @@ def test_the_issues_attack_on_a_result_raises(game):
         tp.nash_conv(g, r.profile)
 
 
-def test_results_pickle_and_deep_copy(game, pickled_games):
+@pytest.mark.usefixtures("pickled_games")
+def test_results_pickle_and_deep_copy(game):
     """Round trips equal (issue 35: ``cannot pickle 'mappingproxy' object``), through
     pickle, ``copy.deepcopy`` and a multiprocessing child (a real process, which
     evaluates the profile it was sent: the same NashConv as here)."""
