@@ -124,3 +124,18 @@ def test_a_result_pickles_with_its_own_game(game):
 
     _, r = _solved(game)
     assert pickle.loads(pickle.dumps(r)) == r
+
+
+@pytest.mark.usefixtures("pickled_games")
+def test_a_trace_result_is_read_only_and_round_trips(game):
+    """Issue 35: a trace result's curve exposed writeable arrays; its copies were never
+    equal (the curve's solver state compared by identity): now read-only, equal."""
+    import copy
+    import pickle
+
+    import toypoker as tp
+
+    r = tp.trace_curve(game("skp"), "pot", 2, 2.25)
+    with pytest.raises(ValueError, match="read-only"):
+        r.curve.sigma[0, 0] = 0.5
+    assert copy.deepcopy(r) == r and pickle.loads(pickle.dumps(r)) == r

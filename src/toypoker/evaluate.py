@@ -25,7 +25,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .checks import check_int, check_number
+from .checks import check_int, check_number, read_only_copy
 from .errors import ToypokerError
 from .game import Game
 from .games.collusion import Team, agreeing_team
@@ -190,9 +190,7 @@ class BestResponse:
     how: str = "backward induction"
 
     def __post_init__(self) -> None:
-        choice = np.array(self.choice)  # its own copy, read-only
-        choice.setflags(write=False)
-        object.__setattr__(self, "choice", choice)
+        object.__setattr__(self, "choice", read_only_copy(self.choice))
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """Pickle and deep-copy support (``choice`` read-only again when rebuilt)."""

@@ -261,7 +261,8 @@ def _rebuilt(cls: type, fields: dict[str, object]) -> object:
 
 def _same(a: object, b: object) -> bool:
     """``a == b`` for the values a result holds: games by kind and spec, arrays by
-    content, dataclasses (a continuation curve) and tuples item by item."""
+    content, dataclasses (a continuation curve: the fields it compares), mappings and
+    tuples item by item."""
     if isinstance(a, Game) or isinstance(b, Game):
         return type(a) is type(b) and a.spec == b.spec  # type: ignore[union-attr]
     if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
@@ -271,7 +272,10 @@ def _same(a: object, b: object) -> bool:
     if isinstance(a, tuple | list) and isinstance(b, tuple | list):
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if dataclasses.is_dataclass(a) and not isinstance(a, type) and type(a) is type(b):
-        return all(_same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+        fields = [f.name for f in dataclasses.fields(a) if f.compare]  # a curve's system: not
+        return all(_same(getattr(a, f), getattr(b, f)) for f in fields)
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
     return bool(a == b)
 
 
