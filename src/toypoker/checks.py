@@ -40,14 +40,6 @@ def plain(value: object) -> object:
     return value
 
 
-def read_only_copy(value: object) -> np.ndarray:
-    """A new array of ``value`` that cannot be written: what a frozen record exposes (the
-    caller's array may change later; this one cannot, ``x[0] = 1`` raises)."""
-    out = np.array(value)
-    out.setflags(write=False)
-    return out
-
-
 def plain_values(value: object) -> list[object] | None:
     """The items of a list, tuple, range or 1-d numpy array as Python scalars
     (:func:`plain`); ``None`` for anything else (a single value, a str, a mapping)."""
@@ -192,7 +184,6 @@ __all__ = [
     "check_text",
     "plain",
     "plain_values",
-    "read_only_copy",
     "shown",
     "whole",
 ]

@@ -25,8 +25,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from .checks import check_int, check_number, read_only_copy
+from .checks import check_int, check_number
 from .errors import ToypokerError
+from .frozen import FrozenRecord, read_only_copy
 from .game import Game
 from .games.collusion import Team, agreeing_team
 from .profile import Profile, check_profile
@@ -172,8 +173,8 @@ def expected_values(game: Game, profile: Profile | np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------- best response
-@dataclass(frozen=True, eq=False)
-class BestResponse:
+@dataclass(frozen=True, eq=False)  # equality and pickling: FrozenRecord
+class BestResponse(FrozenRecord):
     """A pure best response of one player (or of a team playing jointly) to the others'
     strategies.
 
@@ -191,19 +192,6 @@ class BestResponse:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "choice", read_only_copy(self.choice))
-
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        """Pickle and deep-copy support (``choice`` read-only again when rebuilt)."""
-        return (BestResponse, (self.player, self.value, np.array(self.choice), self.how))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, BestResponse):
-            return NotImplemented
-        return (self.player, self.value, self.how) == (other.player, other.value, other.how) and (
-            bool(np.array_equal(self.choice, other.choice))
-        )
-
-    __hash__ = None  # type: ignore[assignment]
 
     def as_profile(self, profile: Profile) -> Profile:
         """``profile`` with ``player``'s free infosets replaced by this response."""

@@ -31,6 +31,7 @@ import numpy as np
 from .archive import is_archive, write_archive
 from .errors import ToypokerError
 from .evaluate import TeamEvaluation
+from .frozen import FrozenRecord
 from .game import Game
 from .io import atomic_write_text
 from .profile import Profile
@@ -84,8 +85,8 @@ def jsonable(x: object) -> object:
     return str(x)  # sympy expressions and sets, paths
 
 
-@dataclass(frozen=True, eq=False)
-class Result:
+@dataclass(frozen=True, eq=False)  # equality and pickling: FrozenRecord
+class Result(FrozenRecord):
     """The outcome of any method: one frozen record, JSON-able.
 
     Attributes
@@ -162,24 +163,6 @@ class Result:
         object.__setattr__(self, "trace", tuple(self.trace))
         object.__setattr__(self, "variables", tuple(self.variables))
 
-    __hash__ = None  # type: ignore[assignment]  # (its options were never hashable)
-
-    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        """Pickle and deep-copy support (``options`` is a read-only view: passed as a dict,
-        rebuilt by the constructor)."""
-        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        fields["options"] = dict(self.options)
-        return (_rebuilt, (type(self), fields))
-
-    def __eq__(self, other: object) -> bool:
-        """Field by field; the games compared by kind and canonical spec (a result
-        unpickled in another process holds a copy of the game, not the game)."""
-        if not isinstance(other, Result):
-            return NotImplemented
-        return all(
-            _same(getattr(self, f.name), getattr(other, f.name)) for f in dataclasses.fields(self)
-        )
-
     @property
     def spec(self) -> str:
         """The canonical spec of the game solved."""
@@ -252,31 +235,6 @@ class Result:
         if path is not None:
             atomic_write_text(path, text)
         return text
-
-
-def _rebuilt(cls: type, fields: dict[str, object]) -> object:
-    """``cls(**fields)``: how a pickled frozen record is made again."""
-    return cls(**fields)
-
-
-def _same(a: object, b: object) -> bool:
-    """``a == b`` for the values a result holds: games by kind and spec, arrays by
-    content, dataclasses (a continuation curve: the fields it compares), mappings and
-    tuples item by item."""
-    if isinstance(a, Game) or isinstance(b, Game):
-        return type(a) is type(b) and a.spec == b.spec  # type: ignore[union-attr]
-    if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-        return True  # an unknown NashConv equals itself
-    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return type(a) is type(b) and np.array_equal(a, b)  # type: ignore[arg-type]
-    if isinstance(a, tuple | list) and isinstance(b, tuple | list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    if dataclasses.is_dataclass(a) and not isinstance(a, type) and type(a) is type(b):
-        fields = [f.name for f in dataclasses.fields(a) if f.compare]  # a curve's system: not
-        return all(_same(getattr(a, f), getattr(b, f)) for f in fields)
-    if isinstance(a, Mapping) and isinstance(b, Mapping):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return bool(a == b)
 
 
 def _finite(x: float | None) -> float | None:

@@ -14,13 +14,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..checks import read_only_copy
 from ..errors import ToypokerError
+from ..frozen import FrozenRecord, read_only_copy
 from ..io import atomic_write_text, read_text_limited
 
 
-@dataclass(frozen=True)
-class EquilibriumCurve:
+@dataclass(frozen=True, eq=False)  # equality and pickling: FrozenRecord
+class EquilibriumCurve(FrozenRecord):
     """A traced branch of regularized equilibria.
 
     Attributes
