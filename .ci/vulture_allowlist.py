@@ -14,6 +14,7 @@ Average.LINEAR
 Average.QUADRATIC
 pytestmark  # pytest reads module-level marks
 pytest_collection_modifyitems  # a pytest hook (tests/conftest.py)
+pickled_games  # a fixture taken by @pytest.mark.usefixtures (tests/conftest.py)
 
 Game._chips  # read through __dict__ (Game refuses attribute assignment after compiling)
 from toypoker.cli import _options  # noqa: E402

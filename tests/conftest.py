@@ -13,7 +13,9 @@ module: the fixture is computed once); every other test goes to whichever worker
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copyreg
+import pickle
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import numpy as np
@@ -35,6 +37,30 @@ def game() -> Callable[[str], Game]:
         return _COMPILED[spec]
 
     return get
+
+
+def game_pickles() -> bool:
+    """Whether a compiled :class:`~toypoker.Game` pickles (the lead's ``Game.__reduce__``)."""
+    try:
+        pickle.dumps(load_game("kuhn(players=2)"))
+    except (TypeError, AttributeError, pickle.PicklingError):
+        return False
+    return True
+
+
+@pytest.fixture
+def pickled_games() -> Iterator[None]:
+    """Games pickle within the test: by their own ``__reduce__`` once they have one,
+    until then by a stand-in that pickles a game as its spec (``load_game(spec)``
+    rebuilds it), so that what holds a game -- a profile, a result -- is tested now."""
+    if game_pickles():
+        yield
+        return
+    copyreg.pickle(Game, lambda g: (load_game, (g.spec,)))
+    try:
+        yield
+    finally:
+        copyreg.dispatch_table.pop(Game, None)
 
 
 @pytest.fixture

@@ -228,6 +228,10 @@ def test_trace_curve_arguments(kuhn: tp.Game) -> None:
         tp.trace_curve(None, "pot", 2, 3)  # type: ignore[arg-type]
 
 
-def test_fraction_iterations_are_refused(kuhn: tp.Game) -> None:
+def test_fractional_iterations_are_refused(kuhn: tp.Game) -> None:
+    """A fraction of an iteration is refused; a whole Fraction is a whole number (issue 35:
+    Fractions are accepted wherever Python numbers are): the run of ``iterations=5``."""
     with pytest.raises(ToypokerError, match="whole number"):
-        tp.solve(kuhn, "cfr+", iterations=Fraction(5))  # type: ignore[arg-type]
+        tp.solve(kuhn, "cfr+", iterations=Fraction(5, 2))  # type: ignore[arg-type]
+    r = tp.solve(kuhn, "cfr+", iterations=Fraction(5))  # type: ignore[arg-type]
+    assert r.iterations == 5 and r.profile == tp.solve(kuhn, "cfr+", iterations=5).profile

@@ -141,3 +141,19 @@ def test_reach_names(game):
     r = infoset_reach(g, p.probs)
     assert r[g.infoset("P1:1:kb").offset] == 0.5  # P1 checked with probability 1/2
     assert np.allclose(realization(g, p.probs), r * p.probs, rtol=0, atol=0)
+
+
+@pytest.mark.usefixtures("pickled_games")
+def test_evaluations_are_read_only_and_pickle(game):
+    """Issue 35: a best response's ``choice`` was writeable; the evaluation round-trips
+    through pickle and ``copy.deepcopy`` equal, read-only again."""
+    import copy
+    import pickle
+
+    g = game("kuhn(players=3)")
+    ev = evaluate(g, Profile.uniform(g, exact=True))
+    choice = ev.best_responses[0].choice
+    with pytest.raises(ValueError, match="read-only"):
+        choice[0] = 1
+    for back in (pickle.loads(pickle.dumps(ev)), copy.deepcopy(ev)):
+        assert back == ev and not back.best_responses[0].choice.flags.writeable

@@ -157,3 +157,40 @@ def test_an_interrupted_process_exits_without_the_debris() -> None:
         del other
 
     assert _unraisable_seen(exiting) == [ValueError]
+
+
+@pytest.mark.parametrize(
+    ("argv", "orig", "ours"),
+    [
+        (["/usr/bin/toypoker", "solve"], ["python", "/usr/bin/toypoker", "solve"], True),
+        (["-m", "solve"], ["python", "-m", "toypoker", "solve"], True),
+        (["-m"], ["python3", "-X", "importtime", "-mtoypoker"], True),
+        (["-m"], ["python", "-m", "pytest", "tests"], False),
+        (["-c"], ["python", "-c", "import toypoker"], False),
+        (["script.py"], ["python", "script.py", "-m", "toypoker"], False),
+        ([], ["python"], False),
+    ],
+)
+def test_only_the_command_is_armed_at_import(
+    monkeypatch: pytest.MonkeyPatch, argv: list[str], orig: list[str], ours: bool
+) -> None:
+    """Issue 35: the command's early handler (one line for a Ctrl-C while it loads) is
+    for the ``toypoker`` command only: a program importing the library keeps its own."""
+    monkeypatch.setattr("sys.argv", argv)
+    monkeypatch.setattr("sys.orig_argv", orig)
+    assert interrupts.is_command_line() is ours
+
+
+def test_importing_the_library_changes_no_signal_handler() -> None:
+    """A script that imports toypoker (in a fresh interpreter) keeps Python's handlers."""
+    import subprocess
+    import sys
+
+    code = (
+        "import signal, toypoker, toypoker.cli\n"
+        "print(signal.getsignal(signal.SIGINT) is signal.default_int_handler,"
+        " signal.getsignal(signal.SIGTERM) is signal.SIG_DFL)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)  # fmt: skip
+    assert done.stdout.split() == ["True", "True"], done.stderr

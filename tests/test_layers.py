@@ -5,7 +5,7 @@ happens to be imported at run time): module-level and function-local imports
 count, imports under ``if TYPE_CHECKING:`` do not (they never run).  The floors,
 bottom to top (README, "How it works"; issue 23):
 
-ground (errors, checks, spec, io, interrupts, threads, plots) -> definition -> game ->
+ground (errors, checks, frozen, spec, io, interrupts, threads, plots) -> definition -> game ->
 games (catalogue, builders, the collusion transform) -> profile / result /
 evaluate / kernels / vector / symbolic / interop / teams -> solvers / layouts /
 teams.tmecor -> studies (continuation,
@@ -30,6 +30,7 @@ FLOORS: dict[str, int] = {
     # 0 ground: no knowledge of games
     "errors": 0,
     "checks": 0,  # argument checks of the public API (no knowledge of games)
+    "frozen": 0,  # frozen records holding arrays: read-only copies, equality, pickling
     "spec": 0,
     "io": 0,
     "interrupts": 0,

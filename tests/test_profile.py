@@ -147,3 +147,93 @@ def test_reading_a_profile_compiles_once(tmp_path, monkeypatch):
     g2 = load_game("kuhn(players=3, pot=3)")
     q = Profile.from_json(path, g2)
     assert len(count) == 1 and q.game is g2
+
+
+# ------------------------------------------- read-only, checked again, pickles (issue 35)
+def test_probs_are_read_only_and_the_callers_array_is_copied(game):
+    """Issue 35: a profile's array was writeable and the caller's own (``p.probs[0] = 5``
+    changed it; so did changing the array it was made from)."""
+    g = game("kuhn(players=2)")
+    mine = np.full(g.n_sigma, 0.5)
+    p = Profile(g, mine)
+    mine[0] = 5.0  # the caller's array: not the profile's
+    assert p.probs[0] == 0.5
+    with pytest.raises(ValueError, match="read-only"):
+        p.probs[0] = 5.0
+    with pytest.raises(AttributeError, match="read-only"):
+        p.probs = mine  # type: ignore[misc]
+    with pytest.raises(AttributeError, match="read-only"):
+        p.snapped = ("P1:1:",)  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda a: a.__setitem__(0, 0.7), "sum to 1.2, not 1"),  # the issue's row of 1.2
+        (lambda a: a.__setitem__(slice(0, 2), (-0.5, 1.5)), "negative probability"),
+        (lambda a: a.__setitem__(0, np.nan), "non-finite probability"),
+    ],
+)
+@pytest.mark.parametrize("fn", ["evaluate", "nash_conv", "best_response"])
+def test_evaluators_check_the_rows_of_a_changed_profile(game, change, message, fn):
+    """Issue 35: a profile changed after it was made (here its array made writeable
+    again, the only way left) was evaluated: rows summing to 1.2, negative entries."""
+    import toypoker as tp
+
+    g = game("kuhn(players=2)")
+    p = Profile.uniform(g)
+    p.probs.setflags(write=True)
+    change(p.probs)
+    args = (g, p, 0) if fn == "best_response" else (g, p)
+    with pytest.raises(ProfileError, match=message):
+        getattr(tp, fn)(*args)
+
+
+@pytest.mark.parametrize("exact", [False, True])
+@pytest.mark.usefixtures("pickled_games")
+def test_profiles_pickle_and_deep_copy(game, exact):
+    """Round trips equal, the copy read-only like the original (issue 35: nothing
+    pickled).  The game inside pickles by a stand-in until Game pickles itself."""
+    import copy
+    import pickle
+
+    g = game("kuhn(players=3)")
+    p = Profile.uniform(g, exact=exact)
+    for q in (pickle.loads(pickle.dumps(p)), copy.deepcopy(p)):
+        assert q == p and q is not p and q.exact == exact
+        assert not q.probs.flags.writeable
+    assert Profile.uniform(g) != Profile.uniform(g, exact=True)  # float and exact differ
+
+
+@pytest.mark.parametrize(
+    "row",
+    [
+        np.array([0.25, 0.75]),
+        [np.float64(0.25), np.float64(0.75)],
+        [np.float32(0.25), np.float32(0.75)],
+        (np.int64(0), np.int64(1)),
+        np.array([F(1, 4), F(3, 4)], dtype=object),
+        [F(1, 4), F(3, 4)],
+    ],
+    ids=["ndarray", "float64", "float32", "int64", "object-array", "fractions"],
+)
+def test_from_mapping_takes_numpy_rows(game, row):
+    """Issue 35: numpy rows were refused ("give a mapping") or crashed; the same
+    profile as the Python list of the same numbers (the expected value)."""
+    g = game("kuhn(players=2)")
+    values = [x.item() if isinstance(x, np.generic) else x for x in row]
+    expected = Profile.from_mapping(g, dict.fromkeys((i.label for i in g.infosets), values))
+    got = Profile.from_mapping(g, dict.fromkeys((i.label for i in g.infosets), row))
+    assert got == expected
+
+
+def test_from_mapping_takes_decimals_as_written(game):
+    """A Decimal is a decimal as written: exactly 1/10 in exact mode, like the float 0.1."""
+    from decimal import Decimal as D
+
+    g = game("kuhn(players=2)")
+    rows = dict.fromkeys((i.label for i in g.infosets), [D("0.9"), D("0.1")])
+    assert Profile.from_mapping(g, rows, exact=True).probs[1] == F(1, 10)
+    assert Profile.from_mapping(g, rows).probs[1] == 0.1
+    with pytest.raises(ProfileError, match="finite"):
+        Profile.from_mapping(g, {**rows, "P1:1:": [D("NaN"), D("1")]}, exact=True)

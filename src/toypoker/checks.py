@@ -11,6 +11,8 @@ allowed, never ``AttributeError``/``TypeError``/``IndexError`` from deep inside.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -26,6 +28,45 @@ def shown(value: object) -> str:
     return f"{kind} {text}" if len(text) <= 40 and text.isprintable() else kind
 
 
+def plain(value: object) -> object:
+    """``value`` as a Python scalar if it is a numpy scalar or a 0-d numpy array
+    (``np.float64(4)`` -> ``4.0``, ``np.int64(5)`` -> ``5``); anything else unchanged.
+
+    The one place where numpy numbers become the Python numbers the checks know, so a
+    numpy value is accepted wherever the Python number is, with the same answer.
+    """
+    if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
+        return value.item()
+    return value
+
+
+def plain_values(value: object) -> list[object] | None:
+    """The items of a list, tuple, range or 1-d numpy array as Python scalars
+    (:func:`plain`); ``None`` for anything else (a single value, a str, a mapping)."""
+    if isinstance(value, np.ndarray):
+        return [plain(x) for x in value.ravel()] if value.ndim == 1 else None
+    if isinstance(value, list | tuple | range):
+        return [plain(x) for x in value]
+    if isinstance(value, Sequence) and not isinstance(value, str | bytes | bytearray):
+        return [plain(x) for x in value]
+    return None
+
+
+def whole(value: object) -> int | None:
+    """``value`` as an int if it is an exact whole number -- an int, a numpy integer, or a
+    Fraction or Decimal of integral value (not a bool, not a float) -- else ``None``."""
+    value = plain(value)
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    if isinstance(value, Decimal) and value.is_finite() and value == value.to_integral_value():
+        return int(value)
+    return None
+
+
 def check_int(
     value: object,
     name: str,
@@ -34,17 +75,18 @@ def check_int(
     high: int | None = None,
     error: type[ToypokerError] = ToypokerError,
 ) -> int:
-    """``value`` as an int if it is a whole number (not a bool, not 2.5) in ``[low, high]``.
+    """``value`` as an int if it is a whole number (not a bool, not 2.5) in ``[low, high]``:
+    an int, a numpy integer, or a Fraction or Decimal of integral value (:func:`whole`).
 
     Raises
     ------
     ToypokerError
         (or ``error``) For another type, a fractional value or a value out of range.
     """
-    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+    n = whole(value)
+    if n is None:
         allowed = "a whole number" if low is None else f"a whole number >= {low}"
         raise error(f"{name} must be {allowed}, not {shown(value)}")
-    n = int(value)
     if low is not None and n < low:
         raise error(f"{name} must be at least {low}, got {n}")
     if high is not None and n > high:
@@ -55,20 +97,24 @@ def check_int(
 def check_number(
     value: object, name: str, *, positive: bool = False, nonnegative: bool = False
 ) -> float:
-    """``value`` as a finite float (an int, float, Fraction or numpy number, not a bool).
+    """``value`` as a finite float (an int, float, Fraction, Decimal or numpy number --
+    a scalar or a 0-d array -- not a bool).
 
     Raises
     ------
     ToypokerError
         For another type, NaN or an infinity, or a sign the argument does not allow.
     """
-    ok = isinstance(value, int | float | Fraction | np.integer | np.floating)
+    given, value = value, plain(value)
+    ok = isinstance(value, int | float | Fraction | Decimal)
     if isinstance(value, bool) or not ok:
-        raise ToypokerError(f"{name} must be a number, not {shown(value)}")
+        raise ToypokerError(f"{name} must be a number, not {shown(given)}")
+    if isinstance(value, Decimal) and value.is_nan():  # float() of a signalling NaN raises
+        raise ToypokerError(f"{name} must be finite, not {value}")
     try:
         x = float(value)  # type: ignore[arg-type]
     except OverflowError:  # an int or Fraction beyond float range
-        raise ToypokerError(f"{name} is too large: {shown(value)}") from None
+        raise ToypokerError(f"{name} is too large: {shown(given)}") from None
     if not math.isfinite(x):
         raise ToypokerError(f"{name} must be finite, not {x}")
     if positive and not x > 0:
@@ -136,5 +182,8 @@ __all__ = [
     "check_number",
     "check_path",
     "check_text",
+    "plain",
+    "plain_values",
     "shown",
+    "whole",
 ]

@@ -27,6 +27,7 @@ import numpy as np
 
 from .checks import check_int, check_number
 from .errors import ToypokerError
+from .frozen import FrozenRecord, read_only_copy
 from .game import Game
 from .games.collusion import Team, agreeing_team
 from .profile import Profile, check_profile
@@ -172,8 +173,8 @@ def expected_values(game: Game, profile: Profile | np.ndarray) -> np.ndarray:
 
 
 # ------------------------------------------------------------- best response
-@dataclass(frozen=True)
-class BestResponse:
+@dataclass(frozen=True, eq=False)  # equality and pickling: FrozenRecord
+class BestResponse(FrozenRecord):
     """A pure best response of one player (or of a team playing jointly) to the others'
     strategies.
 
@@ -197,6 +198,9 @@ class BestResponse:
     value: object
     choice: np.ndarray
     how: str = "backward induction"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "choice", read_only_copy(self.choice))
 
     def as_profile(self, profile: Profile) -> Profile:
         """``profile`` with ``player``'s free infosets replaced by this response."""

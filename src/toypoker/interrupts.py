@@ -19,6 +19,7 @@ interrupt as a traceback on the user's terminal.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -43,6 +44,46 @@ def interrupt_now(_signum: int, _frame: object) -> None:
     it, so that the next deferred block stops at once even if CPython dropped this one."""
     _SEEN[0] = True
     raise KeyboardInterrupt
+
+
+def is_command_line() -> bool:
+    """Whether this process is the ``toypoker`` command: the console script (its
+    ``sys.argv[0]`` named ``toypoker``) or ``python -m toypoker`` -- not a program or a
+    test that imports the library."""
+    if sys.argv and os.path.basename(sys.argv[0]) == "toypoker":
+        return True
+    argv = list(getattr(sys, "orig_argv", ()))[1:]
+    while argv:
+        arg = argv.pop(0)
+        if arg == "-m":
+            return argv[:1] == ["toypoker"]
+        if arg.startswith("-m"):
+            return arg == "-mtoypoker"
+        if arg in ("-X", "-W"):  # an interpreter option with its value
+            argv = argv[1:]
+        elif arg.startswith("-c") or not arg.startswith("-"):  # -c or a script: not ours
+            return False
+    return False
+
+
+def _stop_at_start(_signum: int, _frame: object) -> None:
+    """The command's handler while it starts (before :func:`toypoker.cli.main` installs
+    :func:`interrupt_now`): nothing is computed or written yet, so say so in one line and
+    stop -- no ``KeyboardInterrupt`` traceback through the imports."""
+    os.write(2, b"toypoker: interrupted\n")
+    raise SystemExit(130)
+
+
+def arm_command_line() -> None:
+    """In the ``toypoker`` command only (:func:`is_command_line`), from its first instant:
+    Ctrl-C or SIGTERM while the command's modules load (numpy, typer, rich: half a
+    second) prints one line and exits 130 (:func:`_stop_at_start`).  A library import
+    changes no handler.  Called by the package's first module, :mod:`toypoker.errors`."""
+    if not is_command_line() or threading.current_thread() is not threading.main_thread():
+        return
+    for s in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(s) in (signal.default_int_handler, signal.SIG_DFL):
+            signal.signal(s, _stop_at_start)
 
 
 def forget_interrupts() -> None:

@@ -3,10 +3,13 @@
 A :class:`Profile` holds ``probs``, a flat vector over the game's
 (infoset, action) pairs, either ``float64`` or an object array of exact
 :class:`fractions.Fraction`.  It is validated on construction: probabilities
-non-negative, each infoset summing to one, restricted infosets at their fixed
-values.  Profiles are read from mappings keyed by infoset label (``"P2:3:kb"``)
-or ``(player, private, history)`` and round-trip through JSON (with the game
-spec) and CSV.  No pickle.
+non-negative, each infoset summing to one (floats within :data:`SUM_TOL`),
+restricted infosets at their fixed values.  It is read-only (its attributes and
+its array), and every evaluator checks its rows again (:func:`check_profile`).
+Profiles are read from mappings keyed by infoset label (``"P2:3:kb"``) or
+``(player, private, history)`` -- Python, numpy, Fraction or Decimal numbers --
+and round-trip through JSON (with the game spec) and CSV; no pickle files (the
+objects still pickle, for worker processes).
 
 Exact profiles may be written with decimals by the iterative solvers: a row of
 decimals whose exact sum is within :data:`SNAP_TOL` of one is snapped onto the
@@ -20,12 +23,13 @@ import io
 import json
 import warnings
 from collections.abc import Mapping
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
 
-from .checks import shown
+from .checks import plain, plain_values, shown
 from .errors import ProfileError, SpecError
 from .game import ACTION_NAMES, Game, check_game
 from .games import canonical_spec
@@ -34,6 +38,9 @@ from .spec import parse_number
 
 FORMAT = "toypoker-profile/1"
 FLOAT_TOL = 1e-9
+"""Float probabilities may be this far below zero (rounding), no further."""
+SUM_TOL = 1e-6
+"""Each infoset's float probabilities must sum to one within this."""
 SNAP_TOL = Fraction(1, 10**9)
 """Rows of decimals (exact mode) whose sum is within this of one are snapped onto the simplex."""
 MAX_PROFILE_BYTES = 256 * 2**20  # a profile file larger than this is refused unread
@@ -54,7 +61,9 @@ def uniform_sigma(game: Game, exact: bool = False) -> np.ndarray:
 
 
 def to_fraction(x: object) -> Fraction:
-    """An exact probability from an int, Fraction or string like ``"1/3"``."""
+    """An exact probability from an int, Fraction, string like ``"1/3"``, a float or
+    Decimal (read as written: ``0.1`` is ``1/10``) or a numpy number."""
+    x = plain(x)
     if isinstance(x, bool):
         raise ProfileError(f"a probability must be a number, not {x!r}")
     if isinstance(x, Fraction | int):
@@ -69,6 +78,10 @@ def to_fraction(x: object) -> Fraction:
             raise ProfileError(f"a probability must be finite, not {x!r}")
         # read a decimal as written (0.1 -> 1/10), not as its binary expansion
         return parse_number(repr(x))
+    if isinstance(x, Decimal):
+        if not x.is_finite():
+            raise ProfileError(f"a probability must be finite, not {x}")
+        return Fraction(x)
     raise ProfileError(f"a probability must be a number, not {x!r}")
 
 
@@ -77,8 +90,9 @@ def _is_exact_value(x: object) -> bool:
 
 
 def _is_decimal(x: object) -> bool:
-    """Written as a decimal (``0.25``, ``1e-3``, a float), not as an int or ``p/q``."""
-    if isinstance(x, float):
+    """Written as a decimal (``0.25``, ``1e-3``, a float or Decimal), not as an int or
+    ``p/q``."""
+    if isinstance(x, float | Decimal):
         return True
     return isinstance(x, str) and "/" not in x and any(c in x for c in ".eE")
 
@@ -95,7 +109,7 @@ def _check_row(label: str, row: list[object]) -> None:
     total = sum(vals)
     exact_row = all(isinstance(x, Fraction) for x in vals)
     snappable = any(_is_decimal(x) for x in row) and abs(total - 1) <= SNAP_TOL
-    if abs(float(total) - 1.0) > 1e-6 or (exact_row and total != 1 and not snappable):
+    if abs(float(total) - 1.0) > SUM_TOL or (exact_row and total != 1 and not snappable):
         raise ProfileError(f"probabilities at {label} sum to {total}, not 1")
 
 
@@ -115,6 +129,68 @@ def _loads(text: str, path: object) -> object:
         raise ProfileError(f"{path}: {exc}") from None
     except ValueError as exc:  # e.g. an integer of more than 4300 digits
         raise ProfileError(f"{path} is not a profile: {str(exc).splitlines()[0]}") from None
+
+
+def _own_probs(probs: np.ndarray, name: str = "probs") -> np.ndarray:
+    """A new array of ``probs``: float64 for a numeric array; for an object array,
+    Fractions when every entry is exact (ints, Fractions, numpy integers), float64 when
+    some are floats or Decimals (decimals as written, as :meth:`Profile.from_mapping`
+    reads them by default).
+
+    Raises
+    ------
+    ProfileError
+        For entries that are not real numbers (bools, strings, complex numbers, None).
+    """
+    if probs.dtype != object:
+        if probs.dtype.kind not in "biuf":
+            raise ProfileError(f"{name} must hold real numbers, not {probs.dtype} values")
+        return np.array(probs, dtype=np.float64)
+    items = [plain(x) for x in probs.ravel()]
+    for x in items:
+        if isinstance(x, bool) or not isinstance(x, int | float | Fraction | Decimal):
+            raise ProfileError(f"{name} must hold real numbers, not {shown(x)}")
+    if all(isinstance(x, int | Fraction) for x in items):
+        return np.array([Fraction(x) for x in items], dtype=object).reshape(probs.shape)
+    try:
+        return np.array([float(x) for x in items], dtype=np.float64).reshape(probs.shape)
+    except (ValueError, OverflowError) as exc:  # a signalling NaN among Decimals
+        raise ProfileError(f"{name} must hold real numbers: {exc}") from None
+
+
+def check_rows(profile: Profile) -> None:
+    """Check a profile's rows: every probability finite and non-negative (floats: not
+    below ``-FLOAT_TOL``), every infoset's summing to one (floats: within
+    :data:`SUM_TOL`; exact: exactly).  Evaluators run it on every profile they take
+    (:func:`check_profile`), so a profile changed after it was made is never evaluated.
+
+    Raises
+    ------
+    ProfileError
+        Naming the first infoset (and action) that breaks a rule.
+    """
+    g, p = profile.game, profile.probs
+    if profile.exact:
+        bad = [k for k, x in enumerate(p) if not isinstance(x, Fraction) or x < 0]
+        if bad:
+            raise ProfileError(f"negative or non-rational probability at {profile._where(bad[0])}")
+        sums = np.zeros(g.n_infosets, dtype=object)
+        np.add.at(sums, g.sigma_infoset, p)
+        off = [i for i in range(g.n_infosets) if sums[i] != 1]
+        if off:
+            i = off[0]
+            raise ProfileError(f"probabilities at {g.infosets[i].label} sum to {sums[i]}, not 1")
+        return
+    if not np.all(np.isfinite(p)):
+        k = int(np.argmin(np.isfinite(p)))
+        raise ProfileError(f"non-finite probability at {profile._where(k)}")
+    if np.any(p < -FLOAT_TOL):
+        raise ProfileError(f"negative probability at {profile._where(int(np.argmin(p)))}")
+    sums = np.bincount(g.sigma_infoset, weights=p, minlength=g.n_infosets)
+    dev = np.abs(sums - 1.0)
+    if g.n_infosets and dev.max() > SUM_TOL:
+        i = int(np.argmax(dev))
+        raise ProfileError(f"probabilities at {g.infosets[i].label} sum to {sums[i]:.12g}, not 1")
 
 
 class Profile:
@@ -163,15 +239,44 @@ class Profile:
             raise ProfileError(
                 f"a profile of {game.spec} has {game.n_sigma} entries, got shape {probs.shape}"
             )
-        if probs.dtype != object:
-            if probs.dtype.kind not in "biuf":
-                raise ProfileError(f"probs must hold real numbers, not {probs.dtype} values")
-            probs = probs.astype(np.float64)
-        self.game = game
-        self.probs = probs
-        self.snapped = tuple(snapped)  # infosets whose decimals were snapped onto the simplex
+        # a copy of its own, read-only: the caller's array may change, this one cannot
+        probs = _own_probs(probs)
+        probs.setflags(write=False)
+        object.__setattr__(self, "game", game)
+        object.__setattr__(self, "probs", probs)
+        # infosets whose decimals were snapped onto the simplex
+        object.__setattr__(self, "snapped", tuple(snapped))
         if validate:
             self._validate()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a Profile is read-only: cannot set {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a Profile is read-only: cannot delete {name!r}")
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        """Pickle and deep-copy support: rebuilt from the game, a copy of the probabilities
+        and ``snapped`` (read-only again; not re-validated: evaluators check the rows)."""
+        return (Profile, (self.game, np.array(self.probs), False, self.snapped))
+
+    def __eq__(self, other: object) -> bool:
+        """Equal: profiles of the same game (kind and canonical spec, same infosets),
+        both exact or both float, with equal probabilities and the same snapped rows."""
+        if not isinstance(other, Profile):
+            return NotImplemented
+        return (
+            type(self.game) is type(other.game)
+            and self.game.spec == other.game.spec
+            and same_tree(self.game, other.game)
+            and self.exact == other.exact
+            and bool(np.array_equal(self.probs, other.probs))
+            and self.snapped == other.snapped
+        )
+
+    def __hash__(self) -> int:
+        data = tuple(self.probs) if self.exact else self.probs.tobytes()
+        return hash((self.game.spec, data, self.snapped))
 
     # ---------------------------------------------------------------- checks
     @property
@@ -180,36 +285,14 @@ class Profile:
         return self.probs.dtype == object
 
     def _validate(self) -> None:
+        check_rows(self)
         g = self.game
         p = self.probs
         if self.exact:
-            bad = [k for k, x in enumerate(p) if not isinstance(x, Fraction) or x < 0]
-            if bad:
-                raise ProfileError(f"negative or non-rational probability at {self._where(bad[0])}")
-            sums = np.zeros(g.n_infosets, dtype=object)
-            np.add.at(sums, g.sigma_infoset, p)
-            off = [i for i in range(g.n_infosets) if sums[i] != 1]
-            if off:
-                i = off[0]
-                raise ProfileError(
-                    f"probabilities at {g.infosets[i].label} sum to {sums[i]}, not 1"
-                )
             for k, v in g.fixed_values_exact.items():
                 if p[k] != v:
                     raise ProfileError(f"{self._where(k)} is restricted to {v}, got {p[k]}")
         else:
-            if not np.all(np.isfinite(p)):
-                k = int(np.argmin(np.isfinite(p)))
-                raise ProfileError(f"non-finite probability at {self._where(k)}")
-            if np.any(p < -FLOAT_TOL):
-                raise ProfileError(f"negative probability at {self._where(int(np.argmin(p)))}")
-            sums = np.bincount(g.sigma_infoset, weights=p, minlength=g.n_infosets)
-            dev = np.abs(sums - 1.0)
-            if g.n_infosets and dev.max() > 1e-6:
-                i = int(np.argmax(dev))
-                raise ProfileError(
-                    f"probabilities at {g.infosets[i].label} sum to {sums[i]:.12g}, not 1"
-                )
             fixed = g.sigma_fixed
             if fixed.any() and np.abs(p[fixed] - g.fixed_values[fixed]).max() > 1e-9:
                 k = int(np.nonzero(fixed & (np.abs(p - g.fixed_values) > 1e-9))[0][0])
@@ -274,6 +357,7 @@ class Profile:
         all_exact = True
         for key, value in mapping.items():
             info = game.infoset(key)
+            values = None if isinstance(value, Mapping) else plain_values(value)
             if isinstance(value, Mapping):
                 unknown = set(value) - set(info.actions)
                 if unknown:
@@ -281,19 +365,19 @@ class Profile:
                         f"unknown action(s) {sorted(unknown)} at {info.label}; "
                         f"actions are {list(info.actions)}"
                     )
-                row = [value.get(a, 0) for a in info.actions]
-            elif isinstance(value, list | tuple):
-                if len(value) != len(info.actions):
+                row = [plain(value.get(a, 0)) for a in info.actions]
+            elif values is not None:  # a list, tuple or numpy row
+                if len(values) != len(info.actions):
                     raise ProfileError(
-                        f"{info.label} has {len(info.actions)} actions, got {len(value)} values"
+                        f"{info.label} has {len(info.actions)} actions, got {len(values)} values"
                     )
-                row = list(value)
+                row = values
             else:
                 if len(info.actions) != 2:
                     raise ProfileError(
                         f"{info.label} has {len(info.actions)} actions: give a mapping"
                     )
-                x = value
+                x = plain(value)
                 one_minus = (1 - to_fraction(x)) if _is_exact_value(x) else 1.0 - float(x)
                 row = [one_minus, x]
             all_exact &= all(_is_exact_value(x) for x in row)
@@ -520,18 +604,22 @@ def check_profile(
     vector of ``game.n_sigma`` probabilities made into one (validated if ``validate``).
 
     A profile of the same tree at other numbers (``game.at(pot=...)``: the same
-    infosets and actions) is a profile of ``game``.
+    infosets and actions) is a profile of ``game``.  A :class:`Profile`'s rows are
+    checked again (:func:`check_rows`), whatever ``validate`` says: its array is
+    read-only, but a caller may have made it writeable and changed it.
 
     Raises
     ------
     ProfileError
-        For another game's profile, a vector of the wrong length, or anything else.
+        For another game's profile, a vector of the wrong length, rows that are not
+        probabilities, or anything else.
     """
     check_game(game)
     if isinstance(value, Profile):
         if not same_tree(value.game, game):
             other = value.game
             raise ProfileError(f"{name} is a profile of {other.spec}, not of {game.spec}")
+        check_rows(value)
         return value
     if isinstance(value, np.ndarray | list | tuple) and not isinstance(value, str):
         try:
@@ -542,13 +630,7 @@ def check_profile(
             raise ProfileError(f"{name} must hold numbers, not {arr.dtype} values")
         if arr.dtype.kind == "c":
             raise ProfileError(f"{name} must hold real numbers, not complex ones")
-        if arr.dtype == object and not all(
-            isinstance(x, Fraction | int) and not isinstance(x, bool) for x in arr.ravel()
-        ):
-            raise ProfileError(f"{name}: an exact profile must hold Fractions or ints only")
-        if arr.dtype == object and not all(isinstance(x, Fraction) for x in arr.ravel()):
-            arr = np.array([Fraction(x) for x in arr.ravel()], dtype=object).reshape(arr.shape)
-        return Profile(game, arr, validate=validate)
+        return Profile(game, _own_probs(arr, name), validate=validate)
     raise ProfileError(
         f"{name} must be a toypoker.Profile of {game.spec} or a vector of its "
         f"{game.n_sigma} action probabilities, not {shown(value)}"

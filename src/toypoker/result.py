@@ -31,6 +31,7 @@ import numpy as np
 from .archive import is_archive, write_archive
 from .errors import ToypokerError
 from .evaluate import TeamEvaluation
+from .frozen import FrozenRecord
 from .game import Game
 from .io import atomic_write_text
 from .profile import Profile
@@ -100,8 +101,8 @@ def jsonable(x: object) -> object:
     return str(x)  # sympy expressions and sets, paths
 
 
-@dataclass(frozen=True)
-class Result:
+@dataclass(frozen=True, eq=False)  # equality and pickling: FrozenRecord
+class Result(FrozenRecord):
     """The outcome of any method: one frozen record, JSON-able.
 
     Attributes

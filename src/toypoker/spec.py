@@ -12,6 +12,7 @@ import math
 import numbers
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 from .errors import SpecError
@@ -160,9 +161,16 @@ def format_spec(name: str, params: dict[str, object]) -> str:
 
 def parameter_value(name: str, v: object) -> Fraction:
     """An exact parameter value from an int, a rational, a finite float (read as written:
-    ``0.1`` is ``1/10``) or a string (:func:`parse_number`); SpecError otherwise."""
+    ``0.1`` is ``1/10``), a finite Decimal (exactly), a numpy number or a string
+    (:func:`parse_number`); SpecError otherwise."""
+    if getattr(v, "shape", None) == () and hasattr(v, "item"):  # numpy: a Python scalar
+        v = v.item()
     if isinstance(v, bool):
         raise SpecError(f"parameter {name!r} must be a number, not {v!r}")
+    if isinstance(v, Decimal):
+        if not v.is_finite():
+            raise SpecError(f"parameter {name!r} must be finite, got {v}")
+        return Fraction(v)
     if isinstance(v, numbers.Rational):
         return Fraction(int(v.numerator), int(v.denominator))
     if isinstance(v, numbers.Real):

@@ -458,3 +458,55 @@ def test_exit_130_survives_a_caught_interrupt_in_generated_code(tmp_path: Path) 
     done = subprocess.run([sys.executable, "-m", "kimain"], cwd=tmp_path, capture_output=True,
                           text=True, timeout=120)  # fmt: skip
     assert done.returncode == 0, (done.returncode, done.stderr)
+
+
+# ------------------------------------------- the first half second (issue 35, item 6)
+def _maps_hold(pid: int, needle: str) -> bool:
+    try:
+        return needle in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:  # gone
+        return True
+
+
+def _console_script() -> str | None:
+    import shutil
+
+    return shutil.which("toypoker")
+
+
+@pytest.mark.parametrize("entry", ["python -m", "console script"])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_signal_while_the_command_starts_prints_one_line(
+    entry: str, sig: int, tmp_path: Path
+) -> None:
+    """Issue 35: Ctrl-C in the first half second printed a KeyboardInterrupt traceback
+    through the package's imports (SIGTERM killed the command without a word).  The
+    signal is sent the moment numpy's compiled core is mapped into the process (read
+    from /proc/PID/maps: no timing): the command's own modules are still loading."""
+    import subprocess
+    import sys
+
+    if entry == "console script":
+        script = _console_script()
+        if script is None:
+            pytest.skip("no toypoker console script on PATH")
+        argv = [script]
+    else:
+        argv = [sys.executable, "-m", "toypoker"]
+    proc = subprocess.Popen(
+        [*argv, "solve", "leduc(players=2)", "--iterations", "100000000", "--no-table"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while not _maps_hold(proc.pid, "_multiarray_umath") and time.monotonic() < deadline:
+            time.sleep(0.001)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert err == "toypoker: interrupted\n", err
+    assert out == ""

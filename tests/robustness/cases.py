@@ -44,6 +44,7 @@ class Case:
     max_seconds: float | None = None  # must finish (fail) within this: before any work
     timeout: float = 60.0
     slow: bool = False
+    script: str | None = None  # a Python program run instead (python -c), args its title
 
 
 # ------------------------------------------------------------------ file makers
@@ -928,6 +929,10 @@ CASES: tuple[Case, ...] = tuple(
     + _other_profile_files()
     + _spec_cases()
 )
+
+from .cases_api import API_CASES  # noqa: E402 - issue 35's kinds, made with the helpers above
+
+CASES += API_CASES
 
 _ids = [c.id for c in CASES]
 assert len(_ids) == len(set(_ids)), sorted({i for i in _ids if _ids.count(i) > 1})

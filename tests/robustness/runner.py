@@ -59,11 +59,14 @@ def _limit_memory(cap: int = MEMORY_CAP) -> None:
     os.setpgid(0, 0)
 
 
-def run_subprocess(args: list[str], cwd: Path, timeout: float = TIMEOUT) -> Outcome:
-    """A fresh ``python -m toypoker args`` in ``cwd``."""
+def run_subprocess(
+    args: list[str], cwd: Path, timeout: float = TIMEOUT, script: str | None = None
+) -> Outcome:
+    """A fresh ``python -m toypoker args`` in ``cwd`` (``python -c script`` if given)."""
     t0 = time.monotonic()
+    argv = ["-c", script] if script is not None else ["-m", "toypoker", *args]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "toypoker", *args],
+        [sys.executable, *argv],
         cwd=cwd,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -106,7 +109,11 @@ class ForkServer:
         if ready.strip() != "ready":
             raise RuntimeError(f"fork server did not start: {ready!r}")
 
-    def run(self, args: list[str], cwd: Path, timeout: float = TIMEOUT) -> Outcome:
+    def run(
+        self, args: list[str], cwd: Path, timeout: float = TIMEOUT, script: str | None = None
+    ) -> Outcome:
+        if script is not None:  # a Python program: a fresh interpreter, as a user runs it
+            return run_subprocess(args, cwd, timeout, script)
         out, err = cwd / ".case-stdout", cwd / ".case-stderr"
         request = {
             "args": args,
@@ -212,7 +219,7 @@ def serve() -> None:  # pragma: no cover - the fork server's loop
 
 
 def make_runner():
-    """``(run, close)``: run(args, cwd, timeout) -> Outcome."""
+    """``(run, close)``: run(args, cwd, timeout, script=None) -> Outcome."""
     if os.environ.get("TOYPOKER_CASES_SUBPROCESS"):
         return run_subprocess, lambda: None
     server = ForkServer()

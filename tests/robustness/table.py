@@ -32,7 +32,7 @@ def run_case(case: Case, run) -> tuple[str, str, str]:
             if pre.returncode != 0:
                 return "setup failed", pre.describe(), "FAIL"
         _make_files(case, cwd)
-        out = run(list(case.args), cwd, case.timeout)
+        out = run(list(case.args), cwd, case.timeout, script=case.script)
         rc = "hang" if out.returncode is None else f"exit {out.returncode}"
         first = out.stderr_lines[0] if out.stderr_lines else out.stdout.strip()[:90]
         try:
@@ -58,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         for k, case in enumerate(CASES, 1):
             outcome, first, verdict = run_case(case, run)
             failed += verdict != "pass"
-            command = "toypoker " + " ".join(case.args)
+            command = ("python: " if case.script else "toypoker ") + " ".join(case.args)
             lines.append(
                 f"| {k} | {case.section} | {case.id} | `{_cell(command, 70)}` | "
                 f"{_cell(case.before, 50)} | {outcome} | {_cell(first, 80)} | {verdict} |"

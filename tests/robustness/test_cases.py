@@ -84,7 +84,7 @@ def test_case(case: Case, run, tmp_path: Path) -> None:
         pre = run(list(args), tmp_path, 120.0)
         assert pre.returncode == 0, f"setup failed:\n{pre.describe()}"
     _make_files(case, tmp_path)
-    out = run(list(case.args), tmp_path, case.timeout)
+    out = run(list(case.args), tmp_path, case.timeout, script=case.script)
     check(case, out)
     assert not (tmp_path / "pwned").exists()
 

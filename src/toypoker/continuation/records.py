@@ -15,11 +15,12 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import ToypokerError
+from ..frozen import FrozenRecord, read_only_copy
 from ..io import atomic_write_text, read_text_limited
 
 
-@dataclass(frozen=True)
-class EquilibriumCurve:
+@dataclass(frozen=True, eq=False)  # equality and pickling: FrozenRecord
+class EquilibriumCurve(FrozenRecord):
     """A traced branch of regularized equilibria.
 
     Attributes
@@ -48,6 +49,10 @@ class EquilibriumCurve:
     # the RegularizedSystem that traced it (not saved): reused by equilibria_at and
     # multiplicity, so nothing is rebuilt or recompiled
     system: object | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        for name in ("theta", "arclength", "expectations", "sigma"):  # read-only copies
+            object.__setattr__(self, name, read_only_copy(getattr(self, name)))
 
     # ------------------------------------------------------------------ csv
     def frequency_columns(self) -> list[tuple[str, int]]:

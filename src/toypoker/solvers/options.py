@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from enum import IntEnum, StrEnum
 
+from ..checks import plain, whole
 from ..errors import ToypokerError
 
 
@@ -72,10 +73,10 @@ stays a float (10^9 iterations ^ 20 < 10^308)."""
 
 
 def boolean(name: str, value: object) -> bool:
-    """``value`` if it is a bool, else a ToypokerError."""
-    if not isinstance(value, bool):
+    """``value`` if it is a bool (numpy's too), else a ToypokerError."""
+    if not isinstance(plain(value), bool):
         raise ToypokerError(f"option {name} must be true or false, not {value!r}")
-    return value
+    return bool(value)
 
 
 def real(
@@ -87,9 +88,10 @@ def real(
     open_low: bool = False,
 ) -> float:
     """``value`` as a float within ``[low, high]`` (``(low, high]`` if ``open_low``)."""
+    value = plain(value)
     if isinstance(value, bool) or not isinstance(value, int | float):
         try:
-            value = float(value)  # numpy numbers, Fractions
+            value = float(value)  # Fractions, Decimals
         except (TypeError, ValueError):
             raise ToypokerError(f"option {name} must be a number, not {value!r}") from None
     x = float(value)
@@ -106,10 +108,12 @@ def real(
 
 
 def integer(name: str, value: object, *, low: int = 0) -> int:
-    """``value`` as an int at least ``low``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+    """``value`` as an int at least ``low`` (a numpy integer, or a Fraction or Decimal of
+    integral value, too: :func:`~toypoker.checks.whole`)."""
+    n = whole(value)
+    if n is None or n < low:
         raise ToypokerError(f"option {name} must be an integer >= {low}, not {value!r}")
-    return int(value)
+    return n
 
 
 def choice(name: str, value: object, enum: type[StrEnum]) -> StrEnum:

@@ -4,7 +4,8 @@
 below (the library and the studies); nothing below imports it.
 """
 
+from .cluster import DASK_HINT
 from .jobs import JOB_KINDS, run_job
-from .run import DASK_HINT, PARQUET_HINT, SweepResult, grid, sweep
+from .run import PARQUET_HINT, SweepResult, grid, sweep
 
 __all__ = ["DASK_HINT", "JOB_KINDS", "PARQUET_HINT", "SweepResult", "grid", "run_job", "sweep"]

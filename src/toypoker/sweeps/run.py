@@ -21,27 +21,31 @@ import hashlib
 import io
 import itertools
 import json
-import logging
 import math
-import numbers
-import os
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
-from ..checks import check_callable, check_int, check_path, check_text, shown
+from ..checks import (
+    check_callable,
+    check_int,
+    check_path,
+    check_text,
+    plain,
+    plain_values,
+    shown,
+    whole,
+)
 from ..errors import SpecError, ToypokerError
 from ..games import canonical_spec
 from ..interrupts import deferred_interrupts
 from ..io import atomic_write_bytes, atomic_write_text
 from ..solvers.registry import get_method
 from ..spec import format_spec, format_value, parse_number, parse_spec, parse_value
+from .cluster import WorkersGoneError, run_on_dask
 from .jobs import JOB_KINDS, REQUIRED, Param, run_job
 
-DASK_HINT = 'sweeps on a cluster need dask.distributed: pip install "toypoker[dask]"'
 PARQUET_HINT = 'results.parquet needs pyarrow: pip install "toypoker[dask]"'
 JOB_FORMAT = "toypoker-sweep-job/1"
 SWEEP_FORMAT = "toypoker-sweep/1"
@@ -137,7 +141,8 @@ def _jobs(
     base = canonical_spec(spec)
     lists: dict[str, list[object]] = {}
     for name, vals in axes.items():
-        seq = list(vals) if isinstance(vals, list | tuple | range) else [vals]
+        listed = plain_values(vals)  # a list, tuple, range or numpy array: its values
+        seq = [plain(vals)] if listed is None else listed
         if not seq:
             raise ToypokerError(f"--param {name}: no values")
         if name in own:
@@ -312,17 +317,20 @@ def _check_sweep_args(
         check_int(workers, "workers", low=1)
     check_int(retries, "retries", low=0)
     if seeds is not None:
-        if isinstance(seeds, numbers.Integral) and not isinstance(seeds, bool):
+        listed = plain_values(seeds)
+        if whole(seeds) is not None:
             seeds = range(check_int(seeds, "seeds", low=1))
-        elif isinstance(seeds, list | tuple | range):
-            seeds = [check_int(s, "a seed", low=0) for s in seeds]
+        elif listed is not None:
+            seeds = [check_int(s, "a seed", low=0) for s in listed]
         else:
             raise ToypokerError(f"seeds must be a count or a list of seeds, not {shown(seeds)}")
         if not seeds:
             raise ToypokerError("seeds: give at least one seed (or None)")
     if methods is not None:
-        if not isinstance(methods, list | tuple):
+        names = None if isinstance(methods, str) else plain_values(methods)
+        if names is None:
             raise ToypokerError(f"methods must be a list of names, not {shown(methods)}")
+        methods = names
         if not methods:
             raise ToypokerError("methods: give at least one method (or None for the default)")
         methods = [check_text(m, "a method", "a method name") for m in methods]
@@ -420,7 +428,11 @@ def sweep(
                     raise KeyboardInterrupt
                 finish(j, rec)
     elif todo:
-        _on_dask(todo, scheduler, workers, retries, finish)
+        try:
+            run_on_dask(todo, scheduler, workers, retries, run_job, finish)
+        except WorkersGoneError as exc:
+            kept = f"; {len(done)} finished job(s) kept in {folder} (a rerun goes on)"
+            raise WorkersGoneError(f"{exc}{kept if folder else ''}") from None
     res = SweepResult(kind, spec_c, tuple(_row(j, done[j.id]) for j in jobs))
     if folder is not None:
         res.to_csv(folder / "results.csv")
@@ -429,77 +441,3 @@ def sweep(
         except ToypokerError:
             pass  # pyarrow missing: the CLI says so in one line
     return res
-
-
-SCHEDULER_TIMEOUT = 20.0
-"""Seconds a ``tcp://`` scheduler has to connect and answer dask's handshake."""
-
-
-def _connect(client_type: Callable[..., Any], address: object) -> Any:
-    """A ``distributed.Client`` of the scheduler at ``address``, or one line within
-    :data:`SCHEDULER_TIMEOUT` (a listener that is no dask scheduler never answers)."""
-    text = str(address)
-    if "://" not in text:
-        raise ToypokerError(
-            f"--scheduler {text[:60]!r}: give serial, local or a scheduler address such as "
-            "tcp://host:8786"
-        )
-    box: list[object] = []
-
-    def connect() -> None:
-        try:
-            box.append(client_type(text, timeout=f"{SCHEDULER_TIMEOUT:g}s"))
-        except Exception as exc:  # noqa: BLE001 - reported below in one line
-            box.append(exc)
-
-    worker = threading.Thread(target=connect, daemon=True)  # a hung handshake is left
-    worker.start()
-    worker.join(SCHEDULER_TIMEOUT + 5)
-    if not box:
-        raise ToypokerError(f"no dask scheduler answered at {text} within {SCHEDULER_TIMEOUT:g} s")
-    if isinstance(box[0], Exception):
-        reason = " ".join(str(box[0]).split())[:120] or type(box[0]).__name__
-        raise ToypokerError(f"cannot reach the scheduler {text}: {reason}")
-    return box[0]
-
-
-def _on_dask(
-    todo: list[Job], scheduler: object, workers: int | None, retries: int,
-    finish: Callable[[Job, dict], None],
-) -> None:  # fmt: skip
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise ToypokerError(DASK_HINT) from None
-    cluster = None
-    if hasattr(scheduler, "submit"):
-        client, own = scheduler, False
-    elif scheduler in ("local", "processes"):
-        n = workers or os.cpu_count() or 1
-        cluster = LocalCluster(
-            n_workers=n, processes=True, threads_per_worker=1, dashboard_address=None,
-            silence_logs=logging.ERROR,
-        )  # fmt: skip
-        client, own = Client(cluster), True
-    else:
-        client, own = _connect(Client, scheduler), True
-    try:
-        futures, by_key = [], {}
-        for j in todo:
-            fut = client.submit(run_job, j.kind, j.params, True, key=f"toypoker-{j.id}",
-                                retries=retries, pure=False)  # fmt: skip
-            futures.append(fut)
-            by_key[fut.key] = j
-        for fut in as_completed(futures):
-            job = by_key[fut.key]
-            try:
-                rec = fut.result()
-            except Exception as exc:  # noqa: BLE001 - a worker died every time: recorded
-                rec = {"status": "failed", "result": {}, "seconds": 0.0,
-                       "error": " ".join(f"{type(exc).__name__}: {exc}".split())}  # fmt: skip
-            finish(job, rec)
-    finally:
-        if own:
-            client.close()
-        if cluster is not None:
-            cluster.close()
