@@ -129,8 +129,7 @@ class Solver:
 
     def step(self, n: int = 1) -> Solver:
         """Run ``n`` iterations (an exact method finishes in its first); returns self."""
-        if isinstance(n, bool) or not isinstance(n, int | np.integer) or n < 0:
-            raise ToypokerError(f"step(n) needs an integer n >= 0, not {n!r}")
+        n = check_int(n, "n", low=0)
         t0 = time.perf_counter()
         m, g, o = self.method, self.game, self.options
         if m.step_many is not None and n > 1:

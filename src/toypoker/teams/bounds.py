@@ -341,7 +341,7 @@ def projected_starts(
     strong_inf = strong.row_infoset[rows]
 
     def starts(profile: Profile) -> list[np.ndarray]:
-        probs = np.asarray(Profile.uniform(strong).probs, dtype=np.float64)
+        probs = np.array(Profile.uniform(strong).probs, dtype=np.float64)
         src = np.asarray(profile.probs, dtype=np.float64)
         for off, off_s, k in pairs:
             probs[off_s : off_s + k] = src[off : off + k]

@@ -29,7 +29,7 @@ def test_same_exact_value_as_the_row_lp(spec: str) -> None:
     rows = solve(g, "lp")
     vg = compile_vector(g)
     for layout in (vg, rank_hands(vg)):  # physical hands, and one hand a rank
-        res = solve(layout, "lp")
+        res = solve(as_game(layout), "lp")
         assert res.certified and rows.certified
         assert res.value_exact == rows.value_exact
         assert res.nash_conv == 0.0
