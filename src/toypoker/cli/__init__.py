@@ -227,7 +227,13 @@ def _command(command: Any, args: list[str]) -> int:
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("toypoker: interrupted\n")
         return common.INTERRUPTED
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader of our output has gone: done, quietly
+        common.reader_gone()
+        return 0
+    except SystemExit as exc:  # click's own answer to a closed pipe is sys.exit(1)
+        if not isinstance(exc.__context__, BrokenPipeError):
+            raise
+        common.reader_gone()
         return 0
     except MemoryError:  # an allocation beyond the machine (numpy's ArrayMemoryError too)
         common.one_line(

@@ -371,6 +371,8 @@ def solve(
         )
         raise typer.Exit(1)
     if stopped == "interrupted":
+        if ck is None or not ck.exists():  # a scratch state that could not be written
+            raise interrupted(f"stopped after {res.iterations} iterations; state not kept", None)
         raise interrupted(
             f"stopped after {res.iterations} iterations; state saved in {ck}",
             resume_hint(drop=("--resume",), add=("--resume", str(ck))),
@@ -423,6 +425,8 @@ def _solve_seeds(
                 g, method=method, seed=s, checkpoint=seeded(base, s), resume=previous, **kw
             )
             if stopped_name(r.stopped) == "interrupted":
+                if not seeded(base, s).exists():  # a scratch state that could not be written
+                    raise interrupted(f"seed {s} stopped; states not kept", None)
                 raise interrupted(
                     f"seed {s} stopped after {r.iterations} iterations ({k} of {seeds} seeds "
                     f"done); states saved as {seeded(base, s).name} etc. in {base.parent}",
