@@ -29,6 +29,7 @@ from ..spec import parse_value
 from ..vector.layout import VectorGame
 from .common import (
     Bar,
+    FractionsOpt,
     JsonOpt,
     MilpSecondsOpt,
     SpecArg,
@@ -66,7 +67,10 @@ MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion 
 
 DecimalsOpt = Annotated[
     int | None,
-    typer.Option(help="Print probabilities with this many decimals (default: exact fractions)."),
+    typer.Option(
+        help="Print probabilities with this many decimals (default: 3 for floats; exact "
+        "ones as short fractions like 2/3 or 6 decimals, --fractions in full)."
+    ),
 ]
 
 
@@ -205,6 +209,7 @@ def solve(
     resume: Annotated[Path | None, typer.Option(help="Continue from a checkpoint.")] = None,
     table: Annotated[bool, typer.Option("--table/--no-table", help="Print the strategy.")] = True,
     decimals: DecimalsOpt = None,
+    fractions: FractionsOpt = False,
     option: Annotated[
         list[str] | None,
         typer.Option(
@@ -323,7 +328,7 @@ def solve(
                 "-o or --csv writes the profile)"
             )
         elif table:
-            out.print(strategy_table(res.profile, decimals))
+            out.print(strategy_table(res.profile, decimals, fractions=fractions))
         out.print(
             values_table(
                 vector_values(res) if vector else evaluate(g, res.profile),
