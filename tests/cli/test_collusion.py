@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -57,14 +58,20 @@ def test_table7_bad_input(one_line_error, args):
 
 
 @pytest.mark.slow
-def test_table7_team_optimal_columns(cli, tmp_path):
+def test_table7_team_optimal_columns(cli, tmp_path, monkeypatch):
     # kuhn(players=3), team 23: the team-optimal values per placement -- strong: the
     # merged LP's 1/12, 5/78, 0 (tests/games/test_collusion.py); weak: the TMECor values
     # 5/132, 7/264, -1/24 (tests/solvers/test_tmecor.py) -- and the Public team-optimal
     # payoffs, their rotation average split equally between the members
+    monkeypatch.setenv("TOYPOKER_PROGRESS_EVERY", "0")  # every progress line
     args = ["collusion", "table7", "kuhn(players=3)", "--team", "23", "--iterations", "300"]
     code, out, err = cli(*args, "--plot", tmp_path / "t7.png", "--json")
     assert code == 0, err
+    # issue 34: the progress read "evaluations: 11/7" (the 2n+1 equilibria as the total
+    # of 2 n games evaluated and 2 n team-optimal solves); 3 placements x 2 x 2 = 12
+    counts = re.findall(r"collusion evaluations: (\d+)/(\d+)", err)
+    assert counts and {int(t) for _, t in counts} == {12}
+    assert all(int(k) <= int(t) for k, t in counts)
     data = json.loads(out)
     rows = {(r["collusion"], r["team"]): r for r in data["team_optimal"]}
     want = {

@@ -162,3 +162,33 @@ def test_a_second_run_on_a_live_checkpoint_refuses_naming_the_first(tmp_path):
     )
     _, err = resumed.communicate(timeout=120)
     assert resumed.returncode == 0, err  # what the run said it saved is there
+
+
+# ------------------------------- 35.5 / 34.4: the files toypoker writes read back cleanly
+def test_a_profile_toypoker_wrote_reads_back_without_a_snapping_note(cli, tmp_path):
+    # before: `solve -o p.json` then `eval`/`verify` noted "decimals at P1:1: and 11 more
+    # did not sum to 1 exactly; snapped onto the simplex" about toypoker's own floats
+    prof = tmp_path / "p.json"
+    assert cli("solve", K2, "--iterations", "100", "-o", prof)[0] == 0
+    for command in ("eval", "verify"):
+        code, _, err = cli(command, K2, prof)
+        assert code in (0, 1) and "snapped" not in err, err  # 1: verify's "not an equilibrium"
+    hand = tmp_path / "hand.json"  # decimals written by hand: still noted
+    hand.write_text(prof.read_text().replace('"exact": false,', ""))
+    assert "snapped onto the simplex" in cli("verify", K2, hand)[2]
+
+
+@pytest.mark.parametrize("name", ["p.json", "r.json"])
+def test_a_file_of_another_format_version_is_refused_naming_both(cli, one_line_error, tmp_path,
+                                                                 name):  # fmt: skip
+    # before: a profile file of another format version was read as version 1
+    path = tmp_path / name
+    option = "-o" if name == "p.json" else "--result"
+    assert cli("solve", K2, "--iterations", "5", option, path)[0] == 0
+    text = path.read_text()
+    path.write_text(text.replace("toypoker-profile/1", "toypoker-profile/9", 1)
+                    .replace("toypoker-result/2", "toypoker-result/9", 1))  # fmt: skip
+    err = one_line_error("eval", K2, path)
+    version = "toypoker-profile/9" if name == "p.json" else "toypoker-result/9"
+    assert f"format '{version}'" in err
+    assert "toypoker-profile/1" in err and "toypoker-result/2" in err

@@ -21,7 +21,8 @@ from ..collusion import (
 )
 from ..errors import ToypokerError
 from ..games import canonical_spec
-from ..games.collusion import Team, seat_digits
+from ..games.collusion import Team, placements, seat_digits
+from ..highs import silence_banner
 from ..io import exact_text
 from ..spec import parse_spec
 from .common import (
@@ -111,6 +112,7 @@ def table7(
     check_figure(plot)
     check_file(save, "--save")
     check_readable(profiles, "--profiles")
+    silence_banner()  # HiGHS's, printed on stdout by its first model (toypoker.highs)
     seats = the_team.seats
     if profiles is not None:
         stored = CollusionProfiles.load(profiles)
@@ -147,7 +149,11 @@ def table7(
                 ) from None
     if save is not None:
         stored.save(save)
-    with Bar("collusion evaluations", len(stored.sigma), fields=("game",)) as bar:
+    # one message a game evaluated (each placement, strong and weak), as many again for
+    # the team-optimal values: the bar's count never passes its total
+    optimal = team_optimal and len(seats) == n_players(spec) - 1
+    n_games = len(placements(n_players(spec), seats)) * len(STRENGTHS) * (2 if optimal else 1)
+    with Bar("collusion evaluations", n_games, fields=("game",)) as bar:
 
         def seen(message: str) -> None:
             bar.update(advance=0 if bar.values["game"] == "-" else 1, game=message)
@@ -156,7 +162,7 @@ def table7(
             t = collusion_table_from(
                 stored,
                 progress=seen,
-                team_optimal=team_optimal and len(seats) == n_players(spec) - 1,
+                team_optimal=optimal,
                 team_seconds=team_seconds,
             )
         except KeyboardInterrupt:
@@ -368,6 +374,7 @@ def tmecor(
     at_least("--sharing-iterations", sharing_iterations, 0)
     if oracle not in TMECOR_ORACLES:
         raise ToypokerError(f"--oracle must be one of {', '.join(TMECOR_ORACLES)}, got {oracle!r}")
+    silence_banner()  # HiGHS's, printed on stdout by its first model (toypoker.highs)
     if relaxation_seconds is not None and oracle != "relaxation":
         raise ToypokerError("--relaxation-seconds is for --oracle relaxation")
     if pdlp_seconds < 0:
