@@ -42,6 +42,11 @@ def test_table7_prints_table(cli):
     assert code == 0, err
     assert "suspicious" in out.replace("\n", " ") or "suspici" in out
     assert "NashConv of the equilibria used" in out
+    # issue 34: one seat naming, P1..Pn and a team as P1+P2 (was "team AB", rows A, B, C)
+    flat = " ".join(out.split())
+    assert "team P1+P2 (win sharing)" in flat and "team AB" not in flat  # the default team
+    assert "P3 (out)" in out and "P1 (team)" in out and "C (out)" not in out
+    assert "strong team P2+P3: value in [" in out  # a placement of the team
 
 
 @pytest.mark.parametrize(
@@ -113,6 +118,10 @@ def test_tmecor_exact_on_three_card_kuhn(cli, team):
     code, out, err = cli("collusion", "tmecor", "kuhn(players=3,cards=3)", "--team", team)
     assert code == 0, err
     assert "team value in [0, 0]" in out and "width 0 (exact)" in out
+    # issue 34: one seat naming, P1..Pn and a team as P2+P3 (was "team 23 against player 1")
+    names = "+".join(f"P{d}" for d in team)
+    outsider = ({"1", "2", "3"} - set(team)).pop()
+    assert f"TMECor of team {names} against P{outsider} in" in out
 
 
 def test_tmecor_save_adds_one_record_per_game_and_team(cli, tmp_path):
@@ -357,8 +366,8 @@ def test_table7_ctrl_c_says_what_stands(cli, monkeypatch):
     code, out, err = cli(*args)
     assert code == 130, err
     assert "Strong collusion payoffs" in out and "team-optimal" not in out.split("NashConv of")[0]
-    assert "strong team {2,3} team-optimal (merged LP" in out and "1/12" in out, out
-    assert "weak team {2,3} team-optimal (TMECor" in out and out.count(", interrupted)") == 1
+    assert "strong team P2+P3 team-optimal (merged LP" in out and "1/12" in out, out
+    assert "weak team P2+P3 team-optimal (TMECor" in out and out.count(", interrupted)") == 1
     assert "the Nash columns are complete" in err, err
 
 
@@ -371,6 +380,6 @@ def test_table7_pot_sharing_says_the_team_optimal_split(cli):
                          "--iterations", "20", "--team-seconds", "5")  # fmt: skip
     assert code == 0, err
     assert out.count("team-optimal: the team's value split equally") == 2, out
-    assert "strong team {1,2} team-optimal (TMECor, backward-induction oracle" in out, out
+    assert "strong team P1+P2 team-optimal (TMECor, backward-induction oracle" in out, out
     code, out, _ = cli("collusion", "table7", "--help")
     assert "pot sharing) the TMECor bracket" in " ".join(out.split()), out

@@ -42,6 +42,7 @@ from .common import (
     plot_option,
     positive,
     print_json,
+    seat_names,
     stopped_name,
 )
 from .tables import team_option
@@ -189,14 +190,13 @@ def table7(
         f"strong {nc['strong']:.2g}, weak {nc['weak']:.2g} (largest over placements)"
     )
     for members, lo, hi in t.team_values:
-        digits = seat_digits(members)
-        out.print(f"strong team {{{','.join(digits)}}}: value in [{lo:+.6f}, {hi:+.6f}]")
+        out.print(f"strong team {seat_names(members)}: value in [{lo:+.6f}, {hi:+.6f}]")
     for r in t.team_optimal:
-        digits = ",".join(seat_digits(r.members))
         value = num(r.low) if r.exact else f"[{num(r.low)}, {num(r.high)}]"
         stop = ", interrupted" if r.interrupted else ""
-        out.print(f"{r.strength} team {{{digits}}} team-optimal ({r.how}, {r.seconds:.1f} s"
-                  f"{stop}): {value}")  # fmt: skip
+        team = seat_names(r.members)
+        out.print(f"{r.strength} team {team} team-optimal ({r.how}, {r.seconds:.1f} s{stop}): "
+                  f"{value}")  # fmt: skip
     if save is not None:
         out.print(f"equilibria written to {save}")
     if plot:
@@ -242,7 +242,7 @@ def table7_tables(t: CollusionTable) -> list[Table]:
     value, the three-player Nash payoff, the team-optimal payoff (Public only; a
     bracket ``[lo, hi]`` when the TMECor did not close)."""
     n = len(next(iter(t.payoffs.values())))
-    names = "".join(chr(65 + p) for p in t.team)
+    names = seat_names(t.team)
     printed = _printed(t.spec, t.team, t.sharing)
     tables = []
     for strength in STRENGTHS:
@@ -277,7 +277,7 @@ def table7_tables(t: CollusionTable) -> list[Table]:
                 if c == "public" and optimal is not None:
                     lo, hi = optimal[p]
                     cells.append(f"{lo:+.5f}" if closed else f"[{lo:+.5f}, {hi:+.5f}]")
-            tab.add_row(f"{chr(65 + p)} ({role})", *cells)
+            tab.add_row(f"P{p + 1} ({role})", *cells)
         tables.append(tab)
     return tables
 
@@ -429,8 +429,7 @@ def tmecor(
     if json_:
         print_json({**r.to_json_dict(), "oracle_option": oracle, "sharing_iterations_run": ran})
     else:
-        digits = seat_digits(r.team)
-        out.print(f"TMECor of team {digits} against player {r.outsider + 1} in {r.spec}")
+        out.print(f"TMECor of team {seat_names(r.team)} against P{r.outsider + 1} in {r.spec}")
         out.print(f"team value in [{_exact(r.lower)}, {_exact(r.upper)}]")
         out.print(f"width {_exact(r.width)}{' (exact)' if r.exact else ''}")
         out.print(f"{r.columns} joint plans generated, {len(r.plans)} in the mixture")

@@ -213,6 +213,11 @@ def rows_refusal(spec: str) -> str | None:
     return None
 
 
+def seat_names(seats: Sequence[int]) -> str:
+    """0-based seats as printed everywhere: ``P2+P3`` (the papers' ``P1..Pn``)."""
+    return "+".join(f"P{s + 1}" for s in seats)
+
+
 def num(x: object, fractions: bool = False) -> str:
     """A number for people: 12 significant digits; an exact fraction also as ``p/q``
     when it is short (:data:`SHORT_FRACTION` characters) or ``fractions`` is set."""

@@ -14,7 +14,7 @@ from ..game import Game
 from ..games.collusion import Team
 from ..io import exact_text
 from ..profile import Profile
-from .common import num
+from .common import num, seat_names
 
 
 def team_option(digits: str, n_players: int, own: Team | None = None) -> Team:
@@ -69,7 +69,7 @@ def team_lines(te: TeamEvaluation, target: float | None = None) -> list[str]:
                                                          strict=True))  # fmt: skip
     how = f"({te.how})" if "(" not in te.how else f"by {te.how}"  # no nested parentheses
     lines = [
-        f"team {te.digits} {how}: value {num(te.value)}, joint best response "
+        f"team {seat_names(te.team)} {how}: value {num(te.value)}, joint best response "
         f"{num(te.br_value)}, team gain {num(te.gain)}; outsider gain {outs}"
     ]
     if target is not None and float(te.gain) > target:
@@ -196,7 +196,7 @@ def strategy_table(
 
 def player_names(game: Game | None, n: int) -> list[str]:
     """``P1``, ``P2``, ...; in a strong team's merged game (``merge=true``) the team's
-    player says so (``P1 (team 12)``) and an outsider its seat when it moved."""
+    player says so (``P1 (team P1+P2)``) and an outsider its seat when it moved."""
     names = [f"P{p + 1}" for p in range(n)]
     team = Team.of_params(game.params) if game is not None and game.params.get("merge") else None
     if team is None or game is None:
@@ -204,7 +204,7 @@ def player_names(game: Game | None, n: int) -> list[str]:
     seats = n + len(team.seats) - 1  # the members' game
     for seat, q in enumerate(team.merged_seat(seats)):
         if seat == team.seats[0]:
-            names[q] = f"P{q + 1} (team {team.digits})"
+            names[q] = f"P{q + 1} (team {seat_names(team.seats)})"
         elif seat not in team.seats and seat != q:
             names[q] = f"P{q + 1} (seat {seat + 1})"
     return names
