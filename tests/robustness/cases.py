@@ -917,6 +917,8 @@ def _spec_cases() -> list[Case]:
     return out
 
 
+from .cases_files import file_cases  # noqa: E402  (it builds on Case, above)
+
 CASES: tuple[Case, ...] = tuple(
     _section1()
     + _section2()
@@ -927,6 +929,7 @@ CASES: tuple[Case, ...] = tuple(
     + _profile_cases()
     + _other_profile_files()
     + _spec_cases()
+    + file_cases()
 )
 
 _ids = [c.id for c in CASES]
