@@ -49,7 +49,8 @@ def run_lock(path: str | Path, what: str, folder: bool = False) -> Iterator[Path
     what
         What ``path`` is, for the message (``"checkpoint"``, ``"sweep folder"``).
     folder
-        ``path`` is a folder (created if absent): its lock lives inside it.
+        ``path`` is a folder: its lock lives inside it.  The folder holding the lock
+        is created if absent, as writing ``path`` would.
 
     Yields
     ------
@@ -65,8 +66,7 @@ def run_lock(path: str | Path, what: str, folder: bool = False) -> Iterator[Path
     lock = lock_path(path, folder)
     while True:
         try:
-            if folder:
-                Path(path).mkdir(parents=True, exist_ok=True)
+            lock.parent.mkdir(parents=True, exist_ok=True)  # as the writer of path would
             fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
             raise ToypokerError(f"cannot lock {what} {path}: {lock}: {exc.strerror}") from None

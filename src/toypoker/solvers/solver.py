@@ -262,18 +262,19 @@ class Solver:
         scratch = isinstance(checkpoint, ScratchCheckpoint)
         # a checkpoint in use by a live run is locked: a second run refuses (issue 35)
         held = run_lock(checkpoint, "checkpoint") if checkpoint and not scratch else nullcontext()
-        with held, deferred_interrupts() as flag:
-            try:
-                stopped = self._loop(
-                    iterations, checks, points, seconds, target_nash_conv, target_max_gain,
-                    progress, checkpoint, checkpoint_seconds, flag, busy,
-                )  # fmt: skip
-            except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread
-                stopped, hard = Stopped.INTERRUPTED, busy[0]
-            except SystemError as exc:  # a signal surfacing from a compiled kernel
-                if not caused_by_interrupt(exc):
-                    raise
-                stopped, hard = Stopped.INTERRUPTED, True
+        with held:  # the lock spans the run and its last save
+            with deferred_interrupts() as flag:
+                try:
+                    stopped = self._loop(
+                        iterations, checks, points, seconds, target_nash_conv, target_max_gain,
+                        progress, checkpoint, checkpoint_seconds, flag, busy,
+                    )  # fmt: skip
+                except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread
+                    stopped, hard = Stopped.INTERRUPTED, busy[0]
+                except SystemError as exc:  # a signal surfacing from a compiled kernel
+                    if not caused_by_interrupt(exc):
+                        raise
+                    stopped, hard = Stopped.INTERRUPTED, True
             # else the last periodic checkpoint stands; a scratch one only to resume
             resumable = not scratch or stopped is Stopped.INTERRUPTED
             if checkpoint is not None and not hard and resumable:
