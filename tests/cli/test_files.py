@@ -73,6 +73,18 @@ def test_a_closed_pipe_ends_the_command_with_exit_0_and_nothing_on_stderr(args):
     assert err == ""
 
 
+@pytest.mark.parametrize("args", [("solve", K2, "--iterations", "3", "--json"), ("games",)])
+def test_a_closed_pipe_exits_0_when_stdout_is_block_buffered(args):
+    # as a shell pipes it (no PYTHONUNBUFFERED): before, what print() left in Python's
+    # buffer failed at exit, "Exception ignored ... BrokenPipeError" and status 120
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+    proc = subprocess.Popen([sys.executable, "-m", "toypoker", *args], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)  # fmt: skip
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=120)
+    assert (proc.returncode, err) == (0, "")
+
+
 def test_a_closed_pipe_on_verify_exits_0(tmp_path):
     subprocess.run(
         [sys.executable, "-m", "toypoker", "solve", K2, "--method", "lp", "-o", "p.json"],
