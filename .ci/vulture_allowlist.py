@@ -52,3 +52,6 @@ from toypoker.cli.common import add_hidden_aliases  # noqa: E402
 # a hidden alias is a click option whose attributes click reads (cli/common.py)
 add_hidden_aliases.hidden
 add_hidden_aliases.expose_value
+from toypoker.cli.common import _Console  # noqa: E402
+
+_Console.on_broken_pipe  # rich calls it when standard output's reader has gone

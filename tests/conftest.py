@@ -103,3 +103,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return 1 if item.get_closest_marker("slow") is not None else 2
 
     items.sort(key=rank)
+
+
+@pytest.fixture
+def char_device(tmp_path) -> Callable[[str], Path]:
+    """``char_device("null")`` (or ``"full"``): a character device to write to that a
+    test may break without harm -- its own node made in ``tmp_path`` as root (a writer
+    that replaced the device then replaces this copy, never the machine's ``/dev/null``),
+    the system's as another user (who cannot replace it)."""
+    import os
+    import stat
+
+    numbers = {"null": 3, "full": 7}  # Linux's mem devices, major 1 (devices.txt)
+
+    def make(name: str) -> Path:
+        if os.geteuid() != 0:
+            return Path("/dev") / name
+        node = tmp_path / f"dev-{name}"
+        os.mknod(node, stat.S_IFCHR | 0o666, os.makedev(1, numbers[name]))
+        return node
+
+    return make

@@ -1,10 +1,12 @@
-"""Small I/O helpers: atomic writes (a result file is either complete or absent)."""
+"""Small I/O helpers: the one writer of every output file (a result file is either
+complete or absent; a link, a pipe or a device is written, never replaced)."""
 
 from __future__ import annotations
 
 import contextlib
 import glob
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -58,30 +60,86 @@ def clean_stale_temporaries(path: str | Path) -> list[Path]:
     return removed
 
 
+def write_target(path: str | Path) -> Path:
+    """The file a write of ``path`` lands in: ``path`` itself, or for a symbolic link
+    its final target (followed through every link, a dangling one included), so the
+    link stays a link and its target gets the data."""
+    path = Path(path)
+    return Path(os.path.realpath(path)) if path.is_symlink() else path
+
+
+def in_place(path: str | Path) -> bool:
+    """Whether ``path`` (its :func:`write_target`) exists and is not a regular file or
+    folder -- a named pipe, a device such as ``/dev/null``, a socket: written in place
+    with a plain open, never replaced by a file."""
+    try:
+        mode = write_target(path).stat().st_mode
+    except OSError:  # absent (a new file), or a folder we cannot look into
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
+def _named(exc: OSError, path: Path) -> ToypokerError:
+    return ToypokerError(f"cannot write {path}: {exc.strerror or exc}")
+
+
 @contextlib.contextmanager
 def atomic_open(path: str | Path) -> Iterator[BinaryIO]:
-    """A binary file to write ``path`` through, atomically: a temporary file in the
-    same folder, flushed and fsynced when the block ends, then renamed over the
-    target (removed instead if the block raises).  Temporaries of earlier writers
-    that were killed mid-write are removed first (:func:`clean_stale_temporaries`).
-    A large file can so be streamed in pieces, never held whole in memory."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    folder.mkdir(parents=True, exist_ok=True)
-    clean_stale_temporaries(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".tmp", dir=folder)
+    """A binary file to write ``path`` through, the one way every output is written.
+
+    A regular file (or a new path) is replaced atomically: a temporary file in the same
+    folder, flushed and fsynced when the block ends, then renamed over the target
+    (removed instead if the block raises); temporaries of earlier writers that were
+    killed mid-write are removed first (:func:`clean_stale_temporaries`).  A symbolic
+    link's target is written so (the link stays).  A named pipe, a device or any other
+    file that is not regular (:func:`in_place`) is opened and written in place, never
+    replaced.  A large file can so be streamed in pieces, never held whole in memory.
+
+    Raises
+    ------
+    ToypokerError
+        One line naming the file when it cannot be written (a full disk, a file-size
+        limit, a read-only folder).
+    """
+    shown = Path(path)
+    target = write_target(shown)
+    if in_place(target):
+        try:
+            fh = open(target, "wb")  # noqa: SIM115 -- closed below, its errors named
+        except OSError as exc:
+            raise _named(exc, shown) from None
+        with fh:
+            try:
+                yield fh
+                fh.flush()
+            except OSError as exc:
+                if exc.filename is not None:
+                    raise
+                raise _named(exc, shown) from None
+        return
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        clean_stale_temporaries(target)
+        fd, tmp = tempfile.mkstemp(
+            prefix=f".{target.name}.{os.getpid()}.", suffix=".tmp", dir=folder
+        )
+    except OSError as exc:
+        raise _named(exc, shown) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             yield fh
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; a result file is ordinary
-        os.replace(tmp, path)
-    except BaseException:
+        os.replace(tmp, target)
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except OSError:
             pass
+        if isinstance(exc, OSError) and exc.filename in (None, tmp):  # ours, not the block's
+            raise _named(exc, shown) from None
         raise
 
 

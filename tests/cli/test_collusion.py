@@ -2,6 +2,7 @@
 
 import dataclasses
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -41,6 +42,11 @@ def test_table7_prints_table(cli):
     assert code == 0, err
     assert "suspicious" in out.replace("\n", " ") or "suspici" in out
     assert "NashConv of the equilibria used" in out
+    # issue 34: one seat naming, P1..Pn and a team as P1+P2 (was "team AB", rows A, B, C)
+    flat = " ".join(out.split())
+    assert "team P1+P2 (win sharing)" in flat and "team AB" not in flat  # the default team
+    assert "P3 (out)" in out and "P1 (team)" in out and "C (out)" not in out
+    assert "strong team P2+P3: value in [" in out  # a placement of the team
 
 
 @pytest.mark.parametrize(
@@ -57,14 +63,20 @@ def test_table7_bad_input(one_line_error, args):
 
 
 @pytest.mark.slow
-def test_table7_team_optimal_columns(cli, tmp_path):
+def test_table7_team_optimal_columns(cli, tmp_path, monkeypatch):
     # kuhn(players=3), team 23: the team-optimal values per placement -- strong: the
     # merged LP's 1/12, 5/78, 0 (tests/games/test_collusion.py); weak: the TMECor values
     # 5/132, 7/264, -1/24 (tests/solvers/test_tmecor.py) -- and the Public team-optimal
     # payoffs, their rotation average split equally between the members
+    monkeypatch.setenv("TOYPOKER_PROGRESS_EVERY", "0")  # every progress line
     args = ["collusion", "table7", "kuhn(players=3)", "--team", "23", "--iterations", "300"]
     code, out, err = cli(*args, "--plot", tmp_path / "t7.png", "--json")
     assert code == 0, err
+    # issue 34: the progress read "evaluations: 11/7" (the 2n+1 equilibria as the total
+    # of 2 n games evaluated and 2 n team-optimal solves); 3 placements x 2 x 2 = 12
+    counts = re.findall(r"collusion evaluations: (\d+)/(\d+)", err)
+    assert counts and {int(t) for _, t in counts} == {12}
+    assert all(int(k) <= int(t) for k, t in counts)
     data = json.loads(out)
     rows = {(r["collusion"], r["team"]): r for r in data["team_optimal"]}
     want = {
@@ -106,6 +118,10 @@ def test_tmecor_exact_on_three_card_kuhn(cli, team):
     code, out, err = cli("collusion", "tmecor", "kuhn(players=3,cards=3)", "--team", team)
     assert code == 0, err
     assert "team value in [0, 0]" in out and "width 0 (exact)" in out
+    # issue 34: one seat naming, P1..Pn and a team as P2+P3 (was "team 23 against player 1")
+    names = "+".join(f"P{d}" for d in team)
+    outsider = ({"1", "2", "3"} - set(team)).pop()
+    assert f"TMECor of team {names} against P{outsider} in" in out
 
 
 def test_tmecor_save_adds_one_record_per_game_and_team(cli, tmp_path):
@@ -350,8 +366,8 @@ def test_table7_ctrl_c_says_what_stands(cli, monkeypatch):
     code, out, err = cli(*args)
     assert code == 130, err
     assert "Strong collusion payoffs" in out and "team-optimal" not in out.split("NashConv of")[0]
-    assert "strong team {2,3} team-optimal (merged LP" in out and "1/12" in out, out
-    assert "weak team {2,3} team-optimal (TMECor" in out and out.count(", interrupted)") == 1
+    assert "strong team P2+P3 team-optimal (merged LP" in out and "1/12" in out, out
+    assert "weak team P2+P3 team-optimal (TMECor" in out and out.count(", interrupted)") == 1
     assert "the Nash columns are complete" in err, err
 
 
@@ -364,6 +380,6 @@ def test_table7_pot_sharing_says_the_team_optimal_split(cli):
                          "--iterations", "20", "--team-seconds", "5")  # fmt: skip
     assert code == 0, err
     assert out.count("team-optimal: the team's value split equally") == 2, out
-    assert "strong team {1,2} team-optimal (TMECor, backward-induction oracle" in out, out
+    assert "strong team P1+P2 team-optimal (TMECor, backward-induction oracle" in out, out
     code, out, _ = cli("collusion", "table7", "--help")
     assert "pot sharing) the TMECor bracket" in " ".join(out.split()), out

@@ -13,7 +13,7 @@ def test_solve_eval_verify_show_the_team_gain(cli, tmp_path):
     spec = "kuhn(players=3,team=12)"
     code, out, err = cli("solve", spec, "--target-nash-conv", "1e-3", "-o", path, "--no-table")
     assert code == 0, err
-    assert "team 12 (enumeration)" in out and "exceeds the target 0.001" in out
+    assert "team P1+P2 (enumeration)" in out and "exceeds the target 0.001" in out
     code, out, _ = cli("solve", spec, "--target-nash-conv", "1e-3", "--json")
     res = json.loads(out)
     gain = res["team"]["gain"]
@@ -68,7 +68,7 @@ def test_a_largest_gain_target_also_says_the_team_gains_more(cli):
     code, out, err = cli("solve", "kuhn(players=3)", "--team", "12", "--target-max-gain", "1e-3",
                          "--no-table")  # fmt: skip
     assert code == 0, err
-    assert "team 12 (" in out and "exceeds the target 0.001" in out, out
+    assert "team P1+P2 (" in out and "exceeds the target 0.001" in out, out
 
 
 def test_seeds_show_each_seeds_team_evaluation(cli):
@@ -85,10 +85,10 @@ def test_seeds_show_each_seeds_team_evaluation(cli):
     assert all(t["team"] == "12" and t["how"] and t["gain"] > 0 for t in data["team"])
     code, out, err = cli("solve", "kuhn(players=3)", "--team", "12", *args)
     assert code == 0, err
-    assert "seed 0: team 12 (" in out and "seed 1: team 12 (" in out, out
+    assert "seed 0: team P1+P2 (" in out and "seed 1: team P1+P2 (" in out, out
     code, out, err = cli("solve", "kuhn(players=3,team=12,strong=true)", *args)
     assert code == 0, err
-    assert "solved as the merged team" in out and "seed 1: team 12" in out, out
+    assert "solved as the merged team" in out and "seed 1: team P1+P2" in out, out
 
 
 def test_lp_on_a_strong_pot_sharing_team_hints_at_merge(one_line_error, cli):
@@ -114,6 +114,6 @@ def test_team_line_has_no_nested_parentheses():
 
     g = load_game("kuhn(players=3)")
     te = evaluate(g, Profile.uniform(g), team=(0, 1)).team
-    assert "(" not in te.how and team_lines(te)[0].startswith(f"team 12 ({te.how}): value")
+    assert "(" not in te.how and team_lines(te)[0].startswith(f"team P1+P2 ({te.how}): value")
     slow = dataclasses.replace(te, how="alternating (lower bound)")
-    assert team_lines(slow)[0].startswith("team 12 by alternating (lower bound): value")
+    assert team_lines(slow)[0].startswith("team P1+P2 by alternating (lower bound): value")

@@ -90,3 +90,22 @@ def test_range_animation_reports_each_frame(tmp_path):
     figures.animate_ranges(_curve(game, 3), game, tmp_path / "r.gif", frames=3,
                            progress=seen.append)  # fmt: skip
     assert seen[-3:] == [1, 2, 3]
+
+
+def test_range_animation_writes_no_temporary_file(tmp_path, monkeypatch):
+    """Issue 35 item 4: the GIF went through a temporary file in the temporary folder
+    (a missing, full or read-only one failed it, naming no file); now it is written
+    straight through the package's one writer, a link's target included."""
+    import tempfile
+
+    from toypoker import load_game
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "no-such-folder"))
+    game = load_game("kuhn(players=3)")
+    target = tmp_path / "real.gif"
+    link = tmp_path / "r.gif"
+    link.symlink_to(target)
+    figures.animate_ranges(_curve(game, 3), game, link, frames=2)
+    assert link.is_symlink()
+    with Image.open(target) as im:
+        assert im.format == "GIF" and im.n_frames == 2

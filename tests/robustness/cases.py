@@ -918,6 +918,8 @@ def _spec_cases() -> list[Case]:
     return out
 
 
+from .cases_files import file_cases  # noqa: E402  (it builds on Case, above)
+
 CASES: tuple[Case, ...] = tuple(
     _section1()
     + _section2()
@@ -928,6 +930,7 @@ CASES: tuple[Case, ...] = tuple(
     + _profile_cases()
     + _other_profile_files()
     + _spec_cases()
+    + file_cases()
 )
 
 from .cases_api import API_CASES  # noqa: E402 - issue 35's kinds, made with the helpers above

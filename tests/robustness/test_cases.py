@@ -84,8 +84,13 @@ def test_case(case: Case, run, tmp_path: Path) -> None:
         pre = run(list(args), tmp_path, 120.0)
         assert pre.returncode == 0, f"setup failed:\n{pre.describe()}"
     _make_files(case, tmp_path)
+    after = getattr(case, "after", None)  # cases_files.FileCase: what the exit cannot show
     out = run(list(case.args), tmp_path, case.timeout, script=case.script)
-    check(case, out)
+    try:
+        check(case, out)
+    finally:
+        if after is not None:
+            after(tmp_path, out)
     assert not (tmp_path / "pwned").exists()
 
 

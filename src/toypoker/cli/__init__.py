@@ -206,11 +206,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     quiet = interrupts.quiet_dropped_interrupts() if previous else contextlib.nullcontext()
     try:
         with quiet:
-            return _command(command, args)
+            return _flushed(_command(command, args))
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
         interrupts.forget_interrupts()  # the Python API after this command starts clean
+
+
+def _flushed(code: int) -> int:
+    """``code``, once what the command printed has left Python's buffer: a reader that
+    has gone by then (``toypoker solve --json | head -1``) ends it with 0, quietly, not
+    with Python's "Exception ignored ... BrokenPipeError" and status 120 at exit."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        common.reader_gone()
+        return 0
+    except (OSError, ValueError):  # closed or odd stdout: nothing more to say on it
+        pass
+    return code
 
 
 def _command(command: Any, args: list[str]) -> int:
@@ -227,7 +241,13 @@ def _command(command: Any, args: list[str]) -> int:
     except (typer.Abort, KeyboardInterrupt):
         sys.stderr.write("toypoker: interrupted\n")
         return common.INTERRUPTED
-    except BrokenPipeError:
+    except BrokenPipeError:  # the reader of our output has gone: done, quietly
+        common.reader_gone()
+        return 0
+    except SystemExit as exc:  # click's own answer to a closed pipe is sys.exit(1)
+        if not isinstance(exc.__context__, BrokenPipeError):
+            raise
+        common.reader_gone()
         return 0
     except MemoryError:  # an allocation beyond the machine (numpy's ArrayMemoryError too)
         common.one_line(

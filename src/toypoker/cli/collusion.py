@@ -21,7 +21,8 @@ from ..collusion import (
 )
 from ..errors import ToypokerError
 from ..games import canonical_spec
-from ..games.collusion import Team, seat_digits
+from ..games.collusion import Team, placements, seat_digits
+from ..highs import silence_banner
 from ..io import exact_text
 from ..spec import parse_spec
 from .common import (
@@ -41,6 +42,7 @@ from .common import (
     plot_option,
     positive,
     print_json,
+    seat_names,
     stopped_name,
 )
 from .tables import team_option
@@ -111,6 +113,7 @@ def table7(
     check_figure(plot)
     check_file(save, "--save")
     check_readable(profiles, "--profiles")
+    silence_banner()  # HiGHS's, printed on stdout by its first model (toypoker.highs)
     seats = the_team.seats
     if profiles is not None:
         stored = CollusionProfiles.load(profiles)
@@ -147,7 +150,11 @@ def table7(
                 ) from None
     if save is not None:
         stored.save(save)
-    with Bar("collusion evaluations", len(stored.sigma), fields=("game",)) as bar:
+    # one message a game evaluated (each placement, strong and weak), as many again for
+    # the team-optimal values: the bar's count never passes its total
+    optimal = team_optimal and len(seats) == n_players(spec) - 1
+    n_games = len(placements(n_players(spec), seats)) * len(STRENGTHS) * (2 if optimal else 1)
+    with Bar("collusion evaluations", n_games, fields=("game",)) as bar:
 
         def seen(message: str) -> None:
             bar.update(advance=0 if bar.values["game"] == "-" else 1, game=message)
@@ -156,7 +163,7 @@ def table7(
             t = collusion_table_from(
                 stored,
                 progress=seen,
-                team_optimal=team_optimal and len(seats) == n_players(spec) - 1,
+                team_optimal=optimal,
                 team_seconds=team_seconds,
             )
         except KeyboardInterrupt:
@@ -183,14 +190,13 @@ def table7(
         f"strong {nc['strong']:.2g}, weak {nc['weak']:.2g} (largest over placements)"
     )
     for members, lo, hi in t.team_values:
-        digits = seat_digits(members)
-        out.print(f"strong team {{{','.join(digits)}}}: value in [{lo:+.6f}, {hi:+.6f}]")
+        out.print(f"strong team {seat_names(members)}: value in [{lo:+.6f}, {hi:+.6f}]")
     for r in t.team_optimal:
-        digits = ",".join(seat_digits(r.members))
         value = num(r.low) if r.exact else f"[{num(r.low)}, {num(r.high)}]"
         stop = ", interrupted" if r.interrupted else ""
-        out.print(f"{r.strength} team {{{digits}}} team-optimal ({r.how}, {r.seconds:.1f} s"
-                  f"{stop}): {value}")  # fmt: skip
+        team = seat_names(r.members)
+        out.print(f"{r.strength} team {team} team-optimal ({r.how}, {r.seconds:.1f} s{stop}): "
+                  f"{value}")  # fmt: skip
     if save is not None:
         out.print(f"equilibria written to {save}")
     if plot:
@@ -236,7 +242,7 @@ def table7_tables(t: CollusionTable) -> list[Table]:
     value, the three-player Nash payoff, the team-optimal payoff (Public only; a
     bracket ``[lo, hi]`` when the TMECor did not close)."""
     n = len(next(iter(t.payoffs.values())))
-    names = "".join(chr(65 + p) for p in t.team)
+    names = seat_names(t.team)
     printed = _printed(t.spec, t.team, t.sharing)
     tables = []
     for strength in STRENGTHS:
@@ -271,7 +277,7 @@ def table7_tables(t: CollusionTable) -> list[Table]:
                 if c == "public" and optimal is not None:
                     lo, hi = optimal[p]
                     cells.append(f"{lo:+.5f}" if closed else f"[{lo:+.5f}, {hi:+.5f}]")
-            tab.add_row(f"{chr(65 + p)} ({role})", *cells)
+            tab.add_row(f"P{p + 1} ({role})", *cells)
         tables.append(tab)
     return tables
 
@@ -368,6 +374,7 @@ def tmecor(
     at_least("--sharing-iterations", sharing_iterations, 0)
     if oracle not in TMECOR_ORACLES:
         raise ToypokerError(f"--oracle must be one of {', '.join(TMECOR_ORACLES)}, got {oracle!r}")
+    silence_banner()  # HiGHS's, printed on stdout by its first model (toypoker.highs)
     if relaxation_seconds is not None and oracle != "relaxation":
         raise ToypokerError("--relaxation-seconds is for --oracle relaxation")
     if pdlp_seconds < 0:
@@ -422,8 +429,7 @@ def tmecor(
     if json_:
         print_json({**r.to_json_dict(), "oracle_option": oracle, "sharing_iterations_run": ran})
     else:
-        digits = seat_digits(r.team)
-        out.print(f"TMECor of team {digits} against player {r.outsider + 1} in {r.spec}")
+        out.print(f"TMECor of team {seat_names(r.team)} against P{r.outsider + 1} in {r.spec}")
         out.print(f"team value in [{_exact(r.lower)}, {_exact(r.upper)}]")
         out.print(f"width {_exact(r.width)}{' (exact)' if r.exact else ''}")
         out.print(f"{r.columns} joint plans generated, {len(r.plans)} in the mixture")

@@ -29,12 +29,36 @@ from rich.progress import (
 )
 
 from ..errors import SpecError, ToypokerError
-from ..io import atomic_write_text, exact_text
+from ..io import atomic_write_text, exact_text, in_place, write_target
+from ..solvers.checkpoint import ScratchCheckpoint
 
 if TYPE_CHECKING:
     from ..games.layout_count import LayoutCount
 
-out = Console()
+
+def reader_gone() -> None:
+    """Standard output's reader has gone (``toypoker verify ... | head -1``): send the rest,
+    and Python's flush at exit, to ``/dev/null``, so the command ends quietly."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):  # no real descriptor (a test's captured stdout)
+        pass
+    finally:
+        os.close(devnull)
+
+
+class _Console(Console):
+    """rich's console, but a closed pipe ends the command with exit 0 (rich's own
+    answer, ``SystemExit(1)``, reads as the documented "not an equilibrium" status)."""
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        reader_gone()
+        raise BrokenPipeError  # main() returns 0 for it
+
+
+out = _Console()
 err = Console(stderr=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
@@ -187,6 +211,11 @@ def rows_refusal(spec: str) -> str | None:
     except SpecError as e:
         return str(e)
     return None
+
+
+def seat_names(seats: Sequence[int]) -> str:
+    """0-based seats as printed everywhere: ``P2+P3`` (the papers' ``P1..Pn``)."""
+    return "+".join(f"P{s + 1}" for s in seats)
 
 
 def num(x: object, fractions: bool = False) -> str:
@@ -398,7 +427,10 @@ def check_file(path: Path | None, option: str) -> None:
         return
     if str(path).endswith(os.sep) or path.is_dir():
         raise ToypokerError(f"{option} {path} is a folder; give a file name")
-    _folder_ok(path.parent if str(path.parent) else Path("."), option, path)
+    if in_place(path):  # a named pipe or a device: written in place, its folder untouched
+        return
+    target = write_target(path)  # a symbolic link's target is what gets written
+    _folder_ok(target.parent if str(target.parent) else Path("."), option, path)
 
 
 #: figure formats every ``--plot`` writes (matplotlib's, by the file's suffix)
@@ -441,9 +473,14 @@ def check_readable(path: Path | None, option: str) -> None:
         raise ToypokerError(f"{option} {path} is a folder, not a file")
 
 
-def temp_checkpoint(kind: str) -> Path:
-    """Where an interrupted run without ``--checkpoint`` keeps its state."""
-    return Path(tempfile.gettempdir()) / f"toypoker-{kind}-{os.getpid()}.npz"
+def temp_checkpoint(kind: str) -> ScratchCheckpoint:
+    """Where an interrupted run without ``--checkpoint`` keeps its state: written only
+    to resume, best-effort (:class:`~toypoker.solvers.checkpoint.ScratchCheckpoint`)."""
+    try:
+        folder = tempfile.gettempdir()  # it tries to write a file in each candidate
+    except OSError:  # none writable now (a file-size limit, a full disk): writes fail quietly
+        folder = os.environ.get("TMPDIR") or "/tmp"  # noqa: S108 -- only a name here
+    return ScratchCheckpoint(folder) / f"toypoker-{kind}-{os.getpid()}.npz"
 
 
 # ------------------------------------------------------------ interrupts

@@ -15,8 +15,12 @@ from ..errors import ProfileError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games import load_game
+from ..io import read_text_limited
 from ..layouts.engine import vector_evaluate, vector_of
-from ..profile import Profile
+from ..profile import FORMAT as PROFILE_FORMAT
+from ..profile import MAX_PROFILE_BYTES, Profile
+from ..profile import _loads as json_loads
+from ..result import RESULT_FORMAT
 from ..solvers.analysis import deviations
 from .common import (
     FractionsOpt,
@@ -80,12 +84,35 @@ def _load_profile(path: Path, game: Game, exact: bool) -> Profile:
     if is_archive(path):  # the compact archive (solve -o p.npz / --result r.npz)
         prof = read_profile(path, game)
         return prof.to_exact() if exact and not prof.exact else prof
+    data = profile_json(path)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        prof = Profile.from_json(path, game, exact=exact or None)
+        prof = Profile.from_json_dict(data, game, exact=exact or None)
+    body = data.get("profile", data) if isinstance(data, dict) else None
+    floats = isinstance(body, dict) and body.get("exact") is False
     for w in caught:
+        if floats and prof.snapped and "snapped onto the simplex" in str(w.message):
+            continue  # floats as toypoker wrote them: read exactly, they never sum to 1
         one_line(str(w.message), kind="note")
     return prof
+
+
+#: the formats of the JSON files a profile is read from (a profile, a result's profile)
+PROFILE_FORMATS = (PROFILE_FORMAT, RESULT_FORMAT)
+
+
+def profile_json(path: Path) -> object:
+    """The decoded JSON of a profile or result file, its format version checked: a file
+    of an unknown version is refused in one line naming both versions (one without a
+    ``format``, written by hand, is read)."""
+    data = json_loads(read_text_limited(path, MAX_PROFILE_BYTES, "profile"), path)
+    fmt = data.get("format") if isinstance(data, dict) else None
+    if fmt is not None and fmt not in PROFILE_FORMATS:
+        raise ProfileError(
+            f"{path} is of format {str(fmt)[:60]!r}; this toypoker reads {PROFILE_FORMAT} "
+            f"profiles and {RESULT_FORMAT} results"
+        )
+    return data
 
 
 def eval_(

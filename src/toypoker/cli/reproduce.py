@@ -18,6 +18,7 @@ import typer
 
 from .. import report
 from ..errors import ToypokerError
+from ..locks import run_lock
 from . import common
 from .common import (
     Bar,
@@ -176,17 +177,21 @@ def reproduce(
     progress = _Progress(len(tasks))
     try:
         runner = functools.partial(run_in_process, ctx.obj) if ctx.obj else None
-        results = report.compute(
-            out_dir, tasks, seed, fresh=fresh, progress=progress, run_command=runner
-        )
+        # a folder in use by a live report is locked: a second run refuses (issue 35)
+        with run_lock(out_dir, "report folder", folder=True):
+            results = report.compute(
+                out_dir, tasks, seed, fresh=fresh, progress=progress, run_command=runner
+            )
+            run = report.RunInfo(
+                "quick" if quick else "full", seed, time.perf_counter() - t0, skipped
+            )
+            write = report.write_html if format_ == "html" else report.write_json
+            pages = write(out_dir, results, run)
     except KeyboardInterrupt:
         progress.close()
         raise interrupted(
             f"finished items are kept in {out_dir / 'items'}", resume_hint(drop=("--fresh",))
         ) from None
-    run = report.RunInfo("quick" if quick else "full", seed, time.perf_counter() - t0, skipped)
-    write = report.write_html if format_ == "html" else report.write_json
-    pages = write(out_dir, results, run)
     failed = [r for r in results if r.error]
     total = report.counts(results)
     if json_:

@@ -28,6 +28,7 @@ from ..solvers.registry import get_method
 from ..spec import parse_value
 from .common import (
     Bar,
+    FractionsOpt,
     JsonOpt,
     MilpSecondsOpt,
     SpecArg,
@@ -66,7 +67,10 @@ MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion 
 
 DecimalsOpt = Annotated[
     int | None,
-    typer.Option(help="Print probabilities with this many decimals (default: exact fractions)."),
+    typer.Option(
+        help="Print probabilities with this many decimals (default: 3 for floats; exact "
+        "ones as short fractions like 2/3 or 6 decimals, --fractions in full)."
+    ),
 ]
 
 
@@ -205,6 +209,7 @@ def solve(
     resume: Annotated[Path | None, typer.Option(help="Continue from a checkpoint.")] = None,
     table: Annotated[bool, typer.Option("--table/--no-table", help="Print the strategy.")] = True,
     decimals: DecimalsOpt = None,
+    fractions: FractionsOpt = False,
     option: Annotated[
         list[str] | None,
         typer.Option(
@@ -327,7 +332,7 @@ def solve(
                 "-o or --csv writes the profile)"
             )
         elif table:
-            out.print(strategy_table(res.profile, decimals))
+            out.print(strategy_table(res.profile, decimals, fractions=fractions))
         out.print(
             values_table(
                 vector_values(res) if vector else evaluate(g, res.profile),
@@ -375,6 +380,8 @@ def solve(
         )
         raise typer.Exit(1)
     if stopped == "interrupted":
+        if ck is None or not ck.exists():  # a scratch state that could not be written
+            raise interrupted(f"stopped after {res.iterations} iterations; state not kept", None)
         raise interrupted(
             f"stopped after {res.iterations} iterations; state saved in {ck}",
             resume_hint(drop=("--resume",), add=("--resume", str(ck))),
@@ -456,6 +463,8 @@ def _solve_seeds(
                 g, method=method, seed=s, checkpoint=seeded(base, s), resume=previous, **kw
             )
             if stopped_name(r.stopped) == "interrupted":
+                if not seeded(base, s).exists():  # a scratch state that could not be written
+                    raise interrupted(f"seed {s} stopped; states not kept", None)
                 raise interrupted(
                     f"seed {s} stopped after {r.iterations} iterations ({k} of {seeds} seeds "
                     f"done); states saved as {seeded(base, s).name} etc. in {base.parent}",

@@ -9,7 +9,8 @@ from typing import Annotated
 
 import typer
 
-from ..errors import ToypokerError
+from ..errors import SpecError, ToypokerError
+from ..spec import parse_number
 from ..sweeps import JOB_KINDS, PARQUET_HINT, grid
 from ..sweeps import sweep as run_sweep
 from ..sweeps.jobs import REQUIRED
@@ -27,6 +28,33 @@ from .common import (
 )
 
 MAX_EXIT = 125  # exit status = failed jobs, capped (126+ mean other things to a shell)
+
+
+def check_range(text: str) -> None:
+    """A ``--param NAME=LO:HI:STEPS`` range, each rule checked on its own so an error
+    names the one broken (``sweeps.grid`` parses it): three parts, STEPS a whole number
+    of at least 1, LO and HI exact numbers.  Lists (``NAME=V1,V2``) pass unchecked."""
+    name, sep, rest = text.partition("=")
+    if not sep or ":" not in rest:
+        return
+    where = f"--param {name.strip()}={rest.strip()}"
+    parts = [x.strip() for x in rest.split(":")]
+    if len(parts) != 3:
+        raise ToypokerError(
+            f"{where}: a range is LO:HI:STEPS, three parts separated by ':', not {len(parts)}"
+        )
+    lo, hi, steps = parts
+    if not steps.isdigit() or int(steps) < 1:
+        raise ToypokerError(
+            f"{where}: STEPS is how many values, a whole number of at least 1, not {steps!r}"
+        )
+    for label, v in (("LO", lo), ("HI", hi)):
+        try:
+            parse_number(v)
+        except SpecError:
+            raise ToypokerError(
+                f"{where}: {label} must be an exact number (like 2, -1.5, 3/2 or 2e-3), not {v!r}"
+            ) from None
 
 
 def _seeds(text: str | None) -> list[int] | None:
@@ -91,6 +119,7 @@ def sweep(
     at_least("--retries", retries, 0)
     axes: dict[str, list[object]] = {}
     for text in param or []:
+        check_range(text)
         name, values = grid(text)
         if name in axes:
             raise ToypokerError(f"--param {name} given twice")

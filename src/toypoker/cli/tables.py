@@ -5,14 +5,16 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy as sp
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 
 from ..errors import ToypokerError
 from ..evaluate import Evaluation, TeamEvaluation
 from ..game import Game
 from ..games.collusion import Team
+from ..io import exact_text
 from ..profile import Profile
-from .common import num
+from .common import num, seat_names
 
 
 def team_option(digits: str, n_players: int, own: Team | None = None) -> Team:
@@ -67,7 +69,7 @@ def team_lines(te: TeamEvaluation, target: float | None = None) -> list[str]:
                                                          strict=True))  # fmt: skip
     how = f"({te.how})" if "(" not in te.how else f"by {te.how}"  # no nested parentheses
     lines = [
-        f"team {te.digits} {how}: value {num(te.value)}, joint best response "
+        f"team {seat_names(te.team)} {how}: value {num(te.value)}, joint best response "
         f"{num(te.br_value)}, team gain {num(te.gain)}; outsider gain {outs}"
     ]
     if target is not None and float(te.gain) > target:
@@ -78,18 +80,94 @@ def team_lines(te: TeamEvaluation, target: float | None = None) -> list[str]:
     return lines
 
 
-def prob_text(x: object, decimals: int | None) -> str:
-    """A probability: the exact fraction in full, or ``decimals`` places."""
+SHORT_PROBABILITY = 5
+"""Exact probabilities written with at most this many characters (``2/3``, ``1/18``)
+print as fractions in a strategy table; longer ones as 6 decimals."""
+
+
+def prob_text(x: object, decimals: int | None, fractions: bool = False) -> str:
+    """A probability: ``decimals`` places; by default 3 for a float, and for an exact
+    number its fraction when short (:data:`SHORT_PROBABILITY`), else 6 decimals; every
+    exact one as its whole fraction with ``fractions``."""
     if decimals is None and isinstance(x, Fraction):
-        return str(x)
+        text = exact_text(x)
+        if fractions or len(text) <= SHORT_PROBABILITY:
+            return text
+        return f"{float(x):.6f}"
     return f"{float(x):.{3 if decimals is None else decimals}f}"
 
 
-def strategy_table(profile: Profile, decimals: int | None = None, limit: int = 200) -> Table:
-    """One row per infoset, one column per action of the game.
+#: characters of a table's frame around its columns: a border and padding each side
+_FRAME = 3
 
-    Exact profiles print whole fractions unless ``decimals`` is given; floating
-    profiles print 3 decimals by default.  Restricted (forced) infosets are dim.
+
+class WrappedColumns:
+    """A table whose value columns are wrapped to the width it is printed at: one table
+    for each group of columns that fits, each saying which of the columns it shows --
+    no column is ever squeezed out of sight (rich shrinks them to nothing otherwise).
+
+    Parameters
+    ----------
+    title, caption
+        Of the whole table.
+    head
+        The first column's header; its cells (``rows[i][0]``) fold when too long.
+    columns
+        The value columns' headers.
+    rows
+        ``(first cell, [one cell per value column])``.
+    what
+        What the columns are, for the titles of a wrapped table (``"actions"``).
+    """
+
+    def __init__(self, title: str, caption: str | None, head: str, columns: list[str],
+                 rows: list[tuple[str, list[str]]], what: str) -> None:  # fmt: skip
+        self.title, self.caption, self.head = title, caption, head
+        self.columns, self.rows, self.what = columns, rows, what
+
+    def tables(self, width: int) -> list[Table]:
+        """The tables that print within ``width`` characters."""
+        label_w = min(20, max([len(self.head) // 2, *(len(r[0]) for r in self.rows)]))
+        cell_w = [
+            max([len(c), *(len(r[1][k]) for r in self.rows)]) for k, c in enumerate(self.columns)
+        ]
+        room = width - label_w - 2 * _FRAME
+        parts: list[list[int]] = [[]]
+        used = 0
+        for k, w in enumerate(cell_w):
+            if parts[-1] and used + w + _FRAME > room:
+                parts.append([])
+                used = 0
+            parts[-1].append(k)
+            used += w + _FRAME
+        tables = []
+        for n, part in enumerate(parts):
+            title = self.title
+            if len(parts) > 1:
+                shown = ", ".join(self.columns[k] for k in part)
+                title += f" ({n + 1}/{len(parts)}: {shown} of {len(self.columns)} {self.what})"
+            t = Table(title=title, title_justify="left", caption=self.caption,
+                      caption_justify="left")  # fmt: skip
+            t.add_column(self.head, overflow="fold", min_width=label_w)
+            for k in part:
+                t.add_column(self.columns[k], justify="right", no_wrap=True, min_width=cell_w[k])
+            for first, cells in self.rows:
+                t.add_row(first, *(cells[k] for k in part))
+            tables.append(t)
+        return tables
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield from self.tables(options.max_width)
+
+
+def strategy_table(
+    profile: Profile, decimals: int | None = None, limit: int = 200, fractions: bool = False
+) -> WrappedColumns:
+    """One row per infoset, one column per action of the game (wrapped into several
+    tables on a narrow terminal, :class:`WrappedColumns`).
+
+    Floating profiles print 3 decimals by default, exact ones short fractions or 6
+    decimals (:func:`prob_text`).  Restricted (forced) infosets are dim.
     """
     g = profile.game
     actions: list[str] = []
@@ -97,31 +175,28 @@ def strategy_table(profile: Profile, decimals: int | None = None, limit: int = 2
         for a in i.actions:
             if a not in actions:
                 actions.append(a)
-    more = len(g.infosets) - limit
-    t = Table(
-        title="Strategy: probability of each action",
-        title_justify="left",
-        caption=f"... {more} more infosets; save all with -o or --csv" if more > 0 else None,
-        caption_justify="left",
-    )
-    t.add_column("infoset (player:cards:history)", no_wrap=True)
-    for a in actions:
-        t.add_column(a, justify="right", overflow="fold")
-    for n, i in enumerate(g.infosets):
-        if n >= limit:
-            break
+    rows = []
+    for i in g.infosets[:limit]:
         cells = [""] * len(actions)
         for k, a in enumerate(i.actions):
-            cells[actions.index(a)] = prob_text(profile.probs[i.offset + k], decimals)
+            cells[actions.index(a)] = prob_text(profile.probs[i.offset + k], decimals, fractions)
         if i.restricted:
             cells = [f"[dim]{c}[/dim]" if c else c for c in cells]
-        t.add_row(i.label, *cells)
-    return t
+        rows.append((i.label, cells))
+    more = len(g.infosets) - limit
+    return WrappedColumns(
+        "Strategy: probability of each action",
+        f"... {more} more infosets; save all with -o or --csv" if more > 0 else None,
+        "infoset (player:cards:history)",
+        actions,
+        rows,
+        "actions",
+    )
 
 
 def player_names(game: Game | None, n: int) -> list[str]:
     """``P1``, ``P2``, ...; in a strong team's merged game (``merge=true``) the team's
-    player says so (``P1 (team 12)``) and an outsider its seat when it moved."""
+    player says so (``P1 (team P1+P2)``) and an outsider its seat when it moved."""
     names = [f"P{p + 1}" for p in range(n)]
     team = Team.of_params(game.params) if game is not None and game.params.get("merge") else None
     if team is None or game is None:
@@ -129,7 +204,7 @@ def player_names(game: Game | None, n: int) -> list[str]:
     seats = n + len(team.seats) - 1  # the members' game
     for seat, q in enumerate(team.merged_seat(seats)):
         if seat == team.seats[0]:
-            names[q] = f"P{q + 1} (team {team.digits})"
+            names[q] = f"P{q + 1} (team {seat_names(team.seats)})"
         elif seat not in team.seats and seat != q:
             names[q] = f"P{q + 1} (seat {seat + 1})"
     return names

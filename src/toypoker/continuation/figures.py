@@ -5,8 +5,6 @@ the curve (his videos: equal arclength steps, linear interpolation)."""
 from __future__ import annotations
 
 import math
-import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,7 +14,7 @@ from matplotlib.figure import Figure
 
 from ..evaluate import infoset_reach
 from ..game import Game
-from ..io import atomic_write_bytes
+from ..io import atomic_open
 from ..literature.papers.billingham import NODE_NUMBERS
 from ..plots import figure, get_cmap, save_figure, subplots
 from .curves import EquilibriumCurve
@@ -227,14 +225,18 @@ def animate_ranges(
         return []
 
     anim = FuncAnimation(fig, frame, frames=frames, blit=False)
-    fd, tmp = tempfile.mkstemp(suffix=".gif")
-    os.close(fd)
-    try:
-        anim.save(tmp, writer=PillowWriter(fps=fps), dpi=110)  # legible text (issue 14)
-        data = Path(tmp).read_bytes()
-    finally:
-        os.unlink(tmp)
-    atomic_write_bytes(path, data)
+    anim.save(path, writer=_GifWriter(fps=fps), dpi=110)  # legible text (issue 14)
+
+
+class _GifWriter(PillowWriter):
+    """matplotlib's GIF writer, its file written by :func:`~toypoker.io.atomic_open` (no
+    temporary file of its own in the temporary folder, links and pipes written)."""
+
+    def finish(self) -> None:
+        with atomic_open(self.outfile) as fh:
+            self._frames[0].save(fh, format="GIF", save_all=True,
+                                 append_images=self._frames[1:],
+                                 duration=int(1000 / self.fps), loop=0)  # fmt: skip
 
 
 def plot_multiplicity(mult, curve: EquilibriumCurve, path: str | Path) -> None:

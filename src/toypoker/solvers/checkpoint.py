@@ -75,6 +75,14 @@ class Checkpoint:
     seconds: float
 
 
+class ScratchCheckpoint(type(Path())):  # type: ignore[misc]  # PosixPath or WindowsPath
+    """A checkpoint path the user did not ask for (the command line's state of a run
+    without ``--checkpoint``, kept so an interrupted run can resume).  A run writes it
+    only when interrupted, or periodically while a long run goes on -- best-effort and
+    silently: a read-only or full temporary folder, or a file-size limit, never fails
+    the run.  No lock: the name holds the process id."""
+
+
 def check_state(state: Any, where: str) -> None:
     """ToypokerError unless every array of ``state`` is finite (``where`` names it)."""
     for f in dataclasses.fields(state):
@@ -311,4 +319,11 @@ def _check_rng(path: Path, state: Any) -> None:
         raise ToypokerError(f"checkpoint {path}: bad random generator state ({exc})") from None
 
 
-__all__ = ["CHECKPOINT_FORMAT", "Checkpoint", "check_state", "load_checkpoint", "save_checkpoint"]
+__all__ = [
+    "CHECKPOINT_FORMAT",
+    "Checkpoint",
+    "ScratchCheckpoint",
+    "check_state",
+    "load_checkpoint",
+    "save_checkpoint",
+]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from contextlib import nullcontext, suppress
 from pathlib import Path
 from typing import Any
 
@@ -35,10 +36,11 @@ from ..kernels import evaluate as kernel_evaluate
 from ..layouts import load_game, rows_of
 from ..layouts.engine import vector_evaluate, vector_of
 from ..layouts.vector.methods import runs_on_vectors, vector_method
+from ..locks import run_lock
 from ..profile import Profile
 from ..result import Result, Stopped, TracePoint
 from .base import Method
-from .checkpoint import Checkpoint, load_checkpoint, save_checkpoint
+from .checkpoint import Checkpoint, ScratchCheckpoint, load_checkpoint, save_checkpoint
 from .registry import get_method, options_dict, parse_options
 
 FIRST_VECTOR_CHECK = 50
@@ -274,21 +276,36 @@ class Solver:
         stopped = Stopped.ITERATIONS
         busy = [False]  # inside a step: an interrupt there may leave the state mid-step
         hard = False
-        with deferred_interrupts() as flag:
-            try:
-                stopped = self._loop(
-                    iterations, checks, points, seconds, target_nash_conv, target_max_gain,
-                    progress, checkpoint, checkpoint_seconds, flag, busy,
-                )  # fmt: skip
-            except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread
-                stopped, hard = Stopped.INTERRUPTED, busy[0]
-            except SystemError as exc:  # a signal surfacing from a compiled kernel
-                if not caused_by_interrupt(exc):
-                    raise
-                stopped, hard = Stopped.INTERRUPTED, True
-        if checkpoint is not None and not hard:  # else the last periodic checkpoint stands
-            self.save_checkpoint(checkpoint, tuple(points))
+        scratch = isinstance(checkpoint, ScratchCheckpoint)
+        # a checkpoint in use by a live run is locked: a second run refuses (issue 35)
+        held = run_lock(checkpoint, "checkpoint") if checkpoint and not scratch else nullcontext()
+        with held:  # the lock spans the run and its last save
+            with deferred_interrupts() as flag:
+                try:
+                    stopped = self._loop(
+                        iterations, checks, points, seconds, target_nash_conv, target_max_gain,
+                        progress, checkpoint, checkpoint_seconds, flag, busy,
+                    )  # fmt: skip
+                except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread
+                    stopped, hard = Stopped.INTERRUPTED, busy[0]
+                except SystemError as exc:  # a signal surfacing from a compiled kernel
+                    if not caused_by_interrupt(exc):
+                        raise
+                    stopped, hard = Stopped.INTERRUPTED, True
+            # else the last periodic checkpoint stands; a scratch one only to resume
+            resumable = not scratch or stopped is Stopped.INTERRUPTED
+            if checkpoint is not None and not hard and resumable:
+                self._save(checkpoint, tuple(points))
         return self.result(stopped, tuple(points), budgets)
+
+    def _save(self, path: Path, trace: tuple[TracePoint, ...]) -> None:
+        """:meth:`save_checkpoint`, best-effort and silent for a :class:`ScratchCheckpoint`
+        (a file nobody asked for never fails a run)."""
+        if not isinstance(path, ScratchCheckpoint):
+            self.save_checkpoint(path, trace)
+            return
+        with suppress(OSError, ToypokerError):
+            self.save_checkpoint(path, trace)
 
     def _loop(
         self, iterations, checks, points, seconds, target_nash_conv, target_max_gain,
@@ -330,7 +347,7 @@ class Solver:
             if progress is not None:
                 progress(t, nc)
             if checkpoint is not None and time.monotonic() - last_save >= checkpoint_seconds:
-                self.save_checkpoint(checkpoint, tuple(points))
+                self._save(checkpoint, tuple(points))
                 last_save = time.monotonic()
             if nc is not None and target_nash_conv is not None and nc <= target_nash_conv:
                 return Stopped.TARGET

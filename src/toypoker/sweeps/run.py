@@ -23,6 +23,7 @@ import itertools
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -41,6 +42,7 @@ from ..errors import SpecError, ToypokerError
 from ..games import canonical_spec
 from ..interrupts import deferred_interrupts
 from ..io import atomic_write_bytes, atomic_write_text
+from ..locks import LOCK_NAME, run_lock
 from ..solvers.registry import get_method
 from ..spec import format_spec, format_value, parse_number, parse_spec, parse_value
 from .cluster import WorkersGoneError, run_on_dask
@@ -300,7 +302,7 @@ def _prepare(out: Path, kind: str, spec: str) -> None:
             old = None
         if not isinstance(old, dict) or (old.get("kind"), old.get("spec")) != (kind, spec):
             raise ToypokerError(f"{out} holds another sweep; give a new folder")
-    elif out.exists() and any(out.iterdir()):
+    elif out.exists() and any(p.name != LOCK_NAME for p in out.iterdir()):
         raise ToypokerError(f"{out} is not empty and holds no sweep; give a new folder")
 
 
@@ -394,50 +396,53 @@ def sweep(
     jobs = _jobs(kind, spec, dict(axes or {}), seeds, methods)
     spec_c = jobs[0].params["spec"]
     folder = None if out is None else Path(out)
-    done: dict[str, dict] = {}
-    if folder is not None:
-        _prepare(folder, kind, spec_c)
-        for j in jobs:
-            rec = _read(folder / "jobs" / f"{j.id}.json")
-            if rec is not None and rec.get("status") == "ok":
-                done[j.id] = rec
-        head = {"format": SWEEP_FORMAT, "kind": kind, "spec": spec_c,
-                "jobs": [j.id for j in jobs]}  # fmt: skip
-        atomic_write_text(folder / "sweep.json", json.dumps(head, indent=1) + "\n")
-    failed = 0
-
-    def finish(job: Job, rec: dict) -> None:
-        nonlocal failed
-        done[job.id] = rec
-        failed += rec["status"] != "ok"
+    # a folder in use by a live sweep is locked: a second run refuses (issue 35)
+    held = nullcontext() if folder is None else run_lock(folder, "sweep folder", folder=True)
+    with held:
+        done: dict[str, dict] = {}
         if folder is not None:
-            data = {"format": JOB_FORMAT, "id": job.id, "kind": job.kind,
-                    "params": job.params, **rec}  # fmt: skip
-            atomic_write_text(folder / "jobs" / f"{job.id}.json", json.dumps(data) + "\n")
-        if progress:
-            progress(len(done), len(jobs), failed)
+            _prepare(folder, kind, spec_c)
+            for j in jobs:
+                rec = _read(folder / "jobs" / f"{j.id}.json")
+                if rec is not None and rec.get("status") == "ok":
+                    done[j.id] = rec
+            head = {"format": SWEEP_FORMAT, "kind": kind, "spec": spec_c,
+                    "jobs": [j.id for j in jobs]}  # fmt: skip
+            atomic_write_text(folder / "sweep.json", json.dumps(head, indent=1) + "\n")
+        failed = 0
 
-    todo = [j for j in jobs if j.id not in done]
-    if progress:
-        progress(len(done), len(jobs), 0)
-    if scheduler in (None, "serial"):
-        with deferred_interrupts() as flag:
-            for j in todo:
-                rec = run_job(j.kind, j.params)
-                if flag.requested:  # the job may have stopped short: not recorded
-                    raise KeyboardInterrupt
-                finish(j, rec)
-    elif todo:
-        try:
-            run_on_dask(todo, scheduler, workers, retries, run_job, finish)
-        except WorkersGoneError as exc:
-            kept = f"; {len(done)} finished job(s) kept in {folder} (a rerun goes on)"
-            raise WorkersGoneError(f"{exc}{kept if folder else ''}") from None
-    res = SweepResult(kind, spec_c, tuple(_row(j, done[j.id]) for j in jobs))
-    if folder is not None:
-        res.to_csv(folder / "results.csv")
-        try:
-            res.to_parquet(folder / "results.parquet")
-        except ToypokerError:
-            pass  # pyarrow missing: the CLI says so in one line
-    return res
+        def finish(job: Job, rec: dict) -> None:
+            nonlocal failed
+            done[job.id] = rec
+            failed += rec["status"] != "ok"
+            if folder is not None:
+                data = {"format": JOB_FORMAT, "id": job.id, "kind": job.kind,
+                        "params": job.params, **rec}  # fmt: skip
+                atomic_write_text(folder / "jobs" / f"{job.id}.json", json.dumps(data) + "\n")
+            if progress:
+                progress(len(done), len(jobs), failed)
+
+        todo = [j for j in jobs if j.id not in done]
+        if progress:
+            progress(len(done), len(jobs), 0)
+        if scheduler in (None, "serial"):
+            with deferred_interrupts() as flag:
+                for j in todo:
+                    rec = run_job(j.kind, j.params)
+                    if flag.requested:  # the job may have stopped short: not recorded
+                        raise KeyboardInterrupt
+                    finish(j, rec)
+        elif todo:
+            try:
+                run_on_dask(todo, scheduler, workers, retries, run_job, finish)
+            except WorkersGoneError as exc:
+                kept = f"; {len(done)} finished job(s) kept in {folder} (a rerun goes on)"
+                raise WorkersGoneError(f"{exc}{kept if folder else ''}") from None
+        res = SweepResult(kind, spec_c, tuple(_row(j, done[j.id]) for j in jobs))
+        if folder is not None:
+            res.to_csv(folder / "results.csv")
+            try:
+                res.to_parquet(folder / "results.parquet")
+            except ToypokerError:
+                pass  # pyarrow missing: the CLI says so in one line
+        return res

@@ -1,0 +1,99 @@
+"""Run locks: a file or folder in use by a live run is not another run's to write.
+
+A run that keeps its state in a checkpoint, or its results in a sweep or report
+folder, holds an OS lock (``fcntl.flock``) on a sidecar file -- ``ck.npz.lock`` beside
+a checkpoint, ``.toypoker.lock`` inside a folder -- that holds its process id.  A
+second run asking for the same lock refuses in one line naming that pid.  The OS
+drops the lock when its process ends, however it ends, so the file a killed run
+left is stale and simply taken over; a finishing run removes its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+from .errors import ToypokerError
+
+LOCK_NAME = ".toypoker.lock"
+"""The lock file inside a locked folder."""
+
+
+def lock_path(path: str | Path, folder: bool = False) -> Path:
+    """The sidecar lock of ``path``: ``NAME.lock`` beside a file, ``.toypoker.lock``
+    inside a folder."""
+    path = Path(path)
+    return path / LOCK_NAME if folder else path.with_name(path.name + ".lock")
+
+
+def _holder(fd: int) -> str:
+    """The pid the lock file of ``fd`` names (``?`` if it holds none yet)."""
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        text = ""
+    return text if text.isdigit() else "?"
+
+
+@contextlib.contextmanager
+def run_lock(path: str | Path, what: str, folder: bool = False) -> Iterator[Path]:
+    """Hold the lock of ``path`` (:func:`lock_path`) while the block runs.
+
+    Parameters
+    ----------
+    path
+        The checkpoint file or output folder the run uses.
+    what
+        What ``path`` is, for the message (``"checkpoint"``, ``"sweep folder"``).
+    folder
+        ``path`` is a folder: its lock lives inside it.  The folder holding the lock
+        is created if absent, as writing ``path`` would.
+
+    Yields
+    ------
+    Path
+        The lock file (it holds this process's pid).
+
+    Raises
+    ------
+    ToypokerError
+        One line naming the other run's pid when a live run holds the lock, or the
+        lock file when it cannot be created.
+    """
+    lock = lock_path(path, folder)
+    while True:
+        try:
+            lock.parent.mkdir(parents=True, exist_ok=True)  # as the writer of path would
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+        except OSError as exc:
+            raise ToypokerError(f"cannot lock {what} {path}: {lock}: {exc.strerror}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            pid = _holder(fd)
+            os.close(fd)
+            raise ToypokerError(
+                f"{what} {path} is in use by another run (pid {pid}); wait for it to end, "
+                "or give another path"
+            ) from None
+        try:  # the file we locked may have been removed by the run that just ended
+            same = os.fstat(fd).st_ino == os.stat(lock).st_ino
+        except OSError:
+            same = False
+        if same:
+            break
+        os.close(fd)
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        yield lock
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(lock)  # while still held: a waiting run then locks a new file
+        os.close(fd)
+
+
+__all__ = ["LOCK_NAME", "lock_path", "run_lock"]
