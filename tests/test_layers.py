@@ -36,6 +36,8 @@ FLOORS: dict[str, int] = {
     "interrupts": 0,
     "threads": 0,
     "plots": 0,
+    "highs": 0,  # HiGHS without its banner
+    "locks": 0,  # run locks on checkpoints and output folders
     # 1-2 the game
     "definition": 1,
     "game": 2,

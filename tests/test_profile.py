@@ -237,3 +237,15 @@ def test_from_mapping_takes_decimals_as_written(game):
     assert Profile.from_mapping(g, rows).probs[1] == 0.1
     with pytest.raises(ProfileError, match="finite"):
         Profile.from_mapping(g, {**rows, "P1:1:": [D("NaN"), D("1")]}, exact=True)
+
+
+def test_a_profile_of_another_format_version_is_refused() -> None:
+    """Issue 35: a profile file of another format version was read as version 1."""
+    import toypoker as tp
+
+    g = tp.load_game("kuhn(players=2)")
+    data = tp.Profile.uniform(g).to_json_dict()
+    assert data["format"] == "toypoker-profile/1"
+    data["format"] = "toypoker-profile/9"
+    with pytest.raises(ProfileError, match="'toypoker-profile/9' is not 'toypoker-profile/1'"):
+        tp.Profile.from_json_dict(data, g)

@@ -514,6 +514,12 @@ class Profile:
             data = data["profile"]  # a result file (Result.save): its profile
         if not isinstance(data, dict) or "infosets" not in data:
             raise ProfileError("not a toypoker profile: expected an object with 'infosets'")
+        version = data.get("format", FORMAT)
+        if version != FORMAT:  # a file of another version is not read as this one
+            raise ProfileError(
+                f"profile format {str(version)[:40]!r} is not {FORMAT!r}, the one this "
+                "toypoker reads"
+            )
         spec = data.get("game")
         if spec is not None and not isinstance(spec, str):
             raise ProfileError(f"'game' must be a game spec string, not {type(spec).__name__}")

@@ -52,6 +52,7 @@ import numpy as np
 
 from ..errors import ToypokerError
 from ..game import Game
+from ..highs import silence_banner
 
 __all__ = [
     "MilpUnfinishedError",
@@ -170,6 +171,7 @@ def highs_model(a: object, col_lower: np.ndarray, col_upper: np.ndarray,
 
     m = csr_array(a)
     n_rows, n_cols = m.shape
+    silence_banner()  # HiGHS prints a copyright banner on stdout at its first model
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     for key, val in (options or {}).items():

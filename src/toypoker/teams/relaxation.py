@@ -39,6 +39,7 @@ import numpy as np
 
 from ..errors import ToypokerError
 from ..game import Game
+from ..highs import silence_banner
 from .pairs import highs_model
 from .response import last_sequences, member_sequences
 
@@ -499,6 +500,7 @@ def relaxed_saddle(
     obj[nv] = 1.0
     col_lo = np.concatenate([np.zeros(nv), np.full(nz, -highspy.kHighsInf)])
     col_hi = np.concatenate([np.ones(nv), np.full(nz, highspy.kHighsInf)])
+    silence_banner()  # HiGHS prints a copyright banner on stdout at its first model
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
     passed = h.passModel(
