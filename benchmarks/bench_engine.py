@@ -294,7 +294,7 @@ def pcs_table(reps: int, full: bool, seconds: int, race_only: bool = False) -> N
             print(f"  {layout:<20} {r['iterations']:>6} iterations  NashConv {r['nash_conv']:.4f}")
 
 
-def main() -> None:
+def main(save: bool = False) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--reps", type=int, default=3, help="processes per layout and method")
     parser.add_argument("--pcs", action="store_true", help="sampling against full CFR+")
@@ -304,7 +304,6 @@ def main() -> None:
     )
     parser.add_argument("--race-only", action="store_true", help="with --pcs: only the race")
     parser.add_argument("--ladder", action="store_true", help="the layout cost model's ladder")
-    parser.add_argument("--save", action="store_true", help="with --ladder: write the results")
     parser.add_argument("--iterations", type=int, default=5, help="with --ladder: timed a run")
     parser.add_argument("--child", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -319,7 +318,7 @@ def main() -> None:
         return
     print(f"load before: {os.getloadavg()}  (2 cores shared)")
     if args.ladder:
-        ladder_table(args.reps, args.iterations, args.save)
+        ladder_table(args.reps, args.iterations, save)
     elif args.pcs:
         pcs_table(args.reps, args.full, args.seconds, args.race_only)
     else:
@@ -330,5 +329,6 @@ def main() -> None:
 if __name__ == "__main__":
     from results_file import saved_output, take_save_flag  # benchmarks/results_file.py
 
-    with saved_output(__file__, take_save_flag(sys.argv)):
-        main()
+    save = take_save_flag(sys.argv)  # the tables as a result file; --ladder: its JSON too
+    with saved_output(__file__, save):
+        main(save)

@@ -41,14 +41,15 @@ DIRECT_GAMES = ("kuhn", "holdem", "mercer", "rhode_island")
 """Games the vector layout builds without a deal table
 (:func:`toypoker.vector.direct.build_vector`); the others reach it from their rows."""
 
-ROW_SECONDS = (3.5e-5, 4.0e-8)
+ROW_SECONDS = (1.4e-5, 1.55e-8)
 """A CFR+ iteration on the deal table: fixed seconds, and seconds per row (the fused
-row kernel)."""
+row kernel).  These constants and :data:`VECTOR_SECONDS` are a least-squares fit (relative
+errors, non-negative) to ``benchmarks/results/layout_costs.json``."""
 
 VECTOR_SECONDS = (
-    4.0e-5,
-    2.0e-6,
-    {"two": 6.0e-9, "three": 1.5e-8, "dense": 4.0e-9, "numpy": 8.0e-7},
+    1.5e-5,
+    2.3e-7,
+    {"two": 5.3e-9, "three": 1.0e-8, "dense": 8.4e-10, "numpy": 1.05e-7},
 )
 """A CFR+ iteration on hand vectors: fixed seconds, seconds per public node, and seconds
 per unit of work of each kernel (:func:`vector_work`): ``two`` per hand entry (two
