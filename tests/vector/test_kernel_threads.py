@@ -84,11 +84,11 @@ def test_evaluate_equal_on_one_and_two_threads(vg: object, monkeypatch: pytest.M
 
 
 def test_subtrees_cover_the_tree(vg: object):
-    # the segments partition the nodes (top first, parents before children) and the
-    # terminals; node ids within a segment ascend (breadth-first)
+    # the segments partition the nodes (top first, parents before children), the
+    # terminals and the infosets (by their node); node ids within a segment ascend
     kernel = K.vector_kernel(vg)  # type: ignore[arg-type]
     assert kernel is not None
-    order, seg, tseg, by_weight, _ = kernel.parts
+    order, seg, tseg, by_weight, iorder, iseg = kernel.parts
     nn = vg.n_nodes  # type: ignore[attr-defined]
     assert sorted(order.tolist()) == list(range(nn))
     assert seg[0] == 0 and seg[-1] == nn and tseg[-1] == len(kernel.terms[0])
@@ -101,6 +101,8 @@ def test_subtrees_cover_the_tree(vg: object):
         where[ids] = s
     for t in range(1, nn):  # a node is in its parent's segment, or roots a subtree
         assert where[t] == where[parent[t]] or (where[parent[t]] == 0 and where[t] > 0)
-    terms = kernel.terms[0]
+    terms, rep_node = kernel.terms[0], kernel.infos[0]
+    assert sorted(iorder.tolist()) == list(range(len(rep_node)))
     for s in range(len(tseg) - 1):
         assert np.all(where[terms[tseg[s] : tseg[s + 1]]] == s)
+        assert np.all(where[rep_node[iorder[iseg[s] : iseg[s + 1]]]] == s)

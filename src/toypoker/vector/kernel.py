@@ -51,12 +51,12 @@ from .layout import VectorGame
 from .subtrees import (
     par_best,
     par_reach,
-    par_update,
+    par_step,
     par_values,
     split,
     sub_best,
     sub_reach,
-    sub_update,
+    sub_step,
     sub_values,
 )  # fmt: skip
 from .terminals import dense_arrays, pair_plan, sweep_arrays
@@ -99,14 +99,17 @@ def _root_value(cfv):
 
 
 @njit(cache=True, nogil=True)
-def _update(p, sigma, regrets, average, inst, weight, reach, rule, infos, parallel):
-    """Steps 4-5 for ``p`` (``-1``: every player) by infoset blocks (threads if
-    ``parallel``)."""
+def _step(reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule, tree,
+          terms, parts, infos, reach, cfv, sizes, parallel):  # fmt: skip
+    """:func:`~.subtrees.sub_step` on every subtree (threads if ``parallel``): one
+    parallel region."""
     if parallel:
-        par_update(p, sigma, regrets, average, inst, weight, reach, rule, infos)
+        par_step(reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule,
+                 tree, terms, parts, infos, reach, cfv, sizes)  # fmt: skip
         return
-    for b in range(infos[6].shape[0] - 1):
-        sub_update(b, p, sigma, regrets, average, inst, weight, reach, rule, infos)
+    for s in range(1, parts[1].shape[0] - 1):
+        sub_step(s, reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule,
+                 tree, terms, parts, infos, reach, cfv, sizes)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -114,22 +117,30 @@ def _iteration(alternating, sigma, regrets, average, weight, rule, tree, terms, 
                reach, cfv, inst, sizes, values, parallel):  # fmt: skip
     """One iteration, every player: alternating (each sees the strategies updated
     before it) or simultaneous (all regrets against the same ``sigma``, averages
-    accumulated before any strategy changes), as ``solvers.cfr.scheduled_step``."""
+    accumulated before any strategy changes), as ``solvers.cfr.scheduled_step``.
+
+    One parallel region a player: in each subtree the reach (every player's the first
+    time, then the previous player's, whose strategy changed), the player's values and
+    her infosets' updates there; then the top (above the cut) in this thread: its
+    values, the root value, its infosets' updates and the player's reach there.
+    Simultaneous: the values a player a region, then one region of updates."""
     n = reach.shape[0]
+    a = (sigma, regrets, average, inst, weight, rule, tree, terms, parts, infos, reach, cfv, sizes)
     for p in range(n):
-        _reach_player(p, sigma, tree, parts, reach, parallel)
-    if alternating:
-        for p in range(n):
-            values[p] = _values(p, sigma, reach, tree, terms, parts, cfv, inst[0], sizes,
-                                parallel)  # fmt: skip
-            _update(p, sigma, regrets, average, inst, weight, reach, rule, infos, parallel)
-            if p + 1 < n:  # only p's strategy changed: only her reach
-                _reach_player(p, sigma, tree, parts, reach, parallel)
-        return
+        sub_reach(0, p, sigma, tree, parts, reach[p])
     for p in range(n):
-        values[p] = _values(p, sigma, reach, tree, terms, parts, cfv, inst[p], sizes,
-                            parallel)  # fmt: skip
-    _update(-1, sigma, regrets, average, inst, weight, reach, rule, infos, parallel)
+        if alternating:
+            _step(-1 if p == 0 else p - 1, p, p, *a, parallel)
+            sub_step(0, -2, p, p, *a)
+        else:
+            _step(-1 if p == 0 else -2, p, -2, *a, parallel)
+            sub_step(0, -2, p, -2, *a)
+        values[p] = _root_value(cfv)
+        if alternating and p + 1 < n:  # only p's strategy changed: only her reach
+            sub_reach(0, p, sigma, tree, parts, reach[p])
+    if not alternating:
+        _step(-2, -1, -1, *a, parallel)
+        sub_step(0, -2, -1, -1, *a)
 
 
 @njit(cache=True, nogil=True)
@@ -174,7 +185,8 @@ class VectorKernel:
         n, nn, hh = vg.n_players, vg.n_nodes, vg.n_hands
         i64 = np.int64
         terms = [(g, int(i)) for g in plan.groups for i in g.nodes]
-        parts, t_perm = split(vg, np.array([i for _, i in terms], dtype=i64))
+        rep_node = (plan.infoset_rep // hh).astype(i64)
+        parts, t_perm = split(vg, np.array([i for _, i in terms], dtype=i64), rep_node)
         terms = [terms[j] for j in t_perm]  # segment by segment
         sweep, offset, cs_size = sweep_arrays(vg, terms)
         hand_pair = np.zeros((0, 1, 4), dtype=i64)
@@ -209,13 +221,12 @@ class VectorKernel:
         )
         self.parts = parts
         self.infos = (
-            (plan.infoset_rep // hh).astype(i64),
+            rep_node,
             (plan.infoset_rep % hh).astype(i64),
             game.free_mask(),
             game.infoset_player.astype(i64),
             ~np.asarray(game.infoset_restricted, dtype=bool),
             game.infoset_offset.astype(i64),
-            parts[4],
         )
         self.work = (np.zeros((n, nn, hh)), np.zeros((nn, hh)), np.zeros((n, game.n_sigma)))
         # the terminals' scratch sizes (each subtree allocates its own): m, cs, hands

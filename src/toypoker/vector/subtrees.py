@@ -11,8 +11,8 @@ in breadth-first order.  The passes then run segment by segment:
 * terminal values and the backward pass with the instantaneous regrets: the subtrees
   on threads (:func:`par_values`), then the top; the best-response pass likewise
   (:func:`par_best`);
-* the average accumulation and the regret update: blocks of infosets on threads
-  (:func:`par_update`).
+* the average accumulation and the regret update of the infosets in each subtree, in
+  the same task (:func:`par_step`: one parallel region a player an iteration).
 
 Every (node, hand) value and every flat action's sum is computed by one thread in the
 order the serial pass uses (an infoset belongs to one decision node, so its sums never
@@ -35,12 +35,12 @@ from .terminals import terminals
 
 # the cut: the shallowest depth with at least this many nodes (enough to balance)
 MIN_SUBTREES = 64
-# infoset blocks of the update pass
-UPDATE_BLOCKS = 256
 
 
-def split(vg: VectorGame, term_node: np.ndarray) -> tuple[tuple, np.ndarray]:
-    """The segments of ``vg``'s nodes and terminals.
+def split(
+    vg: VectorGame, term_node: np.ndarray, infoset_node: np.ndarray
+) -> tuple[tuple, np.ndarray]:
+    """The segments of ``vg``'s nodes, terminals and infosets.
 
     Parameters
     ----------
@@ -48,14 +48,17 @@ def split(vg: VectorGame, term_node: np.ndarray) -> tuple[tuple, np.ndarray]:
         The game.
     term_node
         The kernel's terminal node ids, in its terminal order.
+    infoset_node
+        Each infoset's decision node.
 
     Returns
     -------
     tuple
-        ``(order, seg, tseg, by_weight, blocks)``: ``order`` the node ids segment by
-        segment (``seg[0]:seg[1]`` the top, ``seg[s + 1]:seg[s + 2]`` subtree ``s``),
-        ``tseg`` the same boundaries in the reordered terminals, ``by_weight`` the
-        subtrees heaviest first, ``blocks`` the infoset block boundaries.
+        ``(order, seg, tseg, by_weight, iorder, iseg)``: ``order`` the node ids segment
+        by segment (``seg[0]:seg[1]`` the top, ``seg[s + 1]:seg[s + 2]`` subtree
+        ``s``), ``tseg`` the same boundaries in the reordered terminals, ``by_weight``
+        the subtrees heaviest first, ``iorder`` the infosets segment by segment and
+        ``iseg`` their boundaries.
     numpy.ndarray
         The permutation of the terminals into segment order.
     """
@@ -77,9 +80,10 @@ def split(vg: VectorGame, term_node: np.ndarray) -> tuple[tuple, np.ndarray]:
     tseg = np.searchsorted(t_root[t_perm], np.arange(-1, n_sub + 1)).astype(np.int64)
     weight = np.diff(seg)[1:] + 4 * np.diff(tseg)[1:]  # terminals cost more than nodes
     by_weight = np.argsort(-weight, kind="stable").astype(np.int64)
-    n_infosets = vg.game.n_infosets
-    blocks = np.linspace(0, n_infosets, min(UPDATE_BLOCKS, n_infosets) + 1).astype(np.int64)
-    return (order, seg, tseg, by_weight, np.unique(blocks)), t_perm
+    i_root = root[infoset_node]
+    iorder = np.argsort(i_root, kind="stable").astype(np.int64)
+    iseg = np.searchsorted(i_root[iorder], np.arange(-1, n_sub + 1)).astype(np.int64)
+    return (order, seg, tseg, by_weight, iorder, iseg), t_perm
 
 
 @njit(cache=True, nogil=True)
@@ -239,16 +243,18 @@ def sub_best(s, player, sigma, sigma_fixed, reach, tree, terms, parts, cfv, tota
 
 
 @njit(cache=True, nogil=True)
-def sub_update(b, player, sigma, regrets, average, inst, weight, reach, rule, infos):
-    """Infoset block ``b``: the average accumulation (``weight`` times the owner's reach
-    at the infoset times ``sigma``, free flat actions) and the regret update of
+def sub_update(s, player, sigma, regrets, average, inst, weight, reach, rule, infos, parts):
+    """Segment ``s``'s infosets: the average accumulation (``weight`` times the owner's
+    reach at the infoset times ``sigma``, free flat actions) and the regret update of
     ``player``'s infosets (``player < 0``: every player's, ``inst[owner]``).  ``rule``:
     the float64 vector (pos_discount, neg_discount, floor, predictive, predict_discount,
     predict_neg_discount, tolerance), flags as 0/1.  (Never name a parallel loop's
     variable ``sched``: numba's loop function has a parameter of that name, and a tuple
     of that name ran no iteration, silently, in numba 0.68.)"""
-    rep_node, rep_hand, sigma_free, infoset_player, infoset_free, offset, blocks = infos
-    for i in range(blocks[b], blocks[b + 1]):
+    rep_node, rep_hand, sigma_free, infoset_player, infoset_free, offset = infos
+    iorder, iseg = parts[4], parts[5]
+    for j in range(iseg[s], iseg[s + 1]):
+        i = iorder[j]
         p = infoset_player[i]
         if player >= 0 and p != player:
             continue
@@ -256,13 +262,34 @@ def sub_update(b, player, sigma, regrets, average, inst, weight, reach, rule, in
         hi = offset[i + 1]
         if weight != 0.0:
             r = reach[p, rep_node[i], rep_hand[i]]
-            for s in range(lo, hi):
-                if sigma_free[s]:
-                    average[s] += weight * r * sigma[s]
+            for a in range(lo, hi):
+                if sigma_free[a]:
+                    average[a] += weight * r * sigma[a]
         if infoset_free[i]:
             update_infoset(lo, hi, sigma, regrets, inst[p if player < 0 else 0], rule[0],
                            rule[1], rule[2] != 0.0, rule[3] != 0.0, rule[4], rule[5],
                            rule[6])  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def sub_step(s, reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule,
+             tree, terms, parts, infos, reach, cfv, sizes):  # fmt: skip
+    """One segment's share of an iteration, in order: the forward reach of player
+    ``reach_of`` (``-1``: every player; ``-2``: none), the values and instantaneous
+    regrets of ``values_of`` (into ``inst[0]`` when alternating, i.e. ``update_of >=
+    0``, else ``inst[values_of]``; ``-1``: none), the accumulation and regret update of
+    ``update_of``'s infosets (``-1``: every player's; ``-2``: none)."""
+    if reach_of == -1:
+        for q in range(reach.shape[0]):
+            sub_reach(s, q, sigma, tree, parts, reach[q])
+    elif reach_of >= 0:
+        sub_reach(s, reach_of, sigma, tree, parts, reach[reach_of])
+    if values_of >= 0:
+        own = inst[0] if update_of >= 0 else inst[values_of]
+        sub_values(s, values_of, sigma, reach, tree, terms, parts, cfv, own, sizes)
+    if update_of != -2:
+        sub_update(s, update_of, sigma, regrets, average, inst, weight, reach, rule, infos,
+                   parts)  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
@@ -291,7 +318,10 @@ def par_best(player, sigma, sigma_fixed, reach, tree, terms, parts, cfv, total, 
 
 
 @njit(cache=True, parallel=True)
-def par_update(player, sigma, regrets, average, inst, weight, reach, rule, infos):
-    """:func:`sub_update` on every infoset block, on numba's threads."""
-    for b in prange(infos[6].shape[0] - 1):
-        sub_update(b, player, sigma, regrets, average, inst, weight, reach, rule, infos)
+def par_step(reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule, tree,
+             terms, parts, infos, reach, cfv, sizes):  # fmt: skip
+    """:func:`sub_step` on every subtree, on numba's threads."""
+    by_weight = parts[3]
+    for i in prange(by_weight.shape[0]):
+        sub_step(by_weight[i] + 1, reach_of, values_of, update_of, sigma, regrets, average,
+                 inst, weight, rule, tree, terms, parts, infos, reach, cfv, sizes)  # fmt: skip
