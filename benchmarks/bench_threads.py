@@ -6,7 +6,11 @@ fused kernel) inside ``toypoker.threads.kernel_threads(1)`` and ``kernel_threads
 interleaved, ``--reps`` rounds of ``--iterations`` iterations each; printed: the
 median seconds an iteration, wall and CPU (the process's CPU time over all threads:
 2 threads that both work show about twice their wall time), the speed-up of the wall
-medians, and that every round's state is the same on both counts, bit for bit.  The
+medians, and that every round's state is the same on both counts, bit for bit.
+``top %``: the share of the work above the cut, which runs in one thread (nodes, and
+terminals counted as 4 nodes): the speed-up on 2 idle cores is at most
+``1 / (top + (1 - top) / 2)``.  Games below the kernel's size floor
+(``VectorKernel.min_parallel_entries``) run in one thread on both counts.  The
 NashConv call (``VectorKernel.evaluate``) is timed the same way.
 
 Compile time: the first iteration of a process with an empty numba cache
@@ -60,7 +64,12 @@ def child(spec: str, reps: int, iterations: int) -> None:
     kernel = vector_kernel(vg)
     assert kernel is not None
     out: dict[str, object] = {"build": time.perf_counter() - start, "entries": kernel.entries}
+    seg, tseg = kernel.parts[1:3]
     out["subtrees"] = len(kernel.parts[3])
+    # the serial share: the part above the cut (nodes and terminals, a terminal ~4 nodes)
+    weight = np.diff(seg) + 4 * np.diff(tseg)
+    out["top"] = float(weight[0] / weight.sum())
+    out["largest"] = float(weight[1:].max() / weight.sum())
     opts = replace(METHODS["cfr+"].defaults, backend=C.Backend.NUMBA)
     state = VC.init(vg)
     start = time.perf_counter()
@@ -92,6 +101,36 @@ def child(spec: str, reps: int, iterations: int) -> None:
     print(json.dumps(out))
 
 
+def ceiling(reps: int) -> tuple[float, float]:
+    """The speed-up of a trivially parallel numba loop (64 equal tasks, no shared data)
+    on 2 threads over 1, interleaved, medians: what this machine gives a second thread
+    now (2.0 on 2 idle cores); the rows above are to be read against it."""
+    import numba
+    import numpy as np
+    from numba import njit, prange
+
+    @njit(parallel=True)
+    def spin(n: int) -> np.ndarray:
+        out = np.zeros(64)
+        for i in prange(64):
+            x = 0.0
+            for j in range(n):
+                x += np.sin(j * 1e-3 + i)
+            out[i] = x
+        return out
+
+    spin(10)
+    times: dict[int, list[float]] = {1: [], 2: []}
+    for _ in range(reps):
+        for n in (1, 2):
+            numba.set_num_threads(n)
+            start = time.perf_counter()
+            spin(200_000)
+            times[n].append(time.perf_counter() - start)
+    one, two = statistics.median(times[1]), statistics.median(times[2])
+    return one, two
+
+
 def run_child(spec: str, reps: int, iterations: int, cache: str | None = None) -> dict:
     env = dict(os.environ)
     if cache is not None:
@@ -120,22 +159,30 @@ def main() -> None:
         child(args.child, args.reps, args.iterations)
         return
     print(f"load before: {load()} (1/5/15 min), cores: {os.cpu_count()}")
-    print(f"{'game':34} {'entries':>10} {'subtrees':>8} {'build s':>8} {'first s':>8} "
-          f"{'1 thr s/it':>10} {'cpu':>7} {'2 thr s/it':>10} {'cpu':>7} {'speed-up':>8} "
-          f"{'eval 1':>7} {'eval 2':>7} {'same':>5}")  # fmt: skip
+    one, two = ceiling(args.reps)
+    print(f"ceiling before: a trivially parallel numba loop, 1 thread {one:.3f} s, 2 threads "
+          f"{two:.3f} s: {one / two:.2f}x")  # fmt: skip
+    heads = ["entries", "subtrees", "top %", "build s", "first s", "1 thr s/it", "cpu",
+             "2 thr s/it", "cpu", "speed-up", "eval 1", "eval 2", "same"]  # fmt: skip
+    print(f"{'game':34} " + " ".join(f"{h:>10}" for h in heads))
     for spec in [g for g in GAMES if args.only in g]:
         its = args.iterations or (3 if spec == "rhode_island" else 20)
         r = run_child(spec, args.reps, its)
         m1, m2 = r["median"]["1"], r["median"]["2"]
-        print(f"{spec:34} {r['entries']:>10,} {r['subtrees']:>8} {r['build']:>8.1f} "
-              f"{r['first']:>8.2f} {m1['wall']:>10.4f} {m1['cpu']:>7.4f} {m2['wall']:>10.4f} "
-              f"{m2['cpu']:>7.4f} {m1['wall'] / m2['wall']:>7.2f}x {m1['eval']:>7.3f} "
-              f"{m2['eval']:>7.3f} {str(r['same']):>5}", flush=True)  # fmt: skip
+        cells = [f"{r['entries']:,}", r["subtrees"], f"{100 * r['top']:.2f}",
+                 f"{r['build']:.1f}", f"{r['first']:.2f}", f"{m1['wall']:.4f}",
+                 f"{m1['cpu']:.4f}", f"{m2['wall']:.4f}", f"{m2['cpu']:.4f}",
+                 f"{m1['wall'] / m2['wall']:.2f}x", f"{m1['eval']:.3f}", f"{m2['eval']:.3f}",
+                 r["same"]]  # fmt: skip
+        print(f"{spec:34} " + " ".join(f"{str(c):>10}" for c in cells), flush=True)
         if args.compile:
             with tempfile.TemporaryDirectory() as cache:
                 cold = run_child(spec, 1, 1, cache)["first"]
                 warm = run_child(spec, 1, 1, cache)["first"]
             print(f"  first iteration, numba cache empty: {cold:.1f} s; filled: {warm:.2f} s")
+    one, two = ceiling(args.reps)
+    print(f"ceiling after: a trivially parallel numba loop, 1 thread {one:.3f} s, 2 threads "
+          f"{two:.3f} s: {one / two:.2f}x")  # fmt: skip
     print(
         f"load after: {load()}; medians of {args.reps} interleaved rounds; "
         f"threads used: 1 and {r.get('used2')}"
