@@ -106,3 +106,16 @@ def test_subtrees_cover_the_tree(vg: object):
     for s in range(len(tseg) - 1):
         assert np.all(where[terms[tseg[s] : tseg[s + 1]]] == s)
         assert np.all(where[rep_node[iorder[iseg[s] : iseg[s + 1]]]] == s)
+
+
+def test_a_call_during_another_runs_serial(vg: object, monkeypatch: pytest.MonkeyPatch):
+    # one parallel call at a time in the process (numba's workqueue layer aborts on
+    # concurrent ones): with the lock held elsewhere the call runs in its own thread,
+    # with the same numbers, and the lock is released after a parallel call
+    _on_threads(monkeypatch)
+    one = _run(vg, "cfr+", True, 1)
+    with K._PARALLEL:
+        busy = _run(vg, "cfr+", True, 2)
+    assert np.array_equal(one.regrets, busy.regrets)
+    _run(vg, "cfr+", True, 2)
+    assert not K._PARALLEL.locked()

@@ -38,6 +38,7 @@ the same for every thread count, bit for bit (``tests/vector/test_kernel_threads
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from fractions import Fraction
 
@@ -61,6 +62,8 @@ from .subtrees import (
 )  # fmt: skip
 from .terminals import dense_arrays, pair_plan, sweep_arrays
 from .values import plan_for
+
+_PARALLEL = threading.Lock()  # held while a kernel runs on numba's threads
 
 
 @njit(cache=True, nogil=True)
@@ -245,8 +248,11 @@ class VectorKernel:
 
     def _call(self, fn: Callable[..., None], *args: object) -> None:
         """``fn(*args, parallel)``; on threads with numba's chunk size 1 (a subtree at a
-        time to whichever thread is free: a busy core does not hold the others back)."""
-        if not self.parallel():
+        time to whichever thread is free: a busy core does not hold the others back).
+        One parallel call at a time in the process: a call made while another Python
+        thread's runs goes serial (numba's ``workqueue`` layer, where OpenMP and TBB are
+        missing, aborts the process on concurrent parallel calls)."""
+        if not self.parallel() or not _PARALLEL.acquire(blocking=False):
             fn(*args, False)
             return
         old = numba.get_parallel_chunksize()
@@ -255,6 +261,7 @@ class VectorKernel:
             fn(*args, True)
         finally:
             numba.set_parallel_chunksize(old)
+            _PARALLEL.release()
 
     def evaluate(self, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each player's expected value and best-response value against the flat float
