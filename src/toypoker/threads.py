@@ -16,7 +16,19 @@ how new BLAS/OpenMP libraries arrive) and entering a block then costs about
 20 us; a block nested in a block with the same limit (same thread) costs
 nothing.
 
-The CLI's ``--threads N`` sets both defaults once at start-up with
+The vector layout's kernels (:mod:`toypoker.vector.kernel`) run the public
+subtrees below a cut on numba's threads; how many is :func:`kernel_thread_count`:
+the innermost :func:`kernel_threads` block of the calling thread, else the
+module default (:func:`set_default_kernel_threads`, the CLI's ``--threads``),
+else every CPU this process may use.  Results do not depend on the count (each
+thread writes its own subtrees; sums across them run in a fixed order)::
+
+    from toypoker.threads import kernel_threads
+
+    with kernel_threads(1):     # one thread: the same numbers, bit for bit
+        result = solve(...)
+
+The CLI's ``--threads N`` sets all defaults once at start-up with
 :func:`configure`; library code never reads the shell environment
 (``OPENBLAS_NUM_THREADS``, ``NUMBA_NUM_THREADS``) to decide.
 """
@@ -39,6 +51,10 @@ T = TypeVar("T")
 # The BLAS/OpenMP thread count limit_blas() uses when not told (CLI: --threads).
 # None leaves the libraries' own setting alone.
 DEFAULT_BLAS_THREADS: int | None = 1
+# The vector kernels' thread count when no kernel_threads() block is open (CLI:
+# --threads); None: every CPU this process may use.
+DEFAULT_KERNEL_THREADS: int | None = None
+_KERNEL = threading.local()  # the kernel_threads() limit in force in this thread
 
 
 def _count(name: str, n: object) -> int:
@@ -139,8 +155,7 @@ def set_numba_threads(n: int | None = None) -> int:
 
     top = int(numba.config.NUMBA_NUM_THREADS)
     if n is None:
-        n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-        n = max(1, min(int(n or 1), top))
+        n = min(_cpus(), top)
     n = _count("numba threads", n)
     if n > top:
         raise ToypokerError(f"numba threads must be at most {top} (its pool size), not {n}")
@@ -148,19 +163,86 @@ def set_numba_threads(n: int | None = None) -> int:
     return int(numba.get_num_threads())
 
 
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, int(n or 1))
+
+
+def set_default_kernel_threads(n: int | None) -> None:
+    """Set the vector kernels' thread count outside :func:`kernel_threads` blocks.
+
+    Parameters
+    ----------
+    n
+        Threads, or ``None`` for every CPU this process may use.
+    """
+    global DEFAULT_KERNEL_THREADS
+    DEFAULT_KERNEL_THREADS = None if n is None else _count("threads", n)
+
+
+@contextmanager
+def kernel_threads(n: int | None = None) -> Iterator[int]:
+    """Run the vector kernels called from this thread on ``n`` threads inside the block.
+
+    Parameters
+    ----------
+    n
+        Thread count (``None``: the default, :func:`kernel_thread_count` outside any
+        block).  More than numba's pool (``numba.config.NUMBA_NUM_THREADS``, the
+        CPUs at start-up) runs on the pool.  The results are the same for every
+        count, bit for bit.
+
+    Yields
+    ------
+    int
+        The count the kernels use inside the block.
+    """
+    limit = None if n is None else _count("threads", n)
+    outer = getattr(_KERNEL, "limit", None)
+    _KERNEL.limit = limit if limit is not None else outer
+    try:
+        yield kernel_thread_count()
+    finally:
+        _KERNEL.limit = outer
+
+
+def kernel_thread_count() -> int:
+    """The thread count the vector kernels use now, in this thread (see
+    :func:`kernel_threads`); at most numba's pool size once numba is loaded."""
+    n = getattr(_KERNEL, "limit", None) or DEFAULT_KERNEL_THREADS or _cpus()
+    if "numba" in sys.modules:
+        n = min(n, int(sys.modules["numba"].config.NUMBA_NUM_THREADS))
+    return n
+
+
+def use_kernel_threads() -> int:
+    """Set numba's thread count (per calling thread, in numba) to
+    :func:`kernel_thread_count` before a parallel kernel runs; returns it."""
+    import numba
+
+    n = kernel_thread_count()
+    if numba.get_num_threads() != n:
+        numba.set_num_threads(n)
+    return n
+
+
 def configure(threads: int | None) -> None:
-    """What the CLI's ``--threads N`` does: BLAS/OpenMP default and numba threads to ``N``.
+    """What the CLI's ``--threads N`` does: BLAS/OpenMP default, numba threads and the
+    vector kernels' threads (:func:`set_default_kernel_threads`) to ``N``.
 
     Parameters
     ----------
     threads
         Thread count, or ``None`` for the defaults (1 BLAS thread inside
-        :func:`limit_blas`; numba on every available CPU).  With ``None`` numba
-        is configured only if a command loaded it already: importing numba costs
-        a light command (``games``, ``info``) most of its start-up, and no kernel
-        uses numba's thread pool (they are serial), so its own default serves.
+        :func:`limit_blas`; numba and the vector kernels on every available CPU).
+        With ``None`` numba is configured only if a command loaded it already:
+        importing numba costs a light command (``games``, ``info``) most of its
+        start-up, and the vector kernels set numba's count themselves
+        (:func:`use_kernel_threads`).
     """
     set_default_blas_threads(1 if threads is None else threads)
+    set_default_kernel_threads(threads)
     if threads is not None or "numba" in sys.modules:
         set_numba_threads(threads)
 

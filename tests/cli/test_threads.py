@@ -14,11 +14,13 @@ def test_threads_option_sets_blas_and_numba(cli):
         assert code == 0 and "kuhn" in out
         assert threads.DEFAULT_BLAS_THREADS == 1
         assert numba.get_num_threads() == 1
+        assert threads.kernel_thread_count() == 1  # the vector kernels' subtrees
         with threads.limit_blas():  # the library's limited blocks use the configured count
             for pool in threads.thread_info()["blas"]:
                 assert pool["threads"] == 1
     finally:
         threads.set_default_blas_threads(before_blas)
+        threads.set_default_kernel_threads(None)
         numba.set_num_threads(before_numba)
 
 

@@ -73,11 +73,49 @@ def test_too_many_numba_threads_raise():
 
 def test_configure_and_info(monkeypatch):
     monkeypatch.setattr(threads, "DEFAULT_BLAS_THREADS", 1)
+    monkeypatch.setattr(threads, "DEFAULT_KERNEL_THREADS", None)
     before = numba.get_num_threads()
     try:
         threads.configure(1)
         info = threads.thread_info()
         assert info["numba"] == 1
         assert threads.DEFAULT_BLAS_THREADS == 1
+        assert threads.kernel_thread_count() == 1  # the vector kernels' count too
     finally:
         numba.set_num_threads(before)
+
+
+def test_kernel_threads_nest_and_restore(monkeypatch):
+    monkeypatch.setattr(threads, "DEFAULT_KERNEL_THREADS", None)
+    pool = int(numba.config.NUMBA_NUM_THREADS)
+    every = threads.kernel_thread_count()
+    assert 1 <= every <= pool  # default: every CPU (numba's pool at most)
+    with threads.kernel_threads(1) as n:
+        assert n == threads.kernel_thread_count() == 1
+        with threads.kernel_threads() as inner:  # None keeps the enclosing count
+            assert inner == 1
+        with threads.kernel_threads(pool + 5) as inner:  # more than the pool: the pool
+            assert inner == pool
+        assert threads.kernel_thread_count() == 1
+    assert threads.kernel_thread_count() == every
+    threads.set_default_kernel_threads(1)
+    assert threads.kernel_thread_count() == 1
+
+
+def test_use_kernel_threads_sets_numba():
+    before = numba.get_num_threads()
+    try:
+        with threads.kernel_threads(1):
+            assert threads.use_kernel_threads() == 1
+            assert numba.get_num_threads() == 1
+    finally:
+        numba.set_num_threads(before)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "2"])
+def test_bad_kernel_counts_raise(bad):
+    with pytest.raises(ToypokerError):
+        with threads.kernel_threads(bad):
+            pass
+    with pytest.raises(ToypokerError):
+        threads.set_default_kernel_threads(bad)

@@ -52,15 +52,13 @@ def test_values_and_regrets_match_reference(spec: str) -> None:
     k = K.vector_kernel(vg)
     assert k is not None
     sigma = _random_sigma(vg, 7)
-    st = k.static
-    reach, cfv, inst, m, cs, *vec = k.work
-    K._reach(sigma, *st[:5], st[11], reach)
+    reach, cfv, inst = k.work
+    for p in range(vg.n_players):
+        K._reach_player(p, sigma, k.tree, k.parts, reach, False)
     ref_reach = V.reaches(vg, sigma)
     assert close(reach, ref_reach)
     for p in range(vg.n_players):
-        value = K._player_values(
-            p, sigma, reach, *st[:3], *st[5:24], *st[-2:], cfv, inst[p], m, cs, *vec
-        )
+        value = K._values(p, sigma, reach, k.tree, k.terms, k.parts, cfv, inst[p], k.sizes, False)
         ref = V.counterfactual_values(vg, sigma, p, ref_reach)
         assert close(cfv, ref)
         assert abs(value - ref[0].sum()) <= 1e-12

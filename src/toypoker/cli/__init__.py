@@ -163,8 +163,9 @@ def _options(
         int | None,
         typer.Option(
             "--threads",
-            help="Threads for dense linear algebra (BLAS/OpenMP) and numba "
-            "(default: BLAS 1 thread inside the library's small solves, numba all CPUs).",
+            help="Threads for numba (the vector layout's public subtrees) and dense linear "
+            "algebra (BLAS/OpenMP) (default: numba all CPUs, BLAS 1 thread inside the "
+            "library's small solves); results do not depend on it.",
         ),
     ] = None,
 ) -> None:

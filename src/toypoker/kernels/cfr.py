@@ -108,34 +108,44 @@ def update_regrets_and_match(
     :func:`regret_tolerance`, 0 for plain signs).
     """
     for i in range(infoset_player.shape[0]):
-        if infoset_player[i] != player or not infoset_free[i]:
-            continue
-        lo = infoset_offset[i]
-        hi = infoset_offset[i + 1]
-        for s in range(lo, hi):
-            r = regrets[s]
-            r = r * pos_discount if r > 0 else r * neg_discount
-            r = r + inst[s]
-            if floor and r <= tol:
-                r = 0.0
-            regrets[s] = r
-        total = 0.0
+        if infoset_player[i] == player and infoset_free[i]:
+            update_infoset(
+                infoset_offset[i], infoset_offset[i + 1], sigma, regrets, inst, pos_discount,
+                neg_discount, floor, predictive, predict_discount, predict_neg_discount, tol,
+            )  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
+def update_infoset(
+    lo, hi, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
+    predict_discount, predict_neg_discount, tol,
+):  # fmt: skip
+    """:func:`update_regrets_and_match` on one infoset, its flat actions ``lo..hi - 1``
+    (the vector kernel runs infosets on several threads)."""
+    for s in range(lo, hi):
+        r = regrets[s]
+        r = r * pos_discount if r > 0 else r * neg_discount
+        r = r + inst[s]
+        if floor and r <= tol:
+            r = 0.0
+        regrets[s] = r
+    total = 0.0
+    for s in range(lo, hi):
+        x = regrets[s]
+        if predictive:
+            x = x * (predict_discount if x > 0 else predict_neg_discount) + inst[s]
+        if x > tol:
+            total += x
+    if total > 0.0:  # some x > tol >= 0
         for s in range(lo, hi):
             x = regrets[s]
             if predictive:
                 x = x * (predict_discount if x > 0 else predict_neg_discount) + inst[s]
-            if x > tol:
-                total += x
-        if total > 0.0:  # some x > tol >= 0
-            for s in range(lo, hi):
-                x = regrets[s]
-                if predictive:
-                    x = x * (predict_discount if x > 0 else predict_neg_discount) + inst[s]
-                sigma[s] = x / total if x > tol else 0.0
-        else:
-            u = 1.0 / (hi - lo)
-            for s in range(lo, hi):
-                sigma[s] = u
+            sigma[s] = x / total if x > tol else 0.0
+    else:
+        u = 1.0 / (hi - lo)
+        for s in range(lo, hi):
+            sigma[s] = u
 
 
 @njit(cache=True, nogil=True)

@@ -28,6 +28,9 @@ reach, counterfactual values and regrets are ``(nodes, H)`` arrays and an infose
   best responses of a profile in one call (``VectorKernel.evaluate``); its terminal
   values are in :mod:`.terminals`; the numpy code above stays the reference it is
   tested against (``tests/vector/test_kernel.py``, ``tests/vector/test_rank_pairs.py``);
+* :mod:`.subtrees` -- the kernel's passes cut into public subtrees that run on numba's
+  threads (:func:`toypoker.threads.kernel_threads`; issue 36), the same numbers on any
+  thread count, bit for bit (``tests/vector/test_kernel_threads.py``);
 * :mod:`.merged` -- a strong team merged into one player (hand pairs);
 * :mod:`.sampled` -- public chance sampling: one board path an update and the
   importance weights of the subtree it fixes (``pcs-cfr+``).

@@ -7,12 +7,12 @@ arrays; :meth:`VectorKernel.iteration` then runs one whole iteration of the CFR
 family's schedule in one call, in place, as :func:`toypoker.kernels.cfr` does for
 the row layout:
 
-1. forward reach of every player at every (node, hand) (:func:`_reach`);
+1. forward reach of every player at every (node, hand) (:func:`_reach_player`);
 2. the player's terminal values (:func:`toypoker.vector.terminals.terminals`: fold
    terminals by inclusion-exclusion over cards, showdowns by the strength-sorted
    sweep, three players on rank pairs by a dense sum over rank hands; see there);
 3. the backward pass and the instantaneous regrets per flat action
-   (:func:`_backward_regrets`);
+   (:func:`_values`);
 4. the average-strategy accumulation with the player's own reach at the infoset;
 5. the regret update and regret matching of the row kernel
    (:func:`toypoker.kernels.cfr.update_regrets_and_match`), with its tolerance: a
@@ -20,93 +20,75 @@ the row layout:
    both layouts, so ties that rounding breaks differently in the two stay ties.
 
 :meth:`VectorKernel.evaluate` runs steps 1-2 with the plain backward pass and a
-best-response pass (:func:`_best_response`) for every player in one call: values and
-best-response values, what NashConv needs (``VectorSolver``'s checks).
+best-response pass (:func:`toypoker.vector.subtrees.best_seg`) for every player in one
+call: values and best-response values, what NashConv needs (``VectorSolver``'s checks).
 
 The numpy code of :mod:`toypoker.vector.values` stays the readable reference;
 ``tests/vector/test_kernel.py`` and ``tests/vector/test_rank_pairs.py`` show the
 iterates agree to 1e-12.  Games the kernel does not cover (three players with two or
 more physical cards a hand, four or more players) have no kernel
 (:func:`vector_kernel` returns ``None``) and run on the reference.
-The kernels are serial (``nogil``), like the row layout's: numba's thread count
-(:mod:`toypoker.threads`) does not change them.
+The passes run segment by segment (:mod:`.subtrees`): the public subtrees below a cut
+on numba's threads (:func:`toypoker.threads.kernel_thread_count`, set by
+:func:`toypoker.threads.kernel_threads` and the CLI's ``--threads``), the part above
+the cut in the calling thread; every sum runs in one fixed order, so the results are
+the same for every thread count, bit for bit (``tests/vector/test_kernel_threads.py``,
+``benchmarks/bench_threads.py``).
 """
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from fractions import Fraction
 
+import numba
 import numpy as np
 from numba import njit
 
-from ..kernels.cfr import payoff_scale, update_regrets_and_match
+from ..kernels.cfr import payoff_scale
+from ..threads import use_kernel_threads
 from .layout import VectorGame
-from .terminals import dense_arrays, pair_plan, sweep_arrays, terminals
+from .subtrees import (
+    par_best,
+    par_reach,
+    par_step,
+    par_values,
+    split,
+    sub_best,
+    sub_reach,
+    sub_step,
+    sub_values,
+)  # fmt: skip
+from .terminals import dense_arrays, pair_plan, sweep_arrays
 from .values import plan_for
 
-
-@njit(cache=True, nogil=True)
-def _reach(sigma, parent, edge_player, edge_sigma, chance_child, node_board, compat, reach):
-    """``reach[p, t, h]``: ``p``'s own probability of reaching ``t`` holding ``h``
-    (zero where ``h`` meets ``t``'s board), every player."""
-    for p in range(reach.shape[0]):
-        _reach_of(p, sigma, parent, edge_player, edge_sigma, chance_child, node_board, compat,
-                  reach[p])  # fmt: skip
+_PARALLEL = threading.Lock()  # held while a kernel runs on numba's threads
 
 
 @njit(cache=True, nogil=True)
-def _reach_of(player, sigma, parent, edge_player, edge_sigma, chance_child, node_board, compat,
-              reach):  # fmt: skip
-    """``reach[t, h]`` of one player (see :func:`_reach`)."""
-    nn, hh = reach.shape
-    for h in range(hh):
-        reach[0, h] = 1.0
-    for t in range(1, nn):
-        q = parent[t]
-        if edge_player[t] == player:
-            for h in range(hh):
-                e = edge_sigma[t, h]
-                reach[t, h] = reach[q, h] * sigma[e] if e >= 0 else 0.0
-        elif chance_child[t]:
-            b = node_board[t]
-            for h in range(hh):
-                reach[t, h] = reach[q, h] if compat[b, h] > 0.0 else 0.0
-        else:
-            for h in range(hh):
-                reach[t, h] = reach[q, h]
+def _reach_player(p, sigma, tree, parts, reach, parallel):
+    """``reach[p, t, h]``: ``p``'s own probability of reaching ``t`` holding ``h`` (zero
+    where ``h`` meets ``t``'s board): the top, then the subtrees (threads if
+    ``parallel``)."""
+    sub_reach(0, p, sigma, tree, parts, reach[p])
+    if parallel:
+        par_reach(p, sigma, tree, parts, reach[p])
+        return
+    for s in range(1, parts[1].shape[0] - 1):
+        sub_reach(s, p, sigma, tree, parts, reach[p])
 
 
 @njit(cache=True, nogil=True)
-def _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi, cfv, inst):
-    """Values up the tree in place, deepest first: a node's ``cfv`` is the sum over its
-    children (the player's edges weighted by ``sigma``), terminals keep theirs; each of
-    her edges credits ``cfv[child] - cfv[node]`` to its flat action at once."""
-    nn, hh = cfv.shape
-    for s in range(inst.shape[0]):
-        inst[s] = 0.0
-    for q in range(nn - 1, -1, -1):
-        lo = child_lo[q]
-        hi = child_hi[q]
-        if lo == hi:
-            continue  # a terminal: its values are set
-        own = edge_player[lo] == player
-        for h in range(hh):
-            cfv[q, h] = 0.0
-        for c in range(lo, hi):
-            if own:
-                for h in range(hh):
-                    e = edge_sigma[c, h]
-                    if e >= 0:
-                        cfv[q, h] += sigma[e] * cfv[c, h]
-            else:
-                for h in range(hh):
-                    cfv[q, h] += cfv[c, h]
-        if own:
-            for c in range(lo, hi):
-                for h in range(hh):
-                    e = edge_sigma[c, h]
-                    if e >= 0:
-                        inst[e] += cfv[c, h] - cfv[q, h]
+def _values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes, parallel):
+    """Steps 2-3 for ``p``: terminal values, backward pass and instantaneous regrets,
+    the subtrees (threads if ``parallel``) then the top; returns the root value."""
+    if parallel:
+        par_values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes)
+    else:
+        for s in range(1, parts[1].shape[0] - 1):
+            sub_values(s, p, sigma, reach, tree, terms, parts, cfv, inst, sizes)
+    sub_values(0, p, sigma, reach, tree, terms, parts, cfv, inst, sizes)
     return _root_value(cfv)
 
 
@@ -120,171 +102,69 @@ def _root_value(cfv):
 
 
 @njit(cache=True, nogil=True)
-def _player_values(
-    player, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
-    term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand, sw_level,
-    sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense, child_lo, child_hi, cfv,
-    inst, m, cs, mass, b1, e1, b2, e2, b3,
-    e3, tmp,
-):  # fmt: skip
-    """Steps 2-3 for ``player``: terminal values, backward pass, instantaneous regrets."""
-    terminals(
-        player, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
-        compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair,
-        dense_w, dense_s, term_dense, cfv, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
-    )  # fmt: skip
-    return _backward_regrets(player, sigma, edge_player, edge_sigma, child_lo, child_hi, cfv, inst)
+def _step(reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule, tree,
+          terms, parts, infos, reach, cfv, sizes, parallel):  # fmt: skip
+    """:func:`~.subtrees.sub_step` on every subtree (threads if ``parallel``): one
+    parallel region."""
+    if parallel:
+        par_step(reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule,
+                 tree, terms, parts, infos, reach, cfv, sizes)  # fmt: skip
+        return
+    for s in range(1, parts[1].shape[0] - 1):
+        sub_step(s, reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule,
+                 tree, terms, parts, infos, reach, cfv, sizes)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
-def _accumulate(player, sigma, average, weight, reach, rep_node, rep_hand, sigma_infoset,
-                sigma_player, sigma_free):  # fmt: skip
-    """``average[s] += weight * own reach at s's infoset * sigma[s]`` on ``player``'s free
-    flat actions."""
-    for s in range(sigma.shape[0]):
-        if sigma_player[s] != player or not sigma_free[s]:
-            continue
-        i = sigma_infoset[s]
-        average[s] += weight * reach[player, rep_node[i], rep_hand[i]] * sigma[s]
-
-
-@njit(cache=True, nogil=True)
-def _iteration(
-    alternating, sigma, regrets, average, weight, pos_discount, neg_discount, floor,
-    predictive, predict_discount, predict_neg_discount, tol, parent, edge_player, edge_sigma,
-    chance_child, node_board, term_node, term_slot, term_board, term_live, term_committed,
-    term_weight, compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi,
-    hand_pair, dense_w, dense_s, term_dense,
-    rep_node, rep_hand, sigma_infoset, sigma_player, sigma_free, infoset_player, infoset_free,
-    infoset_offset, child_lo, child_hi, reach, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3,
-    tmp, values,
-):  # fmt: skip
+def _iteration(alternating, sigma, regrets, average, weight, rule, tree, terms, parts, infos,
+               reach, cfv, inst, sizes, values, parallel):  # fmt: skip
     """One iteration, every player: alternating (each sees the strategies updated
     before it) or simultaneous (all regrets against the same ``sigma``, averages
-    accumulated before any strategy changes), as ``solvers.cfr.scheduled_step``."""
+    accumulated before any strategy changes), as ``solvers.cfr.scheduled_step``.
+
+    One parallel region a player: in each subtree the reach (every player's the first
+    time, then the previous player's, whose strategy changed), the player's values and
+    her infosets' updates there; then the top (above the cut) in this thread: its
+    values, the root value, its infosets' updates and the player's reach there.
+    Simultaneous: the values a player a region, then one region of updates."""
     n = reach.shape[0]
-    if alternating:
-        _reach(sigma, parent, edge_player, edge_sigma, chance_child, node_board, compat, reach)
-        for p in range(n):
-            values[p] = _player_values(
-                p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot,
-                term_board, term_live, term_committed, term_weight, compat, sub_id, sub_sign,
-                n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s,
-                term_dense, child_lo, child_hi, cfv, inst[0],
-                m, cs, mass,
-                b1, e1, b2, e2, b3, e3, tmp,
-            )  # fmt: skip
-            if weight != 0.0:
-                _accumulate(p, sigma, average, weight, reach, rep_node, rep_hand, sigma_infoset,
-                            sigma_player, sigma_free)  # fmt: skip
-            update_regrets_and_match(
-                p, sigma, regrets, inst[0], pos_discount, neg_discount, floor, predictive,
-                predict_discount, predict_neg_discount, tol, infoset_player, infoset_free,
-                infoset_offset,
-            )  # fmt: skip
-            if p + 1 < n:  # only p's strategy changed: only her reach
-                _reach_of(p, sigma, parent, edge_player, edge_sigma, chance_child, node_board,
-                          compat, reach[p])  # fmt: skip
-        return
-    _reach(sigma, parent, edge_player, edge_sigma, chance_child, node_board, compat, reach)
+    a = (sigma, regrets, average, inst, weight, rule, tree, terms, parts, infos, reach, cfv, sizes)
     for p in range(n):
-        values[p] = _player_values(
-            p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
-            term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand,
-            sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense, child_lo,
-            child_hi, cfv, inst[p], m, cs, mass, b1,
-            e1, b2, e2, b3, e3, tmp,
-        )  # fmt: skip
-    if weight != 0.0:
-        for p in range(n):
-            _accumulate(p, sigma, average, weight, reach, rep_node, rep_hand, sigma_infoset,
-                        sigma_player, sigma_free)  # fmt: skip
+        sub_reach(0, p, sigma, tree, parts, reach[p])
     for p in range(n):
-        update_regrets_and_match(
-            p, sigma, regrets, inst[p], pos_discount, neg_discount, floor, predictive,
-            predict_discount, predict_neg_discount, tol, infoset_player, infoset_free,
-            infoset_offset,
-        )  # fmt: skip
+        if alternating:
+            _step(-1 if p == 0 else p - 1, p, p, *a, parallel)
+            sub_step(0, -2, p, p, *a)
+        else:
+            _step(-1 if p == 0 else -2, p, -2, *a, parallel)
+            sub_step(0, -2, p, -2, *a)
+        values[p] = _root_value(cfv)
+        if alternating and p + 1 < n:  # only p's strategy changed: only her reach
+            sub_reach(0, p, sigma, tree, parts, reach[p])
+    if not alternating:
+        _step(-2, -1, -1, *a, parallel)
+        sub_step(0, -2, -1, -1, *a)
 
 
 @njit(cache=True, nogil=True)
-def _best_response(player, sigma, sigma_fixed, edge_player, edge_sigma, child_lo, child_hi, cfv,
-                   total):  # fmt: skip
-    """``player``'s best-response values up the tree in place (terminal values set), as
-    :func:`toypoker.vector.values.best_response_value`: at her decision nodes each free
-    infoset takes the action whose values, summed over the infoset's hands, are largest
-    (the first such in action order), fixed actions keep ``sigma``; returns the root
-    value summed over hands.  ``total`` is a scratch vector over the flat actions."""
-    nn, hh = cfv.shape
-    for q in range(nn - 1, -1, -1):
-        lo = child_lo[q]
-        hi = child_hi[q]
-        if lo == hi:
-            continue
-        for h in range(hh):
-            cfv[q, h] = 0.0
-        if edge_player[lo] != player:
-            for c in range(lo, hi):
-                for h in range(hh):
-                    cfv[q, h] += cfv[c, h]
-            continue
-        for c in range(lo, hi):
-            for h in range(hh):
-                e = edge_sigma[c, h]
-                if e >= 0:
-                    total[e] = 0.0
-        for c in range(lo, hi):
-            for h in range(hh):
-                e = edge_sigma[c, h]
-                if e >= 0:
-                    total[e] += cfv[c, h]
-        for h in range(hh):
-            best = -1
-            for c in range(lo, hi):
-                e = edge_sigma[c, h]
-                if e >= 0 and not sigma_fixed[e]:
-                    if best < 0 or total[e] > total[edge_sigma[best, h]]:
-                        best = c
-            x = 0.0
-            for c in range(lo, hi):
-                e = edge_sigma[c, h]
-                if e < 0:
-                    continue
-                if sigma_fixed[e]:
-                    x += sigma[e] * cfv[c, h]
-                elif c == best:
-                    x += cfv[c, h]
-            cfv[q, h] = x
-    return _root_value(cfv)
-
-
-@njit(cache=True, nogil=True)
-def _evaluate(
-    sigma, sigma_fixed, parent, edge_player, edge_sigma, chance_child, node_board, term_node,
-    term_slot, term_board, term_live, term_committed, term_weight, compat, sub_id, sub_sign,
-    n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense,
-    child_lo, child_hi, reach, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp, values,
-    best,
-):  # fmt: skip
+def _evaluate(sigma, sigma_fixed, tree, terms, parts, reach, cfv, inst, sizes, values,
+              best, parallel):  # fmt: skip
     """Each player's expected value (``values``) and best-response value (``best``)
     against ``sigma``: the terminals once a player, then the weighted backward pass and
-    the best-response pass (the terminal values rewritten between them)."""
-    _reach(sigma, parent, edge_player, edge_sigma, chance_child, node_board, compat, reach)
+    the best-response pass (the terminal values rewritten between them), as
+    :func:`toypoker.vector.values.best_response_value` (ties: the first action)."""
     for p in range(reach.shape[0]):
-        values[p] = _player_values(
-            p, sigma, reach, parent, edge_player, edge_sigma, term_node, term_slot, term_board,
-            term_live, term_committed, term_weight, compat, sub_id, sub_sign, n_sub, sw_hand,
-            sw_level, sw_start, sw_lo, sw_hi, hand_pair, dense_w, dense_s, term_dense, child_lo,
-            child_hi, cfv, inst, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
-        )  # fmt: skip
-        terminals(
-            p, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
-            compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi,
-            hand_pair, dense_w, dense_s, term_dense, cfv, m, cs, mass, b1, e1, b2, e2, b3, e3,
-            tmp,
-        )  # fmt: skip
-        best[p] = _best_response(p, sigma, sigma_fixed, edge_player, edge_sigma, child_lo,
-                                 child_hi, cfv, inst)  # fmt: skip
+        _reach_player(p, sigma, tree, parts, reach, parallel)
+    for p in range(reach.shape[0]):
+        values[p] = _values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes,
+                            parallel)  # fmt: skip
+        if parallel:
+            par_best(p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes)
+        else:
+            for s in range(1, parts[1].shape[0] - 1):
+                sub_best(s, p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes)
+        sub_best(0, p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes)
+        best[p] = _root_value(cfv)
 
 
 class VectorKernel:
@@ -293,8 +173,14 @@ class VectorKernel:
     Build with :func:`vector_kernel` (kept with the game).  ``sigma``, ``regrets`` and
     ``average`` are contiguous float64 vectors over the compiled game's flat actions,
     as in :class:`toypoker.solvers.cfr.CFRState`; restricted infosets are never
-    written.
+    written.  The public subtrees below the cut of :func:`~.subtrees.split` run on
+    :func:`toypoker.threads.kernel_thread_count` threads (one below
+    :attr:`min_parallel_entries` node-hand entries, where starting threads costs more
+    than it saves); the results are the same for every count, bit for bit.
     """
+
+    # games smaller than this (nodes x hands) run in the calling thread
+    min_parallel_entries = 500_000
 
     def __init__(self, vg: VectorGame):
         plan = plan_for(vg)
@@ -302,63 +188,91 @@ class VectorKernel:
         n, nn, hh = vg.n_players, vg.n_nodes, vg.n_hands
         i64 = np.int64
         terms = [(g, int(i)) for g in plan.groups for i in g.nodes]
+        rep_node = (plan.infoset_rep // hh).astype(i64)
+        parts, t_perm = split(vg, np.array([i for _, i in terms], dtype=i64), rep_node)
+        terms = [terms[j] for j in t_perm]  # segment by segment
         sweep, offset, cs_size = sweep_arrays(vg, terms)
         hand_pair = np.zeros((0, 1, 4), dtype=i64)
         if n == 2 and vg.hands.shape[1] == 2:
             hand_pair = pair_plan(vg)
         dense_w, dense_s, term_dense = dense_arrays(vg, terms)
-        self.static = (
+        compat = np.ascontiguousarray(vg.hand_count, dtype=np.float64)
+        child_lo, child_hi = _child_ranges(vg.parent)
+        self.tree = (
             vg.parent.astype(i64),
             vg.edge_player.astype(i64),
             np.ascontiguousarray(vg.edge_sigma, dtype=i64),
             plan.chance_child.copy(),
             vg.node_board.astype(i64),
+            compat,
+            child_lo,
+            child_hi,
+        )
+        self.terms = (
             np.array([i for _, i in terms], dtype=i64),
             *sweep[:1],  # term_slot
             np.array([g.board for g, _ in terms], dtype=i64),
             np.array([g.live for g, _ in terms], dtype=i64).reshape(len(terms), n),
             _charged(vg, [i for _, i in terms]),
             vg.node_weight[[i for _, i in terms]].astype(np.float64),
-            np.ascontiguousarray(vg.hand_count, dtype=np.float64),
+            compat,
             *sweep[1:],  # sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start/lo/hi
             hand_pair,
             dense_w,
             dense_s,
             term_dense,
-            (plan.infoset_rep // hh).astype(i64),
+        )
+        self.parts = parts
+        self.infos = (
+            rep_node,
             (plan.infoset_rep % hh).astype(i64),
-            game.sigma_infoset.astype(i64),
-            game.sigma_player.astype(i64),
             game.free_mask(),
             game.infoset_player.astype(i64),
             ~np.asarray(game.infoset_restricted, dtype=bool),
             game.infoset_offset.astype(i64),
-            *_child_ranges(vg.parent),
         )
-        vec = [np.zeros(hh) for _ in range(9)]  # mass, b1, e1, b2, e2, b3, e3, tmp + spare
-        self.work = (
-            np.zeros((n, nn, hh)),
-            np.zeros((nn, hh)),
-            np.zeros((n, game.n_sigma)),
-            np.zeros(max(offset, hh, hh * hh if len(dense_w) else 0)),
-            np.zeros(cs_size),
-            *vec[:8],
-        )
+        self.work = (np.zeros((n, nn, hh)), np.zeros((nn, hh)), np.zeros((n, game.n_sigma)))
+        # the terminals' scratch sizes (each subtree allocates its own): m, cs, hands
+        self.sizes = np.array([max(offset, hh, hh * hh if len(dense_w) else 0), cs_size, hh],
+                              dtype=i64)  # fmt: skip
         self.values = np.zeros(n)
         self.payoff_scale = payoff_scale(game)
         self.sigma_fixed = np.asarray(game.sigma_fixed, dtype=np.bool_)
+        self.entries = nn * hh
+
+    def parallel(self) -> bool:
+        """Whether the next call runs on threads (and numba's count set for it)."""
+        if self.entries < self.min_parallel_entries or len(self.parts[3]) < 2:
+            return False
+        return use_kernel_threads() > 1
+
+    def _call(self, fn: Callable[..., None], *args: object) -> None:
+        """``fn(*args, parallel)``; on threads with numba's chunk size 1 (a subtree at a
+        time to whichever thread is free: a busy core does not hold the others back).
+        One parallel call at a time in the process: a call made while another Python
+        thread's runs goes serial (numba's ``workqueue`` layer, where OpenMP and TBB are
+        missing, aborts the process on concurrent parallel calls)."""
+        if not self.parallel() or not _PARALLEL.acquire(blocking=False):
+            fn(*args, False)
+            return
+        old = numba.get_parallel_chunksize()
+        numba.set_parallel_chunksize(1)
+        try:
+            fn(*args, True)
+        finally:
+            numba.set_parallel_chunksize(old)
+            _PARALLEL.release()
 
     def evaluate(self, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each player's expected value and best-response value against the flat float
         profile ``sigma``, in one compiled call (equal to
         :func:`toypoker.vector.values.expected_values` and
         :func:`~toypoker.vector.values.best_response_value` to rounding)."""
-        st = self.static
-        reach, cfv, inst, m, cs, *vec = self.work
+        reach, cfv, inst = self.work
         values, best = np.zeros(len(reach)), np.zeros(len(reach))
-        _evaluate(
-            np.ascontiguousarray(sigma, dtype=np.float64), self.sigma_fixed, *st[:24],
-            *st[-2:], reach, cfv, inst[0], m, cs, *vec, values, best,
+        self._call(
+            _evaluate, np.ascontiguousarray(sigma, dtype=np.float64), self.sigma_fixed,
+            self.tree, self.terms, self.parts, reach, cfv, inst[0], self.sizes, values, best,
         )  # fmt: skip
         return values, best
 
@@ -370,13 +284,13 @@ class VectorKernel:
         ``floor``, the discounts, ``predictive``, ``tolerance``).  Returns each player's root value
         under the strategy her update saw (a buffer the next call overwrites)."""
         x = schedule
-        reach, cfv, inst, m, cs, *vec = self.work
-        _iteration(
-            bool(x["alternating"]), sigma, regrets, average, float(x["weight"]),
-            float(x["pos_discount"]), float(x["neg_discount"]), bool(x["floor"]),
-            bool(x["predictive"]), float(x["predict_discount"]),
-            float(x["predict_neg_discount"]), float(x["tolerance"]), *self.static, reach, cfv,
-            inst, m, cs, *vec, self.values,
+        keys = ("pos_discount", "neg_discount", "floor", "predictive", "predict_discount",
+                "predict_neg_discount", "tolerance")  # fmt: skip
+        rule = np.array([float(x[k]) for k in keys])
+        self._call(
+            _iteration, bool(x["alternating"]), sigma, regrets, average, float(x["weight"]),
+            rule, self.tree, self.terms, self.parts, self.infos, *self.work, self.sizes,
+            self.values,
         )  # fmt: skip
         return self.values
 

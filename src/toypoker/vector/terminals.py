@@ -176,12 +176,13 @@ def _dense_terminal(player, reach_t, wt, w, dense_s, g, pot, paid, n_live, me_li
 
 @njit(cache=True, nogil=True)
 def terminals(
-    player, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
+    player, lo, hi, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
     compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair,
     dense_w, dense_s, term_dense, cfv, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
 ):  # fmt: skip
-    """``player``'s counterfactual values at every terminal (rows ``term_node`` of
-    ``cfv``), weighted by the deal probability and the board's compatibility.
+    """``player``'s counterfactual values at the terminals ``lo..hi - 1`` (rows
+    ``term_node[lo:hi]`` of ``cfv``), weighted by the deal probability and the board's
+    compatibility; each terminal's row is computed alone (scratch vectors overwritten).
 
     ``hand_pair`` (boards, H + 1, 4): where hands hold two cards (else empty), each
     board's :func:`pair_plan`: two players then take :func:`_pair_sweep`.  ``dense_w``
@@ -192,7 +193,7 @@ def terminals(
     live player's pot less the chips paid)."""
     n = reach.shape[0]
     hh = reach.shape[2]
-    for i in range(term_node.shape[0]):
+    for i in range(lo, hi):
         t = term_node[i]
         pot = 0.0
         n_live = 0
