@@ -1,7 +1,7 @@
 """The vector kernel's public subtrees on 1 and 2 threads (issue 36, item 1).
 
 Per game, in one fresh process: build the vector layout (``build_vector(spec,
-rank=True)``), then CFR+ iterations (``toypoker.solvers.vector_cfr.step_many``, the
+rank=True)``), then CFR+ iterations (``toypoker.layouts.vector.regrets.step_many``, the
 fused kernel) inside ``toypoker.threads.kernel_threads(1)`` and ``kernel_threads(2)``,
 interleaved, ``--reps`` rounds of ``--iterations`` iterations each; printed: the
 median seconds an iteration, wall and CPU (the process's CPU time over all threads:
@@ -52,8 +52,8 @@ def child(spec: str, reps: int, iterations: int) -> None:
 
     import numpy as np
 
+    from toypoker.layouts.vector import regrets as VC
     from toypoker.solvers import cfr as C
-    from toypoker.solvers import vector_cfr as VC
     from toypoker.solvers.registry import METHODS
     from toypoker.threads import kernel_threads
     from toypoker.vector.direct import build_vector

@@ -108,3 +108,17 @@ def test_sweep_takes_a_vector_game_spec(tmp_path: Path) -> None:
     """``tp.sweep`` builds its games with ``tp.load_game``: a large Kuhn on hand vectors."""
     res = tp.sweep("solve", "kuhn(players=3,cards=52)", {"iterations": 3}, scheduler="serial")
     assert len(res.rows) == 1 and res.rows[0]["nash_conv"] > 0
+
+
+def test_threads_give_the_same_numbers() -> None:
+    """``threads=`` of ``tp.solve``/``tp.Solver`` (issue 36): the vector kernels' public
+    subtrees on 1 or 2 threads, the same iterates bit for bit
+    (``tests/vector/test_kernel_threads.py`` holds the kernels to it)."""
+    g = tp.load_game("rhode_island(ranks=4,suits=2)", layout="vector")
+    one = tp.solve(g, "cfr+", iterations=10, threads=1)
+    two = tp.solve(g, "cfr+", iterations=10, threads=2)
+    assert np.array_equal(one.profile.probs, two.profile.probs)
+    assert one.nash_conv == two.nash_conv
+    assert tp.Solver(g, "cfr+", threads=2).threads == 2
+    with pytest.raises(ToypokerError, match="threads must be a whole number >= 1"):
+        tp.solve(g, "cfr+", iterations=2, threads=0)

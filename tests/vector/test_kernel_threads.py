@@ -14,8 +14,8 @@ import numba
 import numpy as np
 import pytest
 
+from toypoker.layouts.vector import regrets as VC
 from toypoker.solvers import cfr as C
-from toypoker.solvers import vector_cfr as VC
 from toypoker.solvers.registry import METHODS
 from toypoker.threads import kernel_threads
 from toypoker.vector import kernel as K

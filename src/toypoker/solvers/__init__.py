@@ -78,6 +78,7 @@ def solve(
     team: Team | tuple[int, ...] | bool | None = None,
     merge: bool | None = None,
     milp_seconds: float = TEAM_MILP_SECONDS,
+    threads: int | None = None,
     **options: object,
 ) -> Result:
     """Solve ``game`` with ``method`` until a budget or a target is met.
@@ -130,6 +131,9 @@ def solve(
     milp_seconds
         Time limit of the team evaluation's best-response MILP (a weak team;
         :func:`toypoker.evaluate.team_evaluation`).
+    threads
+        Threads of the vector layout's kernels: its public subtrees run in parallel
+        (``None``, the default: every core; the numbers are the same on any count).
     **options
         The method's typed options, e.g. the CFR schedule (``floor``, ``alpha``,
         ``beta``, ``gamma``, ``alternating``, ``delay``, ``output``), ``epsilon``
@@ -158,7 +162,7 @@ def solve(
             options = {**options, "team": team}
         return _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
                     check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-                    options)  # fmt: skip
+                    options, threads)  # fmt: skip
     if game.layout == "vector":  # a team's evaluation and merged game read the deal table
         if team not in (None, False) or merge:
             raise ToypokerError(
@@ -167,7 +171,7 @@ def solve(
             )
         res = _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-                   options)  # fmt: skip
+                   options, threads)  # fmt: skip
         return _vector_team(game, res, team, milp_seconds)
     if team not in (None, True, False):
         team = agreeing_team(game.params, team)
@@ -180,7 +184,7 @@ def solve(
     solved = load_game(merged) if merged is not None else game
     res = _run(solved, method, iterations, target_nash_conv, seconds, target_max_gain,
                check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-               options)  # fmt: skip
+               options, threads)  # fmt: skip
     if merged is not None:
         res = _on_members(res, game)
     if team is None or team is True:
@@ -259,11 +263,12 @@ def _run(
     checkpoint_seconds: float,
     resume: str | Path | None,
     options: dict[str, object],
+    threads: int | None = None,
 ) -> Result:
     """One run of ``method`` on ``game`` (the body of :func:`solve`)."""
     m = get_method(method)
     if resume is None:
-        solver = Solver(game, method, seed=seed, **options)
+        solver = Solver(game, method, seed=seed, threads=threads, **options)
         trace: tuple[TracePoint, ...] = ()
     else:
         ck = load_checkpoint(check_path(resume, "resume"))
@@ -275,7 +280,7 @@ def _run(
             m, {k: getattr(ck.options, k) for k in options}
         ):
             raise ToypokerError(f"checkpoint {resume} was run with other options: {ck.options}")
-        solver = Solver.from_checkpoint(ck, game)
+        solver = Solver.from_checkpoint(ck, game, threads=threads)
         trace = ck.trace
     return solver.run(
         iterations,

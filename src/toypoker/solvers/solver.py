@@ -39,6 +39,7 @@ from ..layouts.vector.methods import runs_on_vectors, vector_method
 from ..locks import run_lock
 from ..profile import Profile
 from ..result import Result, Stopped, TracePoint
+from ..threads import kernel_threads
 from .base import Method
 from .checkpoint import Checkpoint, ScratchCheckpoint, load_checkpoint, save_checkpoint
 from .registry import get_method, options_dict, parse_options
@@ -61,6 +62,9 @@ class Solver:
     seed
         Seed of a sampling method (drawn from the OS when not given); a
         deterministic method refuses one.
+    threads
+        Threads of the vector layout's kernels (``None``: every core; the numbers are
+        the same on any count, bit for bit; :func:`toypoker.threads.kernel_threads`).
     **options
         The method's typed options (e.g. ``floor``, ``gamma`` for the CFR family,
         ``epsilon`` for outcome sampling); unknown or unread ones are errors.
@@ -76,8 +80,15 @@ class Solver:
     """
 
     def __init__(
-        self, game: Game, method: str = "cfr+", *, seed: int | None = None, **options: object
+        self,
+        game: Game,
+        method: str = "cfr+",
+        *,
+        seed: int | None = None,
+        threads: int | None = None,
+        **options: object,
     ) -> None:
+        self.threads = _threads(threads)
         game = on_layout(check_game(game), method)
         m = _method(game, method)
         opts = parse_options(m, options)
@@ -96,7 +107,11 @@ class Solver:
 
     @classmethod
     def from_checkpoint(
-        cls, checkpoint: str | Path | Checkpoint, game: Game | None = None
+        cls,
+        checkpoint: str | Path | Checkpoint,
+        game: Game | None = None,
+        *,
+        threads: int | None = None,
     ) -> Solver:
         """The solver a checkpoint saved, ready to continue.
 
@@ -116,6 +131,7 @@ class Solver:
                 f"{game.spec} ({game.n_sigma} actions)"
             )
         s = cls.__new__(cls)
+        s.threads = _threads(threads)
         s._setup(game, _method(game, ck.method), ck.options, ck.seed, ck.state, ck.seconds)
         return s
 
@@ -132,15 +148,16 @@ class Solver:
     def step(self, n: int = 1) -> Solver:
         """Run ``n`` iterations (an exact method finishes in its first); returns self."""
         n = check_int(n, "n", low=0)
-        t0 = time.perf_counter()
-        m, g, o = self.method, self.game, self.options
-        if m.step_many is not None and n > 1:
-            self.state = m.step_many(g, self.state, o, int(n))
-        else:
-            for _ in range(int(n)):
-                self.state = m.step(g, self.state, o)
-        self.seconds += time.perf_counter() - t0
-        return self
+        with kernel_threads(self.threads):
+            t0 = time.perf_counter()
+            m, g, o = self.method, self.game, self.options
+            if m.step_many is not None and n > 1:
+                self.state = m.step_many(g, self.state, o, int(n))
+            else:
+                for _ in range(int(n)):
+                    self.state = m.step(g, self.state, o)
+            self.seconds += time.perf_counter() - t0
+            return self
 
     def profile(self) -> Profile:
         """The current output strategy (``output`` option: average or current)."""
@@ -163,7 +180,8 @@ class Solver:
         stepping user may leave them (the trace then ends with this state).
         """
         if self.method.summary is not None:
-            fields = self.method.summary(self.game, self.state, self.options)
+            with kernel_threads(self.threads):
+                fields = self.method.summary(self.game, self.state, self.options)
         else:
             prof = self.profile()
             ev = _evaluate(self.game, prof)
@@ -218,7 +236,8 @@ class Solver:
         probs = self.method.output(self.game, self.state, self.options)  # type: ignore[misc]
         vg = vector_of(self.game)
         if vg is not None:
-            vev = vector_evaluate(vg, np.ascontiguousarray(probs, dtype=np.float64))
+            with kernel_threads(self.threads):
+                vev = vector_evaluate(vg, np.ascontiguousarray(probs, dtype=np.float64))
             return vev.nash_conv, max(vev.gains)
         ev = _evaluate(self.game, Profile(self.game, probs, validate=False))
         return float(ev.nash_conv), float(max(ev.gains))
@@ -361,6 +380,14 @@ class Solver:
                 return Stopped.SECONDS
             # Ctrl-C or SIGTERM during the step: the loop's head stops between steps
         return Stopped.ITERATIONS
+
+
+def _threads(threads: object) -> int | None:
+    """``threads`` checked (a whole number >= 1, or None for every core)."""
+    if threads is None:
+        return None
+    with kernel_threads(threads) as n:  # type: ignore[arg-type]
+        return n
 
 
 def _method(game: Game, name: str) -> Method:
