@@ -21,18 +21,15 @@ plan is the team's best response: a certificate checked here, not assumed.  When
 LP comes out fractional, the same model's MILP (the members' own plans binary) gets
 the same check (dropped pairs could let it exceed its plan's value); when that fails
 too, :func:`certified_plan` returns ``None`` and the caller solves the lifted model.
-Measured (``benchmarks/bench_team_response.py``, load ~5): on four-card Kuhn the LP
-(through highspy) took 1.6-2.1 ms where the lifted model took 20-28 ms, on 3P-SMH team
-23 14 ms against 115 ms; the LP was integral and certified on every 3P-SMH and Kuhn
-profile tried but the 20-iteration CFR+ ones of Kuhn team 23 and 3P-SMH team 12, where
-the MILP certified (26 and 75 ms, the lifted path 115 and 148 ms).
+The LP is an order of magnitude faster than the lifted model on three-player Kuhn and
+3P-SMH, and comes out integral and certified on most profiles; where it does not, the
+MILP certifies (``benchmarks/bench_team_response.py``; its numbers are in
+``benchmarks/results/teams.md``).
 
 HiGHS solves the LP: through ``highspy`` when it is installed (the model passed once
 per game and team by :func:`highs_model`; each call changes the costs only, so HiGHS's
-dual simplex starts from the last optimal basis, :data:`WARM_START`: measured with
-alternating profiles, each start from another profile's optimum, the LP alone took
-2.5-2.9 ms against 8-11 ms cold on 3P-SMH and 0.6-1.3 ms against 1.0-2.7 ms on
-four-card Kuhn, load ~2-3; ``bench_teams.py`` shows the whole team gain warm beside
+dual simplex starts from the last optimal basis, :data:`WARM_START`, two to four
+times faster than a cold start; ``bench_teams.py`` shows the whole team gain warm beside
 cold), else through :func:`scipy.optimize.linprog`.  The optimum does not depend on
 earlier calls; where several plans tie, the one returned may (a run from a fresh
 process is repeatable).  Games whose member plans are few do not get here by default:
@@ -282,10 +279,10 @@ class TerminalPairs:
         if self._cold or not WARM_START or self.n_vars > PRESOLVE_FROM:
             # no basis after a stop short of the optimum; the big models (presolve on)
             # start afresh: small hold'em, 124,381 variables, took 61 s from another
-            # profile's basis where a cold start took 29 s (load 3-5)
+            # profile's basis where a cold start took far longer
             h.clearSolver()  # type: ignore[attr-defined]
         # HiGHS compares its limit with a run clock that does not restart per solve
-        # (measured: 30 s on a fresh model after a 30 s solve): the limit is relative
+        # (as long again on a fresh model after a long solve): the limit is relative
         limit = float("inf") if time_limit is None else h.getRunTime() + float(time_limit)  # type: ignore[attr-defined]
         h.setOptionValue("time_limit", limit)  # type: ignore[attr-defined]
         # only the costs change: HiGHS keeps the last optimal basis (a warm start)

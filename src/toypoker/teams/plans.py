@@ -15,11 +15,10 @@ worth is the sum of its groups'.
 
 Used first by :func:`toypoker.teams.response.joint_response` when the work stays within
 :data:`MAX_WORK` (four-card Kuhn: 6,561 or 10,000 plans, every team; 3P-SMH and
-three-player Leduc: far more, the LP of :mod:`toypoker.teams.pairs` answers).  Measured
-on four-card Kuhn (``benchmarks/bench_teams.py``, load 3.3-4.8): the enumeration took
-0.4-0.7 ms where the warm-started LP alone took 0.4-1.1 ms (table 2), and
-``evaluate(..., team=)`` 1.5-1.7x an ``evaluate`` where the LP path took 2.1-3.6x
-(warm) and 3.0-4.8x (cold) (table 1).
+three-player Leduc: far more, the LP of :mod:`toypoker.teams.pairs` answers).  On
+four-card Kuhn the enumeration is about as fast as the warm-started LP alone, and a
+team evaluation costs well under twice an ``evaluate`` (``benchmarks/bench_teams.py``;
+``benchmarks/results/teams.md``).
 
 This module sees only the compiled game and arrays; it imports nothing above
 :mod:`toypoker.game`.

@@ -24,12 +24,10 @@ two polytopes) is the value of the saddle LP::
 :func:`floor_generation` raises a floor the other way: column generation whose columns are
 (repaired) relaxation points, from the TMECor master's plans.
 
-Measured on 3P-MMH team {2,3} (1,087,521 kept pairs; load 3-5 on 2 shared cores): PDLP on
-the saddle LP for 1,085 s ended far from converged (objective 0.2539, residual 1.7e-4;
-certified upper end 0.7301 at its outsider, floor 0.2185 from its point), and ten minutes
-of :func:`floor_generation` (eight relaxation points, PDLP 60 s each) left the floor at
-the plans' own lower end 0.390799: neither measurement decides whether the relaxation
-can bring the bracket under 0.01 there.
+On 3P-MMH team {2,3} (about a million kept pairs) neither PDLP on the saddle LP nor
+:func:`floor_generation` has yet closed the bracket below the plans' own lower end
+(``benchmarks/run_tmecor_large.py``): whether the relaxation can bring the width under
+0.01 there is not known.
 
 The repair: each block of pairs ``{(I a, J b)}`` (member 0's infoset ``I``, member 1's
 ``J``) is a transportation problem whose row sums ``w(I a, parent of J)`` and column sums

@@ -58,26 +58,16 @@ hands (``VectorGame.rank_deals``; ``mercer(players=3,variant=mmh)``: 15 rank pai
 for 190 physical hands, a CFR+ iteration about 25x faster than the row layout's in
 CPU time, ``benchmarks/bench_vector.py``).
 
-One engine: which layout runs each method, and why (measured by
-``benchmarks/bench_engine.py``; the table is in :mod:`toypoker.layouts.vector.methods`).
-``tp.solve`` runs on a ``VectorGame``: the CFR family, ``fp``, ``pcs-cfr+`` and ``lp``;
-``toypoker solve`` uses it for ``rhode_island`` and for a ``holdem`` spec whose counted
-row layout needs more than 2 GB (``--layout auto|rows|vector``;
-:func:`~toypoker.layouts.vector.methods.choose_layout` states the rule), e.g.
-three-player Leduc on a full deck and three-player Rhode Island decks. No method has two
-schedules: the CFR family shares :func:`~toypoker.solvers.cfr.scheduled_step` (the fused
-kernels its ``kernel_schedule``), fictitious play
-:func:`~toypoker.solvers.fictitious.layout_step`, the LP
-:func:`~toypoker.solvers.lp.solve_sequence_form` (LP and exact certificate); each layout
-supplies only its regrets, best responses or payoff matrix, tested equal to the other's.
-``pcs-cfr+`` exists only here (a row game runs it on its :func:`compile_vector`). The
-deal table stays, behind the same :class:`~toypoker.game.Game`: it is what
-:func:`compile_vector` reads for the catalogue's games, the exact path for tiny games
-(``enumerate``, rational evaluation, strong collusion and team best responses, which
-the vector layout refuses in one line) and the oracle of every test here; deal-sampling MCCFR
-(``es-mccfr``, ``os-mccfr``) samples its joint deals and stays there. Compiled catalogue
-games keep the row layout for the CLI: on them it is as fast or faster (Leduc: CFR+ 0.1
-ms against 0.2 ms an iteration, ``fp`` 11 ms against 48 ms) at the same memory.
+One engine behind one :class:`~toypoker.game.Game`: :func:`toypoker.load_game` puts a
+game on this layout when a CFR+ iteration is predicted faster here
+(:mod:`toypoker.layouts.choice`), and every public function takes it.  The methods'
+parts that read hand vectors are in :mod:`toypoker.layouts.vector` (the CFR family,
+``fp``, ``pcs-cfr+`` and ``lp``); no method has two schedules: each layout supplies only
+its regrets, best responses or payoff matrix, tested equal to the other's.  The deal
+table stays behind the same ``Game``: what :func:`compile_vector` reads for the
+catalogue's games without a deal-free builder, the path of the methods only it runs
+(``enumerate``, deal-sampling MCCFR, TMECor, a weak team's best response) and the
+oracle of every test here.
 """
 
 from .layout import VectorGame, compile_vector

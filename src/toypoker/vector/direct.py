@@ -19,13 +19,13 @@ the game's evaluator on (hand, board) pairs.  Nothing of size ``H^n`` is built.
 * **Infosets.**  Millions on Rhode Island (3,937,128): :class:`InfoSets` makes them on
   access from flat arrays, and :meth:`TreeGame.infoset_rows` maps hands to them.
 
-Rhode Island Hold'em on a standard deck builds in about a minute in 0.9 GB
+Rhode Island Hold'em on a standard deck builds in about a minute in about 1 GB
 (``benchmarks/bench_rhode.py``).  Three players build the same way (the tree walk is
 the same; a three-player tree is much larger: ``rhode_island(players=3,ranks=3)``,
-1.9 M public nodes, builds in 4-8 minutes at load 6-7 and peaks at 5.2 GB while
-PDCFR+ runs; the full three-player deck is 40 M public nodes and 6.3 G hand entries,
-beyond this machine).  With ``rank=True`` a rank deck with one hole card gets one hand
-a rank (``holdem(players=3,ranks=13,suits=4)``: 14,051 nodes x 3 x 13 entries).
+1.9 M public nodes, several minutes and a few GB; the full three-player deck is 40 M
+public nodes and 6.3 G hand entries, beyond one machine).  With ``rank=True`` a rank
+deck with one hole card gets one hand a rank (``holdem(players=3,ranks=13,suits=4)``:
+14,051 nodes x 3 x 13 entries).
 Weak collusion (``team=..``, win or pot sharing) is the payoff map of
 :func:`~toypoker.games.collusion.collude` on the same tree and labels
 (:attr:`~toypoker.vector.layout.VectorGame.payoff`); strong collusion and the other

@@ -20,16 +20,11 @@ one implementation.  Regrets, average and strategy are flat over the game's acti
 (a :class:`~toypoker.solvers.mccfr.MCCFRState`, the generator's state included), so
 checkpoints resume bit for bit.
 
-Measured (``python benchmarks/bench_engine.py --pcs --full --reps 1``, 2026-11-26, load
-5.8-7.7 on the shared 2-core machine; one process each): an iteration costs 0.119 s on
-``rhode_island(ranks=6,suits=4)`` against 0.521 s for full CFR+ in the fused vector
-kernel and 1.69 s in its numpy reference (the code this method shares), and 1.08 s on
-the full game against 2.27 s (kernel) and 14.6 s (reference); peak memory 2.19 against
-2.42 GB there.  But the sampled regrets' variance (importance weights up to the number of
-board paths) costs far more than the cheaper iterations save: after 60 s of stepping on
-the 6x4 deck, full CFR+ reached NashConv 0.129 (251 iterations), ``pcs-cfr+`` 12.75 (524
-iterations); on Leduc after 1,000 iterations 0.0005 against 0.15 (vanilla-CFR schedule:
-0.024 against 0.26).  So the CFR family (full width) stays the method for Rhode Island;
+An iteration costs a fraction of full CFR+'s on Rhode Island decks, but the sampled
+regrets' variance (importance weights up to the number of board paths) costs far more
+than the cheaper iterations save: after the same time full CFR+ is orders of magnitude
+closer to equilibrium (``python benchmarks/bench_engine.py --pcs``; the numbers are in
+``benchmarks/results/``).  So the CFR family (full width) stays the method for Rhode Island;
 this one is the unbiased sampled engine, kept for games whose full iteration does not fit.
 """
 
