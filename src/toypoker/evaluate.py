@@ -385,40 +385,9 @@ def evaluate(
     *,
     milp_seconds: float = TEAM_MILP_SECONDS,
 ) -> Evaluation:
-    """Expected values, each player's best response and gain, and NashConv.
-
-    Parameters
-    ----------
-    game
-        The compiled game.
-    profile
-        A profile of ``game`` (or of the same tree at other numbers, ``game.at``),
-        or a flat sigma vector; exact (Fractions) gives exact results.
-    team
-        Also the team's joint best-response gain (:func:`team_evaluation`):
-        a :class:`~toypoker.games.collusion.Team`, seat digits as in a spec
-        (``"13"``: seats 1 and 3) or 0-based seats (``(0, 2)``).
-    milp_seconds
-        Time limit of the team's best-response MILP (:func:`team_evaluation`).
-
-    Returns
-    -------
-    Evaluation
-        ``values``, ``br_values``, ``gains`` (clipped at 0 for floats),
-        ``nash_conv`` and the best responses (and ``team`` with ``team``).
-
-    Examples
-    --------
-    >>> import toypoker as tp
-    >>> g = tp.load_game("kuhn(players=2)")
-    >>> tp.evaluate(g, tp.Profile.uniform(g, exact=True)).values
-    (Fraction(1, 8), Fraction(-1, 8))
-
-    Raises
-    ------
-    ProfileError
-        For a profile of another game, or anything that is not a profile.
-    """
+    """:func:`toypoker.evaluate` on the deal table (parameters, returns and errors as
+    there): values, each player's best response and gain, NashConv, and with ``team``
+    the team's joint best-response gain (:func:`team_evaluation`)."""
     profile = check_profile(game, profile)
     team = agreeing_team(game.params, team) if team is not None else None
     milp_seconds = check_number(milp_seconds, "milp_seconds", positive=True)

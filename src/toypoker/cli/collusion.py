@@ -442,6 +442,31 @@ def tmecor(
         raise interrupted("the bracket above is valid, not converged", None)
 
 
+def solve_tmecor(
+    spec: str,
+    team: str | None,
+    seconds: float | None,
+    options: dict[str, object],
+    files: Path | None,
+    json_: bool,
+) -> None:
+    """``solve --method tmecor``: ``toypoker collusion tmecor`` with the method's options
+    (``--option oracle=...``, ``tol``, ``max_columns``, ``relaxation_seconds``)."""
+    if files:
+        raise ToypokerError(
+            "--method tmecor gives a correlated plan, not one profile: no -o, --csv or "
+            "--result (toypoker collusion tmecor --save keeps the bracket)"
+        )
+    known = {"oracle", "tol", "max_columns", "relaxation_seconds"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ToypokerError(
+            f"tmecor does not read option(s) {', '.join(unknown)}; it reads: "
+            f"{', '.join(sorted(known))}"
+        )
+    tmecor(spec, team=team, seconds=seconds, json_=json_, **options)  # type: ignore[arg-type]
+
+
 def _sharing_stage(
     game: Game, r: TMECor, iterations: int, pdlp_seconds: float
 ) -> tuple[TMECor, int]:

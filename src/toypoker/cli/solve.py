@@ -255,7 +255,9 @@ def solve(
     if m.one_shot and (checkpoint or resume or seeds > 1):
         raise ToypokerError(f"--method {method} takes no --checkpoint, --resume or --seeds")
     if m.name == "tmecor":  # team-optimal play: what `toypoker collusion tmecor` prints
-        _tmecor(spec, team, seconds, options, output, csv, result, json_)
+        from .collusion import solve_tmecor  # the team commands load with it
+
+        solve_tmecor(spec, team, seconds, options, output or csv or result, json_)
         return
     if seeds > 1 and not m.stochastic:
         raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
@@ -386,35 +388,6 @@ def solve(
             f"stopped after {res.iterations} iterations; state saved in {ck}",
             resume_hint(drop=("--resume",), add=("--resume", str(ck))),
         )
-
-
-def _tmecor(
-    spec: str,
-    team: str | None,
-    seconds: float | None,
-    options: dict[str, object],
-    output: Path | None,
-    csv: Path | None,
-    result: Path | None,
-    json_: bool,
-) -> None:
-    """``solve --method tmecor``: ``toypoker collusion tmecor`` with the method's options
-    (``--option oracle=...``, ``tol``, ``max_columns``, ``relaxation_seconds``)."""
-    from .collusion import tmecor as tmecor_command
-
-    if output or csv or result:
-        raise ToypokerError(
-            "--method tmecor gives a correlated plan, not one profile: no -o, --csv or "
-            "--result (toypoker collusion tmecor --save keeps the bracket)"
-        )
-    known = {"oracle", "tol", "max_columns", "relaxation_seconds"}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ToypokerError(
-            f"tmecor does not read option(s) {', '.join(unknown)}; it reads: "
-            f"{', '.join(sorted(known))}"
-        )
-    tmecor_command(spec, team=team, seconds=seconds, json_=json_, **options)  # type: ignore[arg-type]
 
 
 def _merge_hint(g: Game, message: str) -> str:

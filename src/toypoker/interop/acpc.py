@@ -1,23 +1,11 @@
 """ACPC game definitions (``.game`` files): read them as toypoker games, write them back.
 
-The Annual Computer Poker Competition describes a poker game as a block of text::
-
-    GAMEDEF
-    limit
-    numPlayers = 2
-    numRounds = 2
-    blind = 1 1
-    raiseSize = 2 4
-    firstPlayer = 1 1
-    maxRaises = 2 2
-    numSuits = 2
-    numRanks = 3
-    numHoleCards = 1
-    numBoardCards = 0 1
-    END GAMEDEF
-
-(this one is Leduc hold'em).  OpenSpiel's ``universal_poker`` takes the same
-keys as game parameters.  ACPC's limit rules are those of our limit builder
+The Annual Computer Poker Competition describes a poker game as a block of text
+between ``GAMEDEF`` and ``END GAMEDEF``: ``limit``, ``numPlayers``, ``numRounds``,
+``blind``, ``raiseSize``, ``firstPlayer``, ``maxRaises``, ``numSuits``, ``numRanks``,
+``numHoleCards``, ``numBoardCards`` (``to_gamedef(load_game("leduc"))`` prints Leduc's;
+the docs' "your own game" tutorial shows one whole).  OpenSpiel's ``universal_poker``
+takes the same keys as game parameters.  ACPC's limit rules are those of our limit builder
 (:mod:`toypoker.games.limit`): a round ends when every live player has called
 the last raise; a player may fold only when facing a bet; checking or calling
 is always legal; the blinds are the bet to call in the first round (a first bet
