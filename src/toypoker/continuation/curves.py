@@ -35,6 +35,7 @@ from ..checks import (
 from ..errors import ToypokerError
 from ..game import Game, check_game
 from ..games import load_game
+from ..layouts import rows_of
 from ..result import Result, Stopped
 from .crossings import equilibria_at, system_for
 from .records import Equilibrium, EquilibriumCurve, Multiplicity
@@ -147,7 +148,7 @@ def trace_curve(
     >>> r.method, str(r.stopped)
     ('trace', 'finished')
     """
-    check_game(game)
+    game = rows_of(check_game(game), "trace_curve")  # the continuation reads the deal table
     check_text(parameter, "parameter", "a parameter name (pot, ante, bet or eps)")
     lo, hi = check_number(lo, "lo"), check_number(hi, "hi")
     eps = check_number(eps, "eps", positive=True)
