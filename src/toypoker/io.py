@@ -65,7 +65,12 @@ def write_target(path: str | Path) -> Path:
     its final target (followed through every link, a dangling one included), so the
     link stays a link and its target gets the data."""
     path = Path(path)
-    return Path(os.path.realpath(path)) if path.is_symlink() else path
+    if not path.is_symlink():
+        return path
+    real = Path(os.path.realpath(path))
+    # /dev/stdout -> /proc/self/fd/1 -> "pipe:[123]": a link whose target has no name
+    # in the file system is opened through the link itself
+    return path if path.exists() and not real.exists() else real
 
 
 def in_place(path: str | Path) -> bool:
@@ -108,14 +113,14 @@ def atomic_open(path: str | Path) -> Iterator[BinaryIO]:
             fh = open(target, "wb")  # noqa: SIM115 -- closed below, its errors named
         except OSError as exc:
             raise _named(exc, shown) from None
-        with fh:
-            try:
+        try:
+            with fh:  # closing flushes too: a full device fails there
                 yield fh
                 fh.flush()
-            except OSError as exc:
-                if exc.filename is not None:
-                    raise
-                raise _named(exc, shown) from None
+        except OSError as exc:
+            if exc.filename is not None:
+                raise
+            raise _named(exc, shown) from None
         return
     folder = target.parent if str(target.parent) else Path(".")
     try:

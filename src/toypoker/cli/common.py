@@ -433,6 +433,19 @@ def check_file(path: Path | None, option: str) -> None:
     _folder_ok(target.parent if str(target.parent) else Path("."), option, path)
 
 
+def check_distinct(*outputs: tuple[Path | None, str]) -> None:
+    """Refuse, in one line, two output options naming the same file (the later write
+    would replace the earlier one, which the command would still report written)."""
+    seen: dict[Path, str] = {}
+    for path, option in outputs:
+        if path is None or in_place(path):
+            continue
+        key = Path(os.path.abspath(write_target(path)))
+        if key in seen:
+            raise ToypokerError(f"{seen[key]} and {option} name the same file {path}")
+        seen[key] = option
+
+
 #: figure formats every ``--plot`` writes (matplotlib's, by the file's suffix)
 FIGURE_SUFFIXES = (".png", ".pdf", ".svg", ".jpg", ".jpeg", ".eps", ".ps")
 

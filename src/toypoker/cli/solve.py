@@ -36,6 +36,7 @@ from .common import (
     TeamOpt,
     at_least,
     at_most,
+    check_distinct,
     check_figure,
     check_file,
     check_readable,
@@ -251,6 +252,9 @@ def solve(
     for path, option in ((output, "-o"), (result, "--result"), (csv, "--csv")):
         check_file(path, option)
     check_file(checkpoint, "--checkpoint")
+    check_distinct(
+        (output, "-o"), (result, "--result"), (csv, "--csv"), (checkpoint, "--checkpoint")
+    )
     check_readable(resume, "--resume")
     if m.one_shot and (checkpoint or resume or seeds > 1):
         raise ToypokerError(f"--method {method} takes no --checkpoint, --resume or --seeds")
@@ -274,7 +278,7 @@ def solve(
         iterations = DEFAULT_ITERATIONS
     choice = command_layout(spec, method, layout, team=team is not None)
     vector = choice.layout == "vector"
-    if choice.counted is not None or layout != "auto":
+    if vector or layout != "auto":  # the layout shows where it matters: hand vectors
         err.print(
             f"layout: {'vector' if vector else 'rows'} ({choice.why})",
             highlight=False,
