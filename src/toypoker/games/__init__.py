@@ -213,7 +213,10 @@ def _counted(info: GameInfo, params: Params) -> LayoutCount | None:
     spec = format_spec(info.name, params)
     if info.name in ("kuhn", "mercer"):  # rank decks: the builder's own deck and betting
         shape = (kuhn.limit_shape if info.name == "kuhn" else mercer.limit_shape)(params)
-        return count_shape(shape, spec)
+        try:  # stopped as soon as the rows pass the budget (kuhn(players=50): at once)
+            return count_shape(shape, spec, max_entries=max_bytes_allowed() // BYTES_PER_ENTRY)
+        except TooLargeError:
+            return None
     if info.name not in ("rhode_island", "holdem"):
         return None
     p = holdem_params(params) if info.name == "rhode_island" else params
