@@ -63,6 +63,14 @@ def pickled_games() -> Iterator[None]:
         copyreg.dispatch_table.pop(Game, None)
 
 
+@pytest.fixture(autouse=True)
+def _budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The memory budget the tests were written against, 2 GiB, whatever this machine's
+    default (half its memory): the refusals they check stay the same on every machine
+    (a test that needs more sets ``TOYPOKER_MAX_BYTES`` itself)."""
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", str(2**31))
+
+
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20261121)

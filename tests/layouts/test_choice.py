@@ -56,5 +56,6 @@ def test_nothing_is_built_to_choose(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError("built")
 
     monkeypatch.setattr(G, "load_game", no_build)
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", "8e9")  # Rhode Island on vectors: 3.2 GB
     assert choose_layout("rhode_island").layout == "vector"
     assert choose_layout("kuhn(players=3,cards=52)").layout == "vector"
