@@ -30,10 +30,10 @@ from rich.progress import (
 
 from ..errors import SpecError, ToypokerError
 from ..io import atomic_write_text, exact_text, in_place, write_target
-from ..solvers.checkpoint import ScratchCheckpoint
 
 if TYPE_CHECKING:
     from ..games.layout_count import LayoutCount
+    from ..solvers.checkpoint import ScratchCheckpoint
 
 
 def reader_gone() -> None:
@@ -489,6 +489,8 @@ def check_readable(path: Path | None, option: str) -> None:
 def temp_checkpoint(kind: str) -> ScratchCheckpoint:
     """Where an interrupted run without ``--checkpoint`` keeps its state: written only
     to resume, best-effort (:class:`~toypoker.solvers.checkpoint.ScratchCheckpoint`)."""
+    from ..solvers.checkpoint import ScratchCheckpoint  # the solvers load with the run
+
     try:
         folder = tempfile.gettempdir()  # it tries to write a file in each candidate
     except OSError:  # none writable now (a file-size limit, a full disk): writes fail quietly

@@ -27,7 +27,6 @@ from ..games.layout_count import LayoutCount
 from ..io import size_text
 from ..layouts import LayoutChoice, build, choose_layout
 from ..layouts.choice import check_layout, rows_refusal, vector_count
-from ..layouts.vector.methods import runs_on_vectors
 from .common import err
 
 VECTOR_METHODS = "the CFR family, fp, pcs-cfr+ or lp"
@@ -42,6 +41,8 @@ def rows_text(counted: LayoutCount) -> str:
 def _on_vector(method: str, spec: str) -> bool:
     """Whether ``method`` runs on ``spec``'s vector layout: one of its methods, and not
     the exact LP under a team's payoff map (:mod:`~toypoker.layouts.vector.sequence_form`)."""
+    from ..layouts.vector.methods import runs_on_vectors  # the solvers load with it
+
     return runs_on_vectors(method) and not (method == "lp" and parse_game_spec(spec)[2])
 
 

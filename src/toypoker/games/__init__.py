@@ -55,18 +55,11 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType(
 )
 
 
-def _physical_bytes() -> int:
-    """This machine's physical memory (4 GiB where the OS does not say)."""
-    try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
-    except (ValueError, OSError, AttributeError):
-        return 2**32
-
-
-DEFAULT_MAX_BYTES = max(2**31, _physical_bytes() // 2)
-"""The memory budget of a build when ``TOYPOKER_MAX_BYTES`` does not set one: half of
-this machine's physical memory, at least 2 GiB.  A game whose counted size on its
-layout passes it is refused in one line before anything is allocated."""
+DEFAULT_MAX_BYTES = 2**31
+"""The memory budget of a build when ``TOYPOKER_MAX_BYTES`` does not set one: a game
+whose counted size on its layout passes it is refused in one line before anything is
+allocated (the deal table: deals x public nodes x players x 8 bytes, and its counted
+rows; hand vectors: their counted entries, :mod:`toypoker.vector.size`)."""
 
 BYTES_PER_ENTRY = 8
 

@@ -12,8 +12,14 @@ from __future__ import annotations
 
 from ..errors import SpecError
 from ..games import max_bytes_allowed, parse_game_spec
-from ..games.layout_count import BYTES_PER_ENTRY, LayoutCount
+from ..games.layout_count import LayoutCount
 from ..io import size_text
+
+BUILD_BYTES_PER_ENTRY = 32
+"""Bytes a hand-vector entry takes once built (the layout and its infoset map; the full
+Rhode Island game, 34,981,128 entries, builds in about 1 GB).  A solver's state and
+NashConv checks take more while it runs
+(:data:`~toypoker.games.layout_count.BYTES_PER_ENTRY`)."""
 
 
 def vector_work(spec: str, counted: LayoutCount, rank: bool = True) -> tuple[str, int]:
@@ -33,12 +39,11 @@ def vector_work(spec: str, counted: LayoutCount, rank: bool = True) -> tuple[str
 
 
 def vector_bytes(spec: str, counted: LayoutCount, rank: bool = True) -> int:
-    """Peak bytes of the vector layout while CFR runs on it: the hand entries, and the
-    numpy reference's dense product (one ``H^n`` tensor a board at a time, a few of
-    them)."""
+    """Bytes the vector layout takes once built: its hand entries, and the numpy
+    reference's dense product (one ``H^n`` tensor a board at a time, a few of them)."""
     kind, units = vector_work(spec, counted, rank)
     dense = 4 * 8 * counted.hands**counted.players if kind == "numpy" else 0
-    return counted.entries * BYTES_PER_ENTRY + dense
+    return counted.entries * BUILD_BYTES_PER_ENTRY + dense
 
 
 def _hole(name: str, params: dict) -> int:
