@@ -74,7 +74,10 @@ def test_full_deck_three_player_leduc_counted():
 def test_games_not_counted_here():
     # other builders, collusion
     assert count_layout("leduc") is None
-    assert count_layout("kuhn(players=3)") is None
+    # Kuhn is counted now (issue 33: the layout is chosen before building): every deal
+    # reaches every one of its 25 public nodes, 24 deals x 25 = 600 rows
+    kuhn3 = count_layout("kuhn(players=3)")
+    assert (kuhn3.deals, kuhn3.public_nodes, kuhn3.rows) == (24, 25, 600)
     assert (
         count_layout("holdem(players=3,ranks=4,suits=2,rounds=3,evaluator=three_card,team=12)")
         is None

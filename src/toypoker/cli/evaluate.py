@@ -128,8 +128,9 @@ def eval_(
     layout: Annotated[
         str,
         typer.Option(
-            help="auto, rows or vector: where the game is evaluated (auto: as "
-            "toypoker.load_game chooses; --exact and --team run on the rows, where they fit)."
+            help="auto, rows or vector. With auto a game is evaluated on the vector layout "
+            "where toypoker.load_game puts it there (counted first, the faster that fits); "
+            "--exact and --team run on the rows, where they fit."
         ),
     ] = "auto",
     json_: JsonOpt = False,

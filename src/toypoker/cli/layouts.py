@@ -18,15 +18,19 @@ building (:func:`~toypoker.layouts.choice.rows_refusal`).
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import time
 
 from ..errors import ToypokerError
 from ..game import Game
-from ..games import parse_game_spec
+from ..games import load_game, parse_game_spec
 from ..games.layout_count import LayoutCount
 from ..io import size_text
 from ..layouts import LayoutChoice, build, choose_layout
+from ..layouts import load_game as tp_load_game
 from ..layouts.choice import check_layout, rows_refusal, vector_count
+from ..spec import format_spec
 from .common import err
 
 VECTOR_METHODS = "the CFR family, fp, pcs-cfr+ or lp"
@@ -61,10 +65,22 @@ def command_layout(spec: str, method: str | None, layout: str, *, team: bool) ->
     ``--layout auto`` where that fits, and is refused in one line naming the way out
     otherwise (and always with ``--layout vector``)."""
     check_layout(layout)
-    choice = choose_layout(spec, layout)
-    if choice.layout == "rows":
-        return choice
-    if team:
+    strong = bool(parse_game_spec(spec)[2].get("strong"))
+    if strong and layout == "auto":  # strong collusion lives on the rows: their size first
+        rows_or_refuse(
+            spec, "strong collusion", "weak teams (strong=false) run on the vector layout", layout
+        )
+    if not (strong and layout == "vector"):
+        choice = choose_layout(spec, layout)
+        if layout != "auto":
+            choice = dataclasses.replace(choice, why=f"--layout {layout}")
+        if choice.layout == "rows":
+            return choice
+    else:
+        choice = LayoutChoice("vector", "--layout vector", vector_count(spec))
+    if strong:
+        blocker = "strong collusion"
+    elif team:
         blocker = "--team"
     elif method is not None and not _on_vector(method, spec):
         blocker = f"--method {method}"
@@ -80,6 +96,8 @@ def command_layout(spec: str, method: str | None, layout: str, *, team: bool) ->
     else:
         methods = VECTOR_METHODS if method != "lp" else "the CFR family, fp or pcs-cfr+"
         instead = "leave out --team" if team else f"use {methods}"
+        if strong:
+            instead = "strong=false runs on vectors"
         size = "its rows" if counted is None else f"its row layout is {rows_text(counted)}"
         way = f"{size}, too large to compile; {instead}"
     raise ToypokerError(f"{blocker} does not run on the vector layout; {way}")
@@ -93,7 +111,8 @@ def rows_or_refuse(spec: str, what: str, instead: str, layout: str) -> None:
         raise ToypokerError(f"{what} runs on the row layout only: --layout auto or rows")
     refused = rows_refusal(spec)
     if refused is not None:
-        counted = vector_count(spec)
+        info, params, _ = parse_game_spec(spec)
+        counted = vector_count(format_spec(info.name, params))  # collusion keeps the rows
         size = f"{rows_text(counted)}, " if counted is not None else ""
         raise ToypokerError(f"{what} needs the row layout: {size}too large to compile; {instead}")
 
@@ -103,7 +122,7 @@ def build_on_layout(spec: str, choice: LayoutChoice) -> Game:
     build it (:func:`toypoker.layouts.build`)."""
     counted = choice.counted
     if choice.layout != "vector":
-        return build(spec, choice)
+        return load_game(spec).with_builder(functools.partial(tp_load_game, layout="rows"))
     if counted is not None:
         err.print(
             f"vector layout: {counted.public_nodes:,} public nodes x {counted.players} players "

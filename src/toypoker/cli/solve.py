@@ -63,7 +63,7 @@ from .tables import strategy_table, team_lines, team_of, values_table
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
 DEFAULT_ITERATIONS = 2000  # the budget when neither a budget nor a target is given
-TABLE_INFOSETS = 5000  # more infosets than this: no strategy table (-o or --csv writes them)
+TABLE_INFOSETS = 2000  # more infosets than this: no strategy table (-o or --csv writes them)
 MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion would hang
 
 DecimalsOpt = Annotated[
@@ -223,11 +223,11 @@ def solve(
     layout: Annotated[
         str,
         typer.Option(
-            help="auto, rows or vector. auto counts the game first and runs it where a "
-            "CFR+ iteration is predicted faster among the layouts that fit (the deal "
-            "table for small games; hand vectors for rhode_island, kuhn with many cards, "
-            "three-player Mercer Hold'em); a method or --team the vector layout does not "
-            "run goes to the deal table where it fits.  vector runs any catalogue game "
+            help="auto, rows or vector. With auto the game is counted first and runs on "
+            "the vector layout where a CFR+ iteration is predicted faster there among the "
+            "layouts that fit (rhode_island, kuhn with many cards, three-player Mercer "
+            "Hold'em), else on the deal table; a method or --team the vector layout does "
+            "not run goes to the deal table where it fits.  vector runs any catalogue game "
             "without strong collusion (compiled first where it has no deal-free builder)."
         ),
     ] = "auto",

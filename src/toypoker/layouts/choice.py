@@ -164,8 +164,16 @@ def choose_layout(spec: str, layout: str = "auto", *, max_bytes: int | None = No
     if layout == "vector":
         check_vector_size(canonical, counted, max_bytes)
         return LayoutChoice("vector", "layout='vector'", counted)
-    if info.name not in DIRECT_GAMES or counted is None:
+    if info.name not in DIRECT_GAMES:
         return LayoutChoice("rows", "the deal table (no deal-free vector builder for it)")
+    if info.name == "rhode_island":  # hand vectors on every deck (faster on the ladder's)
+        check_vector_size(canonical, counted, max_bytes)
+        return LayoutChoice("vector", "rhode_island always; the deal table holds toy decks only",
+                            counted)  # fmt: skip
+    if counted is None:  # more boards than counted here: hand vectors where rows do not fit
+        if rows_refusal(canonical, max_bytes) is not None:
+            return LayoutChoice("vector", "the deal table does not fit (not counted further)")
+        return LayoutChoice("rows", "the deal table (not counted further)")
     rows_s, vec_s = predict(canonical, counted)
     said = (
         f"a CFR+ iteration predicted {_secs(rows_s)} on the deal table ({counted.rows:,} rows), "

@@ -76,12 +76,13 @@ def test_refusals_are_one_line(both) -> None:
         solve(as_game(vg), "enumerate")
 
 
-def test_the_cli_layout_rule() -> None:
+def test_the_cli_layout_rule(monkeypatch) -> None:
     """The command line takes ``toypoker.load_game``'s layout, counted before anything
     is built (the counts are those of ``tests/games/test_layout_count.py``, checked
     there against compiled games), and sends what hand vectors cannot run to the rows."""
     from toypoker.cli.layouts import command_layout
 
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", "8e9")  # the 6.6 GB rows fit: es-mccfr there
     big = "holdem(players=3,ranks=13,suits=4)"  # 32,873,711 rows
     c = command_layout(big, "pdcfr+", "auto", team=False)
     assert c.layout == "vector" and c.counted is not None and "32,873,711 rows" in c.why
