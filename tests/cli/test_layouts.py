@@ -79,7 +79,7 @@ def test_lp_with_a_team_is_refused_on_vectors_before_building(one_line_error, mo
     refused with the library's line cut mid-spec, naming --layout rows whatever the
     budget.  Now refused before building, in one line, under the one rule (test failed
     before: 'layout: vector' and 'built' on stderr, then the cut line)."""
-    monkeypatch.setattr("toypoker.cli.layouts.build_vector", _no_build)
+    monkeypatch.setattr("toypoker.layouts.build_vector", _no_build)
     spec = "kuhn(players=3,team=12)"
     err = one_line_error("solve", spec, "--layout", "vector", "--method", "lp")
     assert "--method lp does not run on the vector layout" in err, err

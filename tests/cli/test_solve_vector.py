@@ -114,7 +114,7 @@ def test_three_player_holdem_on_the_vector_layout(cli, tmp_path):
     assert abs(data["nash_conv"] - float(ev.nash_conv)) <= 1e-9
     # auto: this small game stays on the rows, and says so
     code, _, err = cli("solve", spec, "--iterations", "3", "--no-table")
-    assert code == 0 and "layout: rows (" in err
+    assert code == 0  # the deal table, said only where it matters (issue 33)
 
 
 def test_vector_refusals_name_the_way_out(cli, one_line_error):

@@ -33,6 +33,10 @@ from ..layouts.choice import check_layout, rows_refusal, vector_count
 from ..spec import format_spec
 from .common import err
 
+ROW_LAYOUT_LIMIT = 2 * 10**9
+"""Counted bytes of the deal table past which a run the vector layout cannot do is not
+sent to the rows unasked: it is refused, naming ``--layout rows``."""
+
 VECTOR_METHODS = "the CFR family, fp, pcs-cfr+ or lp"
 """The methods the vector layout runs, as a refusal names them."""
 
@@ -77,7 +81,10 @@ def command_layout(spec: str, method: str | None, layout: str, *, team: bool) ->
         if choice.layout == "rows":
             return choice
     else:
-        choice = LayoutChoice("vector", "--layout vector", vector_count(spec))
+        info, params, _ = parse_game_spec(spec)
+        choice = LayoutChoice(
+            "vector", "--layout vector", vector_count(format_spec(info.name, params))
+        )
     if strong:
         blocker = "strong collusion"
     elif team:
@@ -88,7 +95,9 @@ def command_layout(spec: str, method: str | None, layout: str, *, team: bool) ->
         return choice
     counted = choice.counted
     refused = rows_refusal(spec)
-    if layout == "auto" and refused is None:
+    small = counted is None or counted.row_bytes <= ROW_LAYOUT_LIMIT
+    rhode = parse_game_spec(spec)[0].name == "rhode_island"  # on vectors unless asked
+    if layout == "auto" and refused is None and small and not rhode:
         return LayoutChoice("rows", f"{blocker} runs on the deal table", counted)
     if refused is None:
         where = "" if counted is None else f" ({rows_text(counted)})"

@@ -168,10 +168,11 @@ def choose_layout(spec: str, layout: str = "auto", *, max_bytes: int | None = No
         return LayoutChoice("rows", "the deal table (no deal-free vector builder for it)")
     if info.name == "rhode_island":  # hand vectors on every deck (faster on the ladder's)
         check_vector_size(canonical, counted, max_bytes)
-        return LayoutChoice("vector", "rhode_island always; the deal table holds toy decks only",
-                            counted)  # fmt: skip
+        rows_s, vec_s = predict(canonical, counted) if counted is not None else (None, None)
+        why = "rhode_island always; the deal table holds toy decks only"
+        return LayoutChoice("vector", why, counted, rows_s, vec_s)
     if counted is None:  # more boards than counted here: hand vectors where rows do not fit
-        if rows_refusal(canonical, max_bytes) is not None:
+        if info.name == "holdem" and rows_refusal(canonical, max_bytes) is not None:
             return LayoutChoice("vector", "the deal table does not fit (not counted further)")
         return LayoutChoice("rows", "the deal table (not counted further)")
     rows_s, vec_s = predict(canonical, counted)
