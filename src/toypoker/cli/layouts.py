@@ -99,9 +99,16 @@ def command_layout(spec: str, method: str | None, layout: str, *, team: bool) ->
     rhode = parse_game_spec(spec)[0].name == "rhode_island"  # on vectors unless asked
     if layout == "auto" and refused is None and small and not rhode:
         return LayoutChoice("rows", f"{blocker} runs on the deal table", counted)
-    if refused is None:
+    methods = VECTOR_METHODS if method != "lp" else "the CFR family, fp or pcs-cfr+"
+    instead = "leave out --team" if team else f"use {methods}"
+    if refused is None and small:
         where = "" if counted is None else f" ({rows_text(counted)})"
         way = f"--layout rows {'runs' if method else 'evaluates'} it on the rows{where}"
+    elif refused is None:
+        assert counted is not None
+        way = (
+            f"its row layout is {rows_text(counted)} (--layout rows builds them anyway); {instead}"
+        )
     else:
         methods = VECTOR_METHODS if method != "lp" else "the CFR family, fp or pcs-cfr+"
         instead = "leave out --team" if team else f"use {methods}"

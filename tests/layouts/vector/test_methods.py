@@ -87,11 +87,13 @@ def test_the_cli_layout_rule(monkeypatch) -> None:
     c = command_layout(big, "pdcfr+", "auto", team=False)
     assert c.layout == "vector" and c.counted is not None and "32,873,711 rows" in c.why
     assert command_layout(big, "fp", "auto", team=False).layout == "vector"  # both layouts
-    es = command_layout(big, "es-mccfr", "auto", team=False)  # deal sampling: rows only
-    assert es.layout == "rows" and "--method es-mccfr runs on the deal table" in es.why
+    with pytest.raises(ToypokerError, match=r"es-mccfr does not run on the vector layout; its"):
+        command_layout(big, "es-mccfr", "auto", team=False)  # 6.6 GB of rows: asked for only
+    small = "holdem(players=3,ranks=4,suits=2)"
+    es = command_layout(small, "es-mccfr", "auto", team=False)
+    assert es.layout == "rows"
     assert command_layout("kuhn(players=3)", "cfr+", "auto", team=False).layout == "rows"
     assert command_layout(big, "cfr+", "rows", team=False).layout == "rows"
-    small = "holdem(players=3,ranks=4,suits=2)"
     assert command_layout(small, "cfr+", "vector", team=False).layout == "vector"
     with pytest.raises(ToypokerError, match="does not run on the vector layout"):
         command_layout(SPEC, "es-mccfr", "vector", team=False)
