@@ -55,3 +55,4 @@ add_hidden_aliases.expose_value
 from toypoker.cli.common import _Console  # noqa: E402
 
 _Console.on_broken_pipe  # rich calls it when standard output's reader has gone
+_budget  # tests/conftest.py: an autouse fixture (pytest calls it)
