@@ -60,6 +60,14 @@ def vector_evaluate(vg: VectorGame, sigma: np.ndarray) -> VectorEvaluation:
     return VectorEvaluation(tuple(float(v) for v in values), gains, float(sum(gains)))
 
 
+def _sigma(profile: Profile) -> np.ndarray:
+    """The flat profile as the vector layout reads it: Fractions as they are, floats as one
+    contiguous float64 array (what the kernels take)."""
+    if profile.exact:
+        return profile.probs
+    return np.ascontiguousarray(profile.probs, dtype=np.float64)
+
+
 def _no_team(game: Game, team: object, what: str) -> None:
     if team is not None:
         raise ToypokerError(
@@ -119,9 +127,7 @@ def evaluate(
     _no_team(game, team, "a team's joint best response")
     check_number(milp_seconds, "milp_seconds", positive=True)
     profile = check_profile(game, profile)
-    sigma = profile.probs
-    if not profile.exact:
-        sigma = np.ascontiguousarray(sigma, dtype=np.float64)
+    sigma = _sigma(profile)
     reach = V.reaches(vg, sigma)
     values = tuple(V.expected_values(vg, sigma))
     brs = []
@@ -187,7 +193,7 @@ def nash_conv(
     profile = check_profile(game, profile)
     if profile.exact:
         return V.nash_conv(vg, profile.probs)
-    return vector_evaluate(vg, np.ascontiguousarray(profile.probs, dtype=np.float64)).nash_conv
+    return vector_evaluate(vg, _sigma(profile)).nash_conv
 
 
 def best_response(
@@ -233,8 +239,6 @@ def best_response(
         return row_best_response(game, profile.probs, player)
     player = check_int(player, "player", low=0, high=game.n_players - 1)
     profile = check_profile(game, profile)
-    sigma = profile.probs
-    if not profile.exact:
-        sigma = np.ascontiguousarray(sigma, dtype=np.float64)
+    sigma = _sigma(profile)
     value, choice = V.best_response_value(vg, sigma, player)
     return BestResponse(player, value if profile.exact else float(value), choice)
