@@ -69,9 +69,13 @@ def is_command_line() -> bool:
 def _stop_at_start(_signum: int, _frame: object) -> None:
     """The command's handler while it starts (before :func:`toypoker.cli.main` installs
     :func:`interrupt_now`): nothing is computed or written yet, so say so in one line and
-    stop -- no ``KeyboardInterrupt`` traceback through the imports."""
+    stop -- no ``KeyboardInterrupt`` traceback through the imports.
+
+    The process ends at once (``os._exit``): an exception raised here can land inside an
+    import's C code (numpy's ``PyCapsule_Import`` of ``datetime``), which turns it into an
+    ``ImportError`` with a traceback instead of an exit."""
     os.write(2, b"toypoker: interrupted\n")
-    raise SystemExit(130)
+    os._exit(130)
 
 
 def arm_command_line() -> None:

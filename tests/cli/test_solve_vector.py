@@ -80,7 +80,7 @@ def test_ctrl_c_saves_a_checkpoint_that_resumes(cli, tmp_path):
         "solve", spec, "--method", "pdcfr+", "--iterations", "1000000", "--checkpoint", ck,
         "--checkpoint-seconds", "0.2", "--no-table", cwd=tmp_path,
     )  # fmt: skip
-    _wait_for(ck, proc)
+    _wait_for(ck, proc, timeout=600.0)  # a fresh install compiles the kernels first (~35 s quiet)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err

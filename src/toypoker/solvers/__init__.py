@@ -157,6 +157,7 @@ def solve(
     """
     milp_seconds = check_number(milp_seconds, "milp_seconds", positive=True)
     check_game(game)
+    method = get_method(method).name  # a name, or one clear error (before any comparison)
     if method == "tmecor":  # the team is the method's: no merging, no team evaluation
         if team is not None and team is not False and team is not True:
             options = {**options, "team": team}

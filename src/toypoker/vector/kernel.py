@@ -66,33 +66,33 @@ from .values import plan_for
 _PARALLEL = threading.Lock()  # held while a kernel runs on numba's threads
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _reach_player(p, sigma, tree, parts, reach, parallel):
     """``reach[p, t, h]``: ``p``'s own probability of reaching ``t`` holding ``h`` (zero
     where ``h`` meets ``t``'s board): the top, then the subtrees (threads if
     ``parallel``)."""
-    sub_reach(0, p, sigma, tree, parts, reach[p])
-    if parallel:
+    sub_reach(np.int64(0), p, sigma, tree, parts, reach[p])
+    if parallel is not None:  # None: the threads' code is pruned, never compiled
         par_reach(p, sigma, tree, parts, reach[p])
         return
     for s in range(1, parts[1].shape[0] - 1):
         sub_reach(s, p, sigma, tree, parts, reach[p])
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes, parallel):
     """Steps 2-3 for ``p``: terminal values, backward pass and instantaneous regrets,
     the subtrees (threads if ``parallel``) then the top; returns the root value."""
-    if parallel:
+    if parallel is not None:  # None: the threads' code is pruned, never compiled
         par_values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes)
     else:
         for s in range(1, parts[1].shape[0] - 1):
             sub_values(s, p, sigma, reach, tree, terms, parts, cfv, inst, sizes)
-    sub_values(0, p, sigma, reach, tree, terms, parts, cfv, inst, sizes)
+    sub_values(np.int64(0), p, sigma, reach, tree, terms, parts, cfv, inst, sizes)
     return _root_value(cfv)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _root_value(cfv):
     """The root's values summed over hands: the player's expected payoff."""
     value = 0.0
@@ -101,18 +101,15 @@ def _root_value(cfv):
     return value
 
 
-@njit(cache=True, nogil=True)
-def _step(reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule, tree,
-          terms, parts, infos, reach, cfv, sizes, parallel):  # fmt: skip
+@njit(cache=True, nogil=True, inline="always")
+def _step(reach_of, values_of, update_of, a, parallel):
     """:func:`~.subtrees.sub_step` on every subtree (threads if ``parallel``): one
-    parallel region."""
-    if parallel:
-        par_step(reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule,
-                 tree, terms, parts, infos, reach, cfv, sizes)  # fmt: skip
+    parallel region; ``a`` holds ``sub_step``'s arguments after the three players."""
+    if parallel is not None:  # None: the threads' code is pruned, never compiled
+        par_step(reach_of, values_of, update_of, *a)
         return
-    for s in range(1, parts[1].shape[0] - 1):
-        sub_step(s, reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule,
-                 tree, terms, parts, infos, reach, cfv, sizes)  # fmt: skip
+    for s in range(1, a[8][1].shape[0] - 1):  # a[8]: parts
+        sub_step(s, reach_of, values_of, update_of, *a)
 
 
 @njit(cache=True, nogil=True)
@@ -127,23 +124,23 @@ def _iteration(alternating, sigma, regrets, average, weight, rule, tree, terms, 
     her infosets' updates there; then the top (above the cut) in this thread: its
     values, the root value, its infosets' updates and the player's reach there.
     Simultaneous: the values a player a region, then one region of updates."""
-    n = reach.shape[0]
+    n = reach.shape[0]  # whole numbers as np.int64, never Literal[int]: one specialization
     a = (sigma, regrets, average, inst, weight, rule, tree, terms, parts, infos, reach, cfv, sizes)
     for p in range(n):
-        sub_reach(0, p, sigma, tree, parts, reach[p])
+        sub_reach(np.int64(0), p, sigma, tree, parts, reach[p])
     for p in range(n):
         if alternating:
-            _step(-1 if p == 0 else p - 1, p, p, *a, parallel)
-            sub_step(0, -2, p, p, *a)
+            _step(np.int64(-1 if p == 0 else p - 1), p, p, a, parallel)
+            sub_step(np.int64(0), np.int64(-2), p, p, *a)
         else:
-            _step(-1 if p == 0 else -2, p, -2, *a, parallel)
-            sub_step(0, -2, p, -2, *a)
+            _step(np.int64(-1 if p == 0 else -2), p, np.int64(-2), a, parallel)
+            sub_step(np.int64(0), np.int64(-2), p, np.int64(-2), *a)
         values[p] = _root_value(cfv)
         if alternating and p + 1 < n:  # only p's strategy changed: only her reach
-            sub_reach(0, p, sigma, tree, parts, reach[p])
+            sub_reach(np.int64(0), p, sigma, tree, parts, reach[p])
     if not alternating:
-        _step(-2, -1, -1, *a, parallel)
-        sub_step(0, -2, -1, -1, *a)
+        _step(np.int64(-2), np.int64(-1), np.int64(-1), a, parallel)
+        sub_step(np.int64(0), np.int64(-2), np.int64(-1), np.int64(-1), *a)
 
 
 @njit(cache=True, nogil=True)
@@ -158,12 +155,12 @@ def _evaluate(sigma, sigma_fixed, tree, terms, parts, reach, cfv, inst, sizes, v
     for p in range(reach.shape[0]):
         values[p] = _values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes,
                             parallel)  # fmt: skip
-        if parallel:
+        if parallel is not None:  # None: the threads' code is pruned, never compiled
             par_best(p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes)
         else:
             for s in range(1, parts[1].shape[0] - 1):
                 sub_best(s, p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes)
-        sub_best(0, p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes)
+        sub_best(np.int64(0), p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes)
         best[p] = _root_value(cfv)
 
 
@@ -253,7 +250,7 @@ class VectorKernel:
         thread's runs goes serial (numba's ``workqueue`` layer, where OpenMP and TBB are
         missing, aborts the process on concurrent parallel calls)."""
         if not self.parallel() or not _PARALLEL.acquire(blocking=False):
-            fn(*args, False)
+            fn(*args, None)  # typed None: the serial specialization, no parallel code in it
             return
         old = numba.get_parallel_chunksize()
         numba.set_parallel_chunksize(1)

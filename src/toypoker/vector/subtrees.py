@@ -208,7 +208,7 @@ def sub_reach(s, player, sigma, tree, parts, reach):
               tree[4], tree[5], reach)  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _terminals(player, lo, hi, reach, terms, cfv, sizes):
     """:func:`~toypoker.vector.terminals.terminals` ``lo..hi - 1`` with scratch vectors of
     its own (``sizes``: the two scratch sizes, the hand count), whatever thread runs it."""

@@ -196,7 +196,7 @@ def terminals(
     for i in range(lo, hi):
         t = term_node[i]
         pot = 0.0
-        n_live = 0
+        n_live = np.int64(0)  # not Literal[int](0): one specialization of _dense_terminal
         for q in range(n):
             pot += term_committed[i, q]
             n_live += term_live[i, q]
