@@ -16,6 +16,7 @@ from ..errors import ToypokerError
 from ..evaluate import evaluate
 from ..game import Game
 from ..games.collusion import Team
+from ..io import size_text
 from ..layouts import load_game
 from ..layouts.engine import VectorEvaluation
 from ..plots import plot_convergence
@@ -26,6 +27,7 @@ from ..solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
 from ..solvers.analysis import compare as compare_methods
 from ..solvers.registry import get_method
 from ..spec import parse_value
+from ..vector.sharded import ShardLostError, shard_bytes
 from .common import (
     Bar,
     FractionsOpt,
@@ -82,6 +84,37 @@ def method_of(name: str):
     if m.name == "enumerate":
         raise ToypokerError("--method enumerate lists every equilibrium: use toypoker equilibria")
     return m
+
+
+def _check_sharding(
+    spec: str, scheduler: str | None, workers: int | None, vector: bool, seeds: int
+) -> None:
+    """One line for a sharded run that cannot be; else say, before anything is built,
+    how much memory each worker's shard needs."""
+    if scheduler is None:
+        raise ToypokerError("--workers sizes the LocalCluster of --scheduler local: give both")
+    if scheduler != "local" and "://" not in scheduler:
+        raise ToypokerError(
+            f"--scheduler {scheduler[:60]!r}: give local or a scheduler address such as "
+            "tcp://host:8786"
+        )
+    at_least("--workers", workers, 1)
+    if seeds > 1:
+        raise ToypokerError("--scheduler runs one solve: give --seeds 1")
+    if not vector:
+        raise ToypokerError(
+            f"--scheduler shards the vector layout's CFR kernel; {spec} runs on the deal "
+            "table here (--layout vector to force hand vectors)"
+        )
+    need = shard_bytes(spec)
+    where = f"{scheduler} ({workers} workers)" if workers else scheduler
+    size = "its size uncounted" if need is None else f"~{size_text(need)}"
+    err.print(
+        f"sharded over dask at {where}: each worker builds the whole game ({size}; this "
+        "version divides the work, not the memory)",
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 def run_with_bar(g: Game, method: str, **kw: object):
@@ -231,6 +264,17 @@ def solve(
             "without strong collusion (compiled first where it has no deal-free builder)."
         ),
     ] = "auto",
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            help="Shard the iterations over Dask workers: local (a LocalCluster of "
+            "--workers processes) or tcp://host:port.  The CFR family on hand vectors; the "
+            "iterates equal the in-process run's."
+        ),
+    ] = None,
+    workers: Annotated[
+        int | None, typer.Option(help="With --scheduler local: its worker processes.")
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Solve a game (CFR+ by default) and print the strategy, values and NashConv.
@@ -284,6 +328,8 @@ def solve(
             highlight=False,
             soft_wrap=True,
         )
+    if scheduler is not None or workers is not None:
+        _check_sharding(spec, scheduler, workers, vector, seeds)
     g = build_on_layout(spec, choice)
     the_team = None if vector else team_of(g, team)
     kw = {
@@ -293,6 +339,7 @@ def solve(
         "target_max_gain": target_max_gain,
         "seconds": seconds,
         "checkpoint_seconds": checkpoint_seconds,
+        **({"cluster": scheduler, "workers": workers} if scheduler is not None else {}),
     }
     if seeds > 1:
         base = checkpoint or resume or temp_checkpoint("seeds")
@@ -316,6 +363,9 @@ def solve(
             **kw,
             **milp_option(milp_seconds),
         )
+    except ShardLostError as exc:  # the state before the lost batch is in ck
+        hint = resume_hint(drop=("--resume",), add=("--resume", str(ck)))
+        raise ToypokerError(f"{exc}; resume with: {hint}") from None
     except ToypokerError as exc:
         raise ToypokerError(_merge_hint(g, str(exc))) from None
     stopped = stopped_name(res.stopped)

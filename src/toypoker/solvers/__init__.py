@@ -79,6 +79,8 @@ def solve(
     merge: bool | None = None,
     milp_seconds: float = TEAM_MILP_SECONDS,
     threads: int | None = None,
+    cluster: object = None,
+    workers: int | None = None,
     **options: object,
 ) -> Result:
     """Solve ``game`` with ``method`` until a budget or a target is met.
@@ -134,6 +136,13 @@ def solve(
     threads
         Threads of the vector layout's kernels: its public subtrees run in parallel
         (``None``, the default: every core; the numbers are the same on any count).
+    cluster, workers
+        Shard the iterations over Dask workers: a ``distributed.Client``, ``"local"``
+        (a LocalCluster of ``workers`` processes, default one a CPU) or a ``tcp://``
+        scheduler address.  The CFR family on hand vectors; every iteration equals the
+        in-process run's (:mod:`toypoker.vector.sharded`).  A worker lost mid-run stops
+        the run with :class:`~toypoker.vector.sharded.ShardLostError`, the state before
+        the lost batch written to ``checkpoint``.
     **options
         The method's typed options, e.g. the CFR schedule (``floor``, ``alpha``,
         ``beta``, ``gamma``, ``alternating``, ``delay``, ``output``), ``epsilon``
@@ -163,7 +172,7 @@ def solve(
             options = {**options, "team": team}
         return _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
                     check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-                    options, threads)  # fmt: skip
+                    options, threads, cluster, workers)  # fmt: skip
     if game.layout == "vector":  # a team's evaluation and merged game read the deal table
         if team not in (None, False) or merge:
             raise ToypokerError(
@@ -172,7 +181,7 @@ def solve(
             )
         res = _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-                   options, threads)  # fmt: skip
+                   options, threads, cluster, workers)  # fmt: skip
         return _vector_team(game, res, team, milp_seconds)
     if team not in (None, True, False):
         team = agreeing_team(game.params, team)
@@ -185,7 +194,7 @@ def solve(
     solved = load_game(merged) if merged is not None else game
     res = _run(solved, method, iterations, target_nash_conv, seconds, target_max_gain,
                check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-               options, threads)  # fmt: skip
+               options, threads, cluster, workers)  # fmt: skip
     if merged is not None:
         res = _on_members(res, game)
     if team is None or team is True:
@@ -265,11 +274,14 @@ def _run(
     resume: str | Path | None,
     options: dict[str, object],
     threads: int | None = None,
+    cluster: object = None,
+    workers: int | None = None,
 ) -> Result:
     """One run of ``method`` on ``game`` (the body of :func:`solve`)."""
     m = get_method(method)
     if resume is None:
-        solver = Solver(game, method, seed=seed, threads=threads, **options)
+        solver = Solver(game, method, seed=seed, threads=threads, cluster=cluster,
+                        workers=workers, **options)  # fmt: skip
         trace: tuple[TracePoint, ...] = ()
     else:
         ck = load_checkpoint(check_path(resume, "resume"))
@@ -281,19 +293,21 @@ def _run(
             m, {k: getattr(ck.options, k) for k in options}
         ):
             raise ToypokerError(f"checkpoint {resume} was run with other options: {ck.options}")
-        solver = Solver.from_checkpoint(ck, game, threads=threads)
+        solver = Solver.from_checkpoint(ck, game, threads=threads, cluster=cluster,
+                                        workers=workers)  # fmt: skip
         trace = ck.trace
-    return solver.run(
-        iterations,
-        target_nash_conv=target_nash_conv,
-        seconds=seconds,
-        target_max_gain=target_max_gain,
-        check_every=check_every,
-        progress=progress,
-        checkpoint=checkpoint,
-        checkpoint_seconds=checkpoint_seconds,
-        trace=trace,
-    )
+    with solver:
+        return solver.run(
+            iterations,
+            target_nash_conv=target_nash_conv,
+            seconds=seconds,
+            target_max_gain=target_max_gain,
+            check_every=check_every,
+            progress=progress,
+            checkpoint=checkpoint,
+            checkpoint_seconds=checkpoint_seconds,
+            trace=trace,
+        )
 
 
 __all__ = [

@@ -470,7 +470,16 @@ def kernel_steps(kernel: object, state: CFRState, options: CFROptions, n: int) -
     sigma = np.array(state.sigma, dtype=np.float64)
     t = state.iteration
     scale = kernel.payoff_scale  # type: ignore[attr-defined]
-    for _ in range(n):
+    many = getattr(kernel, "iterations", None)  # a sharded kernel: the batch at once
+    if many is not None:
+        many(
+            sigma,
+            regrets,
+            average,
+            [kernel_schedule(options, t + i, scale) for i in range(1, n + 1)],
+        )
+        t += n
+    for _ in range(n if many is None else 0):
         t += 1
         kernel.iteration(sigma, regrets, average, **kernel_schedule(options, t, scale))  # type: ignore[attr-defined]
     return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)

@@ -30,6 +30,7 @@ from ..checks import check_callable, check_int, check_number, check_path
 from ..errors import ToypokerError
 from ..evaluate import Evaluation, evaluate
 from ..game import Game, check_game
+from ..games import max_bytes_allowed
 from ..interrupts import caused_by_interrupt, deferred_interrupts
 from ..kernels import KernelEvaluation, kernel_for
 from ..kernels import evaluate as kernel_evaluate
@@ -40,7 +41,11 @@ from ..locks import run_lock
 from ..profile import Profile
 from ..result import Result, Stopped, TracePoint
 from ..threads import kernel_threads
+from ..vector.kernel import vector_kernel
+from ..vector.sharded import ShardedKernel, ShardLostError, sharding
+from ..vector.sharded import start as start_shards
 from .base import Method
+from .cfr import Backend, CFROptions
 from .checkpoint import Checkpoint, ScratchCheckpoint, load_checkpoint, save_checkpoint
 from .registry import get_method, options_dict, parse_options
 
@@ -65,6 +70,12 @@ class Solver:
     threads
         Threads of the vector layout's kernels (``None``: every core; the numbers are
         the same on any count, bit for bit; :func:`toypoker.threads.kernel_threads`).
+    cluster, workers
+        Shard the iterations over Dask workers (the CFR family on hand vectors:
+        :mod:`toypoker.vector.sharded`): a ``distributed.Client``, ``"local"`` (a
+        LocalCluster of ``workers`` processes) or a ``tcp://`` scheduler address;
+        the iterates equal the in-process run's.  :meth:`close` (or a ``with``
+        block) releases them.
     **options
         The method's typed options (e.g. ``floor``, ``gamma`` for the CFR family,
         ``epsilon`` for outcome sampling); unknown or unread ones are errors.
@@ -86,6 +97,8 @@ class Solver:
         *,
         seed: int | None = None,
         threads: int | None = None,
+        cluster: object = None,
+        workers: int | None = None,
         **options: object,
     ) -> None:
         self.threads = _threads(threads)
@@ -94,6 +107,45 @@ class Solver:
         opts = parse_options(m, options)
         seed = method_seed(m, seed)
         self._setup(game, m, opts, seed, m.init(game, opts, seed), 0.0)
+        self._shard(cluster, workers)
+
+    def _shard(self, cluster: object, workers: int | None) -> None:
+        """Start the shards of a sharded run (``cluster`` not ``None``)."""
+        self.sharded: ShardedKernel | None = None
+        if cluster is None:
+            if workers is not None:
+                raise ToypokerError("workers= is the size of a local cluster: give cluster='local'")
+            return
+        if workers is not None:
+            check_int(workers, "workers", low=1)
+        if not (isinstance(cluster, str) or hasattr(cluster, "submit")):
+            raise ToypokerError(
+                "cluster= is 'local', a scheduler address such as 'tcp://host:8786' or a "
+                f"distributed.Client, not {type(cluster).__name__}"
+            )
+        vg = vector_of(self.game)
+        kernel = None if vg is None else vector_kernel(vg)
+        cfr = isinstance(self.options, CFROptions) and self.options.backend is Backend.NUMBA
+        if vg is None or kernel is None or not cfr:
+            raise ToypokerError(
+                f"cluster= shards the CFR family's fused kernel on hand vectors; {self.name} "
+                f"on {self.game.spec} ({self.game.layout} layout) runs in process"
+            )
+        with kernel_threads(self.threads):
+            self.sharded = start_shards(vg, cluster, workers, max_bytes_allowed())
+
+    def close(self, quiet: bool = False) -> None:
+        """Release a sharded run's workers (closing the cluster it started); idempotent.
+        ``quiet``: after a failure, errors while closing are not reported."""
+        sharded, self.sharded = getattr(self, "sharded", None), None
+        if sharded is not None:
+            sharded.close(quiet=quiet)
+
+    def __enter__(self) -> Solver:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close(quiet=exc[0] is not None)
 
     def _setup(
         self, game: Game, method: Method, options: Any, seed: int | None, state: Any, seconds: float
@@ -112,6 +164,8 @@ class Solver:
         game: Game | None = None,
         *,
         threads: int | None = None,
+        cluster: object = None,
+        workers: int | None = None,
     ) -> Solver:
         """The solver a checkpoint saved, ready to continue.
 
@@ -133,6 +187,7 @@ class Solver:
         s = cls.__new__(cls)
         s.threads = _threads(threads)
         s._setup(game, _method(game, ck.method), ck.options, ck.seed, ck.state, ck.seconds)
+        s._shard(cluster, workers)
         return s
 
     @property
@@ -148,7 +203,7 @@ class Solver:
     def step(self, n: int = 1) -> Solver:
         """Run ``n`` iterations (an exact method finishes in its first); returns self."""
         n = check_int(n, "n", low=0)
-        with kernel_threads(self.threads):
+        with kernel_threads(self.threads), sharding(getattr(self, "sharded", None)):
             t0 = time.perf_counter()
             m, g, o = self.method, self.game, self.options
             if m.step_many is not None and n > 1:
@@ -311,6 +366,10 @@ class Solver:
                     if not caused_by_interrupt(exc):
                         raise
                     stopped, hard = Stopped.INTERRUPTED, True
+                except ShardLostError:  # the state before the lost batch is whole: kept
+                    if checkpoint is not None:
+                        self._save(checkpoint, tuple(points))
+                    raise
             # else the last periodic checkpoint stands; a scratch one only to resume
             resumable = not scratch or stopped is Stopped.INTERRUPTED
             if checkpoint is not None and not hard and resumable:

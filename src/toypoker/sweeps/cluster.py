@@ -166,24 +166,10 @@ def run_on_dask(
         Ctrl-C or SIGTERM: the cluster is stopped quietly first.
     """
     try:
-        from distributed import Client, LocalCluster, as_completed
+        from distributed import as_completed
     except ImportError:
         raise ToypokerError(DASK_HINT) from None
-    cluster = None
-    if hasattr(scheduler, "submit"):
-        client, own = scheduler, False
-    elif scheduler in ("local", "processes"):
-        n = workers or os.cpu_count() or 1
-        with _workers_deaf_to_sigint(), warnings.catch_warnings():
-            # "Port 8787 is already in use": its HTTP endpoints then take another port
-            warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
-            cluster = LocalCluster(
-                n_workers=n, processes=True, threads_per_worker=1, dashboard_address=None,
-                silence_logs=logging.ERROR,
-            )  # fmt: skip
-        client, own = Client(cluster), True
-    else:
-        client, own = connect(Client, scheduler), True
+    client, cluster, own = open_client(scheduler, workers)
     stopped = False
     try:
         by_key = {}
@@ -207,10 +193,42 @@ def run_on_dask(
         _quiet_distributed()
         raise
     finally:
-        if own:
-            _close(client, quiet=stopped)
-        if cluster is not None:
-            _close(cluster, quiet=stopped)
+        close_client(client, cluster, own, quiet=stopped)
+
+
+def open_client(scheduler: object, workers: int | None) -> tuple[Any, Any, bool]:
+    """``(client, cluster, own)`` for ``scheduler``: a ``distributed.Client`` as it is
+    (``own`` False: the caller's to close), ``"local"`` (a LocalCluster of ``workers``
+    processes, default one a CPU, one thread each, deaf to the terminal's Ctrl-C) or a
+    ``tcp://`` address (:func:`connect`)."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise ToypokerError(DASK_HINT) from None
+    if hasattr(scheduler, "submit"):
+        return scheduler, None, False
+    if scheduler in ("local", "processes"):
+        n = workers or os.cpu_count() or 1
+        with _workers_deaf_to_sigint(), warnings.catch_warnings():
+            # "Port 8787 is already in use": its HTTP endpoints then take another port
+            warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
+            cluster = LocalCluster(
+                n_workers=n, processes=True, threads_per_worker=1, dashboard_address=None,
+                silence_logs=logging.ERROR,
+            )  # fmt: skip
+        return Client(cluster), cluster, True
+    return connect(Client, scheduler), None, True
+
+
+def close_client(client: Any, cluster: Any, own: bool, quiet: bool = False) -> None:
+    """Close what :func:`open_client` opened (``quiet``: after an interrupt or a lost
+    worker, closing errors and distributed's logs are not the user's news)."""
+    if quiet:
+        _quiet_distributed()
+    if own:
+        _close(client, quiet=quiet)
+    if cluster is not None:
+        _close(cluster, quiet=quiet)
 
 
 def _close(thing: Any, quiet: bool) -> None:

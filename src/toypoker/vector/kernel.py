@@ -273,6 +273,15 @@ class VectorKernel:
         )  # fmt: skip
         return values, best
 
+    @staticmethod
+    def rule(schedule: dict[str, float]) -> np.ndarray:
+        """The update rule of :func:`~.subtrees.sub_update` from a schedule's dict:
+        (pos_discount, neg_discount, floor, predictive, predict_discount,
+        predict_neg_discount, tolerance) as float64."""
+        keys = ("pos_discount", "neg_discount", "floor", "predictive", "predict_discount",
+                "predict_neg_discount", "tolerance")  # fmt: skip
+        return np.array([float(schedule[k]) for k in keys])
+
     def iteration(
         self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray, **schedule: float
     ) -> np.ndarray:
@@ -281,12 +290,9 @@ class VectorKernel:
         ``floor``, the discounts, ``predictive``, ``tolerance``).  Returns each player's root value
         under the strategy her update saw (a buffer the next call overwrites)."""
         x = schedule
-        keys = ("pos_discount", "neg_discount", "floor", "predictive", "predict_discount",
-                "predict_neg_discount", "tolerance")  # fmt: skip
-        rule = np.array([float(x[k]) for k in keys])
         self._call(
             _iteration, bool(x["alternating"]), sigma, regrets, average, float(x["weight"]),
-            rule, self.tree, self.terms, self.parts, self.infos, *self.work, self.sizes,
+            self.rule(x), self.tree, self.terms, self.parts, self.infos, *self.work, self.sizes,
             self.values,
         )  # fmt: skip
         return self.values

@@ -32,6 +32,7 @@ from ...solvers.cfr import (
 )
 from ...vector.kernel import vector_kernel
 from ...vector.layout import VectorGame
+from ...vector.sharded import active_sharded
 from ...vector.values import counterfactual_values, plan_for, reaches
 
 
@@ -74,6 +75,9 @@ def step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:
 def step_many(vg: VectorGame, state: CFRState, options: CFROptions, n: int) -> CFRState:
     """``n`` iterations: the same state as ``n`` calls of :func:`step`, bit for bit."""
     kernel = vector_kernel(vg) if options.backend is Backend.NUMBA else None
+    sharded = active_sharded(vg)  # inside a sharded solve: its kernel
+    if sharded is not None and kernel is not None:
+        return kernel_steps(sharded, state, options, n)
     if kernel is None:
         for _ in range(n):
             state = reference_step(vg, state, options)

@@ -1,0 +1,365 @@
+"""The vector kernel's CFR iteration sharded over Dask workers (issue 36, item 2).
+
+:func:`~toypoker.vector.subtrees.split` cuts the public tree into a *top* and public
+subtrees that are independent given the reach vectors at their roots.  Here the
+subtrees are dealt to :class:`Shard` actors, one a Dask worker, heaviest first to the
+least loaded (:func:`deal`).  Each shard keeps its subtrees' state resident --
+regrets, averages and strategy of the infosets below the cut, its reach and value
+buffers -- between iterations.  The driver (:class:`ShardedKernel`) runs the top and,
+for each player step of an iteration (as :func:`toypoker.vector.kernel._iteration`):
+
+1. sends every shard the top's reach rows and the top's strategy (players x top nodes
+   x hands numbers, and the top infosets' actions: small);
+2. each shard runs :func:`~toypoker.vector.subtrees.sub_step` on its subtrees and
+   returns the counterfactual values at their roots (subtrees x hands numbers);
+3. the driver writes them under the cut and runs the top's step.
+
+The arithmetic is the in-process kernel's, segment by segment in the same order, so
+each iteration equals the in-process one (``tests/vector/test_sharded.py``, to 1e-12;
+bit for bit in practice).  Between batches of iterations the shards' slices of the
+state are gathered into the usual :class:`~toypoker.solvers.cfr.CFRState`, which the
+solver checks, checkpoints and resumes as it does in process (on any cluster size).
+
+Each worker builds the game from its spec: this version divides the *work* among the
+workers, not yet the memory (every worker holds the whole game's arrays;
+:func:`shard_bytes` says how much before anything is built).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+
+from ..errors import ToypokerError
+from .kernel import VectorKernel, vector_kernel
+from .layout import VectorGame
+from .subtrees import sub_reach, sub_step
+
+_ACTIVE = threading.local()  # the ShardedKernel of the innermost sharding() block
+
+
+class ShardLostError(ToypokerError):
+    """A Dask worker holding a shard was lost, or its shard failed, mid-run."""
+
+
+def deal(weights: np.ndarray, k: int) -> list[np.ndarray]:
+    """Subtrees (0-based) for ``k`` shards: heaviest first to the least loaded (ties: the
+    lowest shard), each shard's list in ascending order.
+
+    Examples
+    --------
+    >>> [list(s) for s in deal(np.array([5, 1, 4, 2]), 2)]
+    [[0, 1], [2, 3]]
+    """
+    loads = [0] * k
+    out: list[list[int]] = [[] for _ in range(k)]
+    for s in np.argsort(-np.asarray(weights), kind="stable"):
+        i = min(range(k), key=lambda j: (loads[j], j))
+        out[i].append(int(s))
+        loads[i] += int(weights[s])
+    return [np.array(sorted(x), dtype=np.int64) for x in out]
+
+
+def _segment_actions(kernel: VectorKernel, segments: np.ndarray) -> np.ndarray:
+    """The flat actions of the infosets in ``segments`` (0: the top, ``s + 1``: subtree
+    ``s``), in ascending order."""
+    iorder, iseg = kernel.parts[4], kernel.parts[5]
+    offset = kernel.infos[5]
+    infosets = np.concatenate([iorder[iseg[s] : iseg[s + 1]] for s in segments] + [[]])
+    ranges = [np.arange(offset[i], offset[i + 1]) for i in infosets.astype(np.int64)]
+    return np.sort(np.concatenate(ranges + [np.zeros(0)]).astype(np.int64))
+
+
+def _fingerprint(kernel: VectorKernel) -> tuple[int, ...]:
+    """What a shard's build must share with the driver's: sizes and the cut."""
+    seg, tseg, iseg = kernel.parts[1], kernel.parts[2], kernel.parts[5]
+    return (len(kernel.tree[0]), len(kernel.work[2][0]), *seg.tolist(), *tseg.tolist(),
+            *iseg.tolist())  # fmt: skip
+
+
+class Shard:
+    """One worker's subtrees (a Dask actor): the game built from ``spec`` on hand vectors,
+    the state of the infosets below the cut in ``subtrees``, kept between calls."""
+
+    def __init__(self, spec: str, subtrees: np.ndarray, max_bytes: int | None = None):
+        from ..layouts import load_game
+        from ..layouts.engine import vector_of
+
+        vg = vector_of(load_game(spec, layout="vector", max_bytes=max_bytes))
+        assert vg is not None
+        self.kernel = k = vector_kernel(vg)
+        if k is None:
+            raise ToypokerError(f"{spec}: no fused kernel to shard")
+        n_sigma = len(k.work[2][0])
+        self.sigma, self.regrets, self.average = (np.zeros(n_sigma) for _ in range(3))
+        self.segments = np.asarray(subtrees, dtype=np.int64) + 1
+        self.mine = _segment_actions(k, self.segments)
+        self.top_actions = _segment_actions(k, np.zeros(1, dtype=np.int64))
+        order, seg = k.parts[0], k.parts[1]
+        self.top_nodes = order[seg[0] : seg[1]]
+        self.roots = order[seg[self.segments]]
+
+    def fingerprint(self) -> tuple[int, ...]:
+        """The driver checks its build against this (:func:`_fingerprint`)."""
+        return _fingerprint(self.kernel)
+
+    def load(self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray) -> int:
+        """Set the state of this shard's actions (its slices, in :attr:`mine` order)."""
+        self.sigma[self.mine], self.regrets[self.mine], self.average[self.mine] = (
+            sigma, regrets, average,
+        )  # fmt: skip
+        return len(self.mine)
+
+    def state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """This shard's slices of the strategy, regrets and average."""
+        m = self.mine
+        return self.sigma[m], self.regrets[m], self.average[m]
+
+    def step(
+        self, reach_of: int, values_of: int, update_of: int, top_reach: np.ndarray,
+        top_sigma: np.ndarray, weight: float, rule: np.ndarray,
+    ) -> np.ndarray | None:  # fmt: skip
+        """One player step on this shard's subtrees (the arguments of
+        :func:`~toypoker.vector.subtrees.sub_step`), from the top's reach rows and
+        strategy; the counterfactual values at the subtrees' roots when ``values_of >=
+        0``."""
+        k = self.kernel
+        reach, cfv, inst = k.work
+        reach[:, self.top_nodes, :] = top_reach
+        self.sigma[self.top_actions] = top_sigma
+        a = (self.sigma, self.regrets, self.average, inst, float(weight), rule, k.tree, k.terms,
+             k.parts, k.infos, reach, cfv, k.sizes)  # fmt: skip
+        for s in self.segments:
+            sub_step(s, reach_of, values_of, update_of, *a)
+        return cfv[self.roots].copy() if values_of >= 0 else None
+
+
+def shard_bytes(spec: str) -> int | None:
+    """Bytes one worker's shard holds (the whole game's arrays in this version), counted
+    before anything is built; ``None`` where the spec is not counted."""
+    from ..layouts.choice import vector_count
+    from .size import vector_bytes
+
+    counted = vector_count(spec)
+    return None if counted is None else vector_bytes(spec, counted)
+
+
+class ShardedKernel:
+    """The driver of a sharded solve: :meth:`iterations` has the effect of the same
+    number of :meth:`VectorKernel.iteration` calls on the state arrays.
+
+    Parameters
+    ----------
+    vg
+        The game on hand vectors (the driver's copy: it runs the top and checks).
+    client
+        A ``distributed.Client``; one shard a worker, pinned to it.
+    shards
+        How many shards (default: one a worker; at most the subtree count).
+    max_bytes
+        The size budget each worker builds the game under (the driver's).
+    """
+
+    def __init__(self, vg: VectorGame, client: Any, shards: int | None = None,
+                 max_bytes: int | None = None):  # fmt: skip
+        k = vector_kernel(vg)
+        if k is None:
+            raise ToypokerError(f"{vg.game.spec}: no fused kernel on hand vectors to shard")
+        self.kernel = k
+        self.payoff_scale = k.payoff_scale
+        workers = sorted(client.scheduler_info().get("workers", {}))
+        if not workers:
+            raise ToypokerError("the dask cluster has no worker")
+        seg, tseg = k.parts[1], k.parts[2]
+        weights = np.diff(seg)[1:] + 4 * np.diff(tseg)[1:]
+        n = min(shards or len(workers), len(weights))
+        self.subtrees = deal(weights, n)
+        self.workers = [workers[i % len(workers)] for i in range(n)]
+        futures = [
+            client.submit(
+                Shard,
+                vg.game.spec,
+                s,
+                max_bytes,
+                actor=True,
+                workers=[w],
+                allow_other_workers=False,
+                pure=False,
+            )  # fmt: skip
+            for s, w in zip(self.subtrees, self.workers, strict=True)
+        ]
+        self.actors = []
+        for i, f in enumerate(futures):
+            try:
+                self.actors.append(f.result())
+            except ToypokerError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a worker that cannot build the game
+                raise self._lost(i, "start", exc) from None
+        want = _fingerprint(k)
+        for i, got in enumerate(self._calls("fingerprint", ())):
+            if tuple(got) != want:
+                raise ToypokerError(
+                    f"shard {i} on {self.workers[i]} built a different game (another "
+                    "toypoker version on the worker?)"
+                )
+        self.mine = [_segment_actions(k, s + 1) for s in self.subtrees]
+        self.top_actions = _segment_actions(k, np.zeros(1, dtype=np.int64))
+        order = k.parts[0]
+        self.top_nodes = order[seg[0] : seg[1]]
+        self.roots = [order[seg[s + 1]] for s in self.subtrees]
+        self.bytes_moved = 0
+        self.owner: tuple[Any, Any, bool] = (client, None, False)  # what close() closes
+
+    def close(self, quiet: bool = False) -> None:
+        """Release the shards; close the client and cluster if :func:`start` opened them."""
+        from ..sweeps.cluster import close_client
+
+        self.actors = []
+        client, cluster, own = self.owner
+        close_client(client, cluster, own, quiet=quiet)
+
+    def _lost(self, i: int, what: str, exc: BaseException) -> ShardLostError:
+        """The one line for shard ``i`` failing at ``what``."""
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
+        return ShardLostError(
+            f"shard {i} on dask worker {self.workers[i]} failed ({what}): {reason}; "
+            "resume from the last checkpoint"
+        )
+
+    def _calls(self, what: str, *args_of: tuple) -> list[Any]:
+        """Call method ``what`` of every shard at once (shard ``i`` with ``args_of[i]``, or
+        all with ``args_of[0]``); their answers, or one line naming a failed shard."""
+        futures = []
+        for i, actor in enumerate(self.actors):
+            try:
+                futures.append(getattr(actor, what)(*args_of[i if len(args_of) > 1 else 0]))
+            except Exception as exc:  # noqa: BLE001 - a shard whose worker is gone
+                raise self._lost(i, what, exc) from None
+        answers = []
+        for i, future in enumerate(futures):
+            try:
+                answers.append(future.result())
+            except ToypokerError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any failure of a remote shard
+                raise self._lost(i, what, exc) from None
+        return answers
+
+    def check_workers(self) -> None:
+        """One line if a shard's worker has left the cluster (checked before a batch: a
+        call to a dead worker would first wait for dask's connect timeout)."""
+        try:
+            alive = set(self.owner[0].scheduler_info().get("workers", {}))
+        except Exception as exc:  # noqa: BLE001 - the scheduler itself is gone
+            raise self._lost(0, "check", exc) from None
+        for i, w in enumerate(self.workers):
+            if w not in alive:
+                raise self._lost(i, "check", RuntimeError("its worker left the cluster"))
+
+    def _count(self, *arrays: np.ndarray | None) -> None:
+        self.bytes_moved += sum(a.nbytes for a in arrays if a is not None)
+
+    def _remote(self, reach_of: int, values_of: int, update_of: int, sigma: np.ndarray,
+                weight: float, rule: np.ndarray) -> None:  # fmt: skip
+        """A player step on every shard, then their root values under the cut."""
+        reach, cfv, _ = self.kernel.work
+        top_reach = reach[:, self.top_nodes, :]
+        top_sigma = sigma[self.top_actions]
+        answers = self._calls(
+            "step", (reach_of, values_of, update_of, top_reach, top_sigma, weight, rule)
+        )
+        self._count(*([top_reach, top_sigma] * len(answers)))
+        for roots, values in zip(self.roots, answers, strict=True):
+            if values is not None:
+                cfv[roots] = values
+                self._count(values)
+
+    def load(self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray) -> None:
+        """Send each shard its slices of the state."""
+        self._calls("load", *((sigma[m], regrets[m], average[m]) for m in self.mine))
+        self._count(*(x for m in self.mine for x in (sigma[m], regrets[m], average[m])))
+
+    def gather(self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray) -> None:
+        """Write the shards' slices of the state into the arrays."""
+        for m, (s, r, a) in zip(self.mine, self._calls("state", ()), strict=True):
+            sigma[m], regrets[m], average[m] = s, r, a
+            self._count(s, r, a)
+
+    def iteration(self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray,
+                  **schedule: float) -> np.ndarray:  # fmt: skip
+        """One iteration: the shards hold the state below the cut (:meth:`load` first,
+        :meth:`gather` after), the arrays the top's.  As ``_iteration``, step by step."""
+        k = self.kernel
+        reach, cfv, inst = k.work
+        n = reach.shape[0]
+        weight, rule = float(schedule["weight"]), k.rule(schedule)
+        alternating = bool(schedule["alternating"])
+        a = (sigma, regrets, average, inst, weight, rule, k.tree, k.terms, k.parts, k.infos,
+             reach, cfv, k.sizes)  # fmt: skip
+        for p in range(n):
+            sub_reach(0, p, sigma, k.tree, k.parts, reach[p])
+        for p in range(n):
+            if alternating:
+                self._remote(-1 if p == 0 else p - 1, p, p, sigma, weight, rule)
+                sub_step(0, -2, p, p, *a)
+            else:
+                self._remote(-1 if p == 0 else -2, p, -2, sigma, weight, rule)
+                sub_step(0, -2, p, -2, *a)
+            k.values[p] = sum(cfv[0].tolist(), 0.0)  # in order, as _root_value
+            if alternating and p + 1 < n:
+                sub_reach(0, p, sigma, k.tree, k.parts, reach[p])
+        if not alternating:
+            self._remote(-2, -1, -1, sigma, weight, rule)
+            sub_step(0, -2, -1, -1, *a)
+        return k.values
+
+    def iterations(self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray,
+                   schedules: list[dict[str, float]]) -> None:  # fmt: skip
+        """The iterations of ``schedules`` in place on the whole state: the slices below
+        the cut sent to the shards, the iterations run, the slices gathered back."""
+        self.check_workers()
+        self.load(sigma, regrets, average)
+        for schedule in schedules:
+            self.iteration(sigma, regrets, average, **schedule)
+        self.gather(sigma, regrets, average)
+
+
+def start(vg: VectorGame, cluster: object, workers: int | None = None,
+          max_bytes: int | None = None) -> ShardedKernel:  # fmt: skip
+    """A :class:`ShardedKernel` of ``vg`` on ``cluster``: a ``distributed.Client``,
+    ``"local"`` (a LocalCluster of ``workers`` processes; default one a CPU) or a
+    ``tcp://`` scheduler address (:func:`toypoker.sweeps.cluster.open_client`).  One shard
+    a worker (``workers`` of them at most on a given cluster)."""
+    from ..sweeps.cluster import close_client, open_client
+
+    client, own_cluster, own = open_client(cluster, workers)
+    try:
+        kernel = ShardedKernel(vg, client, workers, max_bytes)
+    except BaseException:
+        close_client(client, own_cluster, own, quiet=True)
+        raise
+    kernel.owner = (client, own_cluster, own)
+    return kernel
+
+
+@contextlib.contextmanager
+def sharding(kernel: ShardedKernel | None) -> Iterator[None]:
+    """Inside the block, the CFR family's vector steps of this thread run on ``kernel``
+    (``None``: in process, as outside)."""
+    previous = getattr(_ACTIVE, "kernel", None)
+    _ACTIVE.kernel = kernel
+    try:
+        yield
+    finally:
+        _ACTIVE.kernel = previous
+
+
+def active_sharded(vg: VectorGame) -> ShardedKernel | None:
+    """The :func:`sharding` block's kernel, when it is ``vg``'s."""
+    k = getattr(_ACTIVE, "kernel", None)
+    return k if k is not None and k.kernel is vector_kernel(vg) else None
