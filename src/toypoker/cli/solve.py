@@ -61,7 +61,7 @@ from .common import (
     temp_checkpoint,
 )
 from .layouts import build_on_layout, command_layout, team_gain_note
-from .tables import strategy_table, team_lines, team_of, values_table
+from .tables import WrappedColumns, strategy_table, team_lines, team_of, values_table
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
 DEFAULT_ITERATIONS = 2000  # the budget when neither a budget nor a target is given
@@ -524,29 +524,36 @@ def _solve_seeds(
 
 
 def _print_spread(g: Game, method: str, seeds: int, summary: dict) -> None:
+    """The seeds' spread: values, then the infosets that vary (columns wrapped to the
+    terminal, never cut: :class:`~toypoker.cli.tables.WrappedColumns`)."""
     nc = summary["nash_conv"]
-    t = Table(
-        title=f"{seeds} seeds of {method} on {g.spec}: expected values",
-        title_justify="left",
-        caption=f"NashConv: max {nc['max']:.3g}, mean {nc['mean']:.3g}",
-        caption_justify="left",
-    )
-    for c in ["player", "mean", "std", "min", "max"]:
-        t.add_column(c, justify="right")
-    for v in summary["values"]:
-        t.add_row(f"P{v['player']}", *(f"{v[k]:.5f}" for k in ("mean", "std", "min", "max")))
-    out.print(t)
-    v = Table(
-        title="Infosets whose strategy varies across seeds (P of the last action)",
-        title_justify="left",
-    )
-    for c in ["infoset", "action", "min", "max", "mean"]:
-        v.add_column(c, justify="right")
-    for item in summary["varying_infosets"]:
-        v.add_row(
-            item["infoset"], item["action"], *(f"{item[k]:.3f}" for k in ("min", "max", "mean"))
+    stats = ["mean", "std", "min", "max"]
+    out.print(
+        WrappedColumns(
+            f"{seeds} seeds of {method} on {g.spec}: expected values",
+            f"NashConv: max {nc['max']:.3g}, mean {nc['mean']:.3g}",
+            "player",
+            stats,
+            [(f"P{v['player']}", [f"{v[k]:.5f}" for k in stats]) for v in summary["values"]],
+            "statistics",
         )
-    out.print(v)
+    )
+    out.print(
+        WrappedColumns(
+            "Infosets whose strategy varies across seeds (P of the last action)",
+            None,
+            "infoset",
+            ["action", "min", "max", "mean"],
+            [
+                (
+                    item["infoset"],
+                    [item["action"], *(f"{item[k]:.3f}" for k in ("min", "max", "mean"))],
+                )
+                for item in summary["varying_infosets"]
+            ],
+            "columns",
+        )
+    )
 
 
 # ------------------------------------------------------------------ compare

@@ -139,13 +139,16 @@ class Shard:
 
 
 def shard_bytes(spec: str) -> int | None:
-    """Bytes one worker's shard holds (the whole game's arrays in this version), counted
+    """Bytes one worker's shard needs (the whole game in this version: the larger of its
+    build and of CFR's peak on it, as ``toypoker solve`` says before building), counted
     before anything is built; ``None`` where the spec is not counted."""
     from ..layouts.choice import vector_count
     from .size import vector_bytes
 
     counted = vector_count(spec)
-    return None if counted is None else vector_bytes(spec, counted)
+    if counted is None:
+        return None
+    return max(counted.vector_bytes, vector_bytes(spec, counted))  # CFR's peak, or the build's
 
 
 class ShardedKernel:
