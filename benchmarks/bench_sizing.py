@@ -10,16 +10,19 @@ and from these, for ``k`` workers:
 * **bytes exchanged an iteration**: a player step sends each shard the top's reach rows
   and strategy (``n x T x H`` numbers) and gets back its subtrees' root values
   (``S x H`` in all): ``n x (k x n x T x H + S x H) x 8`` bytes;
-* **projected seconds an iteration**: the in-process iteration predicted by the
-  layout cost model fitted to the measured ladder
-  (``benchmarks/results/layout_costs.json``, ``toypoker.layouts.choice.predict``), over
-  ``k``, plus ``n`` step round trips at the measured latency ``L`` and the bytes at the
-  measured bandwidth ``W`` (both measured here, on a LocalCluster of two processes).
+* **projected seconds an iteration**: the in-process iteration -- measured here (one
+  thread, median of 3) for the games built here, else predicted by the layout cost
+  model fitted to the measured ladder (``benchmarks/results/layout_costs.json``,
+  ``toypoker.layouts.choice.predict``) times the ratio measured / predicted on the
+  largest game with as many players built here (the ladder's games are smaller: the
+  model alone underestimates) -- over ``k``, plus ``n`` step round trips at
+  the measured latency ``L`` and the bytes at the measured bandwidth ``W`` (both
+  measured here, on a LocalCluster of two processes).
 
 The cut of a game too large to build here is read from the same game on a small deck
 (``ranks=3,suits=2``, the same betting): exact where the cut falls in the betting above
-the first board card ("exact"); else its subtree count scaled by the first board card's
-choices on the full deck over the small one ("scaled").
+the first board card ("exact"); else its subtree count scaled by the deck's cards on the
+full deck over the small one, the first board card's choices ("scaled").
 
 Usage::
 
@@ -40,7 +43,7 @@ GAMES = [
     ("rhode_island(players=3,cap=1)", None),
     ("rhode_island(players=3)", "rhode_island(players=3,ranks=3,suits=2)"),
     ("holdem(players=2,ranks=13,suits=4,hole=2,rounds=4,evaluator=standard)",
-     "holdem(players=2,ranks=3,suits=2,hole=2,rounds=4,evaluator=standard)"),
+     "holdem(players=2,ranks=4,suits=2,hole=2,rounds=4,evaluator=standard)"),
 ]  # fmt: skip
 KS = (1, 2, 4, 16, 64)
 
@@ -49,11 +52,16 @@ def load() -> str:
     return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def cut_of(spec: str) -> tuple[int, int, bool]:
-    """``(T, S, chance_above)``: nodes above the cut, subtrees below it, and whether a
-    chance node (a board card) lies above the cut, in ``spec`` built on hand vectors."""
+def cut_of(spec: str, timed: bool) -> tuple[int, int, bool, float | None]:
+    """``(T, S, chance_above, seconds)``: nodes above the cut, subtrees below it, whether
+    a chance node (a board card) lies above the cut, in ``spec`` built on hand vectors,
+    and (``timed``) the median seconds of a CFR+ iteration in process on one thread."""
     import toypoker as tp
     from toypoker.layouts.engine import vector_of
+    from toypoker.layouts.vector.regrets import init
+    from toypoker.solvers.cfr import kernel_steps
+    from toypoker.solvers.registry import get_method, parse_options
+    from toypoker.threads import kernel_threads
     from toypoker.vector.kernel import vector_kernel
 
     vg = vector_of(tp.load_game(spec, layout="vector"))
@@ -62,7 +70,27 @@ def cut_of(spec: str) -> tuple[int, int, bool]:
     top = order[seg[0] : seg[1]]
     chance = np.asarray(vg.edge_player)[1:] < 0  # edges out of chance nodes
     chance_parents = set(np.asarray(vg.parent)[1:][chance].tolist())
-    return int(seg[1] - seg[0]), int(len(seg) - 2), bool(chance_parents & set(top.tolist()))
+    above = bool(chance_parents & set(top.tolist()))
+    seconds = None
+    if timed:
+        opts = parse_options(get_method("cfr+"), {})
+        state = kernel_steps(k, init(vg), opts, 1)  # compiled
+        runs = []
+        with kernel_threads(1):
+            for _ in range(3):
+                t0 = time.perf_counter()
+                state = kernel_steps(k, state, opts, 1)
+                runs.append(time.perf_counter() - t0)
+        seconds = float(np.median(runs))
+    return int(seg[1] - seg[0]), int(len(seg) - 2), above, seconds
+
+
+def deck(spec: str) -> int:
+    """Cards in ``spec``'s deck (ranks x suits)."""
+    from toypoker.games import parse_game_spec
+
+    params = parse_game_spec(spec)[1]
+    return int(params["ranks"]) * int(params["suits"])
 
 
 def exchange_costs() -> tuple[float, float]:
@@ -133,23 +161,30 @@ def main() -> None:
     print(f"\nmeasured here: a player step's round trip to two shards L = "
           f"{1e3 * latency:.2f} ms beyond its compute; bandwidth to a worker W = "
           f"{bandwidth / 1e9:.2f} GB/s\n")  # fmt: skip
+    calibrated: dict[int, tuple[float, str]] = {}
     for spec, proxy in GAMES:
         c = vector_count(spec)
         n, hands, entries = c.players, c.hands, c.entries
         whole = vector_bytes(spec, c)
-        t_in = predict(spec, c)[1]
-        top, subs, above = cut_of(proxy or spec)
+        top, subs, above, measured = cut_of(proxy or spec, proxy is None)
+        model = predict(spec, c)[1]
+        if measured is not None:
+            t_in, source = measured, "measured here, one thread"
+            calibrated[n] = (measured / model, c.spec)
+        else:  # the model, scaled by what it missed on the largest game of n players here
+            ratio, on = calibrated.get(n, (1.0, None))
+            t_in = model * ratio
+            source = f"cost model x {ratio:.2f}, calibrated on {on}" if on else "cost model"
         how = "built here"
         if proxy is not None:
-            small = vector_count(proxy)
             how = "exact (small deck, cut above the board)"
             if above:  # the cut lies below a board card: scale by the full deck's choices
-                subs = int(round(subs * hands / small.hands))
+                subs = int(round(subs * deck(spec) / deck(proxy)))
                 how = "scaled from the small deck"
         print(f"### {c.spec}\n")
         print(f"{c.public_nodes:,} public nodes x {n} players x {hands} hands = {entries:,} "
               f"entries; whole game {size_text(whole)}; cut: {top} nodes above, {subs:,} "
-              f"subtrees ({how}); in process (cost model) {t_in:.3g} s an iteration\n")  # fmt: skip
+              f"subtrees ({how}); in process ({source}) {t_in:.3g} s an iteration\n")  # fmt: skip
         print("| workers | memory a worker today | a worker, shards holding their subtrees | "
               "bytes exchanged / iteration | projected s / iteration |")  # fmt: skip
         print("|---:|---:|---:|---:|---:|")

@@ -26,6 +26,7 @@ Usage::
     python benchmarks/bench_threads.py                    # Rhode Island + a smaller game
     python benchmarks/bench_threads.py --only mercer      # the games whose spec has it
     python benchmarks/bench_threads.py --compile          # + first-call (compile) times
+    python benchmarks/bench_threads.py --save             # also benchmarks/results/bench_threads.md
 """
 
 from __future__ import annotations
@@ -190,4 +191,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from results_file import saved_output, take_save_flag  # benchmarks/results_file.py
+
+    with saved_output(__file__, take_save_flag(sys.argv)):
+        main()

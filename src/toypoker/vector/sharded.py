@@ -216,6 +216,8 @@ class ShardedKernel:
         self.top_nodes = order[seg[0] : seg[1]]
         self.roots = [order[seg[s + 1]] for s in self.subtrees]
         self.bytes_moved = 0
+        # the whole state as last gathered: what the shards hold (a batch from it sends none)
+        self.held: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.owner: tuple[Any, Any, bool] = (client, None, False)  # what close() closes
 
     def close(self, quiet: bool = False) -> None:
@@ -324,12 +326,17 @@ class ShardedKernel:
     def iterations(self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray,
                    schedules: list[dict[str, float]]) -> None:  # fmt: skip
         """The iterations of ``schedules`` in place on the whole state: the slices below
-        the cut sent to the shards, the iterations run, the slices gathered back."""
+        the cut sent to the shards (unless they hold them already: the state is the one
+        last gathered), the iterations run, the slices gathered back."""
         self.check_workers()
-        self.load(sigma, regrets, average)
+        held = self.held
+        if held is None or not all(np.array_equal(x, h) for x, h in
+                                   zip((sigma, regrets, average), held, strict=True)):  # fmt: skip
+            self.load(sigma, regrets, average)  # else the shards hold this state already
         for schedule in schedules:
             self.iteration(sigma, regrets, average, **schedule)
         self.gather(sigma, regrets, average)
+        self.held = (sigma.copy(), regrets.copy(), average.copy())
 
 
 def start(vg: VectorGame, cluster: object, workers: int | None = None,
