@@ -5,10 +5,12 @@ Per game: the in-process fused kernel (``toypoker.vector.kernel.VectorKernel``, 
 thread, as a shard runs) and a :class:`toypoker.vector.sharded.ShardedKernel` on a
 LocalCluster of ``k`` worker processes (one thread each), for each ``k`` of ``--workers``.
 Rounds are interleaved (in process, then each cluster, ``--reps`` times), each a batch
-of ``--iterations`` CFR+ iterations from the same state; printed: the median seconds an
+of ``--iterations`` CFR+ iterations continuing the previous round (as a solve's batches
+between checks: the shards already hold the state, which is gathered at the end of the
+batch); printed: the median seconds an
 iteration, the ratio to in process (the overhead of sharding; below 1: a speed-up),
-the bytes moved an iteration (each step's reach rows and root values, and the batch's
-state slices sent and gathered, over the batch), the memory of the driver and of each
+the bytes moved an iteration (each step's reach rows and root values, and the state
+slices gathered at the end of the batch, over the batch), the memory of the driver and of each
 worker after the build (resident set), and whether every round's state equals the
 in-process one bit for bit.
 
@@ -91,6 +93,7 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
     times: dict[object, list[float]] = {"in": [], **{k: [] for k in ks}}
     moved = {k: [] for k in ks}
     same = True
+    at = {k: state for k in ks}  # each cluster continues from its own last batch
     for _ in range(reps):
         with kernel_threads(1):
             t1 = time.perf_counter()
@@ -100,11 +103,12 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
             sk = clusters[k][2]
             b0 = sk.bytes_moved
             t1 = time.perf_counter()
-            got = kernel_steps(sk, state, opts, iterations)
+            got = at[k] = kernel_steps(sk, at[k], opts, iterations)
             times[k].append((time.perf_counter() - t1) / iterations)
             moved[k].append((sk.bytes_moved - b0) / iterations)
             same &= all(np.array_equal(getattr(want, f), getattr(got, f))
                         for f in ("regrets", "average", "sigma"))  # fmt: skip
+        state = want
     seg = kernel.parts[1]
     base = statistics.median(times["in"])
     print(f"\n### {spec}\n")
