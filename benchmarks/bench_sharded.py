@@ -111,7 +111,7 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
         state = want
     seg = kernel.parts[1]
     base = statistics.median(times["in"])
-    print(f"\n### {spec}\n")
+    print(f"\n## {spec}\n")
     print(f"{kernel.entries:,} node-hand entries, {len(seg) - 2} public subtrees below the cut, "
           f"{seg[1] - seg[0]} nodes above; built in {built:.1f} s; driver {rss_mb():.0f} MB "
           f"resident\n")  # fmt: skip

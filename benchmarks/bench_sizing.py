@@ -181,7 +181,7 @@ def main() -> None:
             if above:  # the cut lies below a board card: scale by the full deck's choices
                 subs = int(round(subs * deck(spec) / deck(proxy)))
                 how = "scaled from the small deck"
-        print(f"### {c.spec}\n")
+        print(f"## {c.spec}\n")
         print(f"{c.public_nodes:,} public nodes x {n} players x {hands} hands = {entries:,} "
               f"entries; whole game {size_text(whole)}; cut: {top} nodes above, {subs:,} "
               f"subtrees ({how}); in process ({source}) {t_in:.3g} s an iteration\n")  # fmt: skip
