@@ -28,7 +28,9 @@ from typing import Any
 
 from ..errors import ToypokerError
 
-DASK_HINT = 'sweeps on a cluster need dask.distributed: pip install "toypoker[dask]"'
+DASK_HINT = (
+    'a Dask cluster (sweeps, sharded solves) needs dask.distributed: pip install "toypoker[dask]"'
+)
 
 SCHEDULER_TIMEOUT = 20.0
 """Seconds a ``tcp://`` scheduler has to connect and answer dask's handshake."""
