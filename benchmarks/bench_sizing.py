@@ -103,11 +103,11 @@ def exchange_costs() -> tuple[float, float]:
     import toypoker as tp
     from toypoker.layouts.engine import vector_of
     from toypoker.layouts.vector.regrets import init
+    from toypoker.layouts.vector.sharded import ShardedKernel
     from toypoker.solvers.cfr import kernel_steps
     from toypoker.solvers.registry import get_method, parse_options
     from toypoker.threads import kernel_threads
     from toypoker.vector.kernel import vector_kernel
-    from toypoker.vector.sharded import ShardedKernel
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
     cluster = LocalCluster(n_workers=2, processes=True, threads_per_worker=1,

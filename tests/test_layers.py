@@ -38,6 +38,7 @@ FLOORS: dict[str, int] = {
     "plots": 0,
     "highs": 0,  # HiGHS without its banner
     "locks": 0,  # run locks on checkpoints and output folders
+    "dask_client": 0,  # Dask clients: a LocalCluster deaf to Ctrl-C, a scheduler or one line
     # 1-2 the game
     "definition": 1,
     "game": 2,

@@ -261,7 +261,7 @@ def test_a_listener_that_is_no_dask_scheduler_times_out(one_line_error, tmp_path
     import socket
     import threading
 
-    monkeypatch.setattr("toypoker.sweeps.cluster.SCHEDULER_TIMEOUT", 3.0)
+    monkeypatch.setattr("toypoker.dask_client.SCHEDULER_TIMEOUT", 3.0)
 
     server = socket.socket()
     server.bind(("127.0.0.1", 0))

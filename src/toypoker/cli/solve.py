@@ -19,6 +19,7 @@ from ..games.collusion import Team
 from ..io import size_text
 from ..layouts import load_game
 from ..layouts.engine import VectorEvaluation
+from ..layouts.vector.sharded import ShardLostError, shard_bytes
 from ..plots import plot_convergence
 from ..profile import Profile
 from ..result import Result
@@ -27,7 +28,6 @@ from ..solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
 from ..solvers.analysis import compare as compare_methods
 from ..solvers.registry import get_method
 from ..spec import parse_value
-from ..vector.sharded import ShardLostError, shard_bytes
 from .common import (
     Bar,
     FractionsOpt,

@@ -140,8 +140,8 @@ def solve(
         Shard the iterations over Dask workers: a ``distributed.Client``, ``"local"``
         (a LocalCluster of ``workers`` processes, default one a CPU) or a ``tcp://``
         scheduler address.  The CFR family on hand vectors; every iteration equals the
-        in-process run's (:mod:`toypoker.vector.sharded`).  A worker lost mid-run stops
-        the run with :class:`~toypoker.vector.sharded.ShardLostError`, the state before
+        in-process run's (:mod:`toypoker.layouts.vector.sharded`).  A worker lost mid-run stops
+        the run with :class:`~toypoker.layouts.vector.sharded.ShardLostError`, the state before
         the lost batch written to ``checkpoint``.
     **options
         The method's typed options, e.g. the CFR schedule (``floor``, ``alpha``,

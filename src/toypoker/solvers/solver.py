@@ -37,13 +37,13 @@ from ..kernels import evaluate as kernel_evaluate
 from ..layouts import load_game, rows_of
 from ..layouts.engine import vector_evaluate, vector_of
 from ..layouts.vector.methods import runs_on_vectors, vector_method
+from ..layouts.vector.sharded import ShardedKernel, ShardLostError, sharding
+from ..layouts.vector.sharded import start as start_shards
 from ..locks import run_lock
 from ..profile import Profile
 from ..result import Result, Stopped, TracePoint
 from ..threads import kernel_threads
 from ..vector.kernel import vector_kernel
-from ..vector.sharded import ShardedKernel, ShardLostError, sharding
-from ..vector.sharded import start as start_shards
 from .base import Method
 from .cfr import Backend, CFROptions
 from .checkpoint import Checkpoint, ScratchCheckpoint, load_checkpoint, save_checkpoint
@@ -72,7 +72,7 @@ class Solver:
         the same on any count, bit for bit; :func:`toypoker.threads.kernel_threads`).
     cluster, workers
         Shard the iterations over Dask workers (the CFR family on hand vectors:
-        :mod:`toypoker.vector.sharded`): a ``distributed.Client``, ``"local"`` (a
+        :mod:`toypoker.layouts.vector.sharded`): a ``distributed.Client``, ``"local"`` (a
         LocalCluster of ``workers`` processes) or a ``tcp://`` scheduler address;
         the iterates equal the in-process run's.  :meth:`close` (or a ``with``
         block) releases them.

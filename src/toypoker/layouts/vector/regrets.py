@@ -32,8 +32,8 @@ from ...solvers.cfr import (
 )
 from ...vector.kernel import vector_kernel
 from ...vector.layout import VectorGame
-from ...vector.sharded import active_sharded
 from ...vector.values import counterfactual_values, plan_for, reaches
+from .sharded import active_sharded
 
 
 def init(vg: VectorGame) -> CFRState:

@@ -15,7 +15,7 @@ for each player step of an iteration (as :func:`toypoker.vector.kernel._iteratio
 3. the driver writes them under the cut and runs the top's step.
 
 The arithmetic is the in-process kernel's, segment by segment in the same order, so
-each iteration equals the in-process one (``tests/vector/test_sharded.py``, to 1e-12;
+each iteration equals the in-process one (``tests/layouts/vector/test_sharded.py``, to 1e-12;
 bit for bit in practice).  Between batches of iterations the shards' slices of the
 state are gathered into the usual :class:`~toypoker.solvers.cfr.CFRState`, which the
 solver checks, checkpoints and resumes as it does in process (on any cluster size).
@@ -34,10 +34,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ToypokerError
-from .kernel import VectorKernel, vector_kernel
-from .layout import VectorGame
-from .subtrees import sub_reach, sub_step
+from ...dask_client import close_client, open_client
+from ...errors import ToypokerError
+from ...vector.kernel import VectorKernel, vector_kernel
+from ...vector.layout import VectorGame
+from ...vector.size import vector_bytes
+from ...vector.subtrees import sub_reach, sub_step
 
 _ACTIVE = threading.local()  # the ShardedKernel of the innermost sharding() block
 
@@ -52,7 +54,7 @@ def deal(weights: np.ndarray, k: int) -> list[np.ndarray]:
 
     Examples
     --------
-    >>> [list(s) for s in deal(np.array([5, 1, 4, 2]), 2)]
+    >>> [s.tolist() for s in deal(np.array([5, 1, 4, 2]), 2)]
     [[0, 1], [2, 3]]
     """
     loads = [0] * k
@@ -86,8 +88,8 @@ class Shard:
     the state of the infosets below the cut in ``subtrees``, kept between calls."""
 
     def __init__(self, spec: str, subtrees: np.ndarray, max_bytes: int | None = None):
-        from ..layouts import load_game
-        from ..layouts.engine import vector_of
+        from .. import load_game  # the layouts package imports this module
+        from ..engine import vector_of
 
         vg = vector_of(load_game(spec, layout="vector", max_bytes=max_bytes))
         assert vg is not None
@@ -142,8 +144,8 @@ def shard_bytes(spec: str) -> int | None:
     """Bytes one worker's shard needs (the whole game in this version: the larger of its
     build and of CFR's peak on it, as ``toypoker solve`` says before building), counted
     before anything is built; ``None`` where the spec is not counted."""
-    from ..layouts.choice import vector_count
-    from .size import vector_bytes
+
+    from ..choice import vector_count  # the layouts package imports this module
 
     counted = vector_count(spec)
     if counted is None:
@@ -222,8 +224,6 @@ class ShardedKernel:
 
     def close(self, quiet: bool = False) -> None:
         """Release the shards; close the client and cluster if :func:`start` opened them."""
-        from ..sweeps.cluster import close_client
-
         self.actors = []
         client, cluster, own = self.owner
         close_client(client, cluster, own, quiet=quiet)
@@ -343,10 +343,8 @@ def start(vg: VectorGame, cluster: object, workers: int | None = None,
           max_bytes: int | None = None) -> ShardedKernel:  # fmt: skip
     """A :class:`ShardedKernel` of ``vg`` on ``cluster``: a ``distributed.Client``,
     ``"local"`` (a LocalCluster of ``workers`` processes; default one a CPU) or a
-    ``tcp://`` scheduler address (:func:`toypoker.sweeps.cluster.open_client`).  One shard
+    ``tcp://`` scheduler address (:func:`toypoker.dask_client.open_client`).  One shard
     a worker (``workers`` of them at most on a given cluster)."""
-    from ..sweeps.cluster import close_client, open_client
-
     client, own_cluster, own = open_client(cluster, workers)
     try:
         kernel = ShardedKernel(vg, client, workers, max_bytes)

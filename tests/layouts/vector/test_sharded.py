@@ -20,11 +20,11 @@ import toypoker as tp
 from toypoker.errors import ToypokerError
 from toypoker.layouts.engine import vector_of
 from toypoker.layouts.vector.regrets import init
+from toypoker.layouts.vector.sharded import ShardedKernel, ShardLostError, deal, shard_bytes
 from toypoker.solvers import Solver
 from toypoker.solvers.cfr import kernel_steps
 from toypoker.solvers.registry import get_method, parse_options
 from toypoker.vector.kernel import vector_kernel
-from toypoker.vector.sharded import ShardedKernel, ShardLostError, deal, shard_bytes
 
 distributed = pytest.importorskip("distributed")
 
