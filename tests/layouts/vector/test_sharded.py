@@ -41,6 +41,7 @@ def client():
         silence_logs=50,
     )  # fmt: skip
     c = distributed.Client(cluster)
+    c.wait_for_workers(2, timeout=120)
     yield c
     c.close()
     cluster.close()

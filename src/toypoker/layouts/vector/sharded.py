@@ -44,6 +44,17 @@ from ...vector.subtrees import sub_reach, sub_step
 _ACTIVE = threading.local()  # the ShardedKernel of the innermost sharding() block
 
 
+def _workers(client: Any, wait: float = 30.0) -> list[str]:
+    """The workers' addresses, asked of the scheduler (``Client.nthreads``); none yet:
+    waited for up to ``wait`` seconds (a cluster that is starting or restarting one)."""
+    workers = sorted(client.nthreads())
+    if not workers and wait > 0:
+        with contextlib.suppress(Exception):  # none came: the caller says so
+            client.wait_for_workers(1, timeout=wait)
+        workers = sorted(client.nthreads())
+    return workers
+
+
 class ShardLostError(ToypokerError):
     """A Dask worker holding a shard was lost, or its shard failed, mid-run."""
 
@@ -176,7 +187,7 @@ class ShardedKernel:
             raise ToypokerError(f"{vg.game.spec}: no fused kernel on hand vectors to shard")
         self.kernel = k
         self.payoff_scale = k.payoff_scale
-        workers = sorted(client.scheduler_info().get("workers", {}))
+        workers = _workers(client)
         if not workers:
             raise ToypokerError("the dask cluster has no worker")
         seg, tseg = k.parts[1], k.parts[2]
@@ -259,7 +270,7 @@ class ShardedKernel:
         """One line if a shard's worker has left the cluster (checked before a batch: a
         call to a dead worker would first wait for dask's connect timeout)."""
         try:
-            alive = set(self.owner[0].scheduler_info().get("workers", {}))
+            alive = set(_workers(self.owner[0], wait=0.0))
         except Exception as exc:  # noqa: BLE001 - the scheduler itself is gone
             raise self._lost(0, "check", exc) from None
         for i, w in enumerate(self.workers):
