@@ -88,11 +88,12 @@ def test_subtrees_cover_the_tree(vg: object):
     # terminals and the infosets (by their node); node ids within a segment ascend
     kernel = K.vector_kernel(vg)  # type: ignore[arg-type]
     assert kernel is not None
-    order, seg, tseg, by_weight, iorder, iseg = kernel.parts
+    order, seg, tseg, binned, iorder, iseg, bounds = kernel.parts
     nn = vg.n_nodes  # type: ignore[attr-defined]
     assert sorted(order.tolist()) == list(range(nn))
     assert seg[0] == 0 and seg[-1] == nn and tseg[-1] == len(kernel.terms[0])
-    assert sorted(by_weight.tolist()) == list(range(len(seg) - 2))
+    assert sorted(binned.tolist()) == list(range(len(seg) - 2))
+    assert bounds.tolist() == [0, len(seg) - 2]  # one bin; threaded() deals them
     parent = vg.parent  # type: ignore[attr-defined]
     where = np.empty(nn, dtype=np.int64)
     for s in range(len(seg) - 1):
@@ -119,3 +120,29 @@ def test_a_call_during_another_runs_serial(vg: object, monkeypatch: pytest.Monke
     assert np.array_equal(one.regrets, busy.regrets)
     _run(vg, "cfr+", True, 2)
     assert not K._PARALLEL.locked()
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 5])
+def test_threads_take_balanced_bins(vg: object, threads: int):
+    # a bin of subtrees a thread (numba splits a parallel loop into equal contiguous
+    # blocks whatever its chunk size, so the kernel balances the blocks itself): every
+    # subtree in one bin, bins dealt heaviest first to the least loaded, so no bin
+    # exceeds the fair share by more than its lightest subtree (greedy's bound)
+    from toypoker.vector.subtrees import threaded, weights
+
+    kernel = K.vector_kernel(vg)  # type: ignore[arg-type]
+    assert kernel is not None
+    parts = threaded(kernel.parts, threads)
+    binned, bounds = parts[3], parts[6]
+    n_sub = len(kernel.parts[1]) - 2
+    assert sorted(binned.tolist()) == list(range(n_sub))
+    assert len(bounds) == min(threads, n_sub) + 1 and bounds[0] == 0 and bounds[-1] == n_sub
+    w = weights(kernel.parts)
+    loads = [int(w[binned[bounds[b] : bounds[b + 1]]].sum()) for b in range(len(bounds) - 1)]
+    assert sum(loads) == int(w.sum())
+    for b, load in enumerate(loads):
+        mine = w[binned[bounds[b] : bounds[b + 1]]]
+        assert load - int(mine.min()) <= min(loads)  # its last subtree went to a least-loaded bin
+    # the rest of the parts are the kernel's
+    for i in (0, 1, 2, 4, 5):
+        assert parts[i] is kernel.parts[i]

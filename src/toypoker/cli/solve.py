@@ -145,12 +145,12 @@ def vector_values(res: Result | VectorEvaluation) -> SimpleNamespace:
 
 
 def save_profile(profile: Profile, path: Path) -> None:
-    """Write a profile as JSON, or as the compact archive for a name ending in ``.npz``
-    (:mod:`toypoker.archive`)."""
+    """Write a profile as JSON (streamed: :meth:`~toypoker.profile.Profile.write_json`),
+    or as the compact archive for a name ending in ``.npz`` (:mod:`toypoker.archive`)."""
     if is_archive(path):
         write_archive(path, profile)
     else:
-        profile.to_json(path)
+        profile.write_json(path)
 
 
 def lp_text(res: object) -> str:

@@ -59,6 +59,7 @@ from .subtrees import (
     sub_reach,
     sub_step,
     sub_values,
+    threaded,
 )  # fmt: skip
 from .terminals import dense_arrays, pair_plan, sweep_arrays
 from .values import plan_for
@@ -219,7 +220,8 @@ class VectorKernel:
             dense_s,
             term_dense,
         )
-        self.parts = parts
+        self.parts = parts  # one bin; _parts() deals them for a thread count
+        self._binned: dict[int, tuple] = {}
         self.infos = (
             rep_node,
             (plan.infoset_rep % hh).astype(i64),
@@ -239,25 +241,28 @@ class VectorKernel:
 
     def parallel(self) -> bool:
         """Whether the next call runs on threads (and numba's count set for it)."""
-        if self.entries < self.min_parallel_entries or len(self.parts[3]) < 2:
+        if self.entries < self.min_parallel_entries or len(self.parts[1]) < 4:
             return False
         return use_kernel_threads() > 1
 
-    def _call(self, fn: Callable[..., None], *args: object) -> None:
-        """``fn(*args, parallel)``; on threads with numba's chunk size 1 (a subtree at a
-        time to whichever thread is free: a busy core does not hold the others back).
-        One parallel call at a time in the process: a call made while another Python
-        thread's runs goes serial (numba's ``workqueue`` layer, where OpenMP and TBB are
-        missing, aborts the process on concurrent parallel calls)."""
+    def _parts(self, threads: int) -> tuple:
+        """:attr:`parts` with the subtrees dealt into ``threads`` bins (kept per count)."""
+        if threads not in self._binned:
+            self._binned[threads] = threaded(self.parts, threads)
+        return self._binned[threads]
+
+    def _call(self, fn: Callable[..., None], before: tuple, after: tuple) -> None:
+        """``fn(*before, parts, *after, parallel)``.  On threads, a bin of subtrees a
+        thread (:func:`~.subtrees.threaded`).  One parallel call at a time in the
+        process: a call made while another Python thread's runs goes serial (numba's
+        ``workqueue`` layer, where OpenMP and TBB are missing, aborts the process on
+        concurrent parallel calls)."""
         if not self.parallel() or not _PARALLEL.acquire(blocking=False):
-            fn(*args, None)  # typed None: the serial specialization, no parallel code in it
+            fn(*before, self.parts, *after, None)  # typed None: the serial code only
             return
-        old = numba.get_parallel_chunksize()
-        numba.set_parallel_chunksize(1)
         try:
-            fn(*args, True)
+            fn(*before, self._parts(numba.get_num_threads()), *after, True)
         finally:
-            numba.set_parallel_chunksize(old)
             _PARALLEL.release()
 
     def evaluate(self, sigma: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -267,10 +272,9 @@ class VectorKernel:
         :func:`~toypoker.vector.values.best_response_value` to rounding)."""
         reach, cfv, inst = self.work
         values, best = np.zeros(len(reach)), np.zeros(len(reach))
-        self._call(
-            _evaluate, np.ascontiguousarray(sigma, dtype=np.float64), self.sigma_fixed,
-            self.tree, self.terms, self.parts, reach, cfv, inst[0], self.sizes, values, best,
-        )  # fmt: skip
+        flat = np.ascontiguousarray(sigma, dtype=np.float64)
+        self._call(_evaluate, (flat, self.sigma_fixed, self.tree, self.terms),
+                   (reach, cfv, inst[0], self.sizes, values, best))  # fmt: skip
         return values, best
 
     @staticmethod
@@ -291,9 +295,10 @@ class VectorKernel:
         under the strategy her update saw (a buffer the next call overwrites)."""
         x = schedule
         self._call(
-            _iteration, bool(x["alternating"]), sigma, regrets, average, float(x["weight"]),
-            self.rule(x), self.tree, self.terms, self.parts, self.infos, *self.work, self.sizes,
-            self.values,
+            _iteration,
+            (bool(x["alternating"]), sigma, regrets, average, float(x["weight"]), self.rule(x),
+             self.tree, self.terms),
+            (self.infos, *self.work, self.sizes, self.values),
         )  # fmt: skip
         return self.values
 

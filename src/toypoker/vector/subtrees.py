@@ -18,10 +18,13 @@ Every (node, hand) value and every flat action's sum is computed by one thread i
 order the serial pass uses (an infoset belongs to one decision node, so its sums never
 cross subtrees), and the sums across subtrees (a node above the cut over its children)
 run after all of them, in the fixed child order: the results are the same for every
-thread count, bit for bit (``tests/vector/test_kernel_threads.py``).  The threads take
-the subtrees heaviest first, one at a time (numba's chunk size 1, set by the caller:
-:meth:`toypoker.vector.kernel.VectorKernel.iteration`), so a busy core does not hold
-the others back; each subtree's terminals allocate their own scratch vectors.
+thread count, bit for bit (``tests/vector/test_kernel_threads.py``).  Each thread takes
+one *bin* of subtrees (:func:`bins`: heaviest first to the least loaded bin, by their
+nodes and terminals), a bin a thread: numba splits a parallel loop into equal
+contiguous blocks of iterations whatever its chunk size (measured: numba 0.68, OpenMP),
+so a loop over the subtrees themselves, heaviest first, gave one thread the heavy half
+and two threads ran no faster than one.  Each subtree's terminals allocate their own
+scratch vectors.
 """
 
 from __future__ import annotations
@@ -54,11 +57,13 @@ def split(
     Returns
     -------
     tuple
-        ``(order, seg, tseg, by_weight, iorder, iseg)``: ``order`` the node ids segment
-        by segment (``seg[0]:seg[1]`` the top, ``seg[s + 1]:seg[s + 2]`` subtree
-        ``s``), ``tseg`` the same boundaries in the reordered terminals, ``by_weight``
-        the subtrees heaviest first, ``iorder`` the infosets segment by segment and
-        ``iseg`` their boundaries.
+        ``(order, seg, tseg, binned, iorder, iseg, bounds)``: ``order`` the node ids
+        segment by segment (``seg[0]:seg[1]`` the top, ``seg[s + 1]:seg[s + 2]``
+        subtree ``s``), ``tseg`` the same boundaries in the reordered terminals,
+        ``iorder`` the infosets segment by segment and ``iseg`` their boundaries;
+        ``binned`` the subtrees bin by bin and ``bounds`` the bins' boundaries in it
+        (here one bin, heaviest first: :func:`threaded` deals them for a thread
+        count).
     numpy.ndarray
         The permutation of the terminals into segment order.
     """
@@ -78,12 +83,47 @@ def split(
     t_root = root[term_node]
     t_perm = np.argsort(t_root, kind="stable")
     tseg = np.searchsorted(t_root[t_perm], np.arange(-1, n_sub + 1)).astype(np.int64)
-    weight = np.diff(seg)[1:] + 4 * np.diff(tseg)[1:]  # terminals cost more than nodes
-    by_weight = np.argsort(-weight, kind="stable").astype(np.int64)
     i_root = root[infoset_node]
     iorder = np.argsort(i_root, kind="stable").astype(np.int64)
     iseg = np.searchsorted(i_root[iorder], np.arange(-1, n_sub + 1)).astype(np.int64)
-    return (order, seg, tseg, by_weight, iorder, iseg), t_perm
+    parts = (order, seg, tseg, np.zeros(0, dtype=np.int64), iorder, iseg, np.zeros(1, np.int64))
+    return threaded(parts, 1), t_perm
+
+
+def weights(parts: tuple) -> np.ndarray:
+    """Each subtree's cost in the model the bins balance: its nodes plus four times its
+    terminals (a terminal's values cost more than a node's sums; on Rhode Island
+    (8 ranks) the heaviest subtree is 14% of the model's total and took 16% of the
+    measured time)."""
+    seg, tseg = parts[1], parts[2]
+    return np.diff(seg)[1:] + 4 * np.diff(tseg)[1:]
+
+
+def deal(weight: np.ndarray, k: int) -> list[np.ndarray]:
+    """Items (0-based) for ``k`` bins: heaviest first to the least loaded bin (ties: the
+    lowest), each bin's items heaviest first.
+
+    Examples
+    --------
+    >>> [b.tolist() for b in deal(np.array([5, 1, 4, 2]), 2)]
+    [[0, 1], [2, 3]]
+    """
+    loads = [0] * k
+    out: list[list[int]] = [[] for _ in range(k)]
+    for s in np.argsort(-np.asarray(weight), kind="stable"):
+        i = min(range(k), key=lambda j: (loads[j], j))
+        out[i].append(int(s))
+        loads[i] += int(weight[s])
+    return [np.array(x, dtype=np.int64) for x in out]
+
+
+def threaded(parts: tuple, threads: int) -> tuple:
+    """``parts`` with the subtrees dealt into ``threads`` bins (:func:`deal` of
+    :func:`weights`), the ``binned`` order and ``bounds`` of :func:`split`."""
+    dealt = deal(weights(parts), max(1, min(int(threads), len(parts[1]) - 2)))
+    binned = np.concatenate(dealt + [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+    bounds = np.cumsum([0] + [len(b) for b in dealt]).astype(np.int64)
+    return (*parts[:3], binned, parts[4], parts[5], bounds)
 
 
 @njit(cache=True, nogil=True)
@@ -294,34 +334,39 @@ def sub_step(s, reach_of, values_of, update_of, sigma, regrets, average, inst, w
 
 @njit(cache=True, parallel=True)
 def par_reach(player, sigma, tree, parts, reach):
-    """:func:`sub_reach` on every subtree, on numba's threads."""
-    by_weight = parts[3]
-    for i in prange(by_weight.shape[0]):
-        sub_reach(by_weight[i] + 1, player, sigma, tree, parts, reach)
+    """:func:`sub_reach` on every subtree, on numba's threads (a bin a thread)."""
+    binned, bounds = parts[3], parts[6]
+    for b in prange(bounds.shape[0] - 1):
+        for j in range(bounds[b], bounds[b + 1]):
+            sub_reach(binned[j] + 1, player, sigma, tree, parts, reach)
 
 
 @njit(cache=True, parallel=True)
 def par_values(player, sigma, reach, tree, terms, parts, cfv, inst, sizes):
-    """:func:`sub_values` on every subtree, on numba's threads."""
-    by_weight = parts[3]
-    for i in prange(by_weight.shape[0]):
-        sub_values(by_weight[i] + 1, player, sigma, reach, tree, terms, parts, cfv, inst, sizes)
+    """:func:`sub_values` on every subtree, on numba's threads (a bin a thread)."""
+    binned, bounds = parts[3], parts[6]
+    for b in prange(bounds.shape[0] - 1):
+        for j in range(bounds[b], bounds[b + 1]):
+            sub_values(binned[j] + 1, player, sigma, reach, tree, terms, parts, cfv, inst,
+                       sizes)  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
 def par_best(player, sigma, sigma_fixed, reach, tree, terms, parts, cfv, total, sizes):
-    """:func:`sub_best` on every subtree, on numba's threads."""
-    by_weight = parts[3]
-    for i in prange(by_weight.shape[0]):
-        sub_best(by_weight[i] + 1, player, sigma, sigma_fixed, reach, tree, terms, parts, cfv,
-                 total, sizes)  # fmt: skip
+    """:func:`sub_best` on every subtree, on numba's threads (a bin a thread)."""
+    binned, bounds = parts[3], parts[6]
+    for b in prange(bounds.shape[0] - 1):
+        for j in range(bounds[b], bounds[b + 1]):
+            sub_best(binned[j] + 1, player, sigma, sigma_fixed, reach, tree, terms, parts,
+                     cfv, total, sizes)  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
 def par_step(reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule, tree,
              terms, parts, infos, reach, cfv, sizes):  # fmt: skip
-    """:func:`sub_step` on every subtree, on numba's threads."""
-    by_weight = parts[3]
-    for i in prange(by_weight.shape[0]):
-        sub_step(by_weight[i] + 1, reach_of, values_of, update_of, sigma, regrets, average,
-                 inst, weight, rule, tree, terms, parts, infos, reach, cfv, sizes)  # fmt: skip
+    """:func:`sub_step` on every subtree, on numba's threads (a bin a thread)."""
+    binned, bounds = parts[3], parts[6]
+    for b in prange(bounds.shape[0] - 1):
+        for j in range(bounds[b], bounds[b + 1]):
+            sub_step(binned[j] + 1, reach_of, values_of, update_of, sigma, regrets, average,
+                     inst, weight, rule, tree, terms, parts, infos, reach, cfv, sizes)  # fmt: skip

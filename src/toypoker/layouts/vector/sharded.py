@@ -39,7 +39,8 @@ from ...errors import ToypokerError
 from ...vector.kernel import VectorKernel, vector_kernel
 from ...vector.layout import VectorGame
 from ...vector.size import vector_bytes
-from ...vector.subtrees import sub_reach, sub_step
+from ...vector.subtrees import deal as bins_of
+from ...vector.subtrees import sub_reach, sub_step, weights
 
 _ACTIVE = threading.local()  # the ShardedKernel of the innermost sharding() block
 
@@ -59,22 +60,17 @@ class ShardLostError(ToypokerError):
     """A Dask worker holding a shard was lost, or its shard failed, mid-run."""
 
 
-def deal(weights: np.ndarray, k: int) -> list[np.ndarray]:
-    """Subtrees (0-based) for ``k`` shards: heaviest first to the least loaded (ties: the
-    lowest shard), each shard's list in ascending order.
+def deal(weight: np.ndarray, k: int) -> list[np.ndarray]:
+    """Subtrees (0-based) for ``k`` shards: heaviest first to the least loaded
+    (:func:`toypoker.vector.subtrees.deal`, as the threads' bins), each shard's list in
+    ascending order.
 
     Examples
     --------
     >>> [s.tolist() for s in deal(np.array([5, 1, 4, 2]), 2)]
     [[0, 1], [2, 3]]
     """
-    loads = [0] * k
-    out: list[list[int]] = [[] for _ in range(k)]
-    for s in np.argsort(-np.asarray(weights), kind="stable"):
-        i = min(range(k), key=lambda j: (loads[j], j))
-        out[i].append(int(s))
-        loads[i] += int(weights[s])
-    return [np.array(sorted(x), dtype=np.int64) for x in out]
+    return [np.sort(b) for b in bins_of(weight, k)]
 
 
 def _segment_actions(kernel: VectorKernel, segments: np.ndarray) -> np.ndarray:
@@ -190,10 +186,10 @@ class ShardedKernel:
         workers = _workers(client)
         if not workers:
             raise ToypokerError("the dask cluster has no worker")
-        seg, tseg = k.parts[1], k.parts[2]
-        weights = np.diff(seg)[1:] + 4 * np.diff(tseg)[1:]
-        n = min(shards or len(workers), len(weights))
-        self.subtrees = deal(weights, n)
+        seg = k.parts[1]
+        weight = weights(k.parts)
+        n = min(shards or len(workers), len(weight))
+        self.subtrees = deal(weight, n)
         self.workers = [workers[i % len(workers)] for i in range(n)]
         futures = [
             client.submit(
