@@ -11,8 +11,10 @@ batch); printed: the median seconds an
 iteration, the ratio to in process (the overhead of sharding; below 1: a speed-up),
 the bytes moved an iteration (each step's reach rows and root values, and the state
 slices gathered at the end of the batch, over the batch), the memory of the driver and of each
-worker after the build (resident set), and whether every round's state equals the
-in-process one bit for bit.
+worker after the build (resident set, the largest worker's; a worker builds the whole game,
+cuts its piece and lets the rest go), the bytes of the largest shard's arrays (its piece of
+the kernel and its state) beside the whole kernel's and state's in process, and whether
+every round's state equals the in-process one bit for bit.
 
 On this 2-core machine two shards run in parallel at best, and the driver's top runs
 between them; four shards on two cores share them.  The machine load is printed before
@@ -89,7 +91,8 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
         t1 = time.perf_counter()
         sk = ShardedKernel(vg, client)
         kernel_steps(sk, state, opts, 1)  # the workers' kernels compiled
-        clusters[k] = (cluster, client, sk, time.perf_counter() - t1, worker_rss(client))
+        piece = max(a.nbytes().result() for a in sk.actors) / 1e6  # the largest shard's arrays
+        clusters[k] = (cluster, client, sk, time.perf_counter() - t1, worker_rss(client), piece)
     times: dict[object, list[float]] = {"in": [], **{k: [] for k in ks}}
     moved = {k: [] for k in ks}
     same = True
@@ -111,20 +114,23 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
         state = want
     seg = kernel.parts[1]
     base = statistics.median(times["in"])
+    arrays = [*kernel.tree, *kernel.terms, *kernel.parts, *kernel.infos, *kernel.work]
+    whole = (sum(a.nbytes for a in arrays if isinstance(a, np.ndarray))
+             + 3 * state.sigma.nbytes) / 1e6  # fmt: skip
     print(f"\n## {spec}\n")
     print(f"{kernel.entries:,} node-hand entries, {len(seg) - 2} public subtrees below the cut, "
           f"{seg[1] - seg[0]} nodes above; built in {built:.1f} s; driver {rss_mb():.0f} MB "
-          f"resident\n")  # fmt: skip
+          f"resident; the kernel's arrays and the CFR state {whole:.0f} MB\n")  # fmt: skip
     print("| run | s / iteration | vs in process | MB moved / iteration | start s | "
-          "worker MB | same state |")  # fmt: skip
-    print("|---|---:|---:|---:|---:|---:|---|")
-    print(f"| in process, 1 thread | {base:.4f} | 1.00x | 0 | - | - | - |")
+          "worker MB | shard arrays MB | same state |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    print(f"| in process, 1 thread | {base:.4f} | 1.00x | 0 | - | - | {whole:.0f} | - |")
     for k in ks:
         med = statistics.median(times[k])
-        start, mb = clusters[k][3], clusters[k][4]
+        start, mb, piece = clusters[k][3], clusters[k][4], clusters[k][5]
         print(f"| {k} workers | {med:.4f} | {med / base:.2f}x | "
               f"{statistics.median(moved[k]) / 1e6:.3f} | {start:.1f} | {mb:.0f} | "
-              f"{'yes' if same else 'NO'} |")  # fmt: skip
+              f"{piece:.0f} | {'yes' if same else 'NO'} |")  # fmt: skip
     for cluster, client, sk, *_ in clusters.values():
         sk.close()
         client.close()

@@ -5,8 +5,10 @@ nodes x players x hands = entries; bytes = ``toypoker.vector.size.vector_bytes``
 cut of :func:`toypoker.vector.subtrees.split` (nodes above it ``T``, subtrees ``S``),
 and from these, for ``k`` workers:
 
-* **memory per worker**: today each worker builds the whole game (``B``); a shard
-  holding only its subtrees would need about ``B / k`` plus the cut's buffers;
+* **memory per worker**: each worker builds the whole game (``B``: its peak today),
+  then keeps its piece (``toypoker.vector.pieces``): about ``B / k`` plus the cut's
+  buffers, what it holds while it iterates (and its peak too, once a worker can build its
+  piece alone: not done);
 * **bytes exchanged an iteration**: a player step sends each shard the top's reach rows
   and strategy (``n x T x H`` numbers) and gets back its subtrees' root values
   (``S x H`` in all): ``n x (k x n x T x H + S x H) x 8`` bytes;

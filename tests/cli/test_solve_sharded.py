@@ -22,6 +22,7 @@ def test_a_sharded_solve_prints_what_the_in_process_one_does(cli, tmp_path):
     code, out, err = cli(*args, "--scheduler", "local", "--workers", "2")
     assert code == 0, err
     assert "sharded over dask at local (2 workers): each worker builds the whole game" in err
+    assert "then keeps its share of the subtrees" in err
     there = json.loads(out)
     assert there["iterations"] == here["iterations"] == 30
     assert abs(there["nash_conv"] - here["nash_conv"]) <= 1e-12

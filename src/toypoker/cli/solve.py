@@ -110,8 +110,9 @@ def _check_sharding(
     where = f"{scheduler} ({workers} workers)" if workers else scheduler
     size = "its size uncounted" if need is None else f"~{size_text(need)}"
     err.print(
-        f"sharded over dask at {where}: each worker builds the whole game ({size}; this "
-        "version divides the work, not the memory)",
+        f"sharded over dask at {where}: each worker builds the whole game ({size} at its "
+        "peak), then keeps its share of the subtrees (about 1/workers of it, plus the part "
+        "above the cut)",
         highlight=False,
         soft_wrap=True,
     )

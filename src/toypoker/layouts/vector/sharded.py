@@ -20,9 +20,13 @@ bit for bit in practice).  Between batches of iterations the shards' slices of t
 state are gathered into the usual :class:`~toypoker.solvers.cfr.CFRState`, which the
 solver checks, checkpoints and resumes as it does in process (on any cluster size).
 
-Each worker builds the game from its spec: this version divides the *work* among the
-workers, not yet the memory (every worker holds the whole game's arrays;
-:func:`shard_bytes` says how much before anything is built).
+Each worker builds the whole game from its spec (its peak: :func:`shard_bytes`, said
+before anything is built), then keeps only its piece -- the top and its subtrees,
+re-indexed (:func:`toypoker.vector.pieces.cut_piece`) -- and lets the rest go: a worker
+holds about ``1/k`` of the kernel's arrays and state at ``k`` shards, plus the top
+(``benchmarks/bench_sharded.py`` measures it).  Building only the piece is not done:
+the peak of each worker is still the whole game's build.  The driver holds the whole
+game (it runs the top, gathers the state and checks NashConv).
 """
 
 from __future__ import annotations
@@ -38,6 +42,7 @@ from ...dask_client import close_client, open_client
 from ...errors import ToypokerError
 from ...vector.kernel import VectorKernel, vector_kernel
 from ...vector.layout import VectorGame
+from ...vector.pieces import cut_piece
 from ...vector.size import vector_bytes
 from ...vector.subtrees import deal as bins_of
 from ...vector.subtrees import sub_reach, sub_step, weights
@@ -90,43 +95,60 @@ def _fingerprint(kernel: VectorKernel) -> tuple[int, ...]:
             *iseg.tolist())  # fmt: skip
 
 
+def _trim() -> None:
+    """Give freed heap memory back to the system (glibc's ``malloc_trim``; elsewhere
+    nothing): the whole game's many small objects are freed but would stay resident."""
+    with contextlib.suppress(Exception):  # not glibc: the memory stays with the process
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+
+
 class Shard:
     """One worker's subtrees (a Dask actor): the game built from ``spec`` on hand vectors,
-    the state of the infosets below the cut in ``subtrees``, kept between calls."""
+    cut to the piece that runs ``subtrees`` (:func:`~toypoker.vector.pieces.cut_piece`)
+    and the whole build let go, the state of the piece's flat actions kept between calls.
+    """
 
     def __init__(self, spec: str, subtrees: np.ndarray, max_bytes: int | None = None):
+        import gc
+
         from .. import load_game  # the layouts package imports this module
         from ..engine import vector_of
 
         vg = vector_of(load_game(spec, layout="vector", max_bytes=max_bytes))
         assert vg is not None
-        self.kernel = k = vector_kernel(vg)
+        k = vector_kernel(vg)
         if k is None:
             raise ToypokerError(f"{spec}: no fused kernel to shard")
-        n_sigma = len(k.work[2][0])
+        self.built = _fingerprint(k)
+        self.piece = cut_piece(k, np.asarray(subtrees, dtype=np.int64))
+        del vg, k  # the whole game goes: the worker keeps its piece
+        gc.collect()
+        _trim()
+        n_sigma = self.piece.n_sigma
         self.sigma, self.regrets, self.average = (np.zeros(n_sigma) for _ in range(3))
-        self.segments = np.asarray(subtrees, dtype=np.int64) + 1
-        self.mine = _segment_actions(k, self.segments)
-        self.top_actions = _segment_actions(k, np.zeros(1, dtype=np.int64))
-        order, seg = k.parts[0], k.parts[1]
-        self.top_nodes = order[seg[0] : seg[1]]
-        self.roots = order[seg[self.segments]]
+        self.segments = np.arange(1, len(subtrees) + 1, dtype=np.int64)
 
     def fingerprint(self) -> tuple[int, ...]:
         """The driver checks its build against this (:func:`_fingerprint`)."""
-        return _fingerprint(self.kernel)
+        return self.built
+
+    def nbytes(self) -> int:
+        """The bytes this shard's arrays hold (its piece and its state)."""
+        return self.piece.nbytes() + 3 * self.sigma.nbytes
 
     def load(self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray) -> int:
-        """Set the state of this shard's actions (its slices, in :attr:`mine` order)."""
-        self.sigma[self.mine], self.regrets[self.mine], self.average[self.mine] = (
-            sigma, regrets, average,
-        )  # fmt: skip
-        return len(self.mine)
+        """Set the state of this shard's subtrees' actions (in ascending order of their
+        ids in the whole game)."""
+        at = self.piece.mine_at
+        self.sigma[at], self.regrets[at], self.average[at] = sigma, regrets, average
+        return len(at)
 
     def state(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """This shard's slices of the strategy, regrets and average."""
-        m = self.mine
-        return self.sigma[m], self.regrets[m], self.average[m]
+        """This shard's slices of the strategy, regrets and average (as :meth:`load`)."""
+        at = self.piece.mine_at
+        return self.sigma[at], self.regrets[at], self.average[at]
 
     def step(
         self, reach_of: int, values_of: int, update_of: int, top_reach: np.ndarray,
@@ -136,21 +158,22 @@ class Shard:
         :func:`~toypoker.vector.subtrees.sub_step`), from the top's reach rows and
         strategy; the counterfactual values at the subtrees' roots when ``values_of >=
         0``."""
-        k = self.kernel
-        reach, cfv, inst = k.work
-        reach[:, self.top_nodes, :] = top_reach
-        self.sigma[self.top_actions] = top_sigma
-        a = (self.sigma, self.regrets, self.average, inst, float(weight), rule, k.tree, k.terms,
-             k.parts, k.infos, reach, cfv, k.sizes)  # fmt: skip
+        c = self.piece
+        reach, cfv, inst = c.work
+        reach[:, c.top_nodes_at, :] = top_reach
+        self.sigma[c.top_actions_at] = top_sigma
+        a = (self.sigma, self.regrets, self.average, inst, float(weight), rule, c.tree, c.terms,
+             c.parts, c.infos, reach, cfv, c.sizes)  # fmt: skip
         for s in self.segments:
             sub_step(s, reach_of, values_of, update_of, *a)
-        return cfv[self.roots].copy() if values_of >= 0 else None
+        return cfv[c.roots_at].copy() if values_of >= 0 else None
 
 
 def shard_bytes(spec: str) -> int | None:
-    """Bytes one worker's shard needs (the whole game in this version: the larger of its
-    build and of CFR's peak on it, as ``toypoker solve`` says before building), counted
-    before anything is built; ``None`` where the spec is not counted."""
+    """Bytes one worker needs at its peak (it builds the whole game before it cuts its
+    piece: the larger of the build and of CFR's peak on the game, as ``toypoker solve``
+    says before building), counted before anything is built; ``None`` where the spec is
+    not counted."""
 
     from ..choice import vector_count  # the layouts package imports this module
 
