@@ -22,11 +22,17 @@ from pathlib import Path
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def take_save_flag(argv: list[str]) -> bool:
-    """Remove ``--save`` from ``argv`` (in place); whether it was there."""
-    found = "--save" in argv
-    while "--save" in argv:
-        argv.remove("--save")
+def take_save_flag(argv: list[str]) -> bool | str:
+    """Remove ``--save`` (or ``--save=NAME``) from ``argv`` (in place); whether it was
+    there, or ``NAME``: the file is then ``<script>_<NAME>.md`` (a second run of the
+    script that keeps the first one's file, such as one game too large for the default
+    run)."""
+    found: bool | str = False
+    for arg in list(argv):
+        if arg == "--save" or arg.startswith("--save="):
+            argv.remove(arg)
+            name = arg.partition("=")[2]
+            found = name if name.replace("-", "").replace("_", "").isalnum() else True
     return found
 
 
@@ -75,7 +81,7 @@ class _Tee(io.TextIOBase):
 
 
 @contextlib.contextmanager
-def saved_output(script_file: str, save: bool) -> Iterator[None]:
+def saved_output(script_file: str, save: bool | str) -> Iterator[None]:
     """Run the block; with ``save``, write what it printed to the script's result file."""
     if not save:
         yield
@@ -93,7 +99,8 @@ def saved_output(script_file: str, save: bool) -> Iterator[None]:
         sys.stdout = real
     text = header(script, command, started, (before, load())) + buffer.getvalue()
     RESULTS.mkdir(exist_ok=True)
-    target = RESULTS / (Path(script).stem + ".md")
+    suffix = f"_{save}" if isinstance(save, str) else ""
+    target = RESULTS / (Path(script).stem + suffix + ".md")
     tmp = target.with_suffix(".md.tmp")
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(target)
