@@ -21,6 +21,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import warnings
 from collections.abc import Iterator, Mapping
 from decimal import Decimal
@@ -191,6 +192,12 @@ def check_rows(profile: Profile) -> None:
     if g.n_infosets and dev.max() > SUM_TOL:
         i = int(np.argmax(dev))
         raise ProfileError(f"probabilities at {g.infosets[i].label} sum to {sums[i]:.12g}, not 1")
+
+
+def _float_json(x: object) -> str:
+    """``json.dumps(float(x))``, faster for the finite floats of a profile."""
+    f = float(x)  # type: ignore[arg-type]
+    return repr(f) if math.isfinite(f) else json.dumps(f)
 
 
 class Profile:
@@ -517,19 +524,30 @@ class Profile:
             yield text[:-2] + ',\n "infosets": {}\n}\n'
             return
         yield text[:-2] + ',\n "infosets": {\n'
-        probs, dumps = self.probs, json.dumps
-
-        def enc(x: object) -> str:  # as to_json_dict
-            return dumps(str(x) if isinstance(x, Fraction) else float(x))  # type: ignore[arg-type]
-
-        for lo in range(0, len(infosets), batch):
+        probs = self.probs
+        dumps = json.encoder.encode_basestring_ascii  # json.dumps of a str, without the rest
+        names: dict[str, str] = {}  # each action's JSON text, made once
+        entries = getattr(infosets, "entries", None)  # hand vectors: no objects made
+        n = len(infosets)
+        for lo in range(0, n, batch):
+            hi = min(n, lo + batch)
+            rows = entries(lo, hi) if entries is not None else [
+                (i.label, i.actions, i.offset) for i in infosets[lo:hi]
+            ]  # fmt: skip
             out = []
-            for k, info in enumerate(infosets[lo : lo + batch], start=lo):
-                xs = probs[info.offset : info.offset + len(info.actions)].tolist()
-                rows = [f"   {dumps(a)}: {enc(x)}" for a, x in zip(info.actions, xs, strict=True)]
-                body = "{\n" + ",\n".join(rows) + "\n  }" if rows else "{}"
-                out.append(f"  {dumps(info.label)}: {body}")
-                out.append(",\n" if k + 1 < len(infosets) else "\n")
+            for k, (label, actions, offset) in enumerate(rows, start=lo):
+                xs = probs[offset : offset + len(actions)].tolist()
+                items = []
+                for a, x in zip(actions, xs, strict=True):
+                    if a not in names:
+                        names[a] = f"   {dumps(a)}: "
+                    # as to_json_dict: Fractions as "p/q" strings, else floats (a finite
+                    # float's JSON text is its repr)
+                    items.append(names[a] + (dumps(str(x)) if isinstance(x, Fraction)
+                                             else _float_json(x)))  # fmt: skip
+                body = "{\n" + ",\n".join(items) + "\n  }" if items else "{}"
+                out.append(f"  {dumps(label)}: {body}")
+                out.append(",\n" if k + 1 < n else "\n")
             yield "".join(out)
         yield " }\n}\n"
 

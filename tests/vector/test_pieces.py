@@ -20,6 +20,7 @@ SPECS = [
     "rhode_island(ranks=4,suits=2)",
     "kuhn(players=3,cards=6)",
     "holdem(players=3,ranks=4,suits=2,hole=1,rounds=2,board2=1,evaluator=high_card)",
+    "mercer(players=3,variant=mmh)",  # rank pairs: the dense terminals
 ]
 
 

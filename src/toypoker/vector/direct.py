@@ -204,6 +204,14 @@ class InfoSets(Sequence[InfoSet]):
             out.append(make_label(actor, privates[row], history))
         return out
 
+    def entries(self, lo: int, hi: int) -> list[tuple[str, tuple[str, ...], int]]:
+        """Infosets ``lo .. hi - 1`` as (label, actions, offset), made without the objects
+        (:meth:`labels`; what a profile file writes of each)."""
+        nodes = self._nodes
+        actions = [nodes[nd].actions for nd in self._node_of[lo:hi].tolist()]
+        offsets = self._offset[lo:hi].tolist()
+        return list(zip(self.labels(lo, hi), actions, offsets, strict=True))
+
     def __getitem__(self, i):  # type: ignore[no-untyped-def]
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
