@@ -19,7 +19,7 @@ order the serial pass uses (an infoset belongs to one decision node, so its sums
 cross subtrees), and the sums across subtrees (a node above the cut over its children)
 run after all of them, in the fixed child order: the results are the same for every
 thread count, bit for bit (``tests/vector/test_kernel_threads.py``).  Each thread takes
-one *bin* of subtrees (:func:`bins`: heaviest first to the least loaded bin, by their
+one *bin* of subtrees (:func:`threaded`: heaviest first to the least loaded bin, by their
 nodes and terminals), a bin a thread: numba splits a parallel loop into equal
 contiguous blocks of iterations whatever its chunk size (measured: numba 0.68, OpenMP),
 so a loop over the subtrees themselves, heaviest first, gave one thread the heavy half
