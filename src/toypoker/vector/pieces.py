@@ -76,6 +76,15 @@ def _local(ids: np.ndarray, size: int) -> np.ndarray:
     return out
 
 
+def segment_actions(k: VectorKernel, segments: np.ndarray) -> np.ndarray:
+    """The flat actions of the infosets in ``segments`` (0: the top, ``s + 1``: subtree
+    ``s``), in ascending order: what the driver sends a piece and gathers from it."""
+    iorder, iseg, offset = k.parts[4], k.parts[5], k.infos[5]
+    parts = [iorder[iseg[s] : iseg[s + 1]] for s in np.asarray(segments, dtype=np.int64)]
+    infosets = np.concatenate(parts + [np.zeros(0, dtype=np.int64)]).astype(np.int64)
+    return np.sort(_ranges(offset[infosets], offset[infosets + 1]))
+
+
 def cut_piece(k: VectorKernel, subtrees: np.ndarray) -> Piece:
     """The piece of ``k`` that runs ``subtrees`` (0-based subtree ids, ascending).
 
@@ -155,10 +164,6 @@ def cut_piece(k: VectorKernel, subtrees: np.ndarray) -> Piece:
     n = k.work[0].shape[0]
     work = (np.zeros((n, len(nodes), n_hands)), np.zeros((len(nodes), n_hands)),
             np.zeros((n, len(actions))))  # fmt: skip
-    top_infosets = iorder[iseg[0] : iseg[1]]
-    top_actions = np.sort(_ranges(offset[top_infosets], offset[top_infosets + 1]))
-    mine = np.sort(np.concatenate([iorder[iseg[s] : iseg[s + 1]] for s in segs[1:]] + [[]]))
-    mine = mine.astype(np.int64)
     return Piece(
         tree=tree,
         terms=tuple(terms),
@@ -169,6 +174,6 @@ def cut_piece(k: VectorKernel, subtrees: np.ndarray) -> Piece:
         n_sigma=len(actions),
         top_nodes_at=node_at[np.sort(by_seg[0])],
         roots_at=node_at[order[seg[segs[1:]]]],
-        top_actions_at=action_at[top_actions],
-        mine_at=action_at[np.sort(_ranges(offset[mine], offset[mine + 1]))],
+        top_actions_at=action_at[segment_actions(k, segs[:1])],
+        mine_at=action_at[segment_actions(k, segs[1:])],
     )

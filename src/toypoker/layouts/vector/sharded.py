@@ -42,7 +42,7 @@ from ...dask_client import close_client, open_client
 from ...errors import ToypokerError
 from ...vector.kernel import VectorKernel, vector_kernel
 from ...vector.layout import VectorGame
-from ...vector.pieces import cut_piece
+from ...vector.pieces import cut_piece, segment_actions
 from ...vector.size import vector_bytes
 from ...vector.subtrees import deal as bins_of
 from ...vector.subtrees import sub_reach, sub_step, weights
@@ -76,16 +76,6 @@ def deal(weight: np.ndarray, k: int) -> list[np.ndarray]:
     [[0, 1], [2, 3]]
     """
     return [np.sort(b) for b in bins_of(weight, k)]
-
-
-def _segment_actions(kernel: VectorKernel, segments: np.ndarray) -> np.ndarray:
-    """The flat actions of the infosets in ``segments`` (0: the top, ``s + 1``: subtree
-    ``s``), in ascending order."""
-    iorder, iseg = kernel.parts[4], kernel.parts[5]
-    offset = kernel.infos[5]
-    infosets = np.concatenate([iorder[iseg[s] : iseg[s + 1]] for s in segments] + [[]])
-    ranges = [np.arange(offset[i], offset[i + 1]) for i in infosets.astype(np.int64)]
-    return np.sort(np.concatenate(ranges + [np.zeros(0)]).astype(np.int64))
 
 
 def _fingerprint(kernel: VectorKernel) -> tuple[int, ...]:
@@ -242,8 +232,8 @@ class ShardedKernel:
                     f"shard {i} on {self.workers[i]} built a different game (another "
                     "toypoker version on the worker?)"
                 )
-        self.mine = [_segment_actions(k, s + 1) for s in self.subtrees]
-        self.top_actions = _segment_actions(k, np.zeros(1, dtype=np.int64))
+        self.mine = [segment_actions(k, s + 1) for s in self.subtrees]
+        self.top_actions = segment_actions(k, np.zeros(1, dtype=np.int64))
         order = k.parts[0]
         self.top_nodes = order[seg[0] : seg[1]]
         self.roots = [order[seg[s + 1]] for s in self.subtrees]
