@@ -104,8 +104,9 @@ def solve(
         Stop as soon as every player's best-response gain is at or below this
         (Ullman's ``eps`` for fictitious play).
     check_every
-        Evaluate NashConv every this many iterations (default: ~25 checks per
-        decade, geometrically spaced).
+        Evaluate NashConv every this many iterations (default: geometrically
+        spaced, 25 checks a decade, 10 on hand vectors; with ``target_nash_conv``
+        one more aimed where the target is predicted, :class:`.solver.Checks`).
     seed
         Seed of a sampling method (recorded in the result; drawn from the OS
         when not given).  Deterministic methods refuse a seed.

@@ -145,24 +145,35 @@ def _iteration(alternating, sigma, regrets, average, weight, rule, tree, terms, 
 
 
 @njit(cache=True, nogil=True)
-def _evaluate(sigma, sigma_fixed, tree, terms, parts, reach, cfv, inst, sizes, values,
-              best, parallel):  # fmt: skip
+def _evaluate(sigma, sigma_fixed, tree, terms, parts, reach, cfv, inst, sizes, ties, choice,
+              values, best, parallel):  # fmt: skip
     """Each player's expected value (``values``) and best-response value (``best``)
     against ``sigma``: the terminals once a player, then the weighted backward pass and
     the best-response pass (the terminal values rewritten between them), as
-    :func:`toypoker.vector.values.best_response_value` (ties: the first action)."""
+    :func:`toypoker.vector.values.best_response_value` (``ties``: its tie rule, see
+    :func:`~.subtrees.best_seg`); ``choice[p]`` (rows of length 0: not written) the
+    player's pure best response, 0/1 at her free flat actions."""
     for p in range(reach.shape[0]):
         _reach_player(p, sigma, tree, parts, reach, parallel)
     for p in range(reach.shape[0]):
         values[p] = _values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes,
                             parallel)  # fmt: skip
         if parallel is not None:  # None: the threads' code is pruned, never compiled
-            par_best(p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes)
+            par_best(p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes, ties,
+                     choice[p])  # fmt: skip
         else:
             for s in range(1, parts[1].shape[0] - 1):
-                sub_best(s, p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes)
-        sub_best(np.int64(0), p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes)
+                sub_best(s, p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes,
+                         ties, choice[p])  # fmt: skip
+        sub_best(np.int64(0), p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes,
+                 ties, choice[p])  # fmt: skip
         best[p] = _root_value(cfv)
+
+
+@njit(cache=True, nogil=True)
+def _own_reach(p, sigma, tree, parts, reach, parallel):
+    """:func:`_reach_player` as a call of its own."""
+    _reach_player(p, sigma, tree, parts, reach, parallel)
 
 
 class VectorKernel:
@@ -237,6 +248,8 @@ class VectorKernel:
         self.values = np.zeros(n)
         self.payoff_scale = payoff_scale(game)
         self.sigma_fixed = np.asarray(game.sigma_fixed, dtype=np.bool_)
+        self.sigma_infoset = np.asarray(game.sigma_infoset, dtype=i64)
+        self.order = np.ascontiguousarray(game.infoset_actions_padded, dtype=i64)
         self.entries = nn * hh
 
     def parallel(self) -> bool:
@@ -270,12 +283,39 @@ class VectorKernel:
         profile ``sigma``, in one compiled call (equal to
         :func:`toypoker.vector.values.expected_values` and
         :func:`~toypoker.vector.values.best_response_value` to rounding)."""
+        values, best, _ = self._evaluate(sigma, None, 0.0, False)
+        return values, best
+
+    def responses(
+        self, sigma: np.ndarray, order: np.ndarray | None = None, tie_rtol: float = 0.0
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """:meth:`evaluate` and each player's pure best response: ``(values, best,
+        choice)``, ``choice[p]`` 0/1 (int8) at ``p``'s free flat actions, 0 elsewhere;
+        ties as :func:`toypoker.vector.values.best_response_value`'s ``order`` and
+        ``tie_rtol`` (fictitious play's responses, on threads)."""
+        return self._evaluate(sigma, order, tie_rtol, True)
+
+    def _evaluate(
+        self, sigma: np.ndarray, order: np.ndarray | None, tie_rtol: float, choose: bool
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         reach, cfv, inst = self.work
-        values, best = np.zeros(len(reach)), np.zeros(len(reach))
+        n = len(reach)
+        values, best = np.zeros(n), np.zeros(n)
+        choice = np.zeros((n, len(self.sigma_fixed) if choose else 0), dtype=np.int8)
+        pad = self.order if order is None else order
+        ties = (np.ascontiguousarray(pad, dtype=np.int64), float(tie_rtol), self.sigma_infoset)
         flat = np.ascontiguousarray(sigma, dtype=np.float64)
         self._call(_evaluate, (flat, self.sigma_fixed, self.tree, self.terms),
-                   (reach, cfv, inst[0], self.sizes, values, best))  # fmt: skip
-        return values, best
+                   (reach, cfv, inst[0], self.sizes, ties, choice, values, best))  # fmt: skip
+        return values, best, choice
+
+    def own_reach(self, sigma: np.ndarray, player: int) -> np.ndarray:
+        """``player``'s own reach under ``sigma`` at every (node, hand): a view of a
+        buffer the next call overwrites."""
+        reach = self.work[0]
+        flat = np.ascontiguousarray(sigma, dtype=np.float64)
+        self._call(_own_reach, (np.int64(player), flat, self.tree), (reach,))
+        return reach[player]
 
     @staticmethod
     def rule(schedule: dict[str, float]) -> np.ndarray:

@@ -190,12 +190,18 @@ def backward_seg(player, sigma, order, lo, hi, edge_player, edge_sigma, child_lo
 
 @njit(cache=True, nogil=True)
 def best_seg(player, sigma, sigma_fixed, order, lo, hi, edge_player, edge_sigma, child_lo,
-             child_hi, cfv, total):  # fmt: skip
+             child_hi, cfv, total, ties, choice):  # fmt: skip
     """``player``'s best-response values up ``order[lo:hi]`` in place (terminal values
     set), as :func:`toypoker.vector.values.best_response_value`: at her decision nodes
     each free infoset takes the action whose values, summed over the infoset's hands,
-    are largest (the first such in action order), fixed actions keep ``sigma``.
-    ``total`` is a scratch vector over the flat actions."""
+    are largest, fixed actions keep ``sigma``.  ``total`` is a scratch vector over the
+    flat actions.  ``ties``: ``(pad, tie_rtol, sigma_infoset)``, each infoset's flat
+    actions in the order ties go by (``-1`` padding; the game's action order, or
+    Ullman's) and the tie rule of :func:`toypoker.evaluate.first_best` (the first action
+    within ``tie_rtol`` times the infoset's largest absolute action value of the best;
+    0: the first maximum).  ``choice`` (empty: not written): 1 at each free infoset's
+    chosen action, 0 at its others."""
+    pad, tie_rtol, sigma_infoset = ties
     hh = cfv.shape[1]
     for j in range(hi - 1, lo - 1, -1):
         q = order[j]
@@ -221,22 +227,35 @@ def best_seg(player, sigma, sigma_fixed, order, lo, hi, edge_player, edge_sigma,
                 if e >= 0:
                     total[e] += cfv[c, h]
         for h in range(hh):
-            best = -1
-            for c in range(c0, c1):
-                e = edge_sigma[c, h]
-                if e >= 0 and not sigma_fixed[e]:
-                    if best < 0 or total[e] > total[edge_sigma[best, h]]:
-                        best = c
+            e0 = edge_sigma[c0, h]
+            if e0 < 0:
+                continue  # the hand meets the board: never here
             x = 0.0
+            if sigma_fixed[e0]:
+                for c in range(c0, c1):
+                    x += sigma[edge_sigma[c, h]] * cfv[c, h]
+                cfv[q, h] = x
+                continue
+            row = pad[sigma_infoset[e0]]
+            top = -np.inf
+            scale = 0.0
+            for a in row:
+                if a >= 0:
+                    top = max(top, total[a])
+                    scale = max(scale, abs(total[a]))
+            best = -1
+            for a in row:
+                if a >= 0 and total[a] >= top - tie_rtol * scale:
+                    best = a
+                    break
             for c in range(c0, c1):
-                e = edge_sigma[c, h]
-                if e < 0:
-                    continue
-                if sigma_fixed[e]:
-                    x += sigma[e] * cfv[c, h]
-                elif c == best:
-                    x += cfv[c, h]
+                if edge_sigma[c, h] == best:
+                    x = cfv[c, h]
             cfv[q, h] = x
+            if choice.shape[0]:
+                for a in row:
+                    if a >= 0:
+                        choice[a] = 1 if a == best else 0
 
 
 @njit(cache=True, nogil=True)
@@ -274,12 +293,14 @@ def sub_values(s, player, sigma, reach, tree, terms, parts, cfv, inst, sizes):
 
 
 @njit(cache=True, nogil=True)
-def sub_best(s, player, sigma, sigma_fixed, reach, tree, terms, parts, cfv, total, sizes):
-    """Terminal values and the best-response pass of ``player`` on segment ``s``."""
+def sub_best(s, player, sigma, sigma_fixed, reach, tree, terms, parts, cfv, total, sizes, ties,
+             choice):  # fmt: skip
+    """Terminal values and the best-response pass of ``player`` on segment ``s``
+    (:func:`best_seg`'s ``ties`` and ``choice``)."""
     order, seg, tseg = parts[0], parts[1], parts[2]
     _terminals(player, tseg[s], tseg[s + 1], reach, terms, cfv, sizes)
     best_seg(player, sigma, sigma_fixed, order, seg[s], seg[s + 1], tree[1], tree[2], tree[6],
-             tree[7], cfv, total)  # fmt: skip
+             tree[7], cfv, total, ties, choice)  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
@@ -352,13 +373,14 @@ def par_values(player, sigma, reach, tree, terms, parts, cfv, inst, sizes):
 
 
 @njit(cache=True, parallel=True)
-def par_best(player, sigma, sigma_fixed, reach, tree, terms, parts, cfv, total, sizes):
+def par_best(player, sigma, sigma_fixed, reach, tree, terms, parts, cfv, total, sizes, ties,
+             choice):  # fmt: skip
     """:func:`sub_best` on every subtree, on numba's threads (a bin a thread)."""
     binned, bounds = parts[3], parts[6]
     for b in prange(bounds.shape[0] - 1):
         for j in range(bounds[b], bounds[b + 1]):
             sub_best(binned[j] + 1, player, sigma, sigma_fixed, reach, tree, terms, parts,
-                     cfv, total, sizes)  # fmt: skip
+                     cfv, total, sizes, ties, choice)  # fmt: skip
 
 
 @njit(cache=True, parallel=True)

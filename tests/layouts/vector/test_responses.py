@@ -4,6 +4,7 @@ runs agree to 1e-12 (best-response ties broken by the one tolerant rule on both)
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 import pytest
 
@@ -12,8 +13,12 @@ from toypoker.games import load_game
 from toypoker.layouts import as_game
 from toypoker.profile import Profile
 from toypoker.solvers import Solver, solve
+from toypoker.solvers.fictitious import TIE_RTOL, ullman_order
+from toypoker.threads import kernel_threads
 from toypoker.vector import compile_vector
+from toypoker.vector import values as V
 from toypoker.vector.direct import build_vector
+from toypoker.vector.kernel import VectorKernel, vector_kernel
 
 SPECS = [
     "kuhn(players=2)",
@@ -70,3 +75,70 @@ def test_ullman_stopping_rule_runs_on_the_vector_layout() -> None:
     a = solve(g, "fp", iterations=500, target_max_gain=0.05, ullman=True)
     b = solve(as_game(vg), "fp", iterations=500, target_max_gain=0.05, ullman=True)
     assert a.iterations == b.iterations < 500
+
+
+KERNEL_SPECS = [*SPECS, "kuhn(players=3,cards=6)", "mercer(players=3,variant=mmh)"]
+
+
+def _profiles(vg, seed: int) -> list[np.ndarray]:
+    """The uniform profile (exact ties everywhere) and a random one."""
+    game = vg.game
+    rng = np.random.default_rng(seed)
+    x = rng.random(game.n_sigma)
+    sums = np.add.reduceat(x, game.infoset_offset[:-1])
+    counts = np.diff(game.infoset_offset)
+    uniform = np.repeat(1.0 / counts, counts)
+    return [uniform, x / np.repeat(sums, counts)]
+
+
+@pytest.mark.parametrize("spec", KERNEL_SPECS)
+def test_the_kernels_responses_equal_the_numpy_reference(spec: str) -> None:
+    # independent path: toypoker.vector.values.best_response_value (numpy), the same
+    # tie rules (the game's action order or Ullman's; the first maximum or within
+    # TIE_RTOL of it), on a profile of exact ties and a random one
+    vg = _layouts(spec)[1] if spec in SPECS else build_vector(spec, rank=True)
+    kernel = vector_kernel(vg)
+    assert kernel is not None
+    for sigma in _profiles(vg, 7):
+        for order in (None, ullman_order(vg.game)):
+            for rtol in (0.0, TIE_RTOL):
+                values, best, choice = kernel.responses(sigma, order, rtol)
+                np.testing.assert_allclose(values, V.expected_values(vg, sigma), atol=1e-12)
+                for p in range(vg.n_players):
+                    value, ref = V.best_response_value(vg, sigma, p, order=order, tie_rtol=rtol)
+                    assert abs(best[p] - value) <= 1e-12
+                    assert np.array_equal(choice[p], ref), (spec, p, rtol)
+                    own = kernel.own_reach(sigma, p)
+                    np.testing.assert_allclose(own, V.reaches(vg, sigma)[p], atol=1e-15)
+
+
+@pytest.mark.skipif(int(numba.config.NUMBA_NUM_THREADS) < 2, reason="numba's pool has one thread")
+def test_fictitious_play_on_the_kernel_equals_the_reference_and_one_thread(monkeypatch) -> None:
+    # the fused responses against the numpy ones (VectorLayout(fused=False)), 12 steps;
+    # on two threads (the size floor lowered) the same as one, bit for bit.  Ullman's
+    # schedule is compared across threads only: at its step 2 an infoset of P2 on this
+    # deck has two actions of value 0 exactly, which numpy's sum leaves at 0 and
+    # 5.4e-19 and the kernel's at 0 and 0 -- both are best responses, the relative tie
+    # rule (TIE_RTOL times the larger) cannot see a tie at 0 through rounding
+    from toypoker.layouts.vector.responses import VectorLayout
+    from toypoker.solvers.fictitious import FPOptions, layout_init, layout_step
+
+    vg = build_vector("rhode_island(ranks=4,suits=2)")
+    for options in (FPOptions(), FPOptions(ullman=True)):
+        runs = []
+        for fused, threads in ((False, 1), (True, 1), (True, 2)):
+            if threads > 1:
+                monkeypatch.setattr(VectorKernel, "min_parallel_entries", 0)
+            layout = VectorLayout(vg, fused=fused)
+            state = layout_init(vg.game, options, layout)
+            with kernel_threads(threads):
+                assert layout.kernel is None or layout.kernel.parallel() is (threads > 1)
+                for _ in range(12):
+                    state = layout_step(vg.game, state, options, layout)
+            runs.append(state)
+        reference, one, two = runs
+        if not options.ullman:
+            np.testing.assert_allclose(one.sigma, reference.sigma, atol=1e-12, rtol=0)
+            np.testing.assert_allclose(one.average, reference.average, atol=1e-12, rtol=0)
+        assert np.array_equal(one.sigma, two.sigma) and np.array_equal(one.average, two.average)
+        assert one.gain == two.gain

@@ -8,6 +8,13 @@ module supplies only what it reads from the layout -- the best responses
 asked), the players' values and each player's realization weights (her own reach
 at one (node, hand) of each infoset, :attr:`toypoker.vector.values.Plan.infoset_rep`).
 So a run equals the row layout's to rounding (``tests/solvers/test_vector_fp.py``).
+
+Where the game has a fused kernel (:func:`toypoker.vector.kernel.vector_kernel`) and
+the profile is in floats, the three come from its compiled passes, on threads
+(:meth:`~toypoker.vector.kernel.VectorKernel.responses` and
+:meth:`~toypoker.vector.kernel.VectorKernel.own_reach`); the numpy functions of
+:mod:`toypoker.vector.values` stay the reference (``tests/layouts/vector/
+test_responses.py``: the same responses and iterates to rounding).
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from ...solvers.fictitious import (
     ullman_order,
 )
 from ...vector import values as V
+from ...vector.kernel import VectorKernel, vector_kernel
 from ...vector.layout import VectorGame
 
 
@@ -30,12 +38,22 @@ class VectorLayout:
     """The vector layout's part of a fictitious-play step
     (:class:`toypoker.solvers.fictitious.Layout`)."""
 
-    def __init__(self, vg: VectorGame) -> None:
+    def __init__(self, vg: VectorGame, fused: bool = True) -> None:
         self.vg = vg
+        self.kernel: VectorKernel | None = vector_kernel(vg) if fused else None
+
+    def _fused(self, sigma: np.ndarray) -> VectorKernel | None:
+        """The kernel for a float ``sigma``, ``None`` for the reference."""
+        return self.kernel if sigma.dtype != object else None
 
     def responses(self, sigma: np.ndarray, ullman: bool) -> list[tuple[float, np.ndarray]]:
         """Each player's pure best response to ``sigma`` (value, 0/1 choice)."""
         vg = self.vg
+        k = self._fused(sigma)
+        if k is not None:
+            order = ullman_order(vg.game) if ullman else None
+            _, best, choice = k.responses(sigma, order, TIE_RTOL)
+            return [(float(best[p]), choice[p]) for p in range(vg.n_players)]
         reach = V.reaches(vg, sigma)
         order = ullman_order(vg.game) if ullman else None
         out = []
@@ -48,13 +66,20 @@ class VectorLayout:
 
     def values(self, sigma: np.ndarray) -> np.ndarray:
         """Each player's expected value under ``sigma``."""
+        k = self._fused(sigma)
+        if k is not None:
+            return k.evaluate(sigma)[0].copy()
         return np.asarray(V.expected_values(self.vg, sigma), dtype=np.float64)
 
     def realization(self, sigma: np.ndarray, player: int) -> np.ndarray:
         """``pi_p(I) * sigma(a|I)`` at ``player``'s free entries, 0 elsewhere."""
         vg = self.vg
         game = vg.game
-        own = V.reaches(vg, sigma)[player].ravel()
+        k = self._fused(sigma)
+        if k is not None:
+            own = k.own_reach(sigma, player).ravel()
+        else:
+            own = V.reaches(vg, sigma)[player].ravel()
         rep = V.plan_for(vg).infoset_rep[game.sigma_infoset]
         return np.where(game.free_mask(player), own[rep.clip(0)] * sigma, 0.0)
 
