@@ -66,12 +66,13 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
     import logging
 
     import numpy as np
+    import psutil
     from distributed import Client, LocalCluster
 
     import toypoker as tp
     from toypoker.layouts.engine import vector_of
     from toypoker.layouts.vector.regrets import init
-    from toypoker.layouts.vector.sharded import ShardedKernel
+    from toypoker.layouts.vector.sharded import ShardedKernel, build_waves, shard_bytes
     from toypoker.solvers.cfr import kernel_steps
     from toypoker.solvers.registry import get_method, parse_options
     from toypoker.threads import kernel_threads
@@ -86,11 +87,15 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
     state = kernel_steps(kernel, init(vg), opts, 1)  # compiled, and a state to start from
     clusters = {}
     for k in ks:
+        # as toypoker's own LocalCluster: no Dask memory limit, the builds in waves that fit
         cluster = LocalCluster(n_workers=k, processes=True, threads_per_worker=1,
-                               dashboard_address=None, silence_logs=50)  # fmt: skip
+                               dashboard_address=None, silence_logs=50,
+                               memory_limit=0)  # fmt: skip
         client = Client(cluster)
         t1 = time.perf_counter()
-        sk = ShardedKernel(vg, client)
+        builds = build_waves(k, shard_bytes(spec), psutil.virtual_memory().available)
+        print(f"{k} workers: {builds} build(s) at a time", flush=True)
+        sk = ShardedKernel(vg, client, builds=builds)
         kernel_steps(sk, state, opts, 1)  # the workers' kernels compiled
         piece = max(a.nbytes().result() for a in sk.actors) / 1e6  # the largest shard's arrays
         clusters[k] = (cluster, client, sk, time.perf_counter() - t1, worker_rss(client), piece)

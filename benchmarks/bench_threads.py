@@ -11,7 +11,10 @@ medians, and that every round's state is the same on both counts, bit for bit.
 terminals counted as 4 nodes): the speed-up on 2 idle cores is at most
 ``1 / (top + (1 - top) / 2)``.  Games below the kernel's size floor
 (``VectorKernel.min_parallel_entries``) run in one thread on both counts.  The
-NashConv call (``VectorKernel.evaluate``) is timed the same way.
+NashConv call (``VectorKernel.evaluate``) and a fictitious-play step
+(``fictitious.layout_step`` on ``layouts.vector.responses.VectorLayout``: the kernel's
+best responses) are timed the same way; ``fp numpy`` is that step on the numpy reference
+(``VectorLayout(fused=False)``), once a round.
 
 Compile time: the first iteration of a process with an empty numba cache
 (``NUMBA_CACHE_DIR`` pointed at a fresh directory for that child only), and with the
@@ -54,7 +57,9 @@ def child(spec: str, reps: int, iterations: int) -> None:
     import numpy as np
 
     from toypoker.layouts.vector import regrets as VC
+    from toypoker.layouts.vector.responses import VectorLayout
     from toypoker.solvers import cfr as C
+    from toypoker.solvers.fictitious import FPOptions, layout_init, layout_step
     from toypoker.solvers.registry import METHODS
     from toypoker.threads import kernel_threads
     from toypoker.vector.direct import build_vector
@@ -78,7 +83,13 @@ def child(spec: str, reps: int, iterations: int) -> None:
     out["first"] = time.perf_counter() - start
     times: dict[int, dict[str, list[float]]] = {1: {}, 2: {}}
     same = True
+    fp_options, fused = FPOptions(), VectorLayout(vg)
+    fp_state = layout_step(vg.game, layout_init(vg.game, fp_options, fused), fp_options, fused)
     for _ in range(reps):
+        w = time.perf_counter()
+        layout_step(vg.game, fp_state, fp_options, VectorLayout(vg, fused=False))
+        times[1].setdefault("fp_numpy", []).append(time.perf_counter() - w)
+        fp_ends = {}
         ends = {}
         for n in (1, 2):
             with kernel_threads(n) as used:
@@ -92,6 +103,12 @@ def child(spec: str, reps: int, iterations: int) -> None:
                 times[n].setdefault("eval", []).append(time.perf_counter() - w)
                 times[n].setdefault("eval_cpu", []).append(time.process_time() - c)
                 ends[n] = (ends[n], values.copy(), best.copy())
+                w = time.perf_counter()
+                fp_ends[n] = layout_step(vg.game, fp_state, fp_options, fused)
+                times[n].setdefault("fp", []).append(time.perf_counter() - w)
+        same &= all(np.array_equal(getattr(fp_ends[1], k), getattr(fp_ends[2], k))
+                    for k in ("sigma", "average"))  # fmt: skip
+        fp_state = fp_ends[1]
         a, b = ends[1], ends[2]
         same &= all(np.array_equal(x, y) for x, y in zip(a[1:], b[1:], strict=True))
         same &= all(np.array_equal(getattr(a[0], k), getattr(b[0], k))
@@ -164,7 +181,8 @@ def main() -> None:
     print(f"ceiling before: a trivially parallel numba loop, 1 thread {one:.3f} s, 2 threads "
           f"{two:.3f} s: {one / two:.2f}x")  # fmt: skip
     heads = ["entries", "subtrees", "top %", "build s", "first s", "1 thr s/it", "cpu",
-             "2 thr s/it", "cpu", "speed-up", "eval 1", "eval 2", "same"]  # fmt: skip
+             "2 thr s/it", "cpu", "speed-up", "eval 1", "eval 2", "fp numpy", "fp 1", "fp 2",
+             "same"]  # fmt: skip
     print(f"{'game':34} " + " ".join(f"{h:>10}" for h in heads))
     for spec in [g for g in GAMES if args.only in g]:
         its = args.iterations or (3 if spec == "rhode_island" else 20)
@@ -174,6 +192,7 @@ def main() -> None:
                  f"{r['build']:.1f}", f"{r['first']:.2f}", f"{m1['wall']:.4f}",
                  f"{m1['cpu']:.4f}", f"{m2['wall']:.4f}", f"{m2['cpu']:.4f}",
                  f"{m1['wall'] / m2['wall']:.2f}x", f"{m1['eval']:.3f}", f"{m2['eval']:.3f}",
+                 f"{m1['fp_numpy']:.3f}", f"{m1['fp']:.3f}", f"{m2['fp']:.3f}",
                  r["same"]]  # fmt: skip
         print(f"{spec:34} " + " ".join(f"{str(c):>10}" for c in cells), flush=True)
         if args.compile:

@@ -89,11 +89,14 @@ def quiet_distributed() -> None:
         log.propagate = False
 
 
-def open_client(scheduler: object, workers: int | None) -> tuple[Any, Any, bool]:
+def open_client(
+    scheduler: object, workers: int | None, memory_limit: str | int = "auto"
+) -> tuple[Any, Any, bool]:
     """``(client, cluster, own)`` for ``scheduler``: a ``distributed.Client`` as it is
     (``own`` False: the caller's to close), ``"local"`` (a LocalCluster of ``workers``
-    processes, default one a CPU, one thread each, deaf to the terminal's Ctrl-C) or a
-    ``tcp://`` address (:func:`connect`)."""
+    processes, default one a CPU, one thread each, deaf to the terminal's Ctrl-C, each
+    with Dask's ``memory_limit``: ``"auto"`` shares the machine's memory out, 0 sets
+    none) or a ``tcp://`` address (:func:`connect`)."""
     try:
         from distributed import Client, LocalCluster
     except ImportError:
@@ -107,7 +110,7 @@ def open_client(scheduler: object, workers: int | None) -> tuple[Any, Any, bool]
             warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)
             cluster = LocalCluster(
                 n_workers=n, processes=True, threads_per_worker=1, dashboard_address=None,
-                silence_logs=logging.ERROR,
+                silence_logs=logging.ERROR, memory_limit=memory_limit,
             )  # fmt: skip
         return Client(cluster), cluster, True
     return connect(Client, scheduler), None, True

@@ -112,7 +112,8 @@ def _check_sharding(
     err.print(
         f"sharded over dask at {where}: each worker builds the whole game ({size} at its "
         "peak), then keeps its share of the subtrees (about 1/workers of it, plus the part "
-        "above the cut)",
+        "above the cut)"
+        + ("; as many build at a time as the free memory holds" if scheduler == "local" else ""),
         highlight=False,
         soft_wrap=True,
     )

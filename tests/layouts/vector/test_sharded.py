@@ -62,18 +62,19 @@ def test_deal_gives_the_heaviest_first_to_the_least_loaded():
 
 
 @pytest.mark.parametrize(
-    ("spec", "method", "options", "shards"),
+    ("spec", "method", "options", "shards", "builds"),
     [
-        (RI, "cfr+", {}, 2),  # alternating updates
-        (RI, "pdcfr+", {}, 4),  # predictive and discounted; four shards on two workers
-        (RI, "cfr", {"alternating": False}, 2),  # simultaneous updates
-        (HOLDEM3, "dcfr", {}, 2),  # three players
+        (RI, "cfr+", {}, 2, None),  # alternating updates
+        # predictive and discounted; four shards on two workers, built 3 then 1
+        (RI, "pdcfr+", {}, 4, 3),
+        (RI, "cfr", {"alternating": False}, 2, None),  # simultaneous updates
+        (HOLDEM3, "dcfr", {}, 2, 1),  # three players; built one after the other
     ],
 )
-def test_every_iteration_equals_the_in_process_run(client, spec, method, options, shards):
+def test_every_iteration_equals_the_in_process_run(client, spec, method, options, shards, builds):
     vg = vector_of(tp.load_game(spec, layout="vector"))
     opts = parse_options(get_method(method), options)
-    sharded = ShardedKernel(vg, client, shards)
+    sharded = ShardedKernel(vg, client, shards, builds=builds)
     assert len(sharded.actors) == shards
     here = there = init(vg)
     moved = []

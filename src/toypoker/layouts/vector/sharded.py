@@ -25,8 +25,12 @@ before anything is built), then keeps only its piece -- the top and its subtrees
 re-indexed (:func:`toypoker.vector.pieces.cut_piece`) -- and lets the rest go: a worker
 holds about ``1/k`` of the kernel's arrays and state at ``k`` shards, plus the top
 (``benchmarks/bench_sharded.py`` measures it).  Building only the piece is not done:
-the peak of each worker is still the whole game's build.  The driver holds the whole
-game (it runs the top, gathers the state and checks NashConv).
+the peak of each worker is still the whole game's build.  On a LocalCluster the workers
+share this machine's memory, so they build in waves, as many at a time as the memory
+available holds at that peak (:func:`build_waves`), and the LocalCluster's workers have
+no Dask memory limit (a limit of the memory over the workers would stop a worker in the
+middle of its build).  The driver holds the whole game (it runs the top, gathers the
+state and checks NashConv).
 """
 
 from __future__ import annotations
@@ -159,6 +163,22 @@ class Shard:
         return cfv[c.roots_at].copy() if values_of >= 0 else None
 
 
+def build_waves(n: int, peak: int | None, available: int | None) -> int:
+    """How many of ``n`` shards build at a time on one machine with ``available`` bytes
+    free: as many as fit at ``peak`` bytes each, once one more peak is set aside for the
+    pieces the built shards keep (together at most about the whole game); at least one,
+    all where either size is unknown.
+
+    Examples
+    --------
+    >>> build_waves(4, 4 * 2**30, 15 * 2**30), build_waves(4, None, 1), build_waves(4, 10, 5)
+    (2, 4, 1)
+    """
+    if not peak or available is None:
+        return n
+    return max(1, min(n, int(available // peak) - 1))
+
+
 def shard_bytes(spec: str) -> int | None:
     """Bytes one worker needs at its peak (it builds the whole game before it cuts its
     piece: the larger of the build and of CFR's peak on the game, as ``toypoker solve``
@@ -187,10 +207,13 @@ class ShardedKernel:
         How many shards (default: one a worker; at most the subtree count).
     max_bytes
         The size budget each worker builds the game under (the driver's).
+    builds
+        How many shards build the game at a time (default: all at once); the next
+        start once these have cut their pieces.
     """
 
     def __init__(self, vg: VectorGame, client: Any, shards: int | None = None,
-                 max_bytes: int | None = None):  # fmt: skip
+                 max_bytes: int | None = None, builds: int | None = None):  # fmt: skip
         k = vector_kernel(vg)
         if k is None:
             raise ToypokerError(f"{vg.game.spec}: no fused kernel on hand vectors to shard")
@@ -204,27 +227,29 @@ class ShardedKernel:
         n = min(shards or len(workers), len(weight))
         self.subtrees = deal(weight, n)
         self.workers = [workers[i % len(workers)] for i in range(n)]
-        futures = [
-            client.submit(
-                Shard,
-                vg.game.spec,
-                s,
-                max_bytes,
-                actor=True,
-                workers=[w],
-                allow_other_workers=False,
-                pure=False,
-            )  # fmt: skip
-            for s, w in zip(self.subtrees, self.workers, strict=True)
-        ]
         self.actors = []
-        for i, f in enumerate(futures):
-            try:
-                self.actors.append(f.result())
-            except ToypokerError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - a worker that cannot build the game
-                raise self._lost(i, "start", exc) from None
+        wave = builds or n
+        for lo in range(0, n, wave):
+            futures = [
+                client.submit(
+                    Shard,
+                    vg.game.spec,
+                    self.subtrees[i],
+                    max_bytes,
+                    actor=True,
+                    workers=[self.workers[i]],
+                    allow_other_workers=False,
+                    pure=False,
+                )  # fmt: skip
+                for i in range(lo, min(n, lo + wave))
+            ]
+            for i, f in enumerate(futures, start=lo):
+                try:
+                    self.actors.append(f.result())
+                except ToypokerError:
+                    raise
+                except Exception as exc:  # noqa: BLE001 - a worker that cannot build the game
+                    raise self._lost(i, "start", exc) from None
         want = _fingerprint(k)
         for i, got in enumerate(self._calls("fingerprint", ())):
             if tuple(got) != want:
@@ -365,9 +390,16 @@ def start(vg: VectorGame, cluster: object, workers: int | None = None,
     ``"local"`` (a LocalCluster of ``workers`` processes; default one a CPU) or a
     ``tcp://`` scheduler address (:func:`toypoker.dask_client.open_client`).  One shard
     a worker (``workers`` of them at most on a given cluster)."""
-    client, own_cluster, own = open_client(cluster, workers)
+    # no Dask memory limit on a LocalCluster: the builds go in waves that fit instead
+    client, own_cluster, own = open_client(cluster, workers, memory_limit=0)
+    builds = None
+    if own_cluster is not None:  # a LocalCluster: the workers share this machine's memory
+        import psutil  # distributed's dependency
+
+        need = shard_bytes(vg.game.spec)
+        builds = build_waves(len(_workers(client)), need, psutil.virtual_memory().available)
     try:
-        kernel = ShardedKernel(vg, client, workers, max_bytes)
+        kernel = ShardedKernel(vg, client, workers, max_bytes, builds)
     except BaseException:
         close_client(client, own_cluster, own, quiet=True)
         raise
