@@ -114,7 +114,7 @@ def test_the_kernels_responses_equal_the_numpy_reference(spec: str) -> None:
 
 @pytest.mark.skipif(int(numba.config.NUMBA_NUM_THREADS) < 2, reason="numba's pool has one thread")
 def test_fictitious_play_on_the_kernel_equals_the_reference_and_one_thread(monkeypatch) -> None:
-    # the fused responses against the numpy ones (VectorLayout(fused=False)), 12 steps;
+    # the fused responses against the numpy ones (VectorLayout(fused=False)), 6 steps;
     # on two threads (the size floor lowered) the same as one, bit for bit.  Ullman's
     # schedule is compared across threads only: at its step 2 an infoset of P2 on this
     # deck has two actions of value 0 exactly, which numpy's sum leaves at 0 and
@@ -133,7 +133,7 @@ def test_fictitious_play_on_the_kernel_equals_the_reference_and_one_thread(monke
             state = layout_init(vg.game, options, layout)
             with kernel_threads(threads):
                 assert layout.kernel is None or layout.kernel.parallel() is (threads > 1)
-                for _ in range(12):
+                for _ in range(6):
                     state = layout_step(vg.game, state, options, layout)
             runs.append(state)
         reference, one, two = runs
