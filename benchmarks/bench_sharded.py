@@ -66,13 +66,12 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
     import logging
 
     import numpy as np
-    import psutil
     from distributed import Client, LocalCluster
 
     import toypoker as tp
     from toypoker.layouts.engine import vector_of
     from toypoker.layouts.vector.regrets import init
-    from toypoker.layouts.vector.sharded import ShardedKernel, build_waves, shard_bytes
+    from toypoker.layouts.vector.sharded import ShardedKernel, local_builds
     from toypoker.solvers.cfr import kernel_steps
     from toypoker.solvers.registry import get_method, parse_options
     from toypoker.threads import kernel_threads
@@ -93,7 +92,7 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
                                memory_limit=0)  # fmt: skip
         client = Client(cluster)
         t1 = time.perf_counter()
-        builds = build_waves(k, shard_bytes(spec), psutil.virtual_memory().available)
+        builds = local_builds(spec, k)
         print(f"{k} workers: {builds} build(s) at a time", flush=True)
         sk = ShardedKernel(vg, client, builds=builds)
         kernel_steps(sk, state, opts, 1)  # the workers' kernels compiled

@@ -171,6 +171,17 @@ def _evaluate(sigma, sigma_fixed, tree, terms, parts, reach, cfv, inst, sizes, t
 
 
 @njit(cache=True, nogil=True)
+def _expected(sigma, tree, terms, parts, reach, cfv, inst, sizes, values, parallel):
+    """Each player's expected value against ``sigma`` (``values``): :func:`_evaluate`
+    without the best-response passes."""
+    for p in range(reach.shape[0]):
+        _reach_player(p, sigma, tree, parts, reach, parallel)
+    for p in range(reach.shape[0]):
+        values[p] = _values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes,
+                            parallel)  # fmt: skip
+
+
+@njit(cache=True, nogil=True)
 def _own_reach(p, sigma, tree, parts, reach, parallel):
     """:func:`_reach_player` as a call of its own."""
     _reach_player(p, sigma, tree, parts, reach, parallel)
@@ -308,6 +319,16 @@ class VectorKernel:
         self._call(_evaluate, (flat, self.sigma_fixed, self.tree, self.terms),
                    (reach, cfv, inst[0], self.sizes, ties, choice, values, best))  # fmt: skip
         return values, best, choice
+
+    def expected_values(self, sigma: np.ndarray) -> np.ndarray:
+        """Each player's expected value against the flat float profile ``sigma`` (the
+        first half of :meth:`evaluate`)."""
+        reach, cfv, inst = self.work
+        values = np.zeros(len(reach))
+        flat = np.ascontiguousarray(sigma, dtype=np.float64)
+        self._call(_expected, (flat, self.tree, self.terms),
+                   (reach, cfv, inst[0], self.sizes, values))  # fmt: skip
+        return values
 
     def own_reach(self, sigma: np.ndarray, player: int) -> np.ndarray:
         """``player``'s own reach under ``sigma`` at every (node, hand): a view of a

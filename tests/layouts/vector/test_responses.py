@@ -104,6 +104,7 @@ def test_the_kernels_responses_equal_the_numpy_reference(spec: str) -> None:
             for rtol in (0.0, TIE_RTOL):
                 values, best, choice = kernel.responses(sigma, order, rtol)
                 np.testing.assert_allclose(values, V.expected_values(vg, sigma), atol=1e-12)
+                assert np.array_equal(kernel.expected_values(sigma), values)  # the same passes
                 for p in range(vg.n_players):
                     value, ref = V.best_response_value(vg, sigma, p, order=order, tie_rtol=rtol)
                     assert abs(best[p] - value) <= 1e-12

@@ -68,7 +68,7 @@ class VectorLayout:
         """Each player's expected value under ``sigma``."""
         k = self._fused(sigma)
         if k is not None:
-            return k.evaluate(sigma)[0].copy()
+            return k.expected_values(sigma)
         return np.asarray(V.expected_values(self.vg, sigma), dtype=np.float64)
 
     def realization(self, sigma: np.ndarray, player: int) -> np.ndarray:

@@ -179,6 +179,14 @@ def build_waves(n: int, peak: int | None, available: int | None) -> int:
     return max(1, min(n, int(available // peak) - 1))
 
 
+def local_builds(spec: str, n: int) -> int:
+    """:func:`build_waves` for ``n`` shards of ``spec`` on this machine, now: its free
+    memory (``psutil``) and the counted peak (:func:`shard_bytes`)."""
+    import psutil  # distributed's dependency
+
+    return build_waves(n, shard_bytes(spec), psutil.virtual_memory().available)
+
+
 def shard_bytes(spec: str) -> int | None:
     """Bytes one worker needs at its peak (it builds the whole game before it cuts its
     piece: the larger of the build and of CFR's peak on the game, as ``toypoker solve``
@@ -392,12 +400,8 @@ def start(vg: VectorGame, cluster: object, workers: int | None = None,
     a worker (``workers`` of them at most on a given cluster)."""
     # no Dask memory limit on a LocalCluster: the builds go in waves that fit instead
     client, own_cluster, own = open_client(cluster, workers, memory_limit=0)
-    builds = None
-    if own_cluster is not None:  # a LocalCluster: the workers share this machine's memory
-        import psutil  # distributed's dependency
-
-        need = shard_bytes(vg.game.spec)
-        builds = build_waves(len(_workers(client)), need, psutil.virtual_memory().available)
+    # a LocalCluster's workers share this machine's memory
+    builds = None if own_cluster is None else local_builds(vg.game.spec, len(_workers(client)))
     try:
         kernel = ShardedKernel(vg, client, workers, max_bytes, builds)
     except BaseException:
