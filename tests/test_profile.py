@@ -86,7 +86,7 @@ def test_write_json_streams_the_same_bytes(tmp_path, rng, game, spec, kind):
     p = {"random": Profile.random(g, rng), "uniform": Profile.uniform(g),
          "exact": Profile.random(g, rng).to_exact(max_denominator=30),
          "vector": Profile.random(g, rng)}[kind]  # fmt: skip
-    assert hasattr(g.infosets, "entries") is (kind == "vector")
+    assert hasattr(g.infosets, "runs") is (kind == "vector")
     path = tmp_path / "p.json"
     p.write_json(path)
     assert path.read_bytes() == p.to_json().encode("utf-8")

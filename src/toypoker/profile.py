@@ -526,30 +526,49 @@ class Profile:
         yield text[:-2] + ',\n "infosets": {\n'
         probs = self.probs
         dumps = json.encoder.encode_basestring_ascii  # json.dumps of a str, without the rest
-        names: dict[str, str] = {}  # each action's JSON text, made once
-        entries = getattr(infosets, "entries", None)  # hand vectors: no objects made
+        # runs of infosets at one node, as (labels, actions, first offset); hand vectors
+        # make them from arrays (no objects), a compiled game's objects are runs of one
+        runs = getattr(infosets, "runs", None)
+        templates: dict[tuple[str, ...], str] = {}  # an infoset's text, per action tuple
         n = len(infosets)
         for lo in range(0, n, batch):
             hi = min(n, lo + batch)
-            rows = entries(lo, hi) if entries is not None else [
-                (i.label, i.actions, i.offset) for i in infosets[lo:hi]
-            ]  # fmt: skip
+            if runs is None:
+                rows = [([i.label], i.actions, i.offset) for i in infosets[lo:hi]]
+            else:
+                rows = runs(lo, hi)
+            first = rows[0][2]
+            end = rows[-1][2] + len(rows[-1][0]) * len(rows[-1][1])
+            values = self._json_values(probs[first:end])
             out = []
-            for k, (label, actions, offset) in enumerate(rows, start=lo):
-                xs = probs[offset : offset + len(actions)].tolist()
-                items = []
-                for a, x in zip(actions, xs, strict=True):
-                    if a not in names:
-                        names[a] = f"   {dumps(a)}: "
-                    # as to_json_dict: Fractions as "p/q" strings, else floats (a finite
-                    # float's JSON text is its repr)
-                    items.append(names[a] + (dumps(str(x)) if isinstance(x, Fraction)
-                                             else _float_json(x)))  # fmt: skip
-                body = "{\n" + ",\n".join(items) + "\n  }" if items else "{}"
-                out.append(f"  {dumps(label)}: {body}")
-                out.append(",\n" if k + 1 < n else "\n")
-            yield "".join(out)
+            for labels, actions, offset in rows:
+                k = len(actions)
+                if actions not in templates:  # as json.dumps(..., indent=1) lays it out
+                    body = ",".join(f"\n   {dumps(a)}: {{}}" for a in actions)
+                    body = body.replace("{}", "\0").replace("{", "{{").replace("}", "}}")
+                    templates[actions] = (
+                        '  "{}": {{' + body.replace("\0", "{}") + "\n  }}" if k else '  "{}": {{}}'
+                    )
+                args = np.empty((len(labels), k + 1), dtype=object)
+                args[:, 0] = [dumps(x)[1:-1] for x in labels]
+                if k:
+                    at = offset - first
+                    args[:, 1:] = np.array(values[at : at + len(labels) * k], dtype=object).reshape(
+                        len(labels), k
+                    )
+                out.append(",\n".join([templates[actions]] * len(labels)).format(*args.ravel()))
+            text = ",\n".join(out)
+            yield text + (",\n" if hi < n else "\n")
         yield " }\n}\n"
+
+    def _json_values(self, xs: np.ndarray) -> list[str]:
+        """The JSON text of each probability in ``xs``, as :meth:`to_json_dict` writes
+        it: a Fraction as a ``"p/q"`` string, a float as ``json.dumps`` writes it (its
+        ``repr`` when finite; one C call for a float vector)."""
+        if xs.dtype != object:
+            return json.dumps(xs.tolist())[1:-1].split(", ") if len(xs) else []
+        dumps = json.encoder.encode_basestring_ascii
+        return [dumps(str(x)) if isinstance(x, Fraction) else _float_json(x) for x in xs]
 
     @classmethod
     def from_json_dict(cls, data: object, game: Game, *, exact: bool | None = None) -> Profile:

@@ -376,11 +376,14 @@ def _charged(vg: VectorGame, nodes: list[int]) -> np.ndarray:
     or under a payoff map ``B @ committed`` (the pot, their sum, is unchanged:
     :func:`~toypoker.vector.layout.check_payoff_map`)."""
     rows = [vg.game.nodes[i].committed for i in nodes]
-    if vg.payoff is not None:
-        bmat = vg.payoff[1]
-        rows = [tuple(sum((b * x for b, x in zip(r, c, strict=True)), Fraction(0))
-                      for r in bmat) for c in rows]  # fmt: skip
-    return np.array([[float(x) for x in c] for c in rows]).reshape(len(nodes), vg.n_players)
+    charged: dict[int, list[float]] = {}  # per commitment tuple (terminals share them)
+    for c in rows:
+        if id(c) not in charged:
+            mapped = c if vg.payoff is None else tuple(
+                sum((b * x for b, x in zip(r, c, strict=True)), Fraction(0)) for r in vg.payoff[1]
+            )  # fmt: skip
+            charged[id(c)] = [float(x) for x in mapped]
+    return np.array([charged[id(c)] for c in rows]).reshape(len(nodes), vg.n_players)
 
 
 def _child_ranges(parent: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

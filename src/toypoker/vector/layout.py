@@ -55,7 +55,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..definition import Node, suit_canonical
+from ..definition import suit_canonical
 from ..errors import ToypokerError
 from ..game import Game
 from ..games.collusion import team_average
@@ -372,8 +372,6 @@ def assemble(
     rows_of = getattr(game, "infoset_rows", None)
     by_key = {} if rows_of else {(i.node, i.private): i.index for i in game.infosets}
     hand_infoset = np.full((nn, n_hands), -1, dtype=np.int32)
-    edge_sigma = np.full((nn, n_hands), -1, dtype=np.int32)
-    edge_player = np.full(nn, -1, dtype=np.int64)
     parent = np.array([nd.parent for nd in nodes], dtype=np.int64)
     private_cache: dict[tuple[tuple[int, ...], ...], tuple[list, np.ndarray]] = {}
     for node in nodes:
@@ -389,7 +387,7 @@ def assemble(
             found = rows_of(node.id, private_rows)
             if (found[ok] < 0).any():
                 raise _refuse(game, f"no infoset for a hand at node {node.history!r}")
-            row = np.where(ok, found, -1).astype(np.int32)
+            hand_infoset[node.id] = np.where(ok, found, -1)
         else:
             row = np.full(n_hands, -1, dtype=np.int32)
             for h in np.nonzero(ok)[0]:
@@ -397,7 +395,8 @@ def assemble(
                 if idx is None:
                     raise _refuse(game, f"no infoset for a hand at node {node.history!r}")
                 row[h] = idx
-        mark_infosets(game, node, row, (hand_infoset, edge_sigma, edge_player))
+            hand_infoset[node.id] = row
+    edge_sigma, edge_player = mark_edges(game, hand_infoset)
     strength = strength_of(boards, board_groups, node_board, hands, card_value)
     depth = np.array([nd.depth for nd in nodes], dtype=np.int64)
     depth_start = np.searchsorted(depth, np.arange(depth.max() + 2))
@@ -428,17 +427,26 @@ def assemble(
     return out
 
 
-def mark_infosets(
-    game: Game, node: Node, row: np.ndarray, into: tuple[np.ndarray, np.ndarray, np.ndarray]
-) -> None:
-    """Write a decision node's infoset of each hand (``row``, -1: none) into
-    ``(hand_infoset, edge_sigma, edge_player)``: the flat action of each child edge."""
-    hand_infoset, edge_sigma, edge_player = into
-    hand_infoset[node.id] = row
-    off = game.infoset_offset[row.clip(0)]
-    for a, c in enumerate(node.children):
-        edge_sigma[c] = np.where(row >= 0, off + a, -1)
-        edge_player[c] = node.actor
+def mark_edges(game: Game, hand_infoset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The flat action of each child edge of a decision node for each hand (-1 where
+    the hand has no infoset there), and the player acting on each edge (-1 below
+    chance and the root): ``(edge_sigma, edge_player)`` from ``hand_infoset`` (the
+    infoset of each (decision node, hand), -1: none), in blocks of edges."""
+    nodes = game.nodes
+    edges = np.array(
+        [(c, nd.id, a) for nd in nodes if nd.kind == "decision" for a, c in enumerate(nd.children)],
+        dtype=np.int64,
+    ).reshape(-1, 3)
+    edge_sigma = np.full(hand_infoset.shape, -1, dtype=np.int32)
+    edge_player = np.full(len(nodes), -1, dtype=np.int64)
+    actor = np.array([nd.actor if nd.kind == "decision" else -1 for nd in nodes], dtype=np.int64)
+    offset = np.asarray(game.infoset_offset, dtype=np.int64)
+    for lo in range(0, len(edges), 65536):  # temporaries of a block, not of the whole tree
+        child, node, a = edges[lo : lo + 65536].T
+        rows = hand_infoset[node]
+        edge_sigma[child] = np.where(rows >= 0, offset[rows.clip(0)] + a[:, None], -1)
+        edge_player[child] = actor[node]
+    return edge_sigma, edge_player
 
 
 def _orbit_counts(

@@ -30,7 +30,7 @@ from ..game import Game
 from ..games import load_game, parse_game_spec
 from ..games.collusion import Team
 from ..spec import format_spec
-from .layout import VectorGame, check_payoff_map, compile_vector, mark_infosets
+from .layout import VectorGame, check_payoff_map, compile_vector, mark_edges
 
 
 @dataclass(frozen=True)
@@ -104,8 +104,6 @@ def compile_merged(game: Game) -> VectorGame:
     value = base.card_value[hands.clip(0)] + 1
     by_key = {(i.node, i.private): i.index for i in game.infosets}
     hand_infoset = np.full((len(game.nodes), hh), -1, dtype=np.int32)
-    edge_sigma = np.full((len(game.nodes), hh), -1, dtype=np.int32)
-    edge_player = np.full(len(game.nodes), -1, dtype=np.int64)
     for node in game.nodes:
         if node.kind != "decision":
             continue
@@ -119,7 +117,8 @@ def compile_merged(game: Game) -> VectorGame:
                 if idx is None:
                     raise _refuse(game, f"no infoset for a hand at node {node.history!r}")
                 row[h] = idx
-        mark_infosets(game, node, row, (hand_infoset, edge_sigma, edge_player))
+        hand_infoset[node.id] = row
+    edge_sigma, edge_player = mark_edges(game, hand_infoset)
     payoff = check_payoff_map(game, d.payoff_a, d.payoff_b, seats=3)
     vg = dataclasses.replace(
         base,
