@@ -187,6 +187,50 @@ def test_nash_conv_and_best_responses(game, spec, sigma_kind, rng):
     np.testing.assert_allclose(nash_conv(k, sigma), sum(gains), **TOL)
 
 
+@pytest.mark.parametrize("spec", [*SMALL, "mercer(players=3,variant=smh)"])
+def test_fictitious_plays_responses_equal_the_numpy_reference(game, spec, rng):
+    # independent path: toypoker.evaluate.best_response (numpy) with the same tie rules
+    # (the game's action order or Ullman's; the first maximum or within TIE_RTOL), on
+    # the uniform profile (exact ties everywhere) and a random one
+    from toypoker.kernels.best_response import responses
+    from toypoker.solvers.fictitious import TIE_RTOL, ullman_order
+
+    g = game(spec)
+    k = GameKernel(g)
+    for sigma in (k.uniform(), make_sigma(g, k, "random", rng)):
+        values = expected_values(g, sigma)
+        for order in (g.infoset_actions_padded, ullman_order(g)):
+            for rtol in (0.0, TIE_RTOL):
+                v, best, choice = responses(k, sigma, order, rtol)
+                np.testing.assert_allclose(v, values, **TOL)
+                for p in range(g.n_players):
+                    ref = best_response(g, sigma, p, order=order, tie_rtol=rtol)
+                    np.testing.assert_allclose(best[p], ref.value, **TOL)
+                    mine = (g.sigma_player == p) & (choice == 1)
+                    assert np.array_equal(mine, (g.sigma_player == p) & (ref.choice == 1))
+                    assert not choice[(g.sigma_player == p) & g.sigma_fixed].any()
+
+
+@pytest.mark.parametrize("ullman", [False, True])
+def test_fictitious_play_on_the_kernel_equals_the_numpy_run(game, ullman):
+    # the row layout's fictitious play on the kernel (the default for floats) against
+    # its numpy reference (fused=False), 30 steps on three-player Leduc
+    from toypoker.solvers.fictitious import FPOptions, _Rows, layout_init, layout_step
+
+    g = game("leduc(players=3)")
+    options = FPOptions(ullman=ullman)
+    runs = []
+    for fused in (True, False):
+        layout = _Rows(g, fused=fused)
+        state = layout_init(g, options, layout)
+        for _ in range(30):
+            state = layout_step(g, state, options, layout)
+        runs.append(state)
+    np.testing.assert_allclose(runs[0].sigma, runs[1].sigma, **TOL)
+    np.testing.assert_allclose(runs[0].average, runs[1].average, **TOL)
+    assert abs(runs[0].gain - runs[1].gain) <= 1e-12
+
+
 def run_reference(g, sched, iterations: int) -> list:
     C = reference_cfr()
     state, out = initial_state(g), []

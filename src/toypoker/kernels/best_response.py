@@ -26,7 +26,8 @@ from .passes import forward_cf
 def _best_response(
     player, sigma, with_values, depth_node_start, node_row_start, node_parent_row_start,
     node_edge_actor, node_term_start, node_flags, parent, es, term_u, root_w, sigma_free,
-    infoset_offset, infoset_player, infoset_free, depth_inf_start, cf, v, vs, q, w, choice, out,
+    infoset_offset, infoset_player, infoset_free, depth_inf_start, cf, v, vs, q, w, ties, choice,
+    out,
 ):  # fmt: skip
     """Best response of ``player`` to ``sigma``.
 
@@ -37,7 +38,12 @@ def _best_response(
     Without ``with_values`` the value under ``sigma`` is skipped (``out[1] = 0``).
     ``w`` (scratch, length A) is the profile with the best response's 0/1 at
     ``player``'s free sequences, filled in depth by depth as it is chosen.
+    ``ties = (order, tie_rtol)``: with an empty ``order`` the first maximum in the game's
+    action order; else each infoset's flat actions in ``order``'s row (``-1`` padded)
+    and the first within ``tie_rtol`` times the infoset's largest absolute action value
+    of the best (:func:`toypoker.evaluate.first_best`: fictitious play's tie rules).
     """
+    order, tie_rtol = ties
     for s in range(w.shape[0]):
         w[s] = sigma[s]
     forward_cf(
@@ -87,9 +93,12 @@ def _best_response(
             if infoset_player[i] == player and infoset_free[i]:
                 s0 = infoset_offset[i]
                 best = s0
-                for s in range(s0 + 1, infoset_offset[i + 1]):
-                    if q[s] > q[best]:
-                        best = s
+                if order.shape[0] == 0:
+                    for s in range(s0 + 1, infoset_offset[i + 1]):
+                        if q[s] > q[best]:
+                            best = s
+                else:
+                    best = _first_best(q, order[i], tie_rtol)
                 for s in range(s0, infoset_offset[i + 1]):
                     choice[s] = 1 if s == best else 0
                     w[s] = 1.0 if s == best else 0.0
@@ -139,6 +148,35 @@ def _best_response(
             val += cf[r] * vs[r]
     out[0] = br
     out[1] = val
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _game_order():
+    """``ties`` of the first maximum in the game's action order (NashConv's rule)."""
+    return (np.zeros((0, 0), dtype=np.int64), 0.0)
+
+
+#: the same, from Python
+GAME_ORDER = (np.zeros((0, 0), dtype=np.int64), 0.0)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _first_best(q, row, tie_rtol):
+    """The first flat action of ``row`` (``-1`` padded) whose ``q`` is within ``tie_rtol``
+    times the row's largest absolute ``q`` of the best (``evaluate.first_best``)."""
+    top = -np.inf
+    scale = 0.0
+    for k in range(row.shape[0]):
+        s = row[k]
+        if s >= 0:
+            top = max(top, q[s])
+            scale = max(scale, abs(q[s]))
+    bar = top - tie_rtol * scale
+    for k in range(row.shape[0]):
+        s = row[k]
+        if s >= 0 and q[s] >= bar:
+            return s
+    return row[0]
 
 
 @dataclass(frozen=True)
@@ -235,7 +273,7 @@ def _unpack(ix, fx, scratch):
 
 
 @njit(cache=True, nogil=True)
-def _best_response_packed(player, sigma, with_values, ix, fx, scratch, choice, out):
+def _best_response_packed(player, sigma, with_values, ix, fx, scratch, ties, choice, out):
     (
         depth_node_start, node_row_start, node_parent_row_start, node_edge_actor,
         node_term_start, node_flags, parent, es, term_u, root_w, sigma_free, infoset_offset,
@@ -244,7 +282,8 @@ def _best_response_packed(player, sigma, with_values, ix, fx, scratch, choice, o
     _best_response(
         player, sigma, with_values, depth_node_start, node_row_start, node_parent_row_start,
         node_edge_actor, node_term_start, node_flags, parent, es, term_u, root_w, sigma_free,
-        infoset_offset, infoset_player, infoset_free, depth_inf_start, cf, v, vs, q, w, choice, out,
+        infoset_offset, infoset_player, infoset_free, depth_inf_start, cf, v, vs, q, w, ties,
+        choice, out,
     )  # fmt: skip
 
 
@@ -278,12 +317,12 @@ def best_response(
     out = np.zeros(2)
     k.choice[:] = 0
     ix, fx = _packed(k)
-    _best_response_packed(int(player), sigma, True, ix, fx, k.scratch, k.choice, out)
+    _best_response_packed(int(player), sigma, True, ix, fx, k.scratch, GAME_ORDER, k.choice, out)
     return float(out[0]), float(out[1]), k.choice.copy()
 
 
 @njit(cache=True, nogil=True)
-def _all_players(sigma, with_values, ix, fx, scratch, choice, out):
+def _all_players(sigma, with_values, ix, fx, scratch, ties, choice, out):
     """``out[p] = (br_value, value)`` for every player (values if ``with_values``)."""
     (
         depth_node_start, node_row_start, node_parent_row_start, node_edge_actor,
@@ -295,14 +334,14 @@ def _all_players(sigma, with_values, ix, fx, scratch, choice, out):
             p, sigma, with_values, depth_node_start, node_row_start, node_parent_row_start,
             node_edge_actor, node_term_start, node_flags, parent, es, term_u, root_w, sigma_free,
             infoset_offset, infoset_player, infoset_free, depth_inf_start, cf, v, vs, q, w,
-            choice, out[p],
+            ties, choice, out[p],
         )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
 def _evaluate(sigma, ix, fx, scratch, choice, out):
     """``out[p] = (br_value, value)`` for every player: one compiled call."""
-    _all_players(sigma, True, ix, fx, scratch, choice, out)
+    _all_players(sigma, True, ix, fx, scratch, _game_order(), choice, out)
 
 
 @njit(cache=True, nogil=True)
@@ -314,7 +353,7 @@ def _nash_conv(sigma, ix, fx, scratch, choice, out):
     value array per pass).
     """
     zero_sum = ix[1] != 0
-    _all_players(sigma, not zero_sum, ix, fx, scratch, choice, out)
+    _all_players(sigma, not zero_sum, ix, fx, scratch, _game_order(), choice, out)
     total = 0.0
     for p in range(ix[0]):
         total += out[p, 0] if zero_sum else max(out[p, 0] - out[p, 1], 0.0)
@@ -346,6 +385,35 @@ def evaluate(game_kernel: GameKernel, sigma: np.ndarray) -> KernelEvaluation:
     val = tuple(float(x) for x in out[:, 1])
     gains = tuple(max(b - v, 0.0) for b, v in zip(br, val, strict=True))
     return KernelEvaluation(val, br, gains, float(sum(gains)))
+
+
+@njit(cache=True, nogil=True)
+def _responses(sigma, ix, fx, scratch, ties, choice, out):
+    """:func:`_evaluate` with the tie rule ``ties`` (see :func:`_best_response`)."""
+    _all_players(sigma, True, ix, fx, scratch, ties, choice, out)
+
+
+def responses(
+    game_kernel: GameKernel, sigma: np.ndarray, order: np.ndarray, tie_rtol: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every player's value and pure best response to ``sigma`` in one call, ties as
+    :func:`toypoker.evaluate.best_response`'s ``order`` and ``tie_rtol`` (fictitious
+    play's responses).
+
+    Returns
+    -------
+    tuple
+        ``(values, br_values, choice)``: ``choice`` 0/1 (int8) at every player's free
+        flat actions (each player's own), 0 elsewhere.
+    """
+    k = _as_kernel(game_kernel)
+    k.check_sigma(sigma)
+    out = np.zeros((k.arrays.n_players, 2))
+    choice = np.zeros_like(k.choice)
+    ix, fx = _packed(k)
+    ties = (np.ascontiguousarray(order, dtype=np.int64), float(tie_rtol))
+    _responses(sigma, ix, fx, k.scratch, ties, choice, out)
+    return out[:, 1].copy(), out[:, 0].copy(), choice
 
 
 def nash_conv(game_kernel: GameKernel, sigma: np.ndarray) -> float:

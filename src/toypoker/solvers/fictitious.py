@@ -77,6 +77,8 @@ from ..evaluate import (
     root_value,
 )
 from ..game import Game
+from ..kernels import kernel_for
+from ..kernels.best_response import responses as kernel_responses
 from ..profile import Profile
 from .cfr import average_strategy
 from .options import MAX_EXPONENT, boolean, real
@@ -147,13 +149,26 @@ class Layout(Protocol):
 
 
 class _Rows:
-    """The row layout's part of a step (:class:`Layout`)."""
+    """The row layout's part of a step (:class:`Layout`): float profiles on the compiled
+    best-response kernel (:func:`toypoker.kernels.best_response.responses`, every
+    player's response and value in one call), exact ones on :mod:`toypoker.evaluate`."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, fused: bool = True) -> None:
         self.game = game
+        self.fused = fused  # False: the numpy reference for floats too (tests)
+        self._values: tuple[np.ndarray, np.ndarray] | None = None  # (sigma, its values)
 
     def responses(self, sigma: np.ndarray, ullman: bool) -> list[tuple[float, np.ndarray]]:
         game = self.game
+        if self.fused and sigma.dtype != object:
+            order = ullman_order(game) if ullman else game.infoset_actions_padded
+            values, best, choice = kernel_responses(kernel_for(game), sigma, order, TIE_RTOL)
+            self._values = (sigma, values)  # what values(sigma) asks next (Ullman's rule)
+            player = game.sigma_player
+            return [
+                (float(best[p]), np.where(player == p, choice, 0).astype(np.int8))
+                for p in range(game.n_players)
+            ]
         eprob = edge_probabilities(game, sigma)
         reach = reaches(game, eprob)
         if ullman:
@@ -168,6 +183,8 @@ class _Rows:
 
     def values(self, sigma: np.ndarray) -> np.ndarray:
         game = self.game
+        if self._values is not None and self._values[0] is sigma:
+            return self._values[1].copy()
         v = backward_values(game, edge_probabilities(game, sigma))
         return np.array([float(root_value(game, v[p])) for p in range(game.n_players)])
 
