@@ -59,6 +59,14 @@ loop reads :func:`stop_gain` after every step for the same rule).
 
 The output is the average profile: fictitious play has no other strategy that
 converges (the current best response is pure), so it takes no ``output`` option.
+
+Where the responses are computed: on the deal table, a float profile's best
+responses and values in one call of the compiled kernel
+(:func:`toypoker.kernels.best_response.responses`, the tie rule passed as data: the
+order, the game's or :func:`ullman_order`, and :data:`TIE_RTOL`), an exact profile's
+by :mod:`toypoker.evaluate`; on hand vectors by the vector kernel
+(:mod:`toypoker.layouts.vector.responses`).  ``tests/kernels/test_kernels.py`` checks
+the kernel's responses and whole runs against the numpy reference.
 """
 
 from __future__ import annotations
