@@ -191,7 +191,9 @@ class InfoSets(Sequence[InfoSet]):
             self._texts: dict[int, str] = {}
         texts = self._texts
         private = self._private[lo:hi]
-        # a row of small card codes as one integer (codes < 256)
+        # a row of card codes (1-based, < 256; at most 7 a row) as one integer
+        if private.size and (private.min() < 0 or private.max() > 255 or private.shape[1] > 7):
+            raise ValueError("private observations beyond 7 card codes below 256")
         codes = private @ (256 ** np.arange(private.shape[1], dtype=np.int64))
         uniq, first, inv = np.unique(codes, return_index=True, return_inverse=True)
         for code, i in zip(uniq.tolist(), first.tolist(), strict=True):
