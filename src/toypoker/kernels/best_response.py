@@ -98,7 +98,7 @@ def _best_response(
                         if q[s] > q[best]:
                             best = s
                 else:
-                    best = _first_best(q, order[i], tie_rtol)
+                    best = first_best(q, order[i], tie_rtol)
                 for s in range(s0, infoset_offset[i + 1]):
                     choice[s] = 1 if s == best else 0
                     w[s] = 1.0 if s == best else 0.0
@@ -161,9 +161,10 @@ GAME_ORDER = (np.zeros((0, 0), dtype=np.int64), 0.0)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _first_best(q, row, tie_rtol):
+def first_best(q, row, tie_rtol):
     """The first flat action of ``row`` (``-1`` padded) whose ``q`` is within ``tie_rtol``
-    times the row's largest absolute ``q`` of the best (``evaluate.first_best``)."""
+    times the row's largest absolute ``q`` of the best (``evaluate.first_best``; the row
+    and the vector layouts' kernels both choose by it)."""
     top = -np.inf
     scale = 0.0
     for k in range(row.shape[0]):

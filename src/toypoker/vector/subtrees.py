@@ -32,6 +32,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..kernels.best_response import first_best
 from ..kernels.cfr import update_infoset
 from .layout import VectorGame
 from .terminals import terminals
@@ -237,17 +238,7 @@ def best_seg(player, sigma, sigma_fixed, order, lo, hi, edge_player, edge_sigma,
                 cfv[q, h] = x
                 continue
             row = pad[sigma_infoset[e0]]
-            top = -np.inf
-            scale = 0.0
-            for a in row:
-                if a >= 0:
-                    top = max(top, total[a])
-                    scale = max(scale, abs(total[a]))
-            best = -1
-            for a in row:
-                if a >= 0 and total[a] >= top - tie_rtol * scale:
-                    best = a
-                    break
+            best = first_best(total, row, tie_rtol)
             for c in range(c0, c1):
                 if edge_sigma[c, h] == best:
                     x = cfv[c, h]
