@@ -5,9 +5,11 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from toypoker.errors import ProfileError
-from toypoker.profile import Profile
+from toypoker.profile import Profile, _float_texts
 
 
 def test_uniform_respects_restrictions(game):
@@ -93,6 +95,19 @@ def test_write_json_streams_the_same_bytes(tmp_path, rng, game, spec, kind):
     assert "".join(p._json_pieces(batch=7)) == p.to_json()
     q = Profile.from_json(path, g)
     assert q.exact == p.exact and list(q.probs) == list(p.probs)
+
+
+@given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), max_size=40))
+def test_float_texts_are_json_dumps(xs):
+    # the profile writer's numbers (orjson, repr where orjson writes them another way):
+    # json.dumps's text, so write_json's bytes are to_json's; every magnitude and sign
+    assert _float_texts(np.array(xs, dtype=np.float64)) == [json.dumps(x) for x in xs]
+
+
+def test_float_texts_on_many_probabilities(rng):
+    # tiny ones (< 1e-4, an exponent in repr), zeros, both ends of [0, 1]
+    x = np.concatenate([rng.random(20_000), 10 ** rng.uniform(-12, 0, 20_000), [0.0, 1.0, 1e-4]])
+    assert _float_texts(x) == json.dumps(x.tolist())[1:-1].split(", ")
 
 
 def test_json_for_another_game_is_rejected(tmp_path, game):

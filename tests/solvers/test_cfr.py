@@ -146,3 +146,27 @@ def test_result_evaluation_equals_the_reference(game):
     assert abs(r.nash_conv - ev.nash_conv) <= 1e-12
     assert abs(float(nash_conv(g, r.profile)) - ev.nash_conv) <= 1e-12
     assert r.trace[-1].nash_conv == r.nash_conv
+
+
+def test_steps_in_place_update_the_given_arrays_with_the_same_iterates(game):
+    # the run loop's own state is stepped in place (no three fresh copies an iteration:
+    # a tenth of a Rhode Island iteration): the same iterates as copying, bit for bit;
+    # outside the block the given state is never touched
+    from toypoker.solvers import cfr as C
+
+    g = game("leduc(players=2)")
+    opts = C.CFROptions(floor=True, alpha=2.3, gamma=5.0, predictive=True)
+    first = C.step_many(g, C.init(g), opts, 1)
+    kept = first.sigma.copy()
+    copied = C.step_many(g, first, opts, 7)
+    assert copied.sigma is not first.sigma and np.array_equal(first.sigma, kept)
+    with C.steps_in_place() as done:
+        stepped = C.step_many(g, first, opts, 7)
+    assert stepped.sigma is first.sigma and stepped.regrets is first.regrets
+    assert stepped.iteration == done[0] == 8
+    for name in ("sigma", "regrets", "average"):
+        assert np.array_equal(getattr(stepped, name), getattr(copied, name))
+    read_only = dataclasses.replace(stepped, sigma=stepped.sigma.copy())
+    read_only.sigma.flags.writeable = False
+    with C.steps_in_place():  # an array the kernel cannot write is copied
+        assert C.step_many(g, read_only, opts, 1).sigma is not read_only.sigma

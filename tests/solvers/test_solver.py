@@ -81,3 +81,37 @@ def test_check_every_is_kept_as_given_with_a_target(game):
               check_every=7)  # fmt: skip
     assert r.nash_conv <= 1e-3 and r.iterations % 7 == 0
     assert all(p.iteration % 7 == 0 for p in r.trace)
+
+
+def test_a_run_steps_in_place_and_an_interrupt_between_iterations_keeps_the_count(
+    game, monkeypatch
+):
+    # after its first step a run steps its own state in place (solvers.cfr.steps_in_place):
+    # the same profile as a run of copies; a state the caller holds is not touched; an
+    # interrupt inside a batch (between two kernel iterations) leaves the state's
+    # iteration count equal to the iterations its arrays hold
+    from toypoker.kernels.cfr import CFRKernel
+    from toypoker.solvers import cfr as C
+    from toypoker.solvers.registry import METHODS
+
+    g = game("leduc(players=2)")
+    opts = METHODS["cfr+"].defaults
+    full = solve(g, "cfr+", iterations=120)
+    assert np.array_equal(
+        full.profile.probs, C.output(g, C.step_many(g, C.init(g), opts, 120), opts)
+    )
+    calls = [0]
+    real = CFRKernel.iteration
+
+    def stop_at_105(self, *args, **kwargs):
+        calls[0] += 1  # call 1: init's warm-up (solvers.cfr.init), call t + 1: iteration t
+        if calls[0] == 106:  # iteration 105: inside the batch from the check at 100 to 110
+            raise KeyboardInterrupt
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(CFRKernel, "iteration", stop_at_105)
+    cut = solve(g, "cfr+", iterations=120)
+    assert cut.stopped == "interrupted" and cut.iterations == 104
+    assert np.array_equal(
+        cut.profile.probs, C.output(g, C.step_many(g, C.init(g), opts, 104), opts)
+    )

@@ -113,35 +113,39 @@ def update_regrets_and_match(
             update_infoset(
                 infoset_offset[i], infoset_offset[i + 1], sigma, regrets, inst, pos_discount,
                 neg_discount, floor, predictive, predict_discount, predict_neg_discount, tol,
+                inst, 0.0, infoset_free, False,
             )  # fmt: skip
 
 
 @njit(cache=True, nogil=True)
 def update_infoset(
     lo, hi, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
-    predict_discount, predict_neg_discount, tol,
+    predict_discount, predict_neg_discount, tol, average, wr, sigma_free, accumulate,
 ):  # fmt: skip
     """:func:`update_regrets_and_match` on one infoset, its flat actions ``lo..hi - 1``
-    (the vector kernel runs infosets on several threads)."""
+    (the vector kernel runs infosets on several threads).  One pass updates the regrets
+    and writes each action's matched value (the prediction if ``predictive``) into
+    ``sigma`` with their positive total, a second normalises: half the branches of three
+    passes, the same arithmetic.  With ``accumulate`` the first pass also adds ``wr``
+    times the old ``sigma`` to ``average`` where ``sigma_free`` (the vector kernel's
+    average accumulation, in the same pass over the infoset's actions)."""
+    total = 0.0
     for s in range(lo, hi):
+        if accumulate and sigma_free[s]:
+            average[s] += wr * sigma[s]
         r = regrets[s]
-        r = r * pos_discount if r > 0 else r * neg_discount
+        r = r * (pos_discount if r > 0 else neg_discount)
         r = r + inst[s]
         if floor and r <= tol:
             r = 0.0
         regrets[s] = r
-    total = 0.0
-    for s in range(lo, hi):
-        x = regrets[s]
         if predictive:
-            x = x * (predict_discount if x > 0 else predict_neg_discount) + inst[s]
-        if x > tol:
-            total += x
+            r = r * (predict_discount if r > 0 else predict_neg_discount) + inst[s]
+        sigma[s] = r
+        total += r if r > tol else 0.0
     if total > 0.0:  # some x > tol >= 0
         for s in range(lo, hi):
-            x = regrets[s]
-            if predictive:
-                x = x * (predict_discount if x > 0 else predict_neg_discount) + inst[s]
+            x = sigma[s]
             sigma[s] = x / total if x > tol else 0.0
     else:
         u = 1.0 / (hi - lo)

@@ -59,7 +59,9 @@ written with the papers' symbols; the papers' equation numbers were not at hand.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -459,15 +461,49 @@ def step_many(game: Game, state: CFRState, options: CFROptions, n: int) -> CFRSt
     return kernel_steps(kernel_for(game), state, options, n)
 
 
+_IN_PLACE: ContextVar[list[int] | None] = ContextVar("toypoker_steps_in_place", default=None)
+
+
+@contextmanager
+def steps_in_place() -> Iterator[list[int]]:
+    """Inside, :func:`kernel_steps` updates the given state's arrays in place (where they
+    are contiguous, writable float64) instead of copying them first: for a loop that
+    owns its state between steps (:class:`toypoker.solvers.solver.Solver`'s run after
+    its first step; on Rhode Island the three fresh 79 MB copies, their pages faulted
+    in, cost more than a tenth of an iteration).  Yields a one-item list: the iteration
+    the arrays hold after each whole iteration, so that a step interrupted between two
+    iterations still knows where its state is."""
+    done: list[int] = [-1]
+    token = _IN_PLACE.set(done)
+    try:
+        yield done
+    finally:
+        _IN_PLACE.reset(token)
+
+
+def _working(a: np.ndarray) -> np.ndarray:
+    """``a`` itself inside :func:`steps_in_place` where the kernel can write it, else a
+    fresh contiguous float64 copy (the given state stays as it was)."""
+    if (
+        _IN_PLACE.get() is not None
+        and isinstance(a, np.ndarray)
+        and a.dtype == np.float64
+        and a.flags.c_contiguous
+        and a.flags.writeable
+    ):
+        return a
+    return np.array(a, dtype=np.float64)
+
+
 def kernel_steps(kernel: object, state: CFRState, options: CFROptions, n: int) -> CFRState:
-    """``n`` iterations of a fused kernel from ``state`` (not modified): anything with
-    ``iteration(sigma, regrets, average, **kernel_schedule(options, t, scale))`` updating
-    in place, with ``scale`` its ``payoff_scale`` attribute
-    (:class:`toypoker.kernels.CFRKernel`, the vector layout's
+    """``n`` iterations of a fused kernel from ``state`` (not modified, but inside
+    :func:`steps_in_place`): anything with ``iteration(sigma, regrets, average,
+    **kernel_schedule(options, t, scale))`` updating in place, with ``scale`` its
+    ``payoff_scale`` attribute (:class:`toypoker.kernels.CFRKernel`, the vector layout's
     :class:`toypoker.vector.kernel.VectorKernel`)."""
-    regrets = np.array(state.regrets, dtype=np.float64)  # fresh contiguous copies:
-    average = np.array(state.average, dtype=np.float64)  # the given state stays as it was
-    sigma = np.array(state.sigma, dtype=np.float64)
+    regrets = _working(state.regrets)
+    average = _working(state.average)
+    sigma = _working(state.sigma)
     t = state.iteration
     scale = kernel.payoff_scale  # type: ignore[attr-defined]
     many = getattr(kernel, "iterations", None)  # a sharded kernel: the batch at once
@@ -479,9 +515,13 @@ def kernel_steps(kernel: object, state: CFRState, options: CFROptions, n: int) -
             [kernel_schedule(options, t + i, scale) for i in range(1, n + 1)],
         )
         t += n
+    done = _IN_PLACE.get()
+    in_place = done is not None and sigma is state.sigma
     for _ in range(n if many is None else 0):
         t += 1
         kernel.iteration(sigma, regrets, average, **kernel_schedule(options, t, scale))  # type: ignore[attr-defined]
+        if in_place:
+            done[0] = t  # type: ignore[index]
     return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)
 
 
@@ -514,4 +554,5 @@ __all__ = [
     "reference_step",
     "step",
     "step_many",
+    "steps_in_place",
 ]

@@ -22,6 +22,7 @@ import math
 import time
 from collections.abc import Callable
 from contextlib import nullcontext, suppress
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +47,7 @@ from ..result import Result, Stopped, TracePoint
 from ..threads import kernel_threads
 from ..vector.kernel import vector_kernel
 from .base import Method
-from .cfr import Backend, CFROptions
+from .cfr import Backend, CFROptions, steps_in_place
 from .checkpoint import Checkpoint, ScratchCheckpoint, load_checkpoint, save_checkpoint
 from .registry import get_method, options_dict, parse_options
 
@@ -402,6 +403,7 @@ class Solver:
         """The steps of :meth:`run` until a budget, a target or a deferred interrupt."""
         per_iteration = None
         last_save = time.monotonic()
+        owned = False  # after its first step the loop's state is its own: stepped in place
         while not (iterations is not None and self.iteration >= iterations):
             if flag.requested:  # e.g. an interrupt CPython dropped before the block
                 return Stopped.INTERRUPTED
@@ -416,8 +418,16 @@ class Solver:
                 if per_iteration:
                     n = max(1, min(n, int(0.2 / per_iteration)))
             busy[0] = True
-            self.step(n)
+            with steps_in_place() if owned else nullcontext() as done:
+                try:
+                    self.step(n)
+                except BaseException:
+                    if done is not None and done[0] > self.iteration:  # arrays moved on
+                        self.state = replace(self.state, iteration=done[0])
+                    raise
             busy[0] = False
+            # a lost shard keeps the state from before its batch: never stepped in place
+            owned = getattr(self, "sharded", None) is None
             rule = self.method.stop_gain
             gain = None if rule is None else rule(self.state, self.options)
             if target_max_gain is not None and gain is not None and gain < target_max_gain:

@@ -209,7 +209,9 @@ class VectorKernel:
         i64 = np.int64
         terms = [(g, int(i)) for g in plan.groups for i in g.nodes]
         rep_node = (plan.infoset_rep // hh).astype(i64)
-        parts, t_perm = split(vg, np.array([i for _, i in terms], dtype=i64), rep_node)
+        parts, t_perm = split(
+            vg, np.array([i for _, i in terms], dtype=i64), rep_node, game.infoset_player
+        )
         terms = [terms[j] for j in t_perm]  # segment by segment
         sweep, offset, cs_size = sweep_arrays(vg, terms)
         hand_pair = np.zeros((0, 1, 4), dtype=i64)

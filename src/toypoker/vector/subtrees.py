@@ -42,7 +42,7 @@ MIN_SUBTREES = 64
 
 
 def split(
-    vg: VectorGame, term_node: np.ndarray, infoset_node: np.ndarray
+    vg: VectorGame, term_node: np.ndarray, infoset_node: np.ndarray, infoset_player: np.ndarray
 ) -> tuple[tuple, np.ndarray]:
     """The segments of ``vg``'s nodes, terminals and infosets.
 
@@ -54,6 +54,9 @@ def split(
         The kernel's terminal node ids, in its terminal order.
     infoset_node
         Each infoset's decision node.
+    infoset_player
+        Each infoset's player (a segment's infosets go player by player, so that a
+        player's update reads only hers: :func:`sub_update`).
 
     Returns
     -------
@@ -64,7 +67,7 @@ def split(
         ``iorder`` the infosets segment by segment and ``iseg`` their boundaries;
         ``binned`` the subtrees bin by bin and ``bounds`` the bins' boundaries in it
         (here one bin, heaviest first: :func:`threaded` deals them for a thread
-        count).
+        count).  A segment's infosets are in ascending order of (player, id).
     numpy.ndarray
         The permutation of the terminals into segment order.
     """
@@ -85,7 +88,7 @@ def split(
     t_perm = np.argsort(t_root, kind="stable")
     tseg = np.searchsorted(t_root[t_perm], np.arange(-1, n_sub + 1)).astype(np.int64)
     i_root = root[infoset_node]
-    iorder = np.argsort(i_root, kind="stable").astype(np.int64)
+    iorder = np.lexsort((np.asarray(infoset_player), i_root)).astype(np.int64)
     iseg = np.searchsorted(i_root[iorder], np.arange(-1, n_sub + 1)).astype(np.int64)
     parts = (order, seg, tseg, np.zeros(0, dtype=np.int64), iorder, iseg, np.zeros(1, np.int64))
     return threaded(parts, 1), t_perm
@@ -294,6 +297,19 @@ def sub_best(s, player, sigma, sigma_fixed, reach, tree, terms, parts, cfv, tota
              tree[7], cfv, total, ties, choice)  # fmt: skip
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _first_of(iorder, infoset_player, lo, hi, player):
+    """The first ``j`` in ``lo..hi`` with ``infoset_player[iorder[j]] >= player``
+    (``hi`` if none): a binary search, the players ascending there."""
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if infoset_player[iorder[mid]] < player:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
 @njit(cache=True, nogil=True)
 def sub_update(s, player, sigma, regrets, average, inst, weight, reach, rule, infos, parts):
     """Segment ``s``'s infosets: the average accumulation (``weight`` times the owner's
@@ -305,22 +321,24 @@ def sub_update(s, player, sigma, regrets, average, inst, weight, reach, rule, in
     of that name ran no iteration, silently, in numba 0.68.)"""
     rep_node, rep_hand, sigma_free, infoset_player, infoset_free, offset = infos
     iorder, iseg = parts[4], parts[5]
-    for j in range(iseg[s], iseg[s + 1]):
+    first, last = iseg[s], iseg[s + 1]
+    if player >= 0:  # the segment's infosets go player by player: hers only
+        first = _first_of(iorder, infoset_player, first, last, player)
+        last = _first_of(iorder, infoset_player, first, last, player + 1)
+    for j in range(first, last):
         i = iorder[j]
         p = infoset_player[i]
-        if player >= 0 and p != player:
-            continue
         lo = offset[i]
         hi = offset[i + 1]
-        if weight != 0.0:
-            r = reach[p, rep_node[i], rep_hand[i]]
-            for a in range(lo, hi):
-                if sigma_free[a]:
-                    average[a] += weight * r * sigma[a]
-        if infoset_free[i]:
+        wr = weight * reach[p, rep_node[i], rep_hand[i]] if weight != 0.0 else 0.0
+        if infoset_free[i]:  # the accumulation in the update's pass
             update_infoset(lo, hi, sigma, regrets, inst[p if player < 0 else 0], rule[0],
                            rule[1], rule[2] != 0.0, rule[3] != 0.0, rule[4], rule[5],
-                           rule[6])  # fmt: skip
+                           rule[6], average, wr, sigma_free, weight != 0.0)  # fmt: skip
+        elif weight != 0.0:
+            for a in range(lo, hi):
+                if sigma_free[a]:
+                    average[a] += wr * sigma[a]
 
 
 @njit(cache=True, nogil=True)

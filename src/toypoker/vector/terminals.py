@@ -174,6 +174,32 @@ def _dense_terminal(player, reach_t, wt, w, dense_s, g, pot, paid, n_live, me_li
         tmp[h] = pot * acc - paid * mass[h]
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _one_card(r, wt, pot, paid, gain, showdown, w, hand, start, lo, hi, cs, out):
+    """Two players, one card a hand (Rhode Island's hands), one terminal in one pass
+    after the opponent's total: ``out[h]`` the value of hand ``h`` (:func:`_compatible`'s
+    mass and :func:`_below_level`'s weaker and level masses, the same sums in the same
+    order, fused: a third of the passes over the hands).  ``hand``, ``start``, ``lo``
+    and ``hi`` are the showdown board's sweep rows (``gain`` the fold's winnings)."""
+    hh = r.shape[0]
+    total = 0.0
+    for h in range(hh):
+        total += wt[h] * r[h]
+    if not showdown:
+        for h in range(hh):
+            out[h] = ((gain - paid) * (total - r[h])) * w * wt[h]
+        return
+    cs[0] = 0.0
+    for j in range(hh):
+        x = hand[j]
+        cs[j + 1] = cs[j] + wt[x] * r[x]
+    for h in range(hh):
+        below_lo = cs[lo[h, 0]]
+        below = below_lo - cs[start[h, 0]]
+        level = (cs[hi[h, 0]] - below_lo) - r[h]
+        out[h] = (pot * (below + 0.5 * level) - paid * (total - r[h])) * w * wt[h]
+
+
 @njit(cache=True, nogil=True)
 def terminals(
     player, lo, hi, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
@@ -204,6 +230,11 @@ def terminals(
         me_live = term_live[i, player]
         slot = term_slot[i]
         wt = compat[term_board[i]]
+        if n == 2 and dense_w.shape[0] == 0 and hand_pair.shape[0] == 0 and sub_id.shape[1] == 2:
+            _one_card(reach[1 - player, t], wt, pot, paid, pot if me_live else 0.0, n_live == 2,
+                      term_weight[i], sw_hand[slot], sw_start[slot], sw_lo[slot], sw_hi[slot],
+                      cs, cfv[t])  # fmt: skip
+            continue
         if dense_w.shape[0] > 0:  # three players, rank pairs
             _dense_terminal(
                 player, reach[:, t], wt, dense_w[term_board[i]], dense_s,
