@@ -13,9 +13,10 @@ the row layout:
    sweep, three players on rank pairs by a dense sum over rank hands; see there);
 3. the backward pass and the instantaneous regrets per flat action
    (:func:`_values`);
-4. the average-strategy accumulation with the player's own reach at the infoset;
+4. the average-strategy accumulation with the player's own reach at the infoset, in
+   the same pass over an infoset's actions as
 5. the regret update and regret matching of the row kernel
-   (:func:`toypoker.kernels.cfr.update_regrets_and_match`), with its tolerance: a
+   (:func:`toypoker.kernels.cfr.update_infoset`), with its tolerance: a
    regret at most :func:`toypoker.kernels.cfr.regret_tolerance` counts as zero in
    both layouts, so ties that rounding breaks differently in the two stay ties.
 

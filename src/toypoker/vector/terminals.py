@@ -5,9 +5,10 @@ read, prepared once per game by :class:`toypoker.vector.kernel.VectorKernel`.
 
 * two players, fold terminals by inclusion-exclusion over the hand's card subsets
   (:func:`_compatible`) and showdowns by the strength-sorted sweep (:func:`_below_level`),
-  ``O(H 2^hole)`` a terminal; with two cards a hand one pass up the strength order of
-  the hands the board leaves with per-card running sums (:func:`_pair_sweep`,
-  ``O(H + cards)``);
+  ``O(H 2^hole)`` a terminal; with one card a hand (Rhode Island) the two fused into
+  one pass after the opponent's total (:func:`_one_card`, the same sums in the same
+  order); with two cards a hand one pass up the strength order of the hands the board
+  leaves with per-card running sums (:func:`_pair_sweep`, ``O(H + cards)``);
 * three players with one card a hand by the one-card coincidence formula of
   :func:`toypoker.vector.values._three_group`, ``O(H)`` a terminal;
 * three players on rank pairs (:func:`toypoker.vector.layout.rank_hands`) by a dense
