@@ -30,17 +30,9 @@ from .values import plan_for, pot_shares, share_fraction
 @njit(cache=True, nogil=True)
 def _compatible(r, wt, sub_id, sub_sign, n_sub, m, out):
     """``out[h]``: the mass of ``r`` on hands disjoint from ``h`` (inclusion-exclusion
-    over the card subsets of ``h``; ``m`` a scratch vector of ``n_sub``).  With one
-    card a hand, ``wt[h]`` copies of each hand are left (rank hands) and ``r`` is the
-    reach of one copy."""
+    over the card subsets of ``h``; ``m`` a scratch vector of ``n_sub``).  Hands of two
+    or more cards: with one card a hand two players take :func:`_one_card`."""
     hh, k = sub_id.shape
-    if k == 2:  # one card a hand: every copy but h itself
-        total = 0.0
-        for h in range(hh):
-            total += wt[h] * r[h]
-        for h in range(hh):
-            out[h] = total - r[h]
-        return
     for i in range(n_sub):
         m[i] = 0.0
     for h in range(hh):
@@ -53,6 +45,17 @@ def _compatible(r, wt, sub_id, sub_sign, n_sub, m, out):
         out[h] = x
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _one_card_sums(w, wt, hand, cs):
+    """One card a hand: ``cs[j]`` the mass of ``w`` (``wt`` copies of each hand) on the
+    first ``j`` hands of the showdown board's strength order ``hand`` (its first
+    ``len(w)`` entries: one level, the hands themselves)."""
+    cs[0] = 0.0
+    for j in range(w.shape[0]):
+        x = hand[j]
+        cs[j + 1] = cs[j] + wt[x] * w[x]
+
+
 @njit(cache=True, nogil=True)
 def _below_level(w, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs, below,
                  level):  # fmt: skip
@@ -63,10 +66,7 @@ def _below_level(w, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sig
     e_total = sw_hand.shape[1]
     hh, k = sw_start.shape[1], sw_start.shape[2]
     if k == 2:  # one card a hand: the one-card subset of h is held by h alone
-        cs[0] = 0.0
-        for j in range(hh):
-            x = sw_hand[slot, j]
-            cs[j + 1] = cs[j] + wt[x] * w[x]
+        _one_card_sums(w, wt, sw_hand[slot], cs)
         for h in range(hh):
             lo = cs[sw_lo[slot, h, 0]]
             below[h] = lo - cs[sw_start[slot, h, 0]]
@@ -190,10 +190,7 @@ def _one_card(r, wt, pot, paid, gain, showdown, w, hand, start, lo, hi, cs, out)
         for h in range(hh):
             out[h] = ((gain - paid) * (total - r[h])) * w * wt[h]
         return
-    cs[0] = 0.0
-    for j in range(hh):
-        x = hand[j]
-        cs[j + 1] = cs[j] + wt[x] * r[x]
+    _one_card_sums(r, wt, hand, cs)
     for h in range(hh):
         below_lo = cs[lo[h, 0]]
         below = below_lo - cs[start[h, 0]]
