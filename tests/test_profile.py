@@ -154,7 +154,9 @@ def test_exact_decimals_from_iterative_solvers_are_snapped(game):
         ('{"game": 42, "infosets": {}}', "'game' must be a game spec"),
         ('{"game": "kuhn(players=2)", "infosets": {"P1:1:": ["1e999999999", 0]}}', "out of range"),
         ('{"game": "kuhn(pot=1e400)", "infosets": {}}', "out of range"),
-        ("[" * 100000 + "]" * 100000, "nested too deeply"),
+        # orjson reads any depth (the standard library's "nested too deeply" is not met)
+        ("[" * 100000 + "]" * 100000, "not a toypoker profile"),
+        ('{"infosets": {"P1:1:": ' + "[" * 100000 + "]" * 100000 + "}}", "has 2 actions"),
         ('{"game": "kuhn(players=2)", "infosets": {"P1:1:": [' + "1" * 5000 + ", 0]}}", "profile"),
     ],
 )
@@ -288,3 +290,113 @@ def test_a_profile_of_another_format_version_is_refused() -> None:
     data["format"] = "toypoker-profile/9"
     with pytest.raises(ProfileError, match="'toypoker-profile/9' is not 'toypoker-profile/1'"):
         tp.Profile.from_json_dict(data, g)
+
+
+def _row_by_row(monkeypatch) -> None:
+    """Make :meth:`Profile.from_mapping` read every mapping row by row (its general path)."""
+    import toypoker.profile as module
+
+    monkeypatch.setattr(module, "_plain_float_rows", lambda *a: None)
+
+
+@pytest.mark.parametrize(
+    "spec", ["kuhn(players=3)", "leduc(players=2)", "rhode_island(ranks=3,suits=2)"]
+)
+def test_a_float_profile_file_is_read_in_bulk_as_row_by_row(tmp_path, rng, game, spec,
+                                                            monkeypatch):  # fmt: skip
+    # what `solve -o FILE.json` writes is read with numpy (Rhode Island's 3.9 M
+    # infosets in seconds; row by row took 3.5 minutes): the same probabilities, bit for
+    # bit, as the general path, on the row layout and on hand vectors
+    import toypoker.profile as module
+    from toypoker import load_game
+
+    g = load_game(spec) if spec.startswith("rhode") else game(spec)
+    p = Profile.random(g, rng)
+    path = tmp_path / "p.json"
+    p.write_json(path)
+    took = []
+    bulk = module._plain_float_rows
+    monkeypatch.setattr(module, "_plain_float_rows", lambda *a: took.append(1) or bulk(*a))
+    q = Profile.from_json(path, g)
+    assert took and q.probs.dtype == np.float64 and np.array_equal(q.probs, p.probs)
+    _row_by_row(monkeypatch)
+    assert np.array_equal(Profile.from_json(path, g).probs, q.probs)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda rows: rows["P2:2:b"].update(c=0.9), "sum to"),
+        (lambda rows: rows["P1:3:"].update(k=-0.25, b=1.25), "negative probability at P1:3:"),
+        (lambda rows: rows.pop("P2:1:k"), r"no probabilities for infoset P2:1:k$"),
+        (lambda rows: [rows.pop(k) for k in ("P1:1:", "P2:3:k")], r"\(and 1 more\)"),
+        (lambda rows: rows["P1:2:"].update(b=float("nan")), "non-finite probability at P1:2:"),
+    ],
+)
+def test_a_bad_float_profile_is_refused_alike_in_bulk_and_row_by_row(game, change, message,
+                                                                     monkeypatch):  # fmt: skip
+    g = game("kuhn(players=2)")
+    rows = json.loads(Profile.uniform(g).to_json())["infosets"]
+    change(rows)
+    with pytest.raises(ProfileError, match=message) as bulk:
+        Profile.from_mapping(g, rows)
+    _row_by_row(monkeypatch)
+    with pytest.raises(ProfileError) as by_row:
+        Profile.from_mapping(g, rows)
+    assert str(bulk.value) == str(by_row.value)
+
+
+def test_only_plain_float_rows_are_read_in_bulk(game):
+    # ints, strings, tuple keys, action orders other than the game's: the general path
+    from toypoker.profile import _plain_float_rows
+
+    g = game("kuhn(players=2)")
+    rows = json.loads(Profile.uniform(g).to_json())["infosets"]
+    assert _plain_float_rows(g, rows, None) is not None
+    for other in (
+        {**rows, "P1:1:": {"k": 1, "b": 0}},
+        {**rows, "P1:1:": {"k": "1/2", "b": "1/2"}},
+        {**rows, "P1:1:": {"b": 0.5, "k": 0.5}},
+        {**rows, "P1:1:": [0.5, 0.5]},
+        {**{k: v for k, v in rows.items() if k != "P1:1:"}, (0, 1, ""): {"k": 0.5, "b": 0.5}},
+    ):
+        assert _plain_float_rows(g, other, None) is None
+        if "1/2" not in str(other):  # (strings among floats are refused, row by row)
+            assert Profile.from_mapping(g, other).game is g  # read, row by row
+    assert _plain_float_rows(game("skp(pot=9)"), {}, "uniform") is None  # restrictions
+
+
+@pytest.mark.parametrize(
+    "spec", ["kuhn(players=3)", "leduc(players=2)", "skp(pot=9)", "rhode_island(ranks=3,suits=2)"]
+)
+def test_random_profiles_are_numpy_dirichlet_draws_infoset_by_infoset(game, spec):
+    # Profile.random draws all its exponentials at once; the bits are those of
+    # rng.dirichlet(np.ones(k)) at each infoset in turn (what it did before)
+    from toypoker import load_game
+
+    g = load_game(spec) if spec.startswith("rhode") else game(spec)
+    for seed in (0, 1, 2026):
+        p = Profile.random(g, np.random.default_rng(seed))
+        rng = np.random.default_rng(seed)
+        each = np.concatenate([rng.dirichlet(np.ones(len(i.actions))) for i in g.infosets])
+        each[g.sigma_fixed] = g.fixed_values[g.sigma_fixed]
+        assert np.array_equal(p.probs, each)
+
+
+def test_the_profile_file_limit_grows_with_the_game(tmp_path, game, monkeypatch):
+    # a profile file may be as large as its game needs (Rhode Island's: 0.4 GB, over
+    # the 256 MB a file of a small game may be), and no larger
+    import toypoker.profile as module
+
+    small, big = game("kuhn(players=2)"), game("leduc(players=2)")
+    assert module.max_profile_bytes(big) - module.max_profile_bytes(small) == (
+        256 * (len(big.infosets) - len(small.infosets)) + 64 * (big.n_sigma - small.n_sigma)
+    )
+    monkeypatch.setattr(module, "MAX_PROFILE_BYTES", 0)
+    path = tmp_path / "p.json"
+    text = Profile.uniform(small).to_json()
+    path.write_text(text)
+    assert Profile.from_json(path, small).game is small
+    path.write_text(text + " " * module.max_profile_bytes(small))
+    with pytest.raises(ProfileError, match="larger than"):
+        Profile.from_json(path, small)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import math
 import warnings
@@ -46,6 +47,14 @@ SUM_TOL = 1e-6
 SNAP_TOL = Fraction(1, 10**9)
 """Rows of decimals (exact mode) whose sum is within this of one are snapped onto the simplex."""
 MAX_PROFILE_BYTES = 256 * 2**20  # a profile file larger than this is refused unread
+
+
+def max_profile_bytes(game: Game) -> int:
+    """The largest profile file read for ``game``: :data:`MAX_PROFILE_BYTES` plus room for
+    what :meth:`Profile.to_json` writes of its infosets (256 bytes an infoset for its
+    label and braces, 64 a flat action for its name and number; Rhode Island's own
+    0.4 GB file is under its 1.6 GB), so a device such as ``/dev/zero`` is still refused."""
+    return MAX_PROFILE_BYTES + 256 * (len(game.infoset_offset) - 1) + 64 * int(game.n_sigma)
 
 
 def uniform_sigma(game: Game, exact: bool = False) -> np.ndarray:
@@ -115,12 +124,91 @@ def _check_row(label: str, row: list[object]) -> None:
         raise ProfileError(f"probabilities at {label} sum to {total}, not 1")
 
 
+def _missing(label: str, n: int) -> ProfileError:
+    more = f" (and {n - 1} more)" if n > 1 else ""
+    return ProfileError(f"no probabilities for infoset {label}{more}")
+
+
+def _plain_float_rows(
+    game: Game, mapping: Mapping[object, object], fill: str | None
+) -> np.ndarray | None:
+    """The flat float vector of ``mapping`` when it is what :meth:`Profile.to_json`
+    writes of a float profile -- every key a label as the game writes it, every value a
+    ``{action: float}`` dict in the infoset's action order, no restricted infosets --
+    read in bulk with numpy (Rhode Island's 3.9 M infosets: seconds, not minutes);
+    ``None`` for anything else, which :meth:`Profile.from_mapping` reads row by row.
+    The same probabilities and the same errors as that reading (the first bad row is
+    checked by :func:`_check_row`)."""
+    if np.any(game.infoset_restricted):
+        return None
+    # (map and set over millions of rows: C loops, no Python frame an item)
+    keys = list(mapping)
+    rows = list(mapping.values())
+    if set(map(type, keys)) - {str} or set(map(type, rows)) - {dict}:
+        return None
+    at = list(map(game._label_index.get, keys))
+    if None in at:
+        return None
+    if list(map(tuple, rows)) != list(map(_actions_of(game).__getitem__, at)):
+        return None
+    vals = list(itertools.chain.from_iterable(map(dict.values, rows)))
+    if set(map(type, vals)) - {float}:
+        return None  # ints, strings, Fractions, numpy numbers: row by row
+    x = np.array(vals, dtype=np.float64)
+    idx = np.array(at, dtype=np.int64)
+    n_act = np.asarray(game.infoset_n_actions, dtype=np.int64)[idx]
+    starts = np.cumsum(n_act) - n_act  # each row's first value in x
+    if len(x):
+        sums = _row_sums(x, starts, n_act)
+        bad = ~np.isfinite(sums) | (np.abs(sums - 1.0) > SUM_TOL)
+        bad |= np.logical_or.reduceat(x < 0, starts)
+        if bad.any():
+            r = int(np.argmax(bad))
+            _check_row(keys[r], list(rows[r].values()))
+            return None  # not refused there (a NaN): row by row, as ever
+    seen = np.zeros(len(game.infoset_offset) - 1, dtype=bool)
+    seen[idx] = True
+    if fill is None and not seen.all():
+        missing = np.flatnonzero(~seen)
+        raise _missing(game.infosets[int(missing[0])].label, len(missing))
+    probs = uniform_sigma(game)
+    probs[np.repeat(np.asarray(game.infoset_offset)[idx] - starts, n_act) + np.arange(len(x))] = x
+    return probs
+
+
+def _row_sums(x: np.ndarray, starts: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """Each row's sum, ``x[starts[i] : starts[i] + n[i]]`` added left to right as a loop
+    adds them (``np.add.reduceat`` pairs them: other last bits)."""
+    sums = np.zeros(len(n))
+    for j in range(int(n.max()) if len(n) else 0):
+        has = n > j
+        sums[has] += x[starts[has] + j]
+    return sums
+
+
+def _actions_of(game: Game) -> list[tuple[str, ...]]:
+    """Each infoset's actions, in the game's infoset order (a vector game's without
+    making its infoset objects)."""
+    infosets = game.infosets
+    every = getattr(infosets, "every_actions", None)
+    return every() if every is not None else [i.actions for i in infosets]
+
+
 def _reject_constant(name: str) -> object:
     raise ProfileError(f"{name} is not a probability")
 
 
 def _loads(text: str, path: object) -> object:
-    """JSON without NaN/Infinity; errors (deep nesting, huge ints) as one line."""
+    """JSON without NaN/Infinity; errors (deep nesting, huge ints) as one line.
+
+    orjson reads it first (twice as fast on a large profile file); what orjson refuses
+    (NaN, numbers beyond 64 bits, nesting past 1024, lone surrogates, a byte-order mark)
+    the standard library reads, or says why in its words: orjson accepts strict JSON
+    only, which the standard library reads to the same values."""
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        pass
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
@@ -369,7 +457,13 @@ class Profile:
         rng
             The random generator (explicit: no global random state).
         """
-        probs = np.concatenate([rng.dirichlet(np.ones(len(i.actions))) for i in game.infosets])
+        # rng.dirichlet(np.ones(k)) infoset by infoset, vectorised to the same bits: with
+        # every alpha 1 numpy draws k standard exponentials and scales them by 1 / their
+        # sum (numpy's random_standard_gamma(1) is random_standard_exponential)
+        n_act = np.asarray(game.infoset_n_actions, dtype=np.int64)
+        draws = rng.standard_exponential(int(game.n_sigma))
+        sums = _row_sums(draws, np.asarray(game.infoset_offset[:-1], dtype=np.int64), n_act)
+        probs = draws * np.repeat(1.0 / sums, n_act)
         probs[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
         return cls(game, probs)
 
@@ -398,6 +492,10 @@ class Profile:
         """
         if fill not in (None, "uniform"):
             raise ProfileError(f"fill must be None or 'uniform', not {fill!r}")
+        if exact is not True:
+            probs = _plain_float_rows(game, mapping, fill)
+            if probs is not None:
+                return cls(game, probs)
         given: dict[int, list[object]] = {}
         all_exact = True
         for key, value in mapping.items():
@@ -435,8 +533,7 @@ class Profile:
         base = cls.uniform(game, exact=exact).probs.copy()
         missing = [i for i in game.infosets if not i.restricted and i.index not in given]
         if missing and fill is None:
-            more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-            raise ProfileError(f"no probabilities for infoset {missing[0].label}{more}")
+            raise _missing(missing[0].label, len(missing))
         snapped: list[str] = []
         for idx, row in given.items():
             info = game.infosets[idx]
@@ -657,13 +754,12 @@ class Profile:
             raise ProfileError("'infosets' must map infoset labels to action probabilities")
         if exact is None:
             exact = data.get("exact")
-        mapping = {k: v for k, v in infosets.items()}
-        return cls.from_mapping(game, mapping, exact=exact if isinstance(exact, bool) else None)
+        return cls.from_mapping(game, infosets, exact=exact if isinstance(exact, bool) else None)
 
     @classmethod
     def from_json(cls, path: str | Path, game: Game, *, exact: bool | None = None) -> Profile:
         """Read a profile written by :meth:`to_json` (``game`` and ``exact`` as for
-        :meth:`from_json_dict`).  At most :data:`MAX_PROFILE_BYTES` are read, so a
+        :meth:`from_json_dict`).  At most :func:`max_profile_bytes` are read, so a
         device such as ``/dev/zero`` is refused, not read forever.
 
         Raises
@@ -672,13 +768,14 @@ class Profile:
             For an unreadable, binary, non-JSON (NaN and Infinity included),
             nested too deeply or invalid file (one line).
         """
+        limit = max_profile_bytes(game)
         try:
             with open(path, "rb") as fh:
-                raw = fh.read(MAX_PROFILE_BYTES + 1)
+                raw = fh.read(limit + 1)
         except OSError as exc:
             raise ProfileError(f"cannot read profile {path}: {exc.strerror}") from None
-        if len(raw) > MAX_PROFILE_BYTES:
-            raise ProfileError(f"{path} is larger than {MAX_PROFILE_BYTES} bytes: not a profile")
+        if len(raw) > limit:
+            raise ProfileError(f"{path} is larger than {limit} bytes: not a profile")
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:

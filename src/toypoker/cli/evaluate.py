@@ -18,7 +18,7 @@ from ..games import load_game
 from ..io import read_text_limited
 from ..layouts.engine import vector_evaluate, vector_of
 from ..profile import FORMAT as PROFILE_FORMAT
-from ..profile import MAX_PROFILE_BYTES, Profile
+from ..profile import MAX_PROFILE_BYTES, Profile, max_profile_bytes
 from ..profile import _loads as json_loads
 from ..result import RESULT_FORMAT
 from ..solvers.analysis import deviations
@@ -84,7 +84,7 @@ def _load_profile(path: Path, game: Game, exact: bool) -> Profile:
     if is_archive(path):  # the compact archive (solve -o p.npz / --result r.npz)
         prof = read_profile(path, game)
         return prof.to_exact() if exact and not prof.exact else prof
-    data = profile_json(path)
+    data = profile_json(path, game)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         prof = Profile.from_json_dict(data, game, exact=exact or None)
@@ -101,11 +101,14 @@ def _load_profile(path: Path, game: Game, exact: bool) -> Profile:
 PROFILE_FORMATS = (PROFILE_FORMAT, RESULT_FORMAT)
 
 
-def profile_json(path: Path) -> object:
-    """The decoded JSON of a profile or result file, its format version checked: a file
-    of an unknown version is refused in one line naming both versions (one without a
-    ``format``, written by hand, is read)."""
-    data = json_loads(read_text_limited(path, MAX_PROFILE_BYTES, "profile"), path)
+def profile_json(path: Path, game: Game) -> object:
+    """The decoded JSON of a profile or result file of ``game``, its format version
+    checked: a file of an unknown version is refused in one line naming both versions
+    (one without a ``format``, written by hand, is read).  At most
+    :func:`~toypoker.profile.max_profile_bytes` are read, and as much again for a result
+    file's other fields."""
+    limit = max_profile_bytes(game) + MAX_PROFILE_BYTES
+    data = json_loads(read_text_limited(path, limit, "profile"), path)
     fmt = data.get("format") if isinstance(data, dict) else None
     if fmt is not None and fmt not in PROFILE_FORMATS:
         raise ProfileError(

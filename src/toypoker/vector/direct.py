@@ -219,6 +219,10 @@ class InfoSets(Sequence[InfoSet]):
                         int(self._offset[lo + s])))  # fmt: skip
         return out
 
+    def every_actions(self) -> list[tuple[str, ...]]:
+        """Each infoset's actions (its node's), without the objects."""
+        return [self._nodes[n].actions for n in self._node_of.tolist()]
+
     def labels(self, lo: int, hi: int) -> list[str]:
         """The labels of infosets ``lo .. hi - 1`` (each :attr:`InfoSet.label`), made
         without the objects (:meth:`runs`)."""
