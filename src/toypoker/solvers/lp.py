@@ -247,14 +247,14 @@ def exact_plan(
     # unknowns: x_support then q; equations: E rows then tight rows
     cols = [("x", i) for i in support] + [("q", i) for i in range(nq)]
     eqs: list[tuple[dict[tuple[str, int], Fraction], Fraction]] = []
+    sup = set(support)
     for row in Erows:
         eqs.append(
             (
-                {("x", s): c for s, c in row.items() if s in set(support)},
+                {("x", s): c for s, c in row.items() if s in sup},
                 Fraction(1) if row is Erows[0] else Fraction(0),
             )
         )
-    sup = set(support)
     for j in tight:
         eq = {("q", i): c for i, c in Fcols[j].items()}
         for sm, c in Mcols[j].items():
@@ -269,25 +269,25 @@ def exact_plan(
     _, _, piv = qr(K, pivoting=True, mode="economic")
     rank = int(np.linalg.matrix_rank(K))
     keep_cols = sorted(piv[:rank])
-    free_cols = [k for k in range(len(cols)) if k not in set(keep_cols)]
+    kept = set(keep_cols)
+    free_cols = [k for k in range(len(cols)) if k not in kept]
     guess = np.concatenate([xf[support], qf])
     fixed_vals = {k: Fraction(float(guess[k])).limit_denominator(10**6) for k in free_cols}
     _, _, rpiv = qr(K[:, keep_cols].T, pivoting=True, mode="economic")
     keep_rows = sorted(rpiv[:rank])
     A_ = flint.fmpq_mat(rank, rank)
     b_ = flint.fmpq_mat(rank, 1)
+    at_col = {k: ci for ci, k in enumerate(keep_cols)}
     for ri, r in enumerate(keep_rows):
         eq, rhs = eqs[r]
         acc = rhs
-        for c, v in eq.items():
+        for c, v in eq.items():  # the row's nonzeros only (the matrix starts at zero)
             k = col_index[c]
             if k in fixed_vals:
                 acc -= v * fixed_vals[k]
+            elif v and k in at_col:
+                A_[ri, at_col[k]] = flint.fmpq(v.numerator, v.denominator)
         b_[ri, 0] = flint.fmpq(acc.numerator, acc.denominator)
-        for ci, k in enumerate(keep_cols):
-            v = eq.get(cols[k])
-            if v:
-                A_[ri, ci] = flint.fmpq(v.numerator, v.denominator)
     try:
         sol = A_.solve(b_)
     except (ZeroDivisionError, ValueError):
