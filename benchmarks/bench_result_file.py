@@ -1,10 +1,11 @@
 """Writing a big result: the JSON file (the old way) beside the compact archive (``.npz``).
 
-Per game and format, a fresh process builds the game on the vector layout
-(:func:`toypoker.vector.direct.build_vector`), runs one CFR+ iteration
+Per game and format, a fresh process loads the game (``toypoker.load_game``: on hand
+vectors), runs one CFR+ iteration
 (``toypoker.solve``, its NashConv included), then saves the result
-(:meth:`toypoker.result.Result.save`: ``r.json`` or ``r.npz``) and, for the archive,
-reads the profile back (:func:`toypoker.archive.read_profile`).  Printed: the peak
+(:meth:`toypoker.result.Result.save`: ``r.json`` or ``r.npz``) and reads the profile
+back (:meth:`toypoker.Profile.from_json`, :func:`toypoker.archive.read_profile`), checking
+it equals the one saved.  Printed: the peak
 resident memory before the write (build and solve) and after it, the seconds to
 write and to read, and the file's size.  Processes of the two formats are
 interleaved, ``--reps`` times; medians are printed, with the machine load.
@@ -39,14 +40,13 @@ def _peak_mb() -> float:
 
 def child(spec: str, fmt: str, iterations: int) -> None:
     """One measurement: build, ``iterations`` of CFR+, save as ``fmt`` (json or npz),
-    read back."""
+    read back (the first read of a JSON file also makes the game's label index)."""
     import toypoker as tp
     from toypoker.archive import read_profile
-    from toypoker.vector.direct import build_vector
 
-    vg = build_vector(spec)
-    res = tp.solve(vg, "cfr+", iterations=iterations)
-    out: dict[str, float] = {"infosets": vg.game.n_infosets, "before_mb": _peak_mb()}
+    game = tp.load_game(spec)  # on hand vectors (Rhode Island always is)
+    res = tp.solve(game, "cfr+", iterations=iterations)
+    out: dict[str, float] = {"infosets": len(game.infosets), "before_mb": _peak_mb()}
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / f"r.{fmt}"
         t = time.perf_counter()
@@ -54,12 +54,13 @@ def child(spec: str, fmt: str, iterations: int) -> None:
         out["write_s"] = time.perf_counter() - t
         out["after_mb"] = _peak_mb()
         out["file_mb"] = path.stat().st_size / 2**20
-        out["read_s"] = float("nan")
+        t = time.perf_counter()
         if fmt == "npz":
-            t = time.perf_counter()
-            back = read_profile(path, vg.game)
-            out["read_s"] = time.perf_counter() - t
-            assert (back.probs == res.profile.probs).all()
+            back = read_profile(path, game)
+        else:
+            back = tp.Profile.from_json(path, game)
+        out["read_s"] = time.perf_counter() - t
+        assert (back.probs == res.profile.probs).all()
     print(json.dumps(out))
 
 

@@ -138,3 +138,32 @@ def test_a_trace_result_is_read_only_and_round_trips(game):
     with pytest.raises(ValueError, match="read-only"):
         r.curve.sigma[0, 0] = 0.5
     assert copy.deepcopy(r) == r and pickle.loads(pickle.dumps(r)) == r
+
+
+@pytest.mark.parametrize(
+    ("spec", "method", "budget"),
+    [
+        ("kuhn(players=2)", "lp", {}),  # an exact profile
+        ("kuhn(players=3)", "cfr+", {"iterations": 40}),
+        ("rhode_island(ranks=3,suits=2)", "cfr+", {"iterations": 3}),  # on hand vectors
+        ("kuhn(players=2)", "cfr", {"iterations": 5, "profile": None}),  # written whole
+    ],
+)
+def test_save_streams_the_bytes_of_json_dumps(tmp_path, spec, method, budget):
+    # Result.save streams the profile (Rhode Island's 3.9 M infosets as one dict took
+    # gigabytes) and writes what json.dumps(to_json_dict(), indent=1) writes, byte for byte
+    import json
+
+    from toypoker import load_game, solve
+
+    budget = dict(budget)  # (the parameter itself is shared)
+    keep = budget.pop("profile", True)
+    r = solve(load_game(spec), method, **budget)
+    if keep is None:
+        r = dataclasses.replace(r, profile=None)
+    path = tmp_path / "r.json"
+    r.save(path)
+    assert path.read_text(encoding="utf-8") == json.dumps(r.to_json_dict(), indent=1) + "\n"
+    if r.profile is not None:
+        assert "".join(r._json_pieces()) == path.read_text(encoding="utf-8")
+        assert len(list(r._json_pieces())) >= 3  # in pieces

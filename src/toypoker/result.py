@@ -19,7 +19,7 @@ import dataclasses
 import io
 import json
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, StrEnum
 from fractions import Fraction
@@ -33,7 +33,7 @@ from .errors import ToypokerError
 from .evaluate import TeamEvaluation
 from .frozen import FrozenRecord
 from .game import Game
-from .io import atomic_write_text
+from .io import atomic_open, atomic_write_text
 from .profile import Profile
 
 RESULT_FORMAT = "toypoker-result/2"
@@ -253,7 +253,35 @@ class Result(FrozenRecord):
                 raise ToypokerError(f"{path}: a {self.method} result has no profile to archive")
             write_archive(path, self.profile, self._json_without_profile())
             return
-        atomic_write_text(path, json.dumps(self.to_json_dict(), indent=1) + "\n")
+        if self.profile is None:
+            atomic_write_text(path, json.dumps(self.to_json_dict(), indent=1) + "\n")
+            return
+        with atomic_open(path) as fh:
+            for piece in self._json_pieces():
+                fh.write(piece.encode("utf-8"))
+
+    def _json_pieces(self) -> Iterator[str]:
+        """The text :meth:`save` writes (``json.dumps(self.to_json_dict(), indent=1)``
+        and a newline) in pieces: the profile's streamed by
+        :meth:`~toypoker.profile.Profile._json_pieces`, one level deeper (Rhode Island's
+        3.9 M infosets never as one dict or one string)."""
+        assert self.profile is not None
+        out = self._json_without_profile()
+        out["profile"] = _SLOT
+        text = json.dumps({k: out[k] for k in self._json_keys()}, indent=1)
+        if text.count(json.dumps(_SLOT)) != 1:  # some field holds it too: all at once
+            yield json.dumps(self.to_json_dict(), indent=1) + "\n"
+            return
+        before, after = text.split(json.dumps(_SLOT), 1)
+        yield before
+        last = None
+        for piece in self.profile._json_pieces():
+            if last is not None:
+                yield last.replace("\n", "\n ")
+            last = piece
+        if last is not None:
+            yield last.removesuffix("\n").replace("\n", "\n ")
+        yield after + "\n"
 
     def to_csv(self, path: str | Path | None = None) -> str:
         """The trace as CSV (``iteration,seconds,nash_conv``); written atomically
@@ -267,6 +295,9 @@ class Result(FrozenRecord):
         if path is not None:
             atomic_write_text(path, text)
         return text
+
+
+_SLOT = "toypoker: the profile goes here"  # a JSON string no other field holds
 
 
 def _finite(x: float | None) -> float | None:
