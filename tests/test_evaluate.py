@@ -1,5 +1,6 @@
 """Expected values, best responses and NashConv, exact and float."""
 
+import importlib
 from fractions import Fraction as F
 
 import numpy as np
@@ -157,3 +158,45 @@ def test_evaluations_are_read_only_and_pickle(game):
         choice[0] = 1
     for back in (pickle.loads(pickle.dumps(ev)), copy.deepcopy(ev)):
         assert back == ev and not back.best_responses[0].choice.flags.writeable
+
+
+@pytest.mark.parametrize(
+    "spec", ["kuhn(players=3)", "leduc(players=2)", "skp(pot=9)", "kuhn(players=4)"]
+)
+def test_exact_passes_in_flint_rationals_equal_the_fraction_passes(spec, rng, game, monkeypatch):
+    # the exact backward passes run in python-flint's fmpq (C arithmetic, several times
+    # Fraction's speed) and give back Fractions: the same numbers and the same responses
+    # as the passes in Fractions, for every player and for a team of two
+    E = importlib.import_module("toypoker.evaluate")  # (tp.evaluate is the function)
+
+    g = game(spec)
+    p = Profile.random(g, rng).to_exact(max_denominator=40)
+    eprob = E.edge_probabilities(g, p.probs)
+    reach = E.reaches(g, eprob)
+    fast_values = E.backward_values(g, eprob)
+    fast_ev = evaluate(g, p)
+    fast_br = [best_response(g, p, q) for q in (0, 1, (0, 1))]
+    assert all(type(x) is F for x in fast_values.ravel())
+    assert all(type(br.value) is F for br in fast_br)
+    monkeypatch.setattr(E, "_rational", lambda a: None)  # the passes in Fractions
+    assert (E.backward_values(g, eprob) == fast_values).all()
+    slow_ev = evaluate(g, p)
+    assert (fast_ev.values, fast_ev.br_values) == (slow_ev.values, slow_ev.br_values)
+    for q, br in zip((0, 1, (0, 1)), fast_br, strict=True):
+        slow = best_response(g, p, q, reach, eprob)
+        assert br.value == slow.value and (br.choice == slow.choice).all()
+
+
+def test_exact_passes_take_any_exact_object_arrays(game):
+    # what is not Fractions and ints (sympy numbers: toypoker.symbolic) takes the
+    # general object path
+    import sympy
+
+    E = importlib.import_module("toypoker.evaluate")
+
+    g = game("kuhn(players=2)")
+    eprob = E.edge_probabilities(g, Profile.uniform(g, exact=True).probs)
+    as_sympy = np.array([sympy.Rational(x.numerator, x.denominator) for x in eprob], dtype=object)
+    assert E._rational(as_sympy) is None
+    vals = E.backward_values(g, as_sympy)
+    assert (vals == E.backward_values(g, eprob)).all()
