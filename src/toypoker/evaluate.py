@@ -202,14 +202,17 @@ def _backward_values(
     players = list(range(game.n_players)) if players is None else players
     u = terminal_payoffs(game, exact)
     fast = _rational(eprob) if exact else None  # FLINT's rationals, Fractions at the end
-    if fast is not None:
-        eprob = fast
+    terms = [_rational(u[p]) for p in players] if fast is not None else []
+    if fast is not None and all(x is not None for x in terms):
+        eprob, u = fast, dict(zip(players, terms, strict=True))
+    else:
+        fast = None
     zero = _ZERO if fast is not None else None
     vals = np.empty((len(players), game.n_rows), dtype=object if exact else np.float64)
     for j, p in enumerate(players):
         v = vals[j]
         v[:] = (_ZERO if fast is not None else Fraction(0)) if exact else 0.0
-        v[game.term_rows] = _rational(u[p]) if fast is not None else u[p]
+        v[game.term_rows] = u[p]
         for t in range(game.n_depths - 1, 0, -1):
             a, b = game.depth_start[t], game.depth_start[t + 1]
             pa = game.depth_start[t - 1]
@@ -364,17 +367,20 @@ def best_response(
     if reach is None:
         reach = reaches(game, eprob)
     u = terminal_payoffs(game, exact)
-    v = np.empty(game.n_rows, dtype=object if exact else np.float64)
-    v[:] = Fraction(0) if exact else 0.0
-    v[game.term_rows] = sum((u[p] for p in seats[1:]), u[seats[0]])
+    term = sum((u[p] for p in seats[1:]), u[seats[0]])
     # exact: the passes in FLINT's rationals (see _rational), the value a Fraction
     fast = _rational_reach(game, reach, eprob, seats) if exact else None
-    if fast is not None:
+    term_fast = _rational(term) if fast is not None else None
+    v = np.empty(game.n_rows, dtype=object if exact else np.float64)
+    if fast is not None and term_fast is not None:
         cf, eprob = fast
         v[:] = _ZERO
-        v[game.term_rows] = _rational(sum((u[p] for p in seats[1:]), u[seats[0]]))
+        v[game.term_rows] = term_fast
     else:
+        fast = None
         cf = counterfactual_reach(game, reach, seats)
+        v[:] = Fraction(0) if exact else 0.0
+        v[game.term_rows] = term
     zero = _ZERO if fast is not None else None
     choice = np.zeros(game.n_sigma, dtype=np.int8)
     neg = float("-inf")
