@@ -198,17 +198,31 @@ def _reject_constant(name: str) -> object:
     raise ProfileError(f"{name} is not a probability")
 
 
+def _version(text: str) -> tuple[int, ...]:
+    """``"3.9.15"`` as ``(3, 9, 15)`` (what follows the digits of a part is dropped)."""
+    parts = []
+    for part in text.split(".")[:3]:
+        digits = "".join(itertools.takewhile(str.isdigit, part))
+        parts.append(int(digits or 0))
+    return tuple(parts)
+
+
+_ORJSON_READS = _version(orjson.__version__) >= (3, 9, 15)
+
+
 def _loads(text: str, path: object) -> object:
     """JSON without NaN/Infinity; errors (deep nesting, huge ints) as one line.
 
     orjson reads it first (twice as fast on a large profile file); what orjson refuses
     (NaN, numbers beyond 64 bits, nesting past 1024, lone surrogates, a byte-order mark)
     the standard library reads, or says why in its words: orjson accepts strict JSON
-    only, which the standard library reads to the same values."""
-    try:
-        return orjson.loads(text)
-    except orjson.JSONDecodeError:
-        pass
+    only, which the standard library reads to the same values.  An orjson before 3.9.15
+    (no depth limit: CVE-2024-27454) is not used to read."""
+    if _ORJSON_READS:
+        try:
+            return orjson.loads(text)
+        except orjson.JSONDecodeError:
+            pass
     try:
         return json.loads(text, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:

@@ -36,8 +36,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("eval", "kuhn(players=2)", "g42.json"), "game"),
     (("eval", "kuhn(players=2)", "tiny.json", "--exact"), "exponents"),
     (("eval", "kuhn(players=2)", "bin.json"), "JSON"),
-    # any depth is read (orjson): a bare nested list is not a profile
-    (("eval", "kuhn(players=2)", "nested.json"), "not a toypoker profile"),
+    (("eval", "kuhn(players=2)", "nested.json"), "nested"),
     (("eval", "kuhn(players=2)", "nan.json", "--exact"), "NaN"),
     (("eval", "kuhn(players=2)", "/dev/zero"), "cannot read profile /dev/zero"),
     (("eval", "kuhn(players=2)", "missing.json"), "missing.json"),
