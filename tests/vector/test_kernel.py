@@ -75,6 +75,28 @@ def test_iteration_map_matches_reference(spec: str, method: str, alternating: bo
     assert_same_map(lambda s: VC.step(vg, s, ref), lambda s: VC.step(vg, s, fused), VC.init(vg), 10)
 
 
+@pytest.mark.parametrize("spec", ["kuhn(players=3)", "leduc(players=2)", SPECS[-1]])
+@pytest.mark.parametrize("method", ["cfr+", "pdcfr+"])
+def test_kept_reach_equals_fresh_reach(spec: str, method: str) -> None:
+    # step_many runs its iterations after the first on the reach the one before left
+    # (VectorKernel.iteration's reach_kept); a call a step computes every reach afresh
+    vg = compile_vector(load_game(spec))
+    opts = replace(METHODS[method].defaults, backend=C.Backend.NUMBA)
+    many = VC.step_many(vg, VC.init(vg), opts, 7)
+    one = VC.init(vg)
+    for _ in range(7):
+        one = VC.step(vg, one, opts)
+    for a, b in ((many.sigma, one.sigma), (many.regrets, one.regrets),
+                 (many.average, one.average)):  # fmt: skip
+        assert np.array_equal(a, b)
+    # and the kept reach is what a fresh pass gives: every player's but the last
+    k = K.vector_kernel(vg)
+    kept = k.work[0].copy()
+    for p in range(vg.n_players):
+        K._reach_player(p, many.sigma, k.tree, k.parts, k.work[0], None)
+    assert np.array_equal(kept[:-1], k.work[0][:-1])
+
+
 def test_no_kernel_without_sweeps() -> None:
     # three players with two cards a hand: only the dense reference applies
     spec = "holdem(players=3,ranks=3,suits=2,hole=2,rounds=1,evaluator=ullman4)"

@@ -517,9 +517,13 @@ def kernel_steps(kernel: object, state: CFRState, options: CFROptions, n: int) -
         t += n
     done = _IN_PLACE.get()
     in_place = done is not None and sigma is state.sigma
-    for _ in range(n if many is None else 0):
+    keeps = getattr(kernel, "keeps_reach", False)  # the reach of the iteration before
+    for i in range(n if many is None else 0):
         t += 1
-        kernel.iteration(sigma, regrets, average, **kernel_schedule(options, t, scale))  # type: ignore[attr-defined]
+        schedule = kernel_schedule(options, t, scale)
+        if keeps:
+            schedule["reach_kept"] = i > 0
+        kernel.iteration(sigma, regrets, average, **schedule)  # type: ignore[attr-defined]
         if in_place:
             done[0] = t  # type: ignore[index]
     return replace(state, iteration=t, regrets=regrets, average=average, sigma=sigma)

@@ -115,8 +115,8 @@ def _step(reach_of, values_of, update_of, a, parallel):
 
 
 @njit(cache=True, nogil=True)
-def _iteration(alternating, sigma, regrets, average, weight, rule, tree, terms, parts, infos,
-               reach, cfv, inst, sizes, values, parallel):  # fmt: skip
+def _iteration(alternating, kept, sigma, regrets, average, weight, rule, tree, terms, parts,
+               infos, reach, cfv, inst, sizes, values, parallel):  # fmt: skip
     """One iteration, every player: alternating (each sees the strategies updated
     before it) or simultaneous (all regrets against the same ``sigma``, averages
     accumulated before any strategy changes), as ``solvers.cfr.scheduled_step``.
@@ -125,14 +125,19 @@ def _iteration(alternating, sigma, regrets, average, weight, rule, tree, terms, 
     time, then the previous player's, whose strategy changed), the player's values and
     her infosets' updates there; then the top (above the cut) in this thread: its
     values, the root value, its infosets' updates and the player's reach there.
-    Simultaneous: the values a player a region, then one region of updates."""
+    Simultaneous: the values a player a region, then one region of updates.
+    ``kept`` (alternating): ``reach`` holds what the iteration before left, the reach
+    of every player but the last, whose strategy changed last (and only hers is
+    computed first)."""
     n = reach.shape[0]  # whole numbers as np.int64, never Literal[int]: one specialization
     a = (sigma, regrets, average, inst, weight, rule, tree, terms, parts, infos, reach, cfv, sizes)
+    first = np.int64(n - 1 if kept and alternating else -1)  # -1: every player's reach
     for p in range(n):
-        sub_reach(np.int64(0), p, sigma, tree, parts, reach[p])
+        if first < 0 or p == first:
+            sub_reach(np.int64(0), p, sigma, tree, parts, reach[p])
     for p in range(n):
         if alternating:
-            _step(np.int64(-1 if p == 0 else p - 1), p, p, a, parallel)
+            _step(np.int64(first if p == 0 else p - 1), p, p, a, parallel)
             sub_step(np.int64(0), np.int64(-2), p, p, *a)
         else:
             _step(np.int64(-1 if p == 0 else -2), p, np.int64(-2), a, parallel)
@@ -350,18 +355,31 @@ class VectorKernel:
                 "predict_neg_discount", "tolerance")  # fmt: skip
         return np.array([float(schedule[k]) for k in keys])
 
+    # kernel_steps may pass reach_kept=True to an iteration that follows another
+    keeps_reach = True
+
     def iteration(
-        self, sigma: np.ndarray, regrets: np.ndarray, average: np.ndarray, **schedule: float
+        self,
+        sigma: np.ndarray,
+        regrets: np.ndarray,
+        average: np.ndarray,
+        reach_kept: bool = False,
+        **schedule: float,
     ) -> np.ndarray:
         """One CFR iteration in place; ``schedule`` is
         :func:`toypoker.solvers.cfr.kernel_schedule`'s dict (``weight``, ``alternating``,
         ``floor``, the discounts, ``predictive``, ``tolerance``).  Returns each player's root value
-        under the strategy her update saw (a buffer the next call overwrites)."""
+        under the strategy her update saw (a buffer the next call overwrites).
+
+        ``reach_kept``: the call follows this kernel's iteration on the same arrays with
+        no other call between (:func:`toypoker.solvers.cfr.kernel_steps`), so the reach
+        buffer still holds every player's reach but the last updated: one reach pass of
+        three saved on two players, the same iterates bit for bit."""
         x = schedule
         self._call(
             _iteration,
-            (bool(x["alternating"]), sigma, regrets, average, float(x["weight"]), self.rule(x),
-             self.tree, self.terms),
+            (bool(x["alternating"]), bool(reach_kept), sigma, regrets, average,
+             float(x["weight"]), self.rule(x), self.tree, self.terms),
             (self.infos, *self.work, self.sizes, self.values),
         )  # fmt: skip
         return self.values
