@@ -402,3 +402,25 @@ class CFRKernel(GameKernel):
         own_reach(int(player), sigma, a.infoset_player, a.infoset_parent_seq, a.sigma_infoset,
                   own)  # fmt: skip
         return own
+
+
+@njit(cache=True, nogil=True)
+def normalise_average(average, sigma, offset, fixed, fixed_values, out):
+    """``out``: ``average`` normalised per infoset (its flat actions
+    ``offset[i]..offset[i + 1] - 1``, summed left to right from 0 as
+    ``numpy.bincount`` does), ``sigma`` where nothing accumulated, and the fixed values
+    where ``fixed``: :func:`toypoker.solvers.cfr.average_strategy` in one pass (Rhode
+    Island's 9.8 M actions: a few hundredths of a second, not half a second)."""
+    for i in range(offset.shape[0] - 1):
+        lo = offset[i]
+        hi = offset[i + 1]
+        total = 0.0
+        for a in range(lo, hi):
+            total += average[a]
+        for a in range(lo, hi):
+            if fixed[a]:
+                out[a] = fixed_values[a]
+            elif total > 0:
+                out[a] = average[a] / total
+            else:
+                out[a] = sigma[a]

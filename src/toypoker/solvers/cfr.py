@@ -71,7 +71,7 @@ from ..errors import ToypokerError
 from ..evaluate import backward_values, counterfactual_reach, edge_probabilities, reaches
 from ..game import Game
 from ..kernels import kernel_for
-from ..kernels.cfr import REGRET_TOLERANCE, payoff_scale, regret_tolerance
+from ..kernels.cfr import REGRET_TOLERANCE, normalise_average, payoff_scale, regret_tolerance
 from ..profile import Profile
 from .options import MAX_EXPONENT, Average, Output, boolean, choice, integer, real
 
@@ -532,11 +532,17 @@ def kernel_steps(kernel: object, state: CFRState, options: CFROptions, n: int) -
 def average_strategy(game: Game, average: np.ndarray, sigma: np.ndarray) -> np.ndarray:
     """The accumulated ``average`` normalised per infoset (``sigma`` where nothing
     accumulated), restricted infosets at their fixed values."""
-    sums = np.bincount(game.sigma_infoset, weights=average, minlength=game.n_infosets)
-    s = sums[game.sigma_infoset]
-    avg = np.where(s > 0, average / np.where(s > 0, s, 1.0), sigma)
-    avg[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
-    return avg
+    out = np.empty(len(average))
+    fixed = np.asarray(game.sigma_fixed, dtype=np.bool_)
+    normalise_average(
+        np.ascontiguousarray(average, dtype=np.float64),
+        np.ascontiguousarray(sigma, dtype=np.float64),
+        np.ascontiguousarray(game.infoset_offset, dtype=np.int64),
+        fixed,
+        np.ascontiguousarray(game.fixed_values, dtype=np.float64),
+        out,
+    )
+    return out
 
 
 def output(game: Game, state: CFRState, options: CFROptions) -> np.ndarray:

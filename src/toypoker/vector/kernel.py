@@ -155,7 +155,7 @@ def _evaluate(sigma, sigma_fixed, tree, terms, parts, reach, cfv, inst, sizes, t
               values, best, parallel):  # fmt: skip
     """Each player's expected value (``values``) and best-response value (``best``)
     against ``sigma``: the terminals once a player, then the weighted backward pass and
-    the best-response pass (the terminal values rewritten between them), as
+    the best-response pass (on the same terminal values: neither pass writes them), as
     :func:`toypoker.vector.values.best_response_value` (``ties``: its tie rule, see
     :func:`~.subtrees.best_seg`); ``choice[p]`` (rows of length 0: not written) the
     player's pure best response, 0/1 at her free flat actions."""
@@ -165,14 +165,11 @@ def _evaluate(sigma, sigma_fixed, tree, terms, parts, reach, cfv, inst, sizes, t
         values[p] = _values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes,
                             parallel)  # fmt: skip
         if parallel is not None:  # None: the threads' code is pruned, never compiled
-            par_best(p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes, ties,
-                     choice[p])  # fmt: skip
+            par_best(p, sigma, sigma_fixed, tree, parts, cfv, inst, ties, choice[p])
         else:
             for s in range(1, parts[1].shape[0] - 1):
-                sub_best(s, p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes,
-                         ties, choice[p])  # fmt: skip
-        sub_best(np.int64(0), p, sigma, sigma_fixed, reach, tree, terms, parts, cfv, inst, sizes,
-                 ties, choice[p])  # fmt: skip
+                sub_best(s, p, sigma, sigma_fixed, tree, parts, cfv, inst, ties, choice[p])
+        sub_best(np.int64(0), p, sigma, sigma_fixed, tree, parts, cfv, inst, ties, choice[p])
         best[p] = _root_value(cfv)
 
 

@@ -287,12 +287,12 @@ def sub_values(s, player, sigma, reach, tree, terms, parts, cfv, inst, sizes):
 
 
 @njit(cache=True, nogil=True)
-def sub_best(s, player, sigma, sigma_fixed, reach, tree, terms, parts, cfv, total, sizes, ties,
-             choice):  # fmt: skip
-    """Terminal values and the best-response pass of ``player`` on segment ``s``
-    (:func:`best_seg`'s ``ties`` and ``choice``)."""
-    order, seg, tseg = parts[0], parts[1], parts[2]
-    _terminals(player, tseg[s], tseg[s + 1], reach, terms, cfv, sizes)
+def sub_best(s, player, sigma, sigma_fixed, tree, parts, cfv, total, ties, choice):
+    """The best-response pass of ``player`` on segment ``s`` (:func:`best_seg`'s ``ties``
+    and ``choice``), after :func:`sub_values` of the same player on the same reach: the
+    terminal values it set are still in ``cfv`` (the backward pass writes no terminal),
+    so they are not made again."""
+    order, seg = parts[0], parts[1]
     best_seg(player, sigma, sigma_fixed, order, seg[s], seg[s + 1], tree[1], tree[2], tree[6],
              tree[7], cfv, total, ties, choice)  # fmt: skip
 
@@ -382,14 +382,13 @@ def par_values(player, sigma, reach, tree, terms, parts, cfv, inst, sizes):
 
 
 @njit(cache=True, parallel=True)
-def par_best(player, sigma, sigma_fixed, reach, tree, terms, parts, cfv, total, sizes, ties,
-             choice):  # fmt: skip
+def par_best(player, sigma, sigma_fixed, tree, parts, cfv, total, ties, choice):
     """:func:`sub_best` on every subtree, on numba's threads (a bin a thread)."""
     binned, bounds = parts[3], parts[6]
     for b in prange(bounds.shape[0] - 1):
         for j in range(bounds[b], bounds[b + 1]):
-            sub_best(binned[j] + 1, player, sigma, sigma_fixed, reach, tree, terms, parts,
-                     cfv, total, sizes, ties, choice)  # fmt: skip
+            sub_best(binned[j] + 1, player, sigma, sigma_fixed, tree, parts, cfv, total, ties,
+                     choice)  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
