@@ -1,6 +1,7 @@
 """Profiles: construction from mappings, validation, JSON and CSV round trips."""
 
 import json
+import os
 from fractions import Fraction as F
 
 import numpy as np
@@ -95,6 +96,32 @@ def test_write_json_streams_the_same_bytes(tmp_path, rng, game, spec, kind):
     assert "".join(p._json_pieces(batch=7)) == p.to_json()
     q = Profile.from_json(path, g)
     assert q.exact == p.exact and list(q.probs) == list(p.probs)
+
+
+@pytest.mark.parametrize("how", ["two", "child fails", "no fork"])
+@pytest.mark.parametrize("spec", ["leduc(players=2)", "rhode_island(ranks=3,suits=2)"])
+def test_write_json_in_two_halves_writes_the_same_bytes(tmp_path, rng, monkeypatch, spec, how):
+    # a large profile's JSON is made in two halves at once (a forked child writes the
+    # second: toypoker.io.write_in_two); the bytes are to_json's whether the child
+    # writes its half, fails (its half made again here) or cannot be forked
+    import toypoker.io as tio
+    import toypoker.profile as tprof
+    from toypoker import load_game
+
+    monkeypatch.setattr(tprof, "PARALLEL_JSON_INFOSETS", 1)
+    if how == "child fails":
+        monkeypatch.setattr(tio, "_child_writes", lambda part, pieces: os._exit(3))
+    if how == "no fork":
+        monkeypatch.setattr(tio.sys, "platform", "darwin")
+    reaped: list[bool] = []  # whether the child wrote its half
+    real = tio._reaped
+    monkeypatch.setattr(tio, "_reaped", lambda pid, s: reaped.append(real(pid, s)) or reaped[-1])
+    p = Profile.random(load_game(spec), rng)
+    path = tmp_path / "p.json"
+    p.write_json(path)
+    assert path.read_bytes() == p.to_json().encode("utf-8")
+    assert reaped == {"two": [True], "child fails": [False], "no fork": []}[how]
+    assert sorted(x.name for x in tmp_path.iterdir()) == ["p.json"]  # nothing left
 
 
 @given(st.lists(st.floats(allow_nan=True, allow_infinity=True, width=64), max_size=40))

@@ -6,10 +6,13 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import shutil
+import signal
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
@@ -204,3 +207,87 @@ def exact_text(x: object) -> str:
         return str(x)
     finally:
         sys.set_int_max_str_digits(limit)
+
+
+def write_in_two(
+    fh: BinaryIO,
+    first: Callable[[], Iterator[str]],
+    second: Callable[[], Iterator[str]],
+    folder: str | Path,
+) -> None:
+    """Write ``first()``'s pieces then ``second()``'s to ``fh`` (UTF-8), the two made at
+    once on two cores: on Linux a forked child writes ``second()``'s into an unnamed
+    temporary file in ``folder`` while this process writes ``first()``'s, then the
+    child's file is copied after them.  Formatting a large profile is pure Python, one
+    core's work; Rhode Island's 0.4 GB of JSON text takes about half the time so.
+
+    Anything the child cannot do (no ``fork``, no room for the temporary file, a child
+    that fails or is still not done long after this half) falls back to making
+    ``second()``'s pieces here: the bytes are the same either way.  A child still
+    running when this process stops (an error, Ctrl-C) is killed and reaped.
+    """
+    part = None
+    pid = -1  # no child
+    if sys.platform.startswith("linux"):
+        try:
+            part = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115 -- closed below
+            pid = os.fork()
+        except OSError:
+            pid = -1
+    if pid == 0:
+        _child_writes(part, second)  # type: ignore[arg-type]  # never returns
+    try:
+        start = time.monotonic()
+        for piece in first():
+            fh.write(piece.encode("utf-8"))
+        if pid > 0:
+            done = _reaped(pid, max(60.0, 3 * (time.monotonic() - start)))
+            pid = -1
+            if done:
+                part.seek(0)  # type: ignore[union-attr]
+                shutil.copyfileobj(part, fh, 1 << 24)  # type: ignore[arg-type]
+                return
+        for piece in second():
+            fh.write(piece.encode("utf-8"))
+    finally:
+        if pid > 0:
+            _kill(pid)
+        if part is not None:
+            part.close()
+
+
+def _child_writes(part: BinaryIO, pieces: Callable[[], Iterator[str]]) -> None:
+    """The forked child of :func:`write_in_two`: write the pieces, flush, and leave at
+    once (``os._exit``: no inherited buffer flushed, no exit handler run), status 0 if
+    all were written."""
+    status = 1
+    try:
+        for piece in pieces():
+            part.write(piece.encode("utf-8"))
+        part.flush()
+        status = 0
+    except BaseException:  # noqa: BLE001 -- the parent makes these pieces itself then
+        status = 1
+    finally:
+        os._exit(status)
+
+
+def _reaped(pid: int, seconds: float) -> bool:
+    """Wait up to ``seconds`` for child ``pid``; whether it ended with status 0 (one
+    still running is killed and reaped: not done)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            return os.waitstatus_to_exitcode(status) == 0
+        if time.monotonic() > deadline:
+            _kill(pid)
+            return False
+        time.sleep(0.01)
+
+
+def _kill(pid: int) -> None:
+    """Kill child ``pid`` and reap it."""
+    with contextlib.suppress(OSError):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)

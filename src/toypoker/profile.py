@@ -36,7 +36,7 @@ from .checks import plain, plain_values, shown
 from .errors import ProfileError, SpecError
 from .game import ACTION_NAMES, Game, check_game
 from .games import canonical_spec
-from .io import atomic_open, atomic_write_text
+from .io import atomic_open, atomic_write_text, write_in_two, write_target
 from .spec import parse_number
 
 FORMAT = "toypoker-profile/1"
@@ -295,6 +295,14 @@ def check_rows(profile: Profile) -> None:
     if g.n_infosets and dev.max() > SUM_TOL:
         i = int(np.argmax(dev))
         raise ProfileError(f"probabilities at {g.infosets[i].label} sum to {sums[i]:.12g}, not 1")
+
+
+JSON_BATCH = 20_000
+"""Infosets a piece of a streamed profile file (:meth:`Profile.write_json`)."""
+
+PARALLEL_JSON_INFOSETS = 200_000
+"""A profile with this many infosets or more is written as JSON in two halves at once
+(:func:`toypoker.io.write_in_two`); a smaller one takes less than a second."""
 
 
 def _float_texts(xs: np.ndarray) -> list[str]:
@@ -659,20 +667,39 @@ class Profile:
         ...     f.read_text(encoding="utf-8") == p.to_json()
         True
         """
+        n = len(self.game.infosets)
         with atomic_open(path) as fh:
-            for piece in self._json_pieces():
-                fh.write(piece.encode("utf-8"))
+            if n < PARALLEL_JSON_INFOSETS:
+                for piece in self._json_pieces():
+                    fh.write(piece.encode("utf-8"))
+                return
+            mid = n // 2
+            write_in_two(
+                fh,
+                lambda: self._json_pieces(stop=mid),
+                lambda: itertools.chain(self._json_body(mid, n), [" }\n}\n"]),
+                write_target(path).parent,
+            )
 
-    def _json_pieces(self, batch: int = 20_000) -> Iterator[str]:
+    def _json_pieces(self, batch: int = JSON_BATCH, stop: int | None = None) -> Iterator[str]:
         """:meth:`to_json`'s text (``json.dumps(..., indent=1)``) in pieces of ``batch``
-        infosets."""
+        infosets; with ``stop``, only the head and the infosets before ``stop`` (the
+        rest: :meth:`_json_body` from ``stop`` on, then the closing braces)."""
         head = {"format": FORMAT, "game": self.game.spec, "exact": self.exact}
         text = json.dumps(head, indent=1)
-        infosets = self.game.infosets
-        if not infosets:
+        n = len(self.game.infosets)
+        if not n:
             yield text[:-2] + ',\n "infosets": {}\n}\n'
             return
         yield text[:-2] + ',\n "infosets": {\n'
+        yield from self._json_body(0, n if stop is None else stop, batch)
+        if stop is None:
+            yield " }\n}\n"
+
+    def _json_body(self, start: int, stop: int, batch: int = JSON_BATCH) -> Iterator[str]:
+        """The text of infosets ``start .. stop - 1`` in :meth:`_json_pieces`, in pieces of
+        ``batch``, each piece ending with its separator."""
+        infosets = self.game.infosets
         probs = self.probs
         dumps = json.encoder.encode_basestring_ascii  # json.dumps of a str, without the rest
         # runs of infosets at one node, as (labels, actions, first offset); hand vectors
@@ -680,8 +707,8 @@ class Profile:
         runs = getattr(infosets, "runs", None)
         templates: dict[tuple[str, ...], str] = {}  # an infoset's text, per action tuple
         n = len(infosets)
-        for lo in range(0, n, batch):
-            hi = min(n, lo + batch)
+        for lo in range(start, stop, batch):
+            hi = min(stop, lo + batch)
             if runs is None:
                 rows = [([i.label], i.actions, i.offset) for i in infosets[lo:hi]]
             else:
@@ -711,7 +738,6 @@ class Profile:
                 out.append(",\n".join([templates[actions]] * len(labels)).format(*args.ravel()))
             text = ",\n".join(out)
             yield text + (",\n" if hi < n else "\n")
-        yield " }\n}\n"
 
     def _json_values(self, xs: np.ndarray) -> list[str]:
         """The JSON text of each probability in ``xs``, as :meth:`to_json_dict` writes
