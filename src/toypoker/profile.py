@@ -36,7 +36,7 @@ from .checks import plain, plain_values, shown
 from .errors import ProfileError, SpecError
 from .game import ACTION_NAMES, Game, check_game
 from .games import canonical_spec
-from .io import atomic_open, atomic_write_text, write_in_two, write_target
+from .io import atomic_open, atomic_write_text, in_place, write_in_two, write_target
 from .spec import parse_number
 
 FORMAT = "toypoker-profile/1"
@@ -669,7 +669,7 @@ class Profile:
         """
         n = len(self.game.infosets)
         with atomic_open(path) as fh:
-            if n < PARALLEL_JSON_INFOSETS:
+            if n < PARALLEL_JSON_INFOSETS or in_place(path):  # a pipe, a device: one writer
                 for piece in self._json_pieces():
                     fh.write(piece.encode("utf-8"))
                 return
