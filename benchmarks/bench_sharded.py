@@ -10,11 +10,12 @@ between checks: the shards already hold the state, which is gathered at the end 
 batch); printed: the median seconds an
 iteration, the ratio to in process (the overhead of sharding; below 1: a speed-up),
 the bytes moved an iteration (each step's reach rows and root values, and the state
-slices gathered at the end of the batch, over the batch), the memory of the driver and of each
-worker after the build (resident set, the largest worker's; a worker builds the whole game,
-cuts its piece and lets the rest go), the bytes of the largest shard's arrays (its piece of
-the kernel and its state) beside the whole kernel's and state's in process, and whether
-every round's state equals the in-process one bit for bit.
+slices gathered at the end of the batch, over the batch), the seconds to start the
+shards (the driver cuts each worker's piece and sends it: the MB sent), the memory of
+the driver and of each worker once started (resident set, and its peak, the largest
+worker's: a worker never builds the game), the bytes of the largest shard's arrays (its
+piece of the kernel and its state) beside the whole kernel's and state's in process, and
+whether every round's state equals the in-process one bit for bit.
 
 On this 2-core machine two shards run in parallel at best, and the driver's top runs
 between them; four shards on two cores share them.  The machine load is printed before
@@ -57,9 +58,17 @@ def rss_mb(pid: int | None = None) -> float:
     return float("nan")
 
 
-def worker_rss(client) -> float:
-    """The largest resident set of the cluster's workers, MB."""
-    return max(client.run(rss_mb).values())
+def peak_mb() -> float:
+    """The peak resident memory of this process in MB (Linux ``/proc``: ``VmHWM``)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def worker_rss(client) -> tuple[float, float]:
+    """The largest resident set of the cluster's workers, and the largest peak, MB."""
+    return max(client.run(rss_mb).values()), max(client.run(peak_mb).values())
 
 
 def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
@@ -71,7 +80,7 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
     import toypoker as tp
     from toypoker.layouts.engine import vector_of
     from toypoker.layouts.vector.regrets import init
-    from toypoker.layouts.vector.sharded import ShardedKernel, local_builds
+    from toypoker.layouts.vector.sharded import ShardedKernel
     from toypoker.solvers.cfr import kernel_steps
     from toypoker.solvers.registry import get_method, parse_options
     from toypoker.threads import kernel_threads
@@ -86,18 +95,17 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
     state = kernel_steps(kernel, init(vg), opts, 1)  # compiled, and a state to start from
     clusters = {}
     for k in ks:
-        # as toypoker's own LocalCluster: no Dask memory limit, the builds in waves that fit
+        # as toypoker's own LocalCluster: no Dask memory limit
         cluster = LocalCluster(n_workers=k, processes=True, threads_per_worker=1,
                                dashboard_address=None, silence_logs=50,
                                memory_limit=0)  # fmt: skip
         client = Client(cluster)
         t1 = time.perf_counter()
-        builds = local_builds(spec, k)
-        print(f"{k} workers: {builds} build(s) at a time", flush=True)
-        sk = ShardedKernel(vg, client, builds=builds)
+        sk = ShardedKernel(vg, client)
+        started = time.perf_counter() - t1
         kernel_steps(sk, state, opts, 1)  # the workers' kernels compiled
         piece = max(a.nbytes().result() for a in sk.actors) / 1e6  # the largest shard's arrays
-        clusters[k] = (cluster, client, sk, time.perf_counter() - t1, worker_rss(client), piece)
+        clusters[k] = (cluster, client, sk, started, worker_rss(client), piece)
     times: dict[object, list[float]] = {"in": [], **{k: [] for k in ks}}
     moved = {k: [] for k in ks}
     same = True
@@ -126,15 +134,16 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
     print(f"{kernel.entries:,} node-hand entries, {len(seg) - 2} public subtrees below the cut, "
           f"{seg[1] - seg[0]} nodes above; built in {built:.1f} s; driver {rss_mb():.0f} MB "
           f"resident; the kernel's arrays and the CFR state {whole:.0f} MB\n")  # fmt: skip
-    print("| run | s / iteration | vs in process | MB moved / iteration | start s | "
-          "worker MB | shard arrays MB | same state |")  # fmt: skip
-    print("|---|---:|---:|---:|---:|---:|---:|---|")
-    print(f"| in process, 1 thread | {base:.4f} | 1.00x | 0 | - | - | {whole:.0f} | - |")
+    print("| run | s / iteration | vs in process | MB moved / iteration | start s | MB sent "
+          "at start | worker MB | worker peak MB | shard arrays MB | same state |")  # fmt: skip
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print(f"| in process, 1 thread | {base:.4f} | 1.00x | 0 | - | - | - | - | {whole:.0f} | - |")
     for k in ks:
         med = statistics.median(times[k])
-        start, mb, piece = clusters[k][3], clusters[k][4], clusters[k][5]
+        sk, start, (mb, peak), piece = clusters[k][2:]
         print(f"| {k} workers | {med:.4f} | {med / base:.2f}x | "
-              f"{statistics.median(moved[k]) / 1e6:.3f} | {start:.1f} | {mb:.0f} | "
+              f"{statistics.median(moved[k]) / 1e6:.3f} | {start:.1f} | "
+              f"{sk.sent_at_start / 1e6:.0f} | {mb:.0f} | {peak:.0f} | "
               f"{piece:.0f} | {'yes' if same else 'NO'} |")  # fmt: skip
     for cluster, client, sk, *_ in clusters.values():
         sk.close()
@@ -155,8 +164,6 @@ def main() -> None:
     print(f"load before: {load()} (1/5/15 min), cores: {os.cpu_count()}")
     for spec in args.game or [g for g in GAMES if args.only in g]:
         its = args.iterations or (3 if spec == "rhode_island" else 10)
-        # each worker builds the whole game before it keeps its piece (Rhode Island: 4 GB
-        # at the peak a worker, 4 workers 16 GB on this 24 GB machine)
         bench(spec, ks, args.reps, its)
     print(f"\nload after: {load()}; medians of {args.reps} interleaved rounds")
 

@@ -5,10 +5,10 @@ nodes x players x hands = entries; bytes = ``toypoker.vector.size.vector_bytes``
 cut of :func:`toypoker.vector.subtrees.split` (nodes above it ``T``, subtrees ``S``),
 and from these, for ``k`` workers:
 
-* **memory per worker**: each worker builds the whole game (``B``: its peak today),
-  then keeps its piece (``toypoker.vector.pieces``): about ``B / k`` plus the cut's
-  buffers, what it holds while it iterates (and its peak too, once a worker can build its
-  piece alone: not done);
+* **memory**: the driver builds the whole game (``B``) and holds it; it cuts each
+  worker's piece (``toypoker.vector.pieces``) and sends it, so a worker holds about
+  ``B / k`` plus the cut's buffers, at its peak too (building each piece on its worker,
+  with no whole game on the driver, is not done);
 * **bytes exchanged an iteration**: a player step sends each shard the top's reach rows
   and strategy (``n x T x H`` numbers) and gets back its subtrees' root values
   (``S x H`` in all): ``n x (k x n x T x H + S x H) x 8`` bytes;
@@ -187,7 +187,7 @@ def main() -> None:
         print(f"{c.public_nodes:,} public nodes x {n} players x {hands} hands = {entries:,} "
               f"entries; whole game {size_text(whole)}; cut: {top} nodes above, {subs:,} "
               f"subtrees ({how}); in process ({source}) {t_in:.3g} s an iteration\n")  # fmt: skip
-        print("| workers | memory a worker today | a worker, shards holding their subtrees | "
+        print("| workers | the driver (the whole game) | a worker (its piece) | "
               "bytes exchanged / iteration | projected s / iteration |")  # fmt: skip
         print("|---:|---:|---:|---:|---:|")
         for k in KS:

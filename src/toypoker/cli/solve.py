@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
@@ -106,14 +107,19 @@ def _check_sharding(
             f"--scheduler shards the vector layout's CFR kernel; {spec} runs on the deal "
             "table here (--layout vector to force hand vectors)"
         )
-    need = shard_bytes(spec)
     where = f"{scheduler} ({workers} workers)" if workers else scheduler
-    size = "its size uncounted" if need is None else f"~{size_text(need)}"
+    k = workers or (os.cpu_count() or 1 if scheduler == "local" else None)  # as open_client
+    need = shard_bytes(spec, k or 1)
+    if need is None:
+        size = ""
+    elif k is None:  # a scheduler's workers, not counted here
+        size = f" (~{size_text(need)} over all of them)"
+    else:
+        size = f" (~{size_text(need)} each, besides the worker process)"
     err.print(
-        f"sharded over dask at {where}: each worker builds the whole game ({size} at its "
-        "peak), then keeps its share of the subtrees (about 1/workers of it, plus the part "
-        "above the cut)"
-        + ("; as many build at a time as the free memory holds" if scheduler == "local" else ""),
+        f"sharded over dask at {where}: this process builds the game and sends each "
+        f"worker its share of the subtrees{size}: about 1/workers of the game, plus "
+        "the part above the cut",
         highlight=False,
         soft_wrap=True,
     )

@@ -32,7 +32,6 @@ from ..checks import check_callable, check_int, check_number, check_path
 from ..errors import ToypokerError
 from ..evaluate import Evaluation, evaluate
 from ..game import Game, check_game
-from ..games import max_bytes_allowed
 from ..interrupts import caused_by_interrupt, deferred_interrupts
 from ..kernels import KernelEvaluation, kernel_for
 from ..kernels import evaluate as kernel_evaluate
@@ -145,7 +144,7 @@ class Solver:
                 f"on {self.game.spec} ({self.game.layout} layout) runs in process"
             )
         with kernel_threads(self.threads):
-            self.sharded = start_shards(vg, cluster, workers, max_bytes_allowed())
+            self.sharded = start_shards(vg, cluster, workers)
 
     def close(self, quiet: bool = False) -> None:
         """Release a sharded run's workers (closing the cluster it started); idempotent.

@@ -17,7 +17,8 @@ about ``1/k`` of the kernel's memory, plus the top.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
@@ -58,6 +59,42 @@ class Piece:
         arrays = [*self.tree, *self.terms, *self.parts, *self.infos, *self.work]
         return sum(a.nbytes for a in arrays if isinstance(a, np.ndarray))
 
+    def payload(self) -> dict[str, Any]:
+        """The piece as numpy arrays, numbers and lists of them, its work buffers left
+        out (zeros, made where it runs: :meth:`from_payload`): what the driver of a
+        sharded solve sends a worker."""
+        out: dict[str, Any] = {f.name: getattr(self, f.name) for f in fields(self)}
+        reach = out.pop("work")[0]
+        out["players"], _, out["hands"] = reach.shape
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> Piece:
+        """The piece of :meth:`payload`, with fresh work buffers.
+
+        Examples
+        --------
+        >>> from toypoker import load_game
+        >>> from toypoker.layouts.engine import vector_of
+        >>> from toypoker.vector.kernel import vector_kernel
+        >>> k = vector_kernel(vector_of(load_game("kuhn(players=3)", layout="vector")))
+        >>> p = cut_piece(k, np.arange(2), work=False)
+        >>> q = Piece.from_payload(p.payload())
+        >>> [a.shape for a in q.work] == [(3, len(q.tree[0]), 4), (len(q.tree[0]), 4),
+        ...                               (3, q.n_sigma)]
+        True
+        """
+        got = {k: tuple(v) if isinstance(v, list) else v for k, v in payload.items()}
+        players, hands = int(got.pop("players")), int(got.pop("hands"))
+        return cls(**got, work=_work(players, len(got["tree"][0]), hands, int(got["n_sigma"])))
+
+
+def _work(players: int, nodes: int, hands: int, actions: int) -> tuple[np.ndarray, ...]:
+    """A piece's work buffers: reach (players x nodes x hands), values (nodes x hands)
+    and instantaneous regrets (players x actions), zeros."""
+    return (np.zeros((players, nodes, hands)), np.zeros((nodes, hands)),
+            np.zeros((players, actions)))  # fmt: skip
+
 
 def _ranges(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     """The concatenation of ``arange(lo[i], hi[i])`` (int64)."""
@@ -85,8 +122,10 @@ def segment_actions(k: VectorKernel, segments: np.ndarray) -> np.ndarray:
     return np.sort(_ranges(offset[infosets], offset[infosets + 1]))
 
 
-def cut_piece(k: VectorKernel, subtrees: np.ndarray) -> Piece:
-    """The piece of ``k`` that runs ``subtrees`` (0-based subtree ids, ascending).
+def cut_piece(k: VectorKernel, subtrees: np.ndarray, work: bool = True) -> Piece:
+    """The piece of ``k`` that runs ``subtrees`` (0-based subtree ids, ascending);
+    ``work=False``: its work buffers empty but shaped (the driver of a sharded solve
+    cuts the pieces it sends: the workers make their own buffers).
 
     Examples
     --------
@@ -162,14 +201,17 @@ def cut_piece(k: VectorKernel, subtrees: np.ndarray) -> Piece:
         cum([0, *n_act.tolist()]).astype(np.int64),
     )
     n = k.work[0].shape[0]
-    work = (np.zeros((n, len(nodes), n_hands)), np.zeros((len(nodes), n_hands)),
-            np.zeros((n, len(actions))))  # fmt: skip
+    if work:
+        buffers = _work(n, len(nodes), n_hands, len(actions))
+    else:  # read-only views of one zero: shaped, no memory (Piece.payload reads shapes)
+        shapes = ((n, len(nodes), n_hands), (len(nodes), n_hands), (n, len(actions)))
+        buffers = tuple(np.broadcast_to(np.zeros(1), shape) for shape in shapes)
     return Piece(
         tree=tree,
         terms=tuple(terms),
         parts=parts,
         infos=infos,
-        work=work,
+        work=buffers,
         sizes=k.sizes.copy(),
         n_sigma=len(actions),
         top_nodes_at=node_at[np.sort(by_seg[0])],

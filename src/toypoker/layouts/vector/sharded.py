@@ -20,17 +20,15 @@ bit for bit in practice).  Between batches of iterations the shards' slices of t
 state are gathered into the usual :class:`~toypoker.solvers.cfr.CFRState`, which the
 solver checks, checkpoints and resumes as it does in process (on any cluster size).
 
-Each worker builds the whole game from its spec (its peak: :func:`shard_bytes`, said
-before anything is built), then keeps only its piece -- the top and its subtrees,
-re-indexed (:func:`toypoker.vector.pieces.cut_piece`) -- and lets the rest go: a worker
-holds about ``1/k`` of the kernel's arrays and state at ``k`` shards, plus the top
-(``benchmarks/bench_sharded.py`` measures it).  Building only the piece is not done:
-the peak of each worker is still the whole game's build.  On a LocalCluster the workers
-share this machine's memory, so they build in waves, as many at a time as the memory
-available holds at that peak (:func:`build_waves`), and the LocalCluster's workers have
-no Dask memory limit (a limit of the memory over the workers would stop a worker in the
-middle of its build).  The driver holds the whole game (it runs the top, gathers the
-state and checks NashConv).
+The driver builds the game; the workers never do.  The driver cuts each shard's piece
+-- the top and its subtrees, re-indexed (:func:`toypoker.vector.pieces.cut_piece`) --
+one at a time and sends it to its worker (``Client.scatter``), where the
+:class:`Shard` actor keeps it and makes its own work buffers.  A worker holds about
+``1/k`` of the kernel's arrays and state at ``k`` shards, plus the top, and that is
+its peak too (:func:`shard_bytes` counts it before anything is built;
+``benchmarks/bench_sharded.py`` measures it).  The driver holds the whole game (it runs
+the top, cuts the pieces, gathers the state and checks NashConv), and one piece beside
+it while it sends that piece.
 """
 
 from __future__ import annotations
@@ -44,10 +42,9 @@ import numpy as np
 
 from ...dask_client import close_client, open_client
 from ...errors import ToypokerError
-from ...vector.kernel import VectorKernel, vector_kernel
+from ...vector.kernel import vector_kernel
 from ...vector.layout import VectorGame
-from ...vector.pieces import cut_piece, segment_actions
-from ...vector.size import vector_bytes
+from ...vector.pieces import Piece, cut_piece, segment_actions
 from ...vector.subtrees import deal as bins_of
 from ...vector.subtrees import sub_reach, sub_step, weights
 
@@ -82,51 +79,23 @@ def deal(weight: np.ndarray, k: int) -> list[np.ndarray]:
     return [np.sort(b) for b in bins_of(weight, k)]
 
 
-def _fingerprint(kernel: VectorKernel) -> tuple[int, ...]:
-    """What a shard's build must share with the driver's: sizes and the cut."""
-    seg, tseg, iseg = kernel.parts[1], kernel.parts[2], kernel.parts[5]
-    return (len(kernel.tree[0]), len(kernel.work[2][0]), *seg.tolist(), *tseg.tolist(),
-            *iseg.tolist())  # fmt: skip
-
-
-def _trim() -> None:
-    """Give freed heap memory back to the system (glibc's ``malloc_trim``; elsewhere
-    nothing): the whole game's many small objects are freed but would stay resident."""
-    with contextlib.suppress(Exception):  # not glibc: the memory stays with the process
-        import ctypes
-
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
-
-
 class Shard:
-    """One worker's subtrees (a Dask actor): the game built from ``spec`` on hand vectors,
-    cut to the piece that runs ``subtrees`` (:func:`~toypoker.vector.pieces.cut_piece`)
-    and the whole build let go, the state of the piece's flat actions kept between calls.
+    """One worker's subtrees (a Dask actor): the piece of the game that runs them
+    (:func:`~toypoker.vector.pieces.cut_piece`, cut and sent by the driver as
+    :meth:`~toypoker.vector.pieces.Piece.payload`), and the state of the piece's flat
+    actions, kept between calls.  The worker never builds the game.
     """
 
-    def __init__(self, spec: str, subtrees: np.ndarray, max_bytes: int | None = None):
-        import gc
-
-        from .. import load_game  # the layouts package imports this module
-        from ..engine import vector_of
-
-        vg = vector_of(load_game(spec, layout="vector", max_bytes=max_bytes))
-        assert vg is not None
-        k = vector_kernel(vg)
-        if k is None:
-            raise ToypokerError(f"{spec}: no fused kernel to shard")
-        self.built = _fingerprint(k)
-        self.piece = cut_piece(k, np.asarray(subtrees, dtype=np.int64))
-        del vg, k  # the whole game goes: the worker keeps its piece
-        gc.collect()
-        _trim()
+    def __init__(self, payload: dict[str, Any]):
+        self.piece = Piece.from_payload(payload)
         n_sigma = self.piece.n_sigma
         self.sigma, self.regrets, self.average = (np.zeros(n_sigma) for _ in range(3))
-        self.segments = np.arange(1, len(subtrees) + 1, dtype=np.int64)
+        self.segments = np.arange(1, len(self.piece.roots_at) + 1, dtype=np.int64)
 
-    def fingerprint(self) -> tuple[int, ...]:
-        """The driver checks its build against this (:func:`_fingerprint`)."""
-        return self.built
+    def version(self) -> str:
+        """The toypoker version this worker runs (the driver's must be the same: the
+        piece's arrays are laid out for its compiled segment functions)."""
+        return _version()
 
     def nbytes(self) -> int:
         """The bytes this shard's arrays hold (its piece and its state)."""
@@ -163,42 +132,38 @@ class Shard:
         return cfv[c.roots_at].copy() if values_of >= 0 else None
 
 
-def build_waves(n: int, peak: int | None, available: int | None) -> int:
-    """How many of ``n`` shards build at a time on one machine with ``available`` bytes
-    free: as many as fit at ``peak`` bytes each, once one more peak is set aside for the
-    pieces the built shards keep (together at most about the whole game); at least one,
-    all where either size is unknown.
+#: Bytes a hand entry takes in a shard: the kernel's arrays and the CFR state (regrets,
+#: averages, strategy), measured by ``benchmarks/bench_sharded.py`` at 31.2 B an entry on
+#: Rhode Island (1,091 MB for 34,981,128 entries, and on its 8-rank deck) and 25.5 B on
+#: ``rhode_island(players=3,ranks=3)``
+SHARD_BYTES_PER_ENTRY = 32
+
+
+def _version() -> str:
+    from ... import __version__
+
+    return __version__
+
+
+def shard_bytes(spec: str, shards: int) -> int | None:
+    """Bytes one of ``shards`` workers holds for its piece (sent by the driver) and its
+    CFR state: ``1/shards`` of the game's hand entries at :data:`SHARD_BYTES_PER_ENTRY`
+    each (the part above the cut, which every piece holds, is a few dozen nodes of
+    tens of thousands: not counted), besides the worker process itself (Python, numba
+    and Dask: about 0.3 GB); counted before anything is built, ``None`` where the spec
+    is not counted.
 
     Examples
     --------
-    >>> build_waves(4, 4 * 2**30, 15 * 2**30), build_waves(4, None, 1), build_waves(4, 10, 5)
-    (2, 4, 1)
+    >>> round(shard_bytes("rhode_island", 2) / 2**20)
+    534
     """
-    if not peak or available is None:
-        return n
-    return max(1, min(n, int(available // peak) - 1))
-
-
-def local_builds(spec: str, n: int) -> int:
-    """:func:`build_waves` for ``n`` shards of ``spec`` on this machine, now: its free
-    memory (``psutil``) and the counted peak (:func:`shard_bytes`)."""
-    import psutil  # distributed's dependency
-
-    return build_waves(n, shard_bytes(spec), psutil.virtual_memory().available)
-
-
-def shard_bytes(spec: str) -> int | None:
-    """Bytes one worker needs at its peak (it builds the whole game before it cuts its
-    piece: the larger of the build and of CFR's peak on the game, as ``toypoker solve``
-    says before building), counted before anything is built; ``None`` where the spec is
-    not counted."""
-
     from ..choice import vector_count  # the layouts package imports this module
 
     counted = vector_count(spec)
     if counted is None:
         return None
-    return max(counted.vector_bytes, vector_bytes(spec, counted))  # CFR's peak, or the build's
+    return -(-counted.entries * SHARD_BYTES_PER_ENTRY // max(1, shards))
 
 
 class ShardedKernel:
@@ -208,20 +173,15 @@ class ShardedKernel:
     Parameters
     ----------
     vg
-        The game on hand vectors (the driver's copy: it runs the top and checks).
+        The game on hand vectors (the driver's copy: it runs the top, cuts the shards'
+        pieces and checks).
     client
         A ``distributed.Client``; one shard a worker, pinned to it.
     shards
         How many shards (default: one a worker; at most the subtree count).
-    max_bytes
-        The size budget each worker builds the game under (the driver's).
-    builds
-        How many shards build the game at a time (default: all at once); the next
-        start once these have cut their pieces.
     """
 
-    def __init__(self, vg: VectorGame, client: Any, shards: int | None = None,
-                 max_bytes: int | None = None, builds: int | None = None):  # fmt: skip
+    def __init__(self, vg: VectorGame, client: Any, shards: int | None = None):
         k = vector_kernel(vg)
         if k is None:
             raise ToypokerError(f"{vg.game.spec}: no fused kernel on hand vectors to shard")
@@ -236,41 +196,37 @@ class ShardedKernel:
         self.subtrees = deal(weight, n)
         self.workers = [workers[i % len(workers)] for i in range(n)]
         self.actors = []
-        wave = builds or n
-        for lo in range(0, n, wave):
-            futures = [
-                client.submit(
-                    Shard,
-                    vg.game.spec,
-                    self.subtrees[i],
-                    max_bytes,
-                    actor=True,
-                    workers=[self.workers[i]],
-                    allow_other_workers=False,
-                    pure=False,
+        self.sent_at_start = 0  # the pieces' bytes (their arrays; the work buffers are made there)
+        for i in range(n):  # one piece at a time: the driver holds one beside the game
+            piece = cut_piece(k, self.subtrees[i], work=False)
+            self.sent_at_start += piece.nbytes() - sum(a.nbytes for a in piece.work)
+            try:
+                sent = client.scatter(piece.payload(), workers=[self.workers[i]], direct=True)
+                del piece
+                self.actors.append(
+                    client.submit(
+                        Shard, sent, actor=True, workers=[self.workers[i]],
+                        allow_other_workers=False, pure=False,
+                    ).result()
                 )  # fmt: skip
-                for i in range(lo, min(n, lo + wave))
-            ]
-            for i, f in enumerate(futures, start=lo):
-                try:
-                    self.actors.append(f.result())
-                except ToypokerError:
-                    raise
-                except Exception as exc:  # noqa: BLE001 - a worker that cannot build the game
-                    raise self._lost(i, "start", exc) from None
-        want = _fingerprint(k)
-        for i, got in enumerate(self._calls("fingerprint", ())):
-            if tuple(got) != want:
+            except ToypokerError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a worker that cannot take its piece
+                raise self._lost(i, "start", exc) from None
+            del sent  # the actor holds the arrays; the worker's copy of the payload goes
+        self.bytes_moved = 0  # in the iterations' exchanges and the state's loads and gathers
+        mine = _version()
+        for i, theirs in enumerate(self._calls("version", ())):
+            if theirs != mine:
                 raise ToypokerError(
-                    f"shard {i} on {self.workers[i]} built a different game (another "
-                    "toypoker version on the worker?)"
+                    f"shard {i} on {self.workers[i]} runs toypoker {theirs}, this process "
+                    f"{mine}: install the same version on the workers"
                 )
         self.mine = [segment_actions(k, s + 1) for s in self.subtrees]
         self.top_actions = segment_actions(k, np.zeros(1, dtype=np.int64))
         order = k.parts[0]
         self.top_nodes = order[seg[0] : seg[1]]
         self.roots = [order[seg[s + 1]] for s in self.subtrees]
-        self.bytes_moved = 0
         # the whole state as last gathered: what the shards hold (a batch from it sends none)
         self.held: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         self.owner: tuple[Any, Any, bool] = (client, None, False)  # what close() closes
@@ -392,18 +348,16 @@ class ShardedKernel:
         self.held = (sigma.copy(), regrets.copy(), average.copy())
 
 
-def start(vg: VectorGame, cluster: object, workers: int | None = None,
-          max_bytes: int | None = None) -> ShardedKernel:  # fmt: skip
+def start(vg: VectorGame, cluster: object, workers: int | None = None) -> ShardedKernel:
     """A :class:`ShardedKernel` of ``vg`` on ``cluster``: a ``distributed.Client``,
     ``"local"`` (a LocalCluster of ``workers`` processes; default one a CPU) or a
     ``tcp://`` scheduler address (:func:`toypoker.dask_client.open_client`).  One shard
     a worker (``workers`` of them at most on a given cluster)."""
-    # no Dask memory limit on a LocalCluster: the builds go in waves that fit instead
+    # no Dask memory limit on a LocalCluster: the shards' arrays live in actors, which
+    # Dask cannot spill, so a limit could only pause or restart a worker mid-run
     client, own_cluster, own = open_client(cluster, workers, memory_limit=0)
-    # a LocalCluster's workers share this machine's memory
-    builds = None if own_cluster is None else local_builds(vg.game.spec, len(_workers(client)))
     try:
-        kernel = ShardedKernel(vg, client, workers, max_bytes, builds)
+        kernel = ShardedKernel(vg, client, workers)
     except BaseException:
         close_client(client, own_cluster, own, quiet=True)
         raise
