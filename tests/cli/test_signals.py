@@ -360,6 +360,24 @@ SIGNAL_CASES: tuple[SignalCase, ...] = (
         r"toypoker: claims: ([2-9]|\d\d+)/",
         _literature_rows_kept,
     ),
+    SignalCase(  # a sharded solve: its LocalCluster's worker ends too (run_and_signal)
+        "solve-sharded",
+        (
+            "solve",
+            "rhode_island(ranks=3,suits=2,cap=1)",
+            "--iterations",
+            "100000000",
+            "--checkpoint",
+            "ck.npz",
+            "--no-table",
+            "--scheduler",
+            "local",
+            "--workers",
+            "1",
+        ),
+        r"toypoker: cfr\+ rhode_island.*: [1-9]\d*/",
+        _solve_saved_a_checkpoint,
+    ),  # fmt: skip
 )
 
 

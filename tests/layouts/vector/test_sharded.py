@@ -103,6 +103,28 @@ def test_every_iteration_equals_the_in_process_run(client, spec, method, options
     assert sharded.bytes_moved > 0
 
 
+def test_two_sharded_runs_on_one_cluster_keep_their_own_pieces(client, monkeypatch):
+    # each piece is sent under a key of its own (a key sent twice is the same data to
+    # dask: a piece under another shard's key would run that shard's subtrees), and two
+    # kernels alive on the same workers at once each equal their in-process run
+    keys: list[str] = []
+    scatter = client.scatter
+
+    def spy(data, *args, **kwargs):
+        sent = scatter(data, *args, **kwargs)
+        keys.extend(f.key for f in (sent.values() if isinstance(sent, dict) else sent))
+        return sent
+
+    monkeypatch.setattr(client, "scatter", spy)
+    opts = parse_options(get_method("cfr+"), {})
+    games = [vector_of(tp.load_game(spec, layout="vector")) for spec in (RI, HOLDEM3)]
+    kernels = [ShardedKernel(vg, client, 2) for vg in games]
+    assert len(keys) == 4 and len(set(keys)) == 4, keys
+    for vg, sk in zip(games, kernels, strict=True):
+        _state_equal(kernel_steps(vector_kernel(vg), init(vg), opts, 3),
+                     kernel_steps(sk, init(vg), opts, 3))  # fmt: skip
+
+
 def test_solve_on_a_cluster_equals_solve_in_process_and_resumes_anywhere(client, tmp_path):
     g = tp.load_game(RI)
     here = tp.solve(g, "pdcfr+", iterations=60)

@@ -34,6 +34,7 @@ it while it sends that piece.
 from __future__ import annotations
 
 import contextlib
+import sys
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -140,9 +141,8 @@ SHARD_BYTES_PER_ENTRY = 32
 
 
 def _version() -> str:
-    from ... import __version__
-
-    return __version__
+    """``toypoker.__version__`` (the package is loaded: this module is part of it)."""
+    return str(getattr(sys.modules.get("toypoker"), "__version__", "?"))
 
 
 def shard_bytes(spec: str, shards: int) -> int | None:
@@ -201,7 +201,11 @@ class ShardedKernel:
             piece = cut_piece(k, self.subtrees[i], work=False)
             self.sent_at_start += piece.nbytes() - sum(a.nbytes for a in piece.work)
             try:
-                sent = client.scatter(piece.payload(), workers=[self.workers[i]], direct=True)
+                # one object under a fresh key (a dict scattered alone would be scattered
+                # key by key, under its own keys: the same for every shard)
+                (sent,) = client.scatter(
+                    [piece.payload()], workers=[self.workers[i]], direct=True, hash=False
+                )
                 del piece
                 self.actors.append(
                     client.submit(
