@@ -183,6 +183,19 @@ def test_seed_spread_and_compare_and_deviations(game):
     assert again.runs == (r,)
     with pytest.raises(ToypokerError, match="not a method run"):
         MethodRun.from_json_dict({"method": "cfr+"})
+    # Ctrl-C before a method's run handles it (its set-up, a first compile): the methods
+    # finished are kept and the one cut is named, as for a Ctrl-C during its iterations
+    real_run = Solver.run
+
+    def cut_fp(self, *args, **kwargs):
+        if self.method.name == "fp":
+            raise KeyboardInterrupt
+        return real_run(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(Solver, "run", cut_fp)
+        cut = compare(g, ["cfr+", "fp"], seconds=0.3)
+    assert [r.method for r in cut.runs] == ["cfr+"] and cut.interrupted == "fp"
     # uniform play is not one of Kuhn's (1950) equilibria: with a King a player
     # should always call, so both players gain by deviating; the LP's profile is certified
     k = game("kuhn(players=2)")

@@ -309,19 +309,23 @@ def compare(
     for m in ms:
         if m.name in finished:
             continue
-        try:
-            solver = Solver(game, m.name, seed=seed if m.stochastic else None)
-        except ToypokerError as exc:
-            skipped.append((m.name, str(exc)))
-            continue
 
         def report(t: int, nc: float | None, name: str = m.name) -> None:
             if progress is not None:
                 progress(name, t, nc)
 
-        report(0, None)  # the method starts (a one-shot LP reports nothing until solved)
-        result = solver.run(None, seconds=seconds, progress=report)
-        if result.stopped is Stopped.INTERRUPTED:
+        try:
+            try:
+                solver = Solver(game, m.name, seed=seed if m.stochastic else None)
+            except ToypokerError as exc:
+                skipped.append((m.name, str(exc)))
+                continue
+            report(0, None)  # the method starts (a one-shot LP reports nothing until solved)
+            result = solver.run(None, seconds=seconds, progress=report)
+            cut = result.stopped is Stopped.INTERRUPTED
+        except KeyboardInterrupt:  # before the run's own handling began (its set-up, a
+            cut = True  # first compile): the methods finished are kept all the same
+        if cut:
             runs = tuple(finished[n.name] for n in ms if n.name in finished)
             return Comparison(
                 game, float(seconds), seed, target, runs, tuple(skipped), interrupted=m.name
