@@ -3,8 +3,12 @@
 1. Internal links: every ``href``/``src`` of every built HTML page that points inside
    the site names an existing file, and its ``#fragment`` an existing ``id`` there
    (Sphinx's ``linkcheck`` builder checks external links; these are ours).
-2. Rendering: the home page and one tutorial are rendered in headless Chromium and
-   each screenshot must be non-blank (a page that failed to render is one colour).
+2. Offline: no page loads an asset (script, stylesheet, image, frame) from another
+   host, and no page's text shows a path of the machine that built it (``/tmp/...``,
+   ``/root/...``, ``/home/...``, ``/work/...``).
+3. Rendering: the home page, one tutorial and the pages added by issue 48 are rendered
+   in headless Chromium and each screenshot must be non-blank (a page that failed to
+   render is one colour).
 
 Usage: ``python .ci/check_docs.py docs/_build/html [--shots DIR]``; exit 1 on a problem.
 """
@@ -12,6 +16,7 @@ Usage: ``python .ci/check_docs.py docs/_build/html [--shots DIR]``; exit 1 on a 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -20,8 +25,15 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-#: pages rendered in Chromium: the home page and one executed tutorial
-RENDERED = ("index.html", "tutorials/kuhn.html")
+#: pages rendered in Chromium: the home page, one executed tutorial, and the pages of
+#: issue 48 (installation, FAQ, citing, methods, findings, benchmarks, the solvers'
+#: formulas)
+RENDERED = (
+    "index.html", "tutorials/kuhn.html", "installation.html", "faq.html", "citing.html",
+    "methods.html", "findings.html", "benchmarks.html", "explanation/solvers.html",
+)  # fmt: skip
+#: a path of the building machine, in a page's text
+MACHINE_PATH = re.compile(r"(?<![\w.~])/(?:tmp|root|home|work|Users)/[\w.-]")
 
 
 class _Page(HTMLParser):
@@ -29,13 +41,24 @@ class _Page(HTMLParser):
         super().__init__()
         self.ids: set[str] = set()
         self.links: list[str] = []
+        self.assets: list[str] = []  # what the browser loads: scripts, styles, images
+        self.text: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        rel = dict(attrs).get("rel") or ""
         for key, value in attrs:
             if key in ("id", "name") and value:
                 self.ids.add(value)
             if value and (key == "href" or (key == "src" and tag in ("img", "script"))):
                 self.links.append(value)
+            loads = (key == "src" and tag in ("img", "script", "iframe", "source", "video")) or (
+                key == "href" and tag == "link" and rel not in ("canonical", "alternate")
+            )
+            if value and loads:
+                self.assets.append(value)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
 
 
 def _parse(path: Path) -> _Page:
@@ -67,6 +90,29 @@ def broken_links(site: Path) -> list[str]:
                 ids = pages[target].ids if target in pages else _parse(target).ids
                 if unquote(parts.fragment) not in ids:
                     problems.append(f"{where} (no such anchor)")
+    return problems
+
+
+def _pages(site: Path) -> dict[Path, _Page]:
+    return {
+        p: _parse(p)
+        for p in sorted(site.rglob("*.html"))
+        if not p.relative_to(site).parts[0].startswith("_")
+    }
+
+
+def offline_problems(site: Path) -> list[str]:
+    """Every asset a page loads from another host, and every machine path in a page's
+    text."""
+    problems = []
+    for path, page in _pages(site).items():
+        where = path.relative_to(site)
+        for asset in page.assets:
+            parts = urlsplit(asset)
+            if parts.scheme in ("http", "https") or asset.startswith("//"):
+                problems.append(f"{where}: loads {asset} (remote)")
+        for m in MACHINE_PATH.finditer("".join(page.text)):
+            problems.append(f"{where}: shows a machine path ({m.group(0)}...)")
     return problems
 
 
@@ -104,6 +150,10 @@ def main(argv: list[str] | None = None) -> int:
     problems = broken_links(site)
     for p in problems:
         print(f"broken link: {p}")
+    offline = offline_problems(site)
+    for p in offline:
+        print(f"not offline: {p}")
+    problems += offline
     with tempfile.TemporaryDirectory() as tmp:
         shots = args.shots or Path(tmp)
         shots.mkdir(parents=True, exist_ok=True)

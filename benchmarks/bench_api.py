@@ -47,8 +47,8 @@ def child_rhode(out: str) -> None:
     import numpy as np
 
     import toypoker as tp
-    from toypoker.layouts.engine import vector_evaluate
-    from toypoker.vector.direct import build_vector
+    from toypoker.engines.evaluation import vector_evaluate
+    from toypoker.engines.vectors.direct import build_vector
 
     t = time.perf_counter()
     g = tp.load_game("rhode_island")

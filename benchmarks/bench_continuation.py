@@ -16,7 +16,7 @@ Prints, in one run:
    single-thread time; the Leduc LP with certificate < 2 s.
 
 Every curve is traced as users run it:
-``trace_curve(load_game(spec), "pot", lo, hi, eps=...).curve``.
+``trace_curve(load_rows(spec), "pot", lo, hi, eps=...).curve``.
 
 Usage: ``python benchmarks/bench_continuation.py [--eps 1e-6] [--cards 13,26,52]
 [--gambit-timeout 900] [--only threads]``.  Each measurement runs in its own process;
@@ -38,11 +38,11 @@ CHILD_CURVE = r"""
 import json, sys, time
 from toypoker.continuation.crossings import turning_points
 from toypoker.continuation.curves import trace_curve
-from toypoker.games import load_game
+from toypoker.games import load_rows
 N, eps = int(sys.argv[1]), float(sys.argv[2])
 lo = float(sys.argv[3]) if len(sys.argv) > 3 else 2 / (N - 3)
 t0 = time.perf_counter()
-c = trace_curve(load_game(f"kuhn(players=3,cards={N})"), "pot", lo, 10.0, eps=eps).curve
+c = trace_curve(load_rows(f"kuhn(players=3,cards={N})"), "pot", lo, 10.0, eps=eps).curve
 dt = time.perf_counter() - t0
 hwm = [l for l in open("/proc/self/status") if l.startswith("VmHWM")][0].split()[1]
 print(json.dumps({"N": N, "seconds": dt, "points": len(c.theta), "steps": c.steps,
@@ -54,9 +54,9 @@ CHILD_OURS = r"""
 import json, sys, time
 from toypoker.continuation.crossings import equilibria_at
 from toypoker.continuation.curves import trace_curve
-from toypoker.games import load_game
+from toypoker.games import load_rows
 t0 = time.perf_counter()
-g = load_game("kuhn(players=3,cards=4)")
+g = load_rows("kuhn(players=3,cards=4)")
 c = trace_curve(g, "pot", 2.0, 10.0, eps=float(sys.argv[1])).curve
 dt = time.perf_counter() - t0
 eqs = equilibria_at(c, 3.0)
@@ -68,10 +68,10 @@ CHILD_GAMBIT = r"""
 import json, time
 import numpy as np
 import pygambit as gbt
-from toypoker.games import load_game
+from toypoker.games import load_rows
 from toypoker.interop.gambit import gambit_game, from_gambit_profile
-from toypoker.evaluate import evaluate
-g = load_game("kuhn(players=3,cards=4,pot=3)")
+from toypoker.evaluation import evaluate
+g = load_rows("kuhn(players=3,cards=4,pot=3)")
 gg = gambit_game(g)
 t0 = time.perf_counter()
 res = gbt.nash.logit_solve(gg)
@@ -85,9 +85,9 @@ print(json.dumps({"seconds": dt, "E": [float(v) for v in ev.values],
 
 CHILD_LP = r"""
 import json, time
-from toypoker.games import load_game
+from toypoker.games import load_rows
 from toypoker.solvers import solve
-g = load_game("leduc(players=2)")
+g = load_rows("leduc(players=2)")
 t0 = time.perf_counter()
 r = solve(g, "lp")
 dt = time.perf_counter() - t0

@@ -4,7 +4,7 @@ Prints, per game: time per CFR+ iteration as users run it
 (``Solver(game, "cfr+").step()``: the fused numba kernel), the bare kernel
 call and the numpy reference (``backend="numpy"``), beside OpenSpiel's C++
 ``CFRPlusSolver``; and time per NashConv evaluation as users get it
-(``toypoker.evaluate.nash_conv`` on a float profile: the fused kernel), the
+(``toypoker.engines.rows.values.nash_conv`` on a float profile: the fused kernel), the
 numpy reference ``evaluate`` and C++ ``pyspiel.nash_conv`` on the same policy;
 then the time and peak memory of compiling ``kuhn(players=3, cards=52, pot=3)``
 and evaluating one NashConv, in a fresh process.  The machine load is printed.
@@ -33,8 +33,8 @@ from rich.console import Console
 from rich.table import Table
 
 from toypoker import load_game
-from toypoker.evaluate import evaluate, nash_conv
-from toypoker.kernels import CFRKernel
+from toypoker.engines.rows import CFRKernel
+from toypoker.evaluation import evaluate, nash_conv
 from toypoker.solvers import Solver
 
 GAMES = ["kuhn(players=2)", "kuhn(players=3)", "leduc(players=2)", "leduc(players=3)"]
@@ -115,7 +115,7 @@ def peak_mb():
 import time, json
 t0 = time.perf_counter()
 from toypoker import load_game
-from toypoker.evaluate import nash_conv
+from toypoker.evaluation import nash_conv
 from toypoker.profile import Profile
 t1 = time.perf_counter()
 g = load_game("kuhn(players=3,cards=52,pot=3)")

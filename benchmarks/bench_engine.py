@@ -13,12 +13,12 @@ kernel, and its numpy reference, the implementation ``pcs-cfr+`` shares) on
 ``rhode_island(ranks=6,suits=4)`` and, with ``--full``, the full game: iterations a
 second, and NashConv after the same wall time on the 6x4 deck.
 
-``--ladder`` feeds the layout cost model (:mod:`toypoker.layouts.choice`): on a ladder
+``--ladder`` feeds the layout cost model (:mod:`toypoker.engines.choice`): on a ladder
 of games from Kuhn to three-player Mercer Hold'em, a CFR+ iteration on each layout
 (``tp.load_game(spec, layout=...)``, ``tp.Solver``), interleaved, medians, beside the
 counts the model reads and its prediction; ``--save`` writes
 ``benchmarks/results/layout_costs.json`` (machine, date, load), which
-``tests/layouts/test_choice.py`` checks the model's choices against.
+``tests/engines/test_choice.py`` checks the model's choices against.
 
 Usage::
 
@@ -110,7 +110,7 @@ def ladder_child(spec: str, layout: str, iterations: int) -> None:
 
 def ladder_table(reps: int, iterations: int, save: bool) -> None:
     """The cost model's ladder: both layouts, interleaved, beside the model's inputs."""
-    from toypoker.layouts.choice import choose_layout, predict, vector_count, vector_work
+    from toypoker.engines.choice import choose_layout, predict, vector_count, vector_work
 
     load0 = os.getloadavg()
     print(
@@ -218,7 +218,7 @@ def convergence(spec: str, layout: str, seconds: int) -> None:
     of stepping, one iteration at a time (the vector layout's best responses), as JSON."""
     import numpy as np
 
-    from toypoker.layouts.engine import vector_evaluate, vector_of
+    from toypoker.engines.evaluation import vector_evaluate, vector_of
     from toypoker.solvers import Solver
 
     _, method = layout.split(":")

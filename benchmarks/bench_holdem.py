@@ -155,7 +155,7 @@ def lp_table(console: Console, quick: bool, team_lp: bool) -> None:
 def team_table(console: Console, quick: bool) -> None:
     """Certified strong-collusion team values: PDCFR+ to NashConv <= 1e-4 on the merged game."""
     from toypoker import load_game
-    from toypoker.evaluate import evaluate
+    from toypoker.evaluation import evaluate
     from toypoker.solvers import solve
 
     base = "mercer(players=3,variant=smh)" if quick else "mercer(players=3,variant=mmh)"

@@ -5,10 +5,10 @@ Every peer runs on its *default* game and on the *suit-merged* one
 OpenSpiel games); Kuhn has no suits, so its two forms are one game.  Ours
 always runs on the compiled deal table (suit-merged), measured as users run
 it: ``Solver(game, "cfr+").step()`` (the fused numba kernel, the default
-backend) and ``toypoker.evaluate.nash_conv`` on the average (the fused
+backend) and ``toypoker.engines.rows.values.nash_conv`` on the average (the fused
 best-response kernel); the vector layout (issue 21) as users run it,
 ``VectorSolver.step`` on one hand per rank and its own NashConv; beside it the
-bare kernel call (``toypoker.kernels``,
+bare kernel call (``toypoker.engines.rows``,
 no state objects: the solver's overhead floor) and the numpy reference
 (``backend="numpy"``, ``evaluate.evaluate``).
 
@@ -57,9 +57,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toypoker import load_game
-from toypoker.evaluate import evaluate, nash_conv
-from toypoker.kernels import CFRKernel
-from toypoker.kernels import nash_conv as kernel_nash_conv
+from toypoker.engines.rows import CFRKernel
+from toypoker.engines.rows import nash_conv as kernel_nash_conv
+from toypoker.evaluation import evaluate, nash_conv
 from toypoker.solvers import Solver
 from toypoker.threads import limit_blas, set_numba_threads
 
@@ -192,11 +192,11 @@ def ours_vector(spec: str) -> Contender:
     """The vector layout as users run it: ``VectorSolver.step`` on one hand per rank
     (``rank_hands``), NashConv of the average as ``VectorSolver`` checks it
     (``vector_evaluate``: the fused best-response kernel)."""
-    from toypoker.layouts import as_game
-    from toypoker.layouts.engine import vector_evaluate
+    from toypoker.engines import as_game
+    from toypoker.engines.evaluation import vector_evaluate
+    from toypoker.engines.vectors import compile_vector
+    from toypoker.engines.vectors.layout import rank_hands
     from toypoker.solvers import Solver
-    from toypoker.vector import compile_vector
-    from toypoker.vector.layout import rank_hands
 
     vg = rank_hands(compile_vector(load_game(spec)))
     s = Solver(as_game(vg), "cfr+")

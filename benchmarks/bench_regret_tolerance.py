@@ -1,7 +1,7 @@
 """The cost of the regret tolerance: CFR+ and PDCFR+ iterations before and after it.
 
 Regret matching counts a regret as positive only above
-``toypoker.kernels.cfr.regret_tolerance`` (issue 21, item 3), in the row layout's
+``toypoker.engines.rows.cfr.regret_tolerance`` (issue 21, item 3), in the row layout's
 fused kernel and in the vector layout's.  This script times one iteration of each,
 as users run them (``solvers.cfr.step_many`` / ``solvers.vector_cfr.step_many``,
 the numba kernels, ``--iterations`` iterations in one call), with the source tree
@@ -46,10 +46,10 @@ METHODS = ("cfr+", "pdcfr+")
 def child(spec: str, layout: str, method: str, iterations: int) -> None:
     """Time ``iterations`` iterations of ``method`` in one call, a few times; print JSON."""
     from toypoker import load_game
-    from toypoker.layouts.vector import regrets as VC
+    from toypoker.engines.vectors import compile_vector
+    from toypoker.engines.vectors import regrets as VC
     from toypoker.solvers import cfr as C
     from toypoker.solvers.registry import METHODS as REGISTRY
-    from toypoker.vector import compile_vector
 
     opts = REGISTRY[method].defaults
     g = load_game(spec)

@@ -2,7 +2,7 @@
 
 Per game: the row layout's rows (public node x deal) and the vector layout's hand
 entries (public node x player x hand); the build time (row: ``load_game``; vector:
-``toypoker.vector.direct.build_vector``, no deal table), the time of one CFR+
+``toypoker.engines.vectors.direct.build_vector``, no deal table), the time of one CFR+
 iteration (row: ``Solver(game, "cfr+")``, the fused row kernel; vector:
 ``Solver(as_game(vg), "cfr+")``, the fused vector kernel; median of the timed
 iterations after one warm-up; for the full game also the process's CPU seconds,
@@ -45,9 +45,9 @@ def child(spec: str, layout: str, iterations: int) -> None:
     import numpy as np
 
     from toypoker import load_game
-    from toypoker.layouts import as_game
+    from toypoker.engines import as_game
+    from toypoker.engines.vectors.direct import build_vector
     from toypoker.solvers import Solver
-    from toypoker.vector.direct import build_vector
 
     start = time.perf_counter()
     out: dict[str, float] = {}

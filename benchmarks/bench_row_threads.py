@@ -3,9 +3,9 @@ kernels too where a benchmark shows a gain").
 
 ``tp.load_game(spec)`` puts a game on the deal table (rows) only where the layout cost
 model predicts its CFR+ iteration faster there than on hand vectors: small games.  The
-row kernels (``toypoker.kernels.cfr``) are serial.  A threaded row kernel would split
+row kernels (``toypoker.engines.rows.cfr``) are serial.  A threaded row kernel would split
 the same public tree at the same cut as the vector kernel's threads
-(``toypoker.vector.subtrees.split``), so the vector kernel on the same game, with its
+(``toypoker.engines.vectors.subtrees.split``), so the vector kernel on the same game, with its
 size floor (``VectorKernel.min_parallel_entries``) lowered to 0 so that it starts its
 threads anyway, shows what two threads can gain at these sizes.
 
@@ -59,8 +59,8 @@ def main() -> None:
     args = ap.parse_args()
 
     import toypoker as tp
-    from toypoker.layouts.engine import vector_of
-    from toypoker.vector.kernel import VectorKernel
+    from toypoker.engines.evaluation import vector_of
+    from toypoker.engines.vectors.kernel import VectorKernel
 
     VectorKernel.min_parallel_entries = 0  # threads started at every size (see above)
     print(f"load before: {load()} (1/5/15 min), cores: {os.cpu_count()}\n")

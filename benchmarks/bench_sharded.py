@@ -1,8 +1,8 @@
 """The CFR iteration sharded over Dask workers against the same iteration in process
 (issue 36, item 2).
 
-Per game: the in-process fused kernel (``toypoker.vector.kernel.VectorKernel``, one
-thread, as a shard runs) and a :class:`toypoker.layouts.vector.sharded.ShardedKernel` on a
+Per game: the in-process fused kernel (``toypoker.engines.vectors.kernel.VectorKernel``, one
+thread, as a shard runs) and a :class:`toypoker.engines.sharded.ShardedKernel` on a
 LocalCluster of ``k`` worker processes (one thread each), for each ``k`` of ``--workers``.
 Rounds are interleaved (in process, then each cluster, ``--reps`` times), each a batch
 of ``--iterations`` CFR+ iterations continuing the previous round (as a solve's batches
@@ -78,13 +78,13 @@ def bench(spec: str, ks: list[int], reps: int, iterations: int) -> None:
     from distributed import Client, LocalCluster
 
     import toypoker as tp
-    from toypoker.layouts.engine import vector_of
-    from toypoker.layouts.vector.regrets import init
-    from toypoker.layouts.vector.sharded import ShardedKernel
+    from toypoker.engines.evaluation import vector_of
+    from toypoker.engines.sharded import ShardedKernel
+    from toypoker.engines.vectors.kernel import vector_kernel
+    from toypoker.engines.vectors.regrets import init
     from toypoker.solvers.cfr import kernel_steps
     from toypoker.solvers.registry import get_method, parse_options
     from toypoker.threads import kernel_threads
-    from toypoker.vector.kernel import vector_kernel
 
     logging.getLogger("distributed").setLevel(logging.ERROR)  # no worker chatter in the table
     t0 = time.perf_counter()

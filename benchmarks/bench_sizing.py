@@ -1,12 +1,12 @@
 """Sizing a sharded solve before renting a cluster (issue 36, item 3).
 
-For each game: its counted size (``toypoker.layouts.choice.vector_count``: public
-nodes x players x hands = entries; bytes = ``toypoker.vector.size.vector_bytes``), the
-cut of :func:`toypoker.vector.subtrees.split` (nodes above it ``T``, subtrees ``S``),
+For each game: its counted size (``toypoker.engines.choice.vector_count``: public
+nodes x players x hands = entries; bytes = ``toypoker.engines.vectors.size.vector_bytes``), the
+cut of :func:`toypoker.engines.vectors.subtrees.split` (nodes above it ``T``, subtrees ``S``),
 and from these, for ``k`` workers:
 
 * **memory**: the driver builds the whole game (``B``) and holds it; it cuts each
-  worker's piece (``toypoker.vector.pieces``) and sends it, so a worker holds about
+  worker's piece (``toypoker.engines.vectors.pieces``) and sends it, so a worker holds about
   ``B / k`` plus the cut's buffers, at its peak too (building each piece on its worker,
   with no whole game on the driver, is not done);
 * **bytes exchanged an iteration**: a player step sends each shard the top's reach rows
@@ -15,7 +15,7 @@ and from these, for ``k`` workers:
 * **projected seconds an iteration**: the in-process iteration -- measured here (one
   thread, median of 3) for the games built here, else predicted by the layout cost
   model fitted to the measured ladder (``benchmarks/results/layout_costs.json``,
-  ``toypoker.layouts.choice.predict``) times the ratio measured / predicted on the
+  ``toypoker.engines.choice.predict``) times the ratio measured / predicted on the
   largest game with as many players built here (the ladder's games are smaller: the
   model alone underestimates) -- over ``k``, plus ``n`` step round trips at
   the measured latency ``L`` and the bytes at the measured bandwidth ``W`` (both
@@ -59,12 +59,12 @@ def cut_of(spec: str, timed: bool) -> tuple[int, int, bool, float | None]:
     a chance node (a board card) lies above the cut, in ``spec`` built on hand vectors,
     and (``timed``) the median seconds of a CFR+ iteration in process on one thread."""
     import toypoker as tp
-    from toypoker.layouts.engine import vector_of
-    from toypoker.layouts.vector.regrets import init
+    from toypoker.engines.evaluation import vector_of
+    from toypoker.engines.vectors.kernel import vector_kernel
+    from toypoker.engines.vectors.regrets import init
     from toypoker.solvers.cfr import kernel_steps
     from toypoker.solvers.registry import get_method, parse_options
     from toypoker.threads import kernel_threads
-    from toypoker.vector.kernel import vector_kernel
 
     vg = vector_of(tp.load_game(spec, layout="vector"))
     k = vector_kernel(vg)
@@ -103,13 +103,13 @@ def exchange_costs() -> tuple[float, float]:
     from distributed import Client, LocalCluster
 
     import toypoker as tp
-    from toypoker.layouts.engine import vector_of
-    from toypoker.layouts.vector.regrets import init
-    from toypoker.layouts.vector.sharded import ShardedKernel
+    from toypoker.engines.evaluation import vector_of
+    from toypoker.engines.sharded import ShardedKernel
+    from toypoker.engines.vectors.kernel import vector_kernel
+    from toypoker.engines.vectors.regrets import init
     from toypoker.solvers.cfr import kernel_steps
     from toypoker.solvers.registry import get_method, parse_options
     from toypoker.threads import kernel_threads
-    from toypoker.vector.kernel import vector_kernel
 
     logging.getLogger("distributed").setLevel(logging.ERROR)
     cluster = LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
@@ -155,8 +155,8 @@ def size_text(n: float) -> str:
 
 
 def main() -> None:
-    from toypoker.layouts.choice import predict, vector_count
-    from toypoker.vector.size import vector_bytes
+    from toypoker.engines.choice import predict, vector_count
+    from toypoker.engines.vectors.size import vector_bytes
 
     print(f"load before: {load()} (1/5/15 min), cores: {os.cpu_count()}")
     latency, bandwidth = exchange_costs()

@@ -30,14 +30,14 @@ import time
 import numpy as np
 
 from toypoker import Profile, load_game, solve
-from toypoker.errors import ToypokerError
-from toypoker.evaluate import (
-    BestResponse,
+from toypoker.engines.protocol import BestResponse
+from toypoker.engines.rows.values import (
     counterfactual_reach,
     edge_probabilities,
     expected_values,
     reaches,
 )
+from toypoker.errors import ToypokerError
 from toypoker.teams import pairs as tp_pairs
 from toypoker.teams.response import joint_plan, joint_plan_alternating, joint_plan_by_beliefs
 

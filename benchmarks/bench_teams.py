@@ -56,21 +56,18 @@ import time
 import numpy as np
 
 from toypoker import Profile, load_game, solve
-from toypoker.errors import ToypokerError
-from toypoker.evaluate import (
-    TEAM_MILP_SECONDS,
-    BestResponse,
+from toypoker.engines.protocol import BestResponse
+from toypoker.engines.rows.values import (
     counterfactual_reach,
     edge_probabilities,
-    evaluate,
     expected_values,
-    nash_conv,
     reaches,
-    team_evaluation,
-    team_weights,
 )
+from toypoker.errors import ToypokerError
+from toypoker.evaluation import evaluate, nash_conv
 from toypoker.teams import pairs as tp_pairs
 from toypoker.teams import plans as tp_plans
+from toypoker.teams.evaluation import TEAM_MILP_SECONDS, team_evaluation, team_weights
 from toypoker.teams.response import MAX_PAIRS, joint_plan
 from toypoker.teams.tmecor import tmecor
 from toypoker.teams.transfer import _sees_together
@@ -114,7 +111,7 @@ def old_team_part(g: object, prof: Profile, team: tuple[int, ...], ev: object,
     afresh, the lifted LP/MILP (the product MILP past ``MAX_PAIRS``, ``TEAM_MILP_SECONDS``
     given: it raises past them), the plan's value by a numpy pass (``expected_values``)."""
     if _sees_together(g, team):  # type: ignore[arg-type]
-        from toypoker.evaluate import best_response
+        from toypoker.engines.rows.values import best_response
 
         br = best_response(g, prof.probs, team, reach, eprob).value  # type: ignore[arg-type]
     else:

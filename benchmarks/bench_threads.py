@@ -1,7 +1,7 @@
 """The vector kernel's public subtrees on 1 and 2 threads (issue 36, item 1).
 
 Per game, in one fresh process: build the vector layout (``build_vector(spec,
-rank=True)``), then CFR+ iterations (``toypoker.layouts.vector.regrets.step_many``, the
+rank=True)``), then CFR+ iterations (``toypoker.engines.vectors.regrets.step_many``, the
 fused kernel) inside ``toypoker.threads.kernel_threads(1)`` and ``kernel_threads(2)``,
 interleaved, ``--reps`` rounds of ``--iterations`` iterations each; printed: the
 median seconds an iteration, wall and CPU (the process's CPU time over all threads:
@@ -56,14 +56,14 @@ def child(spec: str, reps: int, iterations: int) -> None:
 
     import numpy as np
 
-    from toypoker.layouts.vector import regrets as VC
-    from toypoker.layouts.vector.responses import VectorLayout
+    from toypoker.engines.vectors import regrets as VC
+    from toypoker.engines.vectors.direct import build_vector
+    from toypoker.engines.vectors.kernel import vector_kernel
+    from toypoker.engines.vectors.responses import VectorLayout
     from toypoker.solvers import cfr as C
     from toypoker.solvers.fictitious import FPOptions, layout_init, layout_step
     from toypoker.solvers.registry import METHODS
     from toypoker.threads import kernel_threads
-    from toypoker.vector.direct import build_vector
-    from toypoker.vector.kernel import vector_kernel
 
     start = time.perf_counter()
     vg = build_vector(spec, rank=True)

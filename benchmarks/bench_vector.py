@@ -4,13 +4,13 @@ Per game, from small to Rhode Island Hold'em: rows of the deal-table layout (pub
 node x deal; counted, not built, where they do not fit: ``toypoker.games.count_layout``)
 beside hand-vector entries of the vector layout (public node x player x hand); the
 time of one CFR+ iteration on each, wall and CPU (old: ``Solver(game, "cfr+")``, the
-fused row kernel; new: ``toypoker.layouts.vector.regrets.step``, the fused vector kernel)
+fused row kernel; new: ``toypoker.engines.vectors.regrets.step``, the fused vector kernel)
 and the peak resident memory of a fresh process that builds the game and runs the
 iterations, with that process's resident memory before building (``base MB``: Python,
 numpy, numba and toypoker imported), so the layouts' own memory is the difference.
 
 The new layout is the one a user gets: built without a deal table where
-``toypoker.vector.direct.build_vector`` reads the spec (else compiled from the row
+``toypoker.engines.vectors.direct.build_vector`` reads the spec (else compiled from the row
 game, whose deal table then counts in its peak), with one hand per rank
 (``rank_hands``) where the deck merges suits and the hands allow it (one hole card;
 rank pairs for three players); the ``new layout`` column says which.  ``--physical``
@@ -62,14 +62,14 @@ def child(spec: str, layout: str, iterations: int) -> None:
     import numpy as np
 
     from toypoker import load_game
+    from toypoker.engines.vectors import compile_vector
+    from toypoker.engines.vectors import regrets as VC
+    from toypoker.engines.vectors.direct import build_vector
+    from toypoker.engines.vectors.kernel import vector_kernel
+    from toypoker.engines.vectors.layout import rank_hands
     from toypoker.errors import ToypokerError
-    from toypoker.layouts.vector import regrets as VC
     from toypoker.solvers import Solver
     from toypoker.solvers import cfr as C
-    from toypoker.vector import compile_vector
-    from toypoker.vector.direct import build_vector
-    from toypoker.vector.kernel import vector_kernel
-    from toypoker.vector.layout import rank_hands
 
     out: dict[str, object] = {"base_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}
     start = time.perf_counter()

@@ -17,10 +17,10 @@ import sys
 import time
 
 from toypoker import load_game
-from toypoker.layouts.vector import regrets as VC
+from toypoker.engines.vectors import regrets as VC
+from toypoker.engines.vectors.direct import build_vector
 from toypoker.solvers import cfr as C
 from toypoker.solvers.registry import METHODS
-from toypoker.vector.direct import build_vector
 
 GAMES = [
     ("kuhn(players=3,cards=52)", True),

@@ -1,10 +1,10 @@
 """A written profile's NashConv by the vector layout's numpy reference, not its kernel.
 
 ``toypoker eval SPEC PROFILE`` on a game the vector layout runs computes values and best
-responses in the fused numba kernel (:meth:`toypoker.vector.kernel.VectorKernel.evaluate`),
+responses in the fused numba kernel (:meth:`toypoker.engines.vectors.kernel.VectorKernel.evaluate`),
 the same code the solver's NashConv checks use.  This script recomputes them by the
-independent numpy reference (:func:`toypoker.vector.values.expected_values` and
-:func:`~toypoker.vector.values.best_response_value`), for games too big for the row
+independent numpy reference (:func:`toypoker.engines.vectors.values.expected_values` and
+:func:`~toypoker.engines.vectors.values.best_response_value`), for games too big for the row
 layout, where no other oracle exists (e.g. the full-deck three-player Rhode Island,
 README "Three-player Rhode Island on the full deck").
 
@@ -22,10 +22,10 @@ import time
 import numpy as np
 
 from toypoker.archive import is_archive, read_profile
+from toypoker.engines.vectors import values as V
+from toypoker.engines.vectors.direct import build_vector
 from toypoker.errors import ToypokerError
 from toypoker.profile import Profile
-from toypoker.vector import values as V
-from toypoker.vector.direct import build_vector
 
 
 def main() -> None:

@@ -75,7 +75,7 @@ import numpy as np
 
 from toypoker import load_game
 from toypoker.collusion.store import fingerprint
-from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
+from toypoker.engines.rows.values import counterfactual_reach, edge_probabilities, reaches
 from toypoker.profile import Profile
 from toypoker.teams.bounds import (
     merged_outsider,

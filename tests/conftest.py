@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from toypoker import Game
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 
 _COMPILED: dict[str, Game] = {}
 
@@ -33,7 +33,7 @@ def game() -> Callable[[str], Game]:
 
     def get(spec: str) -> Game:
         if spec not in _COMPILED:
-            _COMPILED[spec] = load_game(spec)
+            _COMPILED[spec] = load_rows(spec)
         return _COMPILED[spec]
 
     return get
@@ -42,7 +42,7 @@ def game() -> Callable[[str], Game]:
 def game_pickles() -> bool:
     """Whether a compiled :class:`~toypoker.Game` pickles (the lead's ``Game.__reduce__``)."""
     try:
-        pickle.dumps(load_game("kuhn(players=2)"))
+        pickle.dumps(load_rows("kuhn(players=2)"))
     except (TypeError, AttributeError, pickle.PicklingError):
         return False
     return True
@@ -51,12 +51,12 @@ def game_pickles() -> bool:
 @pytest.fixture
 def pickled_games() -> Iterator[None]:
     """Games pickle within the test: by their own ``__reduce__`` once they have one,
-    until then by a stand-in that pickles a game as its spec (``load_game(spec)``
+    until then by a stand-in that pickles a game as its spec (``load_rows(spec)``
     rebuilds it), so that what holds a game -- a profile, a result -- is tested now."""
     if game_pickles():
         yield
         return
-    copyreg.pickle(Game, lambda g: (load_game, (g.spec,)))
+    copyreg.pickle(Game, lambda g: (load_rows, (g.spec,)))
     try:
         yield
     finally:

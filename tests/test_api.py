@@ -78,6 +78,7 @@ CALLS = {
     "evaluate": (tp.evaluate, {"game": KUHN, "profile": tp.Profile.uniform(KUHN)}),
     "load_checkpoint": (tp.load_checkpoint, {"path": "missing.npz"}),
     "load_game": (tp.load_game, {"spec": "kuhn(players=2)", "max_bytes": 2**24}),
+    "load_profile": (tp.load_profile, {"path": "missing.json", "game": KUHN}),
     "load_gamedef": (tp.load_gamedef, {"text": tp.to_gamedef(KUHN), "max_bytes": 2**24}),
     "nash_conv": (tp.nash_conv, {"game": KUHN, "profile": tp.Profile.uniform(KUHN)}),
     "solve": (tp.solve, {"game": KUHN, "method": "cfr+", "iterations": 3, "seconds": 0.5,
@@ -120,11 +121,11 @@ def test_every_public_function_is_covered() -> None:
 @pytest.mark.parametrize("name", sorted(CALLS))
 def test_valid_calls_run(name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The baseline calls are valid (else the property below would test nothing):
-    each returns, except load_checkpoint of a missing file (a ToypokerError)."""
+    each returns, except the loads of a missing file (a ToypokerError)."""
     monkeypatch.chdir(tmp_path)
     fn, kwargs = CALLS[name]
-    if name == "load_checkpoint":
-        with pytest.raises(ToypokerError, match="missing.npz"):
+    if name in ("load_checkpoint", "load_profile"):
+        with pytest.raises(ToypokerError, match="missing"):
             fn(**kwargs)
     else:
         fn(**kwargs)

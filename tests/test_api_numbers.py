@@ -135,7 +135,8 @@ NO_NUMBERS: dict[str, str] = {
     "ProfileError": "an error", "Result": "a record methods make", "SpecError": "an error",
     "Stopped": "an enum of names", "ToypokerError": "an error",
     "TracePoint": "a record methods make", "canonical_spec": "a spec string",
-    "load_checkpoint": "a path", "load_gamedef": "gamedef text", "to_gamedef": "a game",
+    "load_checkpoint": "a path", "load_profile": "a path and a game",
+    "load_gamedef": "gamedef text", "to_gamedef": "a game",
 }  # fmt: skip
 
 

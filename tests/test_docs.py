@@ -60,9 +60,27 @@ def test_the_generated_pages_follow_the_code() -> None:
     cli = ext.cli_page()
     assert all(f"``toypoker {name}``" in cli for name in COMMANDS)
     assert "``toypoker collusion tmecor``" in cli and "``--target-nash-conv <float>``" in cli
-    bench = ext.benchmarks_page(ROOT / "benchmarks" / "results")
+    pages = ext.result_pages(ROOT / "benchmarks" / "results")
     for f in (ROOT / "benchmarks" / "results").glob("*.md"):
-        assert f"benchmarks/results/{f.name}" in bench
+        assert f"benchmarks/results/{f.name}" in pages[f.stem]
+        assert str(ROOT) not in pages[f.stem]  # no machine path
+
+
+def test_a_result_page_fences_raw_printouts_and_hides_machine_paths(tmp_path: Path) -> None:
+    ext = _load("toypoker_docs", DOCS / "_ext" / "toypoker_docs.py")
+    raw = tmp_path / "bench_x.md"
+    raw.write_text(
+        "# `bench_x.py`\n\n- date: today\n\n"
+        "game      rows   s/it\nkuhn       54   1e-05\nleduc     216   2e-05\n"
+        "saved /somewhere/deep/benchmarks/results/x.json\n\n"
+        "| a | b |\n|---|---|\n| 1   |    2 |\n",
+        encoding="utf-8",
+    )
+    page = ext.result_page(raw)
+    assert "```text\ngame      rows   s/it\n" in page
+    assert "saved benchmarks/results/x.json\n```" in page
+    assert "/somewhere" not in page
+    assert "| a | b |\n|---|---|" in page and page.count("```") == 2
 
 
 def test_the_site_checker_finds_broken_links(tmp_path: Path) -> None:
@@ -113,3 +131,21 @@ def test_a_benchmark_saves_its_tables_with_machine_date_and_load(tmp_path: Path)
     with results.saved_output("benchmarks/bench_y.py", False):
         print("not saved")
     assert not (tmp_path / "bench_y.md").exists()
+
+
+def test_the_site_checker_finds_remote_assets_and_machine_paths(tmp_path: Path) -> None:
+    check = _load("check_docs", ROOT / ".ci" / "check_docs.py")
+    (tmp_path / "page.html").write_text(
+        '<script src="https://cdn.example.org/mathjax.js"></script>'
+        '<link rel="stylesheet" href="//fonts.example.org/x.css">'
+        '<link rel="stylesheet" href="_static/local.css">'
+        '<a href="https://example.org/paper">a link is not an asset</a>'
+        "<pre>profile written to /tmp/tmpab12/leduc.json</pre><p>/dev/zero is fine</p>",
+        encoding="utf-8",
+    )
+    problems = check.offline_problems(tmp_path)
+    assert problems == [
+        "page.html: loads https://cdn.example.org/mathjax.js (remote)",
+        "page.html: loads //fonts.example.org/x.css (remote)",
+        "page.html: shows a machine path (/tmp/t...)",
+    ]

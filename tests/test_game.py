@@ -8,7 +8,7 @@ import pytest
 
 from toypoker import Game
 from toypoker.errors import SpecError, ToypokerError
-from toypoker.games import canonical_spec, load_game
+from toypoker.games import canonical_spec, load_rows
 from toypoker.spec import parse_spec
 
 
@@ -43,8 +43,8 @@ CASES = [
 
 @pytest.mark.parametrize("spec, values, target", CASES)
 def test_at_equals_load_game(spec, values, target, monkeypatch):
-    g = load_game(spec)
-    want = load_game(target)
+    g = load_rows(spec)
+    want = load_rows(target)
     calls = []
     init = Game.__init__
     monkeypatch.setattr(
@@ -56,12 +56,12 @@ def test_at_equals_load_game(spec, values, target, monkeypatch):
     # everything but the payoffs is shared with the original
     assert h.row_deal is g.row_deal and h.infosets is g.infosets and h.obs is g.obs
     assert h.weights is g.weights and h.sigma_fixed is g.sigma_fixed
-    assert g.spec == load_game(spec).spec  # the original is untouched
+    assert g.spec == load_rows(spec).spec  # the original is untouched
 
 
 @pytest.mark.parametrize("spec", ["kuhn(players=2)", "kuhn(players=3,cards=5)", "skp(pot=9)"])
 def test_payoff_slope_is_the_exact_derivative(spec):
-    g = load_game(spec)
+    g = load_rows(spec)
     for name in g.numeric_params:
         v0 = g.params.get(name)
         if v0 is None:  # kuhn given with the ante: its pot is n * ante
@@ -75,21 +75,21 @@ def test_payoff_slope_is_the_exact_derivative(spec):
 
 
 def test_kuhn_pot_slope_is_the_ante_slope_over_n():
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     assert (g.payoff_slope("pot", exact=True) * 3 == g.payoff_slope("ante", exact=True)).all()
 
 
 def test_numeric_params():
-    assert load_game("kuhn(players=3)").numeric_params == ("ante", "bet", "pot")
-    assert load_game("skp").numeric_params == ("pot",)
-    assert load_game("kuhn_third_street").numeric_params == ("pot",)
-    assert load_game("leduc(players=2)").numeric_params == ()
+    assert load_rows("kuhn(players=3)").numeric_params == ("ante", "bet", "pot")
+    assert load_rows("skp").numeric_params == ("pot",)
+    assert load_rows("kuhn_third_street").numeric_params == ("pot",)
+    assert load_rows("leduc(players=2)").numeric_params == ()
 
 
 def test_bad_values():
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     with pytest.raises(ToypokerError, match="no numeric parameter 'pot'"):
-        load_game("leduc(players=2)").at(pot=3)
+        load_rows("leduc(players=2)").at(pot=3)
     with pytest.raises(ToypokerError, match="no numeric parameter 'cards'"):
         g.at(cards=5)
     with pytest.raises(ToypokerError, match="no numeric parameter"):
@@ -97,7 +97,7 @@ def test_bad_values():
     with pytest.raises(SpecError, match="positive"):
         g.at(pot=0)
     with pytest.raises(SpecError, match="positive"):
-        load_game("skp").at(pot=-1)
+        load_rows("skp").at(pot=-1)
     with pytest.raises(ToypokerError, match="finite"):
         g.at(bet=float("inf"))
     with pytest.raises(ToypokerError, match="not both"):
@@ -110,7 +110,7 @@ def test_bad_values():
 
 
 def test_game_is_immutable():
-    g = load_game("kuhn(players=2)")
+    g = load_rows("kuhn(players=2)")
     with pytest.raises(AttributeError, match="immutable"):
         g.spec = "x"
     with pytest.raises(ValueError, match="read-only"):
@@ -122,7 +122,7 @@ def test_game_is_immutable():
 
 
 def test_typed_derived_structures_are_cached_per_game():
-    g = load_game("kuhn(players=2)")
+    g = load_rows("kuhn(players=2)")
 
     class Edges:
         def __init__(self, game):
@@ -134,7 +134,7 @@ def test_typed_derived_structures_are_cached_per_game():
 
 
 def test_free_mask():
-    g = load_game("skp(pot=9)")
+    g = load_rows("skp(pot=9)")
     assert np.array_equal(g.free_mask(), ~g.sigma_fixed)
     assert np.array_equal(g.free_mask(2), ~g.sigma_fixed & (g.sigma_player == 2))
     assert g.free_mask().sum() == 6  # b_J, c_K, d_Q: three binary choices
@@ -154,17 +154,17 @@ def test_canonical_spec_without_compiling(monkeypatch):
 )
 def test_too_large_games_fail_fast(spec):
     with pytest.raises(SpecError, match="too large to compile: .* bytes") as e:
-        load_game(spec)
+        load_rows(spec)
     assert "\n" not in str(e.value)
 
 
 def test_size_limit_is_configurable(monkeypatch):
     with pytest.raises(SpecError, match="too large"):
-        load_game("kuhn(players=3)", max_bytes=1000)
+        load_rows("kuhn(players=3)", max_bytes=1000)
     monkeypatch.setenv("TOYPOKER_MAX_BYTES", "500")
     with pytest.raises(SpecError, match="too large"):
-        load_game("kuhn(players=2)")
-    assert load_game("kuhn(players=2)", max_bytes=10**6).n_deals == 6
+        load_rows("kuhn(players=2)")
+    assert load_rows("kuhn(players=2)", max_bytes=10**6).n_deals == 6
 
 
 @pytest.mark.parametrize("text", ["1e999999999", "1e-999999999", "1e400", "1" + "0" * 500])
@@ -179,6 +179,6 @@ def test_exact_payoffs_match_the_floats_row_by_row():
     # row it equals the float payoffs rationalised (independent path: term_u, the
     # payoffs here having denominators 1, 2 or 3, well within limit_denominator)
     for spec in ("kuhn(players=3,team=12,sharing=win)", "leduc", "kuhn(players=4)"):
-        g = load_game(spec)
+        g = load_rows(spec)
         expect = np.vectorize(lambda x: F(float(x)).limit_denominator(1000))(g.term_u)
         assert (g.term_u_exact == expect).all()

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from toypoker.blocks import deal_blocks
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.payoffs import payoffs, payoffs_exact
 
 
@@ -17,7 +17,7 @@ def test_payoffs_equal_a_row_by_row_showdown(spec):
     # brute force: at each terminal row the strongest live players split the pot
     # (definition.strength), each pays what it committed at the node (no transform
     # in these games); leduc and mercer have ties, so split pots are exercised
-    g = load_game(spec)
+    g = load_rows(spec)
     d = g.definition
     assert d.payoff_a is None and d.payoff_b is None
     exact = g.term_u_exact
@@ -40,7 +40,7 @@ def test_payoffs_equal_a_row_by_row_showdown(spec):
 
 def test_payoff_functions_take_any_chips():
     # the same winners with every chip doubled: payoffs double (u is linear in chips)
-    g = load_game("leduc")
+    g = load_rows("leduc")
     chips = [nd.committed for nd in g._term_nodes]
     doubled = [tuple(2 * c for c in cs) for cs in chips]
     terminals = g._terminals
@@ -50,7 +50,7 @@ def test_payoff_functions_take_any_chips():
 
 def test_deal_blocks_hold_each_deals_rows_in_depth_order():
     # independent path: the rows whose row_deal is d, in row order (rows are depth-sorted)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     b = deal_blocks(g)
     for deal in range(g.n_deals):
         rows = b.order[b.start[deal] : b.start[deal + 1]]

@@ -9,8 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from toypoker.archive import load_profile
 from toypoker.errors import ProfileError
-from toypoker.profile import Profile, _float_texts
+from toypoker.profile import Profile
+from toypoker.profile_io import _float_texts
 
 
 def test_uniform_respects_restrictions(game):
@@ -105,7 +107,7 @@ def test_write_json_in_two_halves_writes_the_same_bytes(tmp_path, rng, monkeypat
     # second: toypoker.io.write_in_two); the bytes are to_json's whether the child
     # writes its half, fails (its half made again here) or cannot be forked
     import toypoker.io as tio
-    import toypoker.profile as tprof
+    import toypoker.profile_io as tprof
     from toypoker import load_game
 
     monkeypatch.setattr(tprof, "PARALLEL_JSON_INFOSETS", 1)
@@ -321,7 +323,7 @@ def test_a_profile_of_another_format_version_is_refused() -> None:
 
 
 def test_orjson_versions_are_read_as_numbers():
-    from toypoker.profile import _version
+    from toypoker.profile_io import _version
 
     assert _version("3.9.15") == (3, 9, 15) > _version("3.9.9") == (3, 9, 9)
     assert _version("3.10.0rc1") == (3, 10, 0) > (3, 9, 15)
@@ -329,7 +331,7 @@ def test_orjson_versions_are_read_as_numbers():
 
 def _row_by_row(monkeypatch) -> None:
     """Make :meth:`Profile.from_mapping` read every mapping row by row (its general path)."""
-    import toypoker.profile as module
+    import toypoker.profile_io as module
 
     monkeypatch.setattr(module, "_plain_float_rows", lambda *a: None)
 
@@ -342,7 +344,7 @@ def test_a_float_profile_file_is_read_in_bulk_as_row_by_row(tmp_path, rng, game,
     # what `solve -o FILE.json` writes is read with numpy (Rhode Island's 3.9 M
     # infosets in seconds; row by row took 3.5 minutes): the same probabilities, bit for
     # bit, as the general path, on the row layout and on hand vectors
-    import toypoker.profile as module
+    import toypoker.profile_io as module
     from toypoker import load_game
 
     g = load_game(spec) if spec.startswith("rhode") else game(spec)
@@ -383,7 +385,7 @@ def test_a_bad_float_profile_is_refused_alike_in_bulk_and_row_by_row(game, chang
 
 def test_only_plain_float_rows_are_read_in_bulk(game):
     # ints, strings, tuple keys, action orders other than the game's: the general path
-    from toypoker.profile import _plain_float_rows
+    from toypoker.profile_io import _plain_float_rows
 
     g = game("kuhn(players=2)")
     rows = json.loads(Profile.uniform(g).to_json())["infosets"]
@@ -421,7 +423,7 @@ def test_random_profiles_are_numpy_dirichlet_draws_infoset_by_infoset(game, spec
 def test_the_profile_file_limit_grows_with_the_game(tmp_path, game, monkeypatch):
     # a profile file may be as large as its game needs (Rhode Island's: 0.4 GB, over
     # the 256 MB a file of a small game may be), and no larger
-    import toypoker.profile as module
+    import toypoker.profile_io as module
 
     small, big = game("kuhn(players=2)"), game("leduc(players=2)")
     assert module.max_profile_bytes(big) - module.max_profile_bytes(small) == (
@@ -435,3 +437,45 @@ def test_the_profile_file_limit_grows_with_the_game(tmp_path, game, monkeypatch)
     path.write_text(text + " " * module.max_profile_bytes(small))
     with pytest.raises(ProfileError, match="larger than"):
         Profile.from_json(path, small)
+
+
+# Profile.load: both file formats from Python (issue 48)
+
+
+def test_load_reads_json_a_result_file_and_the_archive(tmp_path):
+    import toypoker as tp
+    from toypoker.archive import write_archive
+
+    g = tp.load_game("kuhn(players=3)")
+    r = tp.solve(g, "cfr+", iterations=30)
+    r.profile.to_json(tmp_path / "p.json")
+    r.save(tmp_path / "r.json")
+    r.save(tmp_path / "r.npz")
+    write_archive(tmp_path / "p.npz", r.profile)
+    for name in ("p.json", "r.json", "r.npz", "p.npz"):
+        got = load_profile(tmp_path / name, g)
+        assert got == r.profile and not got.exact, name
+    exact = load_profile(tmp_path / "p.npz", g, exact=True)
+    assert exact.exact and exact == r.profile.to_exact()
+
+
+def test_load_keeps_an_exact_archive_exact_unless_asked(tmp_path):
+    import toypoker as tp
+
+    g = tp.load_game("kuhn(players=2)")
+    r = tp.solve(g, "lp")
+    r.save(tmp_path / "lp.npz")
+    assert load_profile(tmp_path / "lp.npz", g) == r.profile
+    assert load_profile(tmp_path / "lp.npz", g).exact
+    assert not load_profile(tmp_path / "lp.npz", g, exact=False).exact
+
+
+def test_load_refuses_another_games_file(tmp_path):
+    import toypoker as tp
+
+    g2, g3 = tp.load_game("kuhn(players=2)"), tp.load_game("kuhn(players=3)")
+    tp.solve(g2, "cfr+", iterations=5).save(tmp_path / "r.npz")
+    with pytest.raises(ProfileError):
+        load_profile(tmp_path / "r.npz", g3)
+    with pytest.raises(ProfileError):
+        load_profile(tmp_path / "missing.json", g3)

@@ -25,3 +25,15 @@ def test_every_public_name_has_an_example() -> None:
         elif f"tp.{name}" not in (tp.__doc__ or ""):  # data: shown in the package's doc
             missing.append(name)
     assert missing == []
+
+
+def test_no_public_name_is_also_a_submodule() -> None:
+    # issue 46: ``import toypoker.evaluate as m`` gave the function, not the module; a
+    # name of ``tp.__all__`` equal to a submodule's is shadowed one way or the other
+    import pkgutil
+
+    import toypoker as tp
+
+    submodules = {m.name for m in pkgutil.iter_modules(tp.__path__)}
+    assert "engines" in submodules and "evaluation" in submodules  # the walk works
+    assert sorted(set(tp.__all__) & submodules) == []

@@ -167,3 +167,85 @@ def test_save_streams_the_bytes_of_json_dumps(tmp_path, spec, method, budget):
     if r.profile is not None:
         assert "".join(r._json_pieces()) == path.read_text(encoding="utf-8")
         assert len(list(r._json_pieces())) >= 3  # in pieces
+
+
+# Result.load: what save wrote, read back (issue 48)
+
+
+@pytest.mark.parametrize("name", ["r.json", "r.npz"])
+def test_load_reads_back_what_save_wrote(game, tmp_path, name):
+    import toypoker as tp
+
+    g = game("kuhn(players=3)")
+    r = tp.solve(g, "cfr+", iterations=40, check_every=20)
+    r.save(tmp_path / name)
+    back = Result.load(tmp_path / name)
+    assert back.spec == r.spec and back.method == "cfr+"
+    assert back.profile == r.profile
+    assert back.values == r.values and back.gains == r.gains
+    assert back.nash_conv == r.nash_conv and back.iterations == 40
+    assert back.trace == r.trace and back.stopped is Stopped.ITERATIONS
+    assert dict(back.options) == json.loads(json.dumps(jsonable(r.options)))
+    # the game at hand is used, not compiled again
+    assert Result.load(tmp_path / name, g).game is g
+
+
+def test_load_keeps_an_exact_result_exact(game, tmp_path):
+    import toypoker as tp
+
+    r = tp.solve(game("kuhn(players=2)"), "lp")
+    r.save(tmp_path / "lp.json")
+    back = Result.load(tmp_path / "lp.json")
+    assert back.exact and back.certified and back.profile.exact
+    assert back.value_exact == (F(-1, 18), F(1, 18))
+    assert tp.nash_conv(back.game, back.profile) == 0
+
+
+def test_load_of_a_result_without_a_profile(game, tmp_path):
+    import toypoker as tp
+
+    r = tp.solve(game("skp(pot=9)"), "enumerate")
+    r.save(tmp_path / "e.json")
+    back = Result.load(tmp_path / "e.json")
+    assert back.profile is None and len(back.equilibria) == len(r.equilibria) == 3
+
+
+def test_load_refuses_what_is_not_a_result_of_the_game(game, tmp_path):
+    import toypoker as tp
+    from toypoker.errors import ProfileError, ToypokerError
+
+    g2, g3 = game("kuhn(players=2)"), game("kuhn(players=3)")
+    r = tp.solve(g2, "cfr+", iterations=5)
+    r.save(tmp_path / "r.json")
+    with pytest.raises(ProfileError, match="not of"):
+        Result.load(tmp_path / "r.json", g3)
+    r.profile.to_json(tmp_path / "p.json")
+    with pytest.raises(ProfileError, match="not a toypoker-result"):
+        Result.load(tmp_path / "p.json")
+    (tmp_path / "junk.json").write_text("[1, 2]")
+    with pytest.raises(ProfileError, match="not a toypoker result"):
+        Result.load(tmp_path / "junk.json")
+    with pytest.raises(ToypokerError, match="cannot read"):
+        Result.load(tmp_path / "missing.json")
+    from toypoker.archive import write_archive
+
+    write_archive(tmp_path / "p.npz", r.profile)
+    with pytest.raises(ProfileError, match="holds a profile, not a result"):
+        Result.load(tmp_path / "p.npz")
+
+
+def test_value_bracket_of_a_two_player_zero_sum_game() -> None:
+    """Player 1's value bracketed by the two best responses (issue 49, item 3); the value
+    of two-player Kuhn poker is -1/18 (Kuhn 1950)."""
+    import toypoker as tp
+
+    g = tp.load_game("kuhn(players=2)")
+    lp = tp.solve(g, "lp").value_bracket
+    assert lp is not None and lp.lower == lp.upper == lp.value == F(-1, 18)
+    r = tp.solve(g, "cfr+", iterations=100)
+    b = r.value_bracket
+    assert b is not None and b.lower <= -1 / 18 <= b.upper
+    assert b.upper - b.lower == pytest.approx(r.nash_conv, abs=1e-15)  # the width is NashConv
+    data = r.to_json_dict()["value_bracket"]
+    assert data == {"player": 1, "value": b.value, "lower": b.lower, "upper": b.upper}
+    assert tp.solve(tp.load_game("kuhn(players=3)"), "cfr+", iterations=5).value_bracket is None

@@ -38,6 +38,9 @@ def test_import_toypoker_loads_no_heavy_stack() -> None:
     loaded = loaded_after("import toypoker")
     assert heavy_in(loaded, HEAVY) == []
     assert "toypoker.games" in loaded and "toypoker.profile" in loaded  # the core is there
+    # no compiled kernels and no MILP code until used (issue 46: the team wing's
+    # evaluation loads with the first team evaluation)
+    assert heavy_in(loaded, ("numba", "toypoker.teams.pairs", "toypoker.teams.response")) == []
 
 
 def test_heavy_stacks_load_when_used() -> None:

@@ -38,19 +38,21 @@ solvers, kernels, curves, gamedefs and sweeps are imported on first use, so
 
 from typing import TYPE_CHECKING
 
-from .errors import ProfileError, SpecError, ToypokerError
-from .evaluate import BestResponse, Evaluation
-from .game import Game, InfoSet
-from .games import GAMES, canonical_spec
-from .layouts import best_response, evaluate, load_game, nash_conv
-from .profile import Profile
-from .result import Result, Stopped, TracePoint
+from toypoker.engines import load_game
+from toypoker.engines.protocol import BestResponse, Evaluation
+from toypoker.errors import ProfileError, SpecError, ToypokerError
+from toypoker.evaluation import best_response, evaluate, nash_conv
+from toypoker.game import Game, InfoSet
+from toypoker.games import GAMES, canonical_spec
+from toypoker.profile import Profile
+from toypoker.result import Result, Stopped, TracePoint
 
 if TYPE_CHECKING:
-    from .continuation.curves import trace_curve
-    from .interop.acpc import load_gamedef, to_gamedef
-    from .solvers import METHODS, Solver, load_checkpoint, solve
-    from .sweeps import sweep
+    from toypoker.archive import load_profile
+    from toypoker.continuation.curves import trace_curve
+    from toypoker.interop.acpc import load_gamedef, to_gamedef
+    from toypoker.solvers import METHODS, Solver, load_checkpoint, solve
+    from toypoker.sweeps import sweep
 
 __version__ = "0.1.0"
 
@@ -63,6 +65,7 @@ _LAZY = {
     "load_checkpoint": "solvers",
     "solve": "solvers",
     "load_gamedef": "interop.acpc",
+    "load_profile": "archive",
     "to_gamedef": "interop.acpc",
     "trace_curve": "continuation.curves",
     "sweep": "sweeps",
@@ -106,6 +109,7 @@ __all__ = [
     "load_checkpoint",
     "load_game",
     "load_gamedef",
+    "load_profile",
     "nash_conv",
     "solve",
     "sweep",

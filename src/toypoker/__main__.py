@@ -1,6 +1,6 @@
 """``python -m toypoker`` runs the command line."""
 
-from .cli import run
+from toypoker.cli import run
 
 if __name__ == "__main__":
     run()

@@ -1,9 +1,8 @@
 """Profiles and results as a compact archive (``.npz``), written and read in pieces.
 
-A profile of Rhode Island Hold'em has millions of infosets: as JSON
-(``{label: {action: p}}``) the full game's is 445 MB and building it took 7 GB.  A
-path ending in ``.npz`` (``toypoker solve -o p.npz`` or ``--result r.npz``,
-:meth:`~toypoker.profile.Profile.save`, :meth:`~toypoker.result.Result.save`)
+A profile of Rhode Island Hold'em has millions of infosets, too many to hold as one
+JSON object (``{label: {action: p}}``; ``benchmarks/results/vector.md``).  A path
+ending in ``.npz`` (``toypoker solve -o p.npz`` or ``--result r.npz``,
 :func:`write_archive`, :meth:`~toypoker.result.Result.save`) writes this format
 instead, streamed and atomically (:func:`~toypoker.io.atomic_open`); ``toypoker
 eval``/``verify`` and :func:`read_profile` read it back.
@@ -36,11 +35,12 @@ from pathlib import Path
 import numpy as np
 from numpy.lib import format as npy
 
-from .errors import ProfileError, SpecError
-from .game import Game
-from .games import canonical_spec
-from .io import atomic_open, npz_reason
-from .profile import Profile, to_fraction
+from toypoker.checks import check_path, shown
+from toypoker.errors import ProfileError, SpecError, ToypokerError
+from toypoker.game import Game, check_game
+from toypoker.games import canonical_spec
+from toypoker.io import atomic_open, npz_reason
+from toypoker.profile import Profile, to_fraction
 
 ARCHIVE_FORMAT = "toypoker-archive/1"
 CHUNK = 1 << 16
@@ -52,6 +52,24 @@ MAX_LABEL = 1 << 16
 def is_archive(path: str | Path) -> bool:
     """Whether ``path`` names an archive: its name ends in ``.npz``."""
     return Path(path).suffix.lower() == ".npz"
+
+
+def holds_json(path: str | Path) -> bool:
+    """Whether the file at ``path`` begins (after white space) with ``{``: JSON, as older
+    versions wrote a profile or result under any name, ``.npz`` included."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(64).lstrip()
+    except (OSError, ValueError):
+        return False
+    return head.startswith(b"{")
+
+
+def reads_as_archive(path: str | Path) -> bool:
+    """Whether reading ``path`` reads an archive: a ``.npz`` name (:func:`is_archive`)
+    whose file is not JSON -- a file older versions wrote as JSON under a ``.npz`` name
+    is read as the JSON it is (it failed with "File is not a zip file")."""
+    return is_archive(path) and not holds_json(path)
 
 
 def _label_chunks(game: Game) -> Iterator[list[str]]:
@@ -215,3 +233,52 @@ def _probs(zf: zipfile.ZipFile, meta: dict, game: Game, path: object) -> np.ndar
             raise ProfileError(f"{path}: {len(lines)} probabilities, the game has {game.n_sigma}")
         return np.array([to_fraction(x) for x in lines], dtype=object)
     return _read_npy(zf, "probs.npy", game.n_sigma, np.floating).astype(np.float64)
+
+
+def load_profile(path: str | Path, game: Game, *, exact: bool | None = None) -> Profile:
+    """Read a profile file of either format (``tp.load_profile``): JSON
+    (:meth:`~toypoker.profile.Profile.to_json`, ``toypoker solve -o p.json``, or a result
+    file's profile) or the ``.npz`` archive (``-o p.npz``, ``--result r.npz``), by the
+    name's ending.
+
+    Parameters
+    ----------
+    path
+        The file; a name ending in ``.npz`` is read as the archive.
+    game
+        The compiled game: the file's spec, infoset labels and action counts are
+        checked against it.
+    exact
+        ``True``: exact rationals (an archive of floats is turned exact, as
+        :meth:`~toypoker.profile.Profile.to_exact`); ``False``: floats; ``None``
+        (default): as the file holds them.
+
+    Raises
+    ------
+    ProfileError
+        For an unreadable file or one that is not a profile of this game (one line).
+
+    Examples
+    --------
+    >>> import tempfile, toypoker as tp
+    >>> g = tp.load_game("kuhn(players=2)")
+    >>> p = tp.solve(g, "cfr+", iterations=50).profile
+    >>> folder = tempfile.mkdtemp()
+    >>> p.to_json(folder + "/p.json")  # doctest: +ELLIPSIS
+    '...'
+    >>> tp.solve(g, "cfr+", iterations=50).save(folder + "/r.npz")
+    >>> tp.load_profile(folder + "/p.json", g) == tp.load_profile(folder + "/r.npz", g)
+    True
+    """
+    path = check_path(path, "path")
+    game = check_game(game)
+    if exact is not None and not isinstance(exact, bool):
+        raise ToypokerError(f"exact must be True, False or None, not {shown(exact)}")
+    if not reads_as_archive(path):
+        return Profile.from_json(path, game, exact=exact)
+    profile = read_profile(path, game)
+    if exact and not profile.exact:
+        return profile.to_exact()
+    if exact is False and profile.exact:
+        return profile.to_float()
+    return profile

@@ -1,7 +1,7 @@
 """Rows grouped by deal: the view of a compiled game that sampling methods walk.
 
-:attr:`toypoker.game.Game.deal_blocks` builds it on first use (Monte Carlo CFR,
-the OpenSpiel and Gambit exports walk one deal's rows at a time).
+:func:`deal_blocks` builds it, once a game (``game.derived(deal_blocks)``), on first use
+(Monte Carlo CFR; the OpenSpiel and Gambit exports walk one deal's rows at a time).
 
 Game floor (beside :mod:`toypoker.game`): imports only the definition.
 """
@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .definition import IDX
+from toypoker.definition import IDX
 
 if TYPE_CHECKING:
-    from .game import Game
+    from toypoker.game import Game
 
 __all__ = ["DealBlocks", "deal_blocks"]
 
@@ -43,7 +43,8 @@ class DealBlocks:
 
 
 def deal_blocks(game: Game) -> DealBlocks:
-    """The rows of each deal of a compiled game (``Game.deal_blocks``), for sampling methods."""
+    """The rows of each deal of a compiled game, for sampling methods (kept with the game
+    by ``game.derived(deal_blocks)``)."""
     order = np.argsort(game.row_deal, kind="stable").astype(IDX)
     counts = np.bincount(game.row_deal, minlength=game.n_deals)
     start = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)

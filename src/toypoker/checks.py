@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import ToypokerError
+from toypoker.errors import ToypokerError
 
 
 def shown(value: object) -> str:

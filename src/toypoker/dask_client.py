@@ -1,7 +1,7 @@
 """Dask clients for toypoker: a LocalCluster deaf to the terminal's Ctrl-C, a ``tcp://``
 scheduler reached in one line or refused in one, and closing that keeps distributed's
 shutdown chatter off the user's terminal.  Used by sweeps (:mod:`toypoker.sweeps.cluster`)
-and sharded solves (:mod:`toypoker.layouts.vector.sharded`)."""
+and sharded solves (:mod:`toypoker.engines.sharded`)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import warnings
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .errors import ToypokerError
+from toypoker.errors import ToypokerError
 
 DASK_HINT = (
     'a Dask cluster (sweeps, sharded solves) needs dask.distributed: pip install "toypoker[dask]"'
@@ -89,6 +89,27 @@ def quiet_distributed() -> None:
         log.propagate = False
 
 
+def machine_cpus() -> int:
+    """The CPUs this process may run on (its affinity, else the machine's count)."""
+    n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, int(n or 1))
+
+
+def local_workers(workers: int | None, name: str = "workers") -> int:
+    """The worker processes of a LocalCluster: ``workers``, or one a CPU when not given;
+    more than the machine's CPUs refused in one line (``--workers 1000`` on two cores
+    started a thousand processes: tracebacks, hundreds of "interrupted" lines)."""
+    cpus = machine_cpus()
+    if workers is None:
+        return cpus
+    if workers > cpus:
+        raise ToypokerError(
+            f"{name} {workers}: a local cluster runs one worker process a CPU and this "
+            f"machine has {cpus}; give at most {cpus} (or a tcp:// scheduler for more)"
+        )
+    return workers
+
+
 def open_client(
     scheduler: object, workers: int | None, memory_limit: str | int = "auto"
 ) -> tuple[Any, Any, bool]:
@@ -104,7 +125,7 @@ def open_client(
     if hasattr(scheduler, "submit"):
         return scheduler, None, False
     if scheduler in ("local", "processes"):
-        n = workers or os.cpu_count() or 1
+        n = local_workers(workers)
         with _workers_deaf_to_sigint(), warnings.catch_warnings():
             # "Port 8787 is already in use": its HTTP endpoints then take another port
             warnings.filterwarnings("ignore", "Port .* is already in use", UserWarning)

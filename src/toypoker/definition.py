@@ -18,8 +18,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from .errors import ProfileError, ToypokerError
-from .spec import parameter_value
+from toypoker.errors import ProfileError, ToypokerError
+from toypoker.spec import parameter_value
 
 IDX = np.int32  # row-level index arrays (rows < 2**31)
 

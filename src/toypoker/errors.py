@@ -7,7 +7,7 @@ CLI prints its message as one line and exits with status 2.
 
 from __future__ import annotations
 
-from . import interrupts
+from toypoker import interrupts
 
 # the package's first module: the ``toypoker`` command answers Ctrl-C in one line from
 # here on, while its heavy modules load (a library import changes nothing)

@@ -1,7 +1,7 @@
 """Frozen records that hold arrays: read-only copies, equality by content, pickling.
 
 The library's result types (:class:`~toypoker.result.Result`,
-:class:`~toypoker.evaluate.BestResponse`, a continuation curve) are frozen dataclasses;
+:class:`~toypoker.engines.rows.values.BestResponse`, a continuation curve) are frozen dataclasses;
 :class:`FrozenRecord` gives them what ``dataclass(frozen=True)`` does not: equality that
 compares arrays by content (and a compiled game by kind and canonical spec), and
 pickling through the constructor, so the copy's arrays are read-only again

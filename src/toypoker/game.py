@@ -29,9 +29,10 @@ are read-only.
 The compiler is one pass that builds rows, infosets and terminals in an order
 each step relies on, so it stays here; what reads its finished arrays lives
 beside it: who wins at each terminal row and the payoffs from the chips in
-:mod:`toypoker.payoffs`, rows grouped by deal (:class:`DealBlocks`) in
+:mod:`toypoker.payoffs`, rows grouped by deal (:class:`~toypoker.blocks.DealBlocks`) in
 :mod:`toypoker.blocks`, the suit-relabelled infoset labels in
-:func:`toypoker.definition.suit_canonical_label`.
+:func:`toypoker.definition.suit_canonical_label`, the infosets of each decision node
+and their flat tables in :mod:`toypoker.infosets`.
 Game floor: imports only the definition, its neighbours and the ground.
 """
 
@@ -48,8 +49,8 @@ from typing import TypeVar
 
 import numpy as np
 
-from .blocks import DealBlocks, deal_blocks
-from .definition import (
+from toypoker.checks import shown
+from toypoker.definition import (
     ACTION_NAMES,
     IDX,
     GameDefinition,
@@ -63,16 +64,16 @@ from .definition import (
     suit_canonical,
     suit_canonical_label,
 )
-from .errors import ProfileError
-from .identity import Identity, check_game
-from .payoffs import compile_terminals, payoffs, payoffs_exact
-from .spec import format_spec
+from toypoker.errors import ProfileError, ToypokerError
+from toypoker.identity import Identity
+from toypoker.infosets import decision_infosets, depth_tables, padded_actions, representative_rows
+from toypoker.payoffs import compile_terminals, payoffs, payoffs_exact
+from toypoker.spec import format_spec
 
 T = TypeVar("T")
 
 __all__ = [
     "ACTION_NAMES",
-    "DealBlocks",
     "Game",
     "GameDefinition",
     "InfoSet",
@@ -88,8 +89,10 @@ __all__ = [
 class Game(Identity):
     """A compiled poker game.  Immutable: attributes cannot be rebound, arrays are read-only.
 
-    Attributes (arrays; ``R`` rows, ``D`` deals, ``A`` flat actions)
-    ----------------------------------------------------------------
+    The arrays below are shaped by ``R`` rows, ``D`` deals and ``A`` flat actions.
+
+    Attributes
+    ----------
     weights : (D,) float64 deal probabilities (exact: ``weight_num/weight_den``)
     obs : (n, D) int  private observation index of each player in each deal
     row_node, row_deal : (R,) int
@@ -292,41 +295,12 @@ class Game(Identity):
         self.row_actor = np.array([n.actor for n in self.nodes], dtype=IDX)[self.row_node]
 
     def _compile_infosets(self) -> None:
-        infosets: list[InfoSet] = []
-        row_infoset = np.full(self.n_rows, -1, dtype=IDX)
-        offset = 0
         raw = self.definition.nodes
         rounds = [raw[old].round for old in self._raw_order]
-        suits = self.definition.suits
-        for node in self.nodes:
-            if node.kind != "decision":
-                continue
-            p = node.actor
-            a, b = self.node_row_start[node.id], self.node_row_start[node.id + 1]
-            table = self.obs if self.obs_round is None else self.obs_round[rounds[node.id]]
-            ob = table[p, self.node_deals[node.id]]
-            # observations are small ints: rank them with a presence table, not a sort
-            present = np.zeros(len(self.obs_private[p]), dtype=bool)
-            present[ob] = True
-            uniq = np.nonzero(present)[0]
-            local = np.cumsum(present) - 1
-            base = len(infosets)
-            row_infoset[a:b] = base + local[ob]
-            for o in uniq:
-                infosets.append(
-                    InfoSet(
-                        index=len(infosets),
-                        node=node.id,
-                        player=p,
-                        private=self.obs_private[p][int(o)],
-                        history=node.history,
-                        actions=node.actions,
-                        offset=offset,
-                        restricted=False,
-                        suits=suits,
-                    )
-                )
-                offset += len(node.actions)
+        infosets, row_infoset, offset = decision_infosets(
+            self.nodes, self.node_row_start, self.node_deals, self.obs, self.obs_round, rounds,
+            self.obs_private, self.definition.suits, self.n_rows,
+        )  # fmt: skip
         self.infosets: tuple[InfoSet, ...] = tuple(infosets)
         self.n_infosets = len(infosets)
         self.n_sigma = offset
@@ -342,40 +316,15 @@ class Game(Identity):
             self.infoset_offset[row_infoset[self.parent_row[has]]] + self._edge_action[has]
         )
         self.edge_sigma = edge_sigma
-        # one representative row per infoset (own reach is the same on all its rows)
-        rep = np.full(self.n_infosets, -1, dtype=np.int64)
-        dec = np.nonzero(row_infoset >= 0)[0]
-        rep[row_infoset[dec[::-1]]] = dec[::-1]
-        self.infoset_rep_row = rep
-        kmax = int(self.infoset_n_actions.max()) if self.n_infosets else 1
-        pad = np.full((self.n_infosets, kmax), -1, dtype=np.int64)
-        for k in range(kmax):
-            ok = self.infoset_n_actions > k
-            pad[ok, k] = self.infoset_offset[:-1][ok] + k
-        self.infoset_actions_padded = pad
+        self.infoset_rep_row = representative_rows(row_infoset, self.n_infosets)
+        self.infoset_actions_padded = padded_actions(self.infoset_offset, self.infoset_n_actions)
         self._label_index = {i.label: i.index for i in infosets}
         # per depth t: the action edges into depth t, split by the acting player
         # (local indices within the depth slice), and the infosets decided there
-        actor_of_edge = self.row_actor[self.parent_row.clip(0)]
-        self.depth_player_edges: list[list[np.ndarray]] = [[] for _ in range(self.n_depths)]
-        node_depth = np.array([nd.depth for nd in self.nodes], dtype=np.int64)
-        inf_depth = (
-            node_depth[np.array([i.node for i in infosets], dtype=np.int64)]
-            if infosets
-            else np.zeros(0, dtype=np.int64)
-        )
-        self.depth_player_infosets: list[list[np.ndarray]] = [[] for _ in range(self.n_depths)]
-        for t in range(self.n_depths):
-            a, b = self.depth_start[t], self.depth_start[t + 1]
-            es = edge_sigma[a:b]
-            act = actor_of_edge[a:b]
-            for p in range(self.n_players):
-                self.depth_player_edges[t].append(np.nonzero((es >= 0) & (act == p))[0])
-                self.depth_player_infosets[t].append(
-                    np.nonzero((inf_depth == t - 1) & (self.infoset_player == p))[0]
-                    if t > 0
-                    else np.zeros(0, dtype=np.int64)
-                )
+        self.depth_player_edges, self.depth_player_infosets = depth_tables(
+            self.nodes, infosets, self.depth_start, edge_sigma,
+            self.row_actor[self.parent_row.clip(0)], self.infoset_player, self.n_players,
+        )  # fmt: skip
 
     def _compile_terminals(self) -> None:
         term_nodes = [nd for nd in self.nodes if nd.kind == "terminal"]
@@ -443,11 +392,6 @@ class Game(Identity):
         u.flags.writeable = False
         return u
 
-    @cached_property
-    def deal_blocks(self) -> DealBlocks:
-        """The rows of each deal, for sampling methods (compiled on first use)."""
-        return deal_blocks(self)
-
     def derived(self, factory: Callable[[Game], T]) -> T:
         """A structure derived from the compiled arrays, built once per game.
 
@@ -497,7 +441,7 @@ class Game(Identity):
         ------
         ToypokerError
             For a parameter the payoffs are not affine in, or an invalid value
-            (checked as :func:`toypoker.games.load_game` checks it, e.g. pot > 0).
+            (checked as :func:`toypoker.games.load_rows` checks it, e.g. pot > 0).
 
         Examples
         --------
@@ -637,3 +581,18 @@ class Game(Identity):
         groups = [len(h) for h in d.hole_slots] + [len(b) for b in d.board_slots or () if len(b)]
         full = math.perm(n_cards, sum(groups)) // math.prod(math.factorial(g) for g in groups)
         return {"suit_isomorphism": True, "deals_without_suit_isomorphism": full}
+
+
+def check_game(value: object, name: str = "game") -> Game:
+    """``value`` itself if it is a compiled :class:`Game`.
+
+    Raises
+    ------
+    ToypokerError
+        Otherwise, with a hint to :func:`toypoker.load_game`.
+    """
+    if not isinstance(value, Game):
+        raise ToypokerError(
+            f"{name} must be a compiled game (toypoker.load_game(spec)), not {shown(value)}"
+        )
+    return value

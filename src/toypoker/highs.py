@@ -1,4 +1,4 @@
-"""HiGHS without its banner: toypoker's output is toypoker's (issue 34 item 4).
+"""HiGHS without its banner: toypoker's output is toypoker's.
 
 ``highspy.Highs()`` prints a copyright banner ("Running HiGHS 1.x ...: Copyright ...")
 on the process's standard output -- from C++, at the first construction in a process,
@@ -14,6 +14,11 @@ import ctypes
 import functools
 import os
 import sys
+import threading
+from collections.abc import Callable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 @functools.cache
@@ -38,4 +43,41 @@ def silence_banner() -> None:
         os.close(devnull)
 
 
-__all__ = ["silence_banner"]
+POLL_SECONDS = 0.1
+"""How often the main thread looks up from a solve running in :func:`interruptible`."""
+
+
+def interruptible(fn: Callable[..., T], *args: object, **kwargs: object) -> T:
+    """``fn(*args, **kwargs)`` -- a HiGHS solve (``scipy.optimize.linprog``, ``milp``) --
+    with Ctrl-C and SIGTERM heard while it runs.
+
+    HiGHS runs in C++ for minutes on a large LP (``rhode_island(ranks=3,suits=4)``) and
+    Python's signal handlers run only in the main thread between bytecodes, so a call
+    in the main thread would not hear a signal until HiGHS returns.  Here the solve runs in a daemon
+    thread (HiGHS releases the GIL) while the main thread waits in steps of
+    :data:`POLL_SECONDS`, so its handler raises ``KeyboardInterrupt`` at once and the
+    command stops; the abandoned solve ends with the process.  Outside the main thread
+    ``fn`` is simply called."""
+    if threading.current_thread() is not threading.main_thread():
+        return fn(*args, **kwargs)
+    box: list[tuple[bool, object]] = []
+    done = threading.Event()
+
+    def work() -> None:
+        try:
+            box.append((True, fn(*args, **kwargs)))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+            box.append((False, exc))
+        finally:
+            done.set()
+
+    threading.Thread(target=work, name="toypoker-highs", daemon=True).start()
+    while not done.wait(POLL_SECONDS):
+        pass  # a signal handler runs here, between waits
+    ok, value = box[0]
+    if not ok:
+        raise value  # type: ignore[misc]
+    return value  # type: ignore[return-value]
+
+
+__all__ = ["interruptible", "silence_banner"]

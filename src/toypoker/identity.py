@@ -2,7 +2,7 @@
 
 :class:`Identity` is what :class:`~toypoker.game.Game` adds to its compiled arrays so
 that one public type serves both layouts (``game.layout``: the deal table, or hand
-vectors read through :mod:`toypoker.vector`) and so that a game pickles, copies and
+vectors read through :mod:`toypoker.engines.vectors`) and so that a game pickles, copies and
 compares as its spec (games are pure functions of their spec: a Dask worker or a child
 process builds one again from the builder recorded by :func:`toypoker.load_game`).
 Game floor: imports only the ground.
@@ -11,14 +11,10 @@ Game floor: imports only the ground.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING
+from typing import Self
 
-from .checks import shown
-from .errors import ToypokerError
-from .spec import format_spec
-
-if TYPE_CHECKING:
-    from .game import Game
+from toypoker.errors import ToypokerError
+from toypoker.spec import format_spec
 
 
 class Identity:
@@ -33,14 +29,14 @@ class Identity:
     def layout(self) -> str:
         """Where the game lives: ``"rows"`` (the deal table, what this class compiles)
         or ``"vector"`` (hands as vectors on the public tree,
-        :mod:`toypoker.vector`; :func:`toypoker.load_game` chooses, by cost)."""
+        :mod:`toypoker.engines.vectors`; :func:`toypoker.load_game` chooses, by cost)."""
         return "vector" if self.__dict__.get("_vector") is not None else "rows"
 
-    def with_vector(self, vg: object, builder: Callable[[str], Game] | None = None) -> Game:
-        """This game on the vector layout ``vg`` (a :class:`toypoker.vector.VectorGame`
+    def with_vector(self, vg: object, builder: Callable[[str], Self] | None = None) -> Self:
+        """This game on the vector layout ``vg`` (a :class:`toypoker.engines.vectors.VectorGame`
         of it): the same infosets, labels and flat actions, now read through ``vg``
         (a copy sharing every array; a game without rows is marked in place).
-        ``builder(spec)`` builds it again (pickling, :meth:`at`)."""
+        ``builder(spec)`` builds it again (pickling, :meth:`~toypoker.game.Game.at`)."""
         new = self if "row_node" not in self.__dict__ else object.__new__(type(self))
         if new is not self:
             new.__dict__.update(self.__dict__)
@@ -49,7 +45,7 @@ class Identity:
             new.__dict__["_builder"] = builder
         return new
 
-    def with_builder(self, builder: Callable[[str], Game]) -> Game:
+    def with_builder(self, builder: Callable[[str], Self]) -> Self:
         """This game, recording ``builder(spec)`` as how to build it again (what
         pickling sends: the spec, not the arrays)."""
         self.__dict__["_builder"] = builder
@@ -66,10 +62,10 @@ class Identity:
             )
         return builder, (self.spec,)
 
-    def __copy__(self) -> Game:
+    def __copy__(self) -> Self:
         return self  # immutable
 
-    def __deepcopy__(self, memo: dict[int, object]) -> Game:
+    def __deepcopy__(self, memo: dict[int, object]) -> Self:
         return self  # immutable
 
     def __eq__(self, other: object) -> bool:
@@ -86,9 +82,10 @@ class Identity:
     def __hash__(self) -> int:
         return hash((self.spec, self.layout))
 
-    def _at_by_spec(self, values: Mapping[str, object]) -> Game:
-        """:meth:`at` of a game without an affine deal table: its builder at the new
-        parameters (validated by the builder, as ``load_game`` validates a spec)."""
+    def _at_by_spec(self, values: Mapping[str, object]) -> Self:
+        """:meth:`~toypoker.game.Game.at` of a game without an affine deal table: its
+        builder at the new parameters (validated by the builder, as ``load_game``
+        validates a spec)."""
         builder = self.__dict__.get("_builder")
         if builder is None:
             raise ToypokerError(f"game {self.spec} cannot be rebuilt at other values")
@@ -99,18 +96,3 @@ class Identity:
     def __repr__(self) -> str:
         where = "" if self.layout == "rows" else ", layout='vector'"
         return f"Game({self.spec!r}{where})"
-
-
-def check_game(value: object, name: str = "game") -> Game:
-    """``value`` itself if it is a compiled :class:`~toypoker.game.Game`.
-
-    Raises
-    ------
-    ToypokerError
-        Otherwise, with a hint to :func:`toypoker.load_game`.
-    """
-    if not isinstance(value, Identity):
-        raise ToypokerError(
-            f"{name} must be a compiled game (toypoker.load_game(spec)), not {shown(value)}"
-        )
-    return value

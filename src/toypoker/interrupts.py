@@ -39,9 +39,18 @@ _ACTIVE: list[InterruptFlag] = []  # the flags of the enclosing deferred blocks
 _SEEN = [False]  # an interrupt was raised outside a deferred block (maybe swallowed)
 
 
+_KEEPING: list[str | None] = [None]  # a stopping run's state is being kept: signals wait
+
+
 def interrupt_now(_signum: int, _frame: object) -> None:
     """Signal handler outside deferred blocks: raise ``KeyboardInterrupt`` and remember
-    it, so that the next deferred block stops at once even if CPython dropped this one."""
+    it, so that the next deferred block stops at once even if CPython dropped this one.
+
+    Once a run stopped by a signal keeps its state (:func:`deferred_interrupts` with
+    ``keeping``), further signals are absorbed until the command ends: the command
+    still has to write what it keeps and print the line that resumes it."""
+    if _KEEPING[0] is not None:
+        return
     _SEEN[0] = True
     raise KeyboardInterrupt
 
@@ -93,6 +102,7 @@ def arm_command_line() -> None:
 def forget_interrupts() -> None:
     """Start a new command with no interrupt remembered."""
     _SEEN[0] = False
+    _KEEPING[0] = None
 
 
 def interrupt_debris(unraisable: object) -> bool:
@@ -141,24 +151,63 @@ def quiet_at_exit() -> None:
     sys.unraisablehook = hook
 
 
+_SAY: list[Callable[[str], None] | None] = [None]  # how a signal is acknowledged (the CLI's)
+
+
+def acknowledge_with(say: Callable[[str], None] | None) -> None:
+    """Acknowledge signals taken by :func:`deferred_interrupts` at once with ``say(text)``
+    (the command line prints ``toypoker: TEXT`` on stderr); ``None``: silently (the
+    library's default)."""
+    _SAY[0] = say
+
+
+def _say(text: str) -> None:
+    say = _SAY[0]
+    if say is not None:
+        try:
+            say(text)
+        except Exception:  # noqa: BLE001, S110 - a closed stderr: the flag is what matters
+            pass
+
+
 @contextmanager
-def deferred_interrupts() -> Iterator[InterruptFlag]:
-    """Within the block, SIGINT and SIGTERM set ``flag.requested`` instead of raising
-    (a second signal raises ``KeyboardInterrupt``).  Outside the main thread, where
-    handlers cannot be installed, signals behave as usual."""
+def deferred_interrupts(keeping: str | None = None) -> Iterator[InterruptFlag]:
+    """Within the block, SIGINT and SIGTERM set ``flag.requested`` instead of raising.
+
+    The first signal is acknowledged at once (:func:`acknowledge_with`).  With
+    ``keeping`` (what the run keeps when it stops, e.g. ``"the checkpoint"``) every
+    further signal is absorbed until the block ends -- the block writes what it keeps
+    before it ends, and a second Ctrl-C during that write would lose it;
+    without, a second signal raises ``KeyboardInterrupt`` at once (the user insists).
+    Outside the main thread, where handlers cannot be installed, signals behave as
+    usual."""
     flag = InterruptFlag(requested=_SEEN[0])
     if threading.current_thread() is not threading.main_thread():
         yield flag
         return
     outer = tuple(_ACTIVE)  # an enclosing block (a sweep around a solve) learns of it too
+    told = [False]  # the second signal's line, said once
 
     def handler(_signum: int, _frame: object) -> None:
-        if flag.requested:
+        if flag.requested and keeping is None:
             _SEEN[0] = True  # raised: it may be dropped, and leave debris, as outside
             raise KeyboardInterrupt
+        if flag.requested:  # absorbed: the state is being kept
+            if not told[0]:
+                told[0] = True
+                _say(f"still saving {keeping}: the signal is ignored until it is written")
+            return
         flag.requested = True
         for f in outer:
             f.requested = True
+        if keeping is not None:
+            _KEEPING[0] = keeping  # and until the command has said how to resume
+            _say(
+                f"interrupted: finishing the step and saving {keeping}... "
+                "(Ctrl-C again is ignored until it is written)"
+            )
+        else:
+            _say("interrupted: stopping after the current step... (Ctrl-C again stops at once)")
 
     previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
     _ACTIVE.append(flag)

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import BinaryIO
 
-from .errors import ToypokerError
+from toypoker.errors import ToypokerError
 
 
 def size_text(n_bytes: int) -> str:
@@ -219,7 +219,8 @@ def write_in_two(
     once on two cores: on Linux a forked child writes ``second()``'s into an unnamed
     temporary file in ``folder`` while this process writes ``first()``'s, then the
     child's file is copied after them.  Formatting a large profile is pure Python, one
-    core's work; Rhode Island's 0.4 GB of JSON text takes about half the time so.
+    core's work, so two halves made at once take little more than half the time
+    (``benchmarks/results/vector.md``: Rhode Island's profile file).
 
     Anything the child cannot do (no ``fork``, no room for the temporary file, a child
     that fails or is still not done long after this half) falls back to making

@@ -13,13 +13,19 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import os
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from .errors import ToypokerError
+from toypoker.errors import ToypokerError
 
 LOCK_NAME = ".toypoker.lock"
 """The lock file inside a locked folder."""
+
+_HELD: dict[tuple[str, int], int] = {}
+"""The locks this process holds (by real path and thread): taken again by that thread,
+they are re-entered, not refused -- the command line locks a checkpoint before it builds
+the game, and the run loop locks it again."""
 
 
 def lock_path(path: str | Path, folder: bool = False) -> Path:
@@ -64,6 +70,14 @@ def run_lock(path: str | Path, what: str, folder: bool = False) -> Iterator[Path
         lock file when it cannot be created.
     """
     lock = lock_path(path, folder)
+    key = (os.path.realpath(lock), threading.get_ident())  # another thread is refused
+    if key in _HELD:  # this process holds it already (a command locks before it builds)
+        _HELD[key] += 1
+        try:
+            yield lock
+        finally:
+            _HELD[key] -= 1
+        return
     while True:
         try:
             lock.parent.mkdir(parents=True, exist_ok=True)  # as the writer of path would
@@ -89,8 +103,10 @@ def run_lock(path: str | Path, what: str, folder: bool = False) -> Iterator[Path
     try:
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        _HELD[key] = 0
         yield lock
     finally:
+        _HELD.pop(key, None)
         with contextlib.suppress(OSError):
             os.unlink(lock)  # while still held: a waiting run then locks a new file
         os.close(fd)

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .definition import GameDefinition, Node
+from toypoker.definition import GameDefinition, Node
 
 __all__ = ["Terminals", "compile_terminals", "payoffs", "payoffs_exact"]
 

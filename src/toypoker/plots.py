@@ -18,7 +18,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.colors import Colormap
 from matplotlib.figure import Figure
 
-from .io import atomic_write_bytes
+from toypoker.io import atomic_write_bytes
 
 
 def figure(**kwargs: Any) -> Figure:

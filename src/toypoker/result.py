@@ -28,13 +28,13 @@ from types import MappingProxyType
 
 import numpy as np
 
-from .archive import is_archive, write_archive
-from .errors import ToypokerError
-from .evaluate import TeamEvaluation
-from .frozen import FrozenRecord
-from .game import Game
-from .io import atomic_open, atomic_write_text
-from .profile import Profile
+from toypoker.archive import is_archive, reads_as_archive, write_archive
+from toypoker.engines.protocol import TeamEvaluation
+from toypoker.errors import ToypokerError
+from toypoker.frozen import FrozenRecord
+from toypoker.game import Game
+from toypoker.io import atomic_open, atomic_write_text
+from toypoker.profile import Profile
 
 RESULT_FORMAT = "toypoker-result/2"
 
@@ -101,6 +101,21 @@ def jsonable(x: object) -> object:
     return str(x)  # sympy expressions and sets, paths
 
 
+@dataclass(frozen=True)
+class ValueBracket:
+    """Player 1's value of a two-player zero-sum game: ``lower <= value of the game <=
+    upper`` (:attr:`Result.value_bracket`); ``value`` is player 1's value under the
+    profile itself."""
+
+    value: object
+    lower: object
+    upper: object
+
+    def to_dict(self) -> dict[str, object]:
+        """As JSON data (exact numbers as ``"p/q"`` strings)."""
+        return {"player": 1, **{k: jsonable(getattr(self, k)) for k in ("value", "lower", "upper")}}
+
+
 @dataclass(frozen=True, eq=False)  # equality and pickling: FrozenRecord
 class Result(FrozenRecord):
     """The outcome of any method: one frozen record, JSON-able.
@@ -145,7 +160,7 @@ class Result(FrozenRecord):
         ``enumerate``: the sympy symbols of the free probabilities, in order.
     team : TeamEvaluation or None
         A game with a team: the team's joint best-response gain beside the
-        outsiders' gains (:func:`toypoker.evaluate.team_evaluation`).
+        outsiders' gains (:func:`toypoker.teams.evaluation.team_evaluation`).
     solved_as : str or None
         The spec of the game actually solved when it is not ``game``: a strong
         team's merged game (the profile is mapped back onto the members' seats).
@@ -198,6 +213,34 @@ class Result(FrozenRecord):
         """The canonical spec of the game solved."""
         return self.game.spec
 
+    @property
+    def value_bracket(self) -> ValueBracket | None:
+        """Player 1's value of a two-player zero-sum game, bracketed by the two best
+        responses to the profile (None for other games and for runs without gains).
+
+        Against player 1's strategy, player 2's best response holds player 1 to
+        ``values[0] - gains[1]``; against player 2's, player 1's best response earns
+        ``values[0] + gains[0]``.  The game's value lies between, and the width is
+        NashConv.  Exact where the run is (an exact profile; the LP's certified value
+        is the value itself).
+
+        Examples
+        --------
+        >>> import toypoker as tp
+        >>> tp.solve(tp.load_game("kuhn(players=2)"), "lp").value_bracket
+        ValueBracket(value=Fraction(-1, 18), lower=Fraction(-1, 18), upper=Fraction(-1, 18))
+        >>> b = tp.solve(tp.load_game("kuhn(players=2)"), "cfr+", iterations=200).value_bracket
+        >>> bool(b.lower <= -1 / 18 <= b.upper), round(b.upper - b.lower, 12) > 0
+        (True, True)
+        """
+        if self.game.n_players != 2 or self.team is not None or len(self.gains) != 2:
+            return None
+        if self.value_exact is not None and self.certified:
+            v = self.value_exact[0]
+            return ValueBracket(v, v, v)
+        v = self.values[0]
+        return ValueBracket(v, v - self.gains[1], v + self.gains[0])
+
     def to_json_dict(self) -> dict[str, object]:
         """Everything as plain JSON data (exact numbers as ``"p/q"`` strings)."""
         out = self._json_without_profile()
@@ -210,7 +253,7 @@ class Result(FrozenRecord):
             "format", "game", "method", "options", "exact", "certified", "values",
             "value_exact", "gains", "nash_conv", "iterations", "seconds", "stopped", "seed",
             "trace", "profile", "equilibria", "variables", "curve", "team", "solved_as",
-            "bracket",
+            "bracket", "value_bracket",
         )  # fmt: skip
 
     def _json_without_profile(self) -> dict[str, object]:
@@ -236,6 +279,7 @@ class Result(FrozenRecord):
             "team": None if self.team is None else self.team.to_dict(),
             "solved_as": self.solved_as,
             "bracket": jsonable(self.bracket),
+            "value_bracket": None if self.value_bracket is None else self.value_bracket.to_dict(),
         }
 
     def save(self, path: str | Path) -> None:
@@ -283,6 +327,115 @@ class Result(FrozenRecord):
             yield last.removesuffix("\n").replace("\n", "\n ")
         yield after + "\n"
 
+    @classmethod
+    def load(cls, path: str | Path, game: Game | None = None) -> Result:
+        """Read a result written by :meth:`save`: its JSON, or the ``.npz`` archive.
+
+        Parameters
+        ----------
+        path
+            The file :meth:`save` (``toypoker solve --result``) wrote; a name ending
+            in ``.npz`` is read as the archive.
+        game
+            The compiled game, if at hand (it must be the file's); by default the
+            file's own spec is loaded (:func:`toypoker.load_game`).
+
+        Returns
+        -------
+        Result
+            The method, options, profile (exact or float, as written), values, gains,
+            NashConv, exact values, iterations, seconds, trace, stop and seed as they
+            were saved.  The fields a file holds as JSON data only (``equilibria``,
+            ``variables``, ``curve``, ``team``, ``bracket``) come back as that data:
+            dicts, lists and ``"p/q"`` strings.
+
+        Raises
+        ------
+        ToypokerError
+            For a missing or unreadable file, or one that is not a toypoker result of
+            this game (:class:`~toypoker.errors.ProfileError`): one line.
+
+        Examples
+        --------
+        >>> import tempfile, toypoker as tp
+        >>> r = tp.solve(tp.load_game("kuhn(players=2)"), "lp")
+        >>> path = tempfile.mkdtemp() + "/r.json"
+        >>> r.save(path)
+        >>> back = tp.Result.load(path)
+        >>> back.value_exact == r.value_exact, back.profile == r.profile
+        (True, True)
+        """
+        from toypoker.archive import read_meta, read_profile
+        from toypoker.engines import load_game
+        from toypoker.errors import ProfileError
+        from toypoker.games import canonical_spec
+        from toypoker.io import read_text_limited
+        from toypoker.profile import MAX_PROFILE_BYTES, _loads, max_profile_bytes
+
+        if reads_as_archive(path):
+            meta = read_meta(path)
+            data = meta.get("result")
+            if not isinstance(data, dict):
+                raise ProfileError(
+                    f"{path} holds a profile, not a result: read it with toypoker.load_profile"
+                )
+            data = dict(data, game=meta.get("game"))
+        else:
+            head = read_text_limited_head(path)
+            spec = _spec_of(head, path)
+            game = game if game is not None else load_game(spec)
+            limit = max_profile_bytes(game) + MAX_PROFILE_BYTES
+            data = _loads(read_text_limited(path, limit, "result"), path)
+        if not isinstance(data, dict) or data.get("format") != RESULT_FORMAT:
+            found = data.get("format") if isinstance(data, dict) else None
+            raise ProfileError(
+                f"{path} is not a {RESULT_FORMAT} result (format {str(found)[:40]!r})"
+            )
+        spec = data.get("game")
+        if not isinstance(spec, str):
+            raise ProfileError(f"{path}: the result names no game")
+        if game is None:
+            game = load_game(spec)
+        elif canonical_spec(spec) != game.spec:
+            raise ProfileError(f"{path} is a result of {spec}, not of {game.spec}")
+        if reads_as_archive(path):
+            profile = read_profile(path, game)
+        elif data.get("profile") is not None:
+            profile = Profile.from_json_dict(data["profile"], game)
+        else:
+            profile = None
+        try:
+            return cls(
+                game=game,
+                method=str(data["method"]),
+                options=dict(data.get("options") or {}),
+                profile=profile,
+                equilibria=tuple(data.get("equilibria") or ()),
+                values=tuple(float(x) for x in data.get("values") or ()),
+                gains=tuple(float(x) for x in data.get("gains") or ()),
+                nash_conv=None if data.get("nash_conv") is None else float(data["nash_conv"]),
+                exact=bool(data.get("exact")),
+                certified=bool(data.get("certified")),
+                value_exact=None
+                if data.get("value_exact") is None
+                else tuple(Fraction(str(x)) for x in data["value_exact"]),
+                iterations=int(data.get("iterations") or 0),
+                seconds=float(data.get("seconds") or 0.0),
+                trace=tuple(
+                    TracePoint(int(t), float(s), math.nan if nc is None else float(nc))
+                    for t, s, nc in data.get("trace") or ()
+                ),
+                stopped=Stopped(data.get("stopped", Stopped.SOLVED)),
+                seed=data.get("seed"),
+                curve=data.get("curve"),
+                variables=tuple(data.get("variables") or ()),
+                team=data.get("team"),
+                solved_as=data.get("solved_as"),
+                bracket=data.get("bracket"),
+            )
+        except (KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+            raise ProfileError(f"{path} is not a valid result: {exc}") from None
+
     def to_csv(self, path: str | Path | None = None) -> str:
         """The trace as CSV (``iteration,seconds,nash_conv``); written atomically
         to ``path`` if given."""
@@ -295,6 +448,34 @@ class Result(FrozenRecord):
         if path is not None:
             atomic_write_text(path, text)
         return text
+
+
+HEAD_BYTES = 1 << 16
+"""How much of a result file is read first, for its game's spec."""
+
+
+def read_text_limited_head(path: str | Path) -> str:
+    """The first :data:`HEAD_BYTES` of ``path`` as text (one line if unreadable)."""
+    from toypoker.errors import ProfileError
+
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(HEAD_BYTES).decode("utf-8-sig", errors="replace")
+    except OSError as exc:
+        raise ProfileError(f"cannot read result {path}: {exc.strerror or exc}") from None
+
+
+def _spec_of(head: str, path: object) -> str:
+    """The ``"game"`` of a result file from its first bytes (:meth:`Result.save` writes
+    ``format`` and ``game`` first)."""
+    import re
+
+    from toypoker.errors import ProfileError
+
+    m = re.search(r'"game":\s*("(?:[^"\\]|\\.)*")', head)
+    if m is None:
+        raise ProfileError(f"{path} is not a toypoker result: no game near its start")
+    return json.loads(m.group(1))
 
 
 _SLOT = "toypoker: the profile goes here"  # a JSON string no other field holds

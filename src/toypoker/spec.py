@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from .errors import SpecError
+from toypoker.errors import SpecError
 
 _NAME = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(?:\((.*)\))?\s*$", re.S)
 _KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")

@@ -16,9 +16,9 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from .errors import ToypokerError
-from .evaluate import backward_values, edge_probabilities, root_value
-from .game import Game
+from toypoker.engines.rows.values import backward_values, edge_probabilities, root_value
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
 
 
 def _q(x: object) -> sp.Expr:
@@ -88,10 +88,6 @@ def values_in_pot(
         Each player's expected value: payoffs are affine in ``parameter``, so
         ``E(P) = E(1) + (P - 1)(E(2) - E(1))`` exactly.
     """
-    if not isinstance(game, Game) and callable(game):
-        # TODO(integration): the old make_game(Fraction) factory form, until
-        # solvers/enumerate.py and literature/claims.py pass the game itself
-        game = game(Fraction(1))
     if parameter not in game.numeric_params:
         known = ", ".join(game.numeric_params) or "none"
         raise ToypokerError(f"{game.name} has no numeric parameter {parameter!r}; numeric: {known}")

@@ -1,22 +1,22 @@
 """Explicit thread control: BLAS/OpenMP pools (threadpoolctl) and numba.
 
 The small dense linear algebra of the exact LP certificate, the curve tracer
-and polishing is 10-15x *slower* when OpenBLAS starts its default threads on a
-busy machine (issue 11).  Wrap such work in :func:`limit_blas`::
+and polishing runs *slower*, not faster, when OpenBLAS starts its default threads
+on a busy machine (``benchmarks/results/peers.md``).  Wrap such work in
+:func:`limit_blas`::
 
     from toypoker.threads import limit_blas
 
     with limit_blas():          # the module default: 1 thread
         certificate = certify(...)
 
-Wrap a whole computation, not each small call.  Inspecting the loaded
-libraries costs threadpoolctl about 3 ms, so the inspection is kept (a
-``ThreadpoolController``, rebuilt when modules were imported since, which is
-how new BLAS/OpenMP libraries arrive) and entering a block then costs about
-20 us; a block nested in a block with the same limit (same thread) costs
-nothing.
+Wrap a whole computation, not each small call: threadpoolctl's inspection of
+the loaded libraries is the expensive part, so it is kept (a
+``ThreadpoolController``, rebuilt when modules were imported since, which is how
+new BLAS/OpenMP libraries arrive) and entering a block only sets the limits; a
+block nested in a block with the same limit (same thread) does nothing.
 
-The vector layout's kernels (:mod:`toypoker.vector.kernel`) run the public
+The vector layout's kernels (:mod:`toypoker.engines.vectors.kernel`) run the public
 subtrees below a cut on numba's threads; how many is :func:`kernel_thread_count`:
 the innermost :func:`kernel_threads` block of the calling thread, else the
 module default (:func:`set_default_kernel_threads`, the CLI's ``--threads``),
@@ -35,6 +35,7 @@ The CLI's ``--threads N`` sets all defaults once at start-up with
 
 from __future__ import annotations
 
+import operator
 import os
 import sys
 import threading
@@ -43,7 +44,7 @@ from contextlib import contextmanager
 from functools import wraps
 from typing import ParamSpec, TypeVar
 
-from .errors import ToypokerError
+from toypoker.errors import ToypokerError
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -58,9 +59,17 @@ _KERNEL = threading.local()  # the kernel_threads() limit in force in this threa
 
 
 def _count(name: str, n: object) -> int:
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise ToypokerError(f"{name} must be a whole number >= 1, not {n!r}")
-    return n
+    """``n`` as an int >= 1: an int or a numpy integer (``np.int64(2)``, as every other
+    count takes), never a bool or a float."""
+    try:
+        whole = None if isinstance(n, bool) else operator.index(n)  # type: ignore[arg-type]
+    except TypeError:
+        whole = None
+    if whole is None or whole < 1:
+        raise ToypokerError(
+            f"{name} must be a whole number >= 1, not {n if whole is None else whole!r}"
+        )
+    return whole
 
 
 def set_default_blas_threads(n: int | None) -> None:
@@ -241,6 +250,8 @@ def configure(threads: int | None) -> None:
         start-up, and the vector kernels set numba's count themselves
         (:func:`use_kernel_threads`).
     """
+    if threads is not None:  # the option's own name, not the BLAS pool's it also sets
+        threads = _count("--threads", threads)
     set_default_blas_threads(1 if threads is None else threads)
     set_default_kernel_threads(threads)
     if threads is not None or "numba" in sys.modules:

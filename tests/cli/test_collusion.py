@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from toypoker.collusion.store import fingerprint
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.teams.brackets import load_brackets, stored_weak_brackets
 
 # kuhn(players=3), strong collusion, win sharing: the merged team's exact LP values
@@ -138,7 +138,7 @@ def test_tmecor_save_adds_one_record_per_game_and_team(cli, tmp_path):
     # win-sharing game's (sharing moves payoffs within the team)
     rec = records["kuhn(players=3,cards=3,ante=1,bet=1) team 23"]
     assert rec["lower"] == rec["upper"] == "0" and rec["stopped"] == "converged"
-    assert rec["fingerprint"] == fingerprint(load_game("kuhn(players=3,cards=3)"))
+    assert rec["fingerprint"] == fingerprint(load_rows("kuhn(players=3,cards=3)"))
     assert rec["command"].startswith("toypoker collusion tmecor 'kuhn(players=3,cards=3)'")
     rows = stored_weak_brackets("kuhn(players=3,cards=3)", (1, 2), 3, source=path)
     assert [None if r is None else r.members for r in rows] == [(1, 2), (0, 2), None]

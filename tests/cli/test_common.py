@@ -7,7 +7,7 @@ import pytest
 
 from toypoker.cli import common
 from toypoker.errors import SpecError
-from toypoker.games import load_game
+from toypoker.games import load_rows
 
 
 @pytest.mark.parametrize(
@@ -218,7 +218,7 @@ def test_rows_refusal_is_load_games_rule():
     first thing load_game does)."""
     for spec in ("rhode_island", "rhode_island(ranks=8)"):
         with pytest.raises(SpecError) as e:
-            load_game(spec)
+            load_rows(spec)
         assert common.rows_refusal(spec) == str(e.value)
     assert common.rows_refusal("rhode_island(ranks=4)") is None
     with pytest.MonkeyPatch.context() as mp:

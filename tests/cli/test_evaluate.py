@@ -68,10 +68,10 @@ def test_eval_exact(cli, tmp_path):
 
 
 def test_verify_certifies_and_reports_best_responses(cli, tmp_path):
-    from toypoker.games import load_game
+    from toypoker.games import load_rows
     from toypoker.literature import szafron2013
 
-    g = load_game(szafron2013.GAME_SPEC)
+    g = load_rows(szafron2013.GAME_SPEC)
     path = tmp_path / "t4.json"
     szafron2013.profile(g, szafron2013.table4()).to_json(path)
     code, out, _ = cli("verify", "kuhn(players=3)", path, "--json")
@@ -200,8 +200,8 @@ def test_row_only_evaluations_refuse_a_big_game_before_building(
     def no_build(spec: str, *a: object, **k: object) -> None:
         raise AssertionError(f"built {spec}")
 
-    monkeypatch.setattr("toypoker.cli.evaluate.load_game", no_build)
-    monkeypatch.setattr("toypoker.cli.layouts.load_game", no_build)
+    monkeypatch.setattr("toypoker.cli.evaluate.load_rows", no_build)
+    monkeypatch.setattr("toypoker.cli.layouts.load_rows", no_build)
     err = one_line_error(args[0], BIG, tmp_path / "p.npz", *args[1:])
     assert err.startswith(f"toypoker: error: {what} needs the row layout: 32,873,711 rows")
     # past load_game's own budget too (the same count): --layout rows is not offered
@@ -216,7 +216,7 @@ def test_row_only_evaluations_refuse_a_big_game_before_building(
 def test_eval_on_the_vector_layout_equals_the_rows(cli, tmp_path):
     """``eval --layout vector`` on a catalogue game build_vector has no builder for
     (Leduc: compiled, then compile_vector) gives the row layout's values and NashConv
-    (independent path: toypoker.evaluate on the deal table)."""
+    (independent path: toypoker.engines.rows.values on the deal table)."""
     prof = tmp_path / "p.json"
     code, _, err = cli("solve", "leduc", "--iterations", "20", "-o", prof, "--no-table")
     assert code == 0, err
@@ -315,10 +315,10 @@ def test_milp_seconds_bounds_the_team_milp(cli, one_line_error, tmp_path, monkey
     limit is restored after the run.  Profile: uniform play of kuhn(players=3), team 12."""
     import importlib
 
-    from toypoker import load_game
+    from toypoker.games import load_rows
     from toypoker.profile import Profile
 
-    ev_module = importlib.import_module("toypoker.evaluate")
+    ev_module = importlib.import_module("toypoker.teams.evaluation")
     name = "team_best_response"  # the call that receives the limit
     real, limits = getattr(ev_module, name), []
 
@@ -327,7 +327,7 @@ def test_milp_seconds_bounds_the_team_milp(cli, one_line_error, tmp_path, monkey
         return real(*a, **k)
 
     monkeypatch.setattr(ev_module, name, spy)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     Profile.uniform(g).to_json(tmp_path / "u.json")
     before = ev_module.TEAM_MILP_SECONDS
     for command in ("eval", "verify"):

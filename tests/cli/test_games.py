@@ -1,6 +1,7 @@
 """``toypoker games``, ``info`` and the entry point itself."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -36,7 +37,11 @@ def test_info_json(cli):
     assert code == 0 and data["deals"] == 24 and data["infosets"] == 48 and data["players"] == 3
 
 
-def test_info_counts_rhode_island_and_names_its_layout(cli):
+def test_info_counts_rhode_island_and_names_its_layout(cli, monkeypatch):
+    # its vector layout peaks at about 3.2 GB (34,981,128 entries x 91 bytes), the one
+    # estimate the budget is held to since issue 47: the default budget, half the
+    # machine's memory, admits it; the tests' 2 GiB would not
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", "8e9")
     # the full game (Shi and Littman 2001) is counted, never built: the counts are
     # printed (438,275,565 rows: exact on small decks against compiled games,
     # tests/games/test_rhode_island.py), then the layout toypoker.load_game builds it on
@@ -45,13 +50,17 @@ def test_info_counts_rhode_island_and_names_its_layout(cli):
     assert code == 0 and "438275565" in out.replace(",", "")
 
 
-def test_info_prints_the_counts_first(cli):
+def test_info_prints_the_counts_first(cli, monkeypatch):
+    # its vector layout peaks at about 3.2 GB (34,981,128 entries x 91 bytes), the one
+    # estimate the budget is held to since issue 47: the default budget, half the
+    # machine's memory, admits it; the tests' 2 GiB would not
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", "8e9")
     code, out, err = cli("info", "rhode_island")
     assert code == 0 and "counted before building" in out
     for word in ("deals", "366,145", "public nodes", "infosets", "3,937,128", "rows"):
         assert word in out
     # the vector layout solve builds: 336,357 public nodes x 2 players x 52 hands (the
-    # public nodes as counted; tests/vector/test_direct.py builds small decks both ways)
+    # public nodes as counted; tests/engines/vectors/test_direct.py builds small decks both ways)
     assert "vector entries" in out and "34,981,128" in out
     code, out, _ = cli("info", "rhode_island(ranks=3,suits=2,cap=1)", "--json")
     data = json.loads(out)
@@ -98,13 +107,17 @@ def test_games_documents_the_collusion_keys(cli) -> None:
         assert names == ["team", "sharing", "strong", "merge"]
 
 
-def test_info_says_the_whole_refusal_and_the_whole_spec(cli):
+def test_info_says_the_whole_refusal_and_the_whole_spec(cli, monkeypatch):
     """Audit of issue 21: the refusal of ``info rhode_island`` was cut mid-sentence
     (``...``: the budget's estimate pushed it past the one-line limit) and the spec's
     table cell elided at the console width.  Expected numbers: the counted rows
     (tests/games/test_layout_count.py, exact on compiled decks) x 200 bytes a row
     (layout_count.BYTES_PER_ROW) = 87.7 GB; the vector layout's 34,981,128 entries x 91
     bytes (BYTES_PER_ENTRY) = 3.2 GB; the spec with Shi and Littman's (2001) rules."""
+    # its vector layout peaks at about 3.2 GB (34,981,128 entries x 91 bytes), the one
+    # estimate the budget is held to since issue 47: the default budget, half the
+    # machine's memory, admits it; the tests' 2 GiB would not
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", "8e9")
     code, out, err = cli("info", "rhode_island")
     assert code == 0 and "..." not in out
     assert "87.7 GB" in out and "3.2 GB" in out  # the table's two memory estimates
@@ -133,9 +146,33 @@ def test_info_counts_a_collusion_spec_first(cli, monkeypatch):
     def no_build(s: str, *a: object, **k: object) -> None:
         raise AssertionError(f"built {s}")
 
-    monkeypatch.setattr("toypoker.cli.games.load_game", no_build)
+    monkeypatch.setattr("toypoker.cli.games.load_rows", no_build)
     code, out, err = cli("info", "rhode_island(players=3,team=12)")
     assert code == 2 and err.count("\n") == 1, err
     assert "counted before building" in out and "1,934,970,354,720" in out
     assert "..." not in err  # whole (the line had been cut at its estimate)
     assert err.startswith("toypoker: error: too large to compile: 1,934,970,354,720 rows counted")
+
+
+def test_info_and_solve_say_one_memory_estimate(cli, one_line_error):
+    """Issue 47: ``info "rhode_island(players=3)"`` said 570 GB and ``solve`` 200 GB for
+    its vector layout: two estimates (91 and 32 bytes an entry).  Now one,
+    engines.choice.vector_bytes: 6,266,747,916 entries (counted, tests/games) x 91 bytes
+    (layout_count.BYTES_PER_ENTRY) = 570.3 GB in both lines."""
+    spec = "rhode_island(players=3)"
+    info_err = one_line_error("info", spec)
+    solve_err = one_line_error("solve", spec)
+    assert "hand vectors: about 570.3 GB" in info_err, info_err
+    assert "6,266,747,916 hand entries, about 570.3 GB > 2.1 GB" in solve_err, solve_err
+
+
+def test_the_default_budget_is_half_the_machine_memory(monkeypatch):
+    """Issue 47: the docs promise TOYPOKER_MAX_BYTES defaults to half the machine's
+    memory; the code used 2 GiB.  Expected: half of os.sysconf's physical memory (or of
+    a lower cgroup limit)."""
+    from toypoker.games import _cgroup_limit, max_bytes_allowed
+
+    monkeypatch.delenv("TOYPOKER_MAX_BYTES", raising=False)
+    total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    limit = _cgroup_limit()
+    assert max_bytes_allowed() == min(total, limit or total) // 2

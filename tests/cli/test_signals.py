@@ -528,3 +528,42 @@ def test_a_signal_while_the_command_starts_prints_one_line(
     assert proc.returncode == 130, (proc.returncode, err)
     assert err == "toypoker: interrupted\n", err
     assert out == ""
+
+
+# --------------------------------------- a second signal while the first saves (issue 47)
+@pytest.mark.slow
+@pytest.mark.parametrize("second", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_a_second_signal_while_the_first_saves_is_absorbed(second: int, tmp_path: Path) -> None:
+    """Issue 47: a second Ctrl-C while the first one's step finished and its checkpoint
+    was written exited 130 with only ``toypoker: interrupted``: no checkpoint, no resume
+    command, and nothing had acknowledged the first.  Two signals 50 ms apart: the first
+    is acknowledged at once, the second absorbed, the checkpoint written and resumable."""
+    args = ("solve", "leduc(players=3)", "--iterations", "100000000", "--no-table",
+            "--checkpoint", "ck.npz")  # fmt: skip
+    proc = toypoker_process(*args, cwd=tmp_path, env={"TOYPOKER_PROGRESS_EVERY": "0"})
+    seen: list[str] = []
+    reader = threading.Thread(target=lambda: seen.extend(iter(proc.stderr.readline, "")))
+    reader.start()
+    try:
+        t0 = time.monotonic()
+        while not any(re.search(r"cfr\+ leduc.*: [1-9]\d*", line) for line in list(seen)):
+            assert proc.poll() is None and time.monotonic() - t0 < 300, "".join(seen)
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.05)
+        proc.send_signal(second)
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.stdout.close()
+        reader.join(timeout=60)
+    err = "".join(seen)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert "toypoker: interrupted: finishing the step and saving the checkpoint" in err, err
+    assert (tmp_path / "ck.npz").stat().st_size > 0, err
+    assert "resume with: toypoker solve" in err.strip().splitlines()[-1], err
+    from toypoker.solvers.checkpoint import load_checkpoint
+
+    assert load_checkpoint(tmp_path / "ck.npz").state.iteration > 0

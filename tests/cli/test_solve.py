@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from toypoker.games import load_game
+from toypoker.games import load_rows
 from toypoker.solvers import solve
 
 from .conftest import toypoker_process
@@ -66,7 +66,7 @@ def test_seeds_honour_seed_output_and_csv(cli, tmp_path):
     )  # fmt: skip
     data = json.loads(out)
     assert code == 0 and [r["seed"] for r in data["runs"]] == [5, 6]
-    one = solve(load_game("kuhn(players=3)"), "es-mccfr", iterations=200, seed=6)
+    one = solve(load_rows("kuhn(players=3)"), "es-mccfr", iterations=200, seed=6)
     assert json.loads((tmp_path / "p-seed6.json").read_text()) == json.loads(one.profile.to_json())
     assert (tmp_path / "p-seed5.csv").exists()
 
@@ -135,7 +135,7 @@ def test_ctrl_c_during_solve_saves_and_resumes_exactly(cli, tmp_path):
     assert json.loads(a.read_text())  # the profile so far was saved
     code, _, _ = cli(*args)
     assert code == 0
-    whole = solve(load_game(spec), "cfr+", iterations=n)
+    whole = solve(load_rows(spec), "cfr+", iterations=n)
     assert json.loads(a.read_text()) == json.loads(whole.profile.to_json())
 
 
@@ -156,7 +156,7 @@ def test_sigterm_during_seeds_stops_the_batch_and_resumes(cli, tmp_path):
     assert "--seeds" in args and "--result" in args
     assert cli(*args)[0] == 0
     runs = json.loads(res.read_text())["runs"]
-    g = load_game(spec)
+    g = load_rows(spec)
     for s, run in enumerate(runs):
         whole = solve(g, "es-mccfr", iterations=n, seed=s)
         assert run["seed"] == s and run["values"] == pytest.approx(list(whole.values), abs=0)
@@ -264,3 +264,24 @@ def test_every_file_written_is_said(cli, tmp_path):
         "5", "--result", tmp_path / "s.json",
     )  # fmt: skip
     assert code == 0 and f"seed summary written to {tmp_path / 's.json'}" in out, err
+
+
+def test_the_summary_line_brackets_player_1s_value(cli) -> None:
+    """Issue 49, item 3: a two-player zero-sum game's summary line and JSON give player
+    1's value bracketed by the two best responses; two-player Kuhn poker's value is
+    -1/18 (Kuhn 1950), inside the bracket, whose width is NashConv."""
+    import json
+    import re
+
+    code, out, _ = cli("solve", "kuhn(players=2)", "--iterations", "300", "--no-table")
+    assert code == 0
+    found = re.search(r"P1's\s+value\s+in\s+\[(\S+),\s+(\S+)\]", out)  # lines may wrap
+    lo, hi = (float(x) for x in found.groups())
+    assert lo <= -1 / 18 <= hi
+    code, out, _ = cli("solve", "kuhn(players=2)", "--iterations", "300", "--json")
+    data = json.loads(out)
+    b = data["value_bracket"]
+    assert b["player"] == 1 and b["lower"] <= -1 / 18 <= b["upper"]
+    assert b["upper"] - b["lower"] == pytest.approx(data["nash_conv"], abs=1e-12)
+    code, out, _ = cli("solve", "kuhn(players=3)", "--iterations", "30", "--no-table")
+    assert code == 0 and "value" not in out.split("NashConv")[-1]  # three players: none

@@ -109,7 +109,7 @@ def test_team_line_has_no_nested_parentheses():
 
     from toypoker import load_game
     from toypoker.cli.tables import team_lines
-    from toypoker.evaluate import evaluate
+    from toypoker.evaluation import evaluate
     from toypoker.profile import Profile
 
     g = load_game("kuhn(players=3)")

@@ -8,14 +8,14 @@ import pytest
 
 from toypoker.collusion.detection import detect, observation_keys, terminal_probabilities
 from toypoker.errors import ToypokerError
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.profile import Profile
 
 
 def _kuhn2(bet_with_king: float) -> tuple:
     """Kuhn 2p: P1 checks J and Q, bets K with ``bet_with_king``; P2 checks behind and
     calls a bet; P1 never faces a bet."""
-    g = load_game("kuhn()")
+    g = load_rows("kuhn()")
     rows = {
         "P1:1:": [1, 0], "P1:2:": [1, 0], "P1:3:": [1 - bet_with_king, bet_with_king],
         **{f"P2:{c}:k": [1, 0] for c in (1, 2, 3)}, **{f"P2:{c}:b": [0, 1] for c in (1, 2, 3)},
@@ -61,7 +61,7 @@ def test_identical_play_is_never_detected():
 
 def test_games_of_different_trees_are_refused():
     g, h0 = _kuhn2(0.25)
-    g3 = load_game("kuhn(players=3)")
+    g3 = load_rows("kuhn(players=3)")
     with pytest.raises(ToypokerError, match="do not share the public tree"):
         detect(g, h0, g3, Profile.uniform(g3))
     with pytest.raises(ToypokerError, match="alpha"):
@@ -133,9 +133,9 @@ def test_team_optimal_h1_weak_is_the_tmecor_mixture_drawn_per_hand():
     from fractions import Fraction
 
     from toypoker.collusion.detection import mixture_probabilities, team_optimal_play
-    from toypoker.evaluate import expected_values
+    from toypoker.engines.rows.values import expected_values
 
-    g1 = load_game("kuhn(players=3,team=23)")
+    g1 = load_rows("kuhn(players=3,team=23)")
     play = team_optimal_play(g1)
     assert (play.low, play.high) == (Fraction(5, 132), Fraction(5, 132))
     assert len(play.mixture) > 1 and "TMECor" in play.how
@@ -146,7 +146,7 @@ def test_team_optimal_h1_weak_is_the_tmecor_mixture_drawn_per_hand():
     by_hand = sum(w * terminal_probabilities(g1, p) for w, p in play.mixture)
     assert np.array_equal(law, by_hand)
     assert math.isclose(law.sum(), 1.0, rel_tol=0, abs_tol=1e-12)
-    g0 = load_game("kuhn(players=3)")
+    g0 = load_rows("kuhn(players=3)")
     uniform = Profile(g0, np.concatenate([np.full(len(i.actions), 1 / len(i.actions))
                                           for i in g0.infosets]))  # fmt: skip
     d = detect(g0, uniform, g1, play.mixture, runs=100, seed=1, tremble=0.01)
@@ -163,13 +163,13 @@ def test_team_optimal_h1_strong_is_the_merged_lp_equilibrium():
 
     from toypoker.collusion.detection import team_optimal_play
 
-    play = team_optimal_play(load_game("kuhn(players=3,team=23,strong=true)"))
+    play = team_optimal_play(load_rows("kuhn(players=3,team=23,strong=true)"))
     assert (play.low, play.high) == (Fraction(1, 12), Fraction(1, 12))
     assert len(play.mixture) == 1 and play.mixture[0][0] == 1.0
     with pytest.raises(ToypokerError, match="no team"):
-        team_optimal_play(load_game("kuhn(players=3)"))
+        team_optimal_play(load_rows("kuhn(players=3)"))
     with pytest.raises(ToypokerError, match="exactly one player outside"):
-        team_optimal_play(load_game("kuhn(players=4,cards=5,team=12)"))
+        team_optimal_play(load_rows("kuhn(players=4,cards=5,team=12)"))
 
 
 def test_merged_and_members_games_are_partners():
@@ -183,13 +183,13 @@ def test_merged_and_members_games_are_partners():
         spec_difference,
     )
 
-    merged = load_game("kuhn(players=3,team=23,strong=true,merge=true)")
+    merged = load_rows("kuhn(players=3,team=23,strong=true,merge=true)")
     members = members_game(merged)
     assert members is not None and members.n_players == 3 and merged.n_players == 2
-    assert members.spec in {load_game(s).spec for s in merge_partners(merged)}
+    assert members.spec in {load_rows(s).spec for s in merge_partners(merged)}
     assert merge_partners(members) == (merged.spec,)
-    assert members_game(members) is None and merge_partners(load_game("kuhn()")) == ()
-    check_same_table(load_game("kuhn(players=3)"), members)
+    assert members_game(members) is None and merge_partners(load_rows("kuhn()")) == ()
+    check_same_table(load_rows("kuhn(players=3)"), members)
     assert spec_difference("kuhn(players=3,cards=4)", "kuhn(players=3,cards=5)") == (
         "cards=4 vs cards=5"
     )

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from toypoker.collusion import CollusionProfiles, solve_collusion_profiles
-from toypoker.evaluate import evaluate
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.evaluation import evaluate
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.games.collusion import Team
 from toypoker.literature.claims.ullman2015 import COLLUSION_DATA, stored_profiles
 
@@ -21,8 +21,9 @@ K3 = "kuhn(players=3)"
 
 def _fresh(profiles: CollusionProfiles, key: str) -> tuple[float, float | None]:
     """NashConv and (strong team) joint gain of a stored profile, evaluated here with
-    :func:`toypoker.evaluate.evaluate` (independent of the recording path's ``measure``)."""
-    game = load_game(key)
+    :func:`toypoker.engines.rows.values.evaluate` (independent of the recording path's
+    ``measure``)."""
+    game = load_rows(key)
     team = Team.of_params(game.params)
     strong = team is not None and bool(game.params.get("strong"))
     ev = evaluate(game, profiles.profile(game), team=team if strong else None)
@@ -92,3 +93,75 @@ def test_an_older_file_says_so_and_is_upgraded_on_save(tmp_path, capsys):
 @pytest.mark.parametrize("name", sorted(COLLUSION_DATA))
 def test_each_shipped_file_records_the_nash_conv_a_fresh_evaluation_gives(name):
     _assert_recorded_is_fresh(stored_profiles(name))
+
+
+# ----------------------------------------------------------------------------- format
+# issue 46, item 8: a stored file carries its format; written and read back bit for bit,
+# a file written before the format (none) read with the same numbers, another refused
+
+
+def _stored() -> CollusionProfiles:
+    """Profiles made by hand (no solve): awkward floats, a strong team's gain and none."""
+    from toypoker.collusion.store import Measured, store_key
+
+    rng = np.random.default_rng(46)
+    plain, strong = store_key(K3), store_key("kuhn(players=3,team=23,strong=true)")
+    return CollusionProfiles(
+        plain, (1, 2), "win", "cfr+ 30 iterations",
+        {plain: rng.random(12), strong: rng.random(12) / 3},
+        {plain: "0123456789abcdef0123", strong: "fedcba98765432100123"},
+        {plain: Measured(0.1 + 0.2), strong: Measured(1 / 3, -1e-17)},
+    )  # fmt: skip
+
+
+def _same(a: CollusionProfiles, b: CollusionProfiles) -> None:
+    assert (a.spec, a.team, a.sharing, a.how) == (b.spec, b.team, b.sharing, b.how)
+    assert list(a.sigma) == list(b.sigma) and a.fingerprints == b.fingerprints
+    assert all(a.sigma[k].tobytes() == b.sigma[k].tobytes() for k in a.sigma)
+    assert a.measured == b.measured
+
+
+def _rewrite_meta(src, dst, edit) -> None:
+    with np.load(src, allow_pickle=False) as data:
+        arrays = {k: data[k] for k in data.files}
+    arrays["meta"] = np.array(json.dumps(edit(json.loads(str(arrays["meta"])))))
+    np.savez_compressed(dst, **arrays)
+
+
+def test_a_stored_file_names_its_format_and_reads_back_bit_for_bit(tmp_path):
+    from toypoker.collusion.store import COLLUSION_FORMAT
+
+    prof = _stored()
+    prof.save(tmp_path / "p.npz")
+    with np.load(tmp_path / "p.npz", allow_pickle=False) as data:
+        assert sorted(data.files) == ["meta", "sigma_0", "sigma_1"]  # no new array
+        meta = json.loads(str(data["meta"]))
+    assert meta["format"] == COLLUSION_FORMAT == "toypoker-collusion/1"
+    back = CollusionProfiles.load(tmp_path / "p.npz")
+    _same(prof, back)
+    back.save(tmp_path / "again.npz")
+    _same(prof, CollusionProfiles.load(tmp_path / "again.npz"))
+
+
+def test_a_file_stored_before_the_format_reads_with_the_same_numbers(tmp_path):
+    prof = _stored()
+    prof.save(tmp_path / "new.npz")
+    _rewrite_meta(tmp_path / "new.npz", tmp_path / "old.npz",
+                  lambda m: {k: v for k, v in m.items() if k != "format"})  # fmt: skip
+    _same(prof, CollusionProfiles.load(tmp_path / "old.npz"))
+
+
+@pytest.mark.parametrize("fmt", ["toypoker-collusion/2", "toypoker-checkpoint/2"])
+def test_a_file_of_another_format_is_refused_in_one_line(tmp_path, fmt):
+    from toypoker.collusion.store import COLLUSION_FORMAT
+    from toypoker.errors import ToypokerError
+
+    _stored().save(tmp_path / "new.npz")
+    path = tmp_path / "other.npz"
+    _rewrite_meta(tmp_path / "new.npz", path, lambda m: {**m, "format": fmt})
+    with pytest.raises(ToypokerError) as info:
+        CollusionProfiles.load(path)
+    text = str(info.value)
+    assert "\n" not in text and str(path) in text and f"format {fmt!r}" in text
+    assert f"this toypoker reads {COLLUSION_FORMAT}" in text
+    assert ("newer toypoker" in text) == fmt.startswith("toypoker-collusion/")

@@ -6,7 +6,7 @@ import pytest
 
 from toypoker.collusion import CollusionProfiles, collusion_table_from, solve_collusion_profiles
 from toypoker.errors import ToypokerError
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 
 F = Fraction
 
@@ -42,7 +42,7 @@ def test_stored_profiles_round_trip_and_recompute_the_table(tmp_path):
         assert lo <= want + 1e-12 and want - 1e-12 <= hi and hi - lo <= 4e-6
     assert t.to_json_dict()["team_values_payoffs"]["low"] == [lo for lo, _ in per]
     # a stored vector is tied to its game's infosets
-    g = load_game("kuhn(players=3,cards=5)")
+    g = load_rows("kuhn(players=3,cards=5)")
     with pytest.raises(ToypokerError, match="no stored profile"):
         back.profile(g)
     (tmp_path / "bad.npz").write_bytes(b"not a zip")

@@ -10,9 +10,10 @@ import pytest
 from toypoker import Game
 from toypoker.continuation.crossings import equilibria_at, multiplicity, turning_points
 from toypoker.continuation.curves import EquilibriumCurve, resume_curve, trace_curve
+from toypoker.engines.rows.values import expected_values
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import evaluate, expected_values, nash_conv
-from toypoker.games import load_game
+from toypoker.evaluation import evaluate, nash_conv
+from toypoker.games import load_rows
 from toypoker.profile import Profile
 from toypoker.result import Result
 
@@ -47,7 +48,7 @@ def test_n4_at_pot_3_is_in_the_szafron_family(curve4):
     assert -1e-12 <= beta <= 0.25 + 1e-12
     assert abs(E1 + (1 + 2 * beta) / 48) < 1e-12
     # the same profile, rounded to fractions, is an exact equilibrium of the core
-    g = load_game("kuhn(players=3,cards=4,pot=3)")
+    g = load_rows("kuhn(players=3,cards=4,pot=3)")
     exact = Profile(
         g, np.array([Fraction(v).limit_denominator(10**6) for v in eq.sigma], dtype=object)
     )
@@ -77,7 +78,7 @@ def test_n4_multiplicity_and_certificates(curve4):
     a, b, _, _, _ = rows[0]
     eqs = equilibria_at(curve4, 0.5 * (a + b))
     assert len(eqs) == 3
-    g = load_game(f"kuhn(players=3,cards=4,pot={0.5 * (a + b)!r})")
+    g = load_rows(f"kuhn(players=3,cards=4,pot={0.5 * (a + b)!r})")
     for e in eqs:
         assert e.nash_conv < 1e-6  # certified on the unregularized game
         assert float(nash_conv(g, e.sigma)) < 1e-6
@@ -175,7 +176,7 @@ def test_a_trace_compiles_the_game_once(monkeypatch):
     calls = []
     init = Game.__init__
     monkeypatch.setattr(Game, "__init__", lambda s, *a, **k: calls.append(1) or init(s, *a, **k))
-    g = load_game("kuhn(players=3,cards=4)")
+    g = load_rows("kuhn(players=3,cards=4)")
     r = trace_curve(g, "pot", 2.0, 4.0, eps=1e-6, at=(3.0,))
     m = multiplicity(r.curve)
     assert len(calls) == 1

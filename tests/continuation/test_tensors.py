@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from toypoker.continuation.tensors import PayoffTensors
-from toypoker.evaluate import expected_values
+from toypoker.engines.rows.values import expected_values
 
 
 def random_sigma(g, rng):

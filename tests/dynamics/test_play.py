@@ -176,3 +176,77 @@ def test_a_saved_run_of_other_arguments_is_not_reused(tmp_path):
     f.write_bytes(b"not a zip")
     with pytest.raises(ToypokerError, match="cannot read the play run"):
         sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck)
+
+
+# ----------------------------------------------------------------------------- format
+# issue 46, item 8: a saved run (what table1 --checkpoint keeps and reuses) carries its
+# format; written and read back bit for bit, a run saved before the format (none) reused
+# with the same numbers, another format refused in one line
+
+
+def _rewrite(path, edit) -> None:
+    with np.load(path, allow_pickle=False) as z:
+        arrays = edit({k: z[k] for k in z.files})
+    np.savez(path, **arrays)
+
+
+def _same_run(a, b) -> None:
+    from dataclasses import fields
+
+    for f in fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            assert x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
+        else:
+            assert x == y and type(x) is type(y), f.name
+
+
+def test_a_saved_run_names_its_format_and_reads_back_bit_for_bit(tmp_path):
+    from toypoker.dynamics.play import PLAY_RUN_FORMAT, PlayResult
+
+    r = play(P=P, rounds=20_000, record_every=1000, seed=3)
+    r.save(tmp_path / "run.npz")
+    with np.load(tmp_path / "run.npz", allow_pickle=False) as z:
+        assert bytes(z["format"]).decode() == PLAY_RUN_FORMAT == "toypoker-play-run/1"
+        kept = set(z.files) - {"format"}
+    assert kept == {"meta", "freqs", "estimates", "expectation", "expectation_se",
+                    "estimator_mean", "estimator_std", "batch_means"}  # fmt: skip
+    _same_run(r, PlayResult.load(tmp_path / "run.npz"))
+
+
+def test_runs_saved_before_the_format_are_reused_with_the_same_numbers(tmp_path):
+    from toypoker.dynamics.play import PlayResult
+
+    args = dict(P=P, ks=(0.01,), Ls=(6, 12), rounds=20_000, workers=1, record_every=1000)
+    ck = tmp_path / "runs"
+    first = table1(**args, checkpoint=ck)
+    files = sorted(ck.glob("run-*.npz"))
+    assert len(files) == 2
+    for f in files:  # the layout toypoker wrote before: no format entry
+        _rewrite(f, lambda a: {k: v for k, v in a.items() if k != "format"})
+    old = {f: f.read_bytes() for f in files}
+    again = table1(**args, checkpoint=ck)
+    assert {f: f.read_bytes() for f in files} == old  # reused, not run and saved again
+    for a, b in zip(first.rows, again.rows, strict=True):
+        assert a.ours == b.ours and a.se == b.se
+    for key, runs in first.runs.items():
+        _same_run(runs[0], again.runs[key][0])
+    (six,) = ck.glob("run-L6-*.npz")
+    _same_run(PlayResult.load(six), first.runs[(6, 0.01)][0])
+
+
+def test_a_run_of_another_format_is_refused_in_one_line(tmp_path):
+    from toypoker.dynamics.play import PLAY_RUN_FORMAT, PlayResult
+
+    args = dict(P=P, ks=(0.01,), Ls=(6,), rounds=20_000, workers=1, record_every=1000)
+    ck = tmp_path / "runs"
+    table1(**args, checkpoint=ck)
+    (f,) = ck.glob("run-*.npz")
+    newer = np.frombuffer(b"toypoker-play-run/2", dtype=np.uint8)
+    _rewrite(f, lambda a: {**a, "format": newer})
+    for attempt in (lambda: PlayResult.load(f), lambda: table1(**args, checkpoint=ck)):
+        with pytest.raises(ToypokerError) as info:
+            attempt()
+        text = str(info.value)
+        assert "\n" not in text and str(f) in text and "format 'toypoker-play-run/2'" in text
+        assert f"this toypoker reads {PLAY_RUN_FORMAT}" in text and "newer toypoker" in text

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from toypoker.errors import SpecError
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 
 
 def test_kuhn_two_player_structure(game):
@@ -86,8 +86,8 @@ def test_third_street_and_skp(game):
 
 
 def test_pot_and_ante_are_the_same_game():
-    a = load_game("kuhn(players=3, pot=3)")
-    b = load_game("kuhn(players=3, ante=1)")
+    a = load_rows("kuhn(players=3, pot=3)")
+    b = load_rows("kuhn(players=3, ante=1)")
     assert np.array_equal(a.term_u, b.term_u)
 
 
@@ -109,7 +109,7 @@ def test_pot_and_ante_are_the_same_game():
 )
 def test_bad_specs(spec, message):
     with pytest.raises(SpecError, match=message):
-        load_game(spec)
+        load_rows(spec)
 
 
 def test_defaults_come_from_the_params():

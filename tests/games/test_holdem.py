@@ -7,7 +7,7 @@ import pytest
 
 from toypoker import Profile, nash_conv, solve
 from toypoker.errors import SpecError
-from toypoker.games import GAMES, canonical_spec, load_game
+from toypoker.games import GAMES, canonical_spec, load_rows
 from toypoker.games.deals import count_deals, deal_table
 from toypoker.spec import parse_spec
 
@@ -69,17 +69,17 @@ def test_blinds_and_first_actor(game):
 
 
 def test_rank_only_standard_and_suited_standard():
-    g = load_game("holdem(ranks=4,suits=2,hole=1,rounds=2,board2=1,evaluator=standard)")
+    g = load_rows("holdem(ranks=4,suits=2,hole=1,rounds=2,board2=1,evaluator=standard)")
     assert sum(int(x) for x in g.weight_num) == g.weight_den
     # five cards: suits matter, the table holds card codes, one deal per suit orbit
     spec = "holdem(ranks=4,suits=2,hole=2,rounds=2,board2=3,cap1=1,cap2=1,evaluator=standard)"
-    s = load_game(spec)
+    s = load_rows(spec)
     assert s.cards.max() == 7 and sum(int(x) for x in s.weight_num) == s.weight_den
     # 8 cards: C(8,2) * C(6,2) * C(4,3) deals; swapping the two suits fixes none of them
     # (a fixed group is a union of a rank's two cards, and the board has three), so
     # Burnside's lemma gives 1680 / 2 orbits
     assert s.n_deals == 28 * 15 * 4 // 2
-    u = load_game(spec[:-1] + ",suit_isomorphism=false)")
+    u = load_rows(spec[:-1] + ",suit_isomorphism=false)")
     assert u.n_deals == 28 * 15 * 4 and u.definition.suits == 0
 
 
@@ -114,4 +114,4 @@ def test_canonical_spec_lists_the_rounds():
 )
 def test_bad_specs(spec, message):
     with pytest.raises(SpecError, match=message):
-        load_game(spec)
+        load_rows(spec)

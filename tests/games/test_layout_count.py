@@ -11,7 +11,7 @@ from toypoker.errors import SpecError
 from toypoker.games import (
     check_size,
     count_layout,
-    load_game,  # the deal table: these tests read its rows
+    load_rows,  # the deal table: these tests read its rows
     parse_game_spec,
 )
 from toypoker.games.deals import count_suit_orbits
@@ -37,7 +37,7 @@ SPECS = [
 @pytest.mark.parametrize("spec", SPECS)
 def test_counts_equal_the_compiled_game(spec):
     for s in (spec, spec[:-1] + ",suit_isomorphism=false)"):
-        g = load_game(s, max_bytes=2**34)
+        g = load_rows(s, max_bytes=2**34)
         c = count_layout(s)
         assert c is not None
         got = (c.deals, c.public_nodes, c.decision_nodes, c.infosets, c.rows)
@@ -56,7 +56,7 @@ def test_counts_equal_the_compiled_game(spec):
 )
 def test_rank_decks_counted_equal_the_compiled_game(spec):
     # an evaluator blind to suits: boards and observations are rank multisets
-    g = load_game(spec)
+    g = load_rows(spec)
     c = count_layout(spec)
     got = (c.deals, c.public_nodes, c.decision_nodes, c.infosets, c.rows)
     want = (g.n_deals, len(g.nodes), g.summary()["decision_nodes"], g.n_infosets, g.n_rows)

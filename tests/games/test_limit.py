@@ -11,7 +11,7 @@ import pytest
 from toypoker.definition import GameDefinition
 from toypoker.games import (
     GAMES,
-    load_game,  # the deal table: these tests read its rows
+    load_rows,  # the deal table: these tests read its rows
 )
 from toypoker.spec import parse_spec
 
@@ -70,12 +70,12 @@ def test_a_deep_betting_round_needs_no_recursion():
     # cap1=100: 100 bets and raises in one round, a public tree 102 levels deep (the
     # recursive builder needed a frame per level: RecursionError with 40 frames to spare)
     spec = "holdem(players=2,ranks=3,suits=1,rounds=1,cap1=100,evaluator=high_card)"
-    load_game("kuhn")  # the imports (and their frames) done before the limit is lowered
+    load_rows("kuhn")  # the imports (and their frames) done before the limit is lowered
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(_depth() + 40)
     try:
         d, _ = _built(spec)
-        game = load_game(spec)
+        game = load_rows(spec)
     finally:
         sys.setrecursionlimit(limit)
     deepest = max(len(n.history) for n in d.nodes)

@@ -9,7 +9,7 @@ import pytest
 
 from toypoker import solve
 from toypoker.errors import SpecError
-from toypoker.games import load_game
+from toypoker.games import load_rows
 from toypoker.games.deals import count_group_deals, group_deal_table
 
 # 0-based ranks: the deuce is 0, the six is 4; labels and board histories are 1-based
@@ -123,7 +123,7 @@ def test_sizes_counted_and_built(game):
 def test_smh_lp_value():
     # Ullman's code reports -0.104 / +0.104 for 2P-SMH (fictitious play, eps 0.001;
     # NOTES.md); the sequence-form LP gives the exact value
-    r = solve(load_game("mercer(players=2)"), "lp")
+    r = solve(load_rows("mercer(players=2)"), "lp")
     assert r.value_exact == (Fraction(-19688, 188955), Fraction(19688, 188955))
     assert abs(r.values[0] + 0.104) < 0.001
 
@@ -131,4 +131,4 @@ def test_smh_lp_value():
 @pytest.mark.parametrize("spec", ["mercer(players=4)", "mercer(variant=xyz)", "mercer(variant=3)"])
 def test_bad_specs(spec):
     with pytest.raises(SpecError):
-        load_game(spec)
+        load_rows(spec)

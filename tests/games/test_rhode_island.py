@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 
 from toypoker import Profile, nash_conv, solve
+from toypoker.engines.rows.values import expected_values
 from toypoker.errors import SpecError, ToypokerError
-from toypoker.evaluate import expected_values
 from toypoker.games import (
     GAMES,
     count_layout,
-    load_game,  # the deal table: these tests read its rows
+    load_rows,  # the deal table: these tests read its rows
 )
 from toypoker.games.deals import count_suit_orbits
 from toypoker.games.three_card import three_card_strength
@@ -44,7 +44,7 @@ def unmerged(spec: str) -> str:
 
 @pytest.fixture(scope="module")
 def small():
-    return load_game(SMALL)
+    return load_rows(SMALL)
 
 
 def test_defaults_are_the_papers_game():
@@ -76,7 +76,7 @@ def test_defaults_are_the_papers_game():
 def test_small_decks_compile_and_are_counted_exactly(ranks, suits):
     spec = f"rhode_island(ranks={ranks},suits={suits},cap=1)"
     for s in (spec, unmerged(spec)):
-        g = load_game(s, max_bytes=2**34)
+        g = load_rows(s, max_bytes=2**34)
         assert sum(int(x) for x in g.weight_num) == g.weight_den  # probabilities sum to 1
         c = count_layout(s)
         assert c is not None and c.spec == g.spec
@@ -91,7 +91,7 @@ def test_small_decks_compile_and_are_counted_exactly(ranks, suits):
         assert c.decision_nodes == summary["decision_nodes"]
         assert c.deals_without_suit_isomorphism == math_perm(ranks * suits, 4)
     if suits > 1:
-        assert load_game(spec).n_deals == count_suit_orbits(ranks, suits, [1, 1, 1, 1])
+        assert load_rows(spec).n_deals == count_suit_orbits(ranks, suits, [1, 1, 1, 1])
 
 
 def math_perm(n: int, k: int) -> int:
@@ -104,7 +104,7 @@ def math_perm(n: int, k: int) -> int:
 @pytest.mark.slow
 @pytest.mark.parametrize("spec", ["rhode_island(players=3,ranks=4,suits=2,cap=1)", FULL_CAPS])
 def test_counter_with_three_players_and_full_caps(spec):
-    g = load_game(spec, max_bytes=2**34)
+    g = load_rows(spec, max_bytes=2**34)
     c = count_layout(spec)
     assert (c.deals, c.public_nodes, c.infosets, c.rows) == (
         g.n_deals,
@@ -118,7 +118,7 @@ def test_counter_with_three_players_and_full_caps(spec):
 def test_structure_antes_bets_caps_and_who_acts(cap):
     # ante 5 each; P1 acts first in every round; bets 10 in round 1, 20 in rounds 2-3;
     # at most `cap` (the papers': 3) bets or raises a round; a card before rounds 2, 3
-    small = load_game(SMALL if cap == 1 else FULL_CAPS)
+    small = load_rows(SMALL if cap == 1 else FULL_CAPS)
     root = small.nodes[0]
     assert root.kind == "decision" and root.actor == 0 and root.committed == (5, 5)
     bet = {0: 10, 1: 20, 2: 20}
@@ -148,7 +148,7 @@ def test_structure_antes_bets_caps_and_who_acts(cap):
 
 
 def test_same_game_as_holdem_with_the_three_card_evaluator(small):
-    h = load_game(as_holdem(3, 2, 1))
+    h = load_rows(as_holdem(3, 2, 1))
     assert [i.label for i in h.infosets] == [i.label for i in small.infosets]
     assert np.array_equal(h.term_u, small.term_u)
     assert np.array_equal(h.cards, small.cards) and np.array_equal(h.weight_num, small.weight_num)
@@ -169,7 +169,7 @@ def test_exact_values_equal_on_the_merged_and_unmerged_games(small):
     # suits matter (flushes), so the merged game is a real reduction: 180 deals for
     # 360; the uniform profile is symmetric under the suits, and its exact values
     # must be the unmerged game's (the independent path: every card identity kept)
-    full = load_game(unmerged(SMALL))
+    full = load_rows(unmerged(SMALL))
     assert full.n_deals == 6 * 5 * 4 * 3 and small.n_deals == 180
     a = expected_values(small, Profile.uniform(small, exact=True))
     b = expected_values(full, Profile.uniform(full, exact=True))
@@ -200,15 +200,15 @@ def test_lp_value_is_exactly_the_unmerged_ones():
         "holdem(ranks=3,suits=2,hole=1,rounds=3,board2=1,board3=1,ante=5,bet1=10,bet2=20,"
         "bet3=20,cap1=0,cap2=1,cap3=1,evaluator=three_card)"
     )
-    a = solve(load_game(spec), "lp")
-    b = solve(load_game(unmerged(spec)), "lp")
+    a = solve(load_rows(spec), "lp")
+    b = solve(load_rows(unmerged(spec)), "lp")
     assert a.certified and b.certified
     assert a.value_exact == b.value_exact and a.value_exact[0] != 0
 
 
 def test_every_hand_class_reaches_the_showdown():
     # suits matter: on a 5 x 3 deck every class of three-card hand occurs
-    d = load_game("rhode_island(ranks=5,suits=3,cap=0)").definition
+    d = load_rows("rhode_island(ranks=5,suits=3,cap=0)").definition
     classes = set((d.strength // 16**3).reshape(-1).tolist())
     assert classes == {0, 1, 2, 3, 4, 5}  # high card .. straight flush
 
@@ -231,9 +231,9 @@ def test_full_game_is_counted_and_refused():
     # the issue's estimate: about 340 M rows, far beyond the row layout
     assert 2e8 < c2.rows < 6e8
     with pytest.raises(SpecError, match="too large to compile"):
-        load_game("rhode_island")
+        load_rows("rhode_island")
     with pytest.raises(SpecError, match="too large to compile"):
-        load_game("rhode_island(players=3)")
+        load_rows("rhode_island(players=3)")
 
 
 @pytest.mark.slow
@@ -245,7 +245,7 @@ def test_three_player_game_is_counted():
 
 def test_bad_decks():
     with pytest.raises(SpecError, match="deals 6 cards from a deck of 5"):
-        load_game("rhode_island(players=4,ranks=5,suits=1)")
+        load_rows("rhode_island(players=4,ranks=5,suits=1)")
     with pytest.raises(SpecError, match="3 cards in all"):
-        load_game("holdem(ranks=4,suits=2,rounds=2,evaluator=three_card)")
+        load_rows("holdem(ranks=4,suits=2,rounds=2,evaluator=three_card)")
     assert list(GAMES)[-1] == "rhode_island"

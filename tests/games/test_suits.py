@@ -22,10 +22,10 @@ import pytest
 
 from toypoker import Profile, nash_conv, solve
 from toypoker.definition import suit_canonical
-from toypoker.evaluate import expected_values
+from toypoker.engines.rows.values import expected_values
 from toypoker.games import (
     GAMES,
-    load_game,  # the deal table: these tests read its rows
+    load_rows,  # the deal table: these tests read its rows
 )
 from toypoker.games.deals import count_suit_orbits, suit_orbit_table
 from toypoker.spec import parse_spec
@@ -102,7 +102,7 @@ def pairs():
     def get(spec):
         # the unmerged games pass the default size limit only just: allow them
         if spec not in cache:
-            cache[spec] = tuple(load_game(s, max_bytes=2**40) for s in (spec, unmerged(spec)))
+            cache[spec] = tuple(load_rows(s, max_bytes=2**40) for s in (spec, unmerged(spec)))
         return cache[spec]
 
     return get
@@ -254,15 +254,15 @@ def test_three_suits(pairs):
 def test_unsuited_games_are_unchanged():
     # no suit-seeing evaluator: no merging, the per-deal observations of before
     for spec in ["leduc(players=2)", "mercer(players=2)", "holdem(ranks=4,suits=2,board2=1)"]:
-        g = load_game(spec)
+        g = load_rows(spec)
         assert g.definition.suits == 0 and g.obs_round is None
         assert "suit_isomorphism" not in g.summary()
 
 
 def test_suit_isomorphism_false_is_a_spec_parameter():
-    g = load_game(unmerged(TWO_SUITS))
+    g = load_rows(unmerged(TWO_SUITS))
     assert "suit_isomorphism=false" in g.spec
-    assert load_game(TWO_SUITS).spec == TWO_SUITS.replace("holdem(", "holdem(players=2,").replace(
+    assert load_rows(TWO_SUITS).spec == TWO_SUITS.replace("holdem(", "holdem(players=2,").replace(
         "rounds=2,board2=4,cap1=1,cap2=1,evaluator=standard",
         "rounds=2,ante=1,check=true,evaluator=standard,bet1=2,cap1=1,first1=1,board2=4,bet2=4,"
         "cap2=1,first2=1",

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from toypoker import SpecError, ToypokerError
-from toypoker.evaluate import evaluate
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.evaluation import evaluate
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.interop.acpc import (
     format_gamedef,
     gamedef_of,
@@ -94,7 +94,7 @@ def test_spec_from_text_and_flat_api():
     assert gamedef_spec(LEDUC) == gamedef_spec(parse_gamedef(LEDUC))
     g = tp.load_gamedef(LEDUC)
     assert g.spec == gamedef_spec(LEDUC) and tp.to_gamedef(g) == LEDUC
-    assert load_game(g.spec).spec == g.spec  # the spec is canonical and reloads
+    assert load_rows(g.spec).spec == g.spec  # the spec is canonical and reloads
 
 
 def test_keys_are_case_insensitive_and_comments_skipped():
@@ -150,7 +150,7 @@ def test_mercer_with_checks_ranks_hands_as_ullman():
     # Ullman (2015) Sec. 4.2: best four of 2 hole + 2 board cards, no straights or
     # flushes -- ACPC's ranking of four cards, so evaluator=standard is ullman4 here
     g = load_gamedef(example("mercer3_checks"))
-    u = load_game(g.spec.replace("evaluator=standard", "evaluator=ullman4"))
+    u = load_rows(g.spec.replace("evaluator=standard", "evaluator=ullman4"))
     s, t = g.definition.strength, u.definition.strength
     assert np.array_equal(np.sign(s[0] - s[1]), np.sign(t[0] - t[1]))
     assert np.array_equal(np.sign(s[1] - s[2]), np.sign(t[1] - t[2]))
@@ -234,7 +234,7 @@ def test_export_refuses_collusion(game):
 
 
 def test_format_gamedef_writes_every_key():
-    text = format_gamedef(gamedef_of(load_game("leduc(players=2)")))
+    text = format_gamedef(gamedef_of(load_rows("leduc(players=2)")))
     assert text == LEDUC
 
 
@@ -266,7 +266,7 @@ def up_check(text: str, seeds, nash_conv: bool = True):
         pytest.param(example("kuhn"), id="kuhn"),
         pytest.param(example("leduc"), id="leduc"),
         pytest.param(LEDUC3_SMALL, id="leduc3-one-raise", marks=pytest.mark.slow),
-        pytest.param(to_gamedef(load_game("kuhn(players=3)")), id="kuhn3"),
+        pytest.param(to_gamedef(load_rows("kuhn(players=3)")), id="kuhn3"),
         # no bets before the board: forced checks, then a betting round
         pytest.param(LEDUC.replace("maxRaises = 2 2", "maxRaises = 0 2"), id="leduc-cap0"),
     ],
@@ -348,7 +348,7 @@ def test_universal_poker_four_suits_flushes_per_deal():
     # with our row of the deal's orbit, for the uniform and a random profile.
     pyspiel = pytest.importorskip("pyspiel")
     from toypoker.definition import suit_canonical
-    from toypoker.evaluate import backward_values, edge_probabilities
+    from toypoker.engines.rows.values import backward_values, edge_probabilities
     from toypoker.interop.acpc import universal_poker_game
 
     text = example("flush").replace("numSuits = 2", "numSuits = 4")

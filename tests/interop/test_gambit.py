@@ -6,7 +6,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from toypoker.evaluate import evaluate
+from toypoker.evaluation import evaluate
 from toypoker.literature import kuhn1950, szafron2013
 from toypoker.profile import Profile
 

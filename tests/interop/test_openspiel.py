@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from toypoker.evaluate import evaluate
+from toypoker.evaluation import evaluate
 from toypoker.profile import Profile
 
 pyspiel = pytest.importorskip("pyspiel")

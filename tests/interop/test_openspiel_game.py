@@ -4,10 +4,10 @@ import numpy as np
 import pytest
 
 from toypoker import nash_conv
+from toypoker.engines.rows.values import expected_values
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import expected_values
 from toypoker.game import ACTION_NAMES
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.profile import Profile
 
 pyspiel = pytest.importorskip(
@@ -24,7 +24,7 @@ KUHN3 = "kuhn(players=3,cards=5)"
 
 @pytest.fixture(scope="module")
 def kuhn3():
-    g = load_game(KUHN3)
+    g = load_rows(KUHN3)
     return g, og.openspiel_game(g)
 
 
@@ -100,7 +100,7 @@ def test_openspiel_cfr_converges_to_our_nash_conv(kuhn3):
 
 
 def test_leduc_expected_values_equal_ours():
-    g = load_game("leduc(players=2)")
+    g = load_rows("leduc(players=2)")
     os_game = og.openspiel_game(g)
     p = Profile.random(g, np.random.default_rng(2))
     tab = og.to_tabular_policy(p, os_game)
@@ -111,7 +111,7 @@ def test_leduc_expected_values_equal_ours():
 
 
 def test_restricted_infosets_keep_the_tree_actions():
-    g = load_game("skp")
+    g = load_rows("skp")
     assert g.infoset_restricted.any()
     os_game = og.openspiel_game(g)
     p = Profile.random(g, np.random.default_rng(0))

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from toypoker.game import Game
-from toypoker.games import canonical_spec, load_game
+from toypoker.games import canonical_spec, load_rows
 from toypoker.games.hands import EVALUATORS
 from toypoker.games.limit import Round, build_limit_game
 from toypoker.literature import claims
@@ -60,9 +60,9 @@ def test_claim_specs_have_a_canonical_spec_that_reloads(spec: str) -> None:
 
 @pytest.mark.parametrize("spec", SMALL)
 def test_claim_games_reload_to_the_same_game(spec: str) -> None:
-    g = load_game(spec)
+    g = load_rows(spec)
     assert g.spec == canonical_spec(spec)
-    assert _same_game(g, load_game(g.spec))
+    assert _same_game(g, load_rows(g.spec))
 
 
 def test_bet8_smh_is_mercer_with_a_bet_parameter() -> None:
@@ -83,10 +83,10 @@ def test_bet8_smh_is_mercer_with_a_bet_parameter() -> None:
         evaluator=EVALUATORS["ullman4"],
     )
     by_hand = Game(definition, claims_ullman.BET8_SPEC)
-    assert _same_game(load_game(claims_ullman.BET8_SPEC), by_hand)
+    assert _same_game(load_rows(claims_ullman.BET8_SPEC), by_hand)
     # the default bet is left out of the spec: one game, one spec
     assert canonical_spec("mercer(players=3,variant=smh,bet=4)") == ullman_paper.SPEC["3P-SMH"]
-    assert not _same_game(load_game(ullman_paper.SPEC["3P-SMH"]), by_hand)
+    assert not _same_game(load_rows(ullman_paper.SPEC["3P-SMH"]), by_hand)
 
 
 def test_claims_build_no_game_by_hand() -> None:

@@ -5,7 +5,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from toypoker.evaluate import evaluate
+from toypoker.evaluation import evaluate
 from toypoker.literature import szafron2013
 
 

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from toypoker.errors import SpecError
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.literature import figures_ullman
 from toypoker.literature.papers import ullman2015
 from toypoker.solvers import solve
@@ -27,7 +27,7 @@ from .claim_parts import part_rows
 
 def _mercer(players, variant):
     try:
-        return load_game(f"mercer(players={players},variant={variant})")
+        return load_rows(f"mercer(players={players},variant={variant})")
     except SpecError as e:  # H1's games not registered in this checkout
         pytest.skip(str(e))
 
@@ -170,7 +170,7 @@ def test_his_fictitious_play_reproduces_his_strong_collusion_run():
     # (-0.19202163996787378, 0.09601081998393689, 0.09601081998393689): his collusion
     # evaluator and card sharing are our team=23, sharing=win, strong=true
     _mercer(3, "smh")
-    g = load_game("mercer(players=3,variant=smh,team=23,strong=true,merge=false)")
+    g = load_rows("mercer(players=3,variant=smh,team=23,strong=true,merge=false)")
     run = next(r for r in ullman2015.COLLUSION_RUNS if r.strength == "strong" and r.team == "23")
     r = run_ullman(g, run.eps)
     assert r.iterations == run.iterations == 68
@@ -182,7 +182,7 @@ def test_his_fictitious_play_reproduces_his_strong_collusion_run():
 def test_stored_equilibria_fit_the_games():
     # toypoker/literature/data: the stored 3P-SMH equilibria (Table 7 placements, team
     # of seats 2, 3 first) belong to the games compiled now and are equilibria to 1e-4
-    from toypoker.evaluate import nash_conv
+    from toypoker.evaluation import nash_conv
     from toypoker.literature.claims import ullman2015 as claims_ullman
 
     _mercer(3, "smh")
@@ -193,7 +193,7 @@ def test_stored_equilibria_fit_the_games():
     )
     assert len(prof.sigma) == 7
     for spec in prof.sigma:
-        g = load_game(spec)
+        g = load_rows(spec)
         assert nash_conv(g, prof.profile(g)) <= 1e-4
 
 

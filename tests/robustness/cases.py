@@ -937,5 +937,9 @@ from .cases_api import API_CASES  # noqa: E402 - issue 35's kinds, made with the
 
 CASES += API_CASES
 
+from .cases_round4 import ROUND4_CASES  # noqa: E402 - issue 47's kinds, on the helpers above
+
+CASES += ROUND4_CASES
+
 _ids = [c.id for c in CASES]
 assert len(_ids) == len(set(_ids)), sorted({i for i in _ids if _ids.count(i) > 1})

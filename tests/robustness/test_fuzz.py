@@ -27,7 +27,7 @@ from toypoker.game import Game
 from toypoker.games import (
     GAMES,
     canonical_spec,
-    load_game,  # the deal table: these tests read its rows
+    load_rows,  # the deal table: these tests read its rows
 )
 from toypoker.profile import Profile
 from toypoker.solvers import Solver, load_checkpoint
@@ -130,7 +130,7 @@ def _spec_outcome(spec: str) -> None:
     assert canonical_spec(text) == text  # canonical specs are fixed points
     try:
         with bounded(spec):
-            game = load_game(spec, max_bytes=MAX_BYTES)
+            game = load_rows(spec, max_bytes=MAX_BYTES)
     except ToypokerError as exc:
         assert "\n" not in str(exc)
         return
@@ -174,7 +174,7 @@ K2 = "kuhn(players=2)"
 
 @pytest.fixture(scope="module")
 def kuhn2() -> Game:
-    return load_game(K2)
+    return load_rows(K2)
 
 
 def _profile_outcome(data: object, game: Game | None, exact: bool | None = None) -> None:

@@ -23,7 +23,7 @@ from toypoker.solvers.analysis import (
 @pytest.mark.parametrize("method", list(METHODS))
 def test_every_method_returns_a_result(method, game):
     g = game("skp") if method == "enumerate" else game("kuhn(players=2)")
-    if method == "tmecor":  # a team against one outsider (tests/teams/test_method.py)
+    if method == "tmecor":  # a team against one outsider (tests/solvers/test_tmecor.py)
         g = game("kuhn(players=3,cards=4,team=23,sharing=win)")
     seed = 1 if METHODS[method].stochastic else None
     r = solve(g, method, iterations=20, seed=seed)
@@ -94,7 +94,8 @@ def test_load_checkpoint_alone_resumes_bit_for_bit(tmp_path, game):
     s.step(70)
     straight = solve(g, "os-mccfr", iterations=120, seed=7, epsilon=0.5)
     assert np.array_equal(s.profile().probs, straight.profile.probs)
-    with pytest.raises(ToypokerError, match="other options"):
+    # the option that differs is named, with both values (issue 47: a cut repr before)
+    with pytest.raises(ToypokerError, match="was run with epsilon=0.5, not epsilon=0.6"):
         solve(g, "os-mccfr", iterations=120, resume=ck, epsilon=0.6)
 
 
@@ -213,9 +214,9 @@ def test_exact_lp_of_a_small_team_game_gives_exact_team_numbers():
     strong Kuhn values), its joint best response equal, gain exactly 0."""
     from fractions import Fraction
 
-    from toypoker.games import load_game
+    from toypoker.games import load_rows
 
-    res = solve(load_game("kuhn(players=3,team=23,strong=true)"), "lp")
+    res = solve(load_rows("kuhn(players=3,team=23,strong=true)"), "lp")
     assert res.team is not None
     assert res.team.value == Fraction(1, 12) and isinstance(res.team.value, Fraction)
     assert res.team.br_value == Fraction(1, 12) and res.team.gain == 0

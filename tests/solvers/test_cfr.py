@@ -155,7 +155,7 @@ def test_numpy_backend_checkpoint_resumes_bit_for_bit(tmp_path, game):
 
 def test_result_evaluation_equals_the_reference(game):
     # the run loop and result() evaluate float profiles with the fused kernel
-    from toypoker.evaluate import evaluate, nash_conv
+    from toypoker.evaluation import evaluate, nash_conv
 
     g = game("leduc(players=2)")
     r = solve(g, "cfr+", iterations=30)

@@ -6,7 +6,7 @@ import pytest
 import sympy as sp
 
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import evaluate
+from toypoker.evaluation import evaluate
 from toypoker.literature import billingham
 from toypoker.profile import Profile
 from toypoker.result import Result

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import toypoker as tp
+from toypoker.engines.rows.values import edge_probabilities, reaches
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import edge_probabilities, reaches
 from toypoker.solvers import Solver
 from toypoker.solvers.fictitious import ullman_best_response, ullman_order
 from toypoker.solvers.ullman import run_ullman
@@ -17,7 +17,7 @@ from toypoker.solvers.ullman import run_ullman
 
 def reference_ullman(game, eps, limit=5000):
     """His loop, written from the thesis/issue text; the gains recomputed with
-    toypoker.evaluate (independent of the solver), the pure responses taken with his
+    toypoker.engines.rows.values (independent of the solver), the pure responses taken with his
     tie rule (tested on its own in test_ties_bet_before_fold)."""
     s = tp.Profile.uniform(game).probs.copy()
     for t in range(1, limit + 1):

@@ -181,7 +181,7 @@ def test_fictitious_play_is_ullmans_averaging(game):
     # Ullman (2015): start uniform, best-respond to the average, average with 1/(t+1).
     # After one iteration the average is (uniform + BR) / 2 in realization weights:
     # at the root (own reach 1) that is the plain mean of the two behaviours.
-    from toypoker.evaluate import best_response
+    from toypoker.evaluation import best_response
     from toypoker.profile import Profile
 
     g = game("kuhn(players=2)")

@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import evaluate
+from toypoker.evaluation import evaluate
 from toypoker.solvers import Solver, load_checkpoint, solve
 from toypoker.solvers.cfr import regret_matching
 

@@ -90,7 +90,7 @@ def test_a_run_steps_in_place_and_an_interrupt_between_iterations_keeps_the_coun
     # the same profile as a run of copies; a state the caller holds is not touched; an
     # interrupt inside a batch (between two kernel iterations) leaves the state's
     # iteration count equal to the iterations its arrays hold
-    from toypoker.kernels.cfr import CFRKernel
+    from toypoker.engines.rows.cfr import CFRKernel
     from toypoker.solvers import cfr as C
     from toypoker.solvers.registry import METHODS
 

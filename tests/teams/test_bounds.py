@@ -11,9 +11,11 @@ import numpy as np
 import pytest
 
 from toypoker import solve
+from toypoker.engines.protocol import BestResponse
+from toypoker.engines.rows.values import expected_values
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import BestResponse, evaluate, expected_values, team_best_response
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.evaluation import evaluate
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.profile import Profile
 from toypoker.teams.bounds import (
     RelaxedBound,
@@ -26,6 +28,7 @@ from toypoker.teams.bounds import (
     strong_game,
     tighten,
 )
+from toypoker.teams.evaluation import team_best_response
 from toypoker.teams.tmecor import tmecor
 
 F = Fraction
@@ -42,13 +45,13 @@ def _merged_lp_value(spec: str, team: tuple[int, int]) -> Fraction:
     """The strong team's value by the merged game's exact LP (independent path:
     solvers/lp.py; the merged team sits at its lowest member's place)."""
     digits = "".join(str(p + 1) for p in team)
-    res = solve(load_game(f"{spec[:-1]},team={digits},strong=true,merge=true)"), "lp")
+    res = solve(load_rows(f"{spec[:-1]},team={digits},strong=true,merge=true)"), "lp")
     return res.value_exact[0 if team[0] == 0 else 1]
 
 
 @pytest.mark.parametrize("team", TEAMS)
 def test_bound_at_the_merged_outsider_is_the_strong_value_on_four_cards(team):
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     h = strong_game(g, team)
     eq = merged_outsider(h, "lp")  # exact: the merged LP's equilibrium on the seats
     b = sharing_bound(g, team, eq, h)
@@ -64,7 +67,7 @@ def test_bound_at_the_merged_outsider_is_the_strong_value_on_four_cards(team):
 def test_bound_on_three_cards_is_the_exact_weak_value(team):
     # kuhn(players=3, cards=3): weak TMECor 0 on every placement (test_tmecor.py); the
     # strong team's merged LP value is 0 too (independent path), so the bound is exact
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     b = sharing_bound(g, team, merged_outsider(strong_game(g, team), "lp"))
     assert b.value == _merged_lp_value("kuhn(players=3,cards=3)", team) == 0
     assert tmecor(g, team).lower == b.value
@@ -74,7 +77,7 @@ def test_any_outsider_strategy_gives_a_bound_at_least_the_strong_value():
     # against any outsider strategy the strong team's best response is at least
     # min_y BR_strong(y) (the strong value) >= the weak value: uniform, and random
     # float strategies rounded to the 2**-20 grid
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     rng = np.random.default_rng(7)
     for team in TEAMS:
         probs = rng.random(g.n_sigma)
@@ -107,7 +110,7 @@ def _uniform(g) -> np.ndarray:
 def test_tighten_takes_the_smaller_valid_upper_end():
     # kuhn(players=3), team {2,3}: a one-column TMECor bracket, then the bound at the
     # merged LP's outsider (1/12): the upper end becomes 1/12, the value 5/132 stays inside
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     r = tmecor(g, (1, 2), max_columns=1, oracle="alternating",
                upper_game=strong_game(g, (1, 2)))  # fmt: skip
     b = sharing_bound(g, (1, 2), merged_outsider(strong_game(g, (1, 2)), "lp"))
@@ -123,11 +126,11 @@ def test_tighten_takes_the_smaller_valid_upper_end():
     with pytest.raises(ToypokerError, match="not a valid bound"):
         tighten(r, fake)
     # a "strong" game with other stakes: same rows, not the same team payoff
-    other = load_game("kuhn(players=3,ante=2,team=23,strong=true,merge=false)")
+    other = load_rows("kuhn(players=3,ante=2,team=23,strong=true,merge=false)")
     with pytest.raises(ToypokerError, match="does not pay the team"):
         sharing_bound(g, (1, 2), Profile(g, _uniform(g)), other)
     with pytest.raises(ToypokerError, match="one outsider"):
-        sharing_bound(load_game("kuhn(players=4)"), (0, 1), Profile(g, _uniform(g)))
+        sharing_bound(load_rows("kuhn(players=4)"), (0, 1), Profile(g, _uniform(g)))
 
 
 @pytest.mark.slow
@@ -138,7 +141,7 @@ def test_bound_on_three_player_smh_team_23():
     # One placement (seats 2 and 3; each merged LP takes a minute or two): four-card Kuhn
     # above checks every placement, tests/test_teams.py the merged team 12 of 3P-SMH
     base = "mercer(players=3,variant=smh)"
-    g = load_game(base)
+    g = load_rows(base)
     weak = {(0, 1): F(-4638311027186, 55208102538225), (0, 2): F(-24603977, 18064098000),
             (1, 2): F(89108, 944775)}  # fmt: skip
     strong = {(0, 1): F(6975112709, 111053690748), (0, 2): F(34838639, 256978800),
@@ -158,7 +161,7 @@ def test_relaxed_bound_lies_between_the_weak_best_response_and_the_sharing_bound
     # below the sharing bound (the strong team's, STRONG4) where seeing the partner's
     # card pays against y: teams 12 (-1/24 < 0) and 13 (17/312 < 5/78)
     pytest.importorskip("highspy", reason="HiGHS's PDLP is reached through highspy")
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     h = strong_game(g, team)
     share = sharing_bound(g, team, merged_outsider(h, "lp"), h)
     b = relaxed_bound(g, team, share.outsider, seconds=10.0)
@@ -179,7 +182,7 @@ def test_relaxed_bound_lies_between_the_weak_best_response_and_the_sharing_bound
 
 
 def test_relaxed_bound_needs_a_team_of_two():
-    g = load_game("kuhn(players=4)")
+    g = load_rows("kuhn(players=4)")
     with pytest.raises(ToypokerError, match="team of two and one outsider"):
         relaxed_bound(g, (0, 1), {}, seconds=1.0)
 
@@ -189,7 +192,7 @@ def test_projected_starts_are_joint_plans_and_keep_the_bracket(team):
     # four-card Kuhn: each start is a joint pure plan (one action at every free infoset of
     # the members, none elsewhere); with them the alternating oracle's bracket still holds
     # the exact weak TMECor value (WEAK4, from the MILP column generation)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     h = strong_game(g, team)
     more = projected_starts(g, h, team, np.random.default_rng(0), 2)
     plans = more(Profile.uniform(g))
@@ -212,7 +215,7 @@ def test_projection_in_a_game_that_sees_the_cards_is_the_strong_best_response(te
     # an exact random outsider strategy
     from toypoker.teams.forms import Columns, Outsider
 
-    h = strong_game(load_game("kuhn(players=3)"), team)
+    h = strong_game(load_rows("kuhn(players=3)"), team)
     (o,) = {0, 1, 2} - set(team)
     rng = np.random.default_rng(5)
     out = Outsider(h, (o,))
@@ -239,7 +242,7 @@ def test_a_mixture_is_worth_the_lower_end_of_its_bracket(team):
     # four-card Kuhn: the exact TMECor values -1/24, 7/264, 5/132 (tests/solvers/
     # test_tmecor.py, by the MILP column generation) recomputed from the mixture alone;
     # a pure plan of the mixture alone is worth no more (the mixture is optimal)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     r = tmecor(g, team)
     assert r.exact
     assert mixture_lower(g, team, r.plans, r.weights) == r.lower
@@ -247,7 +250,8 @@ def test_a_mixture_is_worth_the_lower_end_of_its_bracket(team):
         (0, 1): Fraction(-1, 24), (0, 2): Fraction(7, 264), (1, 2): Fraction(5, 132)
     }[team]  # fmt: skip
     # one pure plan against an independent path: the outsider's exact best response by
-    # toypoker.evaluate (zero-sum: the team gets minus the outsider's best-response value)
+    # toypoker.engines.rows.values (zero-sum: the team gets minus the outsider's
+    # best-response value)
     (o,) = [p for p in range(3) if p not in team]
     for x in r.plans:
         prof = BestResponse(team, None, x).as_profile(Profile.uniform(g, exact=True))
@@ -256,7 +260,7 @@ def test_a_mixture_is_worth_the_lower_end_of_its_bracket(team):
 
 
 def test_a_mixture_that_is_not_a_correlated_plan_is_refused():
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     r = tmecor(g, (1, 2))
     plans, weights = list(r.plans), list(r.weights)
     with pytest.raises(ToypokerError, match="summing to 1"):
@@ -276,4 +280,4 @@ def test_a_mixture_that_is_not_a_correlated_plan_is_refused():
         with pytest.raises(ToypokerError, match="weights must be exact numbers"):
             mixture_lower(g, (1, 2), plans, bad)
     with pytest.raises(ToypokerError, match="one outsider"):
-        mixture_lower(load_game("kuhn(players=4)"), (1, 2), plans, weights)
+        mixture_lower(load_rows("kuhn(players=4)"), (1, 2), plans, weights)

@@ -12,20 +12,19 @@ import numpy as np
 import pytest
 
 from toypoker import Profile, solve
-from toypoker.evaluate import (
-    BestResponse,
+from toypoker.engines.protocol import BestResponse
+from toypoker.engines.rows import kernel_for
+from toypoker.engines.rows.values import (
     counterfactual_reach,
     edge_probabilities,
-    evaluate,
     expected_values,
     reaches,
-    team_evaluation,
-    team_weights,
 )
-from toypoker.games import load_game  # the deal table: these tests read its rows
-from toypoker.kernels import kernel_for
+from toypoker.evaluation import evaluate
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.teams import pairs as tp
 from toypoker.teams import plans as team_plans
+from toypoker.teams.evaluation import team_evaluation, team_weights
 from toypoker.teams.response import joint_plan, joint_response
 
 from .test_response import _brute_force_team_value, _rational_profile
@@ -54,7 +53,7 @@ def test_terminal_pairs_plan_is_the_brute_force_optimum(team, monkeypatch):
     # kuhn(players=3, cards=3), exact profiles: the LP path's best-response value is
     # the best of every pair of the members' pure plans (independent path: enumeration)
     _lp_path(monkeypatch)
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     for seed in (7, 8, 9):
         p = _rational_profile(g, seed)
         assert tp.certified_plan(g, team, _coef(g, p, team)) is not None
@@ -71,7 +70,7 @@ def test_default_path_equals_the_lifted_model_on_four_card_kuhn(team, enumerate_
     # (independent path: the code before, joint_plan(model="lifted"), its plan evaluated
     # exactly) on random exact profiles and CFR+ iterates
     monkeypatch.setattr(team_plans, "USE_ENUMERATION", enumerate_)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     profiles = [_rational_profile(g, s) for s in (3, 5, 11)]
     profiles += [solve(g, "cfr+", iterations=it).profile.to_exact() for it in (20, 200)]
     for p in profiles:
@@ -88,7 +87,7 @@ def test_a_fractional_relaxation_goes_to_the_milp_then_the_lifted_model(monkeypa
     # worth the lifted model's own (independent path); and were that refused too,
     # joint_plan's default solves the lifted model
     _lp_path(monkeypatch)
-    g = load_game("kuhn(players=3,team=23)")
+    g = load_rows("kuhn(players=3,team=23)")
     p = solve(g, "cfr+", iterations=20, team=False).profile.to_exact()
     c = _coef(g, p, (1, 2))
     model = tp.per_team(g, tp.TerminalPairs, (1, 2))
@@ -110,7 +109,7 @@ def test_a_solution_that_is_not_its_plans_products_is_no_certificate(monkeypatch
     # the certificate: integral own plans AND the plan's value reaching the LP's optimum.
     # An LP answer whose optimum exceeds its own plan's value (pairs left below their
     # product) must not be returned as the best response
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     team = (0, 1)
     model = tp.TerminalPairs(g, team)
     coef = _coef(g, _rational_profile(g, 7), team)
@@ -130,7 +129,7 @@ def test_highspy_and_scipy_give_the_same_lp(team, monkeypatch):
     # front end to HiGHS): equal optima, plans of equal exact value
     _lp_path(monkeypatch)
     pytest.importorskip("highspy", reason="highspy is not installed: one front end only")
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     for seed in (2, 4):
         p = _rational_profile(g, seed)
         model = tp.TerminalPairs(g, team)
@@ -149,7 +148,7 @@ def test_a_time_limit_counts_from_each_solve():
     # model that had already run 30 s stopped at once (3-player hold'em, team 13,
     # after solve's own team gain).  Each solve gets its limit from its start
     pytest.importorskip("highspy", reason="highspy is not installed: linprog has no clock")
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     model = tp.TerminalPairs(g, (0, 1))
     c = model.objective(_coef(g, _rational_profile(g, 7), (0, 1)))
     first = model.solve(c)[0]
@@ -170,7 +169,7 @@ def test_restricted_member_actions_weigh_the_team_response(spec, enumerate_, mon
     # instead of 13/144)
     # (both paths: team_plans' enumeration, the default here, and the LP)
     monkeypatch.setattr(team_plans, "USE_ENUMERATION", enumerate_)
-    g = load_game(spec)
+    g = load_rows(spec)
     for seed in range(4):
         rng = np.random.default_rng(seed)
         probs = Profile.uniform(g, exact=True).probs.copy()  # restrictions in place
@@ -197,7 +196,7 @@ def test_outside_weights_are_the_counterfactual_reach(spec):
     # terminals) against counterfactual_reach (independent path: the reach pass over
     # every row), float profiles, every pair of seats; skp's outsiders have restricted
     # actions, four-player Kuhn two outsiders
-    g = load_game(spec)
+    g = load_rows(spec)
     rng = np.random.default_rng(2)
     for _ in range(2):
         p = Profile.random(g, rng)
@@ -211,7 +210,7 @@ def test_outside_weights_are_the_counterfactual_reach(spec):
 def test_plan_value_is_the_plans_exact_value():
     # team_pairs.plan_value (floats, from the outside weights) against the exact value
     # of the plan (independent path: the numpy passes in Fractions), random plans
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     rng = np.random.default_rng(5)
     for team in TEAMS:
         p = _rational_profile(g, 13)
@@ -231,7 +230,7 @@ def test_team_evaluation_alone_reads_the_kernel_and_agrees(monkeypatch):
     # best response from the fused kernel (the team's value: minus the outsider's in a
     # zero-sum game); with evaluate's numpy evaluation (independent path) every number
     # agrees to 1e-12
-    g = load_game("kuhn(players=3,team=13)")
+    g = load_rows("kuhn(players=3,team=13)")
     p = Profile.random(g, np.random.default_rng(3))
     alone = team_evaluation(g, p, (0, 2))
     numpy_path = evaluate(g, p, team=(0, 2)).team
@@ -255,7 +254,7 @@ def test_smh_team_gain_equals_the_lifted_path(digits):
     # 3P-SMH weak teams, every placement: the default path's gain equals the gain of the
     # lifted model's plan evaluated by the numpy passes (independent path: the code
     # before) to 1e-12, on CFR+ iterates (20 and 200) and two random profiles
-    g = load_game(f"mercer(players=3,variant=smh,team={digits})")
+    g = load_rows(f"mercer(players=3,variant=smh,team={digits})")
     team = tuple(int(d) - 1 for d in digits)
     rng = np.random.default_rng(1)
     profiles = [solve(g, "cfr+", iterations=it, team=False).profile for it in (20, 200)]

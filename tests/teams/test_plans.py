@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from toypoker import Profile, solve
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.teams import pairs as tp
 from toypoker.teams import plans as team_plans
 from toypoker.teams.response import joint_response
@@ -20,7 +20,7 @@ def test_enumeration_is_the_brute_force_optimum(team):
     # kuhn(players=3, cards=3), exact profiles: the enumeration's plan is worth the best
     # of every pair of the members' pure plans (independent path: brute force over
     # 2^12 x 2^12 plans, exact), and its float value is that plan's value
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     for seed in (7, 8, 9):
         p = _rational_profile(g, seed)
         c = _coef(g, p, team)
@@ -37,7 +37,7 @@ def test_enumeration_equals_the_certified_lp_on_four_card_kuhn(team):
     # kuhn(players=3, cards=4), float profiles (CFR+ iterates, random ones): the
     # enumeration's value equals the certified LP's optimum (independent path:
     # team_pairs.certified_response) and its own plan's value (team_pairs.plan_value)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     profiles = [solve(g, "cfr+", iterations=it, team=False).profile for it in (20, 200)]
     profiles += [Profile.random(g, np.random.default_rng(s)) for s in (1, 2)]
     for p in profiles:
@@ -59,7 +59,7 @@ def test_plan_counts_of_four_card_kuhn():
     # infosets (1 + 2^3 = 9 plans a card, 9^4); seat 2 facing a check bets or checks and
     # answers at two later infosets (1 + 2^2 = 5), facing a bet calls or folds (2): 10^4
     # a pair of cards; the member with fewer plans is enumerated
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     assert [tp.per_team(g, team_plans.PlanTable, t).plans for t in TEAMS] == [9**4, 9**4, 10**4]
     assert all(tp.per_team(g, team_plans.PlanTable, t).enumerated == 0 for t in TEAMS)
 
@@ -67,9 +67,9 @@ def test_plan_counts_of_four_card_kuhn():
 def test_games_with_many_plans_go_to_the_lp(monkeypatch):
     # 3P-SMH: too many plans (no table, the LP answers); four-card Kuhn under a smaller
     # work limit: no table either
-    g = load_game("mercer(players=3,variant=smh,team=23)")
+    g = load_rows("mercer(players=3,variant=smh,team=23)")
     p = solve(g, "cfr+", iterations=20, team=False).profile
     assert team_plans.enumerated_response(g, (1, 2), _coef(g, p, (1, 2))) is None
     assert joint_response(g, (1, 2), _coef(g, p, (1, 2)))[2].startswith("certified")
     monkeypatch.setattr(team_plans, "MAX_WORK", 9**4 - 1)
-    assert team_plans.PlanTable(load_game("kuhn(players=3)"), (0, 1)).plans == 0
+    assert team_plans.PlanTable(load_rows("kuhn(players=3)"), (0, 1)).plans == 0

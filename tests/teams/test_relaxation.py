@@ -8,9 +8,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from toypoker.engines.rows.values import counterfactual_reach, edge_probabilities, reaches
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import counterfactual_reach, edge_probabilities, reaches
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.teams.relaxation import certified_bound, pair_model, relaxed_response
 from toypoker.teams.response import joint_plan
 
@@ -43,7 +43,7 @@ def _plan_value(game, team, plan, num, den) -> Fraction:
 def test_certified_bound_holds_the_brute_force_optimum(team):
     # kuhn(players=3, cards=3): the best pair of pure plans by enumeration (independent
     # path) lies under the certified bound, for the LP's duals and for any others
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     p = _rational_profile(g, 11)
     best = _brute_force_team_value(g, p, team)
     num, den = _exact_coef(g, p, team)
@@ -64,7 +64,7 @@ def test_relevant_pairs_on_smh_match_the_lifted_milp():
     # model's 61 x 91 = 5,551; the relaxation is integral and its plan worth the full
     # lifted MILP's optimum (independent path: team_response.joint_plan).  The objective
     # is the float one, read exactly as multiples of 2**-80
-    g = load_game("mercer(players=3,variant=smh)")
+    g = load_rows("mercer(players=3,variant=smh)")
     team = (1, 2)
     sigma = np.asarray(_rational_profile(g, 5).to_float().probs, dtype=np.float64)
     cf = counterfactual_reach(g, reaches(g, edge_probabilities(g, sigma)), team)
@@ -82,4 +82,4 @@ def test_relevant_pairs_on_smh_match_the_lifted_milp():
 
 def test_pair_model_needs_two_members():
     with pytest.raises(ToypokerError, match="two members"):
-        pair_model(load_game("kuhn(players=3)"), (0,))
+        pair_model(load_rows("kuhn(players=3)"), (0,))

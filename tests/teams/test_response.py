@@ -10,26 +10,20 @@ import numpy as np
 import pytest
 
 from toypoker import Profile
-from toypoker.errors import ToypokerError
-from toypoker.evaluate import (
-    best_response,
+from toypoker.engines.rows.values import (
     counterfactual_reach,
     edge_probabilities,
-    evaluate,
     expected_values,
-    nash_conv,
     reaches,
-    team_evaluation,
 )
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.errors import ToypokerError
+from toypoker.evaluation import best_response, evaluate, nash_conv
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.games.collusion import Team
 from toypoker.teams import plans as team_plans
-from toypoker.teams.response import (
-    joint_plan,
-    joint_plan_alternating,
-    joint_plan_by_beliefs,
-    last_sequences,
-)
+from toypoker.teams.beliefs import joint_plan_by_beliefs
+from toypoker.teams.evaluation import team_evaluation
+from toypoker.teams.response import joint_plan, joint_plan_alternating, last_sequences
 from toypoker.teams.transfer import transfer_profile
 
 F = Fraction
@@ -88,7 +82,7 @@ def test_milp_team_response_is_the_brute_force_optimum(team, monkeypatch):
     # kuhn(players=3, cards=3), no card sharing: the best of every pair of pure plans
     # (independent path: enumeration, 2^12 plans per member) is the value of the plan of
     # the default path (the enumeration of team_plans) and of the LP path
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     p = _rational_profile(g, 7)
     monkeypatch.setattr(team_plans, "USE_ENUMERATION", False)
     lp = team_evaluation(g, p, team)
@@ -107,8 +101,8 @@ def test_strong_team_backward_induction_is_the_merged_best_response():
     # a strong team is one player with perfect recall: its joint best response by
     # backward induction equals (independent path 1) the merged game's best response to
     # the same profile and (independent path 2) the MILP over the members' plans
-    gs = load_game("kuhn(players=3,team=12,strong=true,merge=false)")
-    gm = load_game("kuhn(players=3,team=12,strong=true,merge=true)")
+    gs = load_rows("kuhn(players=3,team=12,strong=true,merge=false)")
+    gm = load_rows("kuhn(players=3,team=12,strong=true,merge=true)")
     p = _rational_profile(gs, 3)
     te = team_evaluation(gs, p, (0, 1))
     assert te.how == "backward induction"
@@ -126,7 +120,7 @@ def test_strong_team_backward_induction_is_the_merged_best_response():
 
 
 def test_team_evaluation_in_evaluate_and_nash_conv():
-    g = load_game("kuhn(players=3,team=13)")
+    g = load_rows("kuhn(players=3,team=13)")
     p = _rational_profile(g, 11)
     ev = evaluate(g, p, team=Team.parse("13"))
     te = ev.team
@@ -166,13 +160,13 @@ def test_belief_state_response_is_the_brute_force_optimum(team):
     # backward induction over the team's public belief states: its plan is worth the
     # brute-force optimum (independent path: every pair of pure plans) on
     # kuhn(players=3, cards=3), and the MILP's plan's value on 4 cards
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     p = _rational_profile(g, 7)
     choice = joint_plan_by_beliefs(g, team, _coef(g, p, team))
     assert _plan_value(g, p, team, choice) == _brute_force_team_value(g, p, team)
     seats = np.isin(g.sigma_player, team)
     assert set(choice[seats].tolist()) <= {0, 1} and not choice[~seats].any()
-    g4 = load_game("kuhn(players=3,cards=4)")
+    g4 = load_rows("kuhn(players=3,cards=4)")
     for seed in (3, 11):
         p4 = _rational_profile(g4, seed)
         c = _coef(g4, p4, team)
@@ -187,24 +181,24 @@ def test_lifted_and_product_models_agree(team):
     # the default for two members) and the product model (independent path: one
     # variable per product at the terminals) give plans of equal exact value on
     # kuhn(players=3, cards=4), and on 3 cards the brute-force optimum
-    g = load_game("kuhn(players=3,cards=4)")
+    g = load_rows("kuhn(players=3,cards=4)")
     for seed in (5,):
         p = _rational_profile(g, seed)
         c = _coef(g, p, team)
         lifted = joint_plan(g, team, c, model="lifted")
         product = joint_plan(g, team, c, model="product")
         assert _plan_value(g, p, team, lifted) == _plan_value(g, p, team, product)
-    g3 = load_game("kuhn(players=3,cards=3)")
+    g3 = load_rows("kuhn(players=3,cards=3)")
     p3 = _rational_profile(g3, 7)
     plan = joint_plan(g3, team, _coef(g3, p3, team), model="product")
     assert _plan_value(g3, p3, team, plan) == _brute_force_team_value(g3, p3, team)
 
 
 def test_joint_plan_model_errors():
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     c = np.zeros(len(g.term_rows))
     with pytest.raises(ToypokerError, match="two members"):
-        joint_plan(load_game("kuhn(players=4)"), (0, 1, 2), np.zeros(1), model="lifted")
+        joint_plan(load_rows("kuhn(players=4)"), (0, 1, 2), np.zeros(1), model="lifted")
     with pytest.raises(ToypokerError, match="unknown team best-response model"):
         joint_plan(g, (0, 1), c, model="bogus")
 
@@ -215,7 +209,7 @@ def test_alternating_plan_is_a_lower_bound_no_member_improves(team):
     # value (independent path: the exact evaluator) up to float rounding, at most the
     # brute-force optimum, and a fixed point: restarting from it changes nothing (no
     # member alone improves)
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     p = _rational_profile(g, 7)
     c = _coef(g, p, team)
     plan, value = joint_plan_alternating(g, team, c)
@@ -232,7 +226,7 @@ def test_alternating_plan_is_a_lower_bound_no_member_improves(team):
 def test_team_evaluation_alternating_is_a_lower_bound():
     # evaluate(..., method="alternating"): the team gain from alternating best
     # responses is at most the MILP's (independent path), and says how it was found
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     p = _rational_profile(g, 11)
     alt = team_evaluation(g, p, (0, 2), method="alternating")
     ex = team_evaluation(g, p, (0, 2))
@@ -252,7 +246,7 @@ def test_a_team_milp_past_its_time_limit_gives_a_lower_bound_not_a_hang(monkeypa
     to)."""
     import toypoker
 
-    g = load_game("holdem(players=3,ranks=4,suits=2,team=13)")
+    g = load_rows("holdem(players=3,ranks=4,suits=2,team=13)")
     res = toypoker.solve(g, "pdcfr+", iterations=100, milp_seconds=0.01)  # its team line too
     assert "lower bound" in res.team.how
     prof = res.profile
@@ -272,7 +266,7 @@ def test_the_milp_limit_is_an_argument_not_a_global(monkeypatch):
 
     import toypoker as tp
 
-    ev_mod = importlib.import_module("toypoker.evaluate")  # the module, not tp.evaluate
+    ev_mod = importlib.import_module("toypoker.teams.evaluation")  # the team wing's module
     real, limits = ev_mod.team_best_response, []
 
     def spy(*a, **k):
@@ -280,7 +274,7 @@ def test_the_milp_limit_is_an_argument_not_a_global(monkeypatch):
         return real(*a, **k)
 
     monkeypatch.setattr(ev_mod, "team_best_response", spy)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     uniform = tp.Profile.uniform(g)
     tp.evaluate(g, uniform, team="12", milp_seconds=7.5)
     assert limits[-1] == 7.5
@@ -296,7 +290,7 @@ def test_the_milp_limit_is_an_argument_not_a_global(monkeypatch):
 def test_a_bad_milp_limit_is_one_clear_error(bad):
     import toypoker as tp
 
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     uniform = tp.Profile.uniform(g)
     for call in (
         lambda: tp.evaluate(g, uniform, team="12", milp_seconds=bad),

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from toypoker.errors import ToypokerError
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.teams.forms import Columns, Outsider
 from toypoker.teams.relaxation import certified_bound, pair_model
 from toypoker.teams.response import random_plans
@@ -47,7 +47,7 @@ def _lifted(game, model, plan) -> np.ndarray:
 def test_saddle_brackets_the_exact_value_on_four_card_kuhn(team):
     # both certified sides hold the exact TMECor value (the relaxation is tight on
     # four-card Kuhn: its saddle value is the TMECor value, to the LP's tolerance)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     s = saddle_bounds(g, team, 60.0, "simplex")
     assert s.floor <= s.upper.value and WEAK4[team] <= s.upper.value
     assert abs(s.floor - WEAK4[team]) < F(1, 10**9)
@@ -59,7 +59,7 @@ def test_saddle_brackets_the_exact_value_on_four_card_kuhn(team):
 def test_saddle_floor_on_smh_is_the_exact_value():
     # 3P-SMH team {2,3}: exact weak TMECor value 89108/944775 (tests/solvers/test_tmecor.py,
     # the hybrid oracle's width-0 bracket); PDLP, both sides certified around it
-    g = load_game("mercer(players=3,variant=smh)")
+    g = load_rows("mercer(players=3,variant=smh)")
     s = saddle_bounds(g, (1, 2), 60.0)
     assert s.floor <= F(89108, 944775) + F(1, 10**9) and F(89108, 944775) <= s.upper.value
     assert s.upper.value - s.floor < F(1, 10**6)
@@ -68,7 +68,7 @@ def test_saddle_floor_on_smh_is_the_exact_value():
 def test_feasible_pairs_repairs_any_point_exactly():
     # a random point (outside [0,1] too), far from the relaxation: the repaired integers satisfy
     # every kept equality exactly (checked here in Python integers, row by row)
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     model = pair_model(g, (0, 2))
     w = np.random.default_rng(3).random(model.n_vars) * 1.5 - 0.2
     w[5] = np.nan  # an iterate may hold anything
@@ -89,7 +89,7 @@ def test_a_pure_plan_is_kept_and_its_floor_is_its_exact_guarantee(seed):
     # the lifted point of a joint pure plan is feasible already: the repair keeps it, and
     # the floor is the plan's exact value against the outsider's exact best response
     # (independent path: the plan's exact column, the outsider's backward induction)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     team = (1, 2)
     model = pair_model(g, team)
     plan = random_plans(g, team, 1, np.random.default_rng(seed))[0]
@@ -106,7 +106,7 @@ def test_a_pure_plan_is_kept_and_its_floor_is_its_exact_guarantee(seed):
 
 
 def test_saddle_needs_a_team_of_two_and_a_fitting_iterate():
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     with pytest.raises(ToypokerError, match="team of two"):
         saddle_bounds(g, (0, 1, 2), 1.0)  # type: ignore[arg-type]
     s = saddle_bounds(g, (0, 1), 10.0, "simplex")
@@ -118,7 +118,7 @@ def test_floor_generation_closes_on_the_exact_value_from_one_random_plan():
     # four-card Kuhn team {2,3} (exact TMECor 5/132, WEAK4): from one random pure plan the
     # relaxation points raise the floor from that plan's own guarantee to the value; the
     # certified upper end comes down to it (the relaxation is tight here)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     team = (1, 2)
     plan = random_plans(g, team, 1, np.random.default_rng(0))[0]
     out = Outsider(g, (0,))

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from toypoker import solve
+from toypoker.engines.rows.values import expected_values
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import expected_values
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.teams.tmecor import tmecor
 
 F = Fraction
@@ -35,9 +35,9 @@ def test_strong_team_tmecor_is_the_merged_lp_value(team):
     # TMECor value is the merged game's LP value (independent path: solvers/lp.py; the
     # values 0, 5/78, 1/12 of tests/collusion/test_table7.py)
     digits = "".join(str(p + 1) for p in team)
-    g = load_game(f"kuhn(players=3,team={digits},strong=true,merge=false)")
+    g = load_rows(f"kuhn(players=3,team={digits},strong=true,merge=false)")
     r = tmecor(g)
-    lp = solve(load_game(f"kuhn(players=3,team={digits},strong=true,merge=true)"), "lp")
+    lp = solve(load_rows(f"kuhn(players=3,team={digits},strong=true,merge=true)"), "lp")
     lead = 0 if team[0] == 0 else 1  # the merged team sits at its lowest member's place
     assert r.how == "backward induction" and r.exact
     assert r.lower == r.upper == lp.value_exact[lead]
@@ -48,7 +48,7 @@ def test_strong_team_tmecor_is_the_merged_lp_value(team):
 def test_weak_team_on_three_card_kuhn_is_exact(team):
     # kuhn(players=3, cards=3), no card sharing: bracket width 0; the mixture played
     # against the outsider's strategy is worth exactly the bracket (saddle point)
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     r = tmecor(g, team)
     # the exact oracle (certifying the hybrid's last column) answered by enumeration:
     # every member has 4 pure plans here (toypoker.teams.plans); it was labelled "MILP"
@@ -63,7 +63,7 @@ def test_weak_team_on_four_card_kuhn_every_placement():
     # kuhn(players=3) (4 cards), members see only their own card: exact TMECor values
     # (this module; each a width-0 bracket whose ends are computed on separate paths,
     # and the mixture evaluated plan by plan gives the same number)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     values = {}
     for team in [(0, 1), (0, 2), (1, 2)]:
         r = tmecor(g, team)
@@ -74,16 +74,16 @@ def test_weak_team_on_four_card_kuhn_every_placement():
 
 def test_tmecor_needs_one_outsider():
     with pytest.raises(ToypokerError, match="no team"):
-        tmecor(load_game("kuhn(players=3)"))
+        tmecor(load_rows("kuhn(players=3)"))
     with pytest.raises(ToypokerError, match="one outsider"):
-        tmecor(load_game("kuhn(players=4)"), (0, 1))
+        tmecor(load_rows("kuhn(players=4)"), (0, 1))
 
 
 def test_anytime_bracket_holds_the_value_at_every_stop():
     # kuhn(players=3, cards=4), team {2,3}: TMECor value 5/132 (the slow test above);
     # stopped after k plans or by the time budget, the bracket still contains it and
     # says why it stopped; progress sees every oracle call
-    g = load_game("kuhn(players=3,cards=4)")
+    g = load_rows("kuhn(players=3,cards=4)")
     seen = []
     for k in (1, 2, 4):
         r = tmecor(g, (1, 2), max_columns=k, progress=lambda *a: seen.append(a))
@@ -97,7 +97,7 @@ def test_anytime_bracket_holds_the_value_at_every_stop():
 def test_hybrid_and_exact_oracles_agree_on_three_cards():
     # kuhn(players=3, cards=3), team {1,3}: the hybrid oracle and the MILP at every
     # step (independent path) both give the exact value 0 (the test above)
-    g = load_game("kuhn(players=3,cards=3)")
+    g = load_rows("kuhn(players=3,cards=3)")
     hybrid, exact = tmecor(g, (0, 2)), tmecor(g, (0, 2), oracle="exact")
     assert hybrid.exact and exact.exact and hybrid.lower == exact.lower == 0
 
@@ -108,7 +108,7 @@ def test_hybrid_and_exact_oracles_agree(team):
     # kuhn(players=3, cards=4): the hybrid oracle (alternating best responses, the MILP
     # only to certify) and the MILP at every step (independent path) give the same
     # exact TMECor value, the slow test's 5/132 etc.
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     hybrid, exact = tmecor(g, team), tmecor(g, team, oracle="exact")
     assert hybrid.exact and exact.exact and hybrid.lower == exact.lower
     assert hybrid.lower == {(0, 1): F(-1, 24), (0, 2): F(7, 264), (1, 2): F(5, 132)}[team]
@@ -119,10 +119,10 @@ def test_alternating_oracle_and_strong_upper_game_bracket_the_value():
     # best responses only: the lower end is still exact and valid; with the strong
     # game as upper_game the upper end is the strong team's best response, at least
     # the strong team's own TMECor value (a team seeing its cards does no worse)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     r = tmecor(g, (1, 2), oracle="alternating")
     assert r.stopped in ("heuristic", "converged") and r.lower <= F(5, 132) <= r.upper
-    h = load_game("kuhn(players=3,team=23,strong=true,merge=false)")
+    h = load_rows("kuhn(players=3,team=23,strong=true,merge=false)")
     s = tmecor(g, (1, 2), oracle="alternating", upper_game=h)
     assert s.lower <= F(5, 132) <= s.upper and s.how.startswith("alternating")
     assert s.upper >= tmecor(h, (1, 2)).lower
@@ -141,12 +141,12 @@ def test_relaxation_oracle_brackets_the_value_within_its_certificate():
     # kuhn(players=3, cards=4), team {2,3}: TMECor value 5/132 (above).  The relevant-pairs
     # LP's plans as columns, its certified bound as the upper end: a valid bracket whose
     # width is only the certificate's rounding (the relaxation is integral here)
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     r = tmecor(g, (1, 2), oracle="relaxation")
     assert r.lower == F(5, 132) <= r.upper <= F(5, 132) + F(1, 10**8)
     assert r.how.startswith("relaxation") and r.stopped == "heuristic"
     with pytest.raises(ToypokerError, match="weak team of two"):
-        tmecor(load_game("kuhn(players=3,team=23,strong=true,merge=false)"), (1, 2),
+        tmecor(load_rows("kuhn(players=3,team=23,strong=true,merge=false)"), (1, 2),
                oracle="relaxation")  # fmt: skip
 
 
@@ -156,7 +156,7 @@ def test_relaxation_oracle_by_pdlp_brackets_the_value(team):
     # test above).  Each relevant-pairs LP solved by PDLP instead of the interior point:
     # the bracket still holds them and (the relaxation integral here) closes on them
     pytest.importorskip("highspy", reason="HiGHS's PDLP is reached through highspy")
-    g = load_game("kuhn(players=3)")
+    g = load_rows("kuhn(players=3)")
     value = {(0, 1): F(-1, 24), (0, 2): F(7, 264), (1, 2): F(5, 132)}[team]
     r = tmecor(g, team, oracle="relaxation", relaxation_seconds=10.0)
     assert r.lower <= value <= r.upper < value + F(1, 10**6)
@@ -166,7 +166,7 @@ def test_relaxation_oracle_by_pdlp_brackets_the_value(team):
 def test_relaxation_oracle_on_smh_reaches_the_exact_value():
     # 3P-SMH team {2,3}: the exact weak TMECor value 89108/944775 (the hybrid oracle's,
     # test_three_player_smh_every_placement_is_exact) inside a bracket of width < 1e-8
-    g = load_game("mercer(players=3,variant=smh,team=23)")
+    g = load_rows("mercer(players=3,variant=smh,team=23)")
     r = tmecor(g, oracle="relaxation")
     assert r.lower <= F(89108, 944775) <= r.upper and r.width < F(1, 10**8)
 
@@ -179,7 +179,7 @@ def test_three_player_smh_every_placement_is_exact():
     # merged game, tests/test_teams.py; solving it here would take minutes).
     # Weak: this module's width-0 brackets (ends computed on separate paths).
     base = "mercer(players=3,variant=smh)"
-    g = load_game(base)
+    g = load_rows(base)
     weak = {(0, 1): F(-4638311027186, 55208102538225), (0, 2): F(-24603977, 18064098000),
             (1, 2): F(89108, 944775)}  # fmt: skip
     for team, value in weak.items():
@@ -189,7 +189,7 @@ def test_three_player_smh_every_placement_is_exact():
         assert r.exact and r.lower == value
     for team, outsider in [((0, 1), -0.06281), ((0, 2), -0.13557), ((1, 2), -0.19927)]:
         digits = "".join(str(p + 1) for p in team)
-        r = tmecor(load_game(f"{base[:-1]},team={digits},strong=true,merge=false)"), team)
+        r = tmecor(load_rows(f"{base[:-1]},team={digits},strong=true,merge=false)"), team)
         assert r.how == "backward induction" and r.exact
         assert round(float(-r.lower), 5) == outsider
 
@@ -209,12 +209,12 @@ def test_tmecor_refuses_budgets_out_of_range(budget, message):
     # before: max_columns=0/-1 and seconds=-1 generated one column and returned a wide
     # bracket, tol=-1 or nan ran 1000 columns without converging (audit, issue 22)
     with pytest.raises(ToypokerError, match=message):
-        tmecor(load_game("kuhn(players=3,cards=3)"), (0, 1), **budget)
+        tmecor(load_rows("kuhn(players=3,cards=3)"), (0, 1), **budget)
 
 
 def test_a_strong_team_with_the_alternating_oracle_still_converges():
     # a team that sees its cards has an exact backward-induction oracle: asking for the
     # members' alternating best responses had stopped after one plan, [-3/8, 5/12]
     # (audit, issue 22); the value is the merged LP's 5/78 (test above)
-    r = tmecor(load_game("kuhn(players=3,team=13,strong=true,merge=false)"), oracle="alternating")
+    r = tmecor(load_rows("kuhn(players=3,team=13,strong=true,merge=false)"), oracle="alternating")
     assert r.exact and r.lower == r.upper == F(5, 78)

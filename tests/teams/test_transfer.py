@@ -8,8 +8,8 @@ import pytest
 
 from toypoker import evaluate, solve
 from toypoker.errors import ToypokerError
-from toypoker.evaluate import team_evaluation
-from toypoker.games import load_game  # the deal table: these tests read its rows
+from toypoker.games import load_rows  # the deal table: these tests read its rows
+from toypoker.teams.evaluation import team_evaluation
 from toypoker.teams.transfer import transfer_profile
 
 F = Fraction
@@ -20,8 +20,8 @@ def test_transfer_profile_maps_the_merged_team_onto_its_members_and_back():
     # team's exact LP value is 3/148 (our LP, certified); each member's infoset is the
     # team's at that node, so the LP strategy played by the members is an exact
     # equilibrium of the 3-player game with each member getting half the team value
-    gm = load_game("kuhn(players=3,cards=6,team=12,strong=true,merge=true)")
-    gs = load_game("kuhn(players=3,cards=6,team=12,strong=true)")
+    gm = load_rows("kuhn(players=3,cards=6,team=12,strong=true,merge=true)")
+    gs = load_rows("kuhn(players=3,cards=6,team=12,strong=true)")
     lp = solve(gm, method="lp")
     assert lp.certified and lp.value_exact[0] == F(3, 148)
     p = transfer_profile(lp.profile, gs)
@@ -31,7 +31,7 @@ def test_transfer_profile_maps_the_merged_team_onto_its_members_and_back():
     back = transfer_profile(p, gm)
     assert np.array_equal(back.probs, lp.profile.probs)
     with pytest.raises(ToypokerError, match="public tree"):
-        transfer_profile(p, load_game("kuhn(players=3,cards=5)"))
+        transfer_profile(p, load_rows("kuhn(players=3,cards=5)"))
 
 
 def test_members_can_settle_below_the_team_value():
@@ -41,8 +41,8 @@ def test_members_can_settle_below_the_team_value():
     # team at ~0.0099, while the team's value is 3/148 ~ 0.0203 (LP above): no member
     # gains alone, but the two members together would gain > 0.01 against the
     # outsider's strategy (the merged game's best response, 0.0208)
-    gm = load_game("kuhn(players=3,cards=6,team=12,strong=true,merge=true)")
-    gs = load_game("kuhn(players=3,cards=6,team=12,strong=true,merge=false)")
+    gm = load_rows("kuhn(players=3,cards=6,team=12,strong=true,merge=true)")
+    gs = load_rows("kuhn(players=3,cards=6,team=12,strong=true,merge=false)")
     c = solve(gs, method="cfr+", iterations=5000)
     ev = evaluate(gs, c.profile)
     assert ev.nash_conv < 1e-5
@@ -60,7 +60,7 @@ def test_members_can_settle_below_the_team_value():
 def test_strong_team_is_solved_merged_by_default():
     # without merge=false a strong win-sharing team is solved as one player: the LP's
     # certified value is the merged game's 3/148 (test above), half to each member
-    gs = load_game("kuhn(players=3,cards=6,team=12,strong=true)")
+    gs = load_rows("kuhn(players=3,cards=6,team=12,strong=true)")
     r = solve(gs, method="lp")
     assert (
         r.solved_as
@@ -84,7 +84,7 @@ def test_three_player_smh_strong_team_12_is_solved_as_one_player():
     # issue 22, Done-when row "team 12": tp.solve on the strong win-sharing 3P-SMH game
     # (no merge) gives the merged team's certified LP value, the outsider's -0.06281
     # (the issue's table; the three-player Nash of the members gave it +0.0520)
-    g = load_game("mercer(players=3,variant=smh,team=12,sharing=win,strong=true)")
+    g = load_rows("mercer(players=3,variant=smh,team=12,sharing=win,strong=true)")
     r = solve(g, method="lp")
     assert r.certified and r.solved_as is not None and r.game is g
     assert round(float(r.value_exact[2]), 5) == -0.06281

@@ -24,7 +24,9 @@ and ``toypoker info`` start without the solvers' and studies' dependencies
 from __future__ import annotations
 
 import contextlib
+import copy
 import importlib
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -33,9 +35,9 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from .. import interrupts, threads
-from ..errors import ToypokerError
-from . import common
+from toypoker import interrupts, threads
+from toypoker.cli import common
+from toypoker.errors import ToypokerError
 
 __all__ = ["COMMANDS", "app", "main", "run"]
 
@@ -96,7 +98,30 @@ def load_command(name: str) -> Any:
     assert isinstance(group, TyperGroup)
     command = group.commands[name]
     common.add_hidden_aliases(command)
+    _add_threads_option(command)
     return command
+
+
+def _add_threads_option(command: Any) -> None:
+    """Let ``command`` (and a group's subcommands) take ``--threads N`` after its name as
+    well as before it (``toypoker solve SPEC --threads 2``, as the docs write it): a copy
+    of the top-level option that configures the threads when parsed."""
+    for sub in getattr(command, "commands", {}).values():
+        _add_threads_option(sub)
+    if not hasattr(command, "params") or any("--threads" in p.opts for p in command.params):
+        return
+    top = next(p for p in typer.main.get_command(app).params if "--threads" in p.opts)
+    option = copy.copy(top)
+    option.expose_value = False
+    option.callback = _threads_given
+    command.params.append(option)
+
+
+def _threads_given(_ctx: object, _param: object, value: int | None) -> int | None:
+    """The command's own ``--threads``: as the top-level one, when given."""
+    if value is not None:
+        threads.configure(value)
+    return value
 
 
 def _no_options() -> None:
@@ -141,7 +166,7 @@ app = common.new_app(
 
 def _version(value: bool) -> None:
     if value:
-        from .. import __version__
+        from toypoker import __version__
 
         sys.stdout.write(f"toypoker {__version__}\n")
         raise typer.Exit()
@@ -205,13 +230,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the process-wide hook only where the handlers are ours (the main thread); over the
     # whole command: what an interrupt leaves half-built may be collected after it
     quiet = interrupts.quiet_dropped_interrupts() if previous else contextlib.nullcontext()
+    if previous:  # a signal a run takes between steps is acknowledged at once
+        interrupts.acknowledge_with(_acknowledge)
     try:
         with quiet:
-            return _flushed(_command(command, args))
+            try:
+                return _flushed(_command(command, args))
+            finally:
+                common.release_held()  # the locks the command took before its work
     finally:
         for s, h in previous.items():
             signal.signal(s, h)
+        interrupts.acknowledge_with(None)
         interrupts.forget_interrupts()  # the Python API after this command starts clean
+
+
+def _acknowledge(text: str) -> None:
+    """``toypoker: TEXT`` on stderr at once, from a signal handler (no buffer waits; the
+    descriptor itself if the handler landed inside a write to stderr)."""
+    line = f"toypoker: {text}\n"
+    try:
+        sys.stderr.write(line)
+        sys.stderr.flush()
+    except RuntimeError:  # "reentrant call": the signal came while stderr was written
+        os.write(2, line.encode())
 
 
 def _flushed(code: int) -> int:
@@ -234,6 +276,9 @@ def _command(command: Any, args: list[str]) -> int:
         # obj: this entry point, for a command that runs other commands (reproduce)
         rv = command.main(args=args, prog_name="toypoker", standalone_mode=False, obj=main)
         return _said(int(rv) if isinstance(rv, int) else 0)
+    except common.ResumeHintError as exc:  # the command that goes on, printed whole
+        common.one_line(exc.message, command=exc.command)
+        return 2
     except ToypokerError as exc:
         common.one_line(str(exc))
         return 2

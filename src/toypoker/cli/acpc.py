@@ -8,9 +8,9 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ..interop.acpc import MAX_GAMEDEF_BYTES, load_gamedef
-from ..io import read_text_limited
-from .common import JsonOpt, check_readable, out, print_json
+from toypoker.cli.common import JsonOpt, check_readable, out, print_json
+from toypoker.interop.acpc import MAX_GAMEDEF_BYTES, load_gamedef
+from toypoker.io import read_text_limited
 
 
 def import_acpc(

@@ -10,22 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from ..collusion import (
-    SCENARIOS,
-    STRENGTHS,
-    STRONG_SOLVES,
-    CollusionProfiles,
-    CollusionTable,
-    collusion_table_from,
-    solve_collusion_profiles,
-)
-from ..errors import ToypokerError
-from ..games import canonical_spec
-from ..games.collusion import Team, placements, seat_digits
-from ..highs import silence_banner
-from ..io import exact_text
-from ..spec import parse_spec
-from .common import (
+from toypoker.cli.common import (
     Bar,
     JsonOpt,
     SpecArg,
@@ -45,11 +30,26 @@ from .common import (
     seat_names,
     stopped_name,
 )
-from .tables import team_option
+from toypoker.cli.tables import team_option
+from toypoker.collusion import (
+    SCENARIOS,
+    STRENGTHS,
+    STRONG_SOLVES,
+    CollusionProfiles,
+    CollusionTable,
+    collusion_table_from,
+    solve_collusion_profiles,
+)
+from toypoker.errors import ToypokerError
+from toypoker.games import canonical_spec
+from toypoker.games.collusion import Team, placements, seat_digits
+from toypoker.highs import silence_banner
+from toypoker.io import exact_text
+from toypoker.spec import parse_spec
 
 if TYPE_CHECKING:
-    from ..game import Game
-    from ..teams.tmecor import TMECor
+    from toypoker.game import Game
+    from toypoker.teams.tmecor import TMECor
 
 app = new_app(
     "Collusion: Ullman's (2015) Table 7 scenarios for any game (table7) and a team's "
@@ -174,7 +174,7 @@ def table7(
                 None,
             ) from None
     if plot:
-        from ..collusion.figures import table_bars
+        from toypoker.collusion.figures import table_bars
 
         table_bars(t, plot)
     if json_:
@@ -226,7 +226,7 @@ def n_players(spec: str) -> int:
 def _printed(spec: str, team: tuple[int, ...], sharing: str) -> dict[str, dict[str, tuple]] | None:
     """Ullman's printed Table 7 (per strength, player: Public, Private, Suspicious) when
     the table is his (3P-MMH, team B, C = seats 2, 3, win sharing), else ``None``."""
-    from ..literature.papers import ullman2015
+    from toypoker.literature.papers import ullman2015
 
     if canonical_spec(spec) != canonical_spec(ullman2015.SPEC["3P-MMH"]):
         return None
@@ -364,8 +364,8 @@ def tmecor(
     The game is the members' n-player game (a merged team's spec, merge=true, is
     refused).  In --json, "columns" counts the joint plans generated in all, "plans"
     those in the final mixture (positive weight)."""
-    from ..games import load_game
-    from ..teams.tmecor import tmecor as solve_tmecor
+    from toypoker.games import load_rows
+    from toypoker.teams.tmecor import tmecor as solve_tmecor
 
     positive("--seconds", seconds)
     positive("--tol", tol)
@@ -386,14 +386,14 @@ def tmecor(
         )
     check_file(save, "--save")
     if save is not None and save.exists():  # a brackets file, read now: not after the work
-        from ..teams.brackets import load_brackets
+        from toypoker.teams.brackets import load_brackets
 
         load_brackets(save)
     if parse_spec(spec).as_dict().get("merge"):
         raise ToypokerError(
             "TMECor is for the members' n-player game, not the merged team's: drop merge=true"
         )
-    game = load_game(spec)
+    game = load_rows(spec)
     the_team = Team.of_params(game.params)
     if team is not None:
         the_team = team_option(team, game.n_players, the_team)
@@ -474,8 +474,8 @@ def _sharing_stage(
     after ``iterations`` PDCFR+ iterations (and the PDLP bound at that outsider); Ctrl-C
     there keeps the bound of the iterations done (any outsider strategy bounds the
     team's value from above) and marks ``r`` interrupted.  Returns the iterations run."""
-    from ..solvers import solve as solve_game
-    from ..teams.bounds import sharing_bound, strong_game, tighten
+    from toypoker.solvers import solve as solve_game
+    from toypoker.teams.bounds import sharing_bound, strong_game, tighten
 
     strong = strong_game(game, r.team)
     with Bar("sharing bound: PDCFR+ on the merged team", iterations) as bar:
@@ -487,7 +487,7 @@ def _sharing_stage(
     if stopped_name(res.stopped) == "interrupted":
         return dataclasses.replace(r, stopped="interrupted"), res.iterations
     if pdlp_seconds > 0:
-        from ..teams.bounds import relaxed_bound
+        from toypoker.teams.bounds import relaxed_bound
 
         r = tighten(r, relaxed_bound(game, r.team, bound.outsider, pdlp_seconds))
     return r, res.iterations
@@ -497,8 +497,8 @@ def _save(save: Path, game: Game, r: TMECor, argv: list[str]) -> None:
     """Add ``r`` to the brackets file ``save`` with the command line that ran."""
     import shlex
 
-    from ..collusion.store import fingerprint
-    from ..teams.brackets import save_bracket
+    from toypoker.collusion.store import fingerprint
+    from toypoker.teams.brackets import save_bracket
 
     save_bracket(save, r, fingerprint(game), shlex.join([*argv, "--save", save.name]))
 

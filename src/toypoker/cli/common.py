@@ -3,6 +3,7 @@ paths, progress that stays visible when piped, interrupts and resume hints."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import math
@@ -28,12 +29,12 @@ from rich.progress import (
     TimeElapsedColumn,
 )
 
-from ..errors import SpecError, ToypokerError
-from ..io import atomic_write_text, exact_text, in_place, write_target
+from toypoker.errors import SpecError, ToypokerError
+from toypoker.io import atomic_write_text, exact_text, in_place, write_target
 
 if TYPE_CHECKING:
-    from ..games.layout_count import LayoutCount
-    from ..solvers.checkpoint import ScratchCheckpoint
+    from toypoker.games.layout_count import LayoutCount
+    from toypoker.solvers.checkpoint import ScratchCheckpoint
 
 
 def reader_gone() -> None:
@@ -191,8 +192,8 @@ def row_count(spec: str) -> LayoutCount | None:
     """The counted row layout of ``spec`` (:func:`~toypoker.games.count_layout`), any
     collusion spec as its uncolluded game: collusion keeps the deals and the public
     tree, so the rows.  None for a game not counted there."""
-    from ..games import count_layout, parse_game_spec
-    from ..spec import format_spec
+    from toypoker.games import count_layout, parse_game_spec
+    from toypoker.spec import format_spec
 
     info, params, coll = parse_game_spec(spec)
     return count_layout(format_spec(info.name, params) if coll else spec)
@@ -203,7 +204,7 @@ def rows_refusal(spec: str) -> str | None:
     or None where it would: :func:`~toypoker.games.check_size`, the check ``load_game``
     makes first, asked without building (collusion keeps the uncolluded game's size).
     The one rule for "the rows may be built" every command's refusal follows."""
-    from ..games import check_size, parse_game_spec
+    from toypoker.games import check_size, parse_game_spec
 
     info, params, _ = parse_game_spec(spec)
     try:
@@ -313,10 +314,24 @@ def _elide_against(text: str, others: list[str], keep: int) -> str:
     return name + "..." + _elide(text[max(at - 12, len(name)) :], keep - len(name) - 3)
 
 
-def one_line(message: str, kind: str = "error") -> None:
-    """Print ``toypoker: error: MESSAGE`` on stderr as exactly one line (at most
-    :data:`MAX_LINE` characters, see :func:`short_line`)."""
-    sys.stderr.write(short_line(message, f"toypoker: {kind}: ") + "\n")
+def one_line(message: str, kind: str = "error", command: str | None = None) -> None:
+    """Print ``toypoker: error: MESSAGE`` on stderr as exactly one line (the message at
+    most :data:`MAX_LINE` characters, see :func:`short_line`); ``command``, a command to
+    run next, follows it whole (``; resume with: COMMAND``): a command cut in the middle
+    cannot be pasted."""
+    line = short_line(message, f"toypoker: {kind}: ")
+    if command:
+        line += f"; resume with: {command}"
+    sys.stderr.write(line + "\n")
+
+
+class ResumeHintError(ToypokerError):
+    """A one-line error that ends with the command that goes on from it (a resume),
+    printed whole by :func:`one_line` however long."""
+
+    def __init__(self, message: str, command: str):
+        super().__init__(f"{message}; resume with: {command}")
+        self.message, self.command = message, command
 
 
 # ------------------------------------------------------------ option checks
@@ -489,13 +504,30 @@ def check_readable(path: Path | None, option: str) -> None:
 def temp_checkpoint(kind: str) -> ScratchCheckpoint:
     """Where an interrupted run without ``--checkpoint`` keeps its state: written only
     to resume, best-effort (:class:`~toypoker.solvers.checkpoint.ScratchCheckpoint`)."""
-    from ..solvers.checkpoint import ScratchCheckpoint  # the solvers load with the run
+    from toypoker.solvers.checkpoint import ScratchCheckpoint  # the solvers load with the run
 
     try:
         folder = tempfile.gettempdir()  # it tries to write a file in each candidate
     except OSError:  # none writable now (a file-size limit, a full disk): writes fail quietly
         folder = os.environ.get("TMPDIR") or "/tmp"  # noqa: S108 -- only a name here
     return ScratchCheckpoint(folder) / f"toypoker-{kind}-{os.getpid()}.npz"
+
+
+# ------------------------------------------------------------ held for a command
+#: what the running command holds until it ends (locks taken before the work): closed
+#: by :func:`toypoker.cli.main` when the command returns or fails
+HELD = contextlib.ExitStack()
+
+
+def hold(manager: contextlib.AbstractContextManager) -> object:
+    """Enter ``manager`` now (a run lock, taken before the game is built: a refusal then
+    comes at once, not after the build) and exit it when the command ends."""
+    return HELD.enter_context(manager)
+
+
+def release_held() -> None:
+    """Exit what the command held (:func:`hold`), last taken first."""
+    HELD.close()
 
 
 # ------------------------------------------------------------ interrupts

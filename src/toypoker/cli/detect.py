@@ -9,17 +9,7 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from ..collusion import STRONG_SOLVES, CollusionProfiles, solve_team_game
-from ..collusion.detection import check_same_table, members_game, team_optimal_play
-from ..collusion.detection import detect as detect_collusion
-from ..errors import ToypokerError
-from ..evaluate import nash_conv
-from ..game import Game
-from ..games import load_game
-from ..games.collusion import Team
-from ..profile import Profile
-from ..teams.transfer import splice
-from .common import (
+from toypoker.cli.common import (
     Bar,
     JsonOpt,
     SpecArg,
@@ -35,8 +25,18 @@ from .common import (
     print_json,
     stopped_name,
 )
-from .evaluate import load_profile
-from .tables import team_option
+from toypoker.cli.evaluate import load_profile
+from toypoker.cli.tables import team_option
+from toypoker.collusion import STRONG_SOLVES, CollusionProfiles, solve_team_game
+from toypoker.collusion.detection import check_same_table, members_game, team_optimal_play
+from toypoker.collusion.detection import detect as detect_collusion
+from toypoker.errors import ToypokerError
+from toypoker.evaluation import nash_conv
+from toypoker.game import Game
+from toypoker.games import load_rows
+from toypoker.games.collusion import Team
+from toypoker.profile import Profile
+from toypoker.teams.transfer import splice
 
 
 def _profile(
@@ -171,7 +171,7 @@ def detect(
     if scenario not in ("public", "private"):
         raise ToypokerError(f"--scenario must be public or private, not {scenario!r}")
     check_figure(plot)
-    g0, g1 = load_game(spec), load_game(collusion)
+    g0, g1 = load_rows(spec), load_rows(collusion)
     g1 = members_game(g1) or g1  # a merged team plays on its members' seats
     own = Team.of_params(g1.params)
     if scenario == "private" and team is None and own is None:
@@ -225,7 +225,7 @@ def detect(
             "detect; give profiles (or games) that differ"
         )
     if plot:
-        from ..collusion.detection import plot_power
+        from toypoker.collusion.detection import plot_power
 
         plot_power(d, plot)
     if json_:

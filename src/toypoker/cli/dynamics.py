@@ -11,26 +11,7 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from ..dynamics import figures
-from ..dynamics.general import GameDynamics
-from ..dynamics.ode import (
-    LimitCycle,
-    SKPDynamics,
-    StabilityReport,
-    basin,
-    basins,
-    classify,
-    expectations,
-    poincare,
-)
-from ..dynamics.play import MAX_MEMORY, estimator_limits, estimator_study, play
-from ..dynamics.table1 import table1 as compare_table1
-from ..errors import ToypokerError
-from ..games import load_game
-from ..interrupts import deferred_interrupts
-from ..io import atomic_write_text
-from ..literature.papers import billingham
-from .common import (
+from toypoker.cli.common import (
     Bar,
     JsonOpt,
     at_least,
@@ -48,6 +29,25 @@ from .common import (
     print_json,
     resume_hint,
 )
+from toypoker.dynamics import figures
+from toypoker.dynamics.general import GameDynamics
+from toypoker.dynamics.ode import (
+    LimitCycle,
+    SKPDynamics,
+    StabilityReport,
+    basin,
+    basins,
+    classify,
+    expectations,
+    poincare,
+)
+from toypoker.dynamics.play import MAX_MEMORY, estimator_limits, estimator_study, play
+from toypoker.dynamics.table1 import table1 as compare_table1
+from toypoker.errors import ToypokerError
+from toypoker.games import load_rows
+from toypoker.interrupts import deferred_interrupts
+from toypoker.io import atomic_write_text
+from toypoker.literature.papers import billingham
 
 app = new_app("Learning dynamics: the adaptation ODE and repeated play.", no_args_is_help=True)
 
@@ -112,7 +112,7 @@ def ode(
         raise ToypokerError(f"--basins-grid must be at most {MAX_BASINS_GRID}, got {basins_grid}")
     check_folder(outdir, "--out-dir")
     if game is not None:
-        g = load_game(game)
+        g = load_rows(game)
         gd = GameDynamics(g, k=_rates(k, None)[0])
         x0 = _y0(y0, len(gd.labels))
         outdir.mkdir(parents=True, exist_ok=True)

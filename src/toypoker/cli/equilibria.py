@@ -10,14 +10,14 @@ import sympy as sp
 import typer
 from rich.table import Table
 
-from ..errors import ToypokerError
-from ..games import load_game
-from ..literature.papers import billingham
-from ..solvers.enumerate import game_equilibria
-from ..solvers.enumerate_method import check_free_choices
-from ..spec import parse_number
-from .common import JsonOpt, SpecArg, out, print_json
-from .tables import set_text
+from toypoker.cli.common import JsonOpt, SpecArg, out, print_json
+from toypoker.cli.tables import set_text
+from toypoker.errors import ToypokerError
+from toypoker.games import load_rows
+from toypoker.literature.papers import billingham
+from toypoker.solvers.enumerate import game_equilibria
+from toypoker.solvers.enumerate_method import check_free_choices
+from toypoker.spec import parse_number
 
 
 def bounded_number(text: str, name: str) -> Fraction:
@@ -87,7 +87,7 @@ def equilibria(
     lo = bounded_number(pot_min, "--pot-min") if pot_min is not None else Fraction(0)
     if lo < 0:
         raise ToypokerError(f"--pot-min must be >= 0, got {pot_min}")
-    g = load_game(spec)
+    g = load_rows(spec)
     if (symbolic_pot or at_p_star) and "pot" not in g.numeric_params:
         raise ToypokerError(f"{g.name} has no pot parameter")
     check_free_choices(g)

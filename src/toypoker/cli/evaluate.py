@@ -10,19 +10,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ..archive import is_archive, read_profile
-from ..errors import ProfileError
-from ..evaluate import evaluate
-from ..game import Game
-from ..games import load_game
-from ..io import read_text_limited
-from ..layouts.engine import vector_evaluate, vector_of
-from ..profile import FORMAT as PROFILE_FORMAT
-from ..profile import MAX_PROFILE_BYTES, Profile, max_profile_bytes
-from ..profile import _loads as json_loads
-from ..result import RESULT_FORMAT
-from ..solvers.analysis import deviations
-from .common import (
+from toypoker.archive import read_profile, reads_as_archive
+from toypoker.cli.common import (
     FractionsOpt,
     JsonOpt,
     MilpSecondsOpt,
@@ -37,9 +26,21 @@ from .common import (
     positive,
     print_json,
 )
-from .layouts import build_on_layout, command_layout, rows_or_refuse, team_gain_note
-from .solve import vector_values
-from .tables import team_lines, team_of, values_table
+from toypoker.cli.layouts import build_on_layout
+from toypoker.cli.solve import vector_values
+from toypoker.cli.tables import team_lines, team_of, values_table
+from toypoker.engines.evaluation import vector_evaluate, vector_of
+from toypoker.engines.registry import layout_for, rows_or_refuse, team_gain_note
+from toypoker.errors import ProfileError
+from toypoker.evaluation import evaluate
+from toypoker.game import Game
+from toypoker.games import load_rows
+from toypoker.io import read_text_limited
+from toypoker.profile import FORMAT as PROFILE_FORMAT
+from toypoker.profile import MAX_PROFILE_BYTES, Profile, max_profile_bytes
+from toypoker.profile import _loads as json_loads
+from toypoker.result import RESULT_FORMAT
+from toypoker.solvers.analysis import deviations
 
 ProfileArg = Annotated[
     Path,
@@ -59,11 +60,11 @@ def load_profile(path: Path, game: Game, exact: bool) -> Profile:
     except ProfileError as exc:
         if ", not " not in str(exc):  # not about the game
             raise
-        from ..collusion.detection import merge_partners  # only here: scipy.stats et al.
+        from toypoker.collusion.detection import merge_partners  # only here: scipy.stats et al.
 
         for partner in merge_partners(game):
             try:
-                prof = _load_profile(path, load_game(partner), exact)
+                prof = _load_profile(path, load_rows(partner), exact)
                 break
             except ProfileError:
                 continue
@@ -73,7 +74,7 @@ def load_profile(path: Path, game: Game, exact: bool) -> Profile:
             if prof.game.params.get("merge") else "of the members' seats: mapped onto the "
             "merged team (merge=true)")  # fmt: skip
     one_line(f"{path} is a profile {what}", kind="note")
-    from ..teams.transfer import transfer_profile
+    from toypoker.teams.transfer import transfer_profile
 
     return transfer_profile(prof, game)
 
@@ -81,7 +82,7 @@ def load_profile(path: Path, game: Game, exact: bool) -> Profile:
 def _load_profile(path: Path, game: Game, exact: bool) -> Profile:
     """:func:`load_profile` without the merged team's mapping."""
     check_readable(path, "profile")
-    if is_archive(path):  # the compact archive (solve -o p.npz / --result r.npz)
+    if reads_as_archive(path):  # the compact archive (solve -o p.npz / --result r.npz)
         prof = read_profile(path, game)
         return prof.to_exact() if exact and not prof.exact else prof
     data = profile_json(path, game)
@@ -149,7 +150,7 @@ def eval_(
         what = "eval --exact" if exact else "eval --team"
         rows_or_refuse(spec, what, "without it eval runs on the vector layout (floats)", layout)
     rows = exact or team is not None
-    choice = command_layout(spec, None, "rows" if rows else layout, team=False)
+    choice = layout_for(spec, None, "rows" if rows else layout, team=False)
     if choice.layout == "vector":
         err.print(f"layout: vector ({choice.why})", highlight=False, soft_wrap=True)
         g = build_on_layout(spec, choice)
@@ -165,7 +166,7 @@ def eval_(
         if "team=" in spec and not json_:  # weak collusion: the team response reads rows
             out.print(team_gain_note(spec))
         return
-    g = load_game(spec)
+    g = load_rows(spec)
     the_team = team_of(g, team)  # checked before the profile is read
     prof = load_profile(profile, g, exact)
     ev = evaluate(g, prof, team=the_team, **milp_option(milp_seconds))
@@ -200,7 +201,7 @@ def verify(
     equilibrium."""
     positive("--milp-seconds", milp_seconds)
     rows_or_refuse(spec, "verify", "toypoker eval gives floats on the vector layout", layout)
-    g = load_game(spec)
+    g = load_rows(spec)
     the_team = team_of(g, team)  # checked before the profile is read
     prof = load_profile(profile, g, exact=True)
     ev = evaluate(g, prof, team=the_team, **milp_option(milp_seconds))

@@ -8,12 +8,12 @@ from typing import Annotated
 
 import typer
 
-from ..errors import ToypokerError
-from ..games import load_game
-from ..interop.acpc import to_gamedef
-from ..interop.gambit import to_efg
-from ..io import atomic_write_text
-from .common import JsonOpt, SpecArg, check_file, err, output_option, print_json
+from toypoker.cli.common import JsonOpt, SpecArg, check_file, err, output_option, print_json
+from toypoker.errors import ToypokerError
+from toypoker.games import load_rows
+from toypoker.interop.acpc import to_gamedef
+from toypoker.interop.gambit import to_efg
+from toypoker.io import atomic_write_text
 
 FORMATS = ("efg", "acpc")
 
@@ -31,7 +31,7 @@ def export(
     if format_ not in FORMATS:
         raise ToypokerError(f"unknown format {format_!r}; known: {', '.join(FORMATS)}")
     check_file(output, "-o")
-    g = load_game(spec)
+    g = load_rows(spec)
     text = to_gamedef(g) if format_ == "acpc" else to_efg(g)
     if output:
         atomic_write_text(output, text)

@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from ..errors import SpecError, ToypokerError
-from ..games import DEFAULT_MAX_BYTES, GAMES, canonical_spec, load_game
-from ..games.base import Param
-from ..games.collusion import COLLUSION_PARAMS
-from ..io import size_text
-from ..layouts import choose_layout
-from ..spec import format_value
-from .common import JsonOpt, SpecArg, out, print_json, row_count, rows_refusal
+from toypoker.cli.common import JsonOpt, SpecArg, out, print_json, row_count, rows_refusal
+from toypoker.engines import choose_layout
+from toypoker.engines.choice import vector_bytes
+from toypoker.errors import SpecError, ToypokerError
+from toypoker.games import GAMES, canonical_spec, load_rows, max_bytes_allowed
+from toypoker.games.base import Param
+from toypoker.games.collusion import COLLUSION_PARAMS
+from toypoker.io import size_text
+from toypoker.spec import format_value
 
 
 def _default(value: object) -> object:
@@ -95,7 +96,7 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     vector layout's memory; a collusion spec as its uncolluded game, whose deals, tree
     and rows it keeps); a game too large to compile is then refused in one line
     (``toypoker solve`` runs it on the vector layout:
-    :func:`toypoker.layouts.choose_layout`); the layout ``toypoker.load_game`` builds
+    :func:`toypoker.engines.choose_layout`); the layout ``toypoker.load_game`` builds
     it on is said last, with why.
     """
     name = canonical_spec(spec)  # a collusion team checked before anything is counted
@@ -110,7 +111,7 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     except SpecError:
         choice = None
     if counted is not None and refusal is not None:
-        if counted.row_bytes <= DEFAULT_MAX_BYTES and choice is None:
+        if counted.row_bytes <= max_bytes_allowed() and choice is None:
             raise ToypokerError(refusal)  # not the rows' size (the deal table's build)
         if choice is None or choice.layout != "vector":
             if json_:
@@ -118,14 +119,14 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
             raise ToypokerError(
                 f"too large to compile: {counted.rows:,} rows counted, about "
                 f"{size_text(counted.row_bytes)}; hand vectors: about "
-                f"{size_text(counted.vector_bytes)} (TOYPOKER_MAX_BYTES allows more)"
+                f"{size_text(vector_bytes(name, counted))} (TOYPOKER_MAX_BYTES allows more)"
             )
         if json_:
             print_json({"counted": counted.summary(), "layout": "vector", "why": choice.why})
             return
         out.print(f"layout: vector ({choice.why})", soft_wrap=True, highlight=False)
         return
-    g = load_game(spec)
+    g = load_rows(spec)
     s = g.summary()
     layout = {} if choice is None else {"layout": choice.layout, "why": choice.why}
     if json_:

@@ -9,12 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ..errors import ToypokerError
-from ..interrupts import caused_by_interrupt
-from ..io import atomic_write_text, read_text_limited
-from ..literature.claims import CLAIMS, PAPERS, Row
-from ..literature.claims import check as check_claims
-from .common import (
+from toypoker.cli.common import (
     Bar,
     JsonOpt,
     at_least,
@@ -28,6 +23,11 @@ from .common import (
     resume_hint,
     temp_checkpoint,
 )
+from toypoker.errors import ToypokerError
+from toypoker.interrupts import caused_by_interrupt
+from toypoker.io import atomic_write_text, read_text_limited
+from toypoker.literature.claims import CLAIMS, PAPERS, Row
+from toypoker.literature.claims import check as check_claims
 
 app = new_app(
     "The papers' closed-form claims, checked exactly.",

@@ -16,11 +16,9 @@ from typing import Annotated
 
 import typer
 
-from .. import report
-from ..errors import ToypokerError
-from ..locks import run_lock
-from . import common
-from .common import (
+from toypoker import report
+from toypoker.cli import common
+from toypoker.cli.common import (
     Bar,
     JsonOpt,
     at_least,
@@ -32,6 +30,8 @@ from .common import (
     print_json,
     resume_hint,
 )
+from toypoker.errors import ToypokerError
+from toypoker.locks import run_lock
 
 FORMATS = ("html", "json")
 
@@ -177,7 +177,7 @@ def reproduce(
     progress = _Progress(len(tasks))
     try:
         runner = functools.partial(run_in_process, ctx.obj) if ctx.obj else None
-        # a folder in use by a live report is locked: a second run refuses (issue 35)
+        # a folder in use by a live report is locked: a second run refuses
         with run_lock(out_dir, "report folder", folder=True):
             results = report.compute(
                 out_dir, tasks, seed, fresh=fresh, progress=progress, run_command=runner

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
@@ -12,28 +11,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ..archive import is_archive, write_archive
-from ..errors import ToypokerError
-from ..evaluate import evaluate
-from ..game import Game
-from ..games.collusion import Team
-from ..io import size_text
-from ..layouts import load_game
-from ..layouts.engine import VectorEvaluation
-from ..layouts.vector.sharded import ShardLostError, shard_bytes
-from ..plots import plot_convergence
-from ..profile import Profile
-from ..result import Result
-from ..solvers import solve as solve_game
-from ..solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
-from ..solvers.analysis import compare as compare_methods
-from ..solvers.registry import get_method
-from ..spec import parse_value
-from .common import (
+from toypoker.archive import is_archive, write_archive
+from toypoker.cli.common import (
     Bar,
     FractionsOpt,
     JsonOpt,
     MilpSecondsOpt,
+    ResumeHintError,
     SpecArg,
     Stage,
     TeamOpt,
@@ -45,6 +29,7 @@ from .common import (
     check_readable,
     emit,
     err,
+    hold,
     interrupted,
     milp_option,
     non_negative,
@@ -61,8 +46,28 @@ from .common import (
     stopped_name,
     temp_checkpoint,
 )
-from .layouts import build_on_layout, command_layout, team_gain_note
-from .tables import WrappedColumns, strategy_table, team_lines, team_of, values_table
+from toypoker.cli.layouts import build_on_layout
+from toypoker.cli.tables import WrappedColumns, strategy_table, team_lines, team_of, values_table
+from toypoker.dask_client import local_workers
+from toypoker.engines import load_game
+from toypoker.engines.evaluation import VectorEvaluation
+from toypoker.engines.registry import layout_for, team_gain_note
+from toypoker.engines.sharded import ShardLostError, shard_bytes
+from toypoker.errors import ToypokerError
+from toypoker.evaluation import evaluate
+from toypoker.game import Game
+from toypoker.games.collusion import Team
+from toypoker.io import size_text
+from toypoker.locks import run_lock
+from toypoker.plots import plot_convergence
+from toypoker.profile import Profile
+from toypoker.result import Result
+from toypoker.solvers import solve as solve_game
+from toypoker.solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
+from toypoker.solvers.analysis import compare as compare_methods
+from toypoker.solvers.checkpoint import checkpoint_head, refuse_reuse
+from toypoker.solvers.registry import get_method
+from toypoker.spec import parse_value
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
 DEFAULT_ITERATIONS = 2000  # the budget when neither a budget nor a target is given
@@ -100,6 +105,13 @@ def _check_sharding(
             "tcp://host:8786"
         )
     at_least("--workers", workers, 1)
+    if scheduler != "local" and workers is not None:  # the scheduler's workers are its own
+        raise ToypokerError(
+            f"--workers sizes the LocalCluster of --scheduler local; the scheduler at "
+            f"{scheduler} brings its own workers: drop --workers"
+        )
+    if scheduler == "local":
+        workers = local_workers(workers, "--workers")  # bounded by the machine's CPUs
     if seeds > 1:
         raise ToypokerError("--scheduler runs one solve: give --seeds 1")
     if not vector:
@@ -107,8 +119,8 @@ def _check_sharding(
             f"--scheduler shards the vector layout's CFR kernel; {spec} runs on the deal "
             "table here (--layout vector to force hand vectors)"
         )
-    where = f"{scheduler} ({workers} workers)" if workers else scheduler
-    k = workers or (os.cpu_count() or 1 if scheduler == "local" else None)  # as open_client
+    where = f"{scheduler} ({workers} workers)" if workers else f"{scheduler} (its workers)"
+    k = workers  # as open_client: the local cluster's; a scheduler's are not counted here
     need = shard_bytes(spec, k or 1)
     if need is None:
         size = ""
@@ -125,8 +137,9 @@ def _check_sharding(
     )
 
 
-def run_with_bar(g: Game, method: str, **kw: object):
-    """``solvers.solve`` with a progress bar (plain lines every few seconds when piped)."""
+def run_with_bar(g: Game, method: str, started: str | None = None, **kw: object):
+    """``solvers.solve`` with a progress bar (plain lines every few seconds when piped);
+    ``started``: a line said on stderr at the run's first step (a resume's start)."""
 
     spec = g.spec
     if get_method(method).one_shot:  # one solve (the LP): a spinner, no iteration count
@@ -135,7 +148,12 @@ def run_with_bar(g: Game, method: str, **kw: object):
     with Bar(f"{method} {spec}", kw.get("iterations"), fields=("NashConv",)) as bar:
         last: list[float | None] = [None]
 
+        said = [started is None]
+
         def progress(t: int, nc: float | None) -> None:
+            if not said[0]:
+                said[0] = True
+                err.print(started, highlight=False, markup=False, soft_wrap=True)
             if nc is not None:
                 last[0] = nc
             bar.update(t, NashConv="-" if last[0] is None else f"{last[0]:.3g}")
@@ -161,10 +179,15 @@ def save_profile(profile: Profile, path: Path) -> None:
         profile.write_json(path)
 
 
-def lp_text(res: object) -> str:
-    """An exact method's value for the summary line."""
+def value_text(res: object) -> str:
+    """The value for the summary line: an exact method's, or -- a two-player zero-sum
+    game -- player 1's value bracketed by the two best responses
+    (:attr:`~toypoker.result.Result.value_bracket`; its width is NashConv)."""
     if res.value_exact:
         return f"; exact value {num(res.value_exact[0])} (P1), certified: {res.certified}"
+    b = res.value_bracket
+    if b is not None:
+        return f"; P1's value in [{b.lower:.6f}, {b.upper:.6f}]"
     return ""
 
 
@@ -249,6 +272,14 @@ def solve(
     ] = None,
     checkpoint_seconds: Annotated[float, typer.Option(help="Seconds between checkpoints.")] = 60.0,
     resume: Annotated[Path | None, typer.Option(help="Continue from a checkpoint.")] = None,
+    overwrite: Annotated[
+        bool,
+        typer.Option(
+            "--overwrite",
+            help="Replace an existing --checkpoint file (without it, or --resume, an "
+            "existing one is refused: it holds another run's work).",
+        ),
+    ] = False,
     table: Annotated[bool, typer.Option("--table/--no-table", help="Print the strategy.")] = True,
     decimals: DecimalsOpt = None,
     fractions: FractionsOpt = False,
@@ -311,7 +342,7 @@ def solve(
     if m.one_shot and (checkpoint or resume or seeds > 1):
         raise ToypokerError(f"--method {method} takes no --checkpoint, --resume or --seeds")
     if m.name == "tmecor":  # team-optimal play: what `toypoker collusion tmecor` prints
-        from .collusion import solve_tmecor  # the team commands load with it
+        from toypoker.cli.collusion import solve_tmecor  # the team commands load with it
 
         solve_tmecor(spec, team, seconds, options, output or csv or result, json_)
         return
@@ -328,16 +359,18 @@ def solve(
     budget = iterations is not None or seconds is not None
     if iterations is None and seconds is None and (not target or seeds > 1):
         iterations = DEFAULT_ITERATIONS
-    choice = command_layout(spec, method, layout, team=team is not None)
+    _claim_checkpoints(checkpoint, resume, overwrite, seeds, seed or 0)
+    started, nothing = _resume_lines(resume if seeds == 1 else None, iterations)
+    choice = layout_for(spec, method, layout, team=team is not None)
     vector = choice.layout == "vector"
+    if scheduler is not None or workers is not None:  # a refusal in one line, said first
+        _check_sharding(spec, scheduler, workers, vector, seeds)
     if vector or layout != "auto":  # the layout shows where it matters: hand vectors
         err.print(
             f"layout: {'vector' if vector else 'rows'} ({choice.why})",
             highlight=False,
             soft_wrap=True,
         )
-    if scheduler is not None or workers is not None:
-        _check_sharding(spec, scheduler, workers, vector, seeds)
     g = build_on_layout(spec, choice)
     the_team = None if vector else team_of(g, team)
     kw = {
@@ -347,6 +380,7 @@ def solve(
         "target_max_gain": target_max_gain,
         "seconds": seconds,
         "checkpoint_seconds": checkpoint_seconds,
+        "overwrite": True,  # an existing --checkpoint was refused above, or may be replaced
         **({"cluster": scheduler, "workers": workers} if scheduler is not None else {}),
     }
     if seeds > 1:
@@ -368,14 +402,17 @@ def solve(
             checkpoint=ck,
             resume=resume,
             team=the_team or False,
+            started=started,
             **kw,
             **milp_option(milp_seconds),
         )
     except ShardLostError as exc:  # the state before the lost batch is in ck
         hint = resume_hint(drop=("--resume",), add=("--resume", str(ck)))
-        raise ToypokerError(f"{exc}; resume with: {hint}") from None
+        raise ResumeHintError(str(exc), hint) from None
     except ToypokerError as exc:
         raise ToypokerError(_merge_hint(g, str(exc))) from None
+    if nothing is not None:
+        one_line(nothing, kind="note")
     stopped = stopped_name(res.stopped)
     if checkpoint is None and ck is not None and stopped != "interrupted":
         ck.unlink(missing_ok=True)
@@ -415,7 +452,7 @@ def solve(
             ran = f"solved in {res.seconds:.2f} s"  # one solve: no iterations to count
         else:
             ran = f"stopped by {stopped} after {res.seconds:.2f} s"
-        out.print(f"{res.method}: {ran}; NashConv {res.nash_conv:.3g}{lp_text(res)}")
+        out.print(f"{res.method}: {ran}; NashConv {res.nash_conv:.3g}{value_text(res)}")
         if res.solved_as is not None:
             out.print(f"solved as the merged team: {res.solved_as}")
         if res.team is not None:
@@ -450,6 +487,38 @@ def solve(
             f"stopped after {res.iterations} iterations; state saved in {ck}",
             resume_hint(drop=("--resume",), add=("--resume", str(ck))),
         )
+
+
+def _claim_checkpoints(
+    checkpoint: Path | None, resume: Path | None, overwrite: bool, seeds: int, first: int
+) -> None:
+    """Before the game is built (a build can take seconds): lock each checkpoint file the
+    run writes (a live run's refusal comes at once) and refuse one that exists unless
+    the run resumes or may overwrite it -- it holds another run's work."""
+    if checkpoint is None:
+        return
+    paths = [checkpoint] if seeds == 1 else [seeded(checkpoint, first + k) for k in range(seeds)]
+    for path in paths:
+        hold(run_lock(path, "checkpoint"))
+        refuse_reuse(path, resume, overwrite, "--resume ", "--overwrite")
+
+
+def _resume_lines(resume: Path | None, iterations: int | None) -> tuple[str | None, str | None]:
+    """What a resumed run says: ``(started, nothing)`` -- the iteration it starts from,
+    said once it runs (a checkpoint refused is one line, alone), and when
+    ``--iterations`` asks for no more than the checkpoint has, a note that nothing more
+    was run, said after the run."""
+    head = None if resume is None else checkpoint_head(resume)
+    if head is None:  # none, or not readable as one: the run's own load says why
+        return None, None
+    method, spec, done = head
+    if iterations is not None and done >= iterations:
+        return None, (
+            f"{resume} has {done} iterations already, --iterations {iterations} asks for no "
+            f"more: nothing was run, and its state is the result (give --iterations above "
+            f"{done} to go on)"
+        )
+    return f"resuming {resume} at iteration {done} ({method} on {spec})", None
 
 
 def _merge_hint(g: Game, message: str) -> str:

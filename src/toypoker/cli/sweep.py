@@ -9,12 +9,7 @@ from typing import Annotated
 
 import typer
 
-from ..errors import SpecError, ToypokerError
-from ..spec import parse_number
-from ..sweeps import JOB_KINDS, PARQUET_HINT, grid
-from ..sweeps import sweep as run_sweep
-from ..sweeps.jobs import REQUIRED
-from .common import (
+from toypoker.cli.common import (
     Bar,
     JsonOpt,
     at_least,
@@ -26,6 +21,11 @@ from .common import (
     print_json,
     resume_hint,
 )
+from toypoker.errors import SpecError, ToypokerError
+from toypoker.spec import parse_number
+from toypoker.sweeps import JOB_KINDS, PARQUET_HINT, grid
+from toypoker.sweeps import sweep as run_sweep
+from toypoker.sweeps.jobs import REQUIRED
 
 MAX_EXIT = 125  # exit status = failed jobs, capped (126+ mean other things to a shell)
 

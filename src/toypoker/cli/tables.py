@@ -8,13 +8,13 @@ import sympy as sp
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 
-from ..errors import ToypokerError
-from ..evaluate import Evaluation, TeamEvaluation
-from ..game import Game
-from ..games.collusion import Team
-from ..io import exact_text
-from ..profile import Profile
-from .common import num, seat_names
+from toypoker.cli.common import num, seat_names
+from toypoker.engines.protocol import Evaluation, TeamEvaluation
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.games.collusion import Team
+from toypoker.io import exact_text
+from toypoker.profile import Profile
 
 
 def team_option(digits: str, n_players: int, own: Team | None = None) -> Team:

@@ -10,12 +10,7 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from ..continuation import figures
-from ..continuation.crossings import multiplicity, system_for
-from ..continuation.curves import EquilibriumCurve, resume_curve, trace_curve
-from ..errors import ToypokerError
-from ..games import load_game
-from .common import (
+from toypoker.cli.common import (
     Bar,
     JsonOpt,
     SpecArg,
@@ -32,6 +27,12 @@ from .common import (
     resume_hint,
     window,
 )
+from toypoker.continuation import figures
+from toypoker.continuation.crossings import multiplicity, system_for
+from toypoker.continuation.curves import EquilibriumCurve, resume_curve, trace_curve
+from toypoker.errors import ToypokerError
+from toypoker.games import load_rows
+from toypoker.locks import run_lock
 
 INCOMPLETE = 1  # exit status of a curve that stopped before its window's ends
 
@@ -103,7 +104,7 @@ def trace(
     if outdir is None and resume is not None:
         outdir = resume.parent  # a resumed curve stays in its folder
     previous = EquilibriumCurve.load(resume) if resume is not None else None
-    g = load_game(spec)
+    g = load_rows(spec)
     if previous is not None:
         if previous.spec != g.spec:
             raise ToypokerError(f"{resume} traces {previous.spec}, not {g.spec}")
@@ -125,123 +126,126 @@ def trace(
     for v in at_values:
         if not lo <= v <= hi:
             raise ToypokerError(f"--at value {v} is outside [{lo}, {hi}]")
-    outdir.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(seed) if seed is not None else None
-    ckpt = outdir / "curve.csv"
-    with Bar(f"trace {g.spec}", fields=("at", "step")) as bar:
+    # a folder in use by a live trace is not another's to write (as sweep and report
+    # folders): the second run refuses in one line naming the first's pid
+    with run_lock(outdir, "trace folder", folder=True):
+        outdir.mkdir(parents=True, exist_ok=True)
+        rng = np.random.default_rng(seed) if seed is not None else None
+        ckpt = outdir / "curve.csv"
+        with Bar(f"trace {g.spec}", fields=("at", "step")) as bar:
 
-        def progress(stage: str, lam: float, ds: float) -> None:
-            bar.update(advance=1, at=f"{stage} = {lam:.6g}", step=f"{ds:.2e}")
+            def progress(stage: str, lam: float, ds: float) -> None:
+                bar.update(advance=1, at=f"{stage} = {lam:.6g}", step=f"{ds:.2e}")
 
-        if previous is not None:
-            res = resume_curve(
-                previous,
-                g,
-                at=at_values,
-                ds_max=ds_max,
-                progress=progress,
-                checkpoint=ckpt,
-                checkpoint_every=checkpoint_every,
-            )
+            if previous is not None:
+                res = resume_curve(
+                    previous,
+                    g,
+                    at=at_values,
+                    ds_max=ds_max,
+                    progress=progress,
+                    checkpoint=ckpt,
+                    checkpoint_every=checkpoint_every,
+                )
+            else:
+                res = trace_curve(
+                    g,
+                    parameter,
+                    lo,
+                    hi,
+                    eps=eps,
+                    at=at_values,
+                    start=start,
+                    response=response,
+                    dominated=not keep_dominated,
+                    rng=rng,
+                    ds_max=ds_max,
+                    progress=progress,
+                    checkpoint=ckpt,
+                    checkpoint_every=checkpoint_every,
+                )
+        curve = res.curve
+        if curve.reason.endswith("interrupted"):
+            curve.save(ckpt)
+            hint = resume_hint(drop=("--resume",), add=("--resume", str(ckpt)))
+            where = f"{len(curve.theta)} points saved in {ckpt}"
+            raise interrupted(f"at {parameter} = {curve.theta[-1]:.6g}; {where}", hint)
+        csv_path = curve.save(outdir / "curve.csv")
+        total = 3 + len(at_values) + (frames if gif else 0)
+        with Bar("drawing figures", total, fields=("figure",)) as bar:
+            figures.plot_expectations(curve, outdir / "expectations.png", log=log)
+            bar.update(advance=1, figure="frequencies")
+            figures.plot_frequencies(curve, g, outdir / "frequencies.png", log=log)
+            bar.update(advance=1, figure="multiplicity")
+            system = system_for(curve, dominated=not keep_dominated, game=g)
+            mult = multiplicity(curve, system)
+            figures.plot_multiplicity(mult, curve, outdir / "multiplicity.png")
+            mult.to_csv(outdir / "multiplicity.csv")
+            bar.update(advance=1, figure="ranges")
+            listed = []
+            for v in at_values:
+                eqs = [e for e in res.equilibria if e.theta == v]
+                figures.plot_ranges(
+                    system.exact_game(v),
+                    eqs[0].sigma if eqs else curve.sigma[0],
+                    f"{g.spec}: {parameter} = {v:g} (equilibrium 1 of {len(eqs)})",
+                    outdir / f"ranges_{parameter}{v:g}.png",
+                )
+                listed.append((v, eqs))
+                bar.update(advance=1)
+            if gif:
+                done = 3 + len(at_values)
+                figures.animate_ranges(
+                    curve, g, outdir / "animation.gif", frames=frames,
+                    progress=lambda k: bar.update(done + k, figure=f"GIF frame {k}/{frames}"),
+                )  # fmt: skip
+        rows = mult.rows()
+        complete = all(r.strip() == "reached" for r in curve.reason.split(" / "))
+        data = {
+            "spec": g.spec,
+            "parameter": parameter,
+            "window": [lo, hi],
+            "eps": None if parameter == "eps" else eps,
+            "points": len(curve.theta),
+            "steps": curve.steps,
+            "seconds": round(curve.seconds, 3),
+            "reason": curve.reason,
+            "complete": complete,
+            "csv": str(csv_path),
+            "max_equilibria": int(mult.distinct.max()) if rows else 0,
+            "unpolished": int(mult.unpolished.max()) if rows else 0,
+            "multiplicity": [
+                {"from": a, "to": b, "crossings": c, "distinct": d, "unpolished": u}
+                for a, b, c, d, u in rows
+            ],
+            "equilibria": [
+                {
+                    parameter: v,
+                    "list": [
+                        {
+                            "expectations": [float(x) for x in e.expectations],
+                            "nash_conv": float(e.nash_conv),
+                            "raw_nash_conv": float(e.raw_nash_conv),
+                            "certified": bool(e.certified),
+                        }
+                        for e in eqs
+                    ],
+                }
+                for v, eqs in listed
+            ],
+            "outdir": str(outdir),
+        }
+        if json_:
+            print_json(data)
         else:
-            res = trace_curve(
-                g,
-                parameter,
-                lo,
-                hi,
-                eps=eps,
-                at=at_values,
-                start=start,
-                response=response,
-                dominated=not keep_dominated,
-                rng=rng,
-                ds_max=ds_max,
-                progress=progress,
-                checkpoint=ckpt,
-                checkpoint_every=checkpoint_every,
+            _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir)
+        if not complete:
+            one_line(
+                f"the curve stopped early ({curve.reason}) at {parameter} = {curve.theta[-1]:.6g}; "
+                f"the partial curve is in {outdir}/ (try a smaller --ds-max or another --start)",
+                kind="warning",
             )
-    curve = res.curve
-    if curve.reason.endswith("interrupted"):
-        curve.save(ckpt)
-        hint = resume_hint(drop=("--resume",), add=("--resume", str(ckpt)))
-        where = f"{len(curve.theta)} points saved in {ckpt}"
-        raise interrupted(f"at {parameter} = {curve.theta[-1]:.6g}; {where}", hint)
-    csv_path = curve.save(outdir / "curve.csv")
-    total = 3 + len(at_values) + (frames if gif else 0)
-    with Bar("drawing figures", total, fields=("figure",)) as bar:
-        figures.plot_expectations(curve, outdir / "expectations.png", log=log)
-        bar.update(advance=1, figure="frequencies")
-        figures.plot_frequencies(curve, g, outdir / "frequencies.png", log=log)
-        bar.update(advance=1, figure="multiplicity")
-        system = system_for(curve, dominated=not keep_dominated, game=g)
-        mult = multiplicity(curve, system)
-        figures.plot_multiplicity(mult, curve, outdir / "multiplicity.png")
-        mult.to_csv(outdir / "multiplicity.csv")
-        bar.update(advance=1, figure="ranges")
-        listed = []
-        for v in at_values:
-            eqs = [e for e in res.equilibria if e.theta == v]
-            figures.plot_ranges(
-                system.exact_game(v),
-                eqs[0].sigma if eqs else curve.sigma[0],
-                f"{g.spec}: {parameter} = {v:g} (equilibrium 1 of {len(eqs)})",
-                outdir / f"ranges_{parameter}{v:g}.png",
-            )
-            listed.append((v, eqs))
-            bar.update(advance=1)
-        if gif:
-            done = 3 + len(at_values)
-            figures.animate_ranges(
-                curve, g, outdir / "animation.gif", frames=frames,
-                progress=lambda k: bar.update(done + k, figure=f"GIF frame {k}/{frames}"),
-            )  # fmt: skip
-    rows = mult.rows()
-    complete = all(r.strip() == "reached" for r in curve.reason.split(" / "))
-    data = {
-        "spec": g.spec,
-        "parameter": parameter,
-        "window": [lo, hi],
-        "eps": None if parameter == "eps" else eps,
-        "points": len(curve.theta),
-        "steps": curve.steps,
-        "seconds": round(curve.seconds, 3),
-        "reason": curve.reason,
-        "complete": complete,
-        "csv": str(csv_path),
-        "max_equilibria": int(mult.distinct.max()) if rows else 0,
-        "unpolished": int(mult.unpolished.max()) if rows else 0,
-        "multiplicity": [
-            {"from": a, "to": b, "crossings": c, "distinct": d, "unpolished": u}
-            for a, b, c, d, u in rows
-        ],
-        "equilibria": [
-            {
-                parameter: v,
-                "list": [
-                    {
-                        "expectations": [float(x) for x in e.expectations],
-                        "nash_conv": float(e.nash_conv),
-                        "raw_nash_conv": float(e.raw_nash_conv),
-                        "certified": bool(e.certified),
-                    }
-                    for e in eqs
-                ],
-            }
-            for v, eqs in listed
-        ],
-        "outdir": str(outdir),
-    }
-    if json_:
-        print_json(data)
-    else:
-        _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir)
-    if not complete:
-        one_line(
-            f"the curve stopped early ({curve.reason}) at {parameter} = {curve.theta[-1]:.6g}; "
-            f"the partial curve is in {outdir}/ (try a smaller --ds-max or another --start)",
-            kind="warning",
-        )
-        raise typer.Exit(INCOMPLETE)
+            raise typer.Exit(INCOMPLETE)
 
 
 def _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir: Path) -> None:

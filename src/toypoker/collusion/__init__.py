@@ -10,8 +10,15 @@ value type live below it, in :mod:`toypoker.games.collusion`.
 
 from __future__ import annotations
 
-from .store import CollusionProfiles, Measured, by_label, fingerprint, from_label_order, measure
-from .table7 import (
+from toypoker.collusion.store import (
+    CollusionProfiles,
+    Measured,
+    by_label,
+    fingerprint,
+    from_label_order,
+    measure,
+)
+from toypoker.collusion.table7 import (
     SCENARIOS,
     STRENGTHS,
     STRONG_SOLVES,

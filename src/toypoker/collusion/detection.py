@@ -33,13 +33,14 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import norm
 
-from ..errors import ToypokerError
-from ..evaluate import BestResponse, edge_probabilities
-from ..game import Game
-from ..games import load_game
-from ..games.collusion import COLLUSION_KEYS, Team, merged_spec
-from ..profile import Profile, uniform_sigma
-from ..spec import format_spec, parse_spec
+from toypoker.engines.protocol import BestResponse
+from toypoker.engines.rows.values import edge_probabilities
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.games import load_rows
+from toypoker.games.collusion import COLLUSION_KEYS, Team, merged_spec
+from toypoker.profile import Profile, uniform_sigma
+from toypoker.spec import format_spec, parse_spec
 
 #: H1 given as a correlated mixture: ``(probability, profile)`` pairs summing to 1
 Mixture = Sequence[tuple[float, Profile]]
@@ -109,7 +110,7 @@ def members_game(game: Game) -> Game | None:
     if not game.params.get("merge"):
         return None
     parsed = parse_spec(game.spec)
-    return load_game(format_spec(parsed.name, {**parsed.as_dict(), "merge": False}))
+    return load_rows(format_spec(parsed.name, {**parsed.as_dict(), "merge": False}))
 
 
 def merge_partners(game: Game) -> tuple[str, ...]:
@@ -178,8 +179,8 @@ def team_optimal_play(
     ToypokerError
         Without a team, or with more than one outsider.
     """
-    from ..solvers import solve
-    from ..teams.tmecor import tmecor
+    from toypoker.solvers import solve
+    from toypoker.teams.tmecor import tmecor
 
     game = members_game(game) or game
     team = Team.of_params(game.params)
@@ -424,7 +425,7 @@ def _sprt(
 def plot_power(d: Detection, path: str) -> None:
     """The share of simulated SPRT runs that detected collusion within n hands, with the
     95 % line, Wald's average and the fixed-size test marked."""
-    from ..plots import save_figure, subplots
+    from toypoker.plots import save_figure, subplots
 
     hands, share = d.power_curve()
     fig, ax = subplots(figsize=(7, 4.2), layout="constrained")

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .table7 import SCENARIOS, STRENGTHS, CollusionTable
+from toypoker.collusion.table7 import SCENARIOS, STRENGTHS, CollusionTable
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -50,7 +50,7 @@ def collusion_bars(
 ) -> None:
     """One panel of grouped bars, one bar per (source, player): ``payoffs[source][player]``
     are the payoffs per scenario (e.g. ``{"printed": TABLE7_STRONG, "ours": ...}``)."""
-    from ..plots import save_figure, subplots
+    from toypoker.plots import save_figure, subplots
 
     fig, ax = subplots(figsize=(7, 4))
     sources = list(payoffs)
@@ -79,7 +79,7 @@ def table_bars(t: CollusionTable, path: str | Path) -> None:
     """A :class:`~toypoker.collusion.table7.CollusionTable` as two panels (strong, weak);
     with team-optimal values, a fourth group of bars per panel: the team-optimal play
     (midpoint of each player's bracket, the bracket as an error bar)."""
-    from ..plots import save_figure, subplots
+    from toypoker.plots import save_figure, subplots
 
     n = len(next(iter(t.payoffs.values())))
     players = "".join(chr(65 + p) for p in range(n))

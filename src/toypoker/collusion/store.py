@@ -1,5 +1,7 @@
 """Stored collusion equilibria: one ``.npz`` per study (float64 vectors, infosets in
 label order, metadata as JSON text; no pickle), tied to their games by a fingerprint.
+The metadata holds the file's format (:data:`COLLUSION_FORMAT`); a file without one
+(written before toypoker versioned it, the shipped ones among them) is read as it was.
 """
 
 from __future__ import annotations
@@ -15,16 +17,19 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..evaluate import evaluate, sees_together
-from ..game import Game
-from ..games import canonical_spec, load_game
-from ..games.collusion import Team, merged_spec, with_spec
-from ..io import atomic_write_bytes, npz_reason
-from ..profile import Profile
-from ..spec import parse_spec
+from toypoker.errors import ToypokerError
+from toypoker.evaluation import evaluate
+from toypoker.formats import FormatError, check_format
+from toypoker.game import Game
+from toypoker.games import canonical_spec, load_rows
+from toypoker.games.collusion import Team, merged_spec, with_spec
+from toypoker.io import atomic_write_bytes, npz_reason
+from toypoker.profile import Profile
+from toypoker.spec import parse_spec
+from toypoker.teams.transfer import sees_together
 
 __all__ = [
+    "COLLUSION_FORMAT",
     "CollusionProfiles",
     "Measured",
     "by_label",
@@ -33,6 +38,9 @@ __all__ = [
     "measure",
     "store_key",
 ]
+
+#: the format of a stored file (its metadata's ``"format"``)
+COLLUSION_FORMAT = "toypoker-collusion/1"
 
 
 def _label_order(game: Game) -> np.ndarray:
@@ -101,7 +109,7 @@ class Measured:
 
 def measure(game: Game, profile: Profile) -> Measured:
     """NashConv of ``profile`` on ``game`` and, with a team that sees its cards together,
-    the team's joint best-response gain (:func:`toypoker.evaluate.evaluate`)."""
+    the team's joint best-response gain (:func:`toypoker.engines.rows.values.evaluate`)."""
     team = Team.of_params(game.params)
     if team is None or not sees_together(game, team.seats):
         return Measured(float(evaluate(game, profile).nash_conv))
@@ -173,7 +181,7 @@ class CollusionProfiles:
         for key in self.sigma:
             if progress is not None:
                 progress(key)
-            game = load_game(key)
+            game = load_rows(key)
             found[key] = measure(game, self.profile(game))
             del game
         return replace(self, measured=found)
@@ -197,9 +205,11 @@ class CollusionProfiles:
         return f"NashConv recorded when solved (largest over placements): {text}"
 
     def save(self, path: str | Path) -> None:
-        """Write an ``.npz`` atomically: one float64 array per game, metadata as JSON text."""
+        """Write an ``.npz`` atomically: one float64 array per game, metadata as JSON text
+        (its format :data:`COLLUSION_FORMAT`)."""
         specs = list(self.sigma)
         meta = {
+            "format": COLLUSION_FORMAT,
             "spec": self.spec,
             "team": list(self.team),
             "sharing": self.sharing,
@@ -222,13 +232,16 @@ class CollusionProfiles:
         Raises
         ------
         ToypokerError
-            For a missing or malformed file.
+            For a missing or malformed file, or one of a format other than
+            :data:`COLLUSION_FORMAT` (a file without one is read as it was).
         """
         try:
             source = Path(path) if isinstance(path, str) else path
             with source.open("rb") as fh:
                 data = np.load(io.BytesIO(fh.read()), allow_pickle=False)
                 meta = json.loads(str(data["meta"]))
+                if isinstance(meta, dict):
+                    check_format(meta.get("format"), COLLUSION_FORMAT, path, "collusion profiles")
                 # canonical again: files written before a weak team's spec lost its
                 # ``merge=false`` name their games as they were then
                 games = [store_key(str(s)) for s in meta["games"]]
@@ -247,5 +260,7 @@ class CollusionProfiles:
                 dict(zip(games, (str(f) for f in meta["fingerprints"]), strict=True)),
                 measured,
             )
+        except FormatError:
+            raise  # one line naming the file already
         except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
             raise ToypokerError(f"cannot read collusion profiles {path}: {npz_reason(e)}") from None

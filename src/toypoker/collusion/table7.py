@@ -11,11 +11,13 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import SpecError, ToypokerError
-from ..evaluate import best_response, evaluate, expected_values
-from ..game import Game
-from ..games import load_game
-from ..games.collusion import (
+from toypoker.collusion.store import CollusionProfiles, Measured, by_label, fingerprint, measure
+from toypoker.engines.rows.values import expected_values
+from toypoker.errors import SpecError, ToypokerError
+from toypoker.evaluation import best_response, evaluate
+from toypoker.game import Game
+from toypoker.games import load_rows
+from toypoker.games.collusion import (
     COLLUSION_KEYS,
     Team,
     collusion_spec,
@@ -23,11 +25,10 @@ from ..games.collusion import (
     placements,
     seat_digits,
 )
-from ..profile import Profile
-from ..result import Result, Stopped
-from ..solvers import solve
-from ..teams.transfer import splice, transfer_profile
-from .store import CollusionProfiles, Measured, by_label, fingerprint, measure
+from toypoker.profile import Profile
+from toypoker.result import Result, Stopped
+from toypoker.solvers import solve
+from toypoker.teams.transfer import splice, transfer_profile
 
 __all__ = [
     "SCENARIOS",
@@ -271,7 +272,7 @@ def team_optimal_values(
     """
     import time
 
-    from ..teams.tmecor import tmecor
+    from toypoker.teams.tmecor import tmecor
 
     g0, t = base_and_team(spec, team)
     if g0.n_players - len(t.seats) != 1:
@@ -284,7 +285,7 @@ def team_optimal_values(
                 spec_m = collusion_spec(g0.spec, members, sharing, strength, merge=True)
                 if progress is not None:
                     progress(f"lp {spec_m}")
-                res = solve(load_game(spec_m), "lp", team=False)
+                res = solve(load_rows(spec_m), "lp", team=False)
                 lead = 0 if members[0] == 0 else 1  # the team sits at its lowest member's place
                 v = res.value_exact[lead]
                 rows.append(TeamOptimal(strength, members, v, v, "merged LP",
@@ -293,7 +294,7 @@ def team_optimal_values(
             spec_c = collusion_spec(g0.spec, members, sharing, strength)
             if progress is not None:
                 progress(f"tmecor {spec_c}")
-            r = tmecor(load_game(spec_c), members, seconds=seconds)
+            r = tmecor(load_rows(spec_c), members, seconds=seconds)
             how = "TMECor, backward-induction oracle" if strength == "strong" else "TMECor"
             stop = r.stopped == "interrupted"
             rows.append(TeamOptimal(strength, members, r.lower, r.upper, how, r.seconds, stop))
@@ -311,7 +312,7 @@ def base_and_team(spec: str | Game, team: Team | tuple[int, ...]) -> tuple[Game,
     SpecError
         If the game already colludes, or the team does not fit it.
     """
-    g0 = load_game(spec) if isinstance(spec, str) else spec
+    g0 = load_rows(spec) if isinstance(spec, str) else spec
     if any(k in g0.params for k in COLLUSION_KEYS):
         raise SpecError("give the game without collusion parameters; use --team")
     t = Team.of(team)
@@ -398,7 +399,7 @@ def solve_collusion_profiles(
     Returns
     -------
     CollusionProfiles
-        The games are compiled one at a time (3P-MMH: about 0.6 GB each); each
+        The games are compiled one at a time (only one is held in memory); each
         equilibrium's NashConv (and a strong team's joint gain) is evaluated on its
         n-player game and recorded (:attr:`CollusionProfiles.measured`).
 
@@ -438,7 +439,7 @@ def solve_collusion_profiles(
     del g0
     for members in placements(n, t.seats):
         for strength in STRENGTHS:
-            gc = load_game(collusion_spec(base, members, sharing, strength))
+            gc = load_rows(collusion_spec(base, members, sharing, strength))
             keep(gc)
             del gc
     how = f"{method}, at most {iterations} iterations" if iterations else method
@@ -495,7 +496,7 @@ def collusion_table_from(
             spec = collusion_spec(g0.spec, members, sharing, strength)
             if progress is not None:
                 progress(f"evaluating {spec}")
-            gc = load_game(spec)
+            gc = load_rows(spec)
             pc = profiles.profile(gc)
             ev = evaluate(gc, pc)
             worst[strength] = max(worst[strength], float(ev.nash_conv))
@@ -508,7 +509,7 @@ def collusion_table_from(
                 sums[(strength, c)] += np.array([float(v[seat[p]]) for p in range(n)])
             if strength == "strong" and sharing == "win" and team_values and len(others) == 1:
                 (out,) = others
-                gm = load_game(collusion_spec(g0.spec, members, sharing, strength, merge=True))
+                gm = load_rows(collusion_spec(g0.spec, members, sharing, strength, merge=True))
                 lead = 0 if members[0] == 0 else 1  # the team sits at its lowest member's place
                 high = best_response(gm, transfer_profile(pc, gm), lead).value
                 brackets.append((members, -float(ev.br_values[out]), float(high)))

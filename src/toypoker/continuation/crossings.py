@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..game import Game
-from ..games import load_game
-from .records import Equilibrium, EquilibriumCurve, Multiplicity
-from .regularized import RegularizedSystem
-from .tracer import newton_at
+from toypoker.continuation.records import Equilibrium, EquilibriumCurve, Multiplicity
+from toypoker.continuation.regularized import RegularizedSystem
+from toypoker.continuation.tracer import newton_at
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.games import load_rows
 
 __all__ = ["equilibria_at", "multiplicity", "system_for", "turning_points"]
 
@@ -31,7 +31,7 @@ def system_for(
     if isinstance(system, RegularizedSystem) and bool(system.pins) == bool(dominated):
         return system
     if game is None:
-        game = load_game(curve.spec)
+        game = load_rows(curve.spec)
     elif game.spec != curve.spec:
         raise ToypokerError(f"the curve traces {curve.spec}, not {game.spec}")
     return RegularizedSystem(

@@ -24,23 +24,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ..checks import (
-    check_callable,
-    check_int,
-    check_number,
-    check_path,
-    check_text,
-    shown,
-)
-from ..errors import ToypokerError
-from ..game import Game, check_game
-from ..games import load_game
-from ..layouts import rows_of
-from ..result import Result, Stopped
-from .crossings import equilibria_at, system_for
-from .records import Equilibrium, EquilibriumCurve, Multiplicity
-from .regularized import RegularizedSystem
-from .tracer import trace
+from toypoker.checks import check_callable, check_int, check_number, check_path, check_text, shown
+from toypoker.continuation.crossings import equilibria_at, system_for
+from toypoker.continuation.records import Equilibrium, EquilibriumCurve, Multiplicity
+from toypoker.continuation.regularized import RegularizedSystem
+from toypoker.continuation.tracer import trace
+from toypoker.engines import rows_of
+from toypoker.errors import ToypokerError
+from toypoker.game import Game, check_game
+from toypoker.games import load_rows
+from toypoker.result import Result, Stopped
 
 Progress = Callable[[str, float, float], None]  # (stage, lam, ds)
 
@@ -271,7 +264,7 @@ def resume_curve(
     t0 = time.perf_counter() - curve.seconds
     if curve.parameter == "eps":
         if game is None:
-            game = load_game(curve.spec)
+            game = load_rows(curve.spec)
         elif game.spec != curve.spec:
             raise ToypokerError(f"the curve traces {curve.spec}, not {game.spec}")
         done_eps = _trace_eps(

@@ -12,12 +12,12 @@ import numpy as np
 from matplotlib.animation import FuncAnimation, PillowWriter
 from matplotlib.figure import Figure
 
-from ..evaluate import infoset_reach
-from ..game import Game
-from ..io import atomic_open
-from ..literature.papers.billingham import NODE_NUMBERS
-from ..plots import figure, get_cmap, save_figure, subplots
-from .curves import EquilibriumCurve
+from toypoker.continuation.curves import EquilibriumCurve
+from toypoker.engines.rows.values import infoset_reach
+from toypoker.game import Game
+from toypoker.io import atomic_open
+from toypoker.literature.papers.billingham import NODE_NUMBERS
+from toypoker.plots import figure, get_cmap, save_figure, subplots
 
 
 def paper_numbered(game: Game) -> bool:
@@ -212,7 +212,7 @@ def animate_ranges(
     """A GIF of the range bars along the curve, in equal steps of arclength;
     ``progress(k)`` after the ``k``-th frame is drawn."""
     rows, cols, w, h = _screen_grid(len(decision_nodes(game)), 3.0, 2.1)
-    fig = figure(figsize=(w * cols, h * rows))  # a frame that fits a screen (issue 24)
+    fig = figure(figsize=(w * cols, h * rows))  # a frame that fits a screen
     bars = RangeBars(fig, game, (rows, cols))
     s_all = np.linspace(0.0, curve.arclength[-1], frames)
 
@@ -225,7 +225,7 @@ def animate_ranges(
         return []
 
     anim = FuncAnimation(fig, frame, frames=frames, blit=False)
-    anim.save(path, writer=_GifWriter(fps=fps), dpi=110)  # legible text (issue 14)
+    anim.save(path, writer=_GifWriter(fps=fps), dpi=110)  # legible text
 
 
 class _GifWriter(PillowWriter):

@@ -14,9 +14,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..frozen import FrozenRecord, read_only_copy
-from ..io import atomic_write_text, read_text_limited
+from toypoker.errors import ToypokerError
+from toypoker.formats import check_format
+from toypoker.frozen import FrozenRecord, read_only_copy
+from toypoker.io import atomic_write_text, read_text_limited
+
+TRACE_FORMAT = "toypoker-trace/1"
+"""The format of a curve's JSON sidecar (its ``"format"``), what ``toypoker trace
+--out-dir`` writes and ``--resume`` reads; a sidecar without one (written before
+toypoker versioned it) is read as the same layout."""
 
 
 @dataclass(frozen=True, eq=False)  # equality and pickling: FrozenRecord
@@ -85,7 +91,8 @@ class EquilibriumCurve(FrozenRecord):
         return buf.getvalue()
 
     def metadata(self) -> dict[str, object]:
-        """The settings and how tracing ended (the JSON sidecar of :meth:`save`)."""
+        """The settings and how tracing ended (the JSON sidecar of :meth:`save`, after
+        its ``"format"``: :data:`TRACE_FORMAT`)."""
         return {
             "spec": self.spec,
             "parameter": self.parameter,
@@ -110,11 +117,12 @@ class EquilibriumCurve(FrozenRecord):
         }
 
     def save(self, path: str | Path) -> Path:
-        """Write ``path`` (CSV) and ``path.json`` (settings), atomically."""
+        """Write ``path`` (CSV) and ``path.json`` (settings, of format
+        :data:`TRACE_FORMAT`), atomically."""
         path = Path(path)
         atomic_write_text(path, self.to_csv())
         meta = path.with_suffix(path.suffix + ".json")
-        atomic_write_text(meta, json.dumps(self.metadata(), indent=1))
+        atomic_write_text(meta, json.dumps({"format": TRACE_FORMAT, **self.metadata()}, indent=1))
         return path
 
     @classmethod
@@ -126,8 +134,10 @@ class EquilibriumCurve(FrozenRecord):
         ToypokerError
             One line naming the file and what is wrong: missing, unreadable, not
             text, too large (more than :data:`MAX_CURVE_BYTES`), not JSON (NaN
-            included), missing or wrongly typed settings, ragged rows, a number
-            that is not finite, or a frequency outside [0, 1].
+            included), a format other than :data:`TRACE_FORMAT` (none: a sidecar
+            written before toypoker versioned it, read as it was), missing or wrongly
+            typed settings, ragged rows, a number that is not finite, or a frequency
+            outside [0, 1].
         """
         path = Path(path)
         meta_path = path.with_suffix(path.suffix + ".json")
@@ -261,6 +271,7 @@ def _read_meta(path: Path) -> dict:
         raise ToypokerError(f"cannot read curve settings {path}: {reason}") from None
     if not isinstance(meta, dict):
         raise ToypokerError(f"cannot read curve settings {path}: not a JSON object")
+    check_format(meta.get("format"), TRACE_FORMAT, path, "curve settings")
     for key, types in _META_TYPES.items():
         v = meta.get(key)
         if v is None or isinstance(v, bool) or not isinstance(v, types):
@@ -316,7 +327,8 @@ class Multiplicity:
     ``distinct`` the number of different equilibria they polish to (each with
     counterfactual regret sum, a bound on NashConv, below 1e-6), ``unpolished``
     the crossings whose polishing failed (degenerate supports; see
-    :meth:`RegularizedSystem.certify` for the slower route that certifies them).
+    :meth:`~toypoker.continuation.regularized.RegularizedSystem.certify` for the slower
+    route that certifies them).
     """
 
     lower: np.ndarray

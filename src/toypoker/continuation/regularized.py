@@ -15,7 +15,7 @@ the compiled game records that payoffs are affine in each, ``Game.at`` and
 
 :meth:`RegularizedSystem.solve`, :meth:`~RegularizedSystem.polish` and
 :meth:`~RegularizedSystem.certify` run with BLAS limited
-(:func:`toypoker.threads.limit_blas`; small dense solves, issue 11).
+(:func:`toypoker.threads.limit_blas`: the dense solves are small).
 """
 
 from __future__ import annotations
@@ -26,13 +26,14 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import root
 
-from ..errors import ToypokerError
-from ..evaluate import infoset_reach, nash_conv, realization
-from ..game import Game
-from ..games import GAMES
-from ..threads import blas_limited
-from .tensors import PayoffTensors
-from .tracer import trace
+from toypoker.continuation.tensors import PayoffTensors
+from toypoker.continuation.tracer import trace
+from toypoker.engines.rows.values import infoset_reach, realization
+from toypoker.errors import ToypokerError
+from toypoker.evaluation import nash_conv
+from toypoker.game import Game
+from toypoker.games import GAMES
+from toypoker.threads import blas_limited
 
 
 # ------------------------------------------------------------------ responses
@@ -168,11 +169,11 @@ class RegularizedSystem:
 
     def infoset_reach(self, sigma: np.ndarray) -> np.ndarray:
         """Per sigma index: the owner's probability of reaching that infoset
-        (:func:`toypoker.evaluate.infoset_reach`)."""
+        (:func:`toypoker.engines.rows.values.infoset_reach`)."""
         return infoset_reach(self.game, sigma)
 
     def realization(self, sigma: np.ndarray) -> np.ndarray:
-        """The sequence form (:func:`toypoker.evaluate.realization`): profiles that
+        """The sequence form (:func:`toypoker.engines.rows.values.realization`): profiles that
         differ only where their owner never arrives are the same equilibrium."""
         return realization(self.game, sigma)
 

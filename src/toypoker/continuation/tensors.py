@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..game import Game
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
 
 _LETTERS = "abcdefghijklmnopqrs"
 

@@ -13,8 +13,8 @@ parameterised by arclength.  Tracing stops when ``lam`` leaves
 
 The dense solves are small: :func:`trace` and :func:`newton_at` run with BLAS
 limited to :data:`toypoker.threads.DEFAULT_BLAS_THREADS` (1 unless ``--threads``
-said otherwise); OpenBLAS's own threads made them 10-15x slower on a busy
-machine (issue 11).
+said otherwise): OpenBLAS's own threads slow small solves down on a busy machine
+(:mod:`toypoker.threads`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.linalg
 
-from ..threads import blas_limited
+from toypoker.threads import blas_limited
 
 Residual = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
 

@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 from matplotlib.colors import ListedColormap
 
-from ..plots import figure, save_figure, subplots
-from .ode import SKPDynamics, expectations, stable_manifold_s3
-from .play import PlayResult
+from toypoker.dynamics.ode import SKPDynamics, expectations, stable_manifold_s3
+from toypoker.dynamics.play import PlayResult
+from toypoker.plots import figure, save_figure, subplots
 
 NAMES = ("$b_J$", "$c_K$", "$d_Q$")
 ESTIMATOR_LABELS = (

@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from ..errors import ToypokerError
-from ..evaluate import backward_values, edge_probabilities, reaches
-from ..game import Game
-from .ode import default_g
+from toypoker.dynamics.ode import default_g
+from toypoker.engines.rows.values import backward_values, edge_probabilities, reaches
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
 
 
 class GameDynamics:

@@ -19,7 +19,7 @@ import numpy as np
 import sympy as sp
 from scipy.integrate import cumulative_trapezoid, solve_ivp
 
-from ..literature.papers import billingham
+from toypoker.literature.papers import billingham
 
 
 def default_g(x: np.ndarray) -> np.ndarray:

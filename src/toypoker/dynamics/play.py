@@ -12,8 +12,8 @@ form is biased: :func:`toypoker.literature.papers.billingham.c2_estimator`);
 ``estimator="printed"`` reproduces the paper as printed.
 
 The kernel is compiled with numba: one pass, a ring buffer of outcomes and
-per-player windowed counts; the round loop allocates nothing (about
-1.5 x 10^7 rounds per second on one core, `benchmarks/bench_dynamics.py`).  The
+per-player windowed counts; the round loop allocates nothing (its rounds per second
+are in ``benchmarks/results/peers.md``, from ``benchmarks/bench_dynamics.py``).  The
 estimators are the very functions of :mod:`toypoker.literature.papers.billingham`,
 compiled.
 """
@@ -30,12 +30,18 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..errors import ToypokerError
-from ..interrupts import deferred_interrupts, ignore_interrupts_in_worker
-from ..io import atomic_write_bytes, npz_reason
-from ..literature.papers import billingham
+from toypoker.errors import ToypokerError
+from toypoker.formats import FormatError, check_format
+from toypoker.interrupts import deferred_interrupts, ignore_interrupts_in_worker
+from toypoker.io import atomic_write_bytes, npz_reason
+from toypoker.literature.papers import billingham
 
 ESTIMATORS = ("corrected", "printed")  # Player 2's c_K estimate: eq. (46) corrected / as printed
+
+#: the format of a saved run (:meth:`PlayResult.save`: the ``.npz``'s ``format`` entry,
+#: UTF-8 bytes as ``meta``); a run without one (written before toypoker versioned it) is
+#: read as it was
+PLAY_RUN_FORMAT = "toypoker-play-run/1"
 
 # deals as (P3, P1, P2) ranks, J=1 Q=2 K=3 A=4; D1..D10 of eq. (42), then AJK, AQK
 DEALS = np.array(
@@ -93,9 +99,11 @@ def _estimates(cp, est, corrected, clip):
 
 @njit(cache=True)
 def _simulate(P, k, L, x0, n_rounds, rng, record_every, adapt, n_batches, corrected, clip):
+    # Kept whole: one compiled loop (numba); splitting it costs a call and the unboxing
+    # of its arguments per call.
     # The round loop allocates nothing and divides nothing: payoffs are three
     # scalars, the estimates are updated in place, and the ring slot, batch and
-    # record positions are counters (the same numbers as the earlier
+    # record positions are counters (the same numbers as
     # ``i % Lmax``, ``i // batch_len`` and ``(i + 1) % record_every``).
     b, c, d = x0[0], x0[1], x0[2]
     Lmax = max(L[0], max(L[1], L[2]))
@@ -255,7 +263,8 @@ class PlayResult:
         return self.batch_means[skip:].mean(axis=0)
 
     def save(self, path: str | Path) -> None:
-        """Write the run to ``path`` (``.npz``: arrays, and the scalars as JSON), atomically."""
+        """Write the run to ``path`` (``.npz``: arrays, the scalars as JSON and the format
+        :data:`PLAY_RUN_FORMAT`), atomically."""
         arrays, meta = {}, {}
         for f in fields(self):
             v = getattr(self, f.name)
@@ -264,20 +273,27 @@ class PlayResult:
             else:
                 meta[f.name] = list(v) if isinstance(v, tuple) else v
         arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+        arrays["format"] = np.frombuffer(PLAY_RUN_FORMAT.encode(), dtype=np.uint8)
         buf = io.BytesIO()
         np.savez(buf, **arrays)
         atomic_write_bytes(path, buf.getvalue())
 
     @classmethod
     def load(cls, path: str | Path) -> PlayResult:
-        """A run written by :meth:`save`; ToypokerError (one line) if the file is not one."""
+        """A run written by :meth:`save`; ToypokerError (one line) if the file is not one,
+        or is of a format other than :data:`PLAY_RUN_FORMAT` (a file without one is read
+        as it was)."""
         try:
             with np.load(path, allow_pickle=False) as z:
+                if "format" in z.files:
+                    check_format(bytes(z["format"]).decode(), PLAY_RUN_FORMAT, path, "the play run")
                 meta = json.loads(bytes(z["meta"]).decode())
                 kw = {f.name: z[f.name] for f in fields(cls) if f.name in z.files}
             for name in ("k", "L", "x0"):
                 meta[name] = tuple(meta[name])
             return cls(**meta, **kw)
+        except FormatError:
+            raise  # one line naming the file already
         except Exception as exc:  # a zip, JSON or field error: one line naming the file
             raise ToypokerError(f"cannot read the play run {path}: {npz_reason(exc)}") from None
 

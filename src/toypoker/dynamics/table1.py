@@ -16,13 +16,13 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..io import atomic_write_text
-from ..literature.papers import billingham
-from .play import ESTIMATORS, PlayResult, sweep
+from toypoker.dynamics.play import ESTIMATORS, PlayResult, sweep
+from toypoker.errors import ToypokerError
+from toypoker.io import atomic_write_text
+from toypoker.literature.papers import billingham
 
 ROUNDING = 0.0005  # Table 1 is printed to three decimals
-AGREE = 0.005  # issue 15's "within 0.005"
+AGREE = 0.005  # agreement: within 0.005 of the published value
 Z_AGREE = 2.0  # "within error": |diff| <= 2 combined standard errors
 
 
@@ -238,8 +238,9 @@ def table1(
     record_every, progress
         Recording interval of the frequencies; a callback after each finished run.
     checkpoint
-        A folder keeping each finished run (see :func:`~toypoker.dynamics.play.sweep`):
-        a rerun with the same arguments continues an interrupted table.
+        A folder keeping each finished run (see :func:`~toypoker.dynamics.play.sweep`; a
+        ``.npz`` of format :data:`~toypoker.dynamics.play.PLAY_RUN_FORMAT`): a rerun with
+        the same arguments continues an interrupted table.
 
     Returns
     -------

@@ -1,4 +1,4 @@
-"""The built-in games and the spec-string entry points :func:`load_game` and
+"""The built-in games and the spec-string entry points :func:`load_rows` and
 :func:`canonical_spec`.
 
 ``GAMES`` is a literal registry: each entry is the :class:`GameInfo` of a
@@ -11,8 +11,8 @@ evaluators); ``collusion`` transforms any game's definition.
 Games floor: may import the game, the definition and the ground only -- never
 profiles, evaluation, the solvers or anything above.
 
->>> from toypoker.games import canonical_spec, load_game
->>> g = load_game("kuhn(players=3)")
+>>> from toypoker.games import canonical_spec, load_rows
+>>> g = load_rows("kuhn(players=3)")
 >>> g.n_players, g.n_deals, g.n_infosets
 (3, 24, 48)
 >>> canonical_spec("kuhn(pot=3, players=3)")
@@ -26,21 +26,26 @@ import os
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ..checks import check_int, check_text
-from ..errors import SpecError
-from ..game import Game
-from ..spec import format_spec, parse_spec
-from . import kuhn, mercer
-from .base import GameInfo, Param, Params
-from .collusion import COLLUSION_KEYS, apply_collusion, check_collusion, split_collusion
-from .holdem import HOLDEM
-from .kuhn import KUHN
-from .layout_count import LayoutCount, count_holdem, count_shape
-from .leduc import LEDUC
-from .limit import TooLargeError
-from .mercer import MERCER
-from .rhode_island import RHODE_ISLAND, holdem_params
-from .third_street import SKP, THIRD_STREET
+from toypoker.checks import check_int, check_text
+from toypoker.errors import SpecError
+from toypoker.game import Game
+from toypoker.games import kuhn, mercer
+from toypoker.games.base import GameInfo, Param, Params
+from toypoker.games.collusion import (
+    COLLUSION_KEYS,
+    apply_collusion,
+    check_collusion,
+    split_collusion,
+)
+from toypoker.games.holdem import HOLDEM
+from toypoker.games.kuhn import KUHN
+from toypoker.games.layout_count import LayoutCount, count_holdem, count_shape
+from toypoker.games.leduc import LEDUC
+from toypoker.games.limit import TooLargeError
+from toypoker.games.mercer import MERCER
+from toypoker.games.rhode_island import RHODE_ISLAND, holdem_params
+from toypoker.games.third_street import SKP, THIRD_STREET
+from toypoker.spec import format_spec, parse_spec
 
 GAMES: Mapping[str, GameInfo] = MappingProxyType(
     {
@@ -56,10 +61,38 @@ GAMES: Mapping[str, GameInfo] = MappingProxyType(
 
 
 DEFAULT_MAX_BYTES = 2**31
-"""The memory budget of a build when ``TOYPOKER_MAX_BYTES`` does not set one: a game
+"""The memory budget of a build when ``TOYPOKER_MAX_BYTES`` does not set one and the
+machine's memory cannot be read (else half of it, :func:`default_max_bytes`): a game
 whose counted size on its layout passes it is refused in one line before anything is
 allocated (the deal table: deals x public nodes x players x 8 bytes, and its counted
-rows; hand vectors: their counted entries, :mod:`toypoker.vector.size`)."""
+rows; hand vectors: their counted entries, :mod:`toypoker.engines.vectors.size`)."""
+
+
+def _cgroup_limit() -> int | None:
+    """The memory limit of this process's cgroup (v2, else v1), if one is set."""
+    for name in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
+        try:
+            text = open(name).read().strip()  # noqa: SIM115, PTH123 - a one-line system file
+        except OSError:
+            continue
+        if text.isdigit() and int(text) < 2**62:  # "max" or v1's huge number: no limit
+            return int(text)
+    return None
+
+
+def default_max_bytes() -> int:
+    """The budget without ``TOYPOKER_MAX_BYTES``: half the machine's memory (the lower of
+    its physical memory and this process's cgroup limit), as the docs promise;
+    :data:`DEFAULT_MAX_BYTES` where the memory cannot be read."""
+    try:
+        total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):
+        return DEFAULT_MAX_BYTES
+    limit = _cgroup_limit()
+    if limit is not None:
+        total = min(total, limit)
+    return total // 2 if total > 0 else DEFAULT_MAX_BYTES
+
 
 BYTES_PER_ENTRY = 8
 
@@ -107,7 +140,7 @@ def canonical_spec(spec: str) -> str:
     ------
     SpecError
         For an unknown game or parameter, or an invalid value (a collusion team
-        is checked as :func:`load_game` checks it).
+        is checked as :func:`load_rows` checks it).
 
     Examples
     --------
@@ -115,14 +148,15 @@ def canonical_spec(spec: str) -> str:
     'kuhn(players=3,cards=4,bet=1,pot=3)'
     """
     info, params, coll = parse_game_spec(spec)
-    if coll:  # the team checks load_game makes, without building the game
+    if coll:  # the team checks load_rows makes, without building the game
         check_collusion(coll, info.players(params), info.restricted(params))
     return format_spec(info.name, {**params, **coll})
 
 
 def max_bytes_allowed(max_bytes: int | None = None) -> int:
     """The memory budget of a build: ``max_bytes`` when given, else the environment
-    variable ``TOYPOKER_MAX_BYTES``, else :data:`DEFAULT_MAX_BYTES`."""
+    variable ``TOYPOKER_MAX_BYTES``, else half the machine's memory
+    (:func:`default_max_bytes`)."""
     if max_bytes is not None:
         return check_int(max_bytes, "max_bytes", low=1, error=SpecError)
     env = os.environ.get("TOYPOKER_MAX_BYTES", "").strip()
@@ -137,7 +171,7 @@ def max_bytes_allowed(max_bytes: int | None = None) -> int:
                 f"(e.g. 8e9), got {env[:40]!r}"
             )
         return int(value)
-    return DEFAULT_MAX_BYTES
+    return default_max_bytes()
 
 
 def _count(x: int) -> str:
@@ -166,7 +200,7 @@ def too_large(spec: str, deals: int, nodes: int, players: int, limit: int) -> st
 
 def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> None:
     """Refuse a game whose estimated size ``deals x public nodes x players x 8`` bytes
-    exceeds ``max_bytes`` (default :data:`DEFAULT_MAX_BYTES`), before allocating.
+    exceeds ``max_bytes`` (default :func:`max_bytes_allowed`), before allocating.
 
     Raises
     ------
@@ -189,7 +223,7 @@ def check_size(info: GameInfo, params: Params, max_bytes: int | None = None) -> 
     del counted
     # a game whose rows are counted exactly (holdem, rhode_island) is also held to what
     # its rows take while a solver runs on them (rows x BYTES_PER_ROW): the estimate
-    # above admitted rhode_island(ranks=9), 94 M rows, about 18.7 GB
+    # above can admit a game whose rows do not fit (rhode_island(ranks=9): 94 M rows)
     layout = _counted(info, params)
     if layout is not None and layout.row_bytes > limit:
         raise SpecError(
@@ -230,19 +264,19 @@ def count_layout(spec: str) -> LayoutCount | None:
     -------
     LayoutCount or None
         Deals, public nodes, decision nodes, infosets and rows (exactly what
-        :func:`load_game` would compile), or None for a game not counted here
+        :func:`load_rows` would compile), or None for a game not counted here
         (other games, collusion, more boards at a depth than counted here).
 
     Raises
     ------
     SpecError
-        For an invalid spec (as :func:`load_game` would).
+        For an invalid spec (as :func:`load_rows` would).
     """
     info, params, coll = parse_game_spec(spec)
     return None if coll else _counted(info, params)
 
 
-def load_game(spec: str, *, max_bytes: int | None = None) -> Game:
+def load_rows(spec: str, *, max_bytes: int | None = None) -> Game:
     """Compile a game from a spec string such as ``"kuhn(players=3, cards=5, pot=4)"``.
 
     Parameters
@@ -251,8 +285,8 @@ def load_game(spec: str, *, max_bytes: int | None = None) -> Game:
         ``name(key=value, ...)``; see :data:`GAMES` for the games and parameters.
     max_bytes
         Refuse games whose estimated size (deals x public nodes x players x 8
-        bytes) is larger; default :data:`DEFAULT_MAX_BYTES` or the environment
-        variable ``TOYPOKER_MAX_BYTES``.
+        bytes) is larger; default the environment variable ``TOYPOKER_MAX_BYTES``,
+        else half the machine's memory (:func:`default_max_bytes`).
 
     Returns
     -------
@@ -278,7 +312,7 @@ def load_game(spec: str, *, max_bytes: int | None = None) -> Game:
         definition.validate = validate
     else:
         definition.validate = info.validate
-    return Game(definition, format_spec(info.name, {**params, **coll})).with_builder(load_game)
+    return Game(definition, format_spec(info.name, {**params, **coll})).with_builder(load_rows)
 
 
 __all__ = [
@@ -289,7 +323,8 @@ __all__ = [
     "canonical_spec",
     "check_size",
     "count_layout",
-    "load_game",
+    "default_max_bytes",
+    "load_rows",
     "max_bytes_allowed",
     "parse_game_spec",
 ]

@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..definition import GameDefinition
-from ..errors import SpecError
-from ..spec import format_value
+from toypoker.definition import GameDefinition
+from toypoker.errors import SpecError
+from toypoker.spec import format_value
 
 Params = dict[str, object]
 

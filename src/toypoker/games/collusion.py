@@ -30,10 +30,10 @@ import numbers
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..definition import GameDefinition
-from ..errors import SpecError, ToypokerError
-from ..spec import format_spec, parse_spec
-from .base import Param
+from toypoker.definition import GameDefinition
+from toypoker.errors import SpecError, ToypokerError
+from toypoker.games.base import Param
+from toypoker.spec import format_spec, parse_spec
 
 __all__ = [
     "COLLUSION_KEYS",

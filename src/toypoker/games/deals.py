@@ -27,8 +27,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..definition import suit_canonical
-from .hands import card_name
+from toypoker.definition import suit_canonical
+from toypoker.games.hands import card_name
 
 
 def count_deals(multiplicity: Sequence[int], slots: int) -> int:

@@ -36,8 +36,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..definition import RANK_CHARS, SUIT_CHARS, card_text  # noqa: F401 (re-exported)
-from .three_card import three_card_strength
+from toypoker.definition import RANK_CHARS, SUIT_CHARS, card_text  # noqa: F401 (re-exported)
+from toypoker.games.three_card import three_card_strength
 
 # multiplicity categories, in standard poker order (straight 4 and flush 5 only
 # arise with five cards, which ``standard`` hands to pokerkit)

@@ -17,11 +17,11 @@ more cards) are counted on suit-canonical boards:
   distinct cards (counted, not listed);
 * the deals reaching a public node with board ``B`` and the observations an actor can
   have there are orbits, under the suit permutations fixing each of ``B``'s boards
-  setwise (only the identity when unmerged), of the ways to deal the other groups
-  from the cards left (Burnside's lemma, as :func:`~toypoker.games.limit.
-  count_suit_orbits` counts the whole table; :func:`orbit_count`).  A row of the
-  layout is one (deal, public node) pair, an information set one (public decision
-  node, observation) pair, as :class:`~toypoker.game.Game` compiles them.
+  setwise (only the identity when unmerged), of the ways to deal the other groups from
+  the cards left (Burnside's lemma, as :func:`~toypoker.games.limit.count_suit_orbits`
+  counts the whole table; :func:`orbit_count`).  A row of the layout is one (deal, public
+  node) pair, an information set one (public decision node, observation) pair, as
+  :class:`~toypoker.game.Game` compiles them.
 
 The memory the row layout would need is the rows times :data:`BYTES_PER_ROW`,
 measured (``benchmarks/bench_row_memory.py``); ``load_game`` keeps its own budget
@@ -40,12 +40,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..definition import NumericParams, RawNode
-from .base import Params
-from .deals import canonical_boards, count_group_deals, group_options
-from .hands import EVALUATORS
-from .holdem import limit_shape
-from .limit import TooLargeError, betting_tree, limit_deck
+from toypoker.definition import NumericParams, RawNode
+from toypoker.games.base import Params
+from toypoker.games.deals import canonical_boards, count_group_deals, group_options
+from toypoker.games.hands import EVALUATORS
+from toypoker.games.holdem import limit_shape
+from toypoker.games.limit import TooLargeError, betting_tree, limit_deck
 
 BYTES_PER_ROW = 200
 """Peak bytes per row of a compiled game while CFR+ runs on it (compile plus solver
@@ -56,7 +56,7 @@ arrays): a round figure from ``benchmarks/bench_row_memory.py`` (its measurement
 BYTES_PER_ENTRY = 91
 """Peak bytes per hand-vector entry (public node x player x hand) of the vector layout
 while CFR runs on it, build and NashConv checks included
-(:func:`toypoker.vector.direct.build_vector`, :mod:`toypoker.layouts.vector.methods`):
+(:func:`toypoker.engines.vectors.direct.build_vector`, :mod:`toypoker.engines.vectors.methods`):
 the peak of a PDCFR+ run on the full Rhode Island game over its entries (the
 measurement is in ``benchmarks/results/memory.md``)."""
 
@@ -313,7 +313,7 @@ def vector_hands(n_players: int, ranks: int, suits: int, hole: int, suited: bool
     """Each player's hands in the vector layout as ``toypoker.load_game`` builds it: one
     per rank for a rank deck with one hole card and at most three players, one per rank
     multiset with two or more hole cards and three players
-    (:func:`~toypoker.vector.layout.rank_hands`), else the physical ``C(cards, hole)``."""
+    (:func:`~toypoker.engines.vectors.layout.rank_hands`), else the physical ``C(cards, hole)``."""
     if not suited and suits > 1 and (hole == 1 and n_players <= 3):
         return ranks
     if not suited and suits > 1 and hole >= 2 and n_players == 3:

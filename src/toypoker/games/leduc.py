@@ -7,14 +7,14 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from ..definition import GameDefinition
-from ..errors import SpecError
-from .base import GameInfo, Param, Params
-from .hands import EVALUATORS
-from .limit import Round, build_limit_game, estimate_size
+from toypoker.definition import GameDefinition
+from toypoker.errors import SpecError
+from toypoker.games.base import GameInfo, Param, Params
+from toypoker.games.hands import EVALUATORS
+from toypoker.games.limit import Round, build_limit_game, estimate_size
 
 if TYPE_CHECKING:
-    from ..game import Game
+    from toypoker.game import Game
 
 
 def check(p: Params) -> Params:

@@ -47,8 +47,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..definition import GameDefinition, Linear, NumericParams, RawNode
-from .deals import (
+from toypoker.definition import GameDefinition, Linear, NumericParams, RawNode
+from toypoker.games.deals import (
     Deck,
     build_entries,
     canonical_boards,
@@ -58,7 +58,7 @@ from .deals import (
     group_options,
     suit_orbit_table,
 )
-from .hands import Evaluator
+from toypoker.games.hands import Evaluator
 
 
 @dataclass(frozen=True)
@@ -347,11 +347,6 @@ def betting_tree(
     """Walk the public betting tree depth first (an explicit stack, no recursion: any
     depth the caps allow), handing each node to ``add``
     (children are appended to ``node.children`` when ``record``); the root's id."""
-    k = len(numeric.coordinates)
-    x = numeric.values
-    bets = [_form(r.bet, k) for r in rounds]
-    open_ = can_open or (lambda p, r: True)
-    nodes: dict[int, RawNode] = {}
     for r in rounds:
         if r.orbits is not None and r.check:
             raise ValueError("orbit betting is bet-or-fold: give check=False with orbits")
@@ -359,126 +354,9 @@ def betting_tree(
             raise ValueError("blinds are for raise-cap betting, not orbits")
     if any(r.blinds for r in rounds[1:]):
         raise ValueError("blinds are posted in the first round only")
-
-    def new(node: RawNode) -> int:
-        i = add(node)
-        if record:
-            nodes[i] = node
-        return i
-
-    def link(parent: int, child: int, values: tuple[int, ...] | None = None) -> None:
-        if record:
-            nodes[parent].children.append(child)
-            if values is not None:
-                nodes[parent].child_values.append(values)
-
-    def order_from(start: int, live: Sequence[bool]) -> list[int]:
-        return [q % n_players for q in range(start, start + n_players) if live[q % n_players]]
-
-    def leaf(kind, chips, live, history, rnd, board_hist) -> RawNode:
-        committed = tuple(f.at(x) for f in chips)
-        return RawNode(kind, -1, (), [], committed, live, history, rnd, board_hist, chips=chips)
-
-    def stake_of(chips: tuple[Linear, ...]) -> Linear:
-        # the largest commitment; equal values must be equal forms (else not affine)
-        values = [f.at(x) for f in chips]
-        top = max(values)
-        forms = {chips[i] for i, v in enumerate(values) if v == top}
-        if len(forms) > 1:
-            raise ValueError("tied commitments with different forms: payoffs not affine")
-        return forms.pop()
-
-    def start_round(rnd, chips, live) -> tuple[tuple[Linear, ...], tuple[int, ...]]:
-        r = rounds[rnd]
-        if r.ante != 0:
-            a = _form(r.ante, k)
-            chips = tuple(c + a if lv else c for c, lv in zip(chips, live, strict=True))
-        first = tuple(order_from(r.first, live))
-        return chips, (first if r.orbits is None or r.orbits > 0 else ())
-
-    def expand(state: tuple) -> tuple[int, list[tuple[tuple, tuple[int, ...] | None]]]:
-        # the node of a betting state (forced actions and rounds without a board passed
-        # through), handed to ``new``, and its children's states in order (with the board
-        # values a chance node deals)
-        rnd, chips, live, pending, nbets, history, board_hist = state
-        while True:
-            if sum(live) == 1:
-                return new(leaf("terminal", chips, live, history, rnd, board_hist)), []
-            r = rounds[rnd]
-            if not pending and r.orbits is not None and nbets + 1 < r.orbits:
-                # the next orbit: nbets counts the orbits completed
-                pending, nbets = tuple(order_from(r.first, live)), nbets + 1
-            if not pending:
-                if rnd + 1 == len(rounds):
-                    return new(leaf("terminal", chips, live, history, rnd, board_hist)), []
-                nxt = rnd + 1
-                cols = board_slots[nxt]
-                chips, first = start_round(nxt, chips, live)
-                if not cols:
-                    rnd, pending, nbets, history = nxt, first, 0, history + "/"
-                    continue
-                chance = leaf("chance", chips, live, history, rnd, board_hist)
-                chance.reveal = cols
-                cid = new(chance)
-                deals = [((nxt, chips, live, first, 0, f"{history}/[{show(v)}]",
-                           board_hist + tuple(v)), tuple(v))
-                         for v in board_values(cols, board_hist)]  # fmt: skip
-                return cid, deals
-            p, rest = pending[0], pending[1:]
-            stake = stake_of(chips)
-            facing = chips[p].at(x) < stake.at(x)
-            options: list[tuple[str, int]] = []
-            if r.orbits is not None:  # bet (or call) exactly one bet, or fold
-                options = [("c", 3), ("f", 2)] if facing else [("b", 4), ("f", 2)]
-            elif not facing:
-                if r.check:
-                    options.append(("k", 0))
-                if nbets < r.max_bets and open_(p, rnd):
-                    options.append(("b", 1))
-                if not r.check:
-                    options.append(("f", 2))
-            else:
-                options += [("f", 2), ("c", 3)]
-                if nbets < r.max_bets:
-                    options.append(("r", 1))
-            children = []
-            for letter, kind in options:
-                c, lv, after, bets_made = list(chips), list(live), rest, nbets
-                if kind == 3:  # call
-                    c[p] = stake
-                elif kind == 2:  # fold
-                    lv[p] = False
-                elif kind == 4:  # orbit bet: the others of this orbit call or fold
-                    c[p] = stake + bets[rnd]
-                elif kind == 1:  # bet or raise: everybody else acts again
-                    c[p] = stake + bets[rnd]
-                    after, bets_made = tuple(q for q in order_from(p + 1, lv) if q != p), nbets + 1
-                # kind 0, a check, changes nothing but the history
-                children.append((rnd, tuple(c), tuple(lv), after, bets_made,
-                                 history + letter, board_hist))  # fmt: skip
-            if len(options) == 1:  # a forced action is not a decision
-                rnd, chips, live, pending, nbets, history, board_hist = children[0]
-                continue
-            node = leaf("decision", chips, live, history, rnd, board_hist)
-            node.actor, node.actions = p, tuple(o[0] for o in options)
-            return new(node), [(child, None) for child in children]
-
-    def betting(*state: object) -> int:
-        # depth first with an explicit stack (no Python recursion: a cap of any size is
-        # bounded by the cap check alone); nodes get their ids in the order of a
-        # recursive pre-order walk, and each parent lists its children in order
-        root = -1
-        stack: list[tuple[tuple, int, tuple[int, ...] | None]] = [(state, -1, None)]
-        while stack:
-            st, parent, values = stack.pop()
-            nid, children = expand(st)
-            if parent < 0:
-                root = nid
-            else:
-                link(parent, nid, values)
-            stack.extend((child, nid, v) for child, v in reversed(children))
-        return root
-
+    walk = _BettingWalk(n_players, rounds, can_open, numeric, board_slots, board_values, add,
+                        show, record)  # fmt: skip
+    k = walk.k
     chips0 = tuple(_form(ante, k) for _ in range(n_players))
     live0 = tuple(True for _ in range(n_players))
     r0 = rounds[0]
@@ -486,5 +364,169 @@ def betting_tree(
         if len(r0.blinds) != n_players:
             raise ValueError("give one blind per seat")
         chips0 = tuple(c + _form(b, k) if b else c for c, b in zip(chips0, r0.blinds, strict=True))
-    chips0, first0 = start_round(0, chips0, live0)
-    return betting(0, chips0, live0, first0, 0, "", ())
+    chips0, first0 = walk.start_round(0, chips0, live0)
+    return walk.betting(0, chips0, live0, first0, 0, "", ())
+
+
+class _BettingWalk:
+    """One walk of :func:`betting_tree`: its arguments, the nodes made so far (when
+    ``record``) and the steps of the walk."""
+
+    def __init__(
+        self,
+        n_players: int,
+        rounds: Sequence[Round],
+        can_open: Callable[[int, int], bool] | None,
+        numeric: NumericParams,
+        board_slots: list[tuple[int, ...]],
+        board_values: Callable[[tuple[int, ...], tuple[int, ...]], list[tuple[int, ...]]],
+        add: Callable[[RawNode], int],
+        show: Callable[[Sequence[int]], str],
+        record: bool,
+    ):
+        self.n_players, self.rounds, self.board_slots = n_players, rounds, board_slots
+        self.board_values, self.add, self.show, self.record = board_values, add, show, record
+        self.k = k = len(numeric.coordinates)
+        self.x = numeric.values
+        self.bets = [_form(r.bet, k) for r in rounds]
+        self.open_ = can_open or (lambda p, r: True)
+        self.nodes: dict[int, RawNode] = {}
+
+    def new(self, node: RawNode) -> int:
+        i = self.add(node)
+        if self.record:
+            self.nodes[i] = node
+        return i
+
+    def link(self, parent: int, child: int, values: tuple[int, ...] | None = None) -> None:
+        if self.record:
+            self.nodes[parent].children.append(child)
+            if values is not None:
+                self.nodes[parent].child_values.append(values)
+
+    def order_from(self, start: int, live: Sequence[bool]) -> list[int]:
+        n = self.n_players
+        return [q % n for q in range(start, start + n) if live[q % n]]
+
+    def leaf(self, kind, chips, live, history, rnd, board_hist) -> RawNode:
+        committed = tuple(f.at(self.x) for f in chips)
+        return RawNode(kind, -1, (), [], committed, live, history, rnd, board_hist, chips=chips)
+
+    def stake_of(self, chips: tuple[Linear, ...]) -> Linear:
+        # the largest commitment; equal values must be equal forms (else not affine)
+        values = [f.at(self.x) for f in chips]
+        top = max(values)
+        forms = {chips[i] for i, v in enumerate(values) if v == top}
+        if len(forms) > 1:
+            raise ValueError("tied commitments with different forms: payoffs not affine")
+        return forms.pop()
+
+    def start_round(self, rnd, chips, live) -> tuple[tuple[Linear, ...], tuple[int, ...]]:
+        r = self.rounds[rnd]
+        if r.ante != 0:
+            a = _form(r.ante, self.k)
+            chips = tuple(c + a if lv else c for c, lv in zip(chips, live, strict=True))
+        first = tuple(self.order_from(r.first, live))
+        return chips, (first if r.orbits is None or r.orbits > 0 else ())
+
+    def expand(self, state: tuple) -> tuple[int, list[tuple[tuple, tuple[int, ...] | None]]]:
+        """The node of a betting state (forced actions and rounds without a board passed
+        through), handed to ``new``, and its children's states in order (with the board
+        values a chance node deals)."""
+        rounds, new, leaf = self.rounds, self.new, self.leaf
+        rnd, chips, live, pending, nbets, history, board_hist = state
+        while True:
+            if sum(live) == 1:
+                return new(leaf("terminal", chips, live, history, rnd, board_hist)), []
+            r = rounds[rnd]
+            if not pending and r.orbits is not None and nbets + 1 < r.orbits:
+                # the next orbit: nbets counts the orbits completed
+                pending, nbets = tuple(self.order_from(r.first, live)), nbets + 1
+            if not pending:
+                if rnd + 1 == len(rounds):
+                    return new(leaf("terminal", chips, live, history, rnd, board_hist)), []
+                nxt = rnd + 1
+                cols = self.board_slots[nxt]
+                chips, first = self.start_round(nxt, chips, live)
+                if not cols:
+                    rnd, pending, nbets, history = nxt, first, 0, history + "/"
+                    continue
+                chance = leaf("chance", chips, live, history, rnd, board_hist)
+                chance.reveal = cols
+                cid = new(chance)
+                deals = [((nxt, chips, live, first, 0, f"{history}/[{self.show(v)}]",
+                           board_hist + tuple(v)), tuple(v))
+                         for v in self.board_values(cols, board_hist)]  # fmt: skip
+                return cid, deals
+            p = pending[0]
+            stake = self.stake_of(chips)
+            facing = chips[p].at(self.x) < stake.at(self.x)
+            options = self.options(r, p, rnd, nbets, facing)
+            current = (rnd, chips, live, pending, nbets, history, board_hist)
+            children = self.children(current, options, stake)
+            if len(options) == 1:  # a forced action is not a decision
+                rnd, chips, live, pending, nbets, history, board_hist = children[0]
+                continue
+            node = leaf("decision", chips, live, history, rnd, board_hist)
+            node.actor, node.actions = p, tuple(o[0] for o in options)
+            return new(node), [(child, None) for child in children]
+
+    def options(
+        self, r: Round, p: int, rnd: int, nbets: int, facing: bool
+    ) -> list[tuple[str, int]]:
+        """The actions of seat ``p`` (letter, kind: 0 check, 1 bet or raise, 2 fold,
+        3 call, 4 orbit bet)."""
+        options: list[tuple[str, int]] = []
+        if r.orbits is not None:  # bet (or call) exactly one bet, or fold
+            options = [("c", 3), ("f", 2)] if facing else [("b", 4), ("f", 2)]
+        elif not facing:
+            if r.check:
+                options.append(("k", 0))
+            if nbets < r.max_bets and self.open_(p, rnd):
+                options.append(("b", 1))
+            if not r.check:
+                options.append(("f", 2))
+        else:
+            options += [("f", 2), ("c", 3)]
+            if nbets < r.max_bets:
+                options.append(("r", 1))
+        return options
+
+    def children(self, state: tuple, options: list[tuple[str, int]], stake: Linear) -> list[tuple]:
+        """The betting states after each of the options of the first pending seat."""
+        rnd, chips, live, pending, nbets, history, board_hist = state
+        p, rest = pending[0], pending[1:]
+        children = []
+        for letter, kind in options:
+            c, lv, after, bets_made = list(chips), list(live), rest, nbets
+            if kind == 3:  # call
+                c[p] = stake
+            elif kind == 2:  # fold
+                lv[p] = False
+            elif kind == 4:  # orbit bet: the others of this orbit call or fold
+                c[p] = stake + self.bets[rnd]
+            elif kind == 1:  # bet or raise: everybody else acts again
+                c[p] = stake + self.bets[rnd]
+                after = tuple(q for q in self.order_from(p + 1, lv) if q != p)
+                bets_made = nbets + 1
+            # kind 0, a check, changes nothing but the history
+            children.append((rnd, tuple(c), tuple(lv), after, bets_made,
+                             history + letter, board_hist))  # fmt: skip
+        return children
+
+    def betting(self, *state: object) -> int:
+        """The walk from ``state``: depth first with an explicit stack (no Python
+        recursion: a cap of any size is bounded by the cap check alone); nodes get their
+        ids in the order of a recursive pre-order walk, and each parent lists its
+        children in order."""
+        root = -1
+        stack: list[tuple[tuple, int, tuple[int, ...] | None]] = [(state, -1, None)]
+        while stack:
+            st, parent, values = stack.pop()
+            nid, children = self.expand(st)
+            if parent < 0:
+                root = nid
+            else:
+                self.link(parent, nid, values)
+            stack.extend((child, nid, v) for child, v in reversed(children))
+        return root

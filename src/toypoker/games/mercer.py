@@ -18,11 +18,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..definition import GameDefinition
-from ..errors import SpecError
-from .base import GameInfo, Param, Params
-from .hands import EVALUATORS
-from .limit import Round, build_limit_game, estimate_size
+from toypoker.definition import GameDefinition
+from toypoker.errors import SpecError
+from toypoker.games.base import GameInfo, Param, Params
+from toypoker.games.hands import EVALUATORS
+from toypoker.games.limit import Round, build_limit_game, estimate_size
 
 RANKS, SUITS, HOLE, FLOP, ANTE, BET = 5, 4, 2, 2, Fraction(1), Fraction(4)
 VARIANTS = {"smh": (1, 0), "mmh": (2, 2)}  # orbits before and after the flop

@@ -19,8 +19,8 @@ suit-isomorphic deals merged (``suit_isomorphism=false``: the unmerged game, for
 cross-checks).  Small decks (``ranks=4,suits=2``) compile and solve exactly; the
 standard deck is far beyond the row layout (``toypoker info rhode_island`` counts it,
 :mod:`toypoker.games.layout_count`) and is built and solved on the vector layout
-(``toypoker solve rhode_island``: :func:`toypoker.vector.direct.build_vector`,
-:mod:`toypoker.layouts.vector.methods`).
+(``toypoker solve rhode_island``: :func:`toypoker.engines.vectors.direct.build_vector`,
+:mod:`toypoker.engines.vectors.methods`).
 """
 
 from __future__ import annotations
@@ -28,15 +28,15 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING
 
-from ..errors import SpecError
-from ..spec import format_spec
-from .base import GameInfo, Param, Params
-from .holdem import HOLDEM
-from .layout_count import count_holdem
-from .limit import TooLargeError
+from toypoker.errors import SpecError
+from toypoker.games.base import GameInfo, Param, Params
+from toypoker.games.holdem import HOLDEM
+from toypoker.games.layout_count import count_holdem
+from toypoker.games.limit import TooLargeError
+from toypoker.spec import format_spec
 
 if TYPE_CHECKING:
-    from ..definition import GameDefinition
+    from toypoker.definition import GameDefinition
 
 ROUNDS = 3
 

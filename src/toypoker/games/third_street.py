@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..definition import GameDefinition, Linear, NumericParams
-from ..errors import SpecError
-from .base import GameInfo, Param, Params
-from .hands import EVALUATORS
-from .limit import Round, build_limit_game, estimate_size
+from toypoker.definition import GameDefinition, Linear, NumericParams
+from toypoker.errors import SpecError
+from toypoker.games.base import GameInfo, Param, Params
+from toypoker.games.hands import EVALUATORS
+from toypoker.games.limit import Round, build_limit_game, estimate_size
 
 N_PLAYERS = 3
 

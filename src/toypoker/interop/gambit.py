@@ -15,10 +15,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from ..errors import ToypokerError
-from ..game import Game
-from ..io import atomic_write_text
-from ..profile import Profile
+from toypoker.blocks import deal_blocks
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.io import atomic_write_text
+from toypoker.profile import Profile
 
 
 def _rational(x: Fraction) -> str:
@@ -45,7 +46,7 @@ def to_efg(game: Game) -> str:
     deal_names = ["-".join(str(int(c) + 1) for c in game.cards[d]) for d in range(game.n_deals)]
     chance = " ".join(f"{_quoted(deal_names[d])} {_rational(w[d])}" for d in range(game.n_deals))
     lines.append(f'c "" 1 "deal" {{ {chance} }} 0')
-    blocks = game.deal_blocks
+    blocks = game.derived(deal_blocks)
     u = game.term_u_exact
     outcome = 0
     out = lines.append

@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..errors import ToypokerError
-from ..game import Game, make_label
-from ..games import GAMES
-from ..profile import Profile
+from toypoker.errors import ToypokerError
+from toypoker.game import Game, make_label
+from toypoker.games import GAMES
+from toypoker.profile import Profile
 
 
 @dataclass(frozen=True)
@@ -128,8 +128,8 @@ def to_openspiel_policy(profile: Profile, os_game: Any | None = None) -> Any:
 def openspiel_policy(profile: Profile, os_game: Any | None = None) -> Any:
     """``profile`` as OpenSpiel's C++ tabular policy (:func:`to_openspiel_policy`,
     converted): build it once to ask both :func:`openspiel_values` and
-    :func:`openspiel_nash_conv` (OpenSpiel lists every state to build it: about 16 s
-    for three-player Leduc)."""
+    :func:`openspiel_nash_conv` (OpenSpiel lists every state to build it, which on a
+    game the size of three-player Leduc is slow)."""
     from open_spiel.python import policy as os_policy
 
     os_game = os_game or openspiel_game(profile.game)

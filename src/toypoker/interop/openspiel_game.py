@@ -52,11 +52,12 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..game import Game, make_label
-from ..games import canonical_spec, load_game
-from ..profile import Profile
-from ..spec import parse_spec
+from toypoker.blocks import deal_blocks
+from toypoker.errors import ToypokerError
+from toypoker.game import Game, make_label
+from toypoker.games import canonical_spec, load_rows
+from toypoker.profile import Profile
+from toypoker.spec import parse_spec
 
 GAME_NAME = "python_toypoker"
 """The OpenSpiel short name of the generic toypoker game."""
@@ -138,7 +139,7 @@ class _Tables:
 
     def __init__(self, game: Game):
         self.game = game
-        blocks = game.deal_blocks
+        blocks = game.derived(deal_blocks)
         self.child_ptr = blocks.child_ptr
         self.child_rows = blocks.child_rows
         self.row_term = blocks.row_term
@@ -214,7 +215,7 @@ def _game_classes() -> tuple[type, type, type]:
         def __init__(self, params: dict | None = None, *, game: Game | None = None):
             if game is None:
                 spec = spec_from_parameter((params or {}).get("spec", DEFAULT_SPEC))
-                game = load_game(spec)
+                game = load_rows(spec)
             u = game.term_u
             if u.size and np.abs(u.sum(axis=0)).max() > 1e-9:  # pragma: no cover - poker
                 raise ToypokerError(f"{game.spec} is not zero-sum")
@@ -360,7 +361,7 @@ def openspiel_game(game: Game | str) -> Any:
     """
     register()
     if isinstance(game, str):
-        game = load_game(game)
+        game = load_rows(game)
     return _classes()[0](game=game)
 
 

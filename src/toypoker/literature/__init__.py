@@ -8,6 +8,6 @@ Studies floor: may import the library (solvers included) and the other studies'
 lower parts; never a front end.
 """
 
-from .papers import billingham, kuhn1950, szafron2013
+from toypoker.literature.papers import billingham, kuhn1950, szafron2013
 
 __all__ = ["billingham", "kuhn1950", "szafron2013"]

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..collusion.figures import collusion_bars, table_payoffs
-from ..plots import save_figure, subplots
-from .papers.ullman2015 import BetTable
+from toypoker.collusion.figures import collusion_bars, table_payoffs
+from toypoker.literature.papers.ullman2015 import BetTable
+from toypoker.plots import save_figure, subplots
 
 
 def bet_heatmap(

@@ -27,7 +27,7 @@ data, the figures), never the command line (:mod:`toypoker.cli`).
 
 from __future__ import annotations
 
-from .catalogue import (
+from toypoker.report.catalogue import (
     PAPER_IDS,
     PAPERS,
     SLOW_CLAIMS,
@@ -37,10 +37,27 @@ from .catalogue import (
     precision,
     status_of,
 )
-from .model import CommandRunner, Image, ItemOutput, ItemResult, Paper, RunContext, Table, Task
-from .render import STATUSES, RunInfo, counts, machine, to_json, write_html, write_json
-from .run import compute, load_record, record_path
-from .tasks import plan, skipped_in_quick
+from toypoker.report.model import (
+    CommandRunner,
+    Image,
+    ItemOutput,
+    ItemResult,
+    Paper,
+    RunContext,
+    Table,
+    Task,
+)
+from toypoker.report.render import (
+    STATUSES,
+    RunInfo,
+    counts,
+    machine,
+    to_json,
+    write_html,
+    write_json,
+)
+from toypoker.report.run import compute, load_record, record_path
+from toypoker.report.tasks import plan, skipped_in_quick
 
 __all__ = [
     "PAPERS",

@@ -8,15 +8,15 @@ import re
 import shlex
 from collections.abc import Sequence
 
-from .. import __version__
-from ..errors import ToypokerError
-from ..literature.claims import CLAIMS, Row
-from ..literature.claims import billingham as claims_billingham
-from ..literature.claims import kuhn1950 as claims_kuhn1950
-from ..literature.claims import szafron2013 as claims_szafron2013
-from ..literature.claims import ullman2015 as claims_ullman2015
-from ..literature.claims import ullman2015_runs as claims_ullman2015_runs
-from .model import Paper
+from toypoker import __version__
+from toypoker.errors import ToypokerError
+from toypoker.literature.claims import CLAIMS, Row
+from toypoker.literature.claims import billingham as claims_billingham
+from toypoker.literature.claims import kuhn1950 as claims_kuhn1950
+from toypoker.literature.claims import szafron2013 as claims_szafron2013
+from toypoker.literature.claims import ullman2015 as claims_ullman2015
+from toypoker.literature.claims import ullman2015_runs as claims_ullman2015_runs
+from toypoker.report.model import Paper
 
 PAPERS: tuple[Paper, ...] = (
     Paper(

@@ -19,15 +19,21 @@ from collections.abc import Callable, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-from ..collusion.table7 import rotated_brackets
-from ..games.collusion import seat_digits
-from ..io import atomic_write_text
-from ..literature.claims import Row
-from ..literature.figures_ullman import bet_heatmap, collusion_bars
-from ..literature.papers import ullman2015
-from ..teams.brackets import SHIPPED, stored_weak_brackets
-from .catalogue import SLOW_CLAIMS, command_line, folder_of, item_key
-from .model import ItemOutput, RunContext, Table, Task
+from toypoker.io import atomic_write_text
+from toypoker.literature.claims import Row
+from toypoker.literature.figures_ullman import bet_heatmap
+from toypoker.literature.papers import ullman2015
+from toypoker.report.catalogue import SLOW_CLAIMS, command_line, folder_of, item_key
+from toypoker.report.model import ItemOutput, RunContext, Table, Task
+from toypoker.report.table7 import (
+    stored_text,
+    table7_bars,
+    table7_notes,
+    table7_optimal,
+    table7_ours,
+    table7_table,
+)
+from toypoker.teams.brackets import SHIPPED
 
 
 def _signed(x: float, digits: int = 4) -> str:
@@ -423,102 +429,23 @@ def _collusion(quick: bool) -> Task:
     # report's budget.  The strong team-optimal column is the merged team's value
     # bracketed by the stored equilibrium's two best responses (the evaluation's
     # team_values: no solve); the weak one, the TMECor brackets stored with the package
-    # (collusion/brackets.py: computed by `collusion tmecor --save`, exact on 3P-SMH).
+    # (teams/brackets.py: computed by `collusion tmecor --save`, exact on 3P-SMH).
     argv = ["collusion", "table7", spec, "--team", "23", "--profiles",
             f"{FOLDER}/{stored.name}", "--plot", f"{FOLDER}/table7_ours.png",
             "--no-team-optimal", "--json"]  # fmt: skip
     scen = ullman2015.TABLE7_SCENARIOS
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
-        ours: dict[str, dict[str, list[float]]] = {"strong": {}, "weak": {}}
-        for block in data["payoffs"]:
-            for p, v in enumerate(block["payoffs"]):
-                ours[block["collusion"]].setdefault(chr(65 + p), [0.0] * len(scen))
-                k = [s.lower() for s in scen].index(block["scenario"])
-                ours[block["collusion"]][chr(65 + p)][k] = float(v)
+        ours = table7_ours(data, scen)
         weak_printed = {
             p: [x * ullman2015.TABLE7_WEAK_FACTOR for x in v]
             for p, v in ullman2015.TABLE7_WEAK_PRINTED.items()
         }
-        # team-optimal (Public only): strong from the brackets, weak from the stored TMECor
-        # brackets (every placement needed: the cells average over the seat rotations)
-        bracket = data.get("team_values_payoffs")
-        optimal: dict[str, dict[str, tuple[float, float]] | None] = {"strong": None, "weak": None}
-        if bracket is not None:
-            pairs = zip(bracket["low"], bracket["high"], strict=True)
-            optimal["strong"] = {chr(65 + p): (lo, hi) for p, (lo, hi) in enumerate(pairs)}
-        weak_rows = stored_weak_brackets(spec, (1, 2), 3)
-        if all(r is not None for r in weak_rows):
-            rows = [(r.members, float(r.low), float(r.high)) for r in weak_rows if r]
-            optimal["weak"] = {chr(65 + p): b for p, b in enumerate(rotated_brackets(rows, 3))}
-        stored_text = "; ".join(
-            f"team {{{seat_digits(r.members)}}} "
-            + (f"{float(r.low):+.6f} (exact)" if r.exact
-               else f"[{float(r.low):+.6f}, {float(r.high):+.6f}]")
-            + f" ({r.how})"
-            for r in weak_rows if r is not None
-        )  # fmt: skip
+        optimal, weak_rows = table7_optimal(data, spec)
         game = "3P-SMH, not the paper's 3P-MMH (--quick)" if quick else "3P-MMH"
-        for strength, printed in (("strong", ullman2015.TABLE7_STRONG), ("weak", weak_printed)):
-            opt = optimal[strength]
-            sources: dict[str, dict[str, list[float]]] = {
-                "printed": printed,
-                "3-player Nash": ours[strength],
-            }
-            if opt is not None:  # Public only: the other scenarios have no team-optimal bar
-                sources["team-optimal"] = {
-                    p: [(lo + hi) / 2, math.nan, math.nan] for p, (lo, hi) in opt.items()
-                }
-            left = "" if opt else "; team-optimal not computed"
-            collusion_bars(
-                sources,
-                ctx.folder / f"table7_{strength}.png",
-                scenarios=scen,
-                title=f"Table 7, {strength} collusion by B and C ({game}){left}",
-            )
-        cells = []
-        for strength, printed in (("strong", ullman2015.TABLE7_STRONG), ("weak", weak_printed)):
-            opt = optimal[strength]
-            for k, s in enumerate(scen):
-                if k == 0 and opt is not None:
-                    team_cells = tuple(
-                        f"{opt[p][0]:+.6f} (exact)" if opt[p][0] == opt[p][1]
-                        else f"[{opt[p][0]:+.4f}, {opt[p][1]:+.4f}]"
-                        for p in "ABC"
-                    )  # fmt: skip
-                elif k == 0:
-                    team_cells = ("not computed",) * 3
-                else:
-                    team_cells = ("-",) * 3
-                cells.append(
-                    (
-                        strength,
-                        s,
-                        *(f"{printed[p][k]:+.4f}" for p in "ABC"),
-                        *(_signed(ours[strength][p][k]) for p in "ABC"),
-                        *team_cells,
-                    )
-                )
-        nc = data["nash_conv"]
-        table = Table(
-            f"Table 7: payoffs per hand, printed, the three-player Nash and the team-optimal "
-            f"({data['spec']}, team BC, {data['how']}; NashConv of the equilibria used: "
-            f"none {nc['none']:.2g}, strong {nc['strong']:.2g}, weak {nc['weak']:.2g})",
-            (
-                "collusion",
-                "scenario",
-                "printed A",
-                "printed B",
-                "printed C",
-                "Nash A",
-                "Nash B",
-                "Nash C",
-                "team-optimal A",
-                "team-optimal B",
-                "team-optimal C",
-            ),  # fmt: skip
-            tuple(cells),
-        )
+        printed = {"strong": ullman2015.TABLE7_STRONG, "weak": weak_printed}
+        table7_bars(ctx, ours, optimal, printed, scen, game)
+        table = table7_table(data, _table7_cells(ours, optimal, printed, scen))
         imgs = _images(
             ctx,
             [
@@ -530,21 +457,7 @@ def _collusion(quick: bool) -> Task:
             ],
         )  # fmt: skip
         tmecor = "mercer(players=3,variant=smh)" if quick else spec
-        notes = (
-            "The team is B and C: the rows the printed table shows equal under win sharing "
-            "(its caption says A and B). Payoffs are averaged over the seat rotations. "
-            "Team-optimal (Public: the team plays its optimal plan, the outsider "
-            "best-responds): strong collusion is the merged team's value, bracketed "
-            "[team's guarantee, team's best response] by the stored equilibrium (exact value "
-            "inside). Weak collusion's team-optimal value (TMECor) is read from the brackets "
-            f"stored with the package ({SHIPPED}, made by `toypoker collusion tmecor "
-            f'"{tmecor}" --team 23 ... --save FILE` or `benchmarks/run_tmecor_large.py` for '
-            "each placement, the commands kept in the file; a bar shows a bracket's "
-            "midpoint): per placement, "
-            + (stored_text or "none stored")
-            + ("" if optimal["weak"] else "; the weak cells need every placement")
-            + "."
-        )
+        notes = table7_notes(tmecor, stored_text(weak_rows), bool(optimal["weak"]))
         return ItemOutput(images=imgs, tables=(table,), notes=notes)
 
     return _cli_task(
@@ -555,6 +468,39 @@ def _collusion(quick: bool) -> Task:
         collect,
         inputs=(stored, files("toypoker.literature") / "data" / SHIPPED),
     )
+
+
+def _table7_cells(
+    ours: dict[str, dict[str, list[float]]],
+    optimal: dict[str, dict[str, tuple[float, float]] | None],
+    printed: dict[str, dict[str, list[float]]],
+    scen: Sequence[str],
+) -> list[tuple[str, ...]]:
+    """The table's rows: strength, scenario, printed, Nash and team-optimal per player."""
+    cells = []
+    for strength in ("strong", "weak"):
+        opt = optimal[strength]
+        for k, s in enumerate(scen):
+            if k == 0 and opt is not None:
+                team_cells = tuple(
+                    f"{opt[p][0]:+.6f} (exact)" if opt[p][0] == opt[p][1]
+                    else f"[{opt[p][0]:+.4f}, {opt[p][1]:+.4f}]"
+                    for p in "ABC"
+                )  # fmt: skip
+            elif k == 0:
+                team_cells = ("not computed",) * 3
+            else:
+                team_cells = ("-",) * 3
+            cells.append(
+                (
+                    strength,
+                    s,
+                    *(f"{printed[strength][p][k]:+.4f}" for p in "ABC"),
+                    *(_signed(ours[strength][p][k]) for p in "ABC"),
+                    *team_cells,
+                )
+            )
+    return cells
 
 
 _HEATMAP_CLAIMS = {

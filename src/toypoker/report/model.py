@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import ToypokerError
-from ..literature.claims import Row
+from toypoker.errors import ToypokerError
+from toypoker.literature.claims import Row
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from .. import __version__
-from ..io import atomic_write_bytes, atomic_write_text
-from ..plots import subplots
-from .catalogue import PAPERS, status_of
-from .model import ItemResult, Paper, Table, Task
+from toypoker import __version__
+from toypoker.io import atomic_write_bytes, atomic_write_text
+from toypoker.plots import subplots
+from toypoker.report.catalogue import PAPERS, status_of
+from toypoker.report.model import ItemResult, Paper, Table, Task
 
 STATUSES = ("verified exactly", "verified to tolerance", "disagrees")
 _CLASS = {"verified exactly": "exact", "verified to tolerance": "tol", "disagrees": "bad"}

@@ -1,7 +1,9 @@
 """Computing the report's items, each once: a finished item's record
 ``OUT/items/<id>-<hash>.json`` (written atomically after its files) is reused by
 the next run with the same inputs, so an interrupted report resumes where it
-stopped and ``--quick`` and full results live side by side."""
+stopped and ``--quick`` and full results live side by side.  A record holds its
+format (:data:`REPORT_ITEM_FORMAT`); one without (written before toypoker versioned
+it) is read as it was, one of another format refused in one line."""
 
 from __future__ import annotations
 
@@ -13,16 +15,21 @@ from pathlib import Path
 
 import numpy as np
 
-from ..game import Game
-from ..games import load_game
-from ..io import atomic_write_text
-from ..literature.claims import CLAIMS, Context, Row
-from .catalogue import folder_of
-from .model import CommandRunner, Image, ItemResult, RunContext, Task
+from toypoker.formats import FormatError, check_format
+from toypoker.game import Game
+from toypoker.games import load_rows
+from toypoker.io import atomic_write_text
+from toypoker.literature.claims import CLAIMS, Context, Row
+from toypoker.report.catalogue import folder_of
+from toypoker.report.model import CommandRunner, Image, ItemResult, RunContext, Task
 
 #: ``progress(event, task, result)``: event ``"start"`` (result ``None``), ``"done"``
 #: or ``"cached"``
 Progress = Callable[[str, Task, ItemResult | None], None]
+
+REPORT_ITEM_FORMAT = "toypoker-report-item/1"
+"""The format of a finished item's record (its ``"format"``, before the fields of
+:meth:`~toypoker.report.model.ItemResult.to_dict`)."""
 
 
 class _SharedGames(Context):
@@ -37,7 +44,7 @@ class _SharedGames(Context):
     def game(self, spec: str) -> Game:
         """The compiled game of ``spec``, compiled once per report run."""
         if spec not in self.shared:
-            self.shared[spec] = load_game(spec)
+            self.shared[spec] = load_rows(spec)
         return self.shared[spec]
 
 
@@ -47,14 +54,31 @@ def record_path(out: Path, task: Task) -> Path:
 
 
 def load_record(out: Path, task: Task) -> ItemResult | None:
-    """The finished result of ``task`` from an earlier run, if its record and files are there."""
+    """The finished result of ``task`` from an earlier run, if its record and files are there.
+
+    Raises
+    ------
+    ToypokerError
+        For a record of a format other than :data:`REPORT_ITEM_FORMAT` (a newer
+        toypoker's): one line naming it; ``--fresh`` recomputes it.  A damaged record,
+        or one without a format that does not read, is recomputed.
+    """
     path = record_path(out, task)
     if not path.exists():
         return None
     try:
-        res = ItemResult.from_dict(json.loads(path.read_text(encoding="utf-8")))
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None  # damaged (cut off, not text): recompute
+    if isinstance(data, dict):
+        try:
+            check_format(data.get("format"), REPORT_ITEM_FORMAT, path, "report record")
+        except FormatError as exc:
+            raise FormatError(f"{exc}; recompute it with --fresh") from None
+    try:
+        res = ItemResult.from_dict(data)
     except (ValueError, KeyError, TypeError):
-        return None  # a record of another version: recompute
+        return None  # not a record: recompute
     if res.key != task.key or not all((out / i.file).exists() for i in res.images):
         return None
     return dataclasses.replace(res, title=task.title, command=task.command)  # as shown now
@@ -148,11 +172,12 @@ def compute(
                 files=tuple(f"{rel}/{f}" for f in got.files if (folder / f).exists()),
                 notes=got.notes,
             )  # fmt: skip
-            atomic_write_text(record_path(out, task), json.dumps(res.to_dict(), indent=1) + "\n")
+            record = {"format": REPORT_ITEM_FORMAT, **res.to_dict()}
+            atomic_write_text(record_path(out, task), json.dumps(record, indent=1) + "\n")
         results.append(res)
         if progress:
             progress("done", task, res)
     return results
 
 
-__all__ = ["Progress", "compute", "load_record", "record_path"]
+__all__ = ["REPORT_ITEM_FORMAT", "Progress", "compute", "load_record", "record_path"]

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..errors import ToypokerError
-from ..literature.claims import CLAIMS
-from .catalogue import PAPER_IDS, SLOW_CLAIMS, claim_paper, command_line, item_key
-from .figures import figure_tasks
-from .model import ItemOutput, RunContext, Task
+from toypoker.errors import ToypokerError
+from toypoker.literature.claims import CLAIMS
+from toypoker.report.catalogue import PAPER_IDS, SLOW_CLAIMS, claim_paper, command_line, item_key
+from toypoker.report.figures import figure_tasks
+from toypoker.report.model import ItemOutput, RunContext, Task
 
 
 def claim_task(claim_id: str, seed: int) -> Task:

@@ -11,11 +11,11 @@ Fraction(-1, 18)
 Methods (:data:`METHODS`, a literal registry): the CFR family (``cfr``,
 ``cfr+``, ``lcfr``, ``dcfr``, ``pcfr+``, ``dcfr+``, ``pdcfr+``; schedules of one
 traversal, see :mod:`.cfr`), Monte Carlo CFR (``es-mccfr``, ``os-mccfr``; and
-``pcs-cfr+``, public chance sampling on the vector layout, :mod:`.vector_pcs`),
+``pcs-cfr+``, public chance sampling on the vector layout, :mod:`.pcs`),
 fictitious play (``fp``; Ullman's run in :mod:`.ullman`), the sequence-form
 linear program (``lp``, two players, exact certificate), the exact equilibrium
 enumerator (``enumerate``) and team-optimal correlated play (``tmecor``, a team against
-one outsider with an exact bracket, :mod:`toypoker.teams.method`).  :class:`Solver` is
+one outsider with an exact bracket, :mod:`.tmecor`).  :class:`Solver` is
 the stepping API under :func:`solve`; :mod:`.analysis` holds seed spreads, method comparisons and
 deviations.
 
@@ -31,284 +31,33 @@ and the kernels; never a study or a front end.
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Callable
-from pathlib import Path
+import importlib
 
-from ..checks import check_number, check_path
-from ..errors import ToypokerError
-from ..evaluate import TEAM_MILP_SECONDS, evaluate, team_evaluation
-from ..game import Game, check_game
-from ..games import load_game
-from ..games.collusion import Team, agreeing_team, merged_spec
-from ..layouts import rows_of
-from ..layouts.choice import vector_count
-from ..profile import Profile
-from ..result import Result, Stopped, TracePoint
-from ..teams.transfer import transfer_profile
-from .base import Method
-from .checkpoint import Checkpoint, load_checkpoint
-from .options import Output, Pot, Sampling
-from .registry import METHODS, get_method, parse_options
-from .solver import Solver
-
-TEAM_ROWS_ON_VECTORS = 2_000_000
-"""A vector-layout game with a weak team in its spec gets the team's joint gain on its
-result when its deal table has at most this many rows (it is built for that)."""
-
-EXACT_TEAM_ROWS = 20_000
-"""An exact (``lp``, ``enumerate``) profile of a team game with at most this many rows
-gets its team numbers in exact rationals (three-player Kuhn: 600 rows, 0.3 s); larger
-ones in floats (3P-SMH's exact team evaluation takes minutes)."""
+#: names imported on first use (PEP 562): importing one method's module (``solvers.cfr``)
+#: does not load the registry and every other method
+_LAZY = {
+    "METHODS": "toypoker.solvers.registry",
+    "Checkpoint": "toypoker.solvers.checkpoint",
+    "Method": "toypoker.solvers.base",
+    "Output": "toypoker.solvers.options",
+    "Pot": "toypoker.solvers.options",
+    "Result": "toypoker.result",
+    "Sampling": "toypoker.solvers.options",
+    "Solver": "toypoker.solvers.solver",
+    "Stopped": "toypoker.result",
+    "TracePoint": "toypoker.result",
+    "load_checkpoint": "toypoker.solvers.checkpoint",
+    "solve": "toypoker.solvers.run",
+}
 
 
-def solve(
-    game: Game,
-    method: str = "cfr+",
-    iterations: int | None = 1000,
-    target_nash_conv: float | None = None,
-    seconds: float | None = None,
-    target_max_gain: float | None = None,
-    check_every: int | None = None,
-    seed: int | None = None,
-    progress: Callable[[int, float | None], None] | None = None,
-    checkpoint: str | Path | None = None,
-    checkpoint_seconds: float = 60.0,
-    resume: str | Path | None = None,
-    team: Team | tuple[int, ...] | bool | None = None,
-    merge: bool | None = None,
-    milp_seconds: float = TEAM_MILP_SECONDS,
-    threads: int | None = None,
-    cluster: object = None,
-    workers: int | None = None,
-    **options: object,
-) -> Result:
-    """Solve ``game`` with ``method`` until a budget or a target is met.
-
-    Parameters
-    ----------
-    game
-        A game (:func:`toypoker.load_game`), on either layout (on hand vectors: the
-        CFR family, ``fp``, ``pcs-cfr+`` and ``lp``; a team's evaluation needs the deal
-        table).
-    method
-        A name in :data:`METHODS` (``"cfr+"`` by default).
-    iterations
-        Maximum iterations (``None``: no limit; then give a target or seconds).
-        Budgets bound the steps: an exact method's single step always fits.
-    target_nash_conv
-        Stop as soon as a check finds NashConv at or below this.
-    seconds
-        Stop after this much time spent iterating.
-    target_max_gain
-        Stop as soon as every player's best-response gain is at or below this
-        (Ullman's ``eps`` for fictitious play).
-    check_every
-        Evaluate NashConv every this many iterations (default: geometrically
-        spaced, 25 checks a decade, 10 on hand vectors; with ``target_nash_conv``
-        one more aimed where the target is predicted, :class:`.solver.Checks`).
-    seed
-        Seed of a sampling method (recorded in the result; drawn from the OS
-        when not given).  Deterministic methods refuse a seed.
-    progress
-        Called as ``progress(iteration, nash_conv_or_None)`` after each step.
-    checkpoint, checkpoint_seconds
-        Write the full state atomically to this ``.npz`` every so many seconds,
-        on Ctrl-C and at the end.
-    resume
-        Continue from a checkpoint (its method, options and seed): the run ends
-        exactly where an uninterrupted run with the same arguments would.
-    team
-        Evaluate this team's joint best-response gain on the result: a
-        :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``:
-        seats 1 and 3) or 0-based seats (``(0, 2)``); ``None``: the game's own collusion
-        team, if any; ``False``: none.  A strong win-sharing team without ``merge`` in
-        the spec is solved as its merged team (budgets and targets then apply to the
-        merged game).  Evaluated in floats (``toypoker
-        verify`` certifies exactly).  With ``method="tmecor"``: the team playing
-        against the one outsider (``None``: the spec's team).
-    merge
-        ``True``: solve a strong win-sharing team's merged game even with
-        ``merge=false`` in the spec; ``False``: the game as it is; ``None``: as the
-        spec says (merged unless ``merge=false``).
-    milp_seconds
-        Time limit of the team evaluation's best-response MILP (a weak team;
-        :func:`toypoker.evaluate.team_evaluation`).
-    threads
-        Threads of the vector layout's kernels: its public subtrees run in parallel
-        (``None``, the default: every core; the numbers are the same on any count).
-    cluster, workers
-        Shard the iterations over Dask workers: a ``distributed.Client``, ``"local"``
-        (a LocalCluster of ``workers`` processes, default one a CPU) or a ``tcp://``
-        scheduler address.  The CFR family on hand vectors; every iteration equals the
-        in-process run's (:mod:`toypoker.layouts.vector.sharded`).  A worker lost mid-run stops
-        the run with :class:`~toypoker.layouts.vector.sharded.ShardLostError`, the state before
-        the lost batch written to ``checkpoint``.
-    **options
-        The method's typed options, e.g. the CFR schedule (``floor``, ``alpha``,
-        ``beta``, ``gamma``, ``alternating``, ``delay``, ``output``), ``epsilon``
-        for outcome sampling, ``pot``/``pot_min`` for ``enumerate``.  Unknown
-        options and options the method does not read are errors.
-
-    Returns
-    -------
-    Result
-        Frozen; ``exact``/``certified``/``value_exact`` for ``lp``,
-        ``equilibria``/``variables`` for ``enumerate``, ``bracket`` for ``tmecor``;
-        ``team`` and ``solved_as`` for a game with a team.
-
-    Examples
-    --------
-    >>> import toypoker as tp
-    >>> g = tp.load_game("kuhn(players=3,cards=4,team=23,sharing=win)")
-    >>> r = tp.solve(g, "tmecor")
-    >>> r.bracket.certified, r.bracket.lower == r.bracket.upper
-    (True, True)
-    """
-    milp_seconds = check_number(milp_seconds, "milp_seconds", positive=True)
-    check_game(game)
-    method = get_method(method).name  # a name, or one clear error (before any comparison)
-    if method == "tmecor":  # the team is the method's: no merging, no team evaluation
-        if team is not None and team is not False and team is not True:
-            options = {**options, "team": team}
-        return _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
-                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-                    options, threads, cluster, workers)  # fmt: skip
-    if game.layout == "vector":  # a team's evaluation and merged game read the deal table
-        if team not in (None, False) or merge:
-            raise ToypokerError(
-                f"a team's evaluation reads the deal table: load the game with layout='rows' "
-                f"(tp.load_game({game.spec!r}, layout='rows'))"
-            )
-        res = _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
-                   check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-                   options, threads, cluster, workers)  # fmt: skip
-        return _vector_team(game, res, team, milp_seconds)
-    if team not in (None, True, False):
-        team = agreeing_team(game.params, team)
-    merged = None if merge is False else merged_spec(game.spec, default_only=merge is None)
-    if merge is True and merged is None and not game.params.get("merge"):
-        raise ToypokerError(
-            f"merge=True is for a strong win-sharing team; {game.spec} has none "
-            "(give team=..,strong=true in the spec)"
-        )
-    solved = load_game(merged) if merged is not None else game
-    res = _run(solved, method, iterations, target_nash_conv, seconds, target_max_gain,
-               check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-               options, threads, cluster, workers)  # fmt: skip
-    if merged is not None:
-        res = _on_members(res, game)
-    if team is None or team is True:
-        team = None if game.params.get("merge") else Team.of_params(game.params)
-    if team is None or team is False or res.profile is None:
-        return res
-    small = game.n_rows <= EXACT_TEAM_ROWS  # an exact profile keeps exact team numbers
-    prof = res.profile.to_float() if res.profile.exact and not small else res.profile
-    tev = team_evaluation(game, prof, team, milp_seconds=milp_seconds)
-    return dataclasses.replace(res, team=tev)
-
-
-def _vector_team(game: Game, res: Result, team: object, milp_seconds: float) -> Result:
-    """A vector-layout result with the spec's weak team's joint best-response gain,
-    evaluated on the deal table where it is small (at most :data:`TEAM_ROWS_ON_VECTORS`
-    rows counted: the lifted team response reads the rows); else as it is."""
-    spec_team = Team.of_params(game.params)
-    if team is False or spec_team is None or res.profile is None:
-        return res
-    counted = vector_count(game.spec)
-    if counted is None or counted.rows > TEAM_ROWS_ON_VECTORS:
-        return res
-    rows = rows_of(game, "a team's evaluation")
-    prof = Profile(rows, res.profile.probs, validate=False)
-    return dataclasses.replace(
-        res, team=team_evaluation(rows, prof, spec_team, milp_seconds=milp_seconds)
-    )
-
-
-def _on_members(res: Result, game: Game) -> Result:
-    """A result of a merged team's game expressed on ``game``'s seats: the profile (and
-    equilibria) mapped back; values, gains and NashConv evaluated in ``game`` (floats).
-
-    Exact values need no exact evaluation of the larger game: with win sharing each
-    member receives the merged team's value over the team's size, and the outsiders
-    keep theirs; a certified merged equilibrium stays one on the members' seats (a
-    member's deviation is a deviation of the team, which gains nothing).
-    """
-    assert res.profile is not None
-    prof = transfer_profile(res.profile, game)
-    ev = evaluate(game, prof.to_float() if prof.exact else prof)
-    value_exact = None
-    if res.value_exact is not None:
-        team = Team.of_params(game.params)
-        assert team is not None
-        where = team.merged_seat(game.n_players)
-        size = len(team.seats)
-        value_exact = tuple(
-            res.value_exact[where[p]] / size if p in team.seats else res.value_exact[where[p]]
-            for p in range(game.n_players)
-        )
-    return dataclasses.replace(
-        res,
-        game=game,
-        profile=prof,
-        equilibria=tuple(transfer_profile(e, game) for e in res.equilibria),
-        values=tuple(float(x) for x in ev.values),
-        gains=tuple(float(x) for x in ev.gains),
-        nash_conv=float(ev.nash_conv),
-        value_exact=value_exact,
-        solved_as=res.game.spec,
-    )
-
-
-def _run(
-    game: Game,
-    method: str,
-    iterations: int | None,
-    target_nash_conv: float | None,
-    seconds: float | None,
-    target_max_gain: float | None,
-    check_every: int | None,
-    seed: int | None,
-    progress: Callable[[int, float | None], None] | None,
-    checkpoint: str | Path | None,
-    checkpoint_seconds: float,
-    resume: str | Path | None,
-    options: dict[str, object],
-    threads: int | None = None,
-    cluster: object = None,
-    workers: int | None = None,
-) -> Result:
-    """One run of ``method`` on ``game`` (the body of :func:`solve`)."""
-    m = get_method(method)
-    if resume is None:
-        solver = Solver(game, method, seed=seed, threads=threads, cluster=cluster,
-                        workers=workers, **options)  # fmt: skip
-        trace: tuple[TracePoint, ...] = ()
-    else:
-        ck = load_checkpoint(check_path(resume, "resume"))
-        if ck.method != m.name:
-            raise ToypokerError(f"checkpoint {resume} is for method {ck.method}, not {m.name}")
-        if seed is not None and seed != ck.seed:
-            raise ToypokerError(f"checkpoint {resume} was run with seed {ck.seed}, not {seed}")
-        if options and parse_options(m, options) != parse_options(
-            m, {k: getattr(ck.options, k) for k in options}
-        ):
-            raise ToypokerError(f"checkpoint {resume} was run with other options: {ck.options}")
-        solver = Solver.from_checkpoint(ck, game, threads=threads, cluster=cluster,
-                                        workers=workers)  # fmt: skip
-        trace = ck.trace
-    with solver:
-        return solver.run(
-            iterations,
-            target_nash_conv=target_nash_conv,
-            seconds=seconds,
-            target_max_gain=target_max_gain,
-            check_every=check_every,
-            progress=progress,
-            checkpoint=checkpoint,
-            checkpoint_seconds=checkpoint_seconds,
-            trace=trace,
-        )
+def __getattr__(name: str) -> object:
+    """A name of :data:`_LAZY`, imported from its module on first use."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'toypoker.solvers' has no attribute {name!r}")
+    value = getattr(importlib.import_module(_LAZY[name]), name)
+    globals()[name] = value
+    return value
 
 
 __all__ = [

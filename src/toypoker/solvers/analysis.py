@@ -1,4 +1,4 @@
-"""Analyses over solver runs, moved down from the CLI so a Python user can call them.
+"""Analyses over solver runs, for Python users and the CLI alike.
 
 * :func:`seed_spread` -- run a sampling method with seeds ``0..N-1`` and
   summarise the spread of the solutions found (the experiment that led
@@ -21,14 +21,15 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..evaluate import Evaluation, evaluate
-from ..game import Game
-from ..io import atomic_write_text
-from ..profile import Profile
-from ..result import Result, Stopped, TracePoint
-from .registry import get_method
-from .solver import Solver
+from toypoker.engines.protocol import Evaluation
+from toypoker.errors import ToypokerError
+from toypoker.evaluation import evaluate
+from toypoker.game import Game
+from toypoker.io import atomic_write_text
+from toypoker.profile import Profile
+from toypoker.result import Result, Stopped, TracePoint
+from toypoker.solvers.registry import get_method
+from toypoker.solvers.solver import Solver
 
 
 def _csv(rows: Sequence[Sequence[object]], path: str | Path | None) -> str:

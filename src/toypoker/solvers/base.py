@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from ..game import Game
+from toypoker.game import Game
 
 
 @dataclass(frozen=True)

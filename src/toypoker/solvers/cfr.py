@@ -8,7 +8,7 @@ weighted in the average strategy.  :class:`CFROptions` holds those choices;
 :func:`step` performs one iteration over the compiled game (full width).
 Every method is the same traversal under a different schedule, in two
 implementations chosen by ``CFROptions.backend``: ``"numba"`` (the default)
-runs the fused compiled kernel (:mod:`toypoker.kernels`, one call per
+runs the fused compiled kernel (:mod:`toypoker.engines.rows`, one call per
 iteration, arguments from :func:`kernel_schedule`); ``"numpy"`` runs
 :func:`reference_step`, the readable reference vectorised over the rows
 (:func:`_instant_regrets`), which the tests compare the kernel with (equal
@@ -33,10 +33,10 @@ regret matching+ (PRM+, Farina, Kroer & Sandholm 2021) with CFR's
 decomposition (PCFR+), and with the discount Xu et al. (2024)'s PDCFR+
 (``x^{t+1}`` from ``[R^t d(t) + r^t]^+``).  Both the floor and regret matching count
 a (predicted) regret as positive only above the tolerance
-:func:`toypoker.kernels.cfr.regret_tolerance` (``1e-13`` times the game's largest
+:func:`toypoker.engines.rows.cfr.regret_tolerance` (``1e-13`` times the game's largest
 pot times ``t``), so that a tie which rounding breaks by ``1e-17`` stays a tie and
 the kernel, the reference and the vector layout keep the same trajectory (see
-:mod:`toypoker.kernels.cfr`).  Iteration ``t`` enters the average
+:mod:`toypoker.engines.rows.cfr`).  Iteration ``t`` enters the average
 strategy with weight ``t^gamma`` (``average`` names 0, 1, 2), which equals
 DCFR's multiplication of the accumulated strategy by ``((t-1)/t)^gamma``.
 
@@ -67,19 +67,29 @@ from enum import StrEnum
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..evaluate import backward_values, counterfactual_reach, edge_probabilities, reaches
-from ..game import Game
-from ..kernels import kernel_for
-from ..kernels.cfr import REGRET_TOLERANCE, normalise_average, payoff_scale, regret_tolerance
-from ..profile import Profile
-from .options import MAX_EXPONENT, Average, Output, boolean, choice, integer, real
+from toypoker.engines.rows import kernel_for
+from toypoker.engines.rows.cfr import (
+    REGRET_TOLERANCE,
+    normalise_average,
+    payoff_scale,
+    regret_tolerance,
+)
+from toypoker.engines.rows.values import (
+    backward_values,
+    counterfactual_reach,
+    edge_probabilities,
+    reaches,
+)
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.profile import Profile
+from toypoker.solvers.options import MAX_EXPONENT, Average, Output, boolean, choice, integer, real
 
 
 class Backend(StrEnum):
     """Which implementation of the one traversal runs (same iterates to 1e-12)."""
 
-    NUMBA = "numba"  # the fused compiled kernel (toypoker.kernels): fast
+    NUMBA = "numba"  # the fused compiled kernel (toypoker.engines.rows): fast
     NUMPY = "numpy"  # reference_step: the readable reference, vectorised over rows
 
 
@@ -87,7 +97,7 @@ class Backend(StrEnum):
 class ScheduleOptions:
     """The fields of the CFR schedule (:func:`scheduled_step`), shared by
     :class:`CFROptions` and the sampled
-    :class:`~toypoker.layouts.vector.chance_sampling.PCSOptions`;
+    :class:`~toypoker.solvers.pcs.PCSOptions`;
     see :class:`CFROptions` for their meaning."""
 
     floor: bool = False
@@ -220,7 +230,7 @@ def regret_matching(
 ) -> np.ndarray:
     """New strategy at the entries in ``mask``: the regrets above ``tol`` normalised
     per infoset, uniform where none is.  Other entries unchanged.  ``tol`` is
-    :func:`~toypoker.kernels.cfr.regret_tolerance` in the solvers (0: plain signs).
+    :func:`~toypoker.engines.rows.cfr.regret_tolerance` in the solvers (0: plain signs).
 
     A sparse ``mask`` (whole infosets, under a quarter of the entries: a sampled
     update) is computed on its entries only, with the same sums in the same order."""
@@ -359,7 +369,7 @@ def scheduled_step(
     ``regrets_of(sigma, group)`` returns, for each player of ``group``, her
     :class:`PlayerRegrets` under the profile ``sigma``; the row layout
     (:func:`reference_step`) and the vector layout
-    (:func:`toypoker.layouts.vector.regrets.step`) share everything else: the average
+    (:func:`toypoker.engines.vectors.regrets.step`) share everything else: the average
     strategy, the discounted and floored regrets, prediction and regret matching.
     """
     t = state.iteration + 1
@@ -398,7 +408,7 @@ def scheduled_step(
 
 def kernel_schedule(options: CFROptions, t: int, scale: float) -> dict[str, object]:
     """The fused kernel's arguments for iteration ``t`` (``CFRKernel.iteration``) in a
-    game of payoff scale ``scale`` (:func:`~toypoker.kernels.cfr.payoff_scale`).
+    game of payoff scale ``scale`` (:func:`~toypoker.engines.rows.cfr.payoff_scale`).
 
     ``weight = t^gamma`` (0 up to ``delay``); ``pos_discount, neg_discount =
     d(t - lag)`` on ``R^{t-1}``; with ``predictive`` the next iteration's pair
@@ -466,13 +476,13 @@ _IN_PLACE: ContextVar[list[int] | None] = ContextVar("toypoker_steps_in_place", 
 
 @contextmanager
 def steps_in_place() -> Iterator[list[int]]:
-    """Inside, :func:`kernel_steps` updates the given state's arrays in place (where they
-    are contiguous, writable float64) instead of copying them first: for a loop that
-    owns its state between steps (:class:`toypoker.solvers.solver.Solver`'s run after
-    its first step; on Rhode Island the three fresh 79 MB copies, their pages faulted
-    in, cost more than a tenth of an iteration).  Yields a one-item list: the iteration
-    the arrays hold after each whole iteration, so that a step interrupted between two
-    iterations still knows where its state is."""
+    """Inside, :func:`kernel_steps` updates the given state's arrays in place (where
+    they are contiguous, writable float64) instead of copying them first: for a loop
+    that owns its state between steps (:class:`toypoker.solvers.solver.Solver`'s run
+    after its first step), three fresh copies of the state's arrays a step, their pages
+    faulted in, are avoidable work (``benchmarks/results/vector.md``).  Yields a one-item
+    list: the iteration the arrays hold after each whole iteration, so that a step
+    interrupted between two iterations still knows where its state is."""
     done: list[int] = [-1]
     token = _IN_PLACE.set(done)
     try:
@@ -499,8 +509,8 @@ def kernel_steps(kernel: object, state: CFRState, options: CFROptions, n: int) -
     """``n`` iterations of a fused kernel from ``state`` (not modified, but inside
     :func:`steps_in_place`): anything with ``iteration(sigma, regrets, average,
     **kernel_schedule(options, t, scale))`` updating in place, with ``scale`` its
-    ``payoff_scale`` attribute (:class:`toypoker.kernels.CFRKernel`, the vector layout's
-    :class:`toypoker.vector.kernel.VectorKernel`)."""
+    ``payoff_scale`` attribute (:class:`toypoker.engines.rows.CFRKernel`, the vector layout's
+    :class:`toypoker.engines.vectors.kernel.VectorKernel`)."""
     regrets = _working(state.regrets)
     average = _working(state.average)
     sigma = _working(state.sigma)

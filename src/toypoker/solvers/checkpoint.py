@@ -21,12 +21,13 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_path
-from ..errors import ToypokerError
-from ..io import atomic_write_bytes
-from ..result import TracePoint, jsonable
-from .base import Method
-from .registry import METHODS, options_dict, parse_options
+from toypoker.archive import holds_json
+from toypoker.checks import check_path
+from toypoker.errors import ToypokerError
+from toypoker.io import atomic_write_bytes
+from toypoker.result import TracePoint, jsonable
+from toypoker.solvers.base import Method
+from toypoker.solvers.registry import METHODS, options_dict, parse_options
 
 CHECKPOINT_FORMAT = "toypoker-checkpoint/2"
 MAX_CHECKPOINT_BYTES = 2**31
@@ -81,6 +82,64 @@ class ScratchCheckpoint(type(Path())):  # type: ignore[misc]  # PosixPath or Win
     only when interrupted, or periodically while a long run goes on -- best-effort and
     silently: a read-only or full temporary folder, or a file-size limit, never fails
     the run.  No lock: the name holds the process id."""
+
+
+def checkpoint_head(path: str | Path) -> tuple[str, str, int] | None:
+    """``(method, spec, iteration)`` of the checkpoint at ``path``, read from its metadata
+    only (no state array): for messages before a run.  ``None`` when it cannot be read
+    so (:func:`load_checkpoint` then says why)."""
+    try:
+        if not _check_archive_ok(Path(path)):
+            return None
+        with np.load(path, allow_pickle=False) as data:
+            meta = json.loads(str(data["__meta__"]))
+        it = meta["scalars"]["iteration"]
+        if isinstance(it, bool) or not isinstance(it, int):
+            return None
+        return str(meta["method"]), str(meta["game"]), it
+    except Exception:  # noqa: BLE001 - only words for a message: a file it cannot read says none
+        return None
+
+
+def _check_archive_ok(path: Path) -> bool:
+    """Whether ``path`` is a regular file whose zip members are of a checkpoint's size."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return False
+        _check_archive(path)
+    except (OSError, ToypokerError):
+        return False
+    return True
+
+
+def describe_checkpoint(path: str | Path) -> str:
+    """A few words on what the checkpoint at ``path`` holds (``cfr+ on kuhn(...), 200
+    iterations``); ``""`` when its metadata cannot be read (:func:`checkpoint_head`)."""
+    head = checkpoint_head(path)
+    return "" if head is None else f"{head[0]} on {head[1]}, {head[2]} iterations"
+
+
+def refuse_reuse(
+    checkpoint: str | Path | None,
+    resume: object,
+    overwrite: bool,
+    resume_how: str = "resume=",
+    overwrite_how: str = "overwrite=True",
+) -> None:
+    """One line when ``checkpoint`` names a file that exists and the run neither resumes
+    (``resume``) nor may overwrite (``overwrite``): it holds another run's work, never
+    replaced silently.  A :class:`ScratchCheckpoint` is the run's own."""
+    if checkpoint is None or overwrite or resume is not None:
+        return
+    if isinstance(checkpoint, ScratchCheckpoint) or not isinstance(checkpoint, str | Path):
+        return  # the run's own scratch state; a wrong type is refused by the run's checks
+    if not Path(checkpoint).is_file():
+        return
+    what = describe_checkpoint(checkpoint)
+    raise ToypokerError(
+        f"checkpoint {checkpoint} exists{f' ({what})' if what else ''}: give "
+        f"{resume_how}{checkpoint} to continue it, {overwrite_how} to replace it, or another path"
+    )
 
 
 def check_state(state: Any, where: str) -> None:
@@ -191,6 +250,8 @@ def _load(path: Path) -> Checkpoint:
         reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         if "pickle" in reason:  # numpy's hint (allow_pickle) would mislead: we never unpickle
             reason = "neither a .npz archive nor plain arrays"
+        if holds_json(path):  # what older versions wrote under any name: say what it is
+            reason = "it is JSON, a profile or result file, not a checkpoint"
         raise ToypokerError(
             f"cannot read checkpoint {path}: not a valid .npz file ({reason})"
         ) from None
@@ -322,8 +383,11 @@ def _check_rng(path: Path, state: Any) -> None:
 __all__ = [
     "CHECKPOINT_FORMAT",
     "Checkpoint",
+    "checkpoint_head",
     "ScratchCheckpoint",
     "check_state",
+    "describe_checkpoint",
     "load_checkpoint",
+    "refuse_reuse",
     "save_checkpoint",
 ]

@@ -32,10 +32,10 @@ from fractions import Fraction
 
 import sympy as sp
 
-from ..errors import ToypokerError
-from ..game import Game
-from ..symbolic import symbolic_values, values_in_pot
-from .options import Pot
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.solvers.options import Pot
+from toypoker.symbolic import symbolic_values, values_in_pot
 
 
 class Status(StrEnum):

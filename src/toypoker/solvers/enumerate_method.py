@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from ..errors import ToypokerError
-from ..game import Game
-from .base import OneShotState
-from .options import Pot, integer
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.solvers.base import OneShotState
+from toypoker.solvers.options import Pot, integer
 
 if TYPE_CHECKING:
     import sympy as sp
@@ -118,7 +118,9 @@ def step(game: Game, state: OneShotState, options: EnumerateOptions) -> OneShotS
     """Enumerate (once; a finished state is returned unchanged)."""
     if state.iteration:
         return state
-    from .enumerate import game_equilibria  # sympy: loaded when something is enumerated
+    from toypoker.solvers.enumerate import (
+        game_equilibria,  # sympy: loaded when something is enumerated
+    )
 
     pieces, variables = game_equilibria(
         game, options.free_labels, pot=options.pot, P_domain=options.P_domain

@@ -12,7 +12,7 @@ average so far): the responses are simultaneous.  Two averages, chosen by the
   Iteration ``t`` has weight ``w_t = (t + 1)**gamma`` (``gamma = 0``: every
   best response counts once); the uniform start counts once.  Ties in a best
   response go to the first action in the game's order
-  (:func:`toypoker.evaluate.best_response`); values within :data:`TIE_RTOL`
+  (:func:`toypoker.engines.rows.values.best_response`); values within :data:`TIE_RTOL`
   (relative) are ties, so a tie in exact arithmetic (common against the uniform
   start, and between suit-symmetric hands) is broken the same way whatever order
   the float sums run in -- on the row and the vector layout alike.
@@ -62,10 +62,10 @@ converges (the current best response is pure), so it takes no ``output`` option.
 
 Where the responses are computed: on the deal table, a float profile's best
 responses and values in one call of the compiled kernel
-(:func:`toypoker.kernels.best_response.responses`, the tie rule passed as data: the
+(:func:`toypoker.engines.rows.best_response.responses`, the tie rule passed as data: the
 order, the game's or :func:`ullman_order`, and :data:`TIE_RTOL`), an exact profile's
-by :mod:`toypoker.evaluate`; on hand vectors by the vector kernel
-(:mod:`toypoker.layouts.vector.responses`).  ``tests/kernels/test_kernels.py`` checks
+by :mod:`toypoker.engines.rows.values`; on hand vectors by the vector kernel
+(:mod:`toypoker.engines.vectors.responses`).  ``tests/engines/rows/test_kernels.py`` checks
 the kernel's responses and whole runs against the numpy reference.
 """
 
@@ -76,7 +76,9 @@ from typing import Protocol
 
 import numpy as np
 
-from ..evaluate import (
+from toypoker.engines.rows import kernel_for
+from toypoker.engines.rows.best_response import responses as kernel_responses
+from toypoker.engines.rows.values import (
     backward_values,
     best_response,
     edge_probabilities,
@@ -84,12 +86,10 @@ from ..evaluate import (
     reaches,
     root_value,
 )
-from ..game import Game
-from ..kernels import kernel_for
-from ..kernels.best_response import responses as kernel_responses
-from ..profile import Profile
-from .cfr import average_strategy
-from .options import MAX_EXPONENT, boolean, real
+from toypoker.game import Game
+from toypoker.profile import Profile
+from toypoker.solvers.cfr import average_strategy
+from toypoker.solvers.options import MAX_EXPONENT, boolean, real
 
 FOLD = "f"
 #: relative tolerance under which two action values are a tie (Ullman's ties are
@@ -139,7 +139,7 @@ class FPState:
 
 class Layout(Protocol):
     """What a fictitious-play step reads from a game layout (the row layout here,
-    :class:`_Rows`; the vector layout's in :mod:`toypoker.layouts.vector.responses`), so that
+    :class:`_Rows`; the vector layout's in :mod:`toypoker.engines.vectors.responses`), so that
     both run the one schedule of :func:`layout_step`."""
 
     def responses(self, sigma: np.ndarray, ullman: bool) -> list[tuple[float, np.ndarray]]:
@@ -158,8 +158,8 @@ class Layout(Protocol):
 
 class _Rows:
     """The row layout's part of a step (:class:`Layout`): float profiles on the compiled
-    best-response kernel (:func:`toypoker.kernels.best_response.responses`, every
-    player's response and value in one call), exact ones on :mod:`toypoker.evaluate`."""
+    best-response kernel (:func:`toypoker.engines.rows.best_response.responses`, every
+    player's response and value in one call), exact ones on :mod:`toypoker.engines.rows.values`."""
 
     def __init__(self, game: Game, fused: bool = True) -> None:
         self.game = game
@@ -254,7 +254,7 @@ def ullman_best_response(
 ) -> tuple[float, np.ndarray]:
     """``player``'s pure best response to ``sigma`` with Ullman's tie rule (floats).
 
-    :func:`toypoker.evaluate.best_response` with his tie rule: among the maximal
+    :func:`toypoker.engines.rows.values.best_response` with his tie rule: among the maximal
     actions of an infoset (equal up to :data:`TIE_RTOL` relative to the largest
     absolute value there) the first in :func:`ullman_order` is chosen.
 

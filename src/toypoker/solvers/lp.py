@@ -15,8 +15,8 @@ rationalised (continued fractions of growing precision) and certified by the
 exact evaluator: when both players' exact best-response gains are 0 the value
 is exact; otherwise the exact security levels bracket it.  :func:`solve_lp`
 runs with BLAS limited (:func:`toypoker.threads.limit_blas`): the certificate's
-QR factorisations are small, and OpenBLAS's default threads made them 10x
-slower on a busy machine (issue 11).
+QR factorisations are small, and OpenBLAS's default threads slow them on a busy
+machine (``benchmarks/results/peers.md``).
 """
 
 from __future__ import annotations
@@ -31,13 +31,16 @@ import scipy.sparse as sp
 from scipy.linalg import qr
 from scipy.optimize import linprog
 
-from ..errors import ToypokerError
-from ..evaluate import Evaluation, evaluate
-from ..game import Game
-from ..profile import Profile
-from ..threads import blas_limited
-from .base import OneShotState
-from .options import integer
+from toypoker.engines.protocol import Evaluation
+from toypoker.engines.rows.sequences import last_sequences
+from toypoker.errors import ToypokerError
+from toypoker.evaluation import evaluate
+from toypoker.game import Game
+from toypoker.highs import interruptible
+from toypoker.profile import Profile
+from toypoker.solvers.base import OneShotState
+from toypoker.solvers.options import integer
+from toypoker.threads import blas_limited
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ def constraints(
 ) -> SequenceForm:
     """The :class:`SequenceForm` with the players' constraints ``E x = e`` built from the
     infosets and their parent sequences, and the payoff matrix ``A`` as given (the
-    layouts assemble ``A``: rows here, :mod:`toypoker.layouts.vector.sequence_form`)."""
+    layouts assemble ``A``: rows here, :mod:`toypoker.engines.vectors.sequence_form`)."""
     Es, es_ = [], []
     for p in range(2):
         rows, cols, vals = [0], [0], [1.0]
@@ -131,9 +134,10 @@ def _solve_player(sf: SequenceForm, player: int) -> tuple[np.ndarray, float]:
     A_ub = sp.hstack([-M.T, F.T]).tocsr()
     A_eq = sp.hstack([E, sp.csr_matrix((E.shape[0], nq))]).tocsr()
     bounds = [(0, None)] * nx + [(None, None)] * nq
-    res = linprog(
-        c, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=A_eq, b_eq=e, bounds=bounds, method="highs"
-    )
+    res = interruptible(  # Ctrl-C heard while HiGHS runs (minutes on a large game)
+        linprog, c, A_ub=A_ub, b_ub=np.zeros(A_ub.shape[0]), A_eq=A_eq, b_eq=e, bounds=bounds,
+        method="highs",
+    )  # fmt: skip
     if res.status != 0:
         raise ToypokerError(f"the LP solver failed: {res.message}")
     return res.x[:nx], float(-res.fun)
@@ -152,17 +156,11 @@ def _exact_payoffs(game: Game, sf: SequenceForm) -> dict[tuple[int, int], Fracti
 
 
 def _last_sequences(game: Game, seq_of_sigma: np.ndarray) -> np.ndarray:
-    """Each row's last own sequence per player (0 = the empty sequence), shape (2, R)."""
-    last = np.zeros((2, game.n_rows), dtype=np.int64)
-    actor_of_edge = game.row_actor[game.parent_row.clip(0)]
-    for t in range(1, game.n_depths):
-        a, b = game.depth_start[t], game.depth_start[t + 1]
-        par = game.parent_row[a:b]
-        es = game.edge_sigma[a:b]
-        for p in range(2):
-            mine = (es >= 0) & (actor_of_edge[a:b] == p)
-            last[p, a:b] = np.where(mine, seq_of_sigma[np.where(es >= 0, es, 0)], last[p, par])
-    return last
+    """Each row's last own sequence per player (0 = the empty sequence), shape (2, R):
+    :func:`~toypoker.engines.rows.sequences.last_sequences` with restricted actions
+    counted (the LP's sequences include them, fixed by their constraints)."""
+    last = last_sequences(game, (0, 1), restricted=True)
+    return np.where(last >= 0, seq_of_sigma[last.clip(0)], 0)
 
 
 def _exact_E(game: Game, sf: SequenceForm, player: int) -> list[dict[int, Fraction]]:
@@ -238,7 +236,9 @@ def exact_plan(
         Mx[so] += float(c) * xf[sm]
     f = np.zeros(nq)
     f[0] = 1.0
-    res = linprog(-f, A_ub=Fmat.T, b_ub=Mx, bounds=[(None, None)] * nq, method="highs")
+    res = interruptible(
+        linprog, -f, A_ub=Fmat.T, b_ub=Mx, bounds=[(None, None)] * nq, method="highs"
+    )
     if res.status != 0:
         return None
     qf = res.x

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..game import Game
-from ..profile import Profile
-from .cfr import average_strategy, check_regret_options
-from .mccfr_kernels import Blocks, run_many
-from .options import Output, Sampling, real
+from toypoker.game import Game
+from toypoker.profile import Profile
+from toypoker.solvers.cfr import average_strategy, check_regret_options
+from toypoker.solvers.mccfr_kernels import Blocks, run_many
+from toypoker.solvers.options import Output, Sampling, real
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@
 The benchmark (``benchmarks/bench_solvers.py``) showed that one sampled
 traversal is too small a unit of work for numpy's per-call overhead, so the
 two MCCFR traversals run as loops over one deal's block of rows (see
-:attr:`toypoker.game.Game.deal_blocks`: rows of a deal in depth order, each
+:func:`toypoker.blocks.deal_blocks`: rows of a deal in depth order, each
 with its parent's position).  They compute exactly what
 :mod:`toypoker.solvers.mccfr` documents; the random generator is passed in and
 advanced in place.
@@ -24,8 +24,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..errors import ToypokerError
-from ..game import Game
+from toypoker.blocks import deal_blocks
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
 
 GAME_ARRAYS = (
     "start",
@@ -54,7 +55,7 @@ class Blocks:
     """
 
     def __init__(self, game: Game):
-        b = game.deal_blocks
+        b = game.derived(deal_blocks)
         rows = b.order.astype(np.int64)
         n = len(rows)
         if n >= 2**31 or game.n_sigma >= 2**31 or len(game.term_rows) >= 2**31:
@@ -139,6 +140,8 @@ def es_traverse(p, regrets, average, sigma, floor, weight, g, scratch, rng):
     list, each row's value summed from its reached children and the
     traverser's regrets credited, floored and matched at its own rows.
     """
+    # Kept whole: one compiled loop (numba); splitting it costs a call and the unboxing
+    # of its arguments per call.
     start, rec, child, term_u, offset, nact, fixed, inf_fixed, cumw, sigma_player = g
     vis, chosen, v = scratch
     d = _sample_deal(cumw, rng)

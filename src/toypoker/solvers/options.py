@@ -23,8 +23,8 @@ from __future__ import annotations
 import math
 from enum import IntEnum, StrEnum
 
-from ..checks import plain, whole
-from ..errors import ToypokerError
+from toypoker.checks import plain, whole
+from toypoker.errors import ToypokerError
 
 
 class Output(StrEnum):

@@ -14,11 +14,9 @@ import dataclasses
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from ..errors import ToypokerError
-from ..layouts.vector import chance_sampling as vector_pcs
-from ..teams import method as tmecor_method
-from . import cfr, enumerate_method, fictitious, lp, mccfr
-from .base import Method, OneShotState
+from toypoker.errors import ToypokerError
+from toypoker.solvers import cfr, enumerate_method, fictitious, lp, mccfr, pcs, tmecor
+from toypoker.solvers.base import Method, OneShotState
 
 METHODS: Mapping[str, Method] = MappingProxyType(
     {
@@ -145,11 +143,11 @@ METHODS: Mapping[str, Method] = MappingProxyType(
             "pcs-cfr+",
             "public-chance-sampling CFR+ on the vector layout: one board path an "
             "update, full hand vectors, importance-weighted (Johanson et al. 2012)",
-            vector_pcs.PCSOptions,
-            vector_pcs.PCSOptions(floor=True, gamma=1.0),
-            vector_pcs.init,
-            vector_pcs.step,
-            vector_pcs.output,
+            pcs.PCSOptions,
+            pcs.PCSOptions(floor=True, gamma=1.0),
+            pcs.init,
+            pcs.step,
+            pcs.output,
             mccfr.MCCFRState,
             stochastic=True,
         ),
@@ -181,14 +179,14 @@ METHODS: Mapping[str, Method] = MappingProxyType(
             "tmecor",
             "team-optimal correlated play of a team against one outsider (TMECor; "
             "exact bracket on the team's value)",
-            tmecor_method.TMECorOptions,
-            tmecor_method.TMECorOptions(),
-            tmecor_method.init,
-            tmecor_method.step,
+            tmecor.TMECorOptions,
+            tmecor.TMECorOptions(),
+            tmecor.init,
+            tmecor.step,
             None,
             OneShotState,
             one_shot=True,
-            summary=tmecor_method.summary,
+            summary=tmecor.summary,
         ),
     }
 )

@@ -10,7 +10,7 @@ postflop-solver's ``solve_step``, a user may own the loop::
 
 :func:`solve` is that loop with budgets (iterations, seconds, a NashConv or
 largest-gain target), a geometric NashConv trace (float profiles evaluated by
-the fused best-response kernel, :mod:`toypoker.kernels`), atomic checkpoints,
+the fused best-response kernel, :mod:`toypoker.engines.rows`), atomic checkpoints,
 progress callbacks and Ctrl-C, which stops cleanly with a usable result and
 checkpoint.
 Resuming a checkpoint ends bit for bit where an uninterrupted run would.
@@ -28,37 +28,28 @@ from typing import Any
 
 import numpy as np
 
-from ..checks import check_callable, check_int, check_number, check_path
-from ..errors import ToypokerError
-from ..evaluate import Evaluation, evaluate
-from ..game import Game, check_game
-from ..interrupts import caused_by_interrupt, deferred_interrupts
-from ..kernels import KernelEvaluation, kernel_for
-from ..kernels import evaluate as kernel_evaluate
-from ..layouts import load_game, rows_of
-from ..layouts.engine import vector_evaluate, vector_of
-from ..layouts.vector.methods import runs_on_vectors, vector_method
-from ..layouts.vector.sharded import ShardedKernel, ShardLostError, sharding
-from ..layouts.vector.sharded import start as start_shards
-from ..locks import run_lock
-from ..profile import Profile
-from ..result import Result, Stopped, TracePoint
-from ..threads import kernel_threads
-from ..vector.kernel import vector_kernel
-from .base import Method
-from .cfr import Backend, CFROptions, steps_in_place
-from .checkpoint import Checkpoint, ScratchCheckpoint, load_checkpoint, save_checkpoint
-from .registry import get_method, options_dict, parse_options
-
-FIRST_VECTOR_CHECK = 50
-"""The first iteration a run on hand vectors checks NashConv at (without ``check_every``)."""
-
-VECTOR_CHECKS_PER_DECADE = 5
-"""The geometric checks a decade of iterations on hand vectors (without ``check_every``):
-a check there costs about two iterations of the fused kernel (Rhode Island: 0.9 s of
-evaluation against 0.44 s an iteration), and a run with a target stops at an aimed check
-(:class:`Checks`) whatever the marks; 10 a decade made 12 checks of Rhode Island's
-408 iterations to NashConv 0.05."""
+from toypoker.checks import check_callable, check_int, check_number, check_path
+from toypoker.dask_client import local_workers
+from toypoker.engines import load_game
+from toypoker.engines.protocol import Engine
+from toypoker.engines.registry import engine_for
+from toypoker.engines.sharded import ShardedKernel, ShardLostError, sharding
+from toypoker.errors import ToypokerError
+from toypoker.game import Game, check_game
+from toypoker.interrupts import caused_by_interrupt, deferred_interrupts
+from toypoker.locks import run_lock
+from toypoker.profile import Profile
+from toypoker.result import Result, Stopped, TracePoint
+from toypoker.solvers.base import Method
+from toypoker.solvers.cfr import steps_in_place
+from toypoker.solvers.checkpoint import (
+    Checkpoint,
+    ScratchCheckpoint,
+    load_checkpoint,
+    save_checkpoint,
+)
+from toypoker.solvers.registry import options_dict, parse_options
+from toypoker.threads import kernel_threads
 
 AIM_MIN_STEP = 0.02
 """An aimed check (:class:`Checks`) comes at least this share of the iterations after the
@@ -84,10 +75,14 @@ class Solver:
         the same on any count, bit for bit; :func:`toypoker.threads.kernel_threads`).
     cluster, workers
         Shard the iterations over Dask workers (the CFR family on hand vectors:
-        :mod:`toypoker.layouts.vector.sharded`): a ``distributed.Client``, ``"local"`` (a
+        :mod:`toypoker.engines.sharded`): a ``distributed.Client``, ``"local"`` (a
         LocalCluster of ``workers`` processes) or a ``tcp://`` scheduler address;
         the iterates equal the in-process run's.  :meth:`close` (or a ``with``
         block) releases them.
+    engine
+        ``None`` (default): the engine the game is built on (its fused kernels);
+        ``"reference"``: the readable numpy passes on the same layout
+        (:mod:`toypoker.engines.reference`), what the kernels are tested against.
     **options
         The method's typed options (e.g. ``floor``, ``gamma`` for the CFR family,
         ``epsilon`` for outcome sampling); unknown or unread ones are errors.
@@ -111,14 +106,15 @@ class Solver:
         threads: int | None = None,
         cluster: object = None,
         workers: int | None = None,
+        engine: str | None = None,
         **options: object,
     ) -> None:
         self.threads = _threads(threads)
-        game = on_layout(check_game(game), method)
-        m = _method(game, method)
+        engine = engine_for(check_game(game), method, engine)
+        game, m = engine.game, engine.method(method)
         opts = parse_options(m, options)
         seed = method_seed(m, seed)
-        self._setup(game, m, opts, seed, m.init(game, opts, seed), 0.0)
+        self._setup(engine, m, opts, seed, m.init(game, opts, seed), 0.0)
         self._shard(cluster, workers)
 
     def _shard(self, cluster: object, workers: int | None) -> None:
@@ -130,21 +126,18 @@ class Solver:
             return
         if workers is not None:
             check_int(workers, "workers", low=1)
-        if not (isinstance(cluster, str) or hasattr(cluster, "submit")):
+        local = isinstance(cluster, str) and cluster in ("local", "processes")
+        address = isinstance(cluster, str) and "://" in cluster
+        if not (hasattr(cluster, "submit") or local or address):  # said in Python's terms
+            what = repr(cluster[:60]) if isinstance(cluster, str) else type(cluster).__name__
             raise ToypokerError(
                 "cluster= is 'local', a scheduler address such as 'tcp://host:8786' or a "
-                f"distributed.Client, not {type(cluster).__name__}"
+                f"distributed.Client, not {what}"
             )
-        vg = vector_of(self.game)
-        kernel = None if vg is None else vector_kernel(vg)
-        cfr = isinstance(self.options, CFROptions) and self.options.backend is Backend.NUMBA
-        if vg is None or kernel is None or not cfr:
-            raise ToypokerError(
-                f"cluster= shards the CFR family's fused kernel on hand vectors; {self.name} "
-                f"on {self.game.spec} ({self.game.layout} layout) runs in process"
-            )
+        if local:  # bounded by the machine, before any build
+            local_workers(workers, "workers=")
         with kernel_threads(self.threads):
-            self.sharded = start_shards(vg, cluster, workers)
+            self.sharded = self.engine.shard(self.options, cluster, workers)
 
     def close(self, quiet: bool = False) -> None:
         """Release a sharded run's workers (closing the cluster it started); idempotent.
@@ -160,9 +153,11 @@ class Solver:
         self.close(quiet=exc[0] is not None)
 
     def _setup(
-        self, game: Game, method: Method, options: Any, seed: int | None, state: Any, seconds: float
+        self, engine: Engine, method: Method, options: Any, seed: int | None, state: Any,
+        seconds: float,
     ) -> None:
-        self.game = game
+        self.engine = engine  # what computes: the engine the game is built on
+        self.game = engine.game
         self.method = method
         self.options = options
         self.seed = seed
@@ -187,7 +182,8 @@ class Solver:
         ck = checkpoint if isinstance(checkpoint, Checkpoint) else load_checkpoint(checkpoint)
         if game is None:
             game = load_game(ck.spec)
-        game = on_layout(check_game(game), ck.method)
+        engine = engine_for(check_game(game), ck.method)
+        game = engine.game
         if game.spec != ck.spec:
             raise ToypokerError(f"checkpoint {ck.path} is for {ck.spec}, not {game.spec}")
         n = {a.shape for a in vars(ck.state).values() if isinstance(a, np.ndarray)}
@@ -198,7 +194,7 @@ class Solver:
             )
         s = cls.__new__(cls)
         s.threads = _threads(threads)
-        s._setup(game, _method(game, ck.method), ck.options, ck.seed, ck.state, ck.seconds)
+        s._setup(engine, engine.method(ck.method), ck.options, ck.seed, ck.state, ck.seconds)
         s._shard(cluster, workers)
         return s
 
@@ -250,14 +246,8 @@ class Solver:
             with kernel_threads(self.threads):
                 fields = self.method.summary(self.game, self.state, self.options)
         else:
-            prof = self.profile()
-            ev = _evaluate(self.game, prof)
-            fields = {
-                "profile": prof,
-                "values": tuple(float(x) for x in ev.values),
-                "gains": tuple(float(x) for x in ev.gains),
-                "nash_conv": float(ev.nash_conv),
-            }
+            with kernel_threads(self.threads):
+                fields = self.engine.summary(self.profile().probs)
         trace = tuple(trace)
         nc = fields.get("nash_conv")
         if nc is not None and (not trace or trace[-1].iteration != self.iteration):
@@ -289,29 +279,21 @@ class Solver:
         )
 
     def _checks(self, iterations: int | None) -> Callable[[int], bool]:
-        """The NashConv checks of :meth:`run` without ``check_every`` (geometric): 25 a
-        decade on the deal table; on hand vectors :data:`VECTOR_CHECKS_PER_DECADE` from
-        iteration :data:`FIRST_VECTOR_CHECK` on, and the last (a check there costs about
-        as much as two iterations of the fused kernel, far more in numpy)."""
-        if vector_of(self.game) is None:
-            return check_schedule(iterations)
-        marks = check_schedule(iterations, per_decade=VECTOR_CHECKS_PER_DECADE)
-        return lambda t: t == iterations or (t >= FIRST_VECTOR_CHECK and marks(t))
+        """The NashConv checks of :meth:`run` without ``check_every`` (geometric): the
+        engine's ``checks_per_decade`` from its ``first_check`` on, and the last."""
+        first = self.engine.first_check
+        marks = check_schedule(iterations, per_decade=self.engine.checks_per_decade)
+        return lambda t: t == iterations or (t >= first and marks(t))
 
     def _nash_conv(self) -> tuple[float, float]:
         """NashConv and the largest gain of the current output (a check)."""
         probs = self.method.output(self.game, self.state, self.options)  # type: ignore[misc]
-        vg = vector_of(self.game)
-        if vg is not None:
-            with kernel_threads(self.threads):
-                vev = vector_evaluate(vg, np.ascontiguousarray(probs, dtype=np.float64))
-            return vev.nash_conv, max(vev.gains)
-        ev = _evaluate(self.game, Profile(self.game, probs, validate=False))
-        return float(ev.nash_conv), float(max(ev.gains))
+        with kernel_threads(self.threads):
+            return self.engine.check(probs)
 
     def run(
         self,
-        iterations: int | None = 1000,
+        iterations: int | None = None,
         *,
         target_nash_conv: float | None = None,
         seconds: float | None = None,
@@ -322,7 +304,9 @@ class Solver:
         checkpoint_seconds: float = 60.0,
         trace: tuple[TracePoint, ...] = (),
     ) -> Result:
-        """Step until a budget or a target is met; see :func:`toypoker.solvers.solve`."""
+        """Step until a budget or a target is met; see :func:`toypoker.solvers.solve`
+        (``iterations`` not given: :func:`default_iterations`)."""
+        iterations = default_iterations(iterations, target_nash_conv, target_max_gain, seconds)
         check_callable(progress, "progress")
         check_number(checkpoint_seconds, "checkpoint_seconds", positive=True)
         if checkpoint is not None:
@@ -368,10 +352,13 @@ class Solver:
         busy = [False]  # inside a step: an interrupt there may leave the state mid-step
         hard = False
         scratch = isinstance(checkpoint, ScratchCheckpoint)
-        # a checkpoint in use by a live run is locked: a second run refuses (issue 35)
+        # a checkpoint in use by a live run is locked: a second run refuses
         held = run_lock(checkpoint, "checkpoint") if checkpoint and not scratch else nullcontext()
+        # with a checkpoint, signals after the first are absorbed until it is written (a
+        # second Ctrl-C during the first one's save would lose the state)
+        keeping = "the checkpoint" if checkpoint is not None else None
         with held:  # the lock spans the run and its last save
-            with deferred_interrupts() as flag:
+            with deferred_interrupts(keeping) as flag:
                 try:
                     stopped = self._loop(
                         iterations, checks, points, seconds, target_nash_conv, target_max_gain,
@@ -387,10 +374,12 @@ class Solver:
                     if checkpoint is not None:
                         self._save(checkpoint, tuple(points))
                     raise
-            # else the last periodic checkpoint stands; a scratch one only to resume
-            resumable = not scratch or stopped is Stopped.INTERRUPTED
-            if checkpoint is not None and not hard and resumable:
-                self._save(checkpoint, tuple(points))
+                # else the last periodic checkpoint stands; a scratch one only to resume
+                resumable = not scratch or stopped is Stopped.INTERRUPTED
+                if checkpoint is not None and not hard and resumable:
+                    self._save(checkpoint, tuple(points))
+                if stopped is Stopped.INTERRUPTED:  # its result too, for the resume line
+                    return self.result(stopped, tuple(points), budgets)
         return self.result(stopped, tuple(points), budgets)
 
     def _save(self, path: Path, trace: tuple[TracePoint, ...]) -> None:
@@ -469,6 +458,26 @@ class Solver:
         return Stopped.ITERATIONS
 
 
+DEFAULT_ITERATIONS = 1000
+"""The iterations of a run given neither a budget nor a target."""
+
+
+def default_iterations(
+    iterations: int | None,
+    target_nash_conv: float | None,
+    target_max_gain: float | None,
+    seconds: float | None,
+) -> int | None:
+    """``iterations``, or when not given :data:`DEFAULT_ITERATIONS` if nothing else
+    bounds the run; with a target (or ``seconds``) and no iterations, none: a target
+    means run until it is met (``tp.solve(g, m, target_nash_conv=1e-6)`` stopped at
+    1,000 iterations short of it, silently)."""
+    given = (target_nash_conv, target_max_gain, seconds)
+    if iterations is None and all(x is None for x in given):
+        return DEFAULT_ITERATIONS
+    return iterations
+
+
 def _threads(threads: object) -> int | None:
     """``threads`` checked (a whole number >= 1, or None for every core)."""
     if threads is None:
@@ -476,30 +485,6 @@ def _threads(threads: object) -> int | None:
     with kernel_threads(threads) as n:  # type: ignore[arg-type]
         return n
 
-
-def _method(game: Game, name: str) -> Method:
-    """The registry's method ``name``, with its vector steps on a vector-layout game."""
-    vg = vector_of(game)
-    return get_method(name) if vg is None else vector_method(vg, name)
-
-
-def on_layout(game: Game, name: str) -> Game:
-    """The game ``name`` runs on: ``game``, or its deal table for a method that runs
-    there only (``enumerate``, ``es-mccfr``, ``os-mccfr``, ``tmecor``) -- built from
-    the spec when it fits, else refused in one line."""
-    if game.layout == "vector" and not runs_on_vectors(name):
-        return rows_of(game, f"method {get_method(name).name!r}")
-    return game
-
-
-def _evaluate(game: Game, profile: Profile) -> Evaluation | KernelEvaluation:
-    """Values, gains and NashConv of the output: the fused best-response kernel for a
-    float profile (one compiled call, the calling thread's kernel), the numpy
-    reference :func:`toypoker.evaluate.evaluate` for an exact one."""
-    if profile.exact:
-        return evaluate(game, profile)
-    sigma = np.ascontiguousarray(profile.probs, dtype=np.float64)
-    return kernel_evaluate(kernel_for(game), sigma)
 
 
 def method_seed(method: Method, seed: int | None) -> int | None:
@@ -521,7 +506,7 @@ class Checks:
 
     After each check above the target that improved on the one before, the two are
     joined by a power law (NashConv ~ c t^s, a line on the log-log plot of
-    :func:`toypoker.plots.plot_trace`) and the next check is aimed where that line
+    :func:`toypoker.plots.plot_convergence`) and the next check is aimed where that line
     meets the target, :data:`AIM_MIN_STEP` of the iterations on at least, and a
     decade at most (else no aim).  A run with a target so stops near the iteration
     that meets it, not at the next geometric mark (Rhode Island with PDCFR+ to 0.05:
@@ -546,8 +531,11 @@ class Checks:
         if last is None or t <= last[0] or not self.target < nash_conv < last[1]:
             return
         slope = math.log(nash_conv / last[1]) / math.log(t / last[0])  # < 0
-        at = t * (self.target / nash_conv) ** (1.0 / slope)
-        if at < 10 * t:
+        # in logs: a flat line (slope near 0) aims past any float (an OverflowError
+        # ended `solve --target-nash-conv 1e-8`); beyond a decade there is no aim
+        log_at = math.log(t) + math.log(self.target / nash_conv) / slope
+        if log_at < math.log(10 * t):  # within a decade: the power itself is finite
+            at = t * (self.target / nash_conv) ** (1.0 / slope)
             self.aim = max(math.ceil(at), t + max(1, math.ceil(AIM_MIN_STEP * t)))
 
 
@@ -606,4 +594,4 @@ def _check_budgets(
     }
 
 
-__all__ = ["Checks", "Solver", "check_schedule", "method_seed"]
+__all__ = ["Checks", "Solver", "check_schedule", "default_iterations", "method_seed"]

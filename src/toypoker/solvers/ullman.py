@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import time
 
-from ..errors import ToypokerError
-from ..game import Game
-from ..result import Result, Stopped
-from .options import real
-from .solver import Solver
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.result import Result, Stopped
+from toypoker.solvers.options import real
+from toypoker.solvers.solver import Solver
 
 
 def run_ullman(

@@ -4,8 +4,8 @@
 below (the library and the studies); nothing below imports it.
 """
 
-from .cluster import DASK_HINT
-from .jobs import JOB_KINDS, run_job
-from .run import PARQUET_HINT, SweepResult, grid, sweep
+from toypoker.sweeps.cluster import DASK_HINT
+from toypoker.sweeps.jobs import JOB_KINDS, run_job
+from toypoker.sweeps.run import PARQUET_HINT, SweepResult, grid, sweep
 
 __all__ = ["DASK_HINT", "JOB_KINDS", "PARQUET_HINT", "SweepResult", "grid", "run_job", "sweep"]

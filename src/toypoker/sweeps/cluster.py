@@ -20,18 +20,18 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from ..dask_client import (  # noqa: F401 - DASK_HINT and SCHEDULER_TIMEOUT: re-exported
+from toypoker.dask_client import (
     DASK_HINT,
-    SCHEDULER_TIMEOUT,
     close_client,
     open_client,
     quiet_distributed,
 )
-from ..errors import ToypokerError
+from toypoker.errors import ToypokerError
 
 WORKERS_GONE_SECONDS = 20.0
-"""A cluster without any worker this long has lost them all: the sweep stops (within
-the 30 s issue 35 asks; a LocalCluster's nanny restarts a dead worker in a few)."""
+"""A cluster without any worker this long has lost them all: the sweep stops, well
+within half a minute of the loss (a LocalCluster's nanny restarts a dead worker
+sooner than this)."""
 
 POLL_SECONDS = 0.25
 """How often the answers and the workers are looked at."""

@@ -18,23 +18,24 @@ from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
-from ..continuation.crossings import multiplicity, system_for
-from ..continuation.curves import trace_curve
-from ..dynamics.ode import SKPDynamics, basin, classify, poincare
-from ..dynamics.play import play
-from ..errors import ToypokerError
-from ..game import Game
-from ..interrupts import caused_by_interrupt
-from ..layouts import evaluate, load_game, rows_of
-from ..literature.papers import billingham
-from ..profile import Profile
-from ..solvers import solve
-from ..solvers.analysis import deviations
-from ..solvers.enumerate import game_equilibria
-from ..solvers.enumerate_method import check_free_choices
-from ..solvers.registry import get_method
-from ..spec import format_spec, parse_spec, parse_value
-from ..threads import set_default_blas_threads, set_numba_threads
+from toypoker.continuation.crossings import multiplicity, system_for
+from toypoker.continuation.curves import trace_curve
+from toypoker.dynamics.ode import SKPDynamics, basin, classify, poincare
+from toypoker.dynamics.play import play
+from toypoker.engines import load_game, rows_of
+from toypoker.errors import ToypokerError
+from toypoker.evaluation import evaluate
+from toypoker.game import Game
+from toypoker.interrupts import caused_by_interrupt
+from toypoker.literature.papers import billingham
+from toypoker.profile import Profile
+from toypoker.solvers import solve
+from toypoker.solvers.analysis import deviations
+from toypoker.solvers.enumerate import game_equilibria
+from toypoker.solvers.enumerate_method import check_free_choices
+from toypoker.solvers.registry import get_method
+from toypoker.spec import format_spec, parse_spec, parse_value
+from toypoker.threads import set_default_blas_threads, set_numba_threads
 
 REQUIRED = object()  # a parameter without a default
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
-from ..checks import (
+from toypoker.checks import (
     check_callable,
     check_int,
     check_path,
@@ -38,15 +38,15 @@ from ..checks import (
     shown,
     whole,
 )
-from ..errors import SpecError, ToypokerError
-from ..games import canonical_spec
-from ..interrupts import deferred_interrupts
-from ..io import atomic_write_bytes, atomic_write_text
-from ..locks import LOCK_NAME, run_lock
-from ..solvers.registry import get_method
-from ..spec import format_spec, format_value, parse_number, parse_spec, parse_value
-from .cluster import WorkersGoneError, run_on_dask
-from .jobs import JOB_KINDS, REQUIRED, Param, run_job
+from toypoker.errors import SpecError, ToypokerError
+from toypoker.games import canonical_spec
+from toypoker.interrupts import deferred_interrupts
+from toypoker.io import atomic_write_bytes, atomic_write_text
+from toypoker.locks import LOCK_NAME, run_lock
+from toypoker.solvers.registry import get_method
+from toypoker.spec import format_spec, format_value, parse_number, parse_spec, parse_value
+from toypoker.sweeps.cluster import WorkersGoneError, run_on_dask
+from toypoker.sweeps.jobs import JOB_KINDS, REQUIRED, Param, run_job
 
 PARQUET_HINT = 'results.parquet needs pyarrow: pip install "toypoker[dask]"'
 JOB_FORMAT = "toypoker-sweep-job/1"
@@ -396,7 +396,7 @@ def sweep(
     jobs = _jobs(kind, spec, dict(axes or {}), seeds, methods)
     spec_c = jobs[0].params["spec"]
     folder = None if out is None else Path(out)
-    # a folder in use by a live sweep is locked: a second run refuses (issue 35)
+    # a folder in use by a live sweep is locked: a second run refuses
     held = nullcontext() if folder is None else run_lock(folder, "sweep folder", folder=True)
     with held:
         done: dict[str, dict] = {}

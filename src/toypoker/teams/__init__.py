@@ -13,7 +13,7 @@ On the evaluation floor (one game, one profile):
 On the solvers' floor (team-optimal play):
 
 * :mod:`.tmecor` -- TMECor by column generation with an exact bracket (``tp.solve(game,
-  "tmecor")``, :mod:`.method`);
+  "tmecor")``, :mod:`toypoker.solvers.tmecor`);
 * :mod:`.forms` -- the outsider's sequence form, the team's columns, the master LP;
 * :mod:`.bounds`, :mod:`.saddle` -- cheap exact upper ends, a saddle-point polish.
 
@@ -22,3 +22,7 @@ witnesses.
 
 This ``__init__`` imports nothing: import the module you need.
 """
+
+TEAM_MILP_SECONDS = 30.0
+"""Default time limit (seconds) of HiGHS on a team's exact best-response MILP."""
+

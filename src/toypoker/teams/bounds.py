@@ -39,18 +39,19 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..evaluate import edge_probabilities, reaches, team_best_response
-from ..game import Game
-from ..games import load_game
-from ..games.collusion import COLLUSION_KEYS, Team, collusion_spec
-from ..profile import Profile
-from ..spec import format_spec, parse_spec
-from .forms import Columns, Outsider, grid_row
-from .relaxation import PairModel, certified_bound, pair_model, relaxed_bound_pdlp
-from .response import random_plans
-from .tmecor import TMECor
-from .transfer import sees_together
+from toypoker.engines.rows.values import edge_probabilities, reaches
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.games import load_rows
+from toypoker.games.collusion import COLLUSION_KEYS, Team, collusion_spec
+from toypoker.profile import Profile
+from toypoker.spec import format_spec, parse_spec
+from toypoker.teams.evaluation import team_best_response
+from toypoker.teams.forms import Columns, Outsider, grid_row
+from toypoker.teams.relaxation import PairModel, certified_bound, pair_model, relaxed_bound_pdlp
+from toypoker.teams.response import random_plans
+from toypoker.teams.tmecor import TMECor
+from toypoker.teams.transfer import sees_together
 
 __all__ = [
     "RelaxedBound",
@@ -102,7 +103,7 @@ def strong_game(game: Game, team: tuple[int, ...]) -> Game:
     params = parsed.as_dict()
     sharing = str(params.get("sharing", "win"))
     base = format_spec(parsed.name, {k: v for k, v in params.items() if k not in COLLUSION_KEYS})
-    strong = load_game(collusion_spec(base, team, sharing, "strong"))
+    strong = load_rows(collusion_spec(base, team, sharing, "strong"))
     same = (
         strong.n_rows == game.n_rows
         and np.array_equal(strong.row_deal, game.row_deal)
@@ -129,7 +130,7 @@ def merged_outsider(strong: Game, method: str = "pdcfr+", **budget: object) -> P
     method, budget
         As in :func:`toypoker.solvers.solve` (``iterations``, ``seconds``...).
     """
-    from ..solvers import solve
+    from toypoker.solvers import solve
 
     return solve(strong, method, merge=True, team=False, **budget).profile  # type: ignore[arg-type]
 
@@ -252,7 +253,7 @@ def relaxed_bound(
         The outsider's exact behaviour, per infoset index of ``game``
         (e.g. :attr:`SharingBound.outsider`).
     seconds
-        PDLP's time limit (3P-MMH: about 300 s to a bound within 1e-3 of the LP).
+        PDLP's time limit (what it reaches on 3P-MMH: ``benchmarks/results/teams.md``).
     model
         :func:`~toypoker.teams.relaxation.pair_model` of the team (built if not given).
 

@@ -1,6 +1,6 @@
 """Stored TMECor brackets: weak collusion's team-optimal values, computed once by a
 documented command and shipped with the package (like the stored equilibria of
-:mod:`.store`), so that a report can show them without a solve.
+:mod:`toypoker.collusion.store`), so that a report can show them without a solve.
 
 One JSON file (no pickle) holds one record per (game, team): the exact ends as
 ``"p/q"``, the oracle, the seconds, why the generation stopped, the game's
@@ -17,6 +17,11 @@ Every record keeps the witness of its lower end beside the JSON file
 plans and their exact weights, so that anyone can recompute the lower end exactly
 (:func:`recheck_lower`, :func:`toypoker.teams.bounds.mixture_lower`) rather
 than trust the run that found it.
+
+Each file holds its format (the JSON's ``"format"``: :data:`BRACKETS_FORMAT`; the
+``.npz``'s ``format`` entry: :data:`MIXTURES_FORMAT`); a file without one (written
+before toypoker versioned them, the shipped ones among them) is read as it was, one of
+another format refused in one line.
 """
 
 from __future__ import annotations
@@ -34,17 +39,20 @@ from pathlib import Path
 import numpy as np
 from numpy.lib.npyio import NpzFile
 
-from ..collusion.store import fingerprint
-from ..collusion.table7 import TeamOptimal
-from ..errors import ToypokerError
-from ..game import Game
-from ..games import canonical_spec
-from ..games.collusion import collusion_spec, placements, seat_digits
-from ..io import atomic_write_bytes, atomic_write_text
-from .bounds import mixture_lower
-from .tmecor import TMECor
+from toypoker.collusion.store import fingerprint
+from toypoker.collusion.table7 import TeamOptimal
+from toypoker.errors import ToypokerError
+from toypoker.formats import check_format
+from toypoker.game import Game
+from toypoker.games import canonical_spec
+from toypoker.games.collusion import collusion_spec, placements, seat_digits
+from toypoker.io import atomic_write_bytes, atomic_write_text
+from toypoker.teams.bounds import mixture_lower
+from toypoker.teams.tmecor import TMECor
 
 __all__ = [
+    "BRACKETS_FORMAT",
+    "MIXTURES_FORMAT",
     "SHIPPED",
     "load_brackets",
     "mixtures_path",
@@ -58,6 +66,12 @@ __all__ = [
 #: the brackets shipped with the package (3P-SMH and 3P-MMH, Table 7's placements)
 SHIPPED = "ullman_tmecor.json"
 
+#: the format of a brackets file (its JSON's ``"format"``)
+BRACKETS_FORMAT = "toypoker-brackets/1"
+
+#: the format of a mixtures file (its ``.npz``'s ``format`` entry, a 0-d string)
+MIXTURES_FORMAT = "toypoker-mixtures/1"
+
 
 def _key(spec: str, team: tuple[int, ...]) -> str:
     return f"{canonical_spec(spec)} team {seat_digits(team)}"
@@ -68,6 +82,8 @@ def _read(source: Path | Traversable) -> dict[str, dict[str, object]]:
         data = json.loads(source.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise ToypokerError(f"cannot read TMECor brackets from {source}: {exc}") from None
+    if isinstance(data, dict):
+        check_format(data.get("format"), BRACKETS_FORMAT, source, "TMECor brackets")
     if not isinstance(data, dict) or not isinstance(data.get("brackets"), dict):
         raise ToypokerError(f"{source} is not a file of TMECor brackets")
     return data["brackets"]
@@ -114,7 +130,8 @@ def save_bracket(
         "command": command,
         **(extra or {}),
     }
-    text = json.dumps({"brackets": dict(sorted(brackets.items()))}, indent=1) + "\n"
+    data = {"format": BRACKETS_FORMAT, "brackets": dict(sorted(brackets.items()))}
+    text = json.dumps(data, indent=1) + "\n"
     atomic_write_text(path, text)
 
 
@@ -183,14 +200,20 @@ class Mixture:
 
 
 def _read_mixtures(source: Path | Traversable) -> dict[str, np.ndarray]:
+    """The arrays of a mixtures file, its format checked and left out."""
     try:
         data = np.load(io.BytesIO(source.read_bytes()), allow_pickle=False)
         if not isinstance(data, NpzFile):
             raise ValueError("not an .npz archive")
         with data:
-            return {k: data[k] for k in data.files}
+            arrays = {k: data[k] for k in data.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
         raise ToypokerError(f"cannot read TMECor mixtures from {source}: {exc}") from None
+    fmt, found = arrays.pop("format", None), None
+    if fmt is not None:  # a 0-d string; anything else is shown as it is
+        found = str(fmt) if fmt.shape == () and fmt.dtype.kind == "U" else fmt.tolist()
+    check_format(found, MIXTURES_FORMAT, source, "TMECor mixtures")
+    return arrays
 
 
 def _save_mixture(path: Path, result: TMECor) -> None:
@@ -209,7 +232,7 @@ def _save_mixture(path: Path, result: TMECor) -> None:
     data[f"weights_{k}"] = np.array([str(w) for w in result.weights])
     data[f"lower_{k}"] = np.array(str(result.lower))
     buf = io.BytesIO()
-    np.savez_compressed(buf, keys=np.array(keys), **data)
+    np.savez_compressed(buf, format=np.array(MIXTURES_FORMAT), keys=np.array(keys), **data)
     atomic_write_bytes(target, buf.getvalue())
 
 

@@ -1,5 +1,5 @@
 """The sequence forms a team game's column generation works in (:mod:`.tmecor`,
-:mod:`.team_bounds`, :mod:`.team_saddle`).
+:mod:`.bounds`, :mod:`.saddle`).
 
 :class:`Outsider` is the sequence form of one player, or of a team that sees its cards
 (one player with perfect recall): its constraints ``F^T``, its exact best-response
@@ -19,11 +19,11 @@ from fractions import Fraction
 import numpy as np
 import scipy.sparse as sp
 
-from ..errors import ToypokerError
-from ..evaluate import edge_probabilities, reaches
-from ..game import Game
-from ..games.collusion import seat_digits
-from .response import last_sequences
+from toypoker.engines.rows.values import edge_probabilities, reaches
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.games.collusion import seat_digits
+from toypoker.teams.response import last_sequences
 
 __all__ = ["Columns", "Outsider", "grid_row", "master_lp"]
 

@@ -47,9 +47,10 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..game import Game
-from ..highs import silence_banner
+from toypoker.engines.rows.sequences import last_sequences
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.highs import silence_banner
 
 __all__ = [
     "MilpUnfinishedError",
@@ -73,27 +74,6 @@ TOLERANCE = 1e-9
 
 class MilpUnfinishedError(ToypokerError):
     """HiGHS stopped before proving a joint plan optimal (its time limit, or a failure)."""
-
-
-def last_sequences(game: Game, members: tuple[int, ...], restricted: bool = False
-                   ) -> np.ndarray:  # fmt: skip
-    """Each row's last free action (flat sigma index) of each member, ``-1`` for the
-    empty sequence; shape ``(len(members), R)``.  Restricted (fixed) actions are not
-    sequences: their probabilities belong to the outside weight (``restricted``: they
-    count too)."""
-    last = np.full((len(members), game.n_rows), -1, dtype=np.int64)
-    actor_of_edge = game.row_actor[game.parent_row.clip(0)]
-    for t in range(1, game.n_depths):
-        a, b = game.depth_start[t], game.depth_start[t + 1]
-        par = game.parent_row[a:b]
-        es = game.edge_sigma[a:b]
-        free = es >= 0
-        if not restricted:
-            free[free] = ~game.sigma_fixed[es[free]]
-        for j, p in enumerate(members):
-            mine = free & (actor_of_edge[a:b] == p)
-            last[j, a:b] = np.where(mine, es, last[j, par])
-    return last
 
 
 def member_sequences(game: Game, p: int) -> np.ndarray:
@@ -278,8 +258,8 @@ class TerminalPairs:
             return self._solve_scipy(c, time_limit)
         if self._cold or not WARM_START or self.n_vars > PRESOLVE_FROM:
             # no basis after a stop short of the optimum; the big models (presolve on)
-            # start afresh: small hold'em, 124,381 variables, took 61 s from another
-            # profile's basis where a cold start took far longer
+            # start afresh: from another profile's basis the small hold'em's LP (124,381
+            # variables) can take longer than cold (benchmarks/results/teams.md)
             h.clearSolver()  # type: ignore[attr-defined]
         # HiGHS compares its limit with a run clock that does not restart per solve
         # (as long again on a fresh model after a long solve): the limit is relative
@@ -409,13 +389,13 @@ class TerminalPairs:
         return np.concatenate(out)
 
 
-#: HiGHS's presolve runs on models with more variables than this: off, the LP is 1.4-1.7x
-#: faster on Kuhn and 3P-SMH (209-1,501 variables); on, 1.9x faster on the small
-#: hold'em (124,381 variables: 32 s against 59 s), ``bench_team_response.py``
+#: HiGHS's presolve runs on models with more variables than this: off, the small LPs
+#: (Kuhn, 3P-SMH: 209-1,501 variables) solve faster; on, the small hold'em's (124,381
+#: variables) does (``benchmarks/results/teams.md``, ``bench_team_response.py``)
 PRESOLVE_FROM = 20_000
 
 #: whether :class:`TerminalPairs` starts HiGHS from the last optimal basis (``False``:
-#: a cold start per solve, as before; ``benchmarks/bench_teams.py`` compares the two)
+#: a cold start per solve; ``benchmarks/bench_teams.py`` compares the two)
 WARM_START = True
 
 #: whether :class:`TerminalPairs` uses ``highspy`` when it is installed (``False``:
@@ -456,7 +436,7 @@ class OutsideWeights:
 def outside_weights(game: Game, members: tuple[int, ...], sigma: np.ndarray) -> np.ndarray:
     """Per terminal row (``game.term_rows`` order): chance times the reach of everybody
     outside ``members`` under the float profile ``sigma``
-    (:func:`toypoker.evaluate.counterfactual_reach` at the terminals, to rounding)."""
+    (:func:`toypoker.engines.rows.values.counterfactual_reach` at the terminals, to rounding)."""
     return per_team(game, OutsideWeights, members).weights(sigma)
 
 

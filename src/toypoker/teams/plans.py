@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..game import Game
-from .pairs import TerminalPairs, complete_plan, member_sequences, per_team
+from toypoker.game import Game
+from toypoker.teams.pairs import TerminalPairs, complete_plan, member_sequences, per_team
 
 __all__ = ["MAX_WORK", "USE_ENUMERATION", "PlanTable", "enumerated_response"]
 

@@ -37,11 +37,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..game import Game
-from ..highs import silence_banner
-from .pairs import highs_model
-from .response import last_sequences, member_sequences
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.highs import silence_banner
+from toypoker.teams.pairs import highs_model
+from toypoker.teams.response import last_sequences, member_sequences
 
 __all__ = [
     "PairModel",
@@ -340,7 +340,7 @@ def relaxed_bound_pdlp(
 ) -> tuple[np.ndarray, str]:
     """Multipliers ``pi`` for :func:`certified_bound`, from HiGHS's first-order PDLP
     (cuPDLP-C) on the restricted lifted LP, for LPs too big for the simplex or the
-    interior point in minutes (3P-MMH: 1.09 M pairs; IPX had not finished in 22 min).
+    interior point (3P-MMH: 1.09 M pairs; ``benchmarks/results/teams.md``).
 
     With presolve off, the iterate PDLP holds when its time limit stops it is in the
     original space; the box ``0 <= w <= 1`` makes every ``pi`` dual feasible, so

@@ -28,7 +28,7 @@ solves either MILP with a relative gap of 0; the caller evaluates the plan it re
 (the members best-respond to each other in turn): a lower bound, for games whose
 MILP is out of reach.
 
-This module sees only the compiled game and arrays (:mod:`toypoker.evaluate` calls
+This module sees only the compiled game and arrays (:mod:`toypoker.engines.rows.values` calls
 it with the outside weights); it imports nothing above :mod:`toypoker.game`.
 """
 
@@ -39,9 +39,10 @@ from collections import defaultdict
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..game import Game
-from .pairs import (
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.teams.beliefs import MAX_PRESCRIPTIONS, joint_plan_by_beliefs
+from toypoker.teams.pairs import (
     MilpUnfinishedError,
     certified_response,
     complete_plan,
@@ -49,7 +50,7 @@ from .pairs import (
     member_sequences,
     per_team,
 )
-from .plans import enumerated_response
+from toypoker.teams.plans import enumerated_response
 
 __all__ = [
     "MAX_PAIRS",
@@ -133,7 +134,39 @@ def joint_response(
         return plan, None, "lifted LP" if relaxed else "lifted MILP"
     if model != "product":
         raise ToypokerError(f"unknown team best-response model {model!r}")
+    return _joint_plan_product(game, members, coef, time_limit), None, "product MILP"
+
+
+def _joint_plan_product(
+    game: Game, members: tuple[int, ...], coef: np.ndarray, time_limit: float | None
+) -> np.ndarray:
+    """:func:`joint_plan` by the product model (the module's docstring): the members'
+    binary sequence-form plans, one continuous variable per product of their last
+    sequences at the terminal rows."""
     from scipy.optimize import Bounds, LinearConstraint, milp
+
+    a, lo, hi, objective, mine, n_x = _product_model(game, members, coef)
+    n = len(objective)
+    integrality = np.concatenate([np.ones(n_x), np.zeros(n - n_x)])
+    options: dict[str, object] = {"mip_rel_gap": 0.0}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    res = milp(
+        objective,
+        constraints=LinearConstraint(a, lo, hi),
+        integrality=integrality,
+        bounds=Bounds(np.zeros(n), np.ones(n)),
+        options=options,
+    )
+    return _plan_of(game, members, res, mine, np.arange(n_x))
+
+
+def _product_model(
+    game: Game, members: tuple[int, ...], coef: np.ndarray
+) -> tuple[object, list[float], list[float], np.ndarray, np.ndarray, int]:
+    """The product model's constraint matrix and bounds, its objective (negated: HiGHS
+    minimises), the members' free actions (``mine``) and how many of the variables are
+    plan variables (the first ``n_x``; the products follow)."""
     from scipy.sparse import coo_array
 
     free = ~game.sigma_fixed
@@ -157,7 +190,6 @@ def joint_response(
             obj_x[xs[0]] += cj
         else:
             products.append((float(cj), xs))
-    n_z = len(products)
     rows: list[int] = []
     cols: list[int] = []
     vals: list[float] = []
@@ -194,21 +226,10 @@ def joint_response(
                 add({z: 1.0, x: -1.0}, -np.inf, 0.0)
         else:
             add({z: 1.0, **{x: -1.0 for x in xs}}, -(len(xs) - 1.0), np.inf)
-    n = n_x + n_z
+    n = n_x + len(products)
     a = coo_array((vals, (rows, cols)), shape=(len(lo), n)).tocsr()
     objective = -np.concatenate([obj_x, [cj for cj, _ in products]])
-    integrality = np.concatenate([np.ones(n_x), np.zeros(n_z)])
-    options: dict[str, object] = {"mip_rel_gap": 0.0}
-    if time_limit is not None:
-        options["time_limit"] = float(time_limit)
-    res = milp(
-        objective,
-        constraints=LinearConstraint(a, lo, hi),
-        integrality=integrality,
-        bounds=Bounds(np.zeros(n), np.ones(n)),
-        options=options,
-    )
-    return _plan_of(game, members, res, mine, np.arange(n_x)), None, "product MILP"
+    return a, lo, hi, objective, mine, n_x
 
 
 def joint_plan(
@@ -348,164 +369,6 @@ class _Lifted:
         self.integrality[n_b * np.arange(1, n_a)] = 1
         self.sigma = np.concatenate(seqs)
         self.cols_x = np.concatenate([n_b * (1 + np.arange(n_a - 1)), 1 + np.arange(n_b - 1)])
-
-
-#: most prescriptions (one action per observation) tried at one team decision node by
-#: :func:`joint_plan_by_beliefs` before it gives up
-MAX_PRESCRIPTIONS = 1 << 16
-
-
-def joint_plan_by_beliefs(
-    game: Game, members: tuple[int, ...], coef: np.ndarray, max_states: int | None = None
-) -> np.ndarray:
-    """The team's best joint pure plan by backward induction over its public belief states.
-
-    A state is a public node and, for each member, the set of its private observations
-    still consistent with the plan (the team's beliefs are always such a product set:
-    a member's action depends on its own observation only).  At a member's node the
-    team picks a prescription, an action for each observation in the member's set,
-    which splits the set among the children; chance and outsider nodes sum their
-    children; a terminal node sums ``coef`` over its rows whose observations are in
-    the sets.  States are memoised (the team belief DAG of Zhang, Farina and Sandholm
-    2023, "Team belief DAG", built lazily).  Where no other member acts below a
-    member's node, the prescription is chosen observation by observation.
-
-    Parameters
-    ----------
-    game, members, coef
-        As in :func:`joint_plan`.
-    max_states
-        Give up after this many belief states (``None``: no cap).
-
-    Returns
-    -------
-    numpy.ndarray
-        As :func:`joint_plan`.
-
-    Raises
-    ------
-    ToypokerError
-        For suit-isomorphic games (observations change with the board), restricted
-        actions of a member, a node needing more than :data:`MAX_PRESCRIPTIONS`
-        prescriptions, or more than ``max_states`` states.
-    """
-    import itertools
-
-    if game.obs_round is not None:
-        raise ToypokerError("belief-state best response: suit-isomorphic games not supported")
-    if (game.sigma_fixed & np.isin(game.sigma_player, members)).any():
-        raise ToypokerError("belief-state best response: a member has restricted actions")
-    nodes = game.nodes
-    obs = [game.obs[p] for p in members]
-    shape = tuple(len(game.obs_private[p]) for p in members)
-    # per terminal node: coef summed by the members' observations
-    tnode = game.row_node[game.term_rows]
-    tdeal = game.row_deal[game.term_rows]
-    table: dict[int, np.ndarray] = {}
-    for v in np.unique(tnode):
-        on = tnode == v
-        w = np.zeros(shape)
-        np.add.at(w, tuple(o[tdeal[on]] for o in obs), np.asarray(coef, float)[on])
-        table[int(v)] = w
-    # team members acting at or below each node
-    below: list[set[int]] = [set() for _ in nodes]
-    for n in reversed(nodes):
-        if n.kind == "decision" and n.actor in members:
-            below[n.id].add(n.actor)
-        for c in n.children:
-            below[n.id] |= below[c]
-    # infoset of (node, member observation)
-    infoset: dict[tuple[int, int], int] = {}
-    for v, n in enumerate(nodes):
-        if n.kind == "decision" and n.actor in members:
-            a, b = game.node_row_start[v], game.node_row_start[v + 1]
-            o = obs[members.index(n.actor)][game.row_deal[a:b]]
-            for r, ob in zip(range(a, b), o, strict=True):
-                infoset.setdefault((v, int(ob)), int(game.row_infoset[r]))
-
-    def bits(mask: int) -> list[int]:
-        return [i for i in range(mask.bit_length()) if mask >> i & 1]
-
-    memo: dict[tuple[int, tuple[int, ...]], tuple[float, tuple[int, ...] | None]] = {}
-
-    def value(v: int, masks: tuple[int, ...]) -> float:
-        key = (v, masks)
-        if key in memo:
-            return memo[key][0]
-        n = nodes[v]
-        best: tuple[float, tuple[int, ...] | None]
-        if any(m == 0 for m in masks):
-            best = (0.0, None)
-        elif n.kind == "terminal":
-            best = (float(table[v][np.ix_(*(bits(m) for m in masks))].sum()), None)
-        elif n.kind == "chance" or n.actor not in members:
-            best = (sum(value(c, masks) for c in n.children), None)
-        else:
-            j = members.index(n.actor)
-            mine = bits(masks[j])
-
-            def sub(o_mask: int, c: int) -> float:
-                return value(c, masks[:j] + (o_mask,) + masks[j + 1 :])
-
-            if below[v] == {n.actor}:  # nobody else of the team acts below: per observation
-                picks, total = [], 0.0
-                for o in mine:
-                    vals = [sub(1 << o, c) for c in n.children]
-                    k = int(np.argmax(vals))
-                    picks.append(k)
-                    total += vals[k]
-                best = (total, tuple(picks))
-            else:
-                k = len(n.children)
-                if k ** len(mine) > MAX_PRESCRIPTIONS:
-                    raise ToypokerError(
-                        f"belief-state best response: {k}^{len(mine)} prescriptions at one node"
-                    )
-                best = (-np.inf, None)
-                for presc in itertools.product(range(k), repeat=len(mine)):
-                    parts = [0] * k
-                    for o, a in zip(mine, presc, strict=True):
-                        parts[a] |= 1 << o
-                    total = sum(sub(parts[a], c) for a, c in enumerate(n.children))
-                    if total > best[0]:
-                        best = (total, presc)
-        memo[key] = best
-        if max_states is not None and len(memo) > max_states:
-            raise ToypokerError(f"belief-state best response: over {max_states} belief states")
-        return best[0]
-
-    full = tuple((1 << s) - 1 for s in shape)
-    value(0, full)
-    choice = np.zeros(game.n_sigma, dtype=np.int8)
-    stack = [(0, full)]
-    seen = set()
-    while stack:
-        v, masks = stack.pop()
-        if (v, masks) in seen or any(m == 0 for m in masks):
-            continue
-        seen.add((v, masks))
-        n = nodes[v]
-        presc = memo[(v, masks)][1]
-        if presc is None:
-            stack.extend((c, masks) for c in n.children)
-            continue
-        j = members.index(n.actor)
-        parts = [0] * len(n.children)
-        for o, a in zip(bits(masks[j]), presc, strict=True):
-            inf = game.infosets[infoset[(v, o)]]
-            choice[inf.offset + a] = 1
-            parts[a] |= 1 << o
-            if below[v] == {n.actor}:  # chosen observation by observation
-                stack.append((n.children[a], masks[:j] + (1 << o,) + masks[j + 1 :]))
-        if below[v] != {n.actor}:
-            stack.extend((c, masks[:j] + (parts[a],) + masks[j + 1 :])
-                         for a, c in enumerate(n.children))  # fmt: skip
-    for inf in game.infosets:  # infosets the plan never reaches: their first action
-        if inf.player in members:
-            block = choice[inf.offset : inf.offset + len(inf.actions)]
-            if not block.any():
-                block[0] = 1
-    return choice
 
 
 def joint_plan_alternating(

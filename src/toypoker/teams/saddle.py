@@ -45,11 +45,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..errors import ToypokerError
-from ..game import Game
-from .bounds import RelaxedBound
-from .forms import Columns, Outsider, master_lp
-from .relaxation import (
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.teams.bounds import RelaxedBound
+from toypoker.teams.forms import Columns, Outsider, master_lp
+from toypoker.teams.relaxation import (
     PairModel,
     RelaxedSaddle,
     certified_bound,
@@ -57,7 +57,7 @@ from .relaxation import (
     relaxed_response,
     relaxed_saddle,
 )
-from .response import last_sequences
+from toypoker.teams.response import last_sequences
 
 __all__ = [
     "FloorGeneration",
@@ -358,10 +358,11 @@ def floor_generation(
     The master LP (as TMECor's) mixes the pure plans ``plans`` (their lifted points are
     in the relaxation) and the relaxation points found so far; its outsider ``y`` is
     rounded exactly, the relevant-pairs LP at ``y`` is run by PDLP for ``lp_seconds``
-    (its multipliers certify an upper end ``R(y)``, as :func:`relaxed_bound`), and its
-    point, repaired exactly (:func:`feasible_pairs`), is the next column.  The master's
-    exact value is a floor on the saddle value, so on every relaxation-based upper end;
-    it starts at the plans' TMECor lower end and rises.
+    (its multipliers certify an upper end ``R(y)``, as
+    :func:`~toypoker.teams.bounds.relaxed_bound`), and its point, repaired exactly
+    (:func:`feasible_pairs`), is the next column.  The master's exact value is a floor
+    on the saddle value, so on every relaxation-based upper end; it starts at the plans'
+    TMECor lower end and rises.
 
     Parameters
     ----------

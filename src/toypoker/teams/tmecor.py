@@ -14,8 +14,8 @@ zero-sum multi-player extensive-form games") a master LP over the plans found so
 
 (HiGHS) gives the team's mixture and, as its duals, the outsider's plan ``y``; the
 oracle is the team's joint best response to ``y``
-(:func:`toypoker.evaluate.team_best_response`: backward induction for a team that
-sees its cards, otherwise the members' exact joint response: enumeration, a certified
+(:func:`toypoker.teams.evaluation.team_best_response`: backward induction for a team
+that sees its cards, otherwise the members' exact joint response: enumeration, a certified
 LP or a MILP, the first that answers), added as a column while it beats the master's
 value.  For a team that does not see its cards the default oracle is hybrid: the
 members' alternating best responses
@@ -61,23 +61,24 @@ from fractions import Fraction
 
 import numpy as np
 
-from ..checks import check_int, check_number
-from ..errors import ToypokerError
-from ..evaluate import (
+from toypoker.checks import check_int, check_number
+from toypoker.engines import rows_of
+from toypoker.engines.rows.values import (
     counterfactual_reach,
     edge_probabilities,
     reaches,
-    sees_together,
-    team_best_response,
 )
-from ..game import Game
-from ..games.collusion import Team, seat_digits
-from ..interrupts import deferred_interrupts
-from ..profile import Profile
-from ..solvers.exact_face import exact_master
-from .forms import Columns, Outsider, master_lp
-from .relaxation import certified_bound, pair_model, relaxed_response
-from .response import joint_plan_alternating
+from toypoker.errors import ToypokerError
+from toypoker.game import Game, check_game
+from toypoker.games.collusion import Team, seat_digits
+from toypoker.interrupts import deferred_interrupts
+from toypoker.profile import Profile
+from toypoker.solvers.exact_face import exact_master
+from toypoker.teams.evaluation import team_best_response
+from toypoker.teams.forms import Columns, Outsider, master_lp
+from toypoker.teams.relaxation import certified_bound, pair_model, relaxed_response
+from toypoker.teams.response import joint_plan_alternating
+from toypoker.teams.transfer import sees_together
 
 __all__ = ["TMECor", "tmecor"]
 
@@ -112,7 +113,8 @@ class TMECor:
     how
         The oracle: ``"backward induction"`` (a team that sees its cards), ``"joint
         response, 7 by enumeration, 2 by certified LP"`` (a weak team's exact oracle
-        and what answered its calls, :func:`toypoker.evaluate.team_best_response`), or
+        and what answered its calls, :func:`toypoker.teams.evaluation.team_best_response`),
+        or
         the heuristic oracle and where the upper end comes from.
     stopped
         Why the generation stopped: ``"converged"`` (no plan beats the master's value
@@ -248,28 +250,98 @@ def tmecor(
     """
 
     start = time.perf_counter()
+    game = rows_of(check_game(game), "TMECor")  # plans over the deals: the deal table
+    if upper_game is not None:
+        upper_game = rows_of(check_game(upper_game, "upper_game"), "TMECor")
     max_columns = check_int(max_columns, "max_columns", low=1)
     tol = check_number(tol, "tol", nonnegative=True)
     for name, x in (("seconds", seconds), ("relaxation_seconds", relaxation_seconds)):
         if x is not None:
             check_number(x, name, nonnegative=name == "seconds", positive=name != "seconds")
+    seats, o = _team_and_outsider(game, team)
+    weak = not sees_together(game, seats)  # else one player: the exact oracle is cheap
+    if oracle not in ("hybrid", "exact", "alternating", "relaxation"):
+        raise ToypokerError(f"unknown TMECor oracle {oracle!r}")
+    oracle = "exact" if not weak and oracle == "alternating" else oracle
+    if oracle == "relaxation" and (not weak or len(seats) != 2):
+        raise ToypokerError("TMECor: the relaxation oracle is for a weak team of two")
+    if upper_game is not None and (oracle != "alternating" or not weak):
+        raise ToypokerError("TMECor: upper_game is for oracle='alternating' on a weak team")
+    plans: list[np.ndarray] = [np.asarray(x, dtype=np.int8) for x in start_plans]
+    for x in plans:
+        if x.shape != (game.n_sigma,):
+            raise ToypokerError(f"TMECor: a start plan of {len(x)} actions, not {game.n_sigma}")
+    run = _Oracles(game, seats, o, weak, oracle, upper_game, plans, more_starts,
+                   relaxation_seconds)  # fmt: skip
+    run.first_plan()
+    generated = len(plans) - len(start_plans)  # 0 on a relaxation warm start
+    value, zf, lam, y, best, stopped, generated = _generate(
+        run, tol, max_columns, seconds, start, progress, generated
+    )
+    support, best_low, exact_y = _lower_end(run, zf, lam, y, value, stopped)
+    best_up = _upper_end(run, best, best_low[0], exact_y, y, stopped)
+    return TMECor(
+        game.spec, seats, o, best_low[0], best_up[0],
+        tuple(plans[j] for j in support), best_low[1], run.outsider_profile(best_up[1]),
+        generated, time.perf_counter() - start, run.how(), stopped,
+    )  # fmt: skip
+
+
+def _team_and_outsider(
+    game: Game, team: Team | tuple[int, ...] | None
+) -> tuple[tuple[int, ...], int]:
+    """The team's seats (the game's collusion team by default) and its one outsider."""
     t = Team.of(team) if team is not None else None
     if t is None:
         t = None if game.params.get("merge") else Team.of_params(game.params)
     if t is None:
         raise ToypokerError(f"{game.spec} has no team: give one (e.g. team=(0, 1))")
     t.check(game.n_players)
-    seats = t.seats
     outsiders = t.outsiders(game.n_players)
     if len(outsiders) != 1:
         raise ToypokerError(f"TMECor needs one outsider; {game.spec} has {len(outsiders)}")
-    (o,) = outsiders
-    out = Outsider(game, (o,))
-    ft = out.constraints()
-    weak = not sees_together(game, seats)  # else one player: the exact oracle is cheap
-    calls: Counter[str] = Counter()  # what answered the exact oracle's calls
+    return t.seats, outsiders[0]
 
-    def outsider_profile(behaviour: dict[int, list[Fraction]] | None) -> Profile:
+
+class _Oracles:
+    """One TMECor run's oracles and what they share: the game, the team, the outsider's
+    sequence form, the plans found so far (``plans``, appended to in place), what
+    answered the exact oracle's calls and the best relaxed bound so far."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: tuple[int, ...],
+        o: int,
+        weak: bool,
+        oracle: str,
+        upper_game: Game | None,
+        plans: list[np.ndarray],
+        more_starts: Callable[[Profile], list[np.ndarray]] | None,
+        relaxation_seconds: float | None,
+    ):
+        self.game, self.seats, self.weak, self.oracle = game, seats, weak, oracle
+        self.upper_game, self.plans = upper_game, plans
+        self.more_starts, self.relaxation_seconds = more_starts, relaxation_seconds
+        self.out = Outsider(game, (o,))
+        self.ft = self.out.constraints()
+        self.calls: Counter[str] = Counter()  # what answered the exact oracle's calls
+        self.relaxed = oracle == "relaxation"
+        self.heuristic = weak and oracle not in ("exact", "relaxation")
+        self.u_team = game.term_u[list(seats)].sum(axis=0)
+        # oracle="relaxation": the best (smallest) relaxed bound so far, its duals and
+        # the exact outsider strategy it answered (certified exactly at the end)
+        self.model = pair_model(game, (seats[0], seats[1])) if self.relaxed else None
+        self.relaxed_best: list[tuple[float, np.ndarray, dict[int, list[Fraction]]]] = []
+        if upper_game is not None:
+            self.strong = Columns(upper_game, Outsider(upper_game, (o,)), seats)
+            self.label_of = {i.index: upper_game.infoset(i.label).index for i in self.out.infosets}
+        self.column = Columns(game, self.out, seats)
+
+    def outsider_profile(self, behaviour: dict[int, list[Fraction]] | None) -> Profile:
+        """The outsider's exact strategy (uniform where ``behaviour`` says nothing: the
+        team's infosets are placeholders)."""
+        game = self.game
         probs = np.empty(game.n_sigma, dtype=object)
         for inf in game.infosets:
             k = len(inf.actions)
@@ -277,104 +349,116 @@ def tmecor(
             probs[inf.offset : inf.offset + k] = row if row is not None else [Fraction(1, k)] * k
         return Profile(game, probs)
 
-    if oracle not in ("hybrid", "exact", "alternating", "relaxation"):
-        raise ToypokerError(f"unknown TMECor oracle {oracle!r}")
-    oracle = "exact" if not weak and oracle == "alternating" else oracle
-    relaxed = oracle == "relaxation"
-    if relaxed and (not weak or len(seats) != 2):
-        raise ToypokerError("TMECor: the relaxation oracle is for a weak team of two")
-    heuristic = weak and oracle not in ("exact", "relaxation")
-    u_team = game.term_u[list(seats)].sum(axis=0)
-
-    def exact_oracle(prof: Profile) -> tuple[np.ndarray, float]:
-        br = team_best_response(game, prof, seats, together=not weak)
-        calls[br.how] += 1
+    def exact_oracle(self, prof: Profile) -> tuple[np.ndarray, float]:
+        br = team_best_response(self.game, prof, self.seats, together=not self.weak)
+        self.calls[br.how] += 1
         return br.choice, float(br.value)  # type: ignore[arg-type]
 
-    def team_coef(prof: Profile) -> np.ndarray:
+    def team_coef(self, prof: Profile) -> np.ndarray:
+        game = self.game
         sigma = np.asarray(prof.probs, dtype=np.float64)
-        cf = counterfactual_reach(game, reaches(game, edge_probabilities(game, sigma)), seats)
-        return cf[game.term_rows] * u_team
+        cf = counterfactual_reach(game, reaches(game, edge_probabilities(game, sigma)), self.seats)
+        return cf[game.term_rows] * self.u_team
 
-    def cheap_oracle(prof: Profile) -> tuple[np.ndarray, float]:
-        extra = more_starts(prof) if more_starts is not None else []
-        return joint_plan_alternating(game, seats, team_coef(prof), [*plans[-4:], *extra])
-
-    # oracle="relaxation": the best (smallest) relaxed bound so far, its duals and the
-    # exact outsider strategy it answered (certified exactly at the end)
-    model = pair_model(game, (seats[0], seats[1])) if relaxed else None
-    relaxed_best: list[tuple[float, np.ndarray, dict[int, list[Fraction]]]] = []
+    def cheap_oracle(self, prof: Profile) -> tuple[np.ndarray, float]:
+        extra = self.more_starts(prof) if self.more_starts is not None else []
+        return joint_plan_alternating(
+            self.game, self.seats, self.team_coef(prof), [*self.plans[-4:], *extra]
+        )
 
     def relaxed_oracle(
-        prof: Profile, answered: dict[int, list[Fraction]]
+        self, prof: Profile, answered: dict[int, list[Fraction]]
     ) -> tuple[np.ndarray, float]:
         """The relaxed LP's plan polished by the members' alternating best responses
         (a lower bound), its optimum kept as an upper end."""
+        game, model, secs = self.game, self.model, self.relaxation_seconds
         assert model is not None
-        coef = team_coef(prof)
-        rel = (relaxed_response(game, model, coef) if relaxation_seconds is None
-               else relaxed_response(game, model, coef, "pdlp", relaxation_seconds))  # fmt: skip
-        if not relaxed_best or rel.value < relaxed_best[0][0]:
-            relaxed_best[:] = [(rel.value, rel.duals, answered)]
-        return joint_plan_alternating(game, seats, coef, [rel.plan, *plans[-2:]])
+        coef = self.team_coef(prof)
+        rel = (relaxed_response(game, model, coef) if secs is None
+               else relaxed_response(game, model, coef, "pdlp", secs))  # fmt: skip
+        if not self.relaxed_best or rel.value < self.relaxed_best[0][0]:
+            self.relaxed_best[:] = [(rel.value, rel.duals, answered)]
+        return joint_plan_alternating(game, self.seats, coef, [rel.plan, *self.plans[-2:]])
 
-    if upper_game is not None:
-        if oracle != "alternating" or not weak:
-            raise ToypokerError("TMECor: upper_game is for oracle='alternating' on a weak team")
-        strong = Columns(upper_game, Outsider(upper_game, (o,)), seats)
-        label_of = {i.index: upper_game.infoset(i.label).index for i in out.infosets}
-
-    def exact_best_value(behaviour: dict[int, list[Fraction]]) -> Fraction:
+    def exact_best_value(self, behaviour: dict[int, list[Fraction]]) -> Fraction:
         """The team's best-response value against ``behaviour``, exactly: the exact
         oracle's plan valued exactly, or (a team that sees its cards) an exact induction."""
-        if upper_game is not None:
-            return strong.best_value({label_of[i]: b for i, b in behaviour.items()})
-        if weak:
-            return column.value(exact_oracle(outsider_profile(behaviour).to_float())[0],
+        game, seats, column = self.game, self.seats, self.column
+        if self.upper_game is not None:
+            return self.strong.best_value({self.label_of[i]: b for i, b in behaviour.items()})
+        if self.weak:
+            return column.value(self.exact_oracle(self.outsider_profile(behaviour).to_float())[0],
                                 behaviour)  # fmt: skip
         if not game.sigma_fixed[np.isin(game.sigma_player, seats)].any():
             return column.best_value(behaviour)
-        up = team_best_response(game, outsider_profile(behaviour), seats,
+        up = team_best_response(game, self.outsider_profile(behaviour), seats,
                                 together=True).value  # fmt: skip
         assert isinstance(up, Fraction)
         return up
 
-    column = Columns(game, out, seats)
-    plans: list[np.ndarray] = [np.asarray(x, dtype=np.int8) for x in start_plans]
-    for x in plans:
-        if x.shape != (game.n_sigma,):
-            raise ToypokerError(f"TMECor: a start plan of {len(x)} actions, not {game.n_sigma}")
-    first = outsider_profile(None).to_float()
-    if relaxed and plans:
-        pass  # a warm start: the master starts from the plans given (each LP is costly)
-    elif relaxed:
-        uniform = {i.index: [Fraction(1, len(i.actions))] * len(i.actions) for i in out.infosets}
-        plans.append(relaxed_oracle(first, uniform)[0])
-    else:
-        plans.append((cheap_oracle if heuristic else exact_oracle)(first)[0])
-    cols = [column(x) for x in plans]
-    lam = np.ones(len(plans)) / len(plans)
-    y = np.zeros(out.n_seq)
-    generated = len(plans) - len(start_plans)  # 0 on a relaxation warm start
-    # the best upper end so far: the oracle's (float) value, its plan and the exact
-    # outsider strategy it answered (the plan is that strategy's best response)
+    def first_plan(self) -> None:
+        """The first column: the oracle's answer to the uniform outsider (none on a
+        relaxation warm start: the master starts from the plans given, each LP is
+        costly)."""
+        first = self.outsider_profile(None).to_float()
+        if self.relaxed and self.plans:
+            pass  # a warm start
+        elif self.relaxed:
+            out = self.out
+            uniform = {i.index: [Fraction(1, len(i.actions))] * len(i.actions)
+                       for i in out.infosets}  # fmt: skip
+            self.plans.append(self.relaxed_oracle(first, uniform)[0])
+        else:
+            oracle = self.cheap_oracle if self.heuristic else self.exact_oracle
+            self.plans.append(oracle(first)[0])
+
+    def how(self) -> str:
+        """The oracle, for :attr:`TMECor.how`."""
+        if self.upper_game is not None:
+            return "alternating; upper: team seeing its cards"
+        if self.relaxed:
+            return "relaxation; upper: relevant-pairs LP bound, certified"
+        if self.weak:
+            return "joint response, " + (
+                ", ".join(f"{n} by {what}" for what, n in self.calls.most_common())
+                or "no exact call"
+            )
+        return "backward induction"
+
+
+def _generate(
+    run: _Oracles,
+    tol: float,
+    max_columns: int,
+    seconds: float | None,
+    start: float,
+    progress: Callable[[int, float, float], None] | None,
+    generated: int,
+) -> tuple[float, np.ndarray, np.ndarray, np.ndarray, tuple | None, str, int]:
+    """The column generation: the master LP over the plans so far, the oracle's answer
+    to its outsider added while it beats the master's value.  ``(value, zf, lam, y,
+    best, stopped, generated)``: the last master's value and solution, the best upper
+    end so far -- the oracle's (float) value, its plan and the exact outsider strategy
+    it answered (the plan is that strategy's best response) -- and why it stopped."""
+    plans, oracle, relaxed = run.plans, run.oracle, run.relaxed
+    cols = [run.column(x) for x in plans]
     best: tuple[float, np.ndarray, dict[int, list[Fraction]]] | None = None
     stopped = "converged"
     with deferred_interrupts() as flag:
         while True:
-            value, zf, lam, y = master_lp(ft, cols)
+            value, zf, lam, y = master_lp(run.ft, cols)
             if flag.requested:
                 stopped = "interrupted"
                 break
-            answered = out.behaviour(y, 10**12)
-            prof = outsider_profile(answered).to_float()
-            choice, br = cheap_oracle(prof) if heuristic else (None, -np.inf)
+            answered = run.out.behaviour(y, 10**12)
+            prof = run.outsider_profile(answered).to_float()
+            choice, br = run.cheap_oracle(prof) if run.heuristic else (None, -np.inf)
             if relaxed:
-                choice, br = relaxed_oracle(prof, answered)
+                choice, br = run.relaxed_oracle(prof, answered)
                 if progress is not None:
-                    progress(generated, value, relaxed_best[0][0])
+                    progress(generated, value, run.relaxed_best[0][0])
             elif br <= value + tol and oracle != "alternating":
-                choice, br = exact_oracle(prof)
+                choice, br = run.exact_oracle(prof)
                 if best is None or br < best[0]:
                     best = (br, choice, answered)
             if progress is not None and not relaxed:
@@ -389,13 +473,28 @@ def tmecor(
                 stopped = "interrupted" if flag.requested else "seconds" if over else "columns"
                 break
             plans.append(choice)
-            cols.append(column(choice))
+            cols.append(run.column(choice))
             generated += 1
-    # exact bracket: the best rationalisation of each side
+    return value, zf, lam, y, best, stopped, generated
+
+
+def _lower_end(
+    run: _Oracles,
+    zf: np.ndarray,
+    lam: np.ndarray,
+    y: np.ndarray,
+    value: float,
+    stopped: str,
+) -> tuple[list[int], tuple[Fraction, tuple[Fraction, ...]], np.ndarray | None]:
+    """``(support, (lower, weights), exact_y)``: the plans in the mixture, the best
+    rationalisation of their weights (the master's exact optimum on its float optimum's
+    face, then rounded floats) with the team's exact guarantee, and the exact master's
+    outsider plan (``None`` when it was not tried or failed)."""
+    out, plans = run.out, run.plans
     support = [j for j in range(len(plans)) if lam[j] > 1e-12]
-    exact_cols = {j: column(plans[j], exact=True) for j in support}
+    exact_cols = {j: run.column(plans[j], exact=True) for j in support}
     exact_w, exact_y = (
-        exact_master(ft, [exact_cols[j] for j in support], zf, lam[support], y, value)
+        exact_master(run.ft, [exact_cols[j] for j in support], zf, lam[support], y, value)
         if stopped in ("converged", "heuristic")
         else (None, None)
     )
@@ -412,45 +511,45 @@ def tmecor(
         if best_low is None or low > best_low[0]:
             best_low = (low, tuple(w))
     assert best_low is not None
-    # upper end: an LP/MILP plan is optimal in floating point only; one worth less than
-    # the lower end is provably not optimal (a best response's value is at least the
-    # game's value) and is not used
+    return support, best_low, exact_y
+
+
+def _upper_end(
+    run: _Oracles,
+    best: tuple[float, np.ndarray, dict[int, list[Fraction]]] | None,
+    low: Fraction,
+    exact_y: np.ndarray | None,
+    y: np.ndarray,
+    stopped: str,
+) -> tuple[Fraction, dict[int, list[Fraction]]]:
+    """The upper end and the exact outsider strategy it is the team's best response
+    value against.  An LP/MILP plan is optimal in floating point only; one worth less
+    than the lower end ``low`` is provably not optimal (a best response's value is at
+    least the game's value) and is not used."""
+    out, column, relaxed = run.out, run.column, run.relaxed
     best_up: tuple[Fraction, dict[int, list[Fraction]]] | None = None
     if best is not None:
         # the best oracle answer so far, valued exactly: no further oracle call
         up = column.value(best[1], best[2])
-        best_up = (up, best[2]) if up >= best_low[0] else None
+        best_up = (up, best[2]) if up >= low else None
     tries = [] if exact_y is None or relaxed else [out.exact_behaviour(exact_y)]
     if relaxed:
-        if relaxed_best:  # the best relaxed bound, certified in integers
-            _, duals, answered = relaxed_best[0]
+        if run.relaxed_best:  # the best relaxed bound, certified in integers
+            _, duals, answered = run.relaxed_best[0]
             num, den = column.exact_coefficients(answered)
-            best_up = (certified_bound(model, duals, num, den), answered)
-    elif upper_game is not None:
+            best_up = (certified_bound(run.model, duals, num, den), answered)
+    elif run.upper_game is not None:
         tries += [out.grid_behaviour(y)]
     elif stopped == "converged":
         tries += [out.behaviour(y, limit) for limit in DENOMINATORS]
     elif best_up is None:  # stopped before an exact oracle answer
         tries += [out.behaviour(y, 10**12)]
     for behaviour in tries:
-        if best_up is not None and best_up[0] == best_low[0]:
+        if best_up is not None and best_up[0] == low:
             break
-        up = exact_best_value(behaviour)
-        if up >= best_low[0] and (best_up is None or up < best_up[0]):
+        up = run.exact_best_value(behaviour)
+        if up >= low and (best_up is None or up < best_up[0]):
             best_up = (up, behaviour)
     if best_up is None:
         raise ToypokerError("TMECor: no exact upper end (every oracle plan below the lower)")
-    how = "backward induction"
-    if upper_game is not None:
-        how = "alternating; upper: team seeing its cards"
-    elif relaxed:
-        how = "relaxation; upper: relevant-pairs LP bound, certified"
-    elif weak:
-        how = "joint response, " + (
-            ", ".join(f"{n} by {what}" for what, n in calls.most_common()) or "no exact call"
-        )
-    return TMECor(
-        game.spec, seats, o, best_low[0], best_up[0],
-        tuple(plans[j] for j in support), best_low[1], outsider_profile(best_up[1]),
-        generated, time.perf_counter() - start, how, stopped,
-    )  # fmt: skip
+    return best_up

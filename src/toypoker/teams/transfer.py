@@ -3,7 +3,7 @@ merged form (:func:`transfer_profile`), one profile's seats spliced into another
 (:func:`splice`), a team's seats checked against a game (:func:`team_seats`) and whether
 its members see each other's cards (:func:`sees_together`); a team's joint
 best-response gain as a result object (:class:`TeamEvaluation`, computed by
-:func:`toypoker.evaluate.team_evaluation`).
+:func:`toypoker.teams.evaluation.team_evaluation`).
 
 Imports the game, the catalogue's :class:`~toypoker.games.collusion.Team` and the
 profile layer only.
@@ -11,21 +11,14 @@ profile layer only.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from ..errors import ToypokerError
-from ..game import Game
-from ..games.collusion import Team, seat_digits
-from ..io import exact_text
-from ..profile import Profile
-from .pairs import per_team
-
-if TYPE_CHECKING:
-    from ..evaluate import BestResponse
+from toypoker.engines.protocol import TeamEvaluation, number_data
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.games.collusion import Team
+from toypoker.profile import Profile
+from toypoker.teams.pairs import per_team
 
 __all__ = [
     "TeamEvaluation",
@@ -35,74 +28,6 @@ __all__ = [
     "team_seats",
     "transfer_profile",
 ]
-
-
-def number_data(x: object) -> object:
-    """A number as JSON data: exact ones as ``{"exact": "p/q", "float": x}``."""
-    if isinstance(x, Fraction):
-        return {"exact": exact_text(x), "float": float(x)}
-    return float(x)
-
-
-@dataclass(frozen=True)
-class TeamEvaluation:
-    """A team's joint best-response gain beside the outsiders' gains.
-
-    Attributes
-    ----------
-    team, outsiders
-        0-based seats.
-    value
-        The team's summed expected payoff under the profile.
-    br_value
-        The team's summed payoff when its members best-respond jointly (the team as
-        one player) to the outsiders' strategies.
-    gain
-        ``br_value - value`` (>= 0): what coordinating better would add.
-    outsider_gains
-        Each outsider's own best-response gain (seat order).
-    how
-        What answered: ``"backward induction"`` (the team sees all its cards: perfect
-        recall); for members who see only their own cards, the exact joint plan of
-        :func:`toypoker.teams.response.joint_response`: ``"certified LP"``,
-        ``"certified MILP"`` (the terminal-pairs model, :mod:`toypoker.teams.pairs`),
-        ``"lifted LP"``, ``"lifted MILP"`` or ``"product MILP"``; or
-        ``"alternating (lower bound...)"`` (the members' alternating best responses).
-    response
-        The team's joint pure best response.
-    """
-
-    team: tuple[int, ...]
-    outsiders: tuple[int, ...]
-    value: object
-    br_value: object
-    gain: object
-    outsider_gains: tuple
-    how: str
-    response: BestResponse
-
-    @property
-    def digits(self) -> str:
-        """The team's seats as 1-based digits (``"12"``)."""
-        return seat_digits(self.team)
-
-    @property
-    def nash_conv(self) -> object:
-        """The team game's NashConv: the team's gain plus the outsiders' gains."""
-        return sum(self.outsider_gains, self.gain)
-
-    def to_dict(self) -> dict[str, object]:
-        """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
-
-        return {
-            "team": self.digits,
-            "value": number_data(self.value),
-            "best_response_value": number_data(self.br_value),
-            "gain": number_data(self.gain),
-            "outsider_gains": [number_data(x) for x in self.outsider_gains],
-            "nash_conv": number_data(self.nash_conv),
-            "how": self.how,
-        }
 
 
 def splice(base: Profile, src: Profile, players: set[int]) -> Profile:
@@ -126,10 +51,10 @@ def transfer_profile(src: Profile, dst: Game) -> Profile:
     """``src``'s strategy on a game with the same public tree and deals, infoset by infoset.
 
     Every infoset of ``dst`` takes the strategy of the ``src`` infoset holding its
-    representative row (same public node, same deal).  Between a strong-collusion
-    game and its merged form (:func:`merge_team`) this maps the team agent's
-    strategy onto the members (each member's infoset is the team's at that node:
-    both see all the team's cards) and back.
+    representative row (same public node, same deal).  Between a strong-collusion game
+    and its merged form (:func:`~toypoker.games.collusion.merge_team`) this maps the
+    team agent's strategy onto the members (each member's infoset is the team's at that
+    node: both see all the team's cards) and back.
 
     Parameters
     ----------

@@ -14,9 +14,15 @@ from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 
-from ...errors import ToypokerError
-from . import billingham, kuhn1950, szafron2013, ullman2015, ullman2015_runs
-from .base import Claim, Context, Row, certify
+from toypoker.errors import ToypokerError
+from toypoker.literature.claims import (
+    billingham,
+    kuhn1950,
+    szafron2013,
+    ullman2015,
+    ullman2015_runs,
+)
+from toypoker.literature.claims.base import Claim, Context, Row, certify
 
 # the order fixes which random family members a seed draws
 CLAIMS: tuple[Claim, ...] = (

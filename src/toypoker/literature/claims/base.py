@@ -13,10 +13,10 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from ...evaluate import evaluate
-from ...game import Game
-from ...games import load_game
-from ...profile import Profile
+from toypoker.evaluation import evaluate
+from toypoker.game import Game
+from toypoker.games import load_rows
+from toypoker.profile import Profile
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Context:
     def game(self, spec: str) -> Game:
         """The compiled game of ``spec``, compiled once per check run."""
         if spec not in self._games:
-            self._games[spec] = load_game(spec)
+            self._games[spec] = load_rows(spec)
         return self._games[spec]
 
 

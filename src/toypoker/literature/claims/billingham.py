@@ -8,21 +8,16 @@ from typing import Any
 
 import sympy as sp
 
-from ...game import Game
-from ...symbolic import symbolic_values, values_in_pot
-from ..papers import billingham
-from .base import Claim, Context, Row, certify, fmt, identity_rows
+from toypoker.literature.claims.base import Claim, Context, Row, certify, fmt, identity_rows
+from toypoker.literature.papers import billingham
+from toypoker.symbolic import symbolic_values, values_in_pot
 
 F = Fraction
 
 
 def _values_in_pot(ctx: Context, spec: Any, assignment: dict, P: sp.Symbol) -> list[sp.Expr]:
     """Expected values as polynomials in the pot ``P`` (payoffs are affine in it)."""
-    g: Game = ctx.game(spec(F(9)))
-    if hasattr(g, "at"):
-        return values_in_pot(g, assignment, P)
-    # TODO(integration): the old signature, until symbolic.values_in_pot takes a Game
-    return values_in_pot(lambda p: ctx.game(spec(p)), assignment, P)
+    return values_in_pot(ctx.game(spec(F(9))), assignment, P)
 
 
 def _third_street(c: Claim, ctx: Context) -> Iterator[Row]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from ...evaluate import evaluate
-from ..papers import kuhn1950
-from .base import Claim, Context, Row, certify, fmt
+from toypoker.evaluation import evaluate
+from toypoker.literature.claims.base import Claim, Context, Row, certify, fmt
+from toypoker.literature.papers import kuhn1950
 
 F = Fraction
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from fractions import Fraction
 
-from ...evaluate import Evaluation, evaluate, expected_values
-from ..papers import szafron2013
-from .base import Claim, Context, Row, certify, fmt
+from toypoker.engines.protocol import Evaluation
+from toypoker.engines.rows.values import expected_values
+from toypoker.evaluation import evaluate
+from toypoker.literature.claims.base import Claim, Context, Row, certify, fmt
+from toypoker.literature.papers import szafron2013
 
 F = Fraction
 HALF_ = F(1, 2)
@@ -92,7 +94,7 @@ def _szafron_table4(c: Claim, ctx: Context) -> Iterator[Row]:
 def _szafron_robust(c: Claim, ctx: Context) -> Iterator[Row]:
     """Sec. 6: P2 with b11 = b21 guarantees -k/2, P3 with c11 = 0 guarantees k, when all
     play Table 2-3 strategies; checked against many sampled opponents (and extremes).
-    Only the values are needed: :func:`~toypoker.evaluate.expected_values`, exact, not a
+    Only the values are needed: :func:`~toypoker.engines.rows.values.expected_values`, exact, not a
     whole evaluation with best responses (a third of the time)."""
     g = ctx.game(szafron2013.GAME_SPEC)
     members = [

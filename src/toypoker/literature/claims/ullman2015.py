@@ -33,9 +33,10 @@ games), so a printed percentage that differs from our equilibrium's is not by
 itself wrong: Table 1, which with the Sec. 4.2 text gives a whole profile, is
 verified when that profile is an equilibrium to the printed digits.
 
-Not re-run: his fictitious play on 3P-MMH (about 1.3 s per iteration here, 3600
-iterations; 8500 under collusion); :mod:`.ullman2015_runs` compares the 3P-MMH tables
-with his own output files instead (eps 0.1 runs) and names the run behind each table.
+Not re-run: his fictitious play on 3P-MMH (3600 iterations, 8500 under collusion, on
+5.9 M rows; one iteration's time is in ``benchmarks/results/peers.md``);
+:mod:`.ullman2015_runs` compares the 3P-MMH tables with his own output files instead
+(eps 0.1 runs) and names the run behind each table.
 
 The paper's data (its printed numbers) are in
 :mod:`toypoker.literature.papers.ullman2015`; the solved games, stored equilibria
@@ -47,15 +48,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...evaluate import evaluate
-from ...game import Game
-from ...games.collusion import collusion_spec
-from ...profile import Profile
-from ..papers import ullman2015
-from .base import Claim, Context, Row
-from .ullman2015_cells import bet_probability, digits, norm, table_cells
-from .ullman2015_collusion import footnote6, smh3_collusion_code, table7_printed, table7_values
-from .ullman2015_solved import (
+from toypoker.evaluation import evaluate
+from toypoker.game import Game
+from toypoker.games.collusion import collusion_spec
+from toypoker.literature.claims.base import Claim, Context, Row
+from toypoker.literature.claims.ullman2015_cells import bet_probability, digits, norm, table_cells
+from toypoker.literature.claims.ullman2015_collusion import (
+    footnote6,
+    smh3_collusion_code,
+    table7_printed,
+    table7_values,
+)
+from toypoker.literature.claims.ullman2015_solved import (
     BET8_SPEC,
     COLLUSION_DATA,
     LARGE_ROWS,
@@ -70,6 +74,8 @@ from .ullman2015_solved import (
     fp_run,
     stored_profiles,
 )
+from toypoker.literature.papers import ullman2015
+from toypoker.profile import Profile
 
 __all__ = ["BET8_SPEC", "CLAIMS", "COLLUSION_DATA", "TABLE7_TEAM", "stored_profiles"]
 
@@ -155,7 +161,7 @@ def _table(
     collusion rows) instead of ``table.game``'s."""
     game, sol = solved or (ctx.game(ullman2015.SPEC[table.game]), None)
     sol = sol or equilibrium_of(game)
-    # his fictitious play on 3P-MMH: ~1.3 s per iteration, his 3600 iterations ~ 80 min
+    # his fictitious play is not re-run above LARGE_ROWS (3P-MMH: 3600 iterations)
     fp = fp_run(game, fp_eps(table.game)) if game.n_rows <= LARGE_ROWS else None
     printed_gain = None
     if table is ullman2015.TABLE1:  # the only table that gives a whole profile (with Sec. 4.2)

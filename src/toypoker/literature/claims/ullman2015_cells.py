@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...game import Game
-from ...profile import Profile
-from ..papers import ullman2015
+from toypoker.game import Game
+from toypoker.literature.papers import ullman2015
+from toypoker.profile import Profile
 
 
 def digits(printed: float) -> float:

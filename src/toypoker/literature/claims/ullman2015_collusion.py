@@ -10,17 +10,17 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...evaluate import expected_values
-from ...games.collusion import collusion_spec, seat_digits
-from ...teams.transfer import splice
-from ..papers import ullman2015
-from .base import Claim, Context, Row
-from .ullman2015_solved import (
+from toypoker.engines.rows.values import expected_values
+from toypoker.games.collusion import collusion_spec, seat_digits
+from toypoker.literature.claims.base import Claim, Context, Row
+from toypoker.literature.claims.ullman2015_solved import (
     REPRODUCED,
     claim_row,
     collusion_table_of,
     fp_run,
 )
+from toypoker.literature.papers import ullman2015
+from toypoker.teams.transfer import splice
 
 
 def table7_printed(c: Claim, ctx: Context) -> Iterator[Row]:

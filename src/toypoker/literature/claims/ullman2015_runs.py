@@ -11,14 +11,14 @@ the printed digits; the detail names the other stops tried and the iterations of
 pass at which every cell matches (none for Table 1).
 
 The 3P-MMH tables are compared with his own runs' output files instead (his fictitious
-play there costs about 1.3 s an iteration here; not re-run): the repository keeps
-3P-MMH runs at eps 0.1 only (``run.sh``; no collusion 185 iterations), and Tables 4-6
-and 8 are those runs' bet percentages, the cells printed 100 being 99.7 % in his files
-(fictitious play keeps every action at >= 1/(2(t+1)), 0.27 % after 185 iterations).
-Table 7 is not: his eps-0.1 collusion runs, averaged over the seat rotations as the
-table is, give other numbers; the runs the text describes (0.01, up to 8500
-iterations, ~3 h each here) are not in the repository.  Tree sizes: his ``.out``
-files open with the node count of his tree (footnote 5, Sec. 3.4).
+play there is not re-run: ``benchmarks/results/peers.md`` times one iteration): the
+repository keeps 3P-MMH runs at eps 0.1 only (``run.sh``; no collusion 185 iterations),
+and Tables 4-6 and 8 are those runs' bet percentages, the cells printed 100 being 99.7 %
+in his files (fictitious play keeps every action at >= 1/(2(t+1)), 0.27 % after 185
+iterations).  Table 7 is not: his eps-0.1 collusion runs, averaged over the seat
+rotations as the table is, give other numbers; the runs the text describes (eps 0.01, up
+to 8500 iterations) are not in the repository.  Tree sizes: his ``.out`` files open with
+the node count of his tree (footnote 5, Sec. 3.4).
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ...game import Game
-from ...solvers.solver import Solver
-from ..papers import ullman2015
-from .base import Claim, Context, Row
-from .ullman2015_cells import decision, digits, table_cells
+from toypoker.game import Game
+from toypoker.literature.claims.base import Claim, Context, Row
+from toypoker.literature.claims.ullman2015_cells import decision, digits, table_cells
+from toypoker.literature.papers import ullman2015
+from toypoker.solvers.solver import Solver
 
 #: the stopping eps tried per game (his code's run among them) and the pass's length
 #: (past the smallest eps's stop: 2P-SMH at 1e-4 stops after 8406 iterations)

@@ -14,14 +14,14 @@ import functools
 from dataclasses import dataclass
 from importlib.resources import files
 
-from ...collusion import CollusionProfiles, CollusionTable, collusion_table_from
-from ...evaluate import evaluate
-from ...game import Game
-from ...profile import Profile
-from ...solvers import solve
-from ...solvers.ullman import run_ullman
-from ..papers import ullman2015
-from .base import Claim, Context, Row
+from toypoker.collusion import CollusionProfiles, CollusionTable, collusion_table_from
+from toypoker.evaluation import evaluate
+from toypoker.game import Game
+from toypoker.literature.claims.base import Claim, Context, Row
+from toypoker.literature.papers import ullman2015
+from toypoker.profile import Profile
+from toypoker.solvers import solve
+from toypoker.solvers.ullman import run_ullman
 
 #: CFR+ budget for the 3-player games: target NashConv and iteration cap
 NASHCONV_TARGET = 1e-4
@@ -136,7 +136,8 @@ def fp_run(game: Game, eps: float):
 
 
 def fp_eps(name: str) -> float:
-    """The eps of his code's run of ``name`` (:data:`CODE_RUNS`), 0.01 otherwise."""
+    """The eps of his code's run of ``name``
+    (:data:`~toypoker.literature.papers.ullman2015.CODE_RUNS`), 0.01 otherwise."""
     return next((r.eps for r in ullman2015.CODE_RUNS if r.game == name), ullman2015.MMH3_EPS)
 
 

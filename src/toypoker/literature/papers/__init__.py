@@ -5,6 +5,6 @@ The low layer of :mod:`toypoker.literature`: no claims machinery here.
 May import the game and profiles only (the dynamics and continuation read it).
 """
 
-from . import billingham, kuhn1950, szafron2013
+from toypoker.literature.papers import billingham, kuhn1950, szafron2013
 
 __all__ = ["billingham", "kuhn1950", "szafron2013"]

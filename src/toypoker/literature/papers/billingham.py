@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 import sympy as sp
 
-from ...errors import ToypokerError
+from toypoker.errors import ToypokerError
 
 F = Fraction
 SOURCE = "Billingham, simplified three-player Kuhn poker"

@@ -14,8 +14,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from ...game import Game
-from ...profile import Profile
+from toypoker.game import Game
+from toypoker.profile import Profile
 
 F = Fraction
 SOURCE = "Kuhn (1950)"

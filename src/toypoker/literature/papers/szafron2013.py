@@ -26,9 +26,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from ...errors import ToypokerError
-from ...game import Game
-from ...profile import Profile
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.profile import Profile
 
 GAME_SPEC = "kuhn(players=3)"
 KAPPA = Fraction(1, 24)  # probability of each deal (Sec. 3)

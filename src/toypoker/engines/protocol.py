@@ -1,0 +1,243 @@
+"""What every engine answers in: the records of a profile's evaluation.
+
+An engine (the deal table :mod:`toypoker.engines.rows`, hand vectors
+:mod:`toypoker.engines.vectors`) computes a profile's values and best responses in its
+own layout; it returns them as these records, so every caller reads one shape whatever
+the engine: :class:`BestResponse` (one player's, or a team's joint, pure response),
+:class:`Evaluation` (values, gains, NashConv) and :class:`TeamEvaluation` (a team's joint
+gain beside the outsiders', filled by :mod:`toypoker.teams.evaluation`).
+
+Engines floor, its ground: imports only the game, profiles and the ground.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from toypoker.frozen import FrozenRecord, read_only_copy
+from toypoker.games.collusion import seat_digits
+from toypoker.io import exact_text
+from toypoker.profile import Profile
+
+if TYPE_CHECKING:
+    from toypoker.game import Game
+    from toypoker.solvers.base import Method
+
+__all__ = ["BestResponse", "Engine", "Evaluation", "TeamEvaluation", "number_data"]
+
+
+def number_data(x: object) -> object:
+    """A number as JSON data: exact ones as ``{"exact": "p/q", "float": x}``."""
+    if isinstance(x, Fraction):
+        return {"exact": exact_text(x), "float": float(x)}
+    return float(x)
+
+
+@dataclass(frozen=True, eq=False)  # equality and pickling: FrozenRecord
+class BestResponse(FrozenRecord):
+    """A pure best response of one player (or of a team playing jointly) to the others'
+    strategies.
+
+    ``choice`` is a flat 0/1 vector over the game's actions that is 1 at the
+    chosen action of each of ``player``'s free infosets (restricted infosets
+    keep their fixed probabilities and are not part of the response).
+    ``player`` is a tuple of seats for a team's joint response, ``value`` then the
+    team's summed payoff, ``how`` what answered (:attr:`TeamEvaluation.how`).
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn(players=2)")
+    >>> uniform = tp.Profile.uniform(g, exact=True)
+    >>> br = tp.best_response(g, uniform, 1)
+    >>> br.value, tp.nash_conv(g, br.as_profile(uniform)) < tp.nash_conv(g, uniform)
+    (Fraction(5, 12), True)
+    """
+
+    player: int | tuple[int, ...]
+    value: object
+    choice: np.ndarray
+    how: str = "backward induction"
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "choice", read_only_copy(self.choice))
+
+    def as_profile(self, profile: Profile) -> Profile:
+        """``profile`` with ``player``'s free infosets replaced by this response."""
+        game = profile.game
+        seats = (self.player,) if isinstance(self.player, int | np.integer) else self.player
+        mask = np.isin(game.sigma_player, seats) & game.free_mask()
+        probs = profile.probs.copy()
+        if probs.dtype == object:
+            probs[mask] = [Fraction(int(x)) for x in self.choice[mask]]
+        else:
+            probs[mask] = self.choice[mask]
+        return Profile(game, probs)
+
+
+@dataclass(frozen=True)
+class TeamEvaluation:
+    """A team's joint best-response gain beside the outsiders' gains.
+
+    Attributes
+    ----------
+    team, outsiders
+        0-based seats.
+    value
+        The team's summed expected payoff under the profile.
+    br_value
+        The team's summed payoff when its members best-respond jointly (the team as
+        one player) to the outsiders' strategies.
+    gain
+        ``br_value - value`` (>= 0): what coordinating better would add.
+    outsider_gains
+        Each outsider's own best-response gain (seat order).
+    how
+        What answered: ``"backward induction"`` (the team sees all its cards: perfect
+        recall); for members who see only their own cards, the exact joint plan of
+        :func:`toypoker.teams.response.joint_response`: ``"certified LP"``,
+        ``"certified MILP"`` (the terminal-pairs model, :mod:`toypoker.teams.pairs`),
+        ``"lifted LP"``, ``"lifted MILP"`` or ``"product MILP"``; or
+        ``"alternating (lower bound...)"`` (the members' alternating best responses).
+    response
+        The team's joint pure best response.
+    """
+
+    team: tuple[int, ...]
+    outsiders: tuple[int, ...]
+    value: object
+    br_value: object
+    gain: object
+    outsider_gains: tuple
+    how: str
+    response: BestResponse
+
+    @property
+    def digits(self) -> str:
+        """The team's seats as 1-based digits (``"12"``)."""
+        return seat_digits(self.team)
+
+    @property
+    def nash_conv(self) -> object:
+        """The team game's NashConv: the team's gain plus the outsiders' gains."""
+        return sum(self.outsider_gains, self.gain)
+
+    def to_dict(self) -> dict[str, object]:
+        """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
+
+        return {
+            "team": self.digits,
+            "value": number_data(self.value),
+            "best_response_value": number_data(self.br_value),
+            "gain": number_data(self.gain),
+            "outsider_gains": [number_data(x) for x in self.outsider_gains],
+            "nash_conv": number_data(self.nash_conv),
+            "how": self.how,
+        }
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Expected values, best-response values and gains of a profile.
+
+    ``gains[p] = br_values[p] - values[p] >= 0``; ``nash_conv = sum(gains)``.
+    Exact (Fractions) when the profile is exact.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn(players=2)")
+    >>> ev = tp.evaluate(g, tp.Profile.uniform(g, exact=True))
+    >>> ev.gains, ev.nash_conv, ev.max_gain
+    ((Fraction(3, 8), Fraction(13, 24)), Fraction(11, 12), Fraction(13, 24))
+    """
+
+    values: tuple
+    br_values: tuple
+    gains: tuple
+    nash_conv: object
+    best_responses: tuple[BestResponse, ...]
+    exact: bool
+    team: TeamEvaluation | None = None
+
+    @property
+    def max_gain(self) -> object:
+        """The largest gain of one player by deviating."""
+        return max(self.gains)
+
+    def to_dict(self) -> dict[str, object]:
+        """As JSON data (exact numbers as ``{"exact": "p/q", "float": x}``)."""
+        return {
+            "values": [number_data(x) for x in self.values],
+            "best_response_values": [number_data(x) for x in self.br_values],
+            "gains": [number_data(x) for x in self.gains],
+            "nash_conv": number_data(self.nash_conv),
+            "exact": self.exact,
+            **({"team": self.team.to_dict()} if self.team is not None else {}),
+        }
+
+
+class Engine(Protocol):
+    """What a layout adds to the game's public tree: the computations on it.
+
+    :func:`toypoker.engines.registry.engine_of` gives the engine a game is built on;
+    the solvers, the flat API and the front ends ask it, never the layout.  An engine
+    that cannot do what a method needs refuses in one line naming the way out.
+
+    Attributes
+    ----------
+    name
+        The engine's name in :data:`toypoker.engines.registry.ENGINES` (``"rows"``:
+        the deal table; ``"vectors"``: hand vectors on the public tree).
+    game
+        The game it computes on.
+    first_check, checks_per_decade
+        Where a run without ``check_every`` checks NashConv: from iteration
+        ``first_check`` on, ``checks_per_decade`` geometric checks a decade (a check on
+        a fused kernel costs about two iterations).
+    """
+
+    name: str
+    game: Game
+    first_check: int
+    checks_per_decade: int
+
+    def runs(self, method: str) -> bool:
+        """Whether ``method`` (a name of :data:`toypoker.METHODS`) has steps here."""
+        ...
+
+    def method(self, method: str) -> Method:
+        """The registry's ``method`` with its steps, output and summary on this engine
+        (one line refuses a method that has none)."""
+        ...
+
+    def evaluate(self, profile: Profile) -> Evaluation:
+        """Values, best responses, gains and NashConv of a checked profile."""
+        ...
+
+    def nash_conv(self, profile: Profile) -> object:
+        """NashConv of a checked profile (exact for Fractions)."""
+        ...
+
+    def best_response(self, profile: Profile, player: int) -> BestResponse:
+        """A pure best response of the checked seat ``player`` to ``profile``."""
+        ...
+
+    def check(self, probs: np.ndarray) -> tuple[float, float]:
+        """NashConv and the largest gain of a float flat profile (a run's check: the
+        engine's fused kernel where it has one)."""
+        ...
+
+    def summary(self, probs: np.ndarray) -> dict[str, object]:
+        """A method's output ``probs`` as a result's fields: ``profile``, ``values``,
+        ``gains`` and ``nash_conv`` (exact for Fractions where the engine can)."""
+        ...
+
+    def shard(self, options: object, cluster: object, workers: int | None) -> object:
+        """Start a sharded run of the CFR family's fused kernel over Dask workers (a
+        :class:`toypoker.engines.sharded.ShardedKernel`), or refuse in one line."""
+        ...

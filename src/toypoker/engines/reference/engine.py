@@ -1,0 +1,96 @@
+"""The reference engine (:class:`~toypoker.engines.protocol.Engine`): numpy, no kernels."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+import numpy as np
+
+from toypoker.engines.evaluation import vector_of
+from toypoker.engines.protocol import BestResponse, Engine, Evaluation
+from toypoker.engines.rows import values as R
+from toypoker.engines.vectors import values as V
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.profile import Profile
+from toypoker.solvers.base import Method
+from toypoker.solvers.cfr import Backend, CFROptions
+
+
+@dataclass(frozen=True, eq=False)
+class ReferenceEngine:
+    """The numpy passes on the layout of ``inner`` (the engine ``game`` is built on):
+    the CFR family's reference traversal, the exact and float evaluations."""
+
+    game: Game
+    inner: Engine
+    name: str = "reference"
+    first_check: int = 1
+    checks_per_decade: int = 25
+
+    def runs(self, method: str) -> bool:
+        """The CFR family (its numpy traversal) and the methods that are numpy already
+        (the LP, the enumerator, fictitious play, sampling), where ``inner`` runs them."""
+        return self.inner.runs(method)
+
+    def method(self, method: str) -> Method:
+        m = self.inner.method(method)
+        if isinstance(m.defaults, CFROptions):  # the numpy traversal, not the fused kernel
+            return dataclasses.replace(
+                m, defaults=dataclasses.replace(m.defaults, backend=Backend.NUMPY)
+            )
+        return m
+
+    def evaluate(self, profile: Profile) -> Evaluation:
+        return self._exact_or_numpy(profile)
+
+    def nash_conv(self, profile: Profile) -> object:
+        return self._exact_or_numpy(profile).nash_conv
+
+    def best_response(self, profile: Profile, player: int | tuple[int, ...]) -> BestResponse:
+        vg = vector_of(self.game)
+        if vg is None or isinstance(player, tuple):
+            return R.best_response(self.game, profile.probs, player)
+        value, choice = V.best_response_value(vg, profile.probs, player)
+        return BestResponse(player, value if profile.exact else float(value), choice)
+
+    def check(self, probs: np.ndarray) -> tuple[float, float]:
+        ev = self._exact_or_numpy(Profile(self.game, probs, validate=False))
+        return float(ev.nash_conv), float(max(ev.gains))
+
+    def summary(self, probs: np.ndarray) -> dict[str, object]:
+        profile = Profile(self.game, probs, validate=False)
+        ev = self._exact_or_numpy(profile)
+        return {
+            "profile": profile,
+            "values": tuple(float(x) for x in ev.values),
+            "gains": tuple(float(x) for x in ev.gains),
+            "nash_conv": float(ev.nash_conv),
+        }
+
+    def shard(self, options: object, cluster: object, workers: int | None) -> object:
+        raise ToypokerError(
+            "cluster= shards the fused kernel; the reference engine runs in process"
+        )
+
+    def _exact_or_numpy(self, profile: Profile) -> Evaluation:
+        """The numpy passes of the game's layout (the deal table's or the hand vectors')."""
+        vg = vector_of(self.game)
+        if vg is None:
+            return R.evaluate(self.game, profile)
+        sigma = profile.probs if profile.exact else np.asarray(profile.probs, dtype=np.float64)
+        reach = V.reaches(vg, sigma)
+        values = tuple(V.expected_values(vg, sigma))
+        brs = [
+            BestResponse(p, *V.best_response_value(vg, sigma, p, reach=reach))
+            for p in range(self.game.n_players)
+        ]
+        br_values = tuple(b.value for b in brs)
+        gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
+        if not profile.exact:
+            values = tuple(float(x) for x in values)
+            br_values = tuple(float(x) for x in br_values)
+            gains = tuple(max(float(x), 0.0) for x in gains)
+        return Evaluation(values, br_values, gains, sum(gains[1:], gains[0]), tuple(brs),
+                          profile.exact)  # fmt: skip

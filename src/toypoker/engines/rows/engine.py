@@ -1,0 +1,75 @@
+"""The deal table as an engine (:class:`~toypoker.engines.protocol.Engine`).
+
+Every method runs here, exact ones included: the registry's steps read the compiled
+rows (:mod:`toypoker.engines.rows.values` for exact numbers, the fused kernels of
+:mod:`toypoker.engines.rows` for floats).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from toypoker.engines.protocol import BestResponse, Evaluation
+from toypoker.engines.rows import KernelEvaluation, kernel_for
+from toypoker.engines.rows import evaluate as kernel_evaluate
+from toypoker.engines.rows import values as R
+from toypoker.engines.sharded import ShardedKernel
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.profile import Profile
+from toypoker.solvers.base import Method
+from toypoker.solvers.registry import get_method
+
+
+@dataclass(frozen=True, eq=False)
+class RowsEngine:
+    """The deal table of ``game``: one row a (public node, deal) pair."""
+
+    game: Game
+    name: str = "rows"
+    first_check: int = 1
+    checks_per_decade: int = 25  # a check costs about one iteration here
+
+    def runs(self, method: str) -> bool:
+        get_method(method)  # a name of the registry, or one line
+        return True
+
+    def method(self, method: str) -> Method:
+        return get_method(method)
+
+    def evaluate(self, profile: Profile) -> Evaluation:
+        return R.evaluate(self.game, profile)
+
+    def nash_conv(self, profile: Profile) -> object:
+        return R.nash_conv(self.game, profile)
+
+    def best_response(self, profile: Profile, player: int | tuple[int, ...]) -> BestResponse:
+        return R.best_response(self.game, profile.probs, player)
+
+    def check(self, probs: np.ndarray) -> tuple[float, float]:
+        ev = self._output(probs)
+        return float(ev.nash_conv), float(max(ev.gains))
+
+    def summary(self, probs: np.ndarray) -> dict[str, object]:
+        ev = self._output(probs)
+        return {
+            "profile": Profile(self.game, probs, validate=False),
+            "values": tuple(float(x) for x in ev.values),
+            "gains": tuple(float(x) for x in ev.gains),
+            "nash_conv": float(ev.nash_conv),
+        }
+
+    def _output(self, probs: np.ndarray) -> Evaluation | KernelEvaluation:
+        """A method's output evaluated: exactly for Fractions (the numpy passes), else by
+        the fused best-response kernel (one compiled call, the calling thread's kernel)."""
+        if probs.dtype == object:
+            return R.evaluate(self.game, Profile(self.game, probs, validate=False))
+        return kernel_evaluate(kernel_for(self.game), np.ascontiguousarray(probs, dtype=np.float64))
+
+    def shard(self, options: object, cluster: object, workers: int | None) -> ShardedKernel:
+        raise ToypokerError(
+            f"cluster= shards the CFR family's fused kernel on hand vectors; {self.game.spec} "
+            "is on the deal table and runs in process"
+        )

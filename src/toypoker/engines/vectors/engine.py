@@ -1,0 +1,74 @@
+"""Hand vectors on the public tree as an engine (:class:`~toypoker.engines.protocol.Engine`).
+
+The CFR family, fictitious play, public-chance-sampling CFR+ and the sequence-form LP
+have steps here (:mod:`toypoker.engines.vectors.methods`); a method that samples or
+enumerates joint deals is refused in one line (the solvers then take the deal table,
+:func:`toypoker.engines.rows_of`, when it fits).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from toypoker.engines.evaluation import best_response, evaluate, nash_conv, vector_evaluate
+from toypoker.engines.protocol import BestResponse, Evaluation
+from toypoker.engines.sharded import ShardedKernel
+from toypoker.engines.sharded import start as start_shards
+from toypoker.engines.vectors.kernel import vector_kernel
+from toypoker.engines.vectors.layout import VectorGame
+from toypoker.engines.vectors.methods import runs_on_vectors, vector_method
+from toypoker.errors import ToypokerError
+from toypoker.game import Game
+from toypoker.profile import Profile
+from toypoker.solvers.base import Method
+from toypoker.solvers.cfr import Backend, CFROptions
+
+
+@dataclass(frozen=True, eq=False)
+class VectorsEngine:
+    """The hand vectors ``vectors`` of ``game`` (:class:`VectorGame`)."""
+
+    game: Game
+    vectors: VectorGame
+    name: str = "vectors"
+    first_check: int = 50
+    checks_per_decade: int = 5  # a check costs about two iterations of the fused kernel
+
+    def runs(self, method: str) -> bool:
+        return runs_on_vectors(method)
+
+    def method(self, method: str) -> Method:
+        return vector_method(self.vectors, method)
+
+    def evaluate(self, profile: Profile) -> Evaluation:
+        return evaluate(self.game, profile)
+
+    def nash_conv(self, profile: Profile) -> object:
+        return nash_conv(self.game, profile)
+
+    def best_response(self, profile: Profile, player: int | tuple[int, ...]) -> BestResponse:
+        return best_response(self.game, profile, player)
+
+    def check(self, probs: np.ndarray) -> tuple[float, float]:
+        vev = vector_evaluate(self.vectors, np.ascontiguousarray(probs, dtype=np.float64))
+        return vev.nash_conv, max(vev.gains)
+
+    def summary(self, probs: np.ndarray) -> dict[str, object]:
+        vev = vector_evaluate(self.vectors, np.ascontiguousarray(probs, dtype=np.float64))
+        return {
+            "profile": Profile(self.game, probs, validate=False),
+            "values": vev.values,
+            "gains": vev.gains,
+            "nash_conv": vev.nash_conv,
+        }
+
+    def shard(self, options: object, cluster: object, workers: int | None) -> ShardedKernel:
+        cfr = isinstance(options, CFROptions) and options.backend is Backend.NUMBA
+        if vector_kernel(self.vectors) is None or not cfr:
+            raise ToypokerError(
+                "cluster= shards the CFR family's fused kernel on hand vectors; this method "
+                f"on {self.game.spec} runs in process"
+            )
+        return start_shards(self.vectors, cluster, workers)

@@ -1,0 +1,123 @@
+"""Each method on the vector layout: the registry's methods with their layout parts swapped.
+
+:func:`vector_method` is what :class:`~toypoker.solvers.Solver` runs on a game whose
+layout is ``"vector"``: the method of :data:`~toypoker.solvers.METHODS` with its
+``init``/``step``/``step_many`` reading the hand vectors (:data:`_STEPS`) -- the CFR
+family's regrets (:mod:`.regrets`, the fused vector kernel), fictitious play's best
+responses (:mod:`.responses`), public-chance-sampling CFR (:mod:`toypoker.solvers.pcs`)
+and the sequence-form LP's payoff matrix (:mod:`.sequence_form`) -- and NashConv and the
+players' values from the vector layout's best responses
+(:func:`toypoker.engines.evaluation.vector_evaluate`).  Everything else is the one run
+loop -- budgets, the NashConv trace, atomic checkpoints (the same state arrays over the
+same flat actions, so a checkpoint names the spec and nothing of the layout), seeds,
+progress callbacks and Ctrl-C.  No method has two schedules: the CFR family shares
+:func:`~toypoker.solvers.cfr.scheduled_step`, fictitious play
+:func:`~toypoker.solvers.fictitious.layout_step`, the LP
+:func:`~toypoker.solvers.lp.solve_sequence_form`; each layout supplies only its regrets,
+best responses or payoff matrix, tested equal to the other's.
+
+What stays on the deal table: the exact enumerator (``enumerate``) and deal-sampling
+MCCFR (``es-mccfr``, ``os-mccfr``), which sample the joint deals the table stores
+(refused here in one line naming what runs).  ``benchmarks/bench_engine.py`` measures
+every method on both layouts (``benchmarks/results/``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from toypoker.engines.evaluation import vector_evaluate
+from toypoker.engines.vectors import regrets, responses, sequence_form
+from toypoker.engines.vectors.layout import VectorGame
+from toypoker.errors import ToypokerError
+from toypoker.profile import Profile
+from toypoker.solvers import cfr, lp, pcs
+from toypoker.solvers.fictitious import FPOptions
+from toypoker.solvers.lp import LPOptions, certified_fields
+from toypoker.solvers.registry import METHODS, get_method
+
+
+def runs_on_vectors(name: str) -> bool:
+    """Whether the method ``name`` has steps on the vector layout."""
+    return get_method(name).options in _STEPS
+
+
+def check_vector_method(name: str, spec: str) -> None:
+    """Refuse (one line) a method that does not run on the vector layout: the exact
+    enumerator and the row layout's deal-sampling MCCFR."""
+    if get_method(name).options not in _STEPS:
+        raise ToypokerError(
+            f"{name} does not run on the vector layout ({spec}): use "
+            f"{', '.join(n for n, m in METHODS.items() if m.options in _STEPS)}"
+        )
+
+
+def _cfr_steps(vg: VectorGame) -> dict[str, Any]:
+    return {
+        "init": lambda game, options, seed: regrets.init(vg),
+        "step": lambda game, state, options: regrets.step(vg, state, options),
+        "step_many": lambda game, state, options, n: regrets.step_many(vg, state, options, n),
+    }
+
+
+def _fp_steps(vg: VectorGame) -> dict[str, Any]:
+    return {
+        "init": lambda game, options, seed: responses.init(vg, options),
+        "step": lambda game, state, options: responses.step(vg, state, options),
+        "step_many": None,
+    }
+
+
+def _pcs_steps(vg: VectorGame) -> dict[str, Any]:
+    return {
+        "init": lambda game, options, seed: pcs.vector_init(vg, seed),
+        "step": lambda game, state, options: pcs.vector_step(vg, state, options),
+        "step_many": None,
+    }
+
+
+def _lp_steps(vg: VectorGame) -> dict[str, Any]:
+    def init(game: Any, options: Any, seed: int | None) -> Any:
+        sequence_form.check_size(vg)  # refused in one line before anything is assembled
+        return lp.init(game, options)
+
+    return {
+        "init": init,
+        "step": lambda game, state, options: sequence_form.step(vg, state, options),
+        "step_many": None,
+    }
+
+
+_STEPS: dict[type, Callable[[VectorGame], dict[str, Any]]] = {
+    cfr.CFROptions: _cfr_steps,
+    FPOptions: _fp_steps,
+    pcs.PCSOptions: _pcs_steps,
+    LPOptions: _lp_steps,
+}
+"""Each method family that runs on the vector layout: its steps there."""
+
+
+def vector_method(vg: VectorGame, name: str) -> Any:
+    """The registry's method ``name`` with its steps, output and summary on ``vg``."""
+    check_vector_method(name, vg.game.spec)
+    m = get_method(name)
+
+    def summary(game: Any, state: Any, options: Any) -> dict[str, object]:
+        if m.one_shot:  # the LP: its certificate's fields when it certified
+            fields = certified_fields(state.outcome)
+            if fields is not None:
+                return fields
+        probs = m.output(game, state, options)  # type: ignore[misc]
+        ev = vector_evaluate(vg, np.ascontiguousarray(probs, dtype=np.float64))
+        return {
+            "profile": Profile(game, probs, validate=False),
+            "values": ev.values,
+            "gains": ev.gains,
+            "nash_conv": ev.nash_conv,
+        }
+
+    return dataclasses.replace(m, summary=summary, **_STEPS[m.options](vg))

@@ -1,0 +1,108 @@
+"""The CFR family's iteration on the vector layout.
+
+The same schedule as :func:`toypoker.solvers.cfr.reference_step` (CFR, CFR+, linear
+and discounted CFR, PCFR+, DCFR+, PDCFR+: :class:`~toypoker.solvers.cfr.CFROptions`)
+and the same state (:class:`~toypoker.solvers.cfr.CFRState`: flat regrets, average
+and strategy over the compiled game's actions), but the instantaneous regrets come
+from the vector layout: for player ``p``'s action edge into node ``c`` and hand
+``h``, ``cfv_p[c, h] - cfv_p[parent, h]``
+(:func:`toypoker.engines.vectors.values.counterfactual_values`),
+summed over the hands of each infoset.  The average-strategy weight uses ``p``'s own
+reach at one (node, hand) of the infoset.  So the iterates equal the row layout's to
+rounding (``tests/engines/vectors/test_regrets.py``).
+
+Two implementations, chosen by ``CFROptions.backend`` as for the row layout:
+``"numba"`` (the default) runs :meth:`toypoker.engines.vectors.kernel.VectorKernel.iteration`,
+one fused call an iteration, where the kernel applies (two players; three with one
+card a hand); ``"numpy"`` and the other games run :func:`reference_step`, the
+readable reference the tests compare the kernel with (``tests/engines/vectors/test_kernel.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from toypoker.engines.rows.values import segment_sum
+from toypoker.engines.sharded import active_sharded
+from toypoker.engines.vectors.kernel import vector_kernel
+from toypoker.engines.vectors.layout import VectorGame
+from toypoker.engines.vectors.values import counterfactual_values, plan_for, reaches
+from toypoker.solvers.cfr import (
+    Backend,
+    CFROptions,
+    CFRState,
+    PlayerRegrets,
+    kernel_steps,
+    scheduled_step,
+)
+
+
+def init(vg: VectorGame) -> CFRState:
+    """Uniform strategy (restricted infosets at their fixed values), nothing accumulated."""
+    game = vg.game
+    sigma = np.full(game.n_sigma, 0.0)
+    sigma[:] = 1.0 / game.infoset_n_actions[game.sigma_infoset]
+    sigma[game.sigma_fixed] = game.fixed_values[game.sigma_fixed]
+    z = np.zeros(game.n_sigma)
+    return CFRState(0, z, z.copy(), sigma)
+
+
+def instant_regrets(
+    vg: VectorGame,
+    sigma: np.ndarray,
+    player: int,
+    reach: np.ndarray,
+    sampled: tuple[np.ndarray, np.ndarray] | None = None,
+) -> np.ndarray:
+    """``player``'s instantaneous counterfactual regrets per flat action (exact for
+    Fractions); ``sampled = (active, scale)``: their importance-weighted estimate from
+    a sampled subtree (:mod:`toypoker.solvers.pcs`)."""
+    cfv = counterfactual_values(vg, sigma, player, reach, sampled=sampled)
+    nodes = np.flatnonzero(vg.edge_player == player)
+    if sampled is not None:
+        nodes = nodes[np.isin(nodes, sampled[0])]
+    e = vg.edge_sigma[nodes]
+    diff = cfv[nodes] - cfv[vg.parent[nodes]]
+    ok = e >= 0
+    return segment_sum(e[ok], diff[ok], vg.game.n_sigma)
+
+
+def step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:
+    """One iteration under the schedule ``options`` (the fused kernel or the reference,
+    by ``options.backend``; see the module docstring)."""
+    return step_many(vg, state, options, 1)
+
+
+def step_many(vg: VectorGame, state: CFRState, options: CFROptions, n: int) -> CFRState:
+    """``n`` iterations: the same state as ``n`` calls of :func:`step`, bit for bit."""
+    kernel = vector_kernel(vg) if options.backend is Backend.NUMBA else None
+    sharded = active_sharded(vg)  # inside a sharded solve: its kernel
+    if sharded is not None and kernel is not None:
+        return kernel_steps(sharded, state, options, n)
+    if kernel is None:
+        for _ in range(n):
+            state = reference_step(vg, state, options)
+        return state
+    return kernel_steps(kernel, state, options, n)
+
+
+def reference_step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:
+    """One iteration under the schedule ``options`` in numpy: the reference."""
+    game = vg.game
+    rep = plan_for(vg).infoset_rep[game.sigma_infoset]
+
+    def regrets_of(sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
+        reach = reaches(vg, sigma)
+        return [
+            PlayerRegrets(
+                instant_regrets(vg, sigma, p, reach), game.free_mask(p), reach[p].ravel()[rep]
+            )
+            for p in group
+        ]
+
+    return scheduled_step(game, state, options, regrets_of)  # type: ignore[arg-type]
+
+
+def run(vg: VectorGame, options: CFROptions, iterations: int) -> CFRState:
+    """``iterations`` iterations from :func:`init`."""
+    return step_many(vg, init(vg), options, iterations)
