@@ -47,7 +47,7 @@ columns), where the alternating best responses alone had stopped finding columns
 
 ``--save F`` also writes the witness of the lower end (the mixture's plans and exact
 weights) to ``F``'s ``_mixtures.npz``; ``--check`` recomputes a stored lower end
-exactly from it (:func:`toypoker.teams.brackets.recheck_lower`; 3P-MMH: 21-43 s).
+exactly from it (:func:`toypoker.collusion.brackets.recheck_lower`; 3P-MMH: 21-43 s).
 
 ``--floor-minutes M`` (after the segments) raises the relaxation's floor by column
 generation over relaxation points (:func:`toypoker.teams.saddle.floor_generation`,
@@ -74,6 +74,7 @@ from pathlib import Path
 import numpy as np
 
 from toypoker import load_game
+from toypoker.collusion.brackets import recheck_lower, save_bracket
 from toypoker.collusion.store import fingerprint
 from toypoker.engines.rows.values import counterfactual_reach, edge_probabilities, reaches
 from toypoker.profile import Profile
@@ -85,7 +86,6 @@ from toypoker.teams.bounds import (
     strong_game,
     tighten,
 )
-from toypoker.teams.brackets import recheck_lower, save_bracket
 from toypoker.teams.relaxation import RelaxedSaddle
 from toypoker.teams.response import joint_plan_alternating, random_plans
 from toypoker.teams.saddle import floor_generation, saddle_bounds

@@ -382,7 +382,7 @@ def test_roles_rule_catches() -> None:
     assert not resolves("toypoker.teams.forms", None, ".team_bounds")
     assert not resolves("toypoker.teams.forms", None, ".team_saddle")
     assert not resolves("toypoker.engines.vectors", None, ".vector_pcs")
-    assert not resolves("toypoker.teams.brackets", None, ".store")
+    assert not resolves("toypoker.teams.bounds", None, ".store")
     assert not resolves("toypoker.archive", None, "toypoker.profile.Profile.save")
     assert not resolves("toypoker.solvers.solver", None, "toypoker.plots.plot_trace")
     assert not resolves("toypoker.engines", None, "toypoker.vector.layout")  # an empty folder

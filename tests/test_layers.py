@@ -83,7 +83,6 @@ FLOORS: dict[str, int] = {
     "teams.forms": 5,
     "teams.bounds": 5,
     "teams.saddle": 5,
-    "teams.brackets": 6,  # stored brackets (a study's records)
     # 6 studies built on the solvers
     "continuation": 6,
     "dynamics": 6,

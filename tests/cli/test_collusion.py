@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
+from toypoker.collusion.brackets import load_brackets, stored_weak_brackets
 from toypoker.collusion.store import fingerprint
 from toypoker.games import load_rows  # the deal table: these tests read its rows
-from toypoker.teams.brackets import load_brackets, stored_weak_brackets
 
 # kuhn(players=3), strong collusion, win sharing: the merged team's exact LP values
 # (tests/games/test_collusion.py computes them; `toypoker solve ... --method lp`):

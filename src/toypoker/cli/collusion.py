@@ -386,7 +386,7 @@ def tmecor(
         )
     check_file(save, "--save")
     if save is not None and save.exists():  # a brackets file, read now: not after the work
-        from toypoker.teams.brackets import load_brackets
+        from toypoker.collusion.brackets import load_brackets
 
         load_brackets(save)
     if parse_spec(spec).as_dict().get("merge"):
@@ -497,8 +497,8 @@ def _save(save: Path, game: Game, r: TMECor, argv: list[str]) -> None:
     """Add ``r`` to the brackets file ``save`` with the command line that ran."""
     import shlex
 
+    from toypoker.collusion.brackets import save_bracket
     from toypoker.collusion.store import fingerprint
-    from toypoker.teams.brackets import save_bracket
 
     save_bracket(save, r, fingerprint(game), shlex.join([*argv, "--save", save.name]))
 

@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
+from toypoker.collusion.brackets import SHIPPED
 from toypoker.io import atomic_write_text
 from toypoker.literature.claims import Row
 from toypoker.literature.figures_ullman import bet_heatmap
@@ -33,7 +34,6 @@ from toypoker.report.table7 import (
     table7_ours,
     table7_table,
 )
-from toypoker.teams.brackets import SHIPPED
 
 
 def _signed(x: float, digits: int = 4) -> str:
@@ -429,7 +429,7 @@ def _collusion(quick: bool) -> Task:
     # report's budget.  The strong team-optimal column is the merged team's value
     # bracketed by the stored equilibrium's two best responses (the evaluation's
     # team_values: no solve); the weak one, the TMECor brackets stored with the package
-    # (teams/brackets.py: computed by `collusion tmecor --save`, exact on 3P-SMH).
+    # (collusion/brackets.py: computed by `collusion tmecor --save`, exact on 3P-SMH).
     argv = ["collusion", "table7", spec, "--team", "23", "--profiles",
             f"{FOLDER}/{stored.name}", "--plot", f"{FOLDER}/table7_ours.png",
             "--no-team-optimal", "--json"]  # fmt: skip

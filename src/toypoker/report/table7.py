@@ -9,11 +9,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from toypoker.collusion.brackets import SHIPPED, stored_weak_brackets
 from toypoker.collusion.table7 import rotated_brackets
 from toypoker.games.collusion import seat_digits
 from toypoker.literature.figures_ullman import collusion_bars
 from toypoker.report.model import RunContext, Table
-from toypoker.teams.brackets import SHIPPED, stored_weak_brackets
 
 
 def table7_ours(data: dict, scen: Sequence[str]) -> dict[str, dict[str, list[float]]]:

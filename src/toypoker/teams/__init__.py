@@ -17,8 +17,8 @@ On the solvers' floor (team-optimal play):
 * :mod:`.forms` -- the outsider's sequence form, the team's columns, the master LP;
 * :mod:`.bounds`, :mod:`.saddle` -- cheap exact upper ends, a saddle-point polish.
 
-On the studies' floor: :mod:`.brackets`, the stored 3P-SMH/3P-MMH brackets and their
-witnesses.
+The stored 3P-SMH/3P-MMH brackets and their witnesses are the collusion study's
+(:mod:`toypoker.collusion.brackets`).
 
 This ``__init__`` imports nothing: import the module you need.
 """

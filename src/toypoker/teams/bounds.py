@@ -382,7 +382,7 @@ def mixture_lower(
     ``plans`` played with probabilities ``weights`` -- against the outsider's exact best
     response: a TMECor bracket's lower end (:attr:`TMECor.lower`), rechecked from its
     witness (:attr:`TMECor.plans` and :attr:`TMECor.weights`; the shipped 3P-MMH
-    mixtures, :func:`toypoker.teams.brackets.stored_mixture`).
+    mixtures, :func:`toypoker.collusion.brackets.stored_mixture`).
 
     Parameters
     ----------

@@ -9,10 +9,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker.collusion.store import fingerprint
-from toypoker.errors import ToypokerError
-from toypoker.games import load_rows  # the deal table: these tests read its rows
-from toypoker.teams.brackets import (
+from toypoker.collusion.brackets import (
     load_brackets,
     mixtures_path,
     recheck_lower,
@@ -20,6 +17,9 @@ from toypoker.teams.brackets import (
     stored_mixture,
     stored_weak_brackets,
 )
+from toypoker.collusion.store import fingerprint
+from toypoker.errors import ToypokerError
+from toypoker.games import load_rows  # the deal table: these tests read its rows
 from toypoker.teams.tmecor import tmecor
 
 F = Fraction
@@ -174,7 +174,7 @@ def _assert_reads_as(path, g, r):
 
 
 def test_brackets_and_mixtures_name_their_formats_and_read_back_bit_for_bit(tmp_path, saved):
-    from toypoker.teams.brackets import BRACKETS_FORMAT, MIXTURES_FORMAT
+    from toypoker.collusion.brackets import BRACKETS_FORMAT, MIXTURES_FORMAT
 
     g, r, text, _ = saved
     path = _write(tmp_path, saved)
@@ -190,7 +190,7 @@ def test_brackets_and_mixtures_name_their_formats_and_read_back_bit_for_bit(tmp_
 
 
 def test_files_written_before_the_formats_read_with_the_same_numbers(tmp_path, saved):
-    from toypoker.teams.brackets import BRACKETS_FORMAT, MIXTURES_FORMAT
+    from toypoker.collusion.brackets import BRACKETS_FORMAT, MIXTURES_FORMAT
 
     g, r, _, _ = saved
     (tmp_path / "new").mkdir()
@@ -212,7 +212,7 @@ def test_files_written_before_the_formats_read_with_the_same_numbers(tmp_path, s
 
 @pytest.mark.parametrize("which", ["brackets", "mixtures"])
 def test_files_of_another_format_are_refused_in_one_line(tmp_path, saved, which):
-    from toypoker.teams.brackets import BRACKETS_FORMAT, MIXTURES_FORMAT
+    from toypoker.collusion.brackets import BRACKETS_FORMAT, MIXTURES_FORMAT
 
     g, r, _, _ = saved
     if which == "brackets":
