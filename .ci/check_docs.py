@@ -6,9 +6,9 @@
 2. Offline: no page loads an asset (script, stylesheet, image, frame) from another
    host, and no page's text shows a path of the machine that built it (``/tmp/...``,
    ``/root/...``, ``/home/...``, ``/work/...``).
-3. Rendering: the home page, one tutorial and the pages added by issue 48 are rendered
-   in headless Chromium and each screenshot must be non-blank (a page that failed to
-   render is one colour).
+3. Rendering: the home page, one tutorial, the installation, FAQ, citing and methods
+   pages, and the pages with tables or formulas are rendered in headless Chromium and
+   each screenshot must be non-blank (a page that failed to render is one colour).
 
 Usage: ``python .ci/check_docs.py docs/_build/html [--shots DIR]``; exit 1 on a problem.
 """
@@ -25,9 +25,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
-#: pages rendered in Chromium: the home page, one executed tutorial, and the pages of
-#: issue 48 (installation, FAQ, citing, methods, findings, benchmarks, the solvers'
-#: formulas)
+#: pages rendered in Chromium: the home page, one executed tutorial, the installation,
+#: FAQ, citing and methods pages, and pages of tables or formulas (findings,
+#: benchmarks, the solvers' formulas)
 RENDERED = (
     "index.html", "tutorials/kuhn.html", "installation.html", "faq.html", "citing.html",
     "methods.html", "findings.html", "benchmarks.html", "explanation/solvers.html",

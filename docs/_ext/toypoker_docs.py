@@ -247,11 +247,11 @@ def citation_page(cff: Path) -> str:
     year = str(data.get("date-released", ""))[:4]
     # a long title wraps inside its braces (BibTeX reads the line breaks as spaces), so
     # the entry fits the page without a horizontal scroll bar
-    title = textwrap.wrap(data["title"], width=64)
+    title = "\n             ".join(textwrap.wrap(data["title"], width=64))
     entry = [
         "@software{toypoker,",
         f"  author  = {{{authors}}},",
-        f"  title   = {{{title[0]}" + "".join(f"\n             {line}" for line in title[1:]) + "},",
+        f"  title   = {{{title}}},",
         f"  version = {{{data['version']}}},",
         f"  year    = {{{year}}},",
         "}",

@@ -38,9 +38,13 @@ solvers, kernels, curves, gamedefs and sweeps are imported on first use, so
 
 from typing import TYPE_CHECKING
 
+# the first of the package's modules to load: it arms Ctrl-C for the command line while
+# the heavy ones load (toypoker.errors)
+from toypoker.errors import ProfileError, SpecError, ToypokerError
+
+# isort: split
 from toypoker.engines import load_game
 from toypoker.engines.protocol import BestResponse, Evaluation
-from toypoker.errors import ProfileError, SpecError, ToypokerError
 from toypoker.evaluation import best_response, evaluate, nash_conv
 from toypoker.game import Game, InfoSet
 from toypoker.games import GAMES, canonical_spec

@@ -127,8 +127,11 @@ def solve(
         the run with :class:`~toypoker.engines.sharded.ShardLostError`, the state before
         the lost batch written to ``checkpoint``.
     **options
-        The method's typed options, e.g. the CFR schedule (``floor``, ``alpha``,
-        ``beta``, ``gamma``, ``alternating``, ``delay``, ``output``), ``epsilon``
+        ``engine="reference"`` runs the readable numpy passes of the game's layout
+        instead of its fused kernels (:class:`~toypoker.solvers.solver.Solver`'s
+        ``engine``); the rest are the method's typed options, e.g. the CFR schedule
+        (``floor``, ``alpha``, ``beta``, ``gamma``, ``alternating``, ``delay``,
+        ``output``), ``epsilon``
         for outcome sampling, ``pot``/``pot_min`` for ``enumerate``.  Unknown
         options and options the method does not read are errors.
 
