@@ -50,7 +50,7 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only the games whose spec contains this")
     args = parser.parse_args()
     load0 = os.getloadavg()
-    print(f"old: {args.old}; new: {NEW}; load before: {load0}\n")
+    print(f"old: the --old tree; new: this checkout's src; load before: {load0}\n")
     print("| game | layout | old s/it | new s/it | new/old |")
     print("|---|---|---:|---:|---:|")
     for spec in (g for g in LADDER if args.only in g):
