@@ -35,6 +35,7 @@ PACKAGE = Path(toypoker.__file__).parent
 FLOORS: dict[str, int] = {
     # 0 ground: no knowledge of games
     "errors": 0,
+    "lazy": 0,  # names a package imports on first use
     "checks": 0,  # argument checks of the public API (no knowledge of games)
     "frozen": 0,  # frozen records holding arrays: read-only copies, equality, pickling
     "spec": 0,

@@ -48,6 +48,7 @@ from toypoker.engines.protocol import BestResponse, Evaluation
 from toypoker.evaluation import best_response, evaluate, nash_conv
 from toypoker.game import Game, InfoSet
 from toypoker.games import GAMES, canonical_spec
+from toypoker.lazy import lazy_names
 from toypoker.profile import Profile
 from toypoker.result import Result, Stopped, TracePoint
 
@@ -76,15 +77,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    """A name of :data:`_LAZY`, imported from its module on first use."""
-    if name not in _LAZY:
-        raise AttributeError(f"module 'toypoker' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, {k: f"toypoker.{v}" for k, v in _LAZY.items()})
 
 
 def __dir__() -> list[str]:

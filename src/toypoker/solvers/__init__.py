@@ -31,7 +31,7 @@ and the kernels; never a study or a front end.
 
 from __future__ import annotations
 
-import importlib
+from toypoker.lazy import lazy_names
 
 #: names imported on first use (PEP 562): importing one method's module (``solvers.cfr``)
 #: does not load the registry and every other method
@@ -51,13 +51,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    """A name of :data:`_LAZY`, imported from its module on first use."""
-    if name not in _LAZY:
-        raise AttributeError(f"module 'toypoker.solvers' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from toypoker.engines.evaluation import vector_of
+from toypoker.engines.evaluation import evaluate, vector_of
 from toypoker.engines.protocol import BestResponse, Engine, Evaluation
 from toypoker.engines.rows import values as R
 from toypoker.engines.vectors import values as V
@@ -75,22 +75,8 @@ class ReferenceEngine:
         )
 
     def _exact_or_numpy(self, profile: Profile) -> Evaluation:
-        """The numpy passes of the game's layout (the deal table's or the hand vectors')."""
-        vg = vector_of(self.game)
-        if vg is None:
+        """The numpy passes of the game's layout (the deal table's, or the hand vectors'
+        of :func:`toypoker.engines.evaluation.evaluate`, which has no kernel)."""
+        if vector_of(self.game) is None:
             return R.evaluate(self.game, profile)
-        sigma = profile.probs if profile.exact else np.asarray(profile.probs, dtype=np.float64)
-        reach = V.reaches(vg, sigma)
-        values = tuple(V.expected_values(vg, sigma))
-        brs = [
-            BestResponse(p, *V.best_response_value(vg, sigma, p, reach=reach))
-            for p in range(self.game.n_players)
-        ]
-        br_values = tuple(b.value for b in brs)
-        gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
-        if not profile.exact:
-            values = tuple(float(x) for x in values)
-            br_values = tuple(float(x) for x in br_values)
-            gains = tuple(max(float(x), 0.0) for x in gains)
-        return Evaluation(values, br_values, gains, sum(gains[1:], gains[0]), tuple(brs),
-                          profile.exact)  # fmt: skip
+        return evaluate(self.game, profile)

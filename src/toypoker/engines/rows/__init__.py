@@ -25,7 +25,7 @@ Floor of profile and evaluate: may import the game and the ground only.
 
 from __future__ import annotations
 
-import importlib
+from toypoker.lazy import lazy_names
 
 #: names imported on first use (PEP 562): the numpy passes (:mod:`.values`) load without
 #: numba; the kernels compile with the first float computation that asks for them
@@ -43,13 +43,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str) -> object:
-    """A name of :data:`_LAZY`, imported from its module on first use."""
-    if name not in _LAZY:
-        raise AttributeError(f"module 'toypoker.engines.rows' has no attribute {name!r}")
-    value = getattr(importlib.import_module(_LAZY[name]), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_names(__name__, _LAZY)
 
 
 __all__ = [
