@@ -9,35 +9,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
+from tests.test_locks import _holder, _release  # another process holding a lock
 from toypoker.solvers.checkpoint import load_checkpoint
 
 K2 = "kuhn(players=2)"
-
-
-def _holder(path: Path, folder: bool) -> subprocess.Popen:
-    """Another process that holds the run lock of ``path`` until its stdin closes."""
-    code = textwrap.dedent(f"""
-        import sys
-        from toypoker.locks import run_lock
-        with run_lock({str(path)!r}, "thing", folder={folder}):
-            print("locked", flush=True)
-            sys.stdin.read()
-    """)
-    proc = subprocess.Popen(
-        [sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
-    )
-    assert proc.stdout.readline() == "locked\n"
-    return proc
-
-
-def _release(proc: subprocess.Popen) -> None:
-    proc.stdin.close()
-    assert proc.wait(60) == 0
 
 
 # ------------------------------------------------------------- reused paths

@@ -80,13 +80,7 @@ def evaluate(game: Game, profile: Profile) -> Evaluation:
     for p in range(game.n_players):
         value, choice = V.best_response_value(vg, sigma, p, reach=reach)
         brs.append(BestResponse(p, value, choice))
-    br_values = tuple(br.value for br in brs)
-    gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
-    if not profile.exact:
-        values = tuple(float(x) for x in values)
-        br_values = tuple(float(x) for x in br_values)
-        gains = tuple(max(float(x), 0.0) for x in gains)
-    return Evaluation(values, br_values, gains, sum(gains[1:], gains[0]), tuple(brs), profile.exact)
+    return Evaluation.of(values, tuple(brs), profile.exact)
 
 
 def nash_conv(game: Game, profile: Profile) -> object:

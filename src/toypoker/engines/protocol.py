@@ -164,6 +164,20 @@ class Evaluation:
     exact: bool
     team: TeamEvaluation | None = None
 
+    @classmethod
+    def of(cls, values: tuple, best_responses: tuple[BestResponse, ...], exact: bool
+           ) -> Evaluation:  # fmt: skip
+        """The evaluation of a profile from its players' values and best responses:
+        gains ``br - value`` (floats clipped at 0, rounding) and their sum, NashConv."""
+        br_values = tuple(br.value for br in best_responses)
+        gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
+        if not exact:
+            values = tuple(float(x) for x in values)
+            br_values = tuple(float(x) for x in br_values)
+            gains = tuple(max(float(x), 0.0) for x in gains)
+        return cls(values, br_values, gains, sum(gains[1:], gains[0]), tuple(best_responses),
+                   exact)  # fmt: skip
+
     @property
     def max_gain(self) -> object:
         """The largest gain of one player by deviating."""

@@ -386,14 +386,7 @@ def evaluate(game: Game, profile: Profile | np.ndarray) -> Evaluation:
     values = tuple(root_value(game, vals[p]) for p in range(game.n_players))
     reach = reaches(game, eprob)
     brs = tuple(best_response(game, sigma, p, reach, eprob) for p in range(game.n_players))
-    br_values = tuple(br.value for br in brs)
-    gains = tuple(b - v for b, v in zip(br_values, values, strict=True))
-    if not profile.exact:
-        values = tuple(float(x) for x in values)
-        br_values = tuple(float(x) for x in br_values)
-        gains = tuple(max(float(x), 0.0) for x in gains)
-    nash_conv = sum(gains[1:], gains[0])
-    return Evaluation(values, br_values, gains, nash_conv, brs, profile.exact)
+    return Evaluation.of(values, brs, profile.exact)
 
 
 def nash_conv(game: Game, profile: Profile | np.ndarray) -> object:
