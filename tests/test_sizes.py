@@ -34,8 +34,6 @@ KERNELS: dict[str, str] = {
 
 #: being edited by another engineer (issue 46): split next
 EDITING: dict[str, str] = {
-    "cli/common.py": "being edited; split next",
-    "cli/solve.py": "being edited; split next",
     "cli/collusion.py:table7": "being edited; split next",
     "cli/collusion.py:tmecor": "being edited; split next",
     "cli/detect.py:detect": "being edited; split next",

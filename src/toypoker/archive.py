@@ -235,6 +235,16 @@ def _probs(zf: zipfile.ZipFile, meta: dict, game: Game, path: object) -> np.ndar
     return _read_npy(zf, "probs.npy", game.n_sigma, np.floating).astype(np.float64)
 
 
+def save_profile(profile: Profile, path: str | Path) -> None:
+    """Write a profile as JSON (streamed: :meth:`~toypoker.profile.Profile.write_json`),
+    or as the compact archive for a name ending in ``.npz``: what :func:`load_profile`
+    reads back."""
+    if is_archive(path):
+        write_archive(path, profile)
+    else:
+        profile.write_json(path)
+
+
 def load_profile(path: str | Path, game: Game, *, exact: bool | None = None) -> Profile:
     """Read a profile file of either format (``tp.load_profile``): JSON
     (:meth:`~toypoker.profile.Profile.to_json`, ``toypoker solve -o p.json``, or a result

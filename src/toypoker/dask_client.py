@@ -89,6 +89,15 @@ def quiet_distributed() -> None:
         log.propagate = False
 
 
+def quiet_client_logs() -> None:
+    """From now on the client's logger (``distributed.client``) logs nothing: its
+    reconnection attempts after a lost scheduler print tracebacks, while the caller
+    reports the loss in one line.  Workers and schedulers log as before."""
+    log = logging.getLogger("distributed.client")
+    log.setLevel(logging.CRITICAL + 1)
+    log.propagate = False
+
+
 def machine_cpus() -> int:
     """The CPUs this process may run on (its affinity, else the machine's count)."""
     n = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

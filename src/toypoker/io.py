@@ -4,7 +4,9 @@ complete or absent; a link, a pipe or a device is written, never replaced)."""
 from __future__ import annotations
 
 import contextlib
+import csv
 import glob
+import io
 import os
 import shutil
 import signal
@@ -12,7 +14,7 @@ import stat
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO
 
@@ -159,6 +161,16 @@ def atomic_write_bytes(path: str | Path, data: bytes) -> None:
 
 def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def csv_text(rows: Sequence[Sequence[object]], path: str | Path | None = None) -> str:
+    """``rows`` as CSV text, also written (atomically) to ``path`` when given."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    text = buf.getvalue()
+    if path is not None:
+        atomic_write_text(path, text)
+    return text
 
 
 def read_text_limited(path: str | Path, limit: int, what: str) -> str:

@@ -47,6 +47,10 @@ def test_table7_prints_table(cli):
     assert "team P1+P2 (win sharing)" in flat and "team AB" not in flat  # the default team
     assert "P3 (out)" in out and "P1 (team)" in out and "C (out)" not in out
     assert "strong team P2+P3: value in [" in out  # a placement of the team
+    # the merged game solves only the strong profiles: said above the strong table only
+    strong, weak = flat.split("Weak collusion payoffs")
+    assert "strong collusion: the merged team's equilibrium" in strong
+    assert "merged team's equilibrium" not in weak.split("NashConv of the equilibria")[0]
 
 
 @pytest.mark.parametrize(

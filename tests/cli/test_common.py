@@ -109,15 +109,6 @@ def test_read_only_folder(one_line_error, tmp_path):
 
 
 # ------------------------------------------------------------------ helpers
-def test_window_must_be_finite_and_ordered():
-    from toypoker.errors import ToypokerError
-
-    assert common.window("0.5:20", "--pot") == (0.5, 20.0)
-    for bad in ["1:inf", "nan:2", "3:1", "1:1", "x"]:
-        with pytest.raises(ToypokerError):
-            common.window(bad, "--pot")
-
-
 def test_resume_hint_keeps_every_option_and_replaces_resume(monkeypatch):
     monkeypatch.setattr(
         common,

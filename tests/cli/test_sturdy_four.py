@@ -177,3 +177,55 @@ def test_json_an_older_version_wrote_under_a_npz_name_is_read(cli, tmp_path, wha
     code, out, err = cli("eval", K2, old, "--json")
     assert code == 0, err
     assert json.loads(out)["nash_conv"] > 0
+
+
+@pytest.mark.slow  # a scheduler, a worker and a sharded solve in processes of their own
+def test_a_killed_live_scheduler_is_named_in_one_line(tmp_path):
+    """Before: killing a ``tcp://`` scheduler mid-run printed distributed's reconnection
+    traceback and blamed a worker ("shard 0 on dask worker ... failed").  Now, against a
+    real scheduler killed with SIGKILL: one line naming the scheduler, no traceback, the
+    checkpoint kept and the resume command printed."""
+    import re
+    import signal
+    import socket
+    import time
+
+    from tests.cli.conftest import toypoker_process
+
+    with socket.socket() as s:  # a free port
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    address = f"tcp://127.0.0.1:{port}"
+    dask = [sys.executable, "-m", "distributed.cli"]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    scheduler = subprocess.Popen(
+        [*dask[:2], "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port",
+         str(port), "--no-dashboard"], **quiet)  # fmt: skip
+    worker = subprocess.Popen(
+        [*dask[:2], "distributed.cli.dask_worker", address, "--nthreads", "1",
+         "--no-dashboard"], **quiet)  # fmt: skip
+    proc = None
+    try:
+        proc = toypoker_process(
+            "solve", "rhode_island(ranks=3,suits=4)", "--iterations", "100000000",
+            "--checkpoint", "ck.npz", "--no-table", "--scheduler", address,
+            cwd=tmp_path, env={"TOYPOKER_PROGRESS_EVERY": "0"},
+        )  # fmt: skip
+        t0 = time.monotonic()
+        seen = ""
+        while not re.search(r"cfr\+ rhode_island.*: [1-9]\d*/", seen):
+            assert proc.poll() is None, proc.stderr.read()
+            assert time.monotonic() - t0 < 240, seen
+            seen += proc.stderr.readline()
+        scheduler.send_signal(signal.SIGKILL)
+        _, err = proc.communicate(timeout=180)
+    finally:
+        for p in (proc, worker, scheduler):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()
+    lines = [ln for ln in (seen + err).splitlines() if ln.strip()]
+    assert proc.returncode not in (0, 130) and "Traceback" not in err, err
+    assert lines[-1].startswith(f"toypoker: error: the dask scheduler at {address} went away"), err
+    assert "worker" not in lines[-1].split("; resume with:")[0], lines[-1]
+    assert "--resume ck.npz" in lines[-1] and (tmp_path / "ck.npz").stat().st_size > 0

@@ -52,15 +52,15 @@ def test_exact_tables_print_short_fractions_and_decimals_by_default():
 @pytest.mark.parametrize("width", [40, 200])
 def test_the_seed_spread_prints_every_number_on_a_narrow_terminal(monkeypatch, width):
     # before (issue 35 audit): at COLUMNS=40 `solve --seeds` cut its cells to "-0.0…"
-    from toypoker.cli import solve as cli_solve
+    from toypoker.cli import seeds as cli_seeds
 
     console = Console(file=io.StringIO(), width=width, color_system=None)
-    monkeypatch.setattr(cli_solve, "out", console)
+    monkeypatch.setattr(cli_seeds, "out", console)
     values = [{"player": 1, "mean": -0.048521, "std": 0.009881, "min": -0.061771, "max": -0.038052}]
     varying = [{"infoset": "P1:2:kb", "action": "c", "min": 0.5151, "max": 0.8, "mean": 0.6543}]
     summary = {"nash_conv": {"max": 0.173, "mean": 0.127}, "values": values,
                "varying_infosets": varying}  # fmt: skip
-    cli_solve._print_spread(load_game("kuhn(players=2)"), "es-mccfr", 3, summary)
+    cli_seeds._print_spread(load_game("kuhn(players=2)"), "es-mccfr", 3, summary)
     text = console.file.getvalue()
     assert max(len(line) for line in text.splitlines()) <= width
     for cell in ("-0.04852", "0.00988", "-0.06177", "-0.03805", "0.515", "0.800", "0.654"):

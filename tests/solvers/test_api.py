@@ -15,7 +15,6 @@ from toypoker.solvers.analysis import (
     MethodRun,
     compare,
     deviations,
-    seed_spread,
     time_to_target,
 )
 
@@ -163,14 +162,8 @@ def test_corrupt_state_is_never_written_over_a_good_checkpoint(tmp_path, game):
     assert ck.read_bytes() == before and load_checkpoint(ck).state.iteration == 5
 
 
-def test_seed_spread_and_compare_and_deviations(game):
+def test_compare_and_deviations(game):
     g = game("kuhn(players=3)")
-    spread = seed_spread(g, "es-mccfr", 3, iterations=100)
-    d = spread.to_json_dict()
-    assert [r["seed"] for r in d["runs"]] == [0, 1, 2] and d["seeds"] == 3
-    assert spread.to_csv().splitlines()[0] == "seed,nash_conv,value_P1,value_P2,value_P3"
-    with pytest.raises(ToypokerError, match="deterministic"):
-        seed_spread(g, "cfr+", 2)
     cmp = compare(g, ["cfr+", "lp"], seconds=0.3)
     assert [r.method for r in cmp.runs] == ["cfr+"] and cmp.skipped[0][0] == "lp"
     assert cmp.interrupted is None

@@ -96,5 +96,11 @@ def test_a_lost_scheduler_is_named_not_a_worker():
     err = kernel._lost(0, "step", OSError("Stream is closed"))
     assert str(err).startswith("the dask scheduler at tcp://h:8786 went away mid-run (step:")
     assert "worker" not in str(err)
-    client.status = "running"
+    # a running client whose scheduler still listens: the worker is the one lost
+    client.status, client.scheduler.address = "running", "inproc://scheduler"
     assert "shard 0 on dask worker tcp://w:1 failed" in str(kernel._lost(0, "step", OSError()))
+    # running, but nothing listens at its tcp:// address any more: the scheduler again
+    # (a killed scheduler, before the client notices; tests/cli/test_sturdy_four.py)
+    client.scheduler.address = "tcp://127.0.0.1:1"
+    lost = str(kernel._lost(0, "x", OSError()))
+    assert "the dask scheduler at tcp://127.0.0.1:1 went away" in lost

@@ -7,7 +7,7 @@ was computed, prints the command that resumes it and exits with 130.  Every
 command takes ``--json``.
 
 Each command group lives in its own module and only parses, calls the library
-and prints: :mod:`.games` (games, info), :mod:`.solve` (solve, compare),
+and prints: :mod:`.games` (games, info), :mod:`.solve` (solve), :mod:`.compare` (compare),
 :mod:`.evaluate` (eval, verify), :mod:`.literature`, :mod:`.equilibria`,
 :mod:`.trace`, :mod:`.export`, :mod:`.acpc` (import-acpc), :mod:`.dynamics`,
 :mod:`.detect`, :mod:`.collusion`, :mod:`.reproduce`, :mod:`.sweep`;
@@ -51,7 +51,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
              "Sizes of a compiled game: players, deals, public nodes, infosets, terminals."),
     "solve": ("solve", "solve",
               "Solve a game (CFR+ by default) and print the strategy, values and NashConv."),
-    "compare": ("solve", "compare", "Run several methods for the same time and plot NashConv "
+    "compare": ("compare", "compare", "Run several methods for the same time and plot NashConv "
                 "against time (log-log)."),
     "eval": ("evaluate", "eval_", "Expected values, best-response gains and NashConv of a "
              "profile."),

@@ -8,7 +8,8 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from toypoker.cli.common import JsonOpt, check_readable, out, print_json
+from toypoker.cli.checks import check_readable
+from toypoker.cli.common import JsonOpt, out, print_json
 from toypoker.interop.acpc import MAX_GAMEDEF_BYTES, load_gamedef
 from toypoker.io import read_text_limited
 

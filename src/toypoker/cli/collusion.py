@@ -10,22 +10,18 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
+from toypoker.cli.checks import at_least, check_figure, check_file, check_readable, positive
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
     SpecArg,
     StrongSolveOpt,
-    at_least,
-    check_figure,
-    check_file,
-    check_readable,
     err,
     interrupted,
     new_app,
     num,
     out,
     plot_option,
-    positive,
     print_json,
     seat_names,
     stopped_name,
@@ -40,6 +36,7 @@ from toypoker.collusion import (
     collusion_table_from,
     solve_collusion_profiles,
 )
+from toypoker.collusion.table7 import STRONG_MERGED
 from toypoker.errors import ToypokerError
 from toypoker.games import canonical_spec
 from toypoker.games.collusion import Team, placements, seat_digits
@@ -253,9 +250,10 @@ def table7_tables(t: CollusionTable) -> list[Table]:
             note = ("team-optimal: the team's value split equally between its members "
                     "(with pot sharing a member's own payoff may differ); the outsider "
                     "gets minus the team's value")  # fmt: skip
+        how = t.how if strength == "strong" else t.how.replace(STRONG_MERGED, "")
         tab = Table(
             title=f"{strength.capitalize()} collusion payoffs, {t.spec}, team {names} "
-            f"({t.sharing} sharing), averaged over {n} seat rotations; {t.how}",
+            f"({t.sharing} sharing), averaged over {n} seat rotations; {how}",
             title_justify="left",
             caption=note,
             caption_justify="left",

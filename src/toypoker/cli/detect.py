@@ -9,19 +9,16 @@ import numpy as np
 import typer
 from rich.table import Table
 
+from toypoker.cli.checks import at_least, check_figure, check_readable, positive
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
     SpecArg,
     StrongSolveOpt,
-    at_least,
-    check_figure,
-    check_readable,
     interrupted,
     out,
     plain,
     plot_option,
-    positive,
     print_json,
     stopped_name,
 )

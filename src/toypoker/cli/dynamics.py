@@ -11,21 +11,23 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from toypoker.cli.common import (
-    Bar,
-    JsonOpt,
+from toypoker.cli.checks import (
     at_least,
     at_most,
     check_file,
     check_folder,
     floats,
     integers,
+    positive,
+)
+from toypoker.cli.common import (
+    Bar,
+    JsonOpt,
     interrupted,
     new_app,
     out,
     out_dir_option,
     plain,
-    positive,
     print_json,
     resume_hint,
 )

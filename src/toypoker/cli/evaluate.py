@@ -11,19 +11,18 @@ import typer
 from rich.table import Table
 
 from toypoker.archive import read_profile, reads_as_archive
+from toypoker.cli.checks import check_readable, positive
 from toypoker.cli.common import (
     FractionsOpt,
     JsonOpt,
     MilpSecondsOpt,
     SpecArg,
     TeamOpt,
-    check_readable,
     err,
     milp_option,
     num,
     one_line,
     out,
-    positive,
     print_json,
 )
 from toypoker.cli.layouts import build_on_layout

@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from toypoker.cli.common import JsonOpt, SpecArg, check_file, err, output_option, print_json
+from toypoker.cli.checks import check_file
+from toypoker.cli.common import JsonOpt, SpecArg, err, output_option, print_json
 from toypoker.errors import ToypokerError
 from toypoker.games import load_rows
 from toypoker.interop.acpc import to_gamedef

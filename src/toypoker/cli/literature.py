@@ -9,11 +9,10 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from toypoker.cli.checks import at_least, check_file, temp_checkpoint
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
-    at_least,
-    check_file,
     emit,
     interrupted,
     new_app,
@@ -21,7 +20,6 @@ from toypoker.cli.common import (
     output_option,
     print_json,
     resume_hint,
-    temp_checkpoint,
 )
 from toypoker.errors import ToypokerError
 from toypoker.interrupts import caused_by_interrupt

@@ -18,11 +18,10 @@ import typer
 
 from toypoker import report
 from toypoker.cli import common
+from toypoker.cli.checks import at_least, check_folder
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
-    at_least,
-    check_folder,
     err,
     interrupted,
     out,
@@ -67,11 +66,13 @@ def run_in_process(main: Callable[[list[str]], int], argv: Sequence[str]) -> dic
     """
     saved = list(common.ARGV)
     out, tee = io.StringIO(), _Tee(sys.stderr)
+    common.NESTED = True  # an interrupt is reproduce's to report, with its resume command
     try:
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(tee):
             rc = main(list(argv))
     finally:
         common.ARGV[:] = saved
+        common.NESTED = False
     if rc == common.INTERRUPTED:
         raise KeyboardInterrupt
     if rc not in (0, 1):

@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
-import json
 from fractions import Fraction
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
-from toypoker.archive import is_archive, write_archive
+from toypoker.archive import save_profile
+from toypoker.cli.checks import (
+    at_least,
+    at_most,
+    check_distinct,
+    check_file,
+    check_readable,
+    non_negative,
+    positive,
+    temp_checkpoint,
+)
 from toypoker.cli.common import (
     Bar,
     FractionsOpt,
@@ -21,35 +29,23 @@ from toypoker.cli.common import (
     SpecArg,
     Stage,
     TeamOpt,
-    at_least,
-    at_most,
-    check_distinct,
-    check_figure,
-    check_file,
-    check_readable,
-    emit,
     err,
     hold,
     interrupted,
     milp_option,
-    non_negative,
     num,
     one_line,
     out,
     output_option,
-    plain,
-    plot_option,
-    positive,
     print_json,
     resume_hint,
     said,
     stopped_name,
-    temp_checkpoint,
 )
 from toypoker.cli.layouts import build_on_layout
-from toypoker.cli.tables import WrappedColumns, strategy_table, team_lines, team_of, values_table
+from toypoker.cli.seeds import solve_seeds
+from toypoker.cli.tables import strategy_table, team_lines, team_of, values_table
 from toypoker.dask_client import local_workers
-from toypoker.engines import load_game
 from toypoker.engines.evaluation import VectorEvaluation
 from toypoker.engines.registry import layout_for, team_gain_note
 from toypoker.engines.sharded import ShardLostError, shard_bytes
@@ -59,17 +55,13 @@ from toypoker.game import Game
 from toypoker.games.collusion import Team
 from toypoker.io import size_text
 from toypoker.locks import run_lock
-from toypoker.plots import plot_convergence
-from toypoker.profile import Profile
 from toypoker.result import Result
 from toypoker.solvers import solve as solve_game
-from toypoker.solvers.analysis import Comparison, MethodRun, SeedSpread, time_to_target
-from toypoker.solvers.analysis import compare as compare_methods
 from toypoker.solvers.checkpoint import checkpoint_head, refuse_reuse
 from toypoker.solvers.registry import get_method
+from toypoker.solvers.seeds import seeded
 from toypoker.spec import parse_value
 
-COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
 DEFAULT_ITERATIONS = 2000  # the budget when neither a budget nor a target is given
 TABLE_INFOSETS = 2000  # more infosets than this: no strategy table (-o or --csv writes them)
 MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion would hang
@@ -170,15 +162,6 @@ def vector_values(res: Result | VectorEvaluation) -> SimpleNamespace:
     )
 
 
-def save_profile(profile: Profile, path: Path) -> None:
-    """Write a profile as JSON (streamed: :meth:`~toypoker.profile.Profile.write_json`),
-    or as the compact archive for a name ending in ``.npz`` (:mod:`toypoker.archive`)."""
-    if is_archive(path):
-        write_archive(path, profile)
-    else:
-        profile.write_json(path)
-
-
 def value_text(res: object) -> str:
     """The value for the summary line: an exact method's, or -- a two-player zero-sum
     game -- player 1's value bracketed by the two best responses
@@ -204,11 +187,6 @@ def method_options(items: list[str]) -> dict[str, object]:
             v = int(v) if v.denominator == 1 else float(v)
         out[key.strip()] = v
     return out
-
-
-def seeded(path: Path | None, seed: int) -> Path | None:
-    """``p.json`` -> ``p-seed3.json``: the file of one seed of a ``--seeds`` batch."""
-    return None if path is None else path.with_name(f"{path.stem}-seed{seed}{path.suffix}")
 
 
 def solve(
@@ -386,7 +364,7 @@ def solve(
     if seeds > 1:
         base = checkpoint or resume or temp_checkpoint("seeds")
         kw_seeds = {**kw, "team": the_team or False, **milp_option(milp_seconds)}
-        _solve_seeds(
+        solve_seeds(
             g, method, seeds, seed or 0, kw_seeds, output, csv, result, base, resume, json_
         )
         if checkpoint is None and resume is None:
@@ -533,235 +511,3 @@ def _merge_hint(g: Game, message: str) -> str:
         f"this method is for two-player games and {g.n_players} players remain: give the spec "
         f"merge=true to solve the strong team {team.digits} as one player (a two-player game)"
     )
-
-
-def _solve_seeds(
-    g: Game,
-    method: str,
-    seeds: int,
-    first: int,
-    kw: dict,
-    output: Path | None,
-    csv: Path | None,
-    result: Path | None,
-    base: Path,
-    resume: Path | None,
-    json_: bool,
-) -> None:
-    """Run seeds ``first .. first + seeds - 1`` (each checkpointed beside ``base``) and
-    summarise the spread of the solutions (the experiment behind Szafron et al.'s family);
-    with a team (``kw["team"]``), each seed's team evaluation.
-    One Ctrl-C stops the batch; ``--resume`` continues every seed where it stopped.
-    On the vector layout (``pcs-cfr+``) the hand vectors are built once for all seeds,
-    each seed its own rng."""
-
-    game = g
-    runs = []
-    with Bar(f"{method} {game.spec}: seeds", seeds) as bar:
-        for k in range(seeds):
-            s = first + k
-            previous = seeded(resume, s)
-            if previous is not None and not previous.exists():
-                previous = None
-            r = solve_game(
-                g, method=method, seed=s, checkpoint=seeded(base, s), resume=previous, **kw
-            )
-            if stopped_name(r.stopped) == "interrupted":
-                if not seeded(base, s).exists():  # a scratch state that could not be written
-                    raise interrupted(f"seed {s} stopped; states not kept", None)
-                raise interrupted(
-                    f"seed {s} stopped after {r.iterations} iterations ({k} of {seeds} seeds "
-                    f"done); states saved as {seeded(base, s).name} etc. in {base.parent}",
-                    resume_hint(drop=("--resume",), add=("--resume", str(base))),
-                )
-            if output:
-                save_profile(r.profile, seeded(output, s))
-            if csv:
-                r.profile.to_csv(seeded(csv, s))
-            runs.append(r)
-            bar.update(k + 1)
-    summary = plain(SeedSpread.from_runs(game, method, kw["iterations"], runs).to_json_dict())
-    if runs[0].solved_as is not None:
-        summary["solved_as"] = runs[0].solved_as
-    if kw.get("team"):  # each seed's team evaluation
-        summary["team"] = [{"seed": r.seed, **plain(r.team.to_dict())} for r in runs if r.team]
-    if emit(summary, result, json_):
-        return
-    _print_spread(game, method, seeds, summary)
-    if runs[0].solved_as is not None:
-        out.print(f"solved as the merged team: {runs[0].solved_as}")
-    aim = kw["target_nash_conv"] if kw["target_nash_conv"] is not None else kw["target_max_gain"]
-    for r in runs:
-        if r.team is not None:
-            out.print(*(f"seed {r.seed}: {line}" for line in team_lines(r.team, aim)), sep="\n")
-    if output or csv:
-        said(f"profiles written as {seeded(output or csv, first)} ... (one per seed)")
-    if result:
-        said(f"seed summary written to {result}")
-
-
-def _print_spread(g: Game, method: str, seeds: int, summary: dict) -> None:
-    """The seeds' spread: values, then the infosets that vary (columns wrapped to the
-    terminal, never cut: :class:`~toypoker.cli.tables.WrappedColumns`)."""
-    nc = summary["nash_conv"]
-    stats = ["mean", "std", "min", "max"]
-    out.print(
-        WrappedColumns(
-            f"{seeds} seeds of {method} on {g.spec}: expected values",
-            f"NashConv: max {nc['max']:.3g}, mean {nc['mean']:.3g}",
-            "player",
-            stats,
-            [(f"P{v['player']}", [f"{v[k]:.5f}" for k in stats]) for v in summary["values"]],
-            "statistics",
-        )
-    )
-    out.print(
-        WrappedColumns(
-            "Infosets whose strategy varies across seeds (P of the last action)",
-            None,
-            "infoset",
-            ["action", "min", "max", "mean"],
-            [
-                (
-                    item["infoset"],
-                    [item["action"], *(f"{item[k]:.3f}" for k in ("min", "max", "mean"))],
-                )
-                for item in summary["varying_infosets"]
-            ],
-            "columns",
-        )
-    )
-
-
-# ------------------------------------------------------------------ compare
-def compare(
-    spec: SpecArg,
-    methods: Annotated[
-        str, typer.Option(help="Comma-separated methods.")
-    ] = "cfr,cfr+,dcfr,lcfr,pcfr+,dcfr+,pdcfr+,fp,es-mccfr,os-mccfr",
-    seconds: Annotated[float, typer.Option(help="Time budget of each method.")] = 8.0,
-    seed: Annotated[int, typer.Option(help="Seed of the sampling methods.")] = 0,
-    plot: Annotated[Path | None, plot_option("Plot file (PNG); default compare-<game>.png")] = None,
-    result: Annotated[
-        Path | None, typer.Option(help="Write all traces as JSON (also on Ctrl-C).")
-    ] = None,
-    resume: Annotated[
-        Path | None, typer.Option(help="Keep the methods finished in this --result JSON.")
-    ] = None,
-    json_: JsonOpt = False,
-) -> None:
-    """Run several methods for the same time and plot NashConv against time (log-log)."""
-
-    names = [m.strip() for m in methods.split(",") if m.strip()]
-    if not names:
-        raise ToypokerError("--methods names no method")
-    for n in names:
-        method_of(n)
-    positive("--seconds", seconds)
-    at_least("--seed", seed, 0)
-    check_figure(plot)
-    check_file(result, "--result")
-    g = load_game(spec)
-    plot = plot or Path(f"compare-{g.name}-{g.n_players}p.png")
-    check_figure(plot)
-    done = _previous_runs(resume, g.spec, seconds) if resume else {}
-    with _MethodBars(g) as bars:
-        cmp = compare_methods(
-            g, names, seconds=seconds, seed=seed, target=COMPARE_TARGET, progress=bars,
-            done=done,
-        )  # fmt: skip
-    if not cmp.runs and cmp.interrupted is None:
-        reasons = "; ".join(f"{m}: {why}" for m, why in cmp.skipped)
-        raise ToypokerError(f"no method of --methods applies to {g.spec} ({reasons})")
-    for m, why in cmp.skipped:
-        err.print(f"skipping {m}: {why}", highlight=False, markup=False, soft_wrap=True)
-    if cmp.interrupted is not None:
-        saved = result or Path(f"compare-{g.name}-{g.n_players}p.json")
-        emit(_compare_data(cmp, plot), saved, False)
-        raise interrupted(
-            f"{cmp.interrupted} cut (not reported); {len(cmp.runs)} finished "
-            f"methods saved in {saved}",
-            resume_hint(
-                drop=("--resume", "--result"),
-                add=("--result", str(saved), "--resume", str(saved)),
-            ),
-        )
-    plot_convergence(cmp.runs, plot, title=f"{g.spec}: NashConv against time")
-    data = _compare_data(cmp, plot)
-    if emit(plain(data), result, json_):
-        return
-    t = Table(title=f"{g.spec}: {seconds:g} s per method", title_justify="left")
-    for c in ["method", "iterations", "s/iteration", "final NashConv", "time to 1e-3"]:
-        t.add_column(c, justify="right")
-    for r in cmp.runs:
-        to_target = time_to_target(r, COMPARE_TARGET)
-        one = get_method(r.method).one_shot  # the LP: one solve, its time in the last column
-        t.add_row(
-            r.method,
-            "one solve" if one else str(r.iterations),
-            "-" if one else f"{r.seconds / max(r.iterations, 1):.3g}",
-            f"{r.nash_conv:.3g}",
-            "-" if to_target is None else f"{to_target:.2f} s",
-        )
-    out.print(t)
-    said(f"plot written to {plot}")
-    if result:
-        said(f"results written to {result}")
-
-
-class _MethodBars:
-    """A progress bar per method of a comparison: ``progress(method, t, nash_conv)``;
-    a one-shot method (the LP) shows a spinner while it solves (:class:`Stage`)."""
-
-    def __init__(self, game: Game):
-        self.game, self.name, self.last = game, "", None
-        self.bar: Bar | Stage | None = None
-
-    def __enter__(self) -> _MethodBars:
-        return self
-
-    def __call__(self, name: str, t: int, nc: float | None) -> None:
-        if name != self.name:
-            self.close()
-            self.name, self.last = name, None
-            if get_method(name).one_shot:
-                self.bar = Stage(f"{name} {self.game.spec}: solving")
-            else:
-                self.bar = Bar(f"{name} {self.game.spec}", None, fields=("NashConv",))
-            self.bar.__enter__()
-        if nc is not None:
-            self.last = nc
-        if isinstance(self.bar, Bar):
-            self.bar.update(t, NashConv="-" if self.last is None else f"{self.last:.3g}")
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
-            self.bar = None
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-def _compare_data(cmp: Comparison, plot: Path) -> dict:
-    """What ``compare --json`` prints and ``--result`` holds (``--resume`` reads it)."""
-    rows = [
-        {**r.to_json_dict(), "seconds_to_1e-3": time_to_target(r, COMPARE_TARGET)} for r in cmp.runs
-    ]
-    return {
-        "game": cmp.game.spec, "seconds": cmp.seconds, "seed": cmp.seed, "plot": str(plot),
-        "methods": rows,
-    }  # fmt: skip
-
-
-def _previous_runs(path: Path, spec: str, seconds: float) -> dict[str, MethodRun]:
-    """The finished methods of an earlier (interrupted) ``compare --result`` file."""
-    try:
-        data = json.loads(path.read_text())
-        rows = {row["method"]: MethodRun.from_json_dict(row) for row in data["methods"]}
-        same = data["game"] == spec and data["seconds"] == seconds
-    except (OSError, ValueError, KeyError, TypeError, ToypokerError) as exc:
-        raise ToypokerError(f"cannot read compare results {path}: {exc}") from exc
-    if not same:
-        raise ToypokerError(f"{path} compares {data['game']} for {data['seconds']} s, not this")
-    return rows

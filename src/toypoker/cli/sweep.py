@@ -9,11 +9,10 @@ from typing import Annotated
 
 import typer
 
+from toypoker.cli.checks import at_least, check_folder
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
-    at_least,
-    check_folder,
     interrupted,
     one_line,
     out,

@@ -10,22 +10,17 @@ import numpy as np
 import typer
 from rich.table import Table
 
+from toypoker.cli.checks import at_least, check_folder, check_readable, floats, positive, window
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
     SpecArg,
-    at_least,
-    check_folder,
-    check_readable,
-    floats,
     interrupted,
     one_line,
     out,
     out_dir_option,
-    positive,
     print_json,
     resume_hint,
-    window,
 )
 from toypoker.continuation import figures
 from toypoker.continuation.crossings import multiplicity, system_for

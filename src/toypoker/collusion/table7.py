@@ -446,8 +446,13 @@ def solve_collusion_profiles(
     if target_nash_conv is not None:
         how += f", stopped at NashConv {target_nash_conv:g}"
     if merged:
-        how += "; strong collusion: the merged team's equilibrium"
+        how += STRONG_MERGED
     return CollusionProfiles(base, t.seats, sharing, how, sigma, prints, measured)
+
+
+STRONG_MERGED = "; strong collusion: the merged team's equilibrium"
+"""The end of a ``how`` whose strong profiles are the merged game's: said only under the
+strong table (:func:`toypoker.cli.collusion.table7_tables`)."""
 
 
 def collusion_table_from(

@@ -34,14 +34,21 @@ it while it sends that piece.
 from __future__ import annotations
 
 import contextlib
+import socket
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
 
-from toypoker.dask_client import close_client, open_client, quiet_distributed
+from toypoker.dask_client import (
+    close_client,
+    open_client,
+    quiet_client_logs,
+    quiet_distributed,
+)
 from toypoker.engines.vectors.kernel import vector_kernel
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.engines.vectors.pieces import Piece, cut_piece, segment_actions
@@ -64,16 +71,45 @@ def _workers(client: Any, wait: float = 30.0) -> list[str]:
 
 
 def _scheduler_gone(client: Any) -> bool:
-    """Whether ``client`` has lost its scheduler (its status is no longer ``running``, or
-    its connection to the scheduler is closed)."""
+    """Whether ``client`` has lost its scheduler: its status is no longer ``running``, its
+    connection to the scheduler is closed, or nothing listens at a ``tcp://`` scheduler's
+    address any more (a killed scheduler: the client may not have noticed yet when a
+    shard's call fails first)."""
     if getattr(client, "status", "running") != "running":
         return True
     comm = getattr(getattr(client, "scheduler_comm", None), "comm", None)
     closed = getattr(comm, "closed", None)
     try:
-        return bool(closed()) if callable(closed) else False
+        if callable(closed) and closed():
+            return True
     except Exception:  # noqa: BLE001 - a connection that cannot say is not one to trust
         return True
+    address = getattr(getattr(client, "scheduler", None), "address", None)
+    return isinstance(address, str) and not _listening(address)
+
+
+def _scheduler_gone_soon(client: Any, wait: float = 3.0) -> bool:
+    """:func:`_scheduler_gone`, asked again for up to ``wait`` seconds: a shard's call can
+    fail an instant before the client sees its scheduler's connection close."""
+    end = time.monotonic() + wait
+    while not _scheduler_gone(client):
+        if time.monotonic() >= end:
+            return False
+        time.sleep(0.2)
+    return True
+
+
+def _listening(address: str, timeout: float = 2.0) -> bool:
+    """Whether a ``tcp://host:port`` address accepts a connection (other addresses: assumed
+    so; nothing is sent)."""
+    if not address.startswith("tcp://"):
+        return True
+    host, _, port = address[len("tcp://") :].rpartition(":")
+    try:
+        with socket.create_connection((host.strip("[]"), int(port)), timeout=timeout):
+            return True
+    except (OSError, ValueError):
+        return False
 
 
 class ShardLostError(ToypokerError):
@@ -260,7 +296,7 @@ class ShardedKernel:
         is the scheduler that went away (then no worker is blamed)."""
         quiet_distributed()  # what distributed logs of the loss is not the user's news
         reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
-        if _scheduler_gone(self.owner[0]):
+        if _scheduler_gone_soon(self.owner[0]):
             address = getattr(self.owner[0], "scheduler", None)
             address = getattr(address, "address", None) or "its address"
             return ShardLostError(
@@ -383,6 +419,9 @@ def start(vg: VectorGame, cluster: object, workers: int | None = None) -> Sharde
     # no Dask memory limit on a LocalCluster: the shards' arrays live in actors, which
     # Dask cannot spill, so a limit could only pause or restart a worker mid-run
     client, own_cluster, own = open_client(cluster, workers, memory_limit=0)
+    # a lost scheduler is reported in one line (ShardedKernel._lost): the client's own
+    # reconnection tracebacks are not the user's news
+    quiet_client_logs()
     try:
         kernel = ShardedKernel(vg, client, workers)
     except BaseException:

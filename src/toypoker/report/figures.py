@@ -91,8 +91,10 @@ def _compare(paper: str, spec: str, quick: bool) -> Task:
         if quick
         else "cfr,cfr+,dcfr,lcfr,pcfr+,dcfr+,pdcfr+,fp,es-mccfr,os-mccfr"
     )
+    # --result: a stopped run's finished methods stay in the item's folder, not the cwd
     argv = ["compare", spec, "--methods", methods, "--seconds", seconds, "--seed", "0",
-            "--plot", f"{FOLDER}/convergence.png", "--json"]  # fmt: skip
+            "--plot", f"{FOLDER}/convergence.png", "--result", f"{FOLDER}/compare.json",
+            "--json"]  # fmt: skip
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
         rows = tuple(

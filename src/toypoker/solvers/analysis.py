@@ -1,8 +1,5 @@
 """Analyses over solver runs, for Python users and the CLI alike.
 
-* :func:`seed_spread` -- run a sampling method with seeds ``0..N-1`` and
-  summarise the spread of the solutions found (the experiment that led
-  Szafron et al. 2013 to their family of equilibria);
 * :func:`time_to_target` and :func:`compare` -- several methods for the same
   time budget, NashConv against time and the time each needs to reach a target;
 * :func:`deviations` -- an exact certificate of a profile: every player's gain
@@ -13,173 +10,19 @@ Each returns a frozen object with ``to_json_dict()`` and ``to_csv()``.
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-
-import numpy as np
 
 from toypoker.engines.protocol import Evaluation
 from toypoker.errors import ToypokerError
 from toypoker.evaluation import evaluate
 from toypoker.game import Game
-from toypoker.io import atomic_write_text
+from toypoker.io import csv_text
 from toypoker.profile import Profile
 from toypoker.result import Result, Stopped, TracePoint
 from toypoker.solvers.registry import get_method
 from toypoker.solvers.solver import Solver
-
-
-def _csv(rows: Sequence[Sequence[object]], path: str | Path | None) -> str:
-    buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerows(rows)
-    text = buf.getvalue()
-    if path is not None:
-        atomic_write_text(path, text)
-    return text
-
-
-# ---------------------------------------------------------------- seed spread
-@dataclass(frozen=True)
-class VaryingInfoset:
-    """An infoset whose strategy varies across seeds (probability of its last action)."""
-
-    infoset: str
-    action: str
-    min: float
-    max: float
-    mean: float
-
-
-@dataclass(frozen=True)
-class SeedSpread:
-    """Runs of one method with seeds ``0..N-1`` and the spread of their solutions."""
-
-    game: Game
-    method: str
-    iterations: int | None
-    runs: tuple[Result, ...]
-    varying: tuple[VaryingInfoset, ...]  # spread above the threshold, largest first
-
-    @property
-    def values(self) -> np.ndarray:
-        """Expected values, shape (seeds, players)."""
-        return np.array([r.values for r in self.runs])
-
-    @property
-    def nash_convs(self) -> np.ndarray:
-        """Final NashConv of each run."""
-        return np.array([r.nash_conv for r in self.runs], dtype=float)
-
-    def to_json_dict(self) -> dict[str, object]:
-        """The summary the CLI prints with ``solve --seeds N --json``."""
-        values, nash = self.values, self.nash_convs
-        return {
-            "game": self.game.spec,
-            "method": self.method,
-            "seeds": len(self.runs),
-            "iterations": self.iterations,
-            "nash_conv": {"max": float(nash.max()), "mean": float(nash.mean())},
-            "values": [
-                {
-                    "player": p + 1,
-                    "mean": float(values[:, p].mean()),
-                    "std": float(values[:, p].std()),
-                    "min": float(values[:, p].min()),
-                    "max": float(values[:, p].max()),
-                }
-                for p in range(self.game.n_players)
-            ],
-            "varying_infosets": [
-                {"infoset": v.infoset, "action": v.action, "min": v.min, "max": v.max,
-                 "mean": v.mean}
-                for v in self.varying
-            ],
-            "runs": [
-                {"seed": r.seed, "values": list(r.values), "nash_conv": r.nash_conv}
-                for r in self.runs
-            ],
-        }  # fmt: skip
-
-    @classmethod
-    def from_runs(
-        cls,
-        game: Game,
-        method: str,
-        iterations: int | None,
-        runs: Sequence[Result],
-        threshold: float = 0.02,
-    ) -> SeedSpread:
-        """The spread of runs made elsewhere (e.g. one at a time, resumable).
-
-        An infoset "varies" when the probability of its last action spans more
-        than ``threshold`` across the runs; restricted infosets never vary.
-        """
-        if not runs:
-            raise ToypokerError("a seed spread needs at least one run")
-        probs = np.array([r.profile.probs for r in runs], dtype=float)  # type: ignore[union-attr]
-        spread = []
-        for info in game.infosets:
-            if info.restricted:
-                continue
-            col = probs[:, info.offset + len(info.actions) - 1]
-            spread.append((float(col.max() - col.min()), info, col))
-        spread.sort(key=lambda x: -x[0])
-        varying = tuple(
-            VaryingInfoset(i.label, i.actions[-1], float(c.min()), float(c.max()), float(c.mean()))
-            for w, i, c in spread
-            if w > threshold
-        )
-        return cls(game, method, iterations, tuple(runs), varying)
-
-    def to_csv(self, path: str | Path | None = None) -> str:
-        """One row per seed: seed, NashConv, each player's value."""
-        head = ["seed", "nash_conv"] + [f"value_P{p + 1}" for p in range(self.game.n_players)]
-        rows = [[r.seed, r.nash_conv, *r.values] for r in self.runs]
-        return _csv([head, *rows], path)
-
-
-def seed_spread(
-    game: Game,
-    method: str,
-    seeds: int,
-    *,
-    iterations: int | None = 1000,
-    target_nash_conv: float | None = None,
-    seconds: float | None = None,
-    threshold: float = 0.02,
-    progress: Callable[[int], None] | None = None,
-    **options: object,
-) -> SeedSpread:
-    """Run a sampling ``method`` with seeds ``0..seeds-1`` and summarise the spread.
-
-    Parameters
-    ----------
-    game, method
-        The game and a sampling method (``es-mccfr``, ``os-mccfr``).
-    seeds
-        Number of seeds (at least 1).
-    iterations, target_nash_conv, seconds, **options
-        Budgets and options of every run (see :func:`~toypoker.solvers.solve`).
-    threshold
-        An infoset "varies" when its last action's probability spans more than this.
-    progress
-        Called with the number of finished runs.
-    """
-    m = get_method(method)
-    if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
-        raise ToypokerError(f"seeds must be at least 1, got {seeds}")
-    if not m.stochastic:
-        raise ToypokerError(f"{method} is deterministic: every seed gives the same run")
-    runs = []
-    for s in range(seeds):
-        solver = Solver(game, method, seed=s, **options)
-        runs.append(solver.run(iterations, target_nash_conv=target_nash_conv, seconds=seconds))
-        if progress is not None:
-            progress(s + 1)
-    return SeedSpread.from_runs(game, method, iterations, runs, threshold)
 
 
 # -------------------------------------------------------------------- compare
@@ -281,7 +124,7 @@ class Comparison:
         rows: list[list[object]] = [["method", "iteration", "seconds", "nash_conv"]]
         for r in self.runs:
             rows += [[r.method, p.iteration, p.seconds, p.nash_conv] for p in r.trace]
-        return _csv(rows, path)
+        return csv_text(rows, path)
 
 
 def compare(
@@ -369,7 +212,7 @@ class Deviations:
         for player, infos in self.deviations.items():
             for label, row in infos.items():
                 rows += [[player, label, a, x] for a, x in row.items()]
-        return _csv(rows, path)
+        return csv_text(rows, path)
 
 
 def deviations(game: Game, profile: Profile, evaluation: Evaluation | None = None) -> Deviations:
@@ -402,10 +245,7 @@ def deviations(game: Game, profile: Profile, evaluation: Evaluation | None = Non
 __all__ = [
     "Comparison",
     "Deviations",
-    "SeedSpread",
-    "VaryingInfoset",
     "compare",
     "deviations",
-    "seed_spread",
     "time_to_target",
 ]

@@ -81,7 +81,8 @@ METHODS: Mapping[str, Method] = MappingProxyType(
         ),
         "dcfr+": Method(
             "dcfr+",
-            "discounted CFR+ (Xu et al. 2024): R^t = [R^{t-1} d(t-1) + r^t]^+, "
+            "discounted CFR+ (Xu et al. 2024): the regrets scaled by "
+            "t^alpha/(t^alpha+1) and floored at 0, alternating updates, "
             "alpha=1.5, average weights t^4 (gamma=4)",
             cfr.CFROptions,
             cfr.CFROptions(floor=True, alpha=1.5, gamma=4.0, discount_lag=1),
@@ -93,8 +94,9 @@ METHODS: Mapping[str, Method] = MappingProxyType(
         ),
         "pdcfr+": Method(
             "pdcfr+",
-            "predictive discounted CFR+ (Xu et al. 2024): DCFR+ matched on "
-            "[R^t d(t) + r^t]^+, alpha=2.3, average weights t^5 (gamma=5)",
+            "predictive discounted CFR+ (Xu et al. 2024): DCFR+ that plays "
+            "on the discounted regrets plus the last instantaneous regret, "
+            "alpha=2.3, average weights t^5 (gamma=5)",
             cfr.CFROptions,
             cfr.CFROptions(floor=True, alpha=2.3, gamma=5.0, discount_lag=1, predictive=True),
             cfr.init,

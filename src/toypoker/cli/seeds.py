@@ -1,0 +1,105 @@
+"""``toypoker solve --seeds N``: :func:`toypoker.solvers.seeds.seed_spread` with a
+progress bar, each seed's files, and the spread printed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from toypoker.archive import save_profile
+from toypoker.cli.common import Bar, emit, interrupted, out, plain, resume_hint, said
+from toypoker.cli.tables import WrappedColumns, team_lines
+from toypoker.game import Game
+from toypoker.result import Result
+from toypoker.solvers.seeds import seed_spread, seeded
+
+
+def solve_seeds(
+    g: Game,
+    method: str,
+    seeds: int,
+    first: int,
+    kw: dict,
+    output: Path | None,
+    csv: Path | None,
+    result: Path | None,
+    base: Path,
+    resume: Path | None,
+    json_: bool,
+) -> None:
+    """:func:`~toypoker.solvers.seeds.seed_spread` with a bar, each seed checkpointed
+    beside ``base`` and its profile written as it finishes; the spread (and each seed's
+    team evaluation) printed.  One Ctrl-C stops the batch; ``--resume`` continues it."""
+
+    def save(r: Result) -> None:
+        if output:
+            save_profile(r.profile, seeded(output, r.seed))
+        if csv:
+            r.profile.to_csv(seeded(csv, r.seed))
+
+    with Bar(f"{method} {g.spec}: seeds", seeds) as bar:
+        spread = seed_spread(
+            g, method, seeds, first=first, checkpoint=base, resume=resume,
+            progress=bar.update, on_run=save, **kw,
+        )  # fmt: skip
+    if spread.stopped is not None:
+        s, ck = spread.stopped.seed, seeded(base, spread.stopped.seed)
+        if ck is None or not ck.exists():  # a scratch state that could not be written
+            raise interrupted(f"seed {s} stopped; states not kept", None)
+        raise interrupted(
+            f"seed {s} stopped after {spread.stopped.iterations} iterations "
+            f"({len(spread.runs)} of {seeds} seeds done); states saved as {ck.name} etc. "
+            f"in {base.parent}",
+            resume_hint(drop=("--resume",), add=("--resume", str(base))),
+        )
+    runs = spread.runs
+    summary = plain(spread.to_json_dict())
+    if runs[0].solved_as is not None:
+        summary["solved_as"] = runs[0].solved_as
+    if kw.get("team"):  # each seed's team evaluation
+        summary["team"] = [{"seed": r.seed, **plain(r.team.to_dict())} for r in runs if r.team]
+    if emit(summary, result, json_):
+        return
+    _print_spread(g, method, seeds, summary)
+    if runs[0].solved_as is not None:
+        out.print(f"solved as the merged team: {runs[0].solved_as}")
+    aim = kw["target_nash_conv"] if kw["target_nash_conv"] is not None else kw["target_max_gain"]
+    for r in runs:
+        if r.team is not None:
+            out.print(*(f"seed {r.seed}: {line}" for line in team_lines(r.team, aim)), sep="\n")
+    if output or csv:
+        said(f"profiles written as {seeded(output or csv, first)} ... (one per seed)")
+    if result:
+        said(f"seed summary written to {result}")
+
+
+def _print_spread(g: Game, method: str, seeds: int, summary: dict) -> None:
+    """The seeds' spread: values, then the infosets that vary (columns wrapped to the
+    terminal, never cut: :class:`~toypoker.cli.tables.WrappedColumns`)."""
+    nc = summary["nash_conv"]
+    stats = ["mean", "std", "min", "max"]
+    out.print(
+        WrappedColumns(
+            f"{seeds} seeds of {method} on {g.spec}: expected values",
+            f"NashConv: max {nc['max']:.3g}, mean {nc['mean']:.3g}",
+            "player",
+            stats,
+            [(f"P{v['player']}", [f"{v[k]:.5f}" for k in stats]) for v in summary["values"]],
+            "statistics",
+        )
+    )
+    out.print(
+        WrappedColumns(
+            "Infosets whose strategy varies across seeds (P of the last action)",
+            None,
+            "infoset",
+            ["action", "min", "max", "mean"],
+            [
+                (
+                    item["infoset"],
+                    [item["action"], *(f"{item[k]:.3f}" for k in ("min", "max", "mean"))],
+                )
+                for item in summary["varying_infosets"]
+            ],
+            "columns",
+        )
+    )
