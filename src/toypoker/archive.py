@@ -136,6 +136,11 @@ def _meta(zf: zipfile.ZipFile, path: object) -> dict:
             raise ProfileError(f"{path}: meta.json is too large to be an archive's")
         meta = json.loads(zf.read(info).decode("utf-8"))
     except KeyError:
+        if "__meta__.npy" in zf.namelist():  # what Solver.save_checkpoint writes
+            raise ProfileError(
+                f"{path} is a solver checkpoint, not a profile: resume the run from it "
+                "(solve --resume, tp.solve(resume=...)), or read the profile the run wrote"
+            ) from None
         raise ProfileError(f"{path} is not a toypoker archive (no meta.json)") from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise ProfileError(f"{path}: meta.json is not valid JSON") from None

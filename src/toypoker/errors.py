@@ -28,6 +28,16 @@ class ToypokerError(ValueError):
     """
 
 
+class UnknownNameError(ToypokerError):
+    """An unknown name (a claim id, a report item) with the names that are known: the
+    command line prints the known names whole, however many (they are ours, not an
+    echo of the input)."""
+
+    def __init__(self, message: str, known: list[str] | tuple[str, ...]):
+        self.message, self.known = message, tuple(known)
+        super().__init__(f"{message}; known: {', '.join(self.known)}")
+
+
 class SpecError(ToypokerError):
     """A game spec string that cannot be parsed or names unknown things.
 

@@ -302,6 +302,15 @@ def _mapping_row(info: object, value: object) -> list[object]:
     if len(info.actions) != 2:
         raise ProfileError(f"{info.label} has {len(info.actions)} actions: give a mapping")
     x = plain(value)
+    try:
+        inside = 0 <= (to_fraction(x) if _is_exact_value(x) else float(x)) <= 1
+    except (TypeError, ValueError):  # not a number: the row check says so
+        inside = True
+    if not inside:  # its complement would be reported, not what was written
+        raise ProfileError(
+            f"the probability of {info.actions[1]!r} at {info.label} must be in [0, 1], "
+            f"got {x}"
+        )
     one_minus = (1 - to_fraction(x)) if _is_exact_value(x) else 1.0 - float(x)
     return [one_minus, x]
 

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-MAX_LINE = 200  # issue 24: "at most one line of 200 characters"
+# issue 24: "at most one line of 200 characters"; issue 47's audit: a cut at 200 lost
+# what the user needs (the path to give --resume, the reason), so one line of 400
+MAX_LINE = 400
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "acpc"
 LEDUC = (EXAMPLES / "leduc.game").read_text()

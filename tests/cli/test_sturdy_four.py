@@ -229,3 +229,32 @@ def test_a_killed_live_scheduler_is_named_in_one_line(tmp_path):
     assert lines[-1].startswith(f"toypoker: error: the dask scheduler at {address} went away"), err
     assert "worker" not in lines[-1].split("; resume with:")[0], lines[-1]
     assert "--resume ck.npz" in lines[-1] and (tmp_path / "ck.npz").stat().st_size > 0
+
+
+@pytest.mark.slow  # a trace in a process of its own, two real signals
+def test_trace_keeps_its_curve_through_a_second_ctrl_c(tmp_path):
+    """Before (issue 47's second round): two SIGINTs 0.1 s apart during ``trace`` printed
+    only ``toypoker: interrupted`` -- no acknowledgment, no curve.csv, no resume
+    command.  Now the first is acknowledged, the second waits for the save."""
+    import re
+    import signal
+    import time
+
+    from tests.cli.conftest import toypoker_process
+
+    proc = toypoker_process(
+        "trace", "kuhn(players=3,cards=5)", "--pot", "2:100", "--ds-max", "0.002", "--no-gif",
+        "--out-dir", "t", cwd=tmp_path, env={"TOYPOKER_PROGRESS_EVERY": "0"},
+    )  # fmt: skip
+    seen, t0 = "", time.monotonic()
+    while not re.search(r"toypoker: trace .*, at pot = ", seen):
+        assert proc.poll() is None and time.monotonic() - t0 < 240, seen
+        seen += proc.stderr.readline()
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.1)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "finishing the step and saving the curve" in err and "Traceback" not in err, err
+    assert "points saved in t/curve.csv" in err and "--resume t/curve.csv" in err, err
+    assert (tmp_path / "t" / "curve.csv").read_text().count("\n") >= 2

@@ -24,6 +24,7 @@ from toypoker.sweeps import cluster
 pytest.importorskip("distributed", reason='pip install "toypoker[dask]"')
 
 SPEC = "leduc(players=2)"
+ACK = "toypoker: interrupted: stopping after the current step... (Ctrl-C again stops at once)"
 
 
 def _free_port() -> int:
@@ -104,8 +105,45 @@ def test_ctrl_c_on_a_local_cluster_sweep_prints_toypokers_line_only(tmp_path: Pa
             os.killpg(proc.pid, signal.SIGKILL)
     assert proc.returncode == 130, err
     after = err[err.index("sweep solve: 1/3") :].splitlines()[1:]
-    assert len(after) == 1 and after[0].startswith("toypoker: interrupted: 1 finished job(s)"), err
+    # the signal acknowledged at once (issue 47), then the line that says what is kept
+    assert len(after) == 2 and after[0] == ACK, err
+    assert after[1].startswith("toypoker: interrupted: 1 finished job(s)"), err
     assert "Traceback" not in err and "ERROR" not in err, err
+    assert [r["params"]["iterations"] for r in _jobs_kept(tmp_path / "sw")] == [20]
+
+
+@pytest.mark.slow
+def test_two_ctrl_c_on_a_local_cluster_sweep_are_heard_at_once_and_end_it_quickly(
+    tmp_path: Path,
+) -> None:
+    """Issue 47: on a LocalCluster sweep the first Ctrl-C was not acknowledged (2.8 s of
+    silence, then the last line), and a second one 0.3 s later made the command take
+    10.4 s to exit.  Now the first is said at once, and the workers, busy in a long
+    solve, are ended: exit 130 within seconds, the finished job kept, no process left."""
+    proc, lines = _sweep(
+        ["solve", SPEC, "--param", "iterations=20,400000000,400000001", "--scheduler",
+         "local", "--workers", "2", "--out", "sw"], tmp_path, start_new_session=True,
+    )  # fmt: skip
+    try:
+        _wait_for(proc, lines, r"sweep solve: 1/3")
+        helpers = psutil.Process(proc.pid).children(recursive=True)
+        time.sleep(0.5)  # both workers inside their long solve
+        t0 = time.monotonic()
+        os.killpg(proc.pid, signal.SIGINT)  # a terminal's Ctrl-C: the whole group
+        _wait_for(proc, lines, re.escape(ACK))
+        heard = time.monotonic() - t0
+        time.sleep(max(0.0, 0.3 - heard))
+        os.killpg(proc.pid, signal.SIGINT)
+        err = _finish(proc, lines, 30)
+        took = time.monotonic() - t0
+        _, alive = psutil.wait_procs(helpers, timeout=10)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert heard < 1.0 and took < 6.0, (heard, took, err)
+    assert not alive, [p.cmdline() for p in alive]
+    assert proc.returncode == 130 and "Traceback" not in err, err
+    assert err.strip().splitlines()[-1].startswith("toypoker: interrupted: 1 finished job(s)")
     assert [r["params"]["iterations"] for r in _jobs_kept(tmp_path / "sw")] == [20]
 
 

@@ -37,7 +37,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from toypoker import interrupts, threads
 from toypoker.cli import common
-from toypoker.errors import ToypokerError
+from toypoker.errors import ToypokerError, UnknownNameError
 
 __all__ = ["COMMANDS", "app", "main", "run"]
 
@@ -279,6 +279,9 @@ def _command(command: Any, args: list[str]) -> int:
     except common.ResumeHintError as exc:  # the command that goes on, printed whole
         common.one_line(exc.message, command=exc.command)
         return 2
+    except UnknownNameError as exc:  # the known names, printed whole
+        common.one_line(exc.message, tail=f"known: {', '.join(exc.known)}")
+        return 2
     except ToypokerError as exc:
         common.one_line(str(exc))
         return 2
@@ -321,6 +324,10 @@ def run() -> None:
     code = main()
     if code == common.INTERRUPTED:  # what the interrupt left half-built dies with the process
         interrupts.quiet_at_exit()
+        # the command has said what it kept and how to resume: a signal that comes while
+        # the process ends (a second Ctrl-C a moment late) is not a new one to die of
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, signal.SIG_IGN)
     # Under ``python -m toypoker`` CPython ends the process by SIGINT (status -2, not
     # ours) when any string ``exec`` during the run -- generated code of dataclasses,
     # numba -- ended in a KeyboardInterrupt, even one caught and reported since

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import os
 import tempfile
+import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -129,6 +130,23 @@ def check_file(path: Path | None, option: str) -> None:
         return
     target = write_target(path)  # a symbolic link's target is what gets written
     _folder_ok(target.parent if str(target.parent) else Path("."), option, path)
+    if option != "--checkpoint" and _is_checkpoint(target):
+        raise ToypokerError(
+            f"{option} {path} is a solver checkpoint (a run's state to resume), not to be "
+            "replaced by this output: give another path"
+        )
+
+
+def _is_checkpoint(path: Path) -> bool:
+    """Whether ``path`` is a file :meth:`toypoker.Solver.save_checkpoint` wrote (a zip
+    holding ``__meta__.npy``)."""
+    if not path.is_file() or not zipfile.is_zipfile(path):
+        return False
+    try:
+        with zipfile.ZipFile(path) as z:
+            return "__meta__.npy" in z.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
 
 
 def check_distinct(*outputs: tuple[Path | None, str]) -> None:
@@ -184,6 +202,14 @@ def check_readable(path: Path | None, option: str) -> None:
         raise ToypokerError(f"{option} {path} is a folder, not a file")
 
 
+def check_exists(path: Path, option: str) -> None:
+    """An input file read after a build: refused now, not after the build, when it is
+    missing or a folder."""
+    check_readable(path, option)
+    if not path.exists():
+        raise ToypokerError(f"{option} {path}: no such file")
+
+
 def temp_checkpoint(kind: str) -> ScratchCheckpoint:
     """Where an interrupted run without ``--checkpoint`` keeps its state: written only
     to resume, best-effort (:class:`~toypoker.solvers.checkpoint.ScratchCheckpoint`)."""
@@ -194,3 +220,19 @@ def temp_checkpoint(kind: str) -> ScratchCheckpoint:
     except OSError:  # none writable now (a file-size limit, a full disk): writes fail quietly
         folder = os.environ.get("TMPDIR") or "/tmp"  # noqa: S108 -- only a name here
     return ScratchCheckpoint(folder) / f"toypoker-{kind}-{os.getpid()}.npz"
+
+
+def refuse_replacing(
+    path: Path | None, option: str, resume: Path | None, overwrite: bool, holds: str
+) -> None:
+    """One line when ``path`` (what ``option`` writes, an interrupted run's kept work
+    too, and what ``--resume`` reads) exists and the command neither resumes nor may
+    overwrite: another run's work is never replaced silently (``holds``: what such a
+    file holds, for the message)."""
+    if path is None or overwrite or resume is not None or in_place(path):
+        return
+    if Path(path).is_file():
+        raise ToypokerError(
+            f"{option} {path} exists (it holds {holds}): give --resume {path} to continue "
+            "that run, --overwrite to replace it, or another path"
+        )

@@ -392,11 +392,19 @@ def tmecor(
             "TMECor is for the members' n-player game, not the merged team's: drop merge=true"
         )
     game = load_rows(spec)
+    if game.n_players < 3:  # before any --team advice: no team has an outsider here
+        raise ToypokerError(
+            f"TMECor is a team against one outsider: it needs at least three players; "
+            f"{game.spec} has {game.n_players}"
+        )
     the_team = Team.of_params(game.params)
     if team is not None:
         the_team = team_option(team, game.n_players, the_team)
     if the_team is None:
-        raise ToypokerError(f"{game.spec} has no team: give --team (1-based seats, e.g. 23)")
+        seats = "".join(str(s + 1) for s in range(1, game.n_players))
+        raise ToypokerError(
+            f"{game.spec} has no team: give --team (1-based seats, e.g. {seats})"
+        )
     with Bar("TMECor columns", None, fields=("bracket",)) as bar:
 
         def step(columns: int, value: float, upper: float) -> None:

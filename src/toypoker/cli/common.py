@@ -61,6 +61,14 @@ out = _Console()
 err = Console(stderr=True)
 
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON.")]
+OverwriteOpt = Annotated[
+    bool,
+    typer.Option(
+        "--overwrite",
+        help="Replace an existing output that --resume would continue (without it, or "
+        "--resume, an existing one is refused: it holds another run's work).",
+    ),
+]
 SpecArg = Annotated[str, typer.Argument(help='Game spec, e.g. "kuhn(players=3)".')]
 StrongSolveOpt = Annotated[
     str,
@@ -276,10 +284,12 @@ def emit(data: object, path: Path | None, json_: bool) -> bool:
     return json_
 
 
-#: longest line :func:`one_line` prints (a message echoing a 10 MB argument is cut)
-MAX_LINE = 200
-#: longest word of a message kept whole (a longer one, an echoed value, is elided)
-MAX_WORD = 60
+#: longest line :func:`one_line` prints (a message echoing a 10 MB argument is cut): room
+#: for a sentence with two specs and a path, which a cut at 200 lost
+MAX_LINE = 400
+#: longest word of a message kept whole (a longer one, an echoed value, is elided): a
+#: canonical spec (about 80 characters) and a path of a few folders stay whole
+MAX_WORD = 160
 
 
 def _elide(text: str, keep: int) -> str:
@@ -315,12 +325,16 @@ def _elide_against(text: str, others: list[str], keep: int) -> str:
     return name + "..." + _elide(text[max(at - 12, len(name)) :], keep - len(name) - 3)
 
 
-def one_line(message: str, kind: str = "error", command: str | None = None) -> None:
+def one_line(
+    message: str, kind: str = "error", command: str | None = None, tail: str | None = None
+) -> None:
     """Print ``toypoker: error: MESSAGE`` on stderr as exactly one line (the message at
     most :data:`MAX_LINE` characters, see :func:`short_line`); ``command``, a command to
     run next, follows it whole (``; resume with: COMMAND``): a command cut in the middle
-    cannot be pasted."""
+    cannot be pasted; so does ``tail`` (``; TAIL``: e.g. the names that are known)."""
     line = short_line(message, f"toypoker: {kind}: ")
+    if tail:
+        line += f"; {tail}"
     if command:
         line += f"; resume with: {command}"
     sys.stderr.write(line + "\n")

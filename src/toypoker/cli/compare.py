@@ -10,10 +10,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from toypoker.cli.checks import at_least, check_figure, check_file, positive
+from toypoker.cli.checks import at_least, check_figure, check_file, positive, refuse_replacing
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
+    OverwriteOpt,
     SpecArg,
     Stage,
     emit,
@@ -51,6 +52,7 @@ def compare(
     resume: Annotated[
         Path | None, typer.Option(help="Keep the methods finished in this --result JSON.")
     ] = None,
+    overwrite: OverwriteOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Run several methods for the same time and plot NashConv against time (log-log)."""
@@ -64,6 +66,7 @@ def compare(
     at_least("--seed", seed, 0)
     check_figure(plot)
     check_file(result, "--result")
+    refuse_replacing(result, "--result", resume, overwrite, "methods' traces")
     g = load_game(spec)
     plot = plot or Path(f"compare-{g.name}-{g.n_players}p.png")
     check_figure(plot)

@@ -43,7 +43,13 @@ from toypoker.dynamics.ode import (
     expectations,
     poincare,
 )
-from toypoker.dynamics.play import MAX_MEMORY, estimator_limits, estimator_study, play
+from toypoker.dynamics.play import (
+    MAX_MEMORY,
+    PlayResult,
+    estimator_limits,
+    estimator_study,
+    play,
+)
 from toypoker.dynamics.table1 import table1 as compare_table1
 from toypoker.errors import ToypokerError
 from toypoker.games import load_rows
@@ -289,51 +295,75 @@ def play_(
     P = _pot(pot)
     check_folder(outdir, "--out-dir")
     t0 = time.perf_counter()
-    # one compiled run: a Ctrl-C or SIGTERM is taken when it returns, before any file
-    with deferred_interrupts() as flag, Bar("repeated play", rounds) as bar:
-        bar.update(0)
-        r = play(
-            P=P,
-            k=ks,
-            L=tuple(Ls * 3 if len(Ls) == 1 else Ls),
-            x0=x0,
-            rounds=rounds,
-            seed=seed,
-            record_every=record_every,
-            estimator=estimator,
-            clip=clip,
-        )
-        bar.update(rounds)
-    if flag.requested:
-        raise interrupted("the run is not written (it is one step: rerun it)", None)
+    r, stopped = _play_run(P, ks, Ls, x0, rounds, seed, record_every, estimator, clip)
     dt = time.perf_counter() - t0
-    outdir.mkdir(parents=True, exist_ok=True)
-    rows = ["round,b,c,d"] + [
-        f"{(i + 1) * r.record_every},{a:.6f},{b:.6f},{c:.6f}" for i, (a, b, c) in enumerate(r.freqs)
-    ]
-    atomic_write_text(outdir / "play.csv", "\n".join(rows) + "\n")
-    figures.fig_play(
-        [r], outdir / "play.png", reference=(2 / P, (P - 5) / (P + 1)) if P > 5 else None
-    )
-    data = {
-        "P": P,
-        "k": r.k,
-        "L": r.L,
-        "rounds": r.rounds,
-        "seed": r.seed,
-        "estimator": estimator,
-        "clip": clip,
-        "seconds": dt,
-        "expectation": r.expectation,
-        "standard_error": r.expectation_se,
-        "final": r.freqs[-1],
+    # the run finished: it is written even if a signal came meanwhile (a second one
+    # waits until the files are)
+    with deferred_interrupts(keeping=f"the finished run in {outdir}/") as late:
+        outdir.mkdir(parents=True, exist_ok=True)
+        rows = ["round,b,c,d"] + [
+            f"{(i + 1) * r.record_every},{a:.6f},{b:.6f},{c:.6f}"
+            for i, (a, b, c) in enumerate(r.freqs)
+        ]
+        atomic_write_text(outdir / "play.csv", "\n".join(rows) + "\n")
+        figures.fig_play(
+            [r], outdir / "play.png", reference=(2 / P, (P - 5) / (P + 1)) if P > 5 else None
+        )
+    _print_play(r, estimator, clip, dt, outdir, json_)
+    if late.requested or stopped:
+        raise interrupted(f"the run had finished: its CSV and figure are written to {outdir}/",
+                          None)  # fmt: skip
+
+
+def _play_run(
+    P: float, ks: tuple[float, ...], Ls: list[int], x0: tuple[float, ...] | None, rounds: int,
+    seed: int, record_every: int, estimator: str, clip: bool,
+) -> tuple[PlayResult, bool]:  # fmt: skip
+    """``dynamics play``'s run, chunk by chunk under a progress bar, and whether a signal
+    came while its last chunk ran (the run finished: it is kept).  A Ctrl-C or SIGTERM
+    before stops it between two chunks (about a fifth of a second apart), a second one
+    at once; the rounds done are not written (the expectations need every round), and
+    the line says so."""
+    done, r = [0], None
+    try:
+        with deferred_interrupts() as flag, Bar("repeated play", rounds) as bar:
+
+            def step(n: int) -> None:
+                done[0] = n
+                bar.update(completed=n)
+                if flag.requested:
+                    raise KeyboardInterrupt
+
+            bar.update(0)
+            r = play(P=P, k=ks, L=tuple(Ls * 3 if len(Ls) == 1 else Ls), x0=x0, rounds=rounds,
+                     seed=seed, record_every=record_every, estimator=estimator, clip=clip,
+                     progress=step)  # fmt: skip
+            bar.update(completed=rounds)
+    except KeyboardInterrupt:
+        if r is not None:  # a second signal after the last round: the run is kept
+            return r, True
+        raise interrupted(
+            f"the run is not written: stopped after {done[0]:,} of {rounds:,} rounds (its "
+            "expectations need every round: rerun it)", None,
+        ) from None  # fmt: skip
+    assert r is not None  # the run returned
+    return r, flag.requested
+
+
+def _print_play(
+    r: PlayResult, estimator: str, clip: bool, dt: float, outdir: Path, json_: bool
+) -> None:
+    """What ``dynamics play`` prints of its finished run ``r`` (in ``dt`` seconds)."""
+    data = plain({
+        "P": r.P, "k": r.k, "L": r.L, "rounds": r.rounds, "seed": r.seed,
+        "estimator": estimator, "clip": clip, "seconds": dt, "expectation": r.expectation,
+        "standard_error": r.expectation_se, "final": r.freqs[-1],
         "csv": str(outdir / "play.csv"),
-    }
-    data = plain(data)
+    })  # fmt: skip
     if json_:
         print_json(data)
         return
-    out.print(f"{rounds:,} rounds in {dt:.2f} s ({rounds / dt:,.0f} rounds/s)")
+    out.print(f"{r.rounds:,} rounds in {dt:.2f} s ({r.rounds / dt:,.0f} rounds/s)")
     for p in range(3):
         out.print(
             f"  P{p + 1}: ex-showdown expectation {data['expectation'][p]:+.4f} "

@@ -11,7 +11,7 @@ import typer
 from rich.table import Table
 
 from toypoker.archive import read_profile, reads_as_archive
-from toypoker.cli.checks import check_readable, positive
+from toypoker.cli.checks import check_exists, check_readable, positive
 from toypoker.cli.common import (
     FractionsOpt,
     JsonOpt,
@@ -145,6 +145,7 @@ def eval_(
     does not fit.  A profile of a strong team's merged game (merge=true) is read on the
     members' seats, and back."""
     positive("--milp-seconds", milp_seconds)
+    check_exists(profile, "profile")
     if exact or team is not None:
         what = "eval --exact" if exact else "eval --team"
         rows_or_refuse(spec, what, "without it eval runs on the vector layout (floats)", layout)
@@ -199,6 +200,7 @@ def verify(
     For a team, also its exact joint best-response gain.  Exit status 1 when the profile is not an
     equilibrium."""
     positive("--milp-seconds", milp_seconds)
+    check_exists(profile, "profile")
     rows_or_refuse(spec, "verify", "toypoker eval gives floats on the vector layout", layout)
     g = load_rows(spec)
     the_team = team_of(g, team)  # checked before the profile is read

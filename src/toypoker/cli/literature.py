@@ -9,11 +9,13 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from toypoker.cli.checks import at_least, check_file, temp_checkpoint
+from toypoker.cli.checks import at_least, check_file, refuse_replacing, temp_checkpoint
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
+    OverwriteOpt,
     emit,
+    hold,
     interrupted,
     new_app,
     out,
@@ -21,11 +23,12 @@ from toypoker.cli.common import (
     print_json,
     resume_hint,
 )
-from toypoker.errors import ToypokerError
+from toypoker.errors import ToypokerError, UnknownNameError
 from toypoker.interrupts import caused_by_interrupt
 from toypoker.io import atomic_write_text, read_text_limited
 from toypoker.literature.claims import CLAIMS, PAPERS, Row
 from toypoker.literature.claims import check as check_claims
+from toypoker.locks import run_lock
 
 app = new_app(
     "The papers' closed-form claims, checked exactly.",
@@ -75,6 +78,7 @@ def check(
             "are not run again."
         ),
     ] = None,
+    overwrite: OverwriteOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Instantiate every claim over its parameters and certify each exactly; print a
@@ -83,10 +87,13 @@ def check(
     json_ = json_ or bool((ctx.obj or {}).get("json"))  # `literature --json check` too
     at_least("--seed", seed, 0)
     check_file(output, "-o")
+    refuse_replacing(output, "-o", resume, overwrite, "checked rows")
+    if output is not None:  # a second check writing the same rows file is refused
+        hold(run_lock(output, "rows file"))
     claims = _claims()
     for c in claim or []:
         if c not in claims:
-            raise ToypokerError(f"unknown claim {c!r}; known: {', '.join(claims)}")
+            raise UnknownNameError(f"unknown claim {c!r}", list(claims))
     rows: list = [] if resume is None else kept_rows(resume, set(claim or claims))
     done = {r.claim for r in rows}
     todo = [c for c in (claim or claims) if c not in done]

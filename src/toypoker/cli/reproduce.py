@@ -29,7 +29,7 @@ from toypoker.cli.common import (
     print_json,
     resume_hint,
 )
-from toypoker.errors import ToypokerError
+from toypoker.errors import ToypokerError, UnknownNameError
 from toypoker.locks import run_lock
 
 FORMATS = ("html", "json")
@@ -168,9 +168,8 @@ def reproduce(
     known_claims = report.plan(False, seed)
     for c in claims or []:
         if not any(t.id == c and t.kind == "claim" for t in known_claims):
-            raise ToypokerError(
-                f"unknown claim {c!r}; known: "
-                + ", ".join(t.id for t in known_claims if t.kind == "claim")
+            raise UnknownNameError(
+                f"unknown claim {c!r}", [t.id for t in known_claims if t.kind == "claim"]
             )
     tasks = report.plan(quick, seed, wanted or None)
     skipped = tuple(report.skipped_in_quick(seed)) if quick and not wanted else ()

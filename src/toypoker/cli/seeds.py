@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from toypoker.archive import save_profile
-from toypoker.cli.common import Bar, emit, interrupted, out, plain, resume_hint, said
+from toypoker.cli.common import Bar, emit, err, interrupted, out, plain, resume_hint, said
 from toypoker.cli.tables import WrappedColumns, team_lines
 from toypoker.game import Game
 from toypoker.result import Result
+from toypoker.solvers.checkpoint import checkpoint_head
 from toypoker.solvers.seeds import seed_spread, seeded
 
 
@@ -36,6 +37,11 @@ def solve_seeds(
         if csv:
             r.profile.to_csv(seeded(csv, r.seed))
 
+    for s in range(first, first + seeds) if resume is not None else ():
+        head = checkpoint_head(seeded(resume, s))
+        if head is not None:  # what each resumed seed starts from, as a single run says
+            err.print(f"resuming seed {s}: {seeded(resume, s)} at iteration {head[2]}",
+                      highlight=False, soft_wrap=True)  # fmt: skip
     with Bar(f"{method} {g.spec}: seeds", seeds) as bar:
         spread = seed_spread(
             g, method, seeds, first=first, checkpoint=base, resume=resume,

@@ -475,10 +475,19 @@ def _claim_checkpoints(
     the run resumes or may overwrite it -- it holds another run's work."""
     if checkpoint is None:
         return
-    paths = [checkpoint] if seeds == 1 else [seeded(checkpoint, first + k) for k in range(seeds)]
-    for path in paths:
+    if seeds == 1:
+        hold(run_lock(checkpoint, "checkpoint"))
+        refuse_reuse(checkpoint, resume, overwrite, "--resume ", "--overwrite")
+        return
+    for k in range(seeds):  # each seed's file; the batch resumes by its --checkpoint
+        path = seeded(checkpoint, first + k)
         hold(run_lock(path, "checkpoint"))
-        refuse_reuse(path, resume, overwrite, "--resume ", "--overwrite")
+        if path.is_file() and resume is None and not overwrite:
+            raise ToypokerError(
+                f"checkpoint {path} exists (seed {first + k} of a batch): give --resume "
+                f"{checkpoint} to continue the batch, --overwrite to replace it, or another "
+                "--checkpoint"
+            )
 
 
 def _resume_lines(resume: Path | None, iterations: int | None) -> tuple[str | None, str | None]:

@@ -10,10 +10,19 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from toypoker.cli.checks import at_least, check_folder, check_readable, floats, positive, window
+from toypoker.cli.checks import (
+    at_least,
+    check_folder,
+    check_readable,
+    floats,
+    positive,
+    refuse_replacing,
+    window,
+)
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
+    OverwriteOpt,
     SpecArg,
     interrupted,
     one_line,
@@ -27,6 +36,7 @@ from toypoker.continuation.crossings import multiplicity, system_for
 from toypoker.continuation.curves import EquilibriumCurve, resume_curve, trace_curve
 from toypoker.errors import ToypokerError
 from toypoker.games import load_rows
+from toypoker.interrupts import deferred_interrupts
 from toypoker.locks import run_lock
 
 INCOMPLETE = 1  # exit status of a curve that stopped before its window's ends
@@ -81,6 +91,7 @@ def trace(
     resume: Annotated[
         Path | None, typer.Option(help="Continue an interrupted curve (its curve.csv).")
     ] = None,
+    overwrite: OverwriteOpt = False,
     json_: JsonOpt = False,
 ) -> None:
     """Trace the curve of (regularized) equilibria in the pot or another parameter
@@ -117,6 +128,8 @@ def trace(
     if outdir is None:  # each run its own folder
         outdir = Path("trace") / _slug(f"{g.spec}-{parameter}-{lo:g}-{hi:g}")
         check_folder(outdir, "--out-dir")
+    # a curve there is another run's (an interrupted one's to continue)
+    refuse_replacing(outdir / "curve.csv", "the curve", resume, overwrite, "a traced curve")
     at_values = floats(at, None, "--at") if at else []
     for v in at_values:
         if not lo <= v <= hi:
@@ -127,10 +140,16 @@ def trace(
         outdir.mkdir(parents=True, exist_ok=True)
         rng = np.random.default_rng(seed) if seed is not None else None
         ckpt = outdir / "curve.csv"
-        with Bar(f"trace {g.spec}", fields=("at", "step")) as bar:
+        # a signal is acknowledged at once and heard at the next step; a second one
+        # waits until the curve so far is saved
+        with deferred_interrupts("the curve") as flag, Bar(
+            f"trace {g.spec}", fields=("at", "step")
+        ) as bar:
 
             def progress(stage: str, lam: float, ds: float) -> None:
                 bar.update(advance=1, at=f"{stage} = {lam:.6g}", step=f"{ds:.2e}")
+                if flag.requested:
+                    raise KeyboardInterrupt  # the tracer keeps the branch so far
 
             if previous is not None:
                 res = resume_curve(
@@ -159,9 +178,10 @@ def trace(
                     checkpoint=ckpt,
                     checkpoint_every=checkpoint_every,
                 )
-        curve = res.curve
+            curve = res.curve
+            if curve.reason.endswith("interrupted"):
+                curve.save(ckpt)  # inside the block: a second signal waits for it
         if curve.reason.endswith("interrupted"):
-            curve.save(ckpt)
             hint = resume_hint(drop=("--resume",), add=("--resume", str(ckpt)))
             where = f"{len(curve.theta)} points saved in {ckpt}"
             raise interrupted(f"at {parameter} = {curve.theta[-1]:.6g}; {where}", hint)

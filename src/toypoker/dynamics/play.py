@@ -12,7 +12,9 @@ form is biased: :func:`toypoker.literature.papers.billingham.c2_estimator`);
 ``estimator="printed"`` reproduces the paper as printed.
 
 The kernel is compiled with numba: one pass, a ring buffer of outcomes and
-per-player windowed counts; the round loop allocates nothing (its rounds per second
+per-player windowed counts, run in chunks of rounds (:data:`CHUNK_ROUNDS`: progress and
+Ctrl-C are heard between them) that carry the state and the random stream on, so the
+run is the same however it is cut; the round loop allocates nothing (its rounds per second
 are in ``benchmarks/results/peers.md``, from ``benchmarks/bench_dynamics.py``).  The
 estimators are the very functions of :mod:`toypoker.literature.papers.billingham`,
 compiled.
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import io
 import json
+import signal
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, fields
@@ -32,7 +35,7 @@ from numba import njit
 
 from toypoker.errors import ToypokerError
 from toypoker.formats import FormatError, check_format
-from toypoker.interrupts import deferred_interrupts, ignore_interrupts_in_worker
+from toypoker.interrupts import InterruptFlag, deferred_interrupts, ignore_interrupts_in_worker
 from toypoker.io import atomic_write_bytes, npz_reason
 from toypoker.literature.papers import billingham
 
@@ -45,22 +48,9 @@ PLAY_RUN_FORMAT = "toypoker-play-run/1"
 
 # deals as (P3, P1, P2) ranks, J=1 Q=2 K=3 A=4; D1..D10 of eq. (42), then AJK, AQK
 DEALS = np.array(
-    [
-        [4, 1, 2],
-        [4, 2, 1],
-        [4, 3, 2],
-        [4, 3, 1],
-        [1, 4, 3],
-        [1, 4, 2],
-        [1, 3, 4],
-        [1, 2, 4],
-        [1, 3, 2],
-        [1, 2, 3],
-        [4, 1, 3],
-        [4, 2, 3],
-    ],
-    dtype=np.int64,
-)
+    [[4, 1, 2], [4, 2, 1], [4, 3, 2], [4, 3, 1], [1, 4, 3], [1, 4, 2], [1, 3, 4], [1, 2, 4],
+     [1, 3, 2], [1, 2, 3], [4, 1, 3], [4, 2, 3]], dtype=np.int64,
+)  # fmt: skip
 
 # App. D's estimators (44)-(47), compiled from their one definition
 _b_est = njit(cache=True)(billingham.b_estimator)
@@ -98,33 +88,24 @@ def _estimates(cp, est, corrected, clip):
 
 
 @njit(cache=True)
-def _simulate(P, k, L, x0, n_rounds, rng, record_every, adapt, n_batches, corrected, clip):
+def _simulate(P, k, L, n_rounds, stop, rng, record_every, adapt, n_batches, corrected, clip,
+              now, ring, cp, est, freqs, ests, stacks, batch, est_sum, est_sq, pos):  # fmt: skip
     # Kept whole: one compiled loop (numba); splitting it costs a call and the unboxing
-    # of its arguments per call.
+    # of its arguments per call.  Rounds pos[0]..stop-1 of a run of n_rounds, from the
+    # state the rounds before left (now: b, c, d; the arrays and counters of _start),
+    # updated in place; rng goes on with its stream: cut anywhere, the run is the same.
     # The round loop allocates nothing and divides nothing: payoffs are three
     # scalars, the estimates are updated in place, and the ring slot, batch and
     # record positions are counters (the same numbers as
     # ``i % Lmax``, ``i // batch_len`` and ``(i + 1) % record_every``).
-    b, c, d = x0[0], x0[1], x0[2]
-    Lmax = max(L[0], max(L[1], L[2]))
-    ring = np.zeros(Lmax, dtype=np.int64)
-    cp = np.zeros((3, 6, 11))  # N^p_{i,j}, 1-based as printed
+    b, c, d = now[0], now[1], now[2]
+    Lmax = ring.shape[0]
     cpf = cp.reshape((3, 66))  # the same counts, flat index 11 i + j
-    est = np.array([b, b, c, d, c])  # estimates start at the initial frequencies
-    n_rec = n_rounds // record_every
-    freqs = np.zeros((n_rec, 3))
-    ests = np.zeros((n_rec, 5))
-    stacks = np.zeros(3)
-    batch = np.zeros((n_batches, 3))
-    est_sum = np.zeros(5)
-    est_sq = np.zeros(5)
-    est_n = 0
     batch_len = max(n_rounds // n_batches, 1)
     ante = P / 3.0
-    slot = 0  # i % Lmax
-    bi, in_batch = 0, 0  # min(i // batch_len, n_batches - 1), i % batch_len
-    rec, to_rec = 0, record_every  # records so far, rounds to the next one
-    for i in range(n_rounds):
+    slot, bi, in_batch = pos[1], pos[2], pos[3]  # i % Lmax, batch, i % batch_len
+    rec, to_rec, est_n = pos[4], pos[5], pos[6]  # records, rounds to the next one, means
+    for i in range(pos[0], stop):
         di = int(12.0 * rng.random())  # uniform over the twelve deals
         r3, r1, r2 = DEALS_[di, 0], DEALS_[di, 1], DEALS_[di, 2]
         bet = r3 == 4 or (r3 == 1 and rng.random() < b)
@@ -227,7 +208,9 @@ def _simulate(P, k, L, x0, n_rounds, rng, record_every, adapt, n_batches, correc
             for x in range(5):
                 ests[rec, x] = est[x]
             rec += 1
-    return freqs, ests, stacks, batch, est_sum, est_sq, est_n
+    now[0], now[1], now[2] = b, c, d
+    pos[0], pos[1], pos[2], pos[3] = max(pos[0], stop), slot, bi, in_batch
+    pos[4], pos[5], pos[6] = rec, to_rec, est_n
 
 
 DEALS_ = DEALS  # a module-level array numba can freeze
@@ -312,6 +295,26 @@ def solution3_start(P: float) -> tuple[float, float, float]:
     return (s3["b_J"] + 0.01, s3["c_K"], s3["d_Q"])
 
 
+CHUNK_ROUNDS = 1 << 21
+"""Rounds :func:`play` simulates in one compiled call (about a fifth of a second): between
+two calls it reports progress, and a Ctrl-C or SIGTERM is taken."""
+
+
+def _start(
+    x0: Sequence[float], L: tuple[int, ...], n_rec: int, n_batches: int, record_every: int
+) -> tuple[np.ndarray, ...]:
+    """A run's state before its first round (``_simulate``'s last arguments, carried from
+    chunk to chunk): frequencies, ring, counts, estimates, records, sums and counters (next
+    round, ring slot, batch, rounds in it, records, rounds to the next, rounds averaged)."""
+    b, c, d = (float(v) for v in x0)
+    return (
+        np.array([b, c, d]), np.zeros(max(L), dtype=np.int64), np.zeros((3, 6, 11)),
+        np.array([b, b, c, d, c]), np.zeros((n_rec, 3)), np.zeros((n_rec, 5)), np.zeros(3),
+        np.zeros((n_batches, 3)), np.zeros(5), np.zeros(5),
+        np.array([0, 0, 0, 0, 0, record_every, 0], dtype=np.int64),
+    )  # fmt: skip
+
+
 def play(
     P: float = 9.0,
     k: float | Sequence[float] = (0.001, 0.001, 0.001),
@@ -324,6 +327,8 @@ def play(
     n_batches: int = 100,
     estimator: str = "corrected",
     clip: bool = False,
+    progress: Callable[[int], None] | None = None,
+    chunk: int = CHUNK_ROUNDS,
 ) -> PlayResult:
     """Simulate ``rounds`` rounds of repeated SKP (eqs. 27-29 with 44-47).
 
@@ -348,6 +353,13 @@ def play(
         or ``"printed"`` (eq. (46) as printed).
     clip
         Clip every estimate to [0, 1] (the ratio estimators can exceed 1 at small L).
+    progress
+        Called as ``progress(rounds_done)`` after each chunk of rounds but the last; it
+        may raise (e.g. ``KeyboardInterrupt``) to stop the run there.
+    chunk
+        Rounds simulated in one compiled call (default :data:`CHUNK_ROUNDS`).  The
+        random stream goes on from chunk to chunk: the run is the same, bit for bit,
+        whatever the chunk.
 
     Returns
     -------
@@ -363,55 +375,84 @@ def play(
         )
     if rounds < n_batches:
         raise ToypokerError(f"need at least {n_batches} rounds (one per batch)")
-    if x0 is None:
-        x0 = solution3_start(P)
     record_every = max(1, min(record_every, rounds))
     if rounds // record_every > MAX_RECORDS:  # the arrays are allocated at once
         raise ToypokerError(
             f"{rounds:,} rounds recorded every {record_every:,} make "
             f"{rounds // record_every:,} records; at most {MAX_RECORDS:,} (record less often)"
         )
-    freqs, ests, stacks, batch, es, eq, en = _simulate(
-        float(P),
-        np.array(k),
-        np.array(L, dtype=np.int64),
-        np.array(x0, dtype=float),
-        int(rounds),
-        np.random.default_rng(seed),
-        int(record_every),
-        bool(adapt),
-        int(n_batches),
-        estimator == "corrected",
-        bool(clip),
-    )
+    if x0 is None:
+        x0 = solution3_start(P)
+    state = _start(x0, L, rounds // record_every, n_batches, record_every)
+    pos = state[-1]  # pos[0]: the rounds done
+    rng = np.random.default_rng(seed)
+    args = (float(P), np.array(k), np.array(L, dtype=np.int64), int(rounds))
+    options = (int(record_every), bool(adapt), int(n_batches), estimator == "corrected",
+               bool(clip))  # fmt: skip
+    step = max(1, int(chunk))
+    while pos[0] < rounds:
+        if pos[0] and progress is not None:
+            progress(int(pos[0]))
+        _simulate(*args, min(rounds, int(pos[0]) + step), rng, *options, *state)
+    freqs, ests, stacks, batch, est_sum, est_sq, _ = state[4:]
     per_batch = batch / (rounds / n_batches)
-    mean = stacks / rounds
-    se = per_batch.std(axis=0, ddof=1) / np.sqrt(n_batches)
-    em = es / max(en, 1)
-    estd = np.sqrt(np.maximum(eq / max(en, 1) - em**2, 0.0))
+    em, en = est_sum / max(pos[6], 1), max(pos[6], 1)
     return PlayResult(
-        float(P),
-        k,
-        L,
-        tuple(float(v) for v in x0),
-        int(rounds),
-        int(seed),
-        record_every,
-        freqs,
-        ests,
-        mean,
-        se,
-        em,
-        estd,
-        per_batch,
-        estimator,
-        bool(clip),
-    )
+        float(P), k, L, tuple(float(v) for v in x0), int(rounds), int(seed), record_every,
+        freqs, ests, stacks / rounds, per_batch.std(axis=0, ddof=1) / np.sqrt(n_batches), em,
+        np.sqrt(np.maximum(est_sq / en - em**2, 0.0)), per_batch, estimator, bool(clip),
+    )  # fmt: skip
 
 
 # --------------------------------------------------------------- experiments
-def _run_one(kwargs: dict) -> PlayResult:
-    return play(**kwargs)
+def _worker_start() -> None:
+    """Pool initializer: a worker leaves Ctrl-C to the parent, which stops the sweep, and
+    takes SIGTERM's default (it ends), not the parent's handler it inherits by fork."""
+    ignore_interrupts_in_worker()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _end_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: its queued runs cancelled, its workers ended (SIGTERM, then
+    SIGKILL after a second) and waited for, so none outlives the sweep."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.join(1.0)
+        if p.exitcode is None:  # still alive
+            p.kill()
+            p.join(5.0)
+    pool.shutdown(wait=True)
+
+
+def _run_in_pool(
+    todo: list[int], jobs: list[dict], workers: int, keep: Callable[[int, PlayResult], None],
+    flag: InterruptFlag,
+) -> None:  # fmt: skip
+    """Run ``jobs[i]`` for ``i`` in ``todo`` on a pool of ``workers`` processes, handing
+    each finished run to ``keep(i, run)``; once ``flag`` is set (a Ctrl-C or SIGTERM),
+    the runs finished by then are kept, the others cancelled and their workers ended,
+    and ``KeyboardInterrupt`` is raised."""
+    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start)
+    pending: dict = {}
+    try:
+        pending = {pool.submit(play, **jobs[i]): i for i in todo}
+        while pending:
+            finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                keep(pending.pop(fut), fut.result())
+            if flag.requested:
+                raise KeyboardInterrupt
+    finally:
+        # a second signal waits until the workers are ended and the finished runs kept
+        with deferred_interrupts(keeping="the finished runs"):
+            done = [(f, i) for f, i in pending.items() if f.done() and not f.cancelled()]
+            _end_pool(pool)
+            for fut, i in done:
+                if fut.exception() is None:
+                    keep(i, fut.result())
 
 
 def sweep(
@@ -452,7 +493,7 @@ def sweep(
             estimator=estimator,
             clip=clip,
             x0=x0,
-        )
+        )  # fmt: skip
         for s in range(seeds)
         for i, L in enumerate(Ls)
         for j, k in enumerate(ks)
@@ -492,29 +533,21 @@ def sweep(
                     if progress:
                         progress()
     todo = [i for i in range(len(jobs)) if results[i] is None]
-    # Ctrl-C / SIGTERM stop between runs (a run is one compiled call): the finished
-    # runs are kept; a second signal stops at once
+    # Ctrl-C / SIGTERM stop between chunks of a run here, or at once in the pool (its
+    # runs under way are ended): the finished runs are kept; a second signal stops at once
     with deferred_interrupts() as flag:
         if workers <= 1 or len(todo) <= 1:
+
+            def step(_done: int) -> None:
+                if flag.requested:
+                    raise KeyboardInterrupt
+
             for i in todo:
-                keep(i, _run_one(jobs[i]))
+                keep(i, play(**jobs[i], progress=step))
                 if flag.requested:
                     raise KeyboardInterrupt
         else:
-            pool = ProcessPoolExecutor(max_workers=workers, initializer=ignore_interrupts_in_worker)
-            try:
-                pending = {pool.submit(_run_one, jobs[i]): i for i in todo}
-                while pending:
-                    finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                    for fut in finished:
-                        keep(pending.pop(fut), fut.result())
-                    if flag.requested:
-                        raise KeyboardInterrupt
-            finally:  # queued runs cancelled; the ones under way end (one run each) and are kept
-                pool.shutdown(wait=True, cancel_futures=True)
-                for fut, i in pending.items():
-                    if fut.done() and not fut.cancelled() and fut.exception() is None:
-                        keep(i, fut.result())
+            _run_in_pool(todo, jobs, workers, keep, flag)
     runs: dict[tuple[int, float], list[PlayResult]] = {}
     for a, r in zip(jobs, results, strict=True):
         assert r is not None
@@ -539,17 +572,8 @@ def estimator_study(
     x = (s3["b_J"], s3["c_K"], s3["d_Q"])
     means, stds = [], []
     for i, L in enumerate(Ls):
-        r = play(
-            P=P,
-            L=(L,) * 3,
-            x0=x,
-            adapt=False,
-            rounds=rounds,
-            seed=seed + i,
-            record_every=rounds,
-            estimator=estimator,
-            clip=clip,
-        )
+        r = play(P=P, L=(L,) * 3, x0=x, adapt=False, rounds=rounds, seed=seed + i,
+                 record_every=rounds, estimator=estimator, clip=clip)  # fmt: skip
         means.append(r.estimator_mean)
         stds.append(r.estimator_std)
         if progress is not None:

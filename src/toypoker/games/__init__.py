@@ -72,7 +72,8 @@ def _cgroup_limit() -> int | None:
     """The memory limit of this process's cgroup (v2, else v1), if one is set."""
     for name in ("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"):
         try:
-            text = open(name).read().strip()  # noqa: SIM115, PTH123 - a one-line system file
+            with open(name, encoding="ascii") as f:  # noqa: PTH123 - a one-line system file
+                text = f.read().strip()
         except OSError:
             continue
         if text.isdigit() and int(text) < 2**62:  # "max" or v1's huge number: no limit

@@ -92,9 +92,10 @@ def _compare(paper: str, spec: str, quick: bool) -> Task:
         else "cfr,cfr+,dcfr,lcfr,pcfr+,dcfr+,pdcfr+,fp,es-mccfr,os-mccfr"
     )
     # --result: a stopped run's finished methods stay in the item's folder, not the cwd
+    # (--overwrite: a rerun of the item replaces what a stopped one left there)
     argv = ["compare", spec, "--methods", methods, "--seconds", seconds, "--seed", "0",
             "--plot", f"{FOLDER}/convergence.png", "--result", f"{FOLDER}/compare.json",
-            "--json"]  # fmt: skip
+            "--overwrite", "--json"]  # fmt: skip
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
         rows = tuple(
@@ -316,8 +317,9 @@ def _estimators(quick: bool) -> Task:
 
 def _trace(cards: int, quick: bool, gif: bool = False) -> Task:
     spec = f"kuhn(players=3,cards={cards})"
+    # --overwrite: a rerun of the item replaces the curve a stopped one left there
     argv = ["trace", spec, "--pot", "0.5:20", "--at", "3", "--gif" if gif else "--no-gif",
-            "--out-dir", FOLDER, "--json"]  # fmt: skip
+            "--out-dir", FOLDER, "--overwrite", "--json"]  # fmt: skip
 
     def collect(data: dict, ctx: RunContext) -> ItemOutput:
         multi = tuple(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toypoker.errors import ToypokerError
+from toypoker.errors import ToypokerError, UnknownNameError
 from toypoker.literature.claims import CLAIMS
 from toypoker.report.catalogue import PAPER_IDS, SLOW_CLAIMS, claim_paper, command_line, item_key
 from toypoker.report.figures import figure_tasks
@@ -62,7 +62,7 @@ def plan(
     if items:
         for i in items:
             if i not in known:
-                raise ToypokerError(f"unknown item {i!r}; known: {', '.join(dict.fromkeys(known))}")
+                raise UnknownNameError(f"unknown item {i!r}", list(dict.fromkeys(known)))
         chosen = [t for t in every if t.id in items]
         missing = [i for i in items if i not in {t.id for t in chosen}]
         if missing:  # e.g. a full-only item asked for with --quick

@@ -8,6 +8,7 @@ never a study or a front end.
 from __future__ import annotations
 
 import dataclasses
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
@@ -95,7 +96,8 @@ def solve(
         on Ctrl-C and at the end.
     resume
         Continue from a checkpoint (its method, options and seed): the run ends
-        exactly where an uninterrupted run with the same arguments would.
+        exactly where an uninterrupted run with the same arguments would (a checkpoint
+        past ``iterations`` is returned as it is, with a ``UserWarning``).
     overwrite
         Replace an existing ``checkpoint`` file.  Without it (and without ``resume``)
         a ``checkpoint`` that exists is refused in one line: it holds another run's
@@ -288,6 +290,14 @@ def _run(
         solver = Solver.from_checkpoint(ck, game, threads=threads, cluster=cluster,
                                         workers=workers)  # fmt: skip
         trace = ck.trace
+        done = ck.state.iteration
+        if iterations is not None and done > iterations:  # a run cannot go back
+            warnings.warn(
+                f"checkpoint {resume} has {done} iterations already, iterations={iterations} "
+                f"asks for fewer: nothing was run, and the result is its {done} iterations",
+                UserWarning,
+                stacklevel=3,
+            )
     with solver:
         return solver.run(
             iterations,

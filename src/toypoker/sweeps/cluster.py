@@ -4,9 +4,12 @@ Three faults are toypoker's to report, each in one line:
 
 * **Ctrl-C.**  A terminal sends SIGINT to the whole process group, the
   LocalCluster's worker processes included.  They are started with SIGINT blocked
-  (:mod:`toypoker.dask_client`), so only toypoker hears it and stops them;
-  distributed's loggers are silenced for the shutdown, so no worker or nanny
-  traceback follows toypoker's line.
+  (:mod:`toypoker.dask_client`), so only toypoker hears it (or a SIGTERM): it says so
+  at once (:func:`toypoker.interrupts.deferred_interrupts`), stops waiting within a
+  poll, ends the LocalCluster's worker processes outright (a job under way is lost
+  anyway, and a worker busy in compiled code answers no polite request) and closes
+  the cluster, a second signal waiting until it is closed; distributed's loggers are
+  silenced for the shutdown, so no worker or nanny traceback follows toypoker's line.
 * **Every worker gone.**  The answers are awaited in short polls; when the cluster
   has had no worker for :data:`WORKERS_GONE_SECONDS` the sweep stops with
   :class:`WorkersGoneError` (the jobs finished so far are kept by the caller).
@@ -16,6 +19,8 @@ Three faults are toypoker's to report, each in one line:
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Callable
 from typing import Any
@@ -27,6 +32,7 @@ from toypoker.dask_client import (
     quiet_distributed,
 )
 from toypoker.errors import ToypokerError
+from toypoker.interrupts import InterruptFlag, deferred_interrupts
 
 WORKERS_GONE_SECONDS = 20.0
 """A cluster without any worker this long has lost them all: the sweep stops, well
@@ -50,14 +56,18 @@ def _worker_count(client: Any) -> int:
 
 
 def _gather(
-    client: Any, futures: list[Any], on_done: Callable[[Any], None], as_completed: Any
-) -> None:
+    client: Any, futures: list[Any], on_done: Callable[[Any], None], as_completed: Any,
+    flag: InterruptFlag,
+) -> None:  # fmt: skip
     """Call ``on_done(future)`` for each future as it finishes; raise :class:`WorkersGoneError`
-    when the cluster has had no worker for :data:`WORKERS_GONE_SECONDS`."""
+    when the cluster has had no worker for :data:`WORKERS_GONE_SECONDS`, and
+    ``KeyboardInterrupt`` once ``flag`` is set (a Ctrl-C or SIGTERM)."""
     pending = as_completed(futures)
     since: float | None = None  # when the cluster was last seen without a worker
     last_look = 0.0
     while not pending.is_empty():
+        if flag.requested:
+            raise KeyboardInterrupt
         batch = pending.next_batch(block=False)
         for fut in batch:
             on_done(fut)
@@ -77,6 +87,20 @@ def _gather(
                     f"{pending.count()} job(s) not run"
                 )
         time.sleep(POLL_SECONDS)
+
+
+def _end_local_workers(cluster: Any) -> None:
+    """Kill the worker processes of a LocalCluster ``cluster`` (none restarted) so that
+    closing it is quick: a worker busy in a compiled kernel holds its interpreter and
+    answers no request to close, and its nanny would wait for it for seconds."""
+    for nanny in list((getattr(cluster, "workers", None) or {}).values()):
+        nanny.auto_restart = False
+        pid = getattr(nanny, "pid", None)
+        if pid:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:  # gone already
+                pass
 
 
 def run_on_dask(
@@ -100,28 +124,45 @@ def run_on_dask(
         from distributed import as_completed
     except ImportError:
         raise ToypokerError(DASK_HINT) from None
-    client, cluster, own = open_client(scheduler, workers)
-    stopped = False
-    try:
-        by_key = {}
-        for j in todo:
-            fut = client.submit(run, j.kind, j.params, True, key=f"toypoker-{j.id}",
-                                retries=retries, pure=False)  # fmt: skip
-            by_key[fut.key] = (j, fut)
+    # a Ctrl-C or SIGTERM, said at once, stops the wait within a poll; the finished
+    # jobs were handed to finish as they came
+    with deferred_interrupts() as flag:
+        client, cluster, own = open_client(scheduler, workers)
+        stopped = False
+        try:
+            if flag.requested:  # while the cluster started
+                raise KeyboardInterrupt
+            by_key = {}
+            for j in todo:
+                fut = client.submit(run, j.kind, j.params, True, key=f"toypoker-{j.id}",
+                                    retries=retries, pure=False)  # fmt: skip
+                by_key[fut.key] = (j, fut)
 
-        def done(fut: Any) -> None:
-            job = by_key[fut.key][0]
-            try:
-                rec = fut.result()
-            except Exception as exc:  # noqa: BLE001 - a worker died every time: recorded
-                rec = {"status": "failed", "result": {}, "seconds": 0.0,
-                       "error": " ".join(f"{type(exc).__name__}: {exc}".split())}  # fmt: skip
-            finish(job, rec)
+            def done(fut: Any) -> None:
+                job = by_key[fut.key][0]
+                try:
+                    rec = fut.result()
+                except Exception as exc:  # noqa: BLE001 - a worker died every time: recorded
+                    rec = {"status": "failed", "result": {}, "seconds": 0.0,
+                           "error": " ".join(f"{type(exc).__name__}: {exc}".split())}  # fmt: skip
+                finish(job, rec)
 
-        _gather(client, [f for _, f in by_key.values()], done, as_completed)
-    except (KeyboardInterrupt, WorkersGoneError):
-        stopped = True
+            _gather(client, [f for _, f in by_key.values()], done, as_completed, flag)
+        except (KeyboardInterrupt, WorkersGoneError):
+            stopped = True
+            raise
+        finally:
+            _close(client, cluster, own, stopped)
+
+
+def _close(client: Any, cluster: Any, own: bool, stopped: bool) -> None:
+    """Close what :func:`~toypoker.dask_client.open_client` opened; after an interrupt or
+    a lost cluster (``stopped``) quietly and at once (:func:`_end_local_workers`), a
+    further signal waiting until it is closed."""
+    if not stopped:
+        close_client(client, cluster, own)
+        return
+    with deferred_interrupts(keeping="the finished jobs"):
         quiet_distributed()
-        raise
-    finally:
-        close_client(client, cluster, own, quiet=stopped)
+        _end_local_workers(cluster)
+        close_client(client, cluster, own, quiet=True)

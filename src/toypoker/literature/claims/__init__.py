@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 
-from toypoker.errors import ToypokerError
+from toypoker.errors import UnknownNameError
 from toypoker.literature.claims import (
     billingham,
     kuhn1950,
@@ -86,7 +86,7 @@ def check(
     known = claim_ids()
     unknown = [c for c in claims or () if c not in known]
     if unknown:
-        raise ToypokerError(f"unknown claim {unknown[0]!r}; known: {', '.join(known)}")
+        raise UnknownNameError(f"unknown claim {unknown[0]!r}", known)
     ctx = Context(np.random.default_rng(seed))  # games compiled once per call
     rows = [] if rows is None else rows
     for claim in CLAIMS:
