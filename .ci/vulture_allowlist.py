@@ -56,3 +56,6 @@ from toypoker.cli.common import _Console  # noqa: E402
 
 _Console.on_broken_pipe  # rich calls it when standard output's reader has gone
 _budget  # tests/conftest.py: an autouse fixture (pytest calls it)
+from toypoker.sweeps import cluster as _cluster  # noqa: E402
+
+_cluster.nanny.auto_restart  # distributed's Nanny reads it: no restart of a killed worker

@@ -240,10 +240,33 @@ def _probs(zf: zipfile.ZipFile, meta: dict, game: Game, path: object) -> np.ndar
     return _read_npy(zf, "probs.npy", game.n_sigma, np.floating).astype(np.float64)
 
 
+def is_checkpoint(path: str | Path) -> bool:
+    """Whether ``path`` is a file :meth:`toypoker.Solver.save_checkpoint` wrote (a zip
+    holding ``__meta__.npy``): a run's state to resume, which no output replaces."""
+    path = Path(path)
+    if not path.is_file() or not zipfile.is_zipfile(path):
+        return False
+    try:
+        with zipfile.ZipFile(path) as z:
+            return "__meta__.npy" in z.namelist()
+    except (OSError, zipfile.BadZipFile):
+        return False
+
+
+def refuse_checkpoint(path: str | Path) -> None:
+    """One line when writing an output to ``path`` would replace a solver checkpoint."""
+    if is_checkpoint(path):
+        raise ToypokerError(
+            f"{path} is a solver checkpoint (a run's state to resume), not to be replaced "
+            "by this output: give another path"
+        )
+
+
 def save_profile(profile: Profile, path: str | Path) -> None:
     """Write a profile as JSON (streamed: :meth:`~toypoker.profile.Profile.write_json`),
     or as the compact archive for a name ending in ``.npz``: what :func:`load_profile`
-    reads back."""
+    reads back (never over a solver checkpoint)."""
+    refuse_checkpoint(path)
     if is_archive(path):
         write_archive(path, profile)
     else:

@@ -28,7 +28,7 @@ from types import MappingProxyType
 
 import numpy as np
 
-from toypoker.archive import is_archive, reads_as_archive, write_archive
+from toypoker.archive import is_archive, reads_as_archive, refuse_checkpoint, write_archive
 from toypoker.engines.protocol import TeamEvaluation
 from toypoker.errors import ToypokerError
 from toypoker.frozen import FrozenRecord
@@ -290,8 +290,10 @@ class Result(FrozenRecord):
         Raises
         ------
         ToypokerError
-            ``.npz`` for a result without a profile (one line).
+            ``.npz`` for a result without a profile, or ``path`` a solver checkpoint
+            (one line: a run's state is never replaced by a result).
         """
+        refuse_checkpoint(path)
         if is_archive(path):
             if self.profile is None:
                 raise ToypokerError(f"{path}: a {self.method} result has no profile to archive")

@@ -111,7 +111,7 @@ def test_a_missing_profile_is_said_before_the_build(one_line_error, monkeypatch)
 
     monkeypatch.setattr(evaluate_cli, "build_on_layout", no_build)
     monkeypatch.setattr(evaluate_cli, "load_rows", no_build)
-    assert "profile nope.json: no such file" in one_line_error("eval", K2, "nope.json")
+    assert "cannot read profile nope.json: no such file" in one_line_error("eval", K2, "nope.json")
 
 
 def test_unknown_names_are_listed_whole(one_line_error):
@@ -182,3 +182,47 @@ def test_a_literature_rows_file_is_locked(one_line_error, tmp_path, monkeypatch)
     finally:
         _release(other)
     assert not Path("rows.json").exists()
+
+
+def test_python_outputs_never_replace_a_checkpoint(tmp_path):
+    """Re-run cases N47, N54: ``Result.save`` over a checkpoint replaced it in silence
+    (``load_checkpoint`` then said "not a toypoker checkpoint")."""
+    g = tp.load_game(K2)
+    ck = tmp_path / "ck.npz"
+    tp.solve(g, "cfr+", iterations=30, checkpoint=ck)
+    before = ck.read_bytes()
+    r = tp.solve(g, "cfr+", iterations=10)
+    for path in (ck, str(ck)):
+        with pytest.raises(tp.ToypokerError, match="is a solver checkpoint"):
+            r.save(path)
+    from toypoker.archive import save_profile
+
+    with pytest.raises(tp.ToypokerError, match="is a solver checkpoint"):
+        save_profile(r.profile, ck)
+    assert ck.read_bytes() == before and tp.load_checkpoint(ck).state.iteration == 30
+
+
+def test_many_sprt_runs_draw_in_bounded_steps(monkeypatch):
+    """Re-run case N17: ``detect --runs 2000000`` drew 256 hands of every run at once (a
+    4 GB array a step).  Now at most MAX_SPRT_ENTRIES draws a step; below that the
+    steps, and so the numbers for a seed, are as before (the default 2,000 runs)."""
+    import numpy as np
+
+    import toypoker.collusion.detection as det
+
+    class Spy:  # a generator that records the size of each draw
+        def __init__(self) -> None:
+            self.rng, self.sizes = np.random.default_rng(0), []
+
+        def random(self, size):
+            self.sizes.append(int(np.prod(size)))
+            return self.rng.random(size)
+
+    monkeypatch.setattr(det, "MAX_SPRT_ENTRIES", 4096)
+    p = np.array([0.2, 0.3, 0.5])
+    llr = np.log(np.array([0.25, 0.3, 0.45]) / p)
+    rng = Spy()
+    stop, up = det._sprt(p, llr, np.log(19.0), np.log(1 / 19.0), 1000, 500, rng)
+    sizes = rng.sizes
+    assert max(sizes) <= 4096 and len(stop) == 1000
+

@@ -7,10 +7,10 @@ from __future__ import annotations
 import math
 import os
 import tempfile
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from toypoker.archive import is_checkpoint
 from toypoker.errors import ToypokerError
 from toypoker.io import in_place, write_target
 
@@ -130,23 +130,11 @@ def check_file(path: Path | None, option: str) -> None:
         return
     target = write_target(path)  # a symbolic link's target is what gets written
     _folder_ok(target.parent if str(target.parent) else Path("."), option, path)
-    if option != "--checkpoint" and _is_checkpoint(target):
+    if option != "--checkpoint" and is_checkpoint(target):
         raise ToypokerError(
             f"{option} {path} is a solver checkpoint (a run's state to resume), not to be "
             "replaced by this output: give another path"
         )
-
-
-def _is_checkpoint(path: Path) -> bool:
-    """Whether ``path`` is a file :meth:`toypoker.Solver.save_checkpoint` wrote (a zip
-    holding ``__meta__.npy``)."""
-    if not path.is_file() or not zipfile.is_zipfile(path):
-        return False
-    try:
-        with zipfile.ZipFile(path) as z:
-            return "__meta__.npy" in z.namelist()
-    except (OSError, zipfile.BadZipFile):
-        return False
 
 
 def check_distinct(*outputs: tuple[Path | None, str]) -> None:
@@ -207,7 +195,7 @@ def check_exists(path: Path, option: str) -> None:
     missing or a folder."""
     check_readable(path, option)
     if not path.exists():
-        raise ToypokerError(f"{option} {path}: no such file")
+        raise ToypokerError(f"cannot read {option} {path}: no such file")
 
 
 def temp_checkpoint(kind: str) -> ScratchCheckpoint:

@@ -145,12 +145,12 @@ def eval_(
     does not fit.  A profile of a strong team's merged game (merge=true) is read on the
     members' seats, and back."""
     positive("--milp-seconds", milp_seconds)
-    check_exists(profile, "profile")
     if exact or team is not None:
         what = "eval --exact" if exact else "eval --team"
         rows_or_refuse(spec, what, "without it eval runs on the vector layout (floats)", layout)
     rows = exact or team is not None
     choice = layout_for(spec, None, "rows" if rows else layout, team=False)
+    check_exists(profile, "profile")  # said now, not after the build
     if choice.layout == "vector":
         err.print(f"layout: vector ({choice.why})", highlight=False, soft_wrap=True)
         g = build_on_layout(spec, choice)
@@ -200,8 +200,8 @@ def verify(
     For a team, also its exact joint best-response gain.  Exit status 1 when the profile is not an
     equilibrium."""
     positive("--milp-seconds", milp_seconds)
-    check_exists(profile, "profile")
     rows_or_refuse(spec, "verify", "toypoker eval gives floats on the vector layout", layout)
+    check_exists(profile, "profile")  # said now, not after the build
     g = load_rows(spec)
     the_team = team_of(g, team)  # checked before the profile is read
     prof = load_profile(profile, g, exact=True)

@@ -404,7 +404,9 @@ def _sprt(
     up = np.zeros(runs, dtype=bool)
     open_ = np.arange(runs)
     done = 0
-    chunk = 256
+    # hands a step, every open run at once: at most MAX_SPRT_ENTRIES draws a step (many
+    # runs times 256 hands would not fit in memory), 256 where that fits
+    chunk = max(1, min(256, MAX_SPRT_ENTRIES // max(runs, 1)))
     while len(open_) and done < max_hands:
         m = min(chunk, max_hands - done)
         draws = np.searchsorted(cdf, rng.random((len(open_), m)), side="right")
@@ -418,7 +420,7 @@ def _sprt(
         total[open_[~ended]] = path[~ended, -1]
         open_ = open_[~ended]
         done += m
-        chunk = min(chunk * 2, max(256, MAX_SPRT_ENTRIES // max(len(open_), 1)))
+        chunk = min(chunk * 2, max(min(256, chunk), MAX_SPRT_ENTRIES // max(len(open_), 1)))
     return stop, up
 
 

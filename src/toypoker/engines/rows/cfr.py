@@ -122,13 +122,14 @@ def update_infoset(
     lo, hi, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
     predict_discount, predict_neg_discount, tol, average, wr, sigma_free, accumulate,
 ):  # fmt: skip
-    """:func:`update_regrets_and_match` on one infoset, its flat actions ``lo..hi - 1``
-    (the vector kernel runs infosets on several threads).  One pass updates the regrets
-    and writes each action's matched value (the prediction if ``predictive``) into
-    ``sigma`` with their positive total, a second normalises: half the branches of three
-    passes, the same arithmetic.  With ``accumulate`` the first pass also adds ``wr``
-    times the old ``sigma`` to ``average`` where ``sigma_free`` (the vector kernel's
-    average accumulation, in the same pass over the infoset's actions)."""
+    """:func:`update_regrets_and_match` on one infoset, its flat actions ``lo..hi - 1``.
+    One pass updates the regrets and writes each action's matched value (the prediction
+    if ``predictive``) into ``sigma`` with their positive total, a second normalises:
+    half the branches of three passes, the same arithmetic.  With ``accumulate`` the
+    first pass also adds ``wr`` times the old ``sigma`` to ``average`` where
+    ``sigma_free``.  The vector kernel runs the same arithmetic, operation for operation,
+    in :func:`toypoker.engines.vectors.update.update_infoset` (shaped for its pass over
+    millions of small infosets), so the two layouts' iterates agree bit for bit."""
     total = 0.0
     for s in range(lo, hi):
         if accumulate and sigma_free[s]:

@@ -16,7 +16,8 @@ the row layout:
 4. the average-strategy accumulation with the player's own reach at the infoset, in
    the same pass over an infoset's actions as
 5. the regret update and regret matching of the row kernel
-   (:func:`toypoker.engines.rows.cfr.update_infoset`), with its tolerance: a
+   (:func:`toypoker.engines.rows.cfr.update_infoset`; the kernel runs the same
+   arithmetic as :func:`toypoker.engines.vectors.update.update_infoset`), with its tolerance: a
    regret at most :func:`toypoker.engines.rows.cfr.regret_tolerance` counts as zero in
    both layouts, so ties that rounding breaks differently in the two stay ties.
 
@@ -61,7 +62,12 @@ from toypoker.engines.vectors.subtrees import (  # fmt: skip
     sub_values,
     threaded,
 )
-from toypoker.engines.vectors.terminals import dense_arrays, pair_plan, sweep_arrays
+from toypoker.engines.vectors.terminals import (  # fmt: skip
+    dense_arrays,
+    one_card_arrays,
+    pair_plan,
+    sweep_arrays,
+)
 from toypoker.engines.vectors.values import plan_for
 from toypoker.threads import use_kernel_threads
 
@@ -246,6 +252,7 @@ class VectorKernel:
             dense_w,
             dense_s,
             term_dense,
+            one_card_arrays(sweep, n),
         )
         self.parts = parts  # one bin; _parts() deals them for a thread count
         self._binned: dict[int, tuple] = {}

@@ -2,7 +2,10 @@
 
 Given the reach vectors at its root, the public tree below a node is independent of
 its siblings.  :func:`split` cuts the tree at one depth (the shallowest with at least
-:data:`MIN_SUBTREES` nodes, else the widest) and orders the nodes and the terminals
+:data:`MIN_SUBTREES` nodes, else the widest; then deeper while the part above it holds
+at most :data:`TOP_SHARE` of the nodes and the next depth is wider: subtrees small
+enough that a subtree's passes, one after the other, find each other's rows in the
+cache) and orders the nodes and the terminals
 segment by segment: the part above the cut (the *top*) first, then each subtree, each
 in breadth-first order.  The passes then run segment by segment:
 
@@ -33,12 +36,15 @@ import numpy as np
 from numba import njit, prange
 
 from toypoker.engines.rows.best_response import first_best
-from toypoker.engines.rows.cfr import update_infoset
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.engines.vectors.terminals import terminals
+from toypoker.engines.vectors.update import rule_scalars, update_infoset
 
 # the cut: the shallowest depth with at least this many nodes (enough to balance)
 MIN_SUBTREES = 64
+# ... then deeper while the top stays at most this share of the nodes: smaller subtrees,
+# whose passes find what the pass before left in the cache
+TOP_SHARE = 0.001
 
 
 def split(
@@ -76,6 +82,9 @@ def split(
     width = np.diff(ds)
     wide = np.nonzero(width[1:] >= MIN_SUBTREES)[0]
     d = int(wide[0] + 1) if len(wide) else int(np.argmax(width))
+    if len(wide):
+        while d + 2 < len(ds) and width[d + 1] > width[d] and ds[d + 1] <= TOP_SHARE * nn:
+            d += 1
     root = np.full(nn, -1, dtype=np.int64)  # each node's subtree (-1: the top)
     root[ds[d] : ds[d + 1]] = np.arange(width[d])
     parent = np.asarray(vg.parent, dtype=np.int64)
@@ -271,8 +280,8 @@ def _terminals(player, lo, hi, reach, terms, cfv, sizes):
     v = np.zeros((8, sizes[2]))
     terminals(
         player, lo, hi, reach, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10],
-        t[11], t[12], t[13], t[14], t[15], t[16], t[17], t[18], cfv, m, cs, v[0], v[1], v[2],
-        v[3], v[4], v[5], v[6], v[7],
+        t[11], t[12], t[13], t[14], t[15], t[16], t[17], t[18], t[19], cfv, m, cs, v[0], v[1],
+        v[2], v[3], v[4], v[5], v[6], v[7],
     )  # fmt: skip
 
 
@@ -314,8 +323,9 @@ def _first_of(iorder, infoset_player, lo, hi, player):
 def sub_update(s, player, sigma, regrets, average, inst, weight, reach, rule, infos, parts):
     """Segment ``s``'s infosets: the average accumulation (``weight`` times the owner's
     reach at the infoset times ``sigma``, free flat actions) and the regret update of
-    ``player``'s infosets (``player < 0``: every player's, ``inst[owner]``).  ``rule``:
-    the float64 vector (pos_discount, neg_discount, floor, predictive, predict_discount,
+    ``player``'s infosets (``player < 0``: every player's, ``inst[owner]``), by
+    :func:`~.update.update_infoset` (the row layout's arithmetic).  ``rule``: the
+    float64 vector (pos_discount, neg_discount, floor, predictive, predict_discount,
     predict_neg_discount, tolerance), flags as 0/1.  (Never name a parallel loop's
     variable ``sched``: numba's loop function has a parameter of that name, and a tuple
     of that name ran no iteration, silently, in numba 0.68.)"""
@@ -325,6 +335,7 @@ def sub_update(s, player, sigma, regrets, average, inst, weight, reach, rule, in
     if player >= 0:  # the segment's infosets go player by player: hers only
         first = _first_of(iorder, infoset_player, first, last, player)
         last = _first_of(iorder, infoset_player, first, last, player + 1)
+    rs = rule_scalars(rule)
     for j in range(first, last):
         i = iorder[j]
         p = infoset_player[i]
@@ -332,10 +343,9 @@ def sub_update(s, player, sigma, regrets, average, inst, weight, reach, rule, in
         hi = offset[i + 1]
         wr = weight * reach[p, rep_node[i], rep_hand[i]] if weight != 0.0 else 0.0
         if infoset_free[i]:  # the accumulation in the update's pass
-            update_infoset(lo, hi, sigma, regrets, inst[p if player < 0 else 0], rule[0],
-                           rule[1], rule[2] != 0.0, rule[3] != 0.0, rule[4], rule[5],
-                           rule[6], average, wr, sigma_free, weight != 0.0)  # fmt: skip
-        elif weight != 0.0:
+            update_infoset(lo, hi, sigma, regrets, inst, p if player < 0 else 0, rs, average,
+                           wr, sigma_free)  # fmt: skip
+        elif wr != 0.0:  # adding 0 * sigma leaves the sums as they are
             for a in range(lo, hi):
                 if sigma_free[a]:
                     average[a] += wr * sigma[a]

@@ -6,7 +6,7 @@ read, prepared once per game by :class:`toypoker.engines.vectors.kernel.VectorKe
 * two players, fold terminals by inclusion-exclusion over the hand's card subsets
   (:func:`_compatible`) and showdowns by the strength-sorted sweep (:func:`_below_level`),
   ``O(H 2^hole)`` a terminal; with one card a hand (Rhode Island) the two fused into
-  one pass after the opponent's total (:func:`_one_card`, the same sums in the same
+  one pass after the opponent's total (:func:`_one_card_terminals`, the same sums in the same
   order); with two cards a hand one pass up the strength order of the hands the board
   leaves with per-card running sums (:func:`_pair_sweep`, ``O(H + cards)``);
 * three players with one card a hand by the one-card coincidence formula of
@@ -31,7 +31,7 @@ from toypoker.engines.vectors.terminal_values import plan_for, pot_shares, share
 def _compatible(r, wt, sub_id, sub_sign, n_sub, m, out):
     """``out[h]``: the mass of ``r`` on hands disjoint from ``h`` (inclusion-exclusion
     over the card subsets of ``h``; ``m`` a scratch vector of ``n_sub``).  Hands of two
-    or more cards: with one card a hand two players take :func:`_one_card`."""
+    or more cards: with one card a hand two players take :func:`_one_card_terminals`."""
     hh, k = sub_id.shape
     for i in range(n_sub):
         m[i] = 0.0
@@ -176,33 +176,81 @@ def _dense_terminal(player, reach_t, wt, w, dense_s, g, pot, paid, n_live, me_li
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _one_card(r, wt, pot, paid, gain, showdown, w, hand, start, lo, hi, cs, out):
-    """Two players, one card a hand (Rhode Island's hands), one terminal in one pass
-    after the opponent's total: ``out[h]`` the value of hand ``h`` (:func:`_compatible`'s
-    mass and :func:`_below_level`'s weaker and level masses, the same sums in the same
-    order, fused: a third of the passes over the hands).  ``hand``, ``start``, ``lo``
-    and ``hi`` are the showdown board's sweep rows (``gain`` the fold's winnings)."""
-    hh = r.shape[0]
-    total = 0.0
-    for h in range(hh):
-        total += wt[h] * r[h]
-    if not showdown:
+def _zero(reach, o, t):
+    """Whether ``reach[o, t]`` is zero on every hand."""
+    for h in range(reach.shape[2]):
+        if reach[o, t, h] != 0.0:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _one_card_terminals(player, lo, hi, reach, term_node, term_slot, term_board, term_live,
+                        term_committed, term_weight, compat, one_card, cfv):  # fmt: skip
+    """:func:`terminals` ``lo..hi - 1`` for two players with one card a hand (Rhode
+    Island's hands): ``cfv[t, h]``, the value of hand ``h`` at terminal ``t`` against
+    the opponent's reach (:func:`_compatible`'s mass and :func:`_below_level`'s weaker
+    and level masses, the same sums in the same order, fused: a third of the passes over
+    the hands); at a showdown where the opponent's reach is zero on every hand the
+    values are ``0.0`` (what the sums give) without the sweep.  ``one_card``: the
+    showdown boards' rows of :func:`one_card_arrays`.  One loop with the arrays indexed
+    whole (no row views) and a scratch vector of its own: the compiler keeps it lean."""
+    # Kept whole (numba kernel): the loop over the terminals is the hot path.
+    o = 1 - player
+    hh = cfv.shape[1]
+    cs = np.empty(hh + 1)
+    for i in range(lo, hi):
+        t = term_node[i]
+        b = term_board[i]
+        slot = max(term_slot[i], 0)
+        pot = term_committed[i, 0] + term_committed[i, 1]
+        paid = term_committed[i, player]
+        w = term_weight[i]
+        total = 0.0
+        if term_live[i, 0] + term_live[i, 1] != 2:  # a fold
+            for h in range(hh):
+                total += compat[b, h] * reach[o, t, h]
+            gain = pot if term_live[i, player] else 0.0
+            for h in range(hh):
+                cfv[t, h] = ((gain - paid) * (total - reach[o, t, h])) * w * compat[b, h]
+            continue
+        run = 0.0  # _one_card_sums: the prefix sums in strength order, beside the total
+        cs[0] = run
+        for j in range(hh):  # two independent chains of additions: they overlap
+            total += compat[b, j] * reach[o, t, j]
+            x = one_card[slot, 0, j]
+            run = run + compat[b, x] * reach[o, t, x]
+            cs[j + 1] = run
+        if total == 0.0 and _zero(reach, o, t):  # every sum below is 0.0: so is each value
+            for h in range(hh):
+                cfv[t, h] = 0.0
+            continue
         for h in range(hh):
-            out[h] = ((gain - paid) * (total - r[h])) * w * wt[h]
-        return
-    _one_card_sums(r, wt, hand, cs)
-    for h in range(hh):
-        below_lo = cs[lo[h, 0]]
-        below = below_lo - cs[start[h, 0]]
-        level = (cs[hi[h, 0]] - below_lo) - r[h]
-        out[h] = (pot * (below + 0.5 * level) - paid * (total - r[h])) * w * wt[h]
+            r = reach[o, t, h]
+            below = cs[one_card[slot, 1, h]]  # less cs[0] = 0.0: the same
+            level = (cs[one_card[slot, 2, h]] - below) - r
+            cfv[t, h] = (pot * (below + 0.5 * level) - paid * (total - r)) * w * compat[b, h]
+
+
+def one_card_arrays(sweep: tuple, n_players: int) -> np.ndarray:
+    """Two players, one card a hand: per showdown board (slot) the rows ``(hand, lo,
+    hi)`` of :func:`_one_card_terminals` as int32 ``(S, 3, H)``, from :func:`sweep_arrays`'
+    ``sweep`` (its first level: the hands in strength order, and each hand's first
+    and one-past-last position in its strength group, counted from the level's start
+    at 0); ``(0, 3, 1)`` for other games (or should a level not start at 0)."""
+    _, sub_id, _, _, sw_hand, _, sw_start, sw_lo, sw_hi = sweep
+    hh = sub_id.shape[0]
+    if n_players != 2 or sub_id.shape[1] != 2 or np.any(sw_start[:, :, 0] != 0):
+        return np.zeros((0, 3, 1), dtype=np.int32)
+    out = np.stack([sw_hand[:, :hh], sw_lo[:, :, 0], sw_hi[:, :, 0]], axis=1)
+    return np.ascontiguousarray(out, dtype=np.int32)
 
 
 @njit(cache=True, nogil=True)
 def terminals(
     player, lo, hi, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
     compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair,
-    dense_w, dense_s, term_dense, cfv, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
+    dense_w, dense_s, term_dense, one_card, cfv, m, cs, mass, b1, e1, b2, e2, b3, e3, tmp,
 ):  # fmt: skip
     """``player``'s counterfactual values at the terminals ``lo..hi - 1`` (rows
     ``term_node[lo:hi]`` of ``cfv``), weighted by the deal probability and the board's
@@ -214,11 +262,17 @@ def terminals(
     (:func:`toypoker.engines.vectors.layout.rank_hands`): the deal-count tensor of each board
     (:func:`_dense_terminal`); ``dense_s`` (groups, 3, R, R*R) each player's pot share
     times it at a showdown group, ``term_dense[i, player]`` (-1: the value is the one
-    live player's pot less the chips paid)."""
+    live player's pot less the chips paid).  ``one_card`` (slots, 3, H), non-empty for
+    two players with one card a hand: :func:`one_card_arrays`, which :func:`_one_card_terminals`
+    reads."""
     # Kept whole: one compiled loop (numba); splitting it costs a call and the unboxing
     # of its arguments per call.
     n = reach.shape[0]
     hh = reach.shape[2]
+    if n == 2 and one_card.shape[0] > 0:  # a loop of its own: the compiler keeps it lean
+        _one_card_terminals(player, lo, hi, reach, term_node, term_slot, term_board, term_live,
+                            term_committed, term_weight, compat, one_card, cfv)  # fmt: skip
+        return
     for i in range(lo, hi):
         t = term_node[i]
         pot = 0.0
@@ -230,11 +284,6 @@ def terminals(
         me_live = term_live[i, player]
         slot = term_slot[i]
         wt = compat[term_board[i]]
-        if n == 2 and dense_w.shape[0] == 0 and hand_pair.shape[0] == 0 and sub_id.shape[1] == 2:
-            _one_card(reach[1 - player, t], wt, pot, paid, pot if me_live else 0.0, n_live == 2,
-                      term_weight[i], sw_hand[slot], sw_start[slot], sw_lo[slot], sw_hi[slot],
-                      cs, cfv[t])  # fmt: skip
-            continue
         if dense_w.shape[0] > 0:  # three players, rank pairs
             _dense_terminal(
                 player, reach[:, t], wt, dense_w[term_board[i]], dense_s,
