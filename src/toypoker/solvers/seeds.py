@@ -12,6 +12,7 @@ import numpy as np
 
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
+from toypoker.interrupts import deferred_interrupts
 from toypoker.io import csv_text
 from toypoker.result import Result, Stopped
 from toypoker.solvers.registry import get_method
@@ -180,7 +181,8 @@ def seed_spread(
     -------
     SeedSpread
         Its ``stopped`` is the run an interrupt (Ctrl-C, SIGTERM) stopped, when one
-        did: the seeds after it were not run.
+        did (or the run that was ending as the signal came, its budget met): the seeds
+        after it were not run, and its checkpoint resumes it.
     """
     m = get_method(method)
     if isinstance(seeds, bool) or not isinstance(seeds, int) or seeds < 1:
@@ -188,19 +190,24 @@ def seed_spread(
     if not m.stochastic:
         raise ToypokerError(f"{method} is deterministic: every seed gives the same run")
     runs: list[Result] = []
-    for s in range(first, first + seeds):
-        previous = seeded(resume, s)
-        r = solve(
-            game, method, iterations, target_nash_conv, seconds, seed=s,
-            checkpoint=seeded(checkpoint, s),
-            resume=previous if previous is not None and previous.exists() else None,
-            **options,
-        )  # fmt: skip
-        if r.stopped == Stopped.INTERRUPTED:
-            return SeedSpread.from_runs(game, method, iterations, runs, threshold, stopped=r)
-        runs.append(r)
-        if on_run is not None:
-            on_run(r)
-        if progress is not None:
-            progress(len(runs))
+    # a signal that lands as a seed's run ends (its budget met first) still stops the
+    # batch: the enclosing block hears every signal the run's own block hears
+    with deferred_interrupts() as flag:
+        for s in range(first, first + seeds):
+            previous = seeded(resume, s)
+            r = solve(
+                game, method, iterations, target_nash_conv, seconds, seed=s,
+                checkpoint=seeded(checkpoint, s),
+                resume=previous if previous is not None and previous.exists() else None,
+                **options,
+            )  # fmt: skip
+            if r.stopped == Stopped.INTERRUPTED or flag.requested:
+                return SeedSpread.from_runs(
+                    game, method, iterations, runs, threshold, stopped=r
+                )
+            runs.append(r)
+            if on_run is not None:
+                on_run(r)
+            if progress is not None:
+                progress(len(runs))
     return SeedSpread.from_runs(game, method, iterations, runs, threshold)
