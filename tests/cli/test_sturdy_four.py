@@ -227,7 +227,8 @@ def test_a_killed_live_scheduler_is_named_in_one_line(tmp_path):
     lines = [ln for ln in (seen + err).splitlines() if ln.strip()]
     assert proc.returncode not in (0, 130) and "Traceback" not in err, err
     assert lines[-1].startswith(f"toypoker: error: the dask scheduler at {address} went away"), err
-    assert "worker" not in lines[-1].split("; resume with:")[0], lines[-1]
+    assert "on dask worker" not in lines[-1], lines[-1]  # no worker blamed (dask's own
+    # reason may say "Unable to contact Actor's worker": the scheduler relayed it)
     assert "--resume ck.npz" in lines[-1] and (tmp_path / "ck.npz").stat().st_size > 0
 
 
