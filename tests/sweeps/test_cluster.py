@@ -24,7 +24,13 @@ from toypoker.sweeps import cluster
 pytest.importorskip("distributed", reason='pip install "toypoker[dask]"')
 
 SPEC = "leduc(players=2)"
-ACK = "toypoker: interrupted: stopping after the current step... (Ctrl-C again stops at once)"
+# the first Ctrl-C, said at once; a second waits until the finished jobs are said kept
+# (a second one that stopped "at once" left only "toypoker: interrupted" when it came
+# before the wait had seen the first)
+ACK = (
+    "toypoker: interrupted: finishing the step and saving the finished jobs... "
+    "(Ctrl-C again is ignored until it is written)"
+)
 
 
 def _free_port() -> int:

@@ -125,8 +125,9 @@ def run_on_dask(
     except ImportError:
         raise ToypokerError(DASK_HINT) from None
     # a Ctrl-C or SIGTERM, said at once, stops the wait within a poll; the finished
-    # jobs were handed to finish as they came
-    with deferred_interrupts() as flag:
+    # jobs were handed to finish as they came; a second one waits until the cluster is
+    # closed and the command has said what it kept
+    with deferred_interrupts(keeping="the finished jobs") as flag:
         client, cluster, own = open_client(scheduler, workers)
         stopped = False
         try:
