@@ -59,3 +59,4 @@ _budget  # tests/conftest.py: an autouse fixture (pytest calls it)
 from toypoker.sweeps import cluster as _cluster  # noqa: E402
 
 _cluster.nanny.auto_restart  # distributed's Nanny reads it: no restart of a killed worker
+_exit_past_an_abandoned_solve  # highs.py: an atexit handler (Python calls it)

@@ -10,6 +10,7 @@ that first instance with file descriptor 1 pointed at ``/dev/null``: call it bef
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import functools
 import os
@@ -17,6 +18,8 @@ import sys
 import threading
 from collections.abc import Callable
 from typing import TypeVar
+
+from toypoker import interrupts
 
 T = TypeVar("T")
 
@@ -71,13 +74,34 @@ def interruptible(fn: Callable[..., T], *args: object, **kwargs: object) -> T:
         finally:
             done.set()
 
-    threading.Thread(target=work, name="toypoker-highs", daemon=True).start()
-    while not done.wait(POLL_SECONDS):
-        pass  # a signal handler runs here, between waits
+    thread = threading.Thread(target=work, name="toypoker-highs", daemon=True)
+    thread.start()
+    try:
+        while not done.wait(POLL_SECONDS):
+            pass  # a signal handler runs here, between waits
+    except BaseException:
+        _ABANDONED.append(thread)  # still inside HiGHS: the process must not exit normally
+        raise
     ok, value = box[0]
     if not ok:
         raise value  # type: ignore[misc]
     return value  # type: ignore[return-value]
 
 
-__all__ = ["interruptible", "silence_banner"]
+_ABANDONED: list[threading.Thread] = []
+
+
+def abandoned() -> bool:
+    """Whether a solve :func:`interruptible` gave up on (an interrupt) is still running."""
+    return any(t.is_alive() for t in _ABANDONED)
+
+
+@atexit.register
+def _exit_past_an_abandoned_solve() -> None:
+    # registered at import, so it runs after the handlers registered later (atexit is
+    # last in, first out): a script interrupted during an LP ends with 130, not a crash
+    if abandoned():
+        interrupts.end_process(130, exit_handlers=False)
+
+
+__all__ = ["abandoned", "interruptible", "silence_banner"]

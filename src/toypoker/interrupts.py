@@ -19,6 +19,7 @@ interrupt as a traceback on the user's terminal.
 
 from __future__ import annotations
 
+import atexit
 import os
 import signal
 import sys
@@ -149,6 +150,27 @@ def quiet_at_exit() -> None:
             previous(unraisable)
 
     sys.unraisablehook = hook
+
+
+def end_process(code: int, *, exit_handlers: bool = True) -> None:
+    """End the process at once with ``code``: Python's exit handlers run (unless
+    ``exit_handlers`` is false: from one of them), then the standard streams are
+    flushed and ``os._exit`` skips the rest.
+
+    A normal exit while HiGHS still runs in an abandoned thread crashes the process
+    (C++'s static destructors pull its scheduler from under the solve: SIGSEGV or
+    "terminate called without an active exception", SIGABRT), and CI saw an interrupted
+    ``collusion table7`` end with SIGSEGV after it had said what it kept: an interrupt
+    can leave native code mid-way.  Skipping the interpreter's teardown avoids that step
+    altogether; what a command keeps is written by then."""
+    if exit_handlers:  # dask's clusters, multiprocessing's children, temp folders
+        atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001, S110 - a closed stream: nothing more to say on it
+            pass
+    os._exit(code)
 
 
 _SAY: list[Callable[[str], None] | None] = [None]  # how a signal is acknowledged (the CLI's)

@@ -328,6 +328,9 @@ def run() -> None:
         # the process ends (a second Ctrl-C a moment late) is not a new one to die of
         for s in (signal.SIGINT, signal.SIGTERM):
             signal.signal(s, signal.SIG_IGN)
+        # nor is the interpreter's teardown a step to crash in: an interrupt may have
+        # left native code mid-way (an abandoned HiGHS solve, numba's compiler)
+        interrupts.end_process(code)
     # Under ``python -m toypoker`` CPython ends the process by SIGINT (status -2, not
     # ours) when any string ``exec`` during the run -- generated code of dataclasses,
     # numba -- ended in a KeyboardInterrupt, even one caught and reported since
