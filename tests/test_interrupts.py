@@ -34,8 +34,9 @@ def dropped_interrupt() -> Iterator[None]:
 
 def test_a_dropped_interrupt_stops_the_next_solve_before_its_first_step() -> None:
     game = tp.load_game("kuhn(players=3)")
-    with dropped_interrupt():
-        result = tp.solve(game, method="cfr+", iterations=10**8)
+    with dropped_interrupt(), pytest.raises(tp.Interrupted) as stop:
+        tp.solve(game, method="cfr+", iterations=10**8)
+    result = stop.value.result
     assert result.stopped == "interrupted"
     assert result.iterations == 0
 
@@ -194,3 +195,35 @@ def test_importing_the_library_changes_no_signal_handler() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)  # fmt: skip
     assert done.stdout.split() == ["True", "True"], done.stderr
+
+
+_LOOP = """
+import os, signal
+import toypoker as tp
+g = tp.load_game("kuhn(players=3)")
+sent = []
+def ctrl_c(t, nash_conv):
+    if t >= 50 and not sent:  # a real Ctrl-C, in solve 0
+        sent.append(t)
+        os.kill(os.getpid(), signal.SIGINT)
+for i in range(3):
+    r = tp.solve(g, "cfr+", iterations=3000, progress=ctrl_c if i == 0 else None)
+    print("solve", i, r.iterations, r.stopped.value, flush=True)
+print("loop finished")
+"""
+
+
+def test_a_ctrl_c_in_a_script_stops_the_script_not_only_its_solve() -> None:
+    # issue 47, audit case R191: a script looping over tp.solve went on with solves 1 and
+    # 2 after a Ctrl-C in solve 0 ('loop finished', exit 0): the interrupted solve
+    # returned its result.  It now raises tp.Interrupted (a KeyboardInterrupt) carrying it.
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _LOOP], capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert done.stdout == "", done.stdout
+    assert done.returncode != 0
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("toypoker.errors.Interrupted: cfr+ stopped by an interrupt after ")
+    assert last.endswith(" iterations; what it computed is this exception's .result"), last

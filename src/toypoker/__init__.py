@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 # the first of the package's modules to load: it arms Ctrl-C for the command line while
 # the heavy ones load (toypoker.errors)
-from toypoker.errors import ProfileError, SpecError, ToypokerError
+from toypoker.errors import Interrupted, ProfileError, SpecError, ToypokerError
 
 # isort: split
 from toypoker.engines import load_game
@@ -92,6 +92,7 @@ __all__ = [
     "Evaluation",
     "Game",
     "InfoSet",
+    "Interrupted",
     "Profile",
     "ProfileError",
     "Result",

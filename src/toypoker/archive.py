@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 from collections.abc import Iterator
 from fractions import Fraction
@@ -253,13 +254,96 @@ def is_checkpoint(path: str | Path) -> bool:
         return False
 
 
-def refuse_checkpoint(path: str | Path) -> None:
-    """One line when writing an output to ``path`` would replace a solver checkpoint."""
+#: what :func:`kept_work` says a file holds: (kind, how a run resumes from it)
+CHECKPOINT = ("a solver checkpoint", "solve --resume")
+CURVE = ("a traced equilibrium curve", "trace --resume")
+ROWS = ("the rows of a literature check", "literature check --resume")
+COMPARISON = ("the runs of a compare", "compare --resume")
+
+#: the largest JSON file :func:`kept_work` reads to recognise it (a rows or compare file)
+_KEPT_JSON_BYTES = 64 * 2**20
+_ROW_FIELDS = {"claim", "source", "params", "status", "detail", "exact"}
+
+
+def kept_work(path: str | Path) -> tuple[str, str] | None:
+    """What resumable work ``path`` holds -- :data:`CHECKPOINT`, :data:`CURVE` (a CSV
+    with its ``toypoker-trace`` settings beside it), :data:`ROWS` or
+    :data:`COMPARISON` -- or ``None``: a file no output of another kind may replace."""
+    path = Path(path)
+    if not path.is_file():
+        return None
     if is_checkpoint(path):
+        return CHECKPOINT
+    try:
+        sidecar = path.with_name(path.name + ".json")
+        if sidecar.is_file() and sidecar.stat().st_size < _KEPT_JSON_BYTES:
+            meta = json.loads(sidecar.read_text(encoding="utf-8"))
+            if isinstance(meta, dict) and str(meta.get("format", "")).startswith("toypoker-trace/"):
+                return CURVE
+        if path.stat().st_size >= _KEPT_JSON_BYTES:
+            return None
+        with path.open("rb") as f:
+            if f.read(1).strip() not in (b"[", b"{", b""):  # neither rows nor a comparison
+                return None
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if (
+        isinstance(data, list)
+        and data
+        and all(isinstance(d, dict) and set(d) == _ROW_FIELDS for d in data)
+    ):
+        return ROWS
+    if isinstance(data, dict) and {"game", "seconds", "methods"} <= set(data):
+        return COMPARISON
+    return None
+
+
+def refuse_kept_work(path: str | Path, what: str = "this output", own: object = None) -> None:
+    """One line when writing ``what`` to ``path`` would replace another run's resumable
+    work (:func:`kept_work`); ``own``: the kind this output is (it may replace its own)."""
+    kept = kept_work(path)
+    if kept is not None and kept != own:
         raise ToypokerError(
-            f"{path} is a solver checkpoint (a run's state to resume), not to be replaced "
-            "by this output: give another path"
+            f"{path} is {kept[0]} (a run's work to resume: {kept[1]}), not to be "
+            f"replaced by {what}: give another path"
         )
+
+
+def refuse_checkpoint(path: str | Path) -> None:
+    """One line when writing an output to ``path`` would replace another run's resumable
+    work (a solver checkpoint, a traced curve, a literature check's rows...)."""
+    refuse_kept_work(path)
+
+
+_HEAD_BYTES = 1 << 16  # where a JSON profile (or result) written by toypoker names its game
+_HEAD_GAME = re.compile(rb'\A\s*\{\s*"format"\s*:\s*"[^"]*"\s*,\s*"game"\s*:\s*"([^"]{1,2000})"')
+
+
+def profile_game(path: str | Path) -> str | None:
+    """The game a profile file says it is of, read from its head only (before a game is
+    built): an archive's ``meta.json``, or the ``"game"`` a JSON profile or result
+    written by toypoker opens with; ``None`` when a JSON file does not say so at its
+    head (its full reading checks it).
+
+    Raises
+    ------
+    ProfileError
+        One line: not a zip archive (a ``.npz`` name), a solver checkpoint, not JSON
+        text opening with an object.
+    """
+    if reads_as_archive(path):
+        spec = read_meta(path).get("game")
+        return spec if isinstance(spec, str) else None
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD_BYTES)
+    except OSError as exc:
+        raise ProfileError(f"cannot read profile {path}: {exc.strerror}") from None
+    if not head.lstrip().startswith(b"{"):
+        raise ProfileError(f"{path} is not a profile: a JSON object or a .npz archive")
+    found = _HEAD_GAME.match(head)
+    return found.group(1).decode("utf-8", "replace") if found else None
 
 
 def save_profile(profile: Profile, path: str | Path) -> None:

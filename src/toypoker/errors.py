@@ -65,3 +65,30 @@ class ProfileError(ToypokerError):
     ...     print("refused")
     refused
     """
+
+
+class Interrupted(KeyboardInterrupt):
+    """A Ctrl-C or SIGTERM stopped a long call (``tp.solve``); what it computed is kept
+    on :attr:`result` (a :class:`~toypoker.Result` with ``stopped="interrupted"``, its
+    checkpoint written if it had one).
+
+    A :class:`KeyboardInterrupt`, so a script stops where the user stopped it -- a loop
+    of solves does not run on -- and code that does not know toypoker ends as on any
+    Ctrl-C.  At an interactive prompt the result is ``sys.last_value.result``.
+
+    Examples
+    --------
+    >>> import toypoker as tp
+    >>> g = tp.load_game("kuhn")
+    >>> def stop(t, nash_conv):
+    ...     raise KeyboardInterrupt  # as a Ctrl-C at iteration 1 would
+    >>> try:
+    ...     tp.solve(g, "cfr+", iterations=100, progress=stop)
+    ... except tp.Interrupted as e:
+    ...     print(e.result.stopped.value, e.result.iterations)
+    interrupted 1
+    """
+
+    def __init__(self, result: object, what: str):
+        self.result = result
+        super().__init__(f"{what}; what it computed is this exception's .result")

@@ -9,6 +9,7 @@ import pytest
 
 from toypoker.collusion.brackets import load_brackets, stored_weak_brackets
 from toypoker.collusion.store import fingerprint
+from toypoker.collusion.table7 import solve_team_game  # the real one, for _solves
 from toypoker.games import load_rows  # the deal table: these tests read its rows
 
 # kuhn(players=3), strong collusion, win sharing: the merged team's exact LP values
@@ -387,3 +388,156 @@ def test_table7_pot_sharing_says_the_team_optimal_split(cli):
     assert "strong team P1+P2 team-optimal (TMECor, backward-induction oracle" in out, out
     code, out, _ = cli("collusion", "table7", "--help")
     assert "pot sharing) the TMECor bracket" in " ".join(out.split()), out
+
+
+# ------------------------------------------------------------------ interrupted table7
+# issue 47, audit case R196: Ctrl-C in table7's 2 n + 1 solves discarded every solved
+# equilibrium ("3 of 7 equilibria solved, none kept ... (run again)"; --save not
+# written).  Now --save holds those solved (an incomplete store saying which games are
+# missing), the message names the count and the whole command that resumes, and the
+# resume solves only the missing games.  The Ctrl-C is simulated in-process: the 4th
+# solve raises as the deferred signal does (tests/cli/test_signals.py sends real ones).
+
+T7 = ("collusion", "table7", "kuhn(players=3)", "--team", "23", "--iterations", "20",
+      "--no-team-optimal", "--json")  # fmt: skip
+
+
+def _solves(monkeypatch, stop_at: int | None = None) -> list[str]:
+    """Count table7's solves (the specs solved); with ``stop_at``, Ctrl-C in that one
+    (replaces an earlier count)."""
+    import toypoker.collusion.table7 as t7
+
+    calls: list[str] = []
+
+    def counted(game, *a, **k):
+        calls.append(game.spec)
+        if len(calls) == stop_at:
+            raise KeyboardInterrupt
+        return solve_team_game(game, *a, **k)
+
+    monkeypatch.setattr(t7, "solve_team_game", counted)
+    return calls
+
+
+def _only_complete_tables(monkeypatch) -> list[int]:
+    """Make the CLI's table evaluation fail on an incomplete store (and count calls)."""
+    import toypoker.cli.collusion as cc
+
+    real, seen = cc.collusion_table_from, []
+
+    def checked(stored, **kw):
+        assert stored.complete, f"a table evaluated from {stored.progress()} equilibria"
+        seen.append(len(stored.sigma))
+        return real(stored, **kw)
+
+    monkeypatch.setattr(cc, "collusion_table_from", checked)
+    return seen
+
+
+def test_table7_ctrl_c_keeps_the_solved_equilibria_and_prints_the_resume(
+    cli, tmp_path, monkeypatch
+):
+    # issue 47, audit case R196: interrupted after 3 solves with --save: the file holds
+    # the 3 and says it is incomplete; the line names the count and the resume command
+    import numpy as np
+
+    from toypoker.collusion import CollusionProfiles
+
+    monkeypatch.chdir(tmp_path)  # short paths in the printed command
+    _only_complete_tables(monkeypatch)
+    calls = _solves(monkeypatch, stop_at=4)
+    code, out, err = cli(*T7, "--save", "t7.npz")
+    assert code == 130 and out == "" and len(calls) == 4, err
+    hint = ("toypoker collusion table7 'kuhn(players=3)' --team 23 --iterations 20 "
+            "--no-team-optimal --json --save t7.npz --profiles t7.npz")  # fmt: skip
+    assert err.endswith(
+        f"toypoker: interrupted: 3 of 7 equilibria solved, kept in t7.npz; resume with: {hint}\n"
+    ), err
+    kept = CollusionProfiles.load("t7.npz")
+    assert not kept.complete and kept.progress() == "3 of 7" and len(kept.missing) == 4
+    assert list(kept.sigma) == calls[:3] and set(kept.missing).isdisjoint(kept.sigma)
+    with np.load("t7.npz", allow_pickle=False) as data:  # the file says it is incomplete
+        meta = json.loads(str(data["meta"]))
+    assert meta["format"] == "toypoker-collusion/2" and meta["missing"] == list(kept.missing)
+
+
+def test_table7_resumes_only_the_missing_solves_and_equals_an_uninterrupted_run(
+    cli, tmp_path, monkeypatch
+):
+    # issue 47, audit case R196: the printed command solves the 4 missing games (counted),
+    # never evaluates a table from missing equilibria, completes the file, and its table
+    # equals an uninterrupted run's exactly (every number of the --json)
+    import shlex
+
+    from toypoker.collusion import CollusionProfiles
+
+    monkeypatch.chdir(tmp_path)
+    tables = _only_complete_tables(monkeypatch)
+    _solves(monkeypatch, stop_at=4)
+    code, _, err = cli(*T7, "--save", "t7.npz")
+    assert code == 130 and tables == [], err
+    hint = err.rsplit("resume with: ", 1)[1].strip()
+    calls = _solves(monkeypatch)
+    code, resumed, err = cli(*shlex.split(hint)[1:])
+    assert code == 0, err
+    assert len(calls) == 4 and tables == [7], calls
+    assert "t7.npz: 3 of 7 equilibria solved (an interrupted run)" in err, err
+    calls = _solves(monkeypatch)
+    code, whole, err = cli(*T7, "--save", "whole.npz")
+    assert code == 0 and len(calls) == 7, err
+    assert json.loads(resumed) == json.loads(whole) and resumed == whole
+    a, b = CollusionProfiles.load("t7.npz"), CollusionProfiles.load("whole.npz")
+    assert a.complete and list(a.sigma) == list(b.sigma) and a.measured == b.measured
+    assert all(a.sigma[k].tobytes() == b.sigma[k].tobytes() for k in a.sigma)
+    # complete now: --profiles solves nothing
+    calls = _solves(monkeypatch)
+    code, again, err = cli(*T7, "--profiles", "t7.npz")
+    assert code == 0 and calls == [] and again == whole, err
+
+
+def test_table7_profiles_of_an_incomplete_store_never_evaluate_missing_equilibria(
+    cli, tmp_path, monkeypatch
+):
+    # issue 47, audit case R196: --profiles on an incomplete store either solves the
+    # missing games first (here without --save: the file is left as it was) or refuses
+    # in one line (another budget); no table is evaluated from part of the equilibria
+    from toypoker.collusion import CollusionProfiles
+
+    monkeypatch.chdir(tmp_path)
+    tables = _only_complete_tables(monkeypatch)
+    _solves(monkeypatch, stop_at=3)
+    assert cli(*T7, "--save", "t7.npz")[0] == 130
+    before = (tmp_path / "t7.npz").read_bytes()
+    _solves(monkeypatch)
+    other = [*T7[:5], "--iterations", "30", *T7[7:]]
+    code, out, err = cli(*other, "--profiles", "t7.npz")
+    assert code == 2 and tables == [] and out == "", err
+    assert err == (
+        "toypoker: error: t7.npz holds 2 of 7 equilibria solved with cfr+, at most 20 "
+        "iterations; strong collusion: the merged team's equilibrium, not cfr+, at most 30 "
+        "iterations; strong collusion: the merged team's equilibrium: give the same "
+        "--method, --iterations, --target-nash-conv and --strong-solve to solve the "
+        "missing ones\n"
+    ), err
+    # Ctrl-C again, without --save: the new solve is not kept, the file is as it was
+    calls = _solves(monkeypatch, stop_at=2)
+    code, _, err = cli(*T7, "--profiles", "t7.npz")
+    assert code == 130 and len(calls) == 2 and tables == [], err
+    said = ("interrupted: 3 of 7 equilibria solved, the 1 solved now not kept (no --save; "
+            "t7.npz still holds its 2); resume with: toypoker collusion table7")  # fmt: skip
+    assert said in err, err
+    assert err.rstrip().endswith("--profiles t7.npz --save t7.npz"), err
+    assert (tmp_path / "t7.npz").read_bytes() == before
+    calls = _solves(monkeypatch)
+    code, out, err = cli(*T7, "--profiles", "t7.npz")
+    assert code == 0 and len(calls) == 5 and tables == [7], err
+    assert not CollusionProfiles.load("t7.npz").complete  # no --save: not written
+
+
+def test_table7_ctrl_c_without_save_says_none_kept_and_suggests_it(cli, monkeypatch):
+    # issue 47, audit case R196: without --save nothing is kept: said, with --save
+    _solves(monkeypatch, stop_at=3)
+    code, out, err = cli(*T7)
+    assert code == 130, err
+    assert "interrupted: 2 of 7 equilibria solved, none kept" in err, err
+    assert "give --save FILE to keep the solved ones" in err and "resume with" not in err

@@ -107,3 +107,98 @@ def test_ctrl_c_during_table1_keeps_finished_runs_and_resumes(cli, tmp_path):
     assert code == 0, err
     a, b = json.loads(out), json.loads(out2)
     assert a["rows"] == b["rows"]
+
+
+# ------------------------------------------------- estimators: a run store that resumes
+# issue 47, audit case N12: `dynamics estimators --rounds 100000000`, SIGINT after 5 s,
+# threw its finished run away ("1 of 12 runs done; no figure written") and had no
+# --checkpoint: each finished run is now kept in OUT_DIR/estimators-runs, the line says
+# how many and the command that resumes, and that command gives the uninterrupted numbers
+ESTIMATORS_ARGS = ("dynamics", "estimators", "--L", "6,12", "--rounds", "20000", "--json")
+
+
+def _signal_after_runs(monkeypatch, n: int) -> list[int]:
+    """The library's runs counted; a SIGINT (as a Ctrl-C) as the ``n``-th one ends (the
+    count goes on over later commands; none other is signalled)."""
+    import importlib
+    import os
+    import signal
+
+    module = importlib.import_module("toypoker.dynamics.play")
+    real, calls = module.play, []
+
+    def play_then_signal(**kw):
+        r = real(**kw)
+        calls.append(1)
+        if len(calls) == n:
+            os.kill(os.getpid(), signal.SIGINT)
+        return r
+
+    monkeypatch.setattr(module, "play", play_then_signal)
+    return calls
+
+
+def test_an_interrupted_estimators_study_resumes_with_the_uninterrupted_numbers(
+    cli, tmp_path, monkeypatch
+):
+    # issue 47, audit case N12: the finished runs survive the interrupt; the printed
+    # command runs only the rest, and its JSON is the uninterrupted run's, bit for bit
+    from .test_solve import _resume_args
+
+    monkeypatch.chdir(tmp_path)
+    code, whole, err = cli(*ESTIMATORS_ARGS, "--out-dir", "whole")
+    assert code == 0, err
+    calls = _signal_after_runs(monkeypatch, 2)
+    code, _, err = cli(*ESTIMATORS_ARGS, "--out-dir", "part")
+    assert code == 130, err
+    runs = tmp_path / "part" / "estimators-runs"
+    assert sorted(f.name for f in runs.glob("run-*.npz")) == [
+        "run-L12-corrected-seed1.npz", "run-L6-corrected-seed0.npz"
+    ]  # fmt: skip
+    code, resumed, err = cli(*_resume_args(err))
+    assert code == 0, err
+    assert len(calls) == 4  # then the two printed-form runs; the kept ones not run again
+    assert json.loads(resumed) == json.loads(whole) and resumed == whole
+    for name in ("fig16_estimator_means.png", "fig16_both_estimators.png"):
+        assert (tmp_path / "part" / name).stat().st_size > 10_000
+
+
+def test_the_interrupted_estimators_line_names_the_runs_kept_and_the_resume_command(
+    cli, tmp_path, monkeypatch
+):
+    # issue 47, audit case N12: the line said "1 of 12 runs done; no figure written" and
+    # the run was lost; now it says how many runs are kept, where, and how to resume
+    monkeypatch.chdir(tmp_path)
+    _signal_after_runs(monkeypatch, 3)
+    code, out, err = cli(*ESTIMATORS_ARGS, "--out-dir", "part")
+    assert code == 130 and out == "", err
+    assert err.strip().splitlines()[-1] == (
+        "toypoker: interrupted: 3 of 4 runs done and kept in part/estimators-runs; no figure "
+        "written (they need every run); resume with: toypoker dynamics estimators --L 6,12 "
+        "--rounds 20000 --json --out-dir part --checkpoint part/estimators-runs"
+    )
+    assert len(list((tmp_path / "part" / "estimators-runs").glob("run-*.npz"))) == 3
+    assert not list((tmp_path / "part").glob("*.png"))
+
+
+def test_an_estimators_run_store_of_other_options_is_refused(
+    cli, one_line_error, tmp_path, monkeypatch
+):
+    # issue 47, audit case N12: a store of runs of other options (here another --rounds,
+    # --pot or --L) is refused in one line, exit 2, before anything runs
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli("dynamics", "estimators", "--L", "6", "--rounds", "20000",
+                       "--out-dir", "o")  # fmt: skip
+    assert code == 0, err
+    store = "o/estimators-runs keeps runs of other options"
+    tail = "resume with the options they were made with, or use another folder"
+    err = one_line_error("dynamics", "estimators", "--L", "6", "--rounds", "30000",
+                         "--out-dir", "o")  # fmt: skip
+    assert f"{store} (run-L6-corrected-seed0.npz has rounds 20,000, not 30,000): {tail}" in err
+    err = one_line_error("dynamics", "estimators", "--L", "6", "--rounds", "20000",
+                         "--pot", "10", "--out-dir", "o")  # fmt: skip
+    assert f"{store} (run-L6-corrected-seed0.npz has pot 9.0, not 10.0)" in err
+    err = one_line_error("dynamics", "estimators", "--L", "12", "--rounds", "20000",
+                         "--checkpoint", "o/estimators-runs", "--out-dir", "p")  # fmt: skip
+    assert f"{store} (run-L6-corrected-seed0.npz is none of these runs)" in err
+    assert not (tmp_path / "p").exists()

@@ -140,7 +140,7 @@ def test_partial_curve_is_not_a_silent_success(cli, tmp_path):
 @pytest.mark.slow
 def test_eps_trace_resumes_from_the_command_line(cli, tmp_path):
     # issue 14 item 6: an interrupted eps trace (the logit branch) resumes with --resume
-    from toypoker import load_game, trace_curve
+    from toypoker import Interrupted, load_game, trace_curve
 
     calls = {"n": 0}
 
@@ -152,8 +152,9 @@ def test_eps_trace_resumes_from_the_command_line(cli, tmp_path):
     spec = "kuhn(players=3)"
     ckpt = tmp_path / "a" / "curve.csv"
     ckpt.parent.mkdir()
-    part = trace_curve(load_game(spec), "eps", 1e-4, 1.0, progress=progress, checkpoint=ckpt)
-    assert part.stopped == "interrupted"
+    with pytest.raises(Interrupted) as stop:
+        trace_curve(load_game(spec), "eps", 1e-4, 1.0, progress=progress, checkpoint=ckpt)
+    assert stop.value.result.stopped == "interrupted"
     code, out, err = cli("trace", spec, "--resume", ckpt, "--no-gif", "--json")
     assert code == 0, err
     data = json.loads(out)

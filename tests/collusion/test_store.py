@@ -129,14 +129,16 @@ def _rewrite_meta(src, dst, edit) -> None:
 
 
 def test_a_stored_file_names_its_format_and_reads_back_bit_for_bit(tmp_path):
-    from toypoker.collusion.store import COLLUSION_FORMAT
+    from toypoker.collusion.store import COMPLETE_FORMAT
 
     prof = _stored()
     prof.save(tmp_path / "p.npz")
     with np.load(tmp_path / "p.npz", allow_pickle=False) as data:
         assert sorted(data.files) == ["meta", "sigma_0", "sigma_1"]  # no new array
         meta = json.loads(str(data["meta"]))
-    assert meta["format"] == COLLUSION_FORMAT == "toypoker-collusion/1"
+    # a complete study keeps the layout older versions read (issue 47 added /2, for an
+    # interrupted study's file only)
+    assert meta["format"] == COMPLETE_FORMAT == "toypoker-collusion/1"
     back = CollusionProfiles.load(tmp_path / "p.npz")
     _same(prof, back)
     back.save(tmp_path / "again.npz")
@@ -151,7 +153,7 @@ def test_a_file_stored_before_the_format_reads_with_the_same_numbers(tmp_path):
     _same(prof, CollusionProfiles.load(tmp_path / "old.npz"))
 
 
-@pytest.mark.parametrize("fmt", ["toypoker-collusion/2", "toypoker-checkpoint/2"])
+@pytest.mark.parametrize("fmt", ["toypoker-collusion/3", "toypoker-checkpoint/2"])
 def test_a_file_of_another_format_is_refused_in_one_line(tmp_path, fmt):
     from toypoker.collusion.store import COLLUSION_FORMAT
     from toypoker.errors import ToypokerError
@@ -165,3 +167,46 @@ def test_a_file_of_another_format_is_refused_in_one_line(tmp_path, fmt):
     assert "\n" not in text and str(path) in text and f"format {fmt!r}" in text
     assert f"this toypoker reads {COLLUSION_FORMAT}" in text
     assert ("newer toypoker" in text) == fmt.startswith("toypoker-collusion/")
+
+
+# ------------------------------------------------------------------ incomplete studies
+# issue 47, audit case R196: an interrupted table7 keeps the equilibria it solved in an
+# *incomplete* store that says which games are missing; older files stay complete
+
+
+def test_an_incomplete_store_says_so_and_reads_back(tmp_path):
+    # issue 47, audit case R196: the missing games are written (format /2, which older
+    # versions refuse in one line instead of evaluating a table from part of a study)
+    from toypoker.collusion.store import COLLUSION_FORMAT
+
+    full = _stored()
+    keys = list(full.sigma)
+    part = CollusionProfiles(
+        full.spec, full.team, full.sharing, full.how, {keys[0]: full.sigma[keys[0]]},
+        {keys[0]: full.fingerprints[keys[0]]}, {keys[0]: full.measured[keys[0]]},
+        missing=(keys[1],),
+    )  # fmt: skip
+    assert not part.complete and full.complete and part.progress() == "1 of 2"
+    part.save(tmp_path / "part.npz")
+    with np.load(tmp_path / "part.npz", allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+    assert meta["format"] == COLLUSION_FORMAT == "toypoker-collusion/2"
+    assert meta["missing"] == [keys[1]]
+    back = CollusionProfiles.load(tmp_path / "part.npz")
+    _same(part, back)
+    assert back.missing == (keys[1],) and not back.complete
+    assert back.summary().startswith("1 of 2 equilibria solved (an interrupted run)")
+
+
+def test_an_older_file_is_complete(tmp_path):
+    # issue 47, audit case R196: files of format /1 and without a format hold no
+    # "missing": they are complete studies, read as before
+    _stored().save(tmp_path / "new.npz")
+    for name, edit in [
+        ("v1.npz", lambda m: {**m, "format": "toypoker-collusion/1"}),
+        ("none.npz", lambda m: {k: v for k, v in m.items() if k != "format"}),
+    ]:
+        _rewrite_meta(tmp_path / "new.npz", tmp_path / name, edit)
+        back = CollusionProfiles.load(tmp_path / name)
+        assert back.complete and back.missing == ()
+        _same(_stored(), back)

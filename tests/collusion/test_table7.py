@@ -83,3 +83,70 @@ def test_table7_cli_saves_and_reuses_the_equilibria(capsys, tmp_path):
     assert code == 2 and "team 23" in err and err.count("\n") == 1
     code, out, err = _cli(capsys, "collusion", "table7", "kuhn(players=3)", "--strong-solve", "x")
     assert code == 2 and "--strong-solve" in err
+
+
+# ------------------------------------------------------------------ interrupted studies
+# issue 47, audit case R196: a Ctrl-C in the 2 n + 1 solves loses none that finished;
+# solve_collusion_profiles takes them back and solves only the missing games
+
+
+def _interrupted_after(k: int, **kw) -> CollusionProfiles:
+    """The equilibria a study had solved when a Ctrl-C came after its ``k``-th solve
+    (raised from the checkpoint callback: deterministic)."""
+    kept: list[CollusionProfiles] = []
+
+    def checkpoint(so_far: CollusionProfiles) -> None:
+        kept.append(so_far)
+        if len(kept) == k:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        solve_collusion_profiles("kuhn(players=3)", (1, 2), checkpoint=checkpoint, **kw)
+    assert [len(p.sigma) for p in kept] == list(range(1, k + 1))
+    return kept[-1]
+
+
+def test_a_resumed_study_solves_only_the_missing_games_and_equals_an_uninterrupted_one():
+    # issue 47, audit case R196: 3 of 7 solved, then resumed: 4 solves (counted by the
+    # progress callback), the same vectors bit for bit and the same table
+    part = _interrupted_after(3, iterations=20)
+    assert not part.complete and part.progress() == "3 of 7" and len(part.missing) == 4
+    solves: list[str] = []
+    resumed = solve_collusion_profiles("kuhn(players=3)", (1, 2), iterations=20,
+                                       progress=solves.append, solved=part)  # fmt: skip
+    assert len(solves) == 4 and resumed.complete
+    assert all(k.split(" ", 1)[1] in part.missing for k in solves)
+    whole = solve_collusion_profiles("kuhn(players=3)", (1, 2), iterations=20)
+    assert list(resumed.sigma) == list(whole.sigma) and resumed.how == whole.how
+    assert all(resumed.sigma[k].tobytes() == whole.sigma[k].tobytes() for k in whole.sigma)
+    assert resumed.measured == whole.measured
+    assert collusion_table_from(resumed) == collusion_table_from(whole)
+    # a complete study: nothing to solve
+    solves.clear()
+    again = solve_collusion_profiles("kuhn(players=3)", (1, 2), iterations=20,
+                                     progress=solves.append, solved=whole)  # fmt: skip
+    assert solves == [] and again == whole
+
+
+def test_no_table_from_an_incomplete_study_nor_a_resume_with_another_budget():
+    # issue 47, audit case R196: a table is never evaluated from missing equilibria, and
+    # the missing ones are not solved with another budget (the table would equal no
+    # uninterrupted run); both refused in one line
+    part = _interrupted_after(2, iterations=20)
+    with pytest.raises(ToypokerError, match="only 2 of 7 equilibria are stored") as info:
+        collusion_table_from(part)
+    assert "\n" not in str(info.value)
+    with pytest.raises(ToypokerError, match="solved with cfr\\+, at most 20 iterations") as info:
+        solve_collusion_profiles("kuhn(players=3)", (1, 2), iterations=30, solved=part)
+    assert "not cfr+, at most 30 iterations" in str(info.value) and "\n" not in str(info.value)
+    with pytest.raises(ToypokerError, match="team 12"):
+        solve_collusion_profiles("kuhn(players=3)", (0, 1), iterations=20, solved=part)
+
+
+def test_a_sampling_method_is_seeded_by_game():
+    # issue 47, audit case R196: every solve deterministic, so that a resumed study
+    # equals an uninterrupted one with a sampling method too (game k seeded k)
+    a = solve_collusion_profiles("kuhn(players=3)", (1, 2), method="es-mccfr", iterations=30)
+    b = solve_collusion_profiles("kuhn(players=3)", (1, 2), method="es-mccfr", iterations=30)
+    assert "seeded 0 to 6 by game" in a.how
+    assert all(a.sigma[k].tobytes() == b.sigma[k].tobytes() for k in a.sigma)

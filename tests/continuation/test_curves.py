@@ -11,7 +11,7 @@ from toypoker import Game
 from toypoker.continuation.crossings import equilibria_at, multiplicity, turning_points
 from toypoker.continuation.curves import EquilibriumCurve, resume_curve, trace_curve
 from toypoker.engines.rows.values import expected_values
-from toypoker.errors import ToypokerError
+from toypoker.errors import Interrupted, ToypokerError
 from toypoker.evaluation import evaluate, nash_conv
 from toypoker.games import load_rows
 from toypoker.profile import Profile
@@ -131,7 +131,9 @@ def test_interrupt_checkpoint_and_resume(curve4, tmp_path, game):
 
     ckpt = tmp_path / "curve.csv"
     g = game("kuhn(players=3,cards=4)")
-    r = trace_curve(g, "pot", 0.5, 10.0, eps=1e-6, progress=progress, checkpoint=ckpt)
+    with pytest.raises(Interrupted) as stop:  # the script hears it; the curve rides on it
+        trace_curve(g, "pot", 0.5, 10.0, eps=1e-6, progress=progress, checkpoint=ckpt)
+    r = stop.value.result
     assert r.stopped == "interrupted" and r.method == "trace"
     part = r.curve
     assert part.reason == "interrupted" and part.theta[-1] < 10.0
@@ -215,7 +217,9 @@ def test_eps_trace_interrupt_checkpoint_and_resume(tmp_path, game):
             raise KeyboardInterrupt
 
     ckpt = tmp_path / "curve.csv"
-    r = trace_curve(g, "eps", 1e-4, 1.0, progress=progress, checkpoint=ckpt)
+    with pytest.raises(Interrupted) as stop:
+        trace_curve(g, "eps", 1e-4, 1.0, progress=progress, checkpoint=ckpt)
+    r = stop.value.result
     assert r.stopped == "interrupted" and r.curve.theta[-1] > 1e-4
     saved = EquilibriumCurve.load(ckpt)
     assert saved.info["todo"] == ["eps"] and len(saved.theta) == len(r.curve.theta)

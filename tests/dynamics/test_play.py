@@ -250,3 +250,57 @@ def test_a_run_of_another_format_is_refused_in_one_line(tmp_path):
         text = str(info.value)
         assert "\n" not in text and str(f) in text and "format 'toypoker-play-run/2'" in text
         assert f"this toypoker reads {PLAY_RUN_FORMAT}" in text and "newer toypoker" in text
+
+
+# ------------------------------------------------------------ estimator study's run store
+# issue 47, audit case N12: `dynamics estimators` lost its finished runs on an interrupt;
+# estimator_studies keeps each in a folder as it ends, and the same call resumes
+
+
+def test_an_interrupted_estimator_study_resumes_with_the_same_runs(tmp_path):
+    # issue 47, audit case N12: the kept runs and the rest give the numbers of one
+    # uninterrupted batch, bit for bit; memory Ls[i] is run with seed seed + i in each form
+    from toypoker.dynamics.play import estimator_studies, estimator_study
+
+    args = dict(P=P, Ls=(6, 12), rounds=20_000, seed=4)
+    whole = estimator_studies(**args)
+    calls = {"n": 0}
+
+    def stop_after_three() -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+
+    ck = tmp_path / "runs"
+    with pytest.raises(KeyboardInterrupt):
+        estimator_studies(**args, checkpoint=ck, progress=stop_after_three)
+    assert len(list(ck.glob("run-*.npz"))) == 3
+    resumed = estimator_studies(**args, checkpoint=ck)
+    assert len(list(ck.glob("run-*.npz"))) == 4
+    for form in ("corrected", "printed"):
+        for a, b in zip(whole[form], resumed[form], strict=True):
+            assert a.tobytes() == b.tobytes()
+    alone = estimator_study(P, (6, 12), 20_000, seed=4, estimator="printed")
+    assert all(a.tobytes() == b.tobytes() for a, b in zip(alone, whole["printed"], strict=True))
+    x = (S3[0], S3[1], S3[2])
+    r = play(P=P, L=(12,) * 3, x0=x, adapt=False, rounds=20_000, seed=5, record_every=20_000)
+    assert r.estimator_mean.tobytes() == whole["corrected"][0][1].tobytes()
+
+
+def test_an_estimator_run_store_of_other_arguments_is_refused(tmp_path):
+    # issue 47, audit case N12: a resume must give one uninterrupted batch's numbers, so a
+    # store of runs of other arguments is refused in one line (not mixed in, not replaced)
+    from toypoker.dynamics.play import estimator_studies
+
+    ck = tmp_path / "runs"
+    estimator_studies(P, (6,), 20_000, estimators=("corrected",), checkpoint=ck)
+    kept = {f: f.read_bytes() for f in ck.glob("run-*.npz")}
+    for kw, why in [
+        (dict(clip=True), "run-L6-corrected-seed0.npz has clip False, not True"),
+        (dict(seed=1), "run-L6-corrected-seed0.npz is none of these runs"),
+    ]:
+        with pytest.raises(ToypokerError) as info:
+            estimator_studies(P, (6,), 20_000, estimators=("corrected",), checkpoint=ck, **kw)
+        text = str(info.value)
+        assert "\n" not in text and f"{ck} keeps runs of other options ({why})" in text
+    assert {f: f.read_bytes() for f in ck.glob("run-*.npz")} == kept

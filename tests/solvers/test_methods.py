@@ -24,7 +24,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from toypoker.errors import ToypokerError
+from toypoker.errors import Interrupted, ToypokerError
 from toypoker.solvers import METHODS, Solver, load_checkpoint, solve
 from toypoker.solvers.lp import solve_lp
 
@@ -148,7 +148,10 @@ def test_interrupt_leaves_checkpoint_and_result(tmp_path, game):
         if t == 30:
             raise KeyboardInterrupt
 
-    r = solve(g, method="cfr+", iterations=100, checkpoint=ck, progress=ctrl_c)
+    # the script hears the Ctrl-C (a KeyboardInterrupt), the result rides on it
+    with pytest.raises(Interrupted) as stop:
+        solve(g, method="cfr+", iterations=100, checkpoint=ck, progress=ctrl_c)
+    r = stop.value.result
     assert r.stopped == "interrupted" and r.iterations == 30
     assert load_checkpoint(ck).state.iteration == 30
     resumed = solve(g, method="cfr+", iterations=100, resume=ck)

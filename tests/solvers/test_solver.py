@@ -4,7 +4,9 @@ and with a target the check aimed where the target is predicted to be met."""
 import math
 
 import numpy as np
+import pytest
 
+from toypoker.errors import Interrupted
 from toypoker.solvers import solve
 from toypoker.solvers.solver import AIM_MIN_STEP, Checks, check_schedule
 
@@ -66,8 +68,10 @@ def test_a_run_with_a_target_stops_at_an_aimed_check_and_resumes_there(tmp_path,
         if t == before:
             raise KeyboardInterrupt
 
-    half = solve(g, "cfr+", target_nash_conv=1e-4, iterations=None, checkpoint=ck,
-                 progress=ctrl_c)  # fmt: skip
+    with pytest.raises(Interrupted) as stop:
+        solve(g, "cfr+", target_nash_conv=1e-4, iterations=None, checkpoint=ck,
+              progress=ctrl_c)  # fmt: skip
+    half = stop.value.result
     assert half.stopped == "interrupted" and half.iterations == before
     resumed = solve(g, "cfr+", target_nash_conv=1e-4, iterations=None, resume=ck)
     assert resumed.iterations == full.iterations
@@ -110,7 +114,9 @@ def test_a_run_steps_in_place_and_an_interrupt_between_iterations_keeps_the_coun
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(CFRKernel, "iteration", stop_at_105)
-    cut = solve(g, "cfr+", iterations=120)
+    with pytest.raises(Interrupted) as stop:
+        solve(g, "cfr+", iterations=120)
+    cut = stop.value.result
     assert cut.stopped == "interrupted" and cut.iterations == 104
     assert np.array_equal(
         cut.profile.probs, C.output(g, C.step_many(g, C.init(g), opts, 104), opts)

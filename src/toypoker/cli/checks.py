@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from toypoker.archive import is_checkpoint
+from toypoker.archive import CHECKPOINT, refuse_kept_work
 from toypoker.errors import ToypokerError
 from toypoker.io import in_place, write_target
 
@@ -120,8 +120,10 @@ def _writable(folder: Path, option: str, path: Path) -> None:
     os.unlink(probe)
 
 
-def check_file(path: Path | None, option: str) -> None:
-    """An output file: not a folder, in an existing writable folder. Checked before work."""
+def check_file(path: Path | None, option: str, own: object = None) -> None:
+    """An output file: not a folder, in an existing writable folder, not another run's
+    work to resume (:func:`toypoker.archive.kept_work`; ``own``: the kind this output
+    is, which it may replace -- ``--checkpoint`` a checkpoint). Checked before work."""
     if path is None:
         return
     if str(path).endswith(os.sep) or path.is_dir():
@@ -130,11 +132,7 @@ def check_file(path: Path | None, option: str) -> None:
         return
     target = write_target(path)  # a symbolic link's target is what gets written
     _folder_ok(target.parent if str(target.parent) else Path("."), option, path)
-    if option != "--checkpoint" and is_checkpoint(target):
-        raise ToypokerError(
-            f"{option} {path} is a solver checkpoint (a run's state to resume), not to be "
-            "replaced by this output: give another path"
-        )
+    refuse_kept_work(target, f"{option}'s output", CHECKPOINT if option == "--checkpoint" else own)
 
 
 def check_distinct(*outputs: tuple[Path | None, str]) -> None:

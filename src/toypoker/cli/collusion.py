@@ -23,6 +23,7 @@ from toypoker.cli.common import (
     out,
     plot_option,
     print_json,
+    resume_hint,
     seat_names,
     stopped_name,
 )
@@ -36,11 +37,12 @@ from toypoker.collusion import (
     collusion_table_from,
     solve_collusion_profiles,
 )
-from toypoker.collusion.table7 import STRONG_MERGED
-from toypoker.errors import ToypokerError
+from toypoker.collusion.table7 import STRONG_MERGED, study_how
+from toypoker.errors import Interrupted, ToypokerError
 from toypoker.games import canonical_spec
 from toypoker.games.collusion import Team, placements, seat_digits
 from toypoker.highs import silence_banner
+from toypoker.interrupts import deferred_interrupts
 from toypoker.io import exact_text
 from toypoker.spec import parse_spec
 
@@ -71,11 +73,17 @@ def table7(
         Path | None,
         typer.Option(
             help="Take the equilibria from this file (--save) instead of solving; the "
-            "NashConv they reached when solved is shown (with --save, recorded if missing)."
+            "NashConv they reached when solved is shown (with --save, recorded if missing). "
+            "A file an interrupted run kept: the missing equilibria are solved first, with "
+            "the same --method and budget."
         ),
     ] = None,
     save: Annotated[
-        Path | None, typer.Option(help="Store the equilibria (.npz) for --profiles.")
+        Path | None,
+        typer.Option(
+            help="Store the equilibria (.npz) for --profiles, written after each solve: "
+            "Ctrl-C keeps those solved and prints the command that resumes."
+        ),
     ] = None,
     plot: Annotated[Path | None, plot_option("Bar chart (PNG/PDF/SVG).")] = None,
     team_optimal: Annotated[
@@ -112,39 +120,16 @@ def table7(
     check_readable(profiles, "--profiles")
     silence_banner()  # HiGHS's, printed on stdout by its first model (toypoker.highs)
     seats = the_team.seats
+    study = _Study(spec, seats, sharing, method, iterations, target_nash_conv, strong_solve)
     if profiles is not None:
-        stored = CollusionProfiles.load(profiles)
-        if stored.spec != canonical_spec(spec) or stored.team != seats:
-            raise ToypokerError(
-                f"{profiles} holds the equilibria of {stored.spec} with team "
-                f"{seat_digits(stored.team)}, not of {spec} with team {team}"
-            )
-        if stored.sharing != sharing:
-            raise ToypokerError(f"{profiles} is for {stored.sharing} sharing, not {sharing}")
-        # what the stored equilibria reached when solved (the table evaluates it afresh)
-        err.print(f"toypoker: {profiles}: {stored.summary()}", highlight=False, soft_wrap=True)
-        if save is not None and not stored.measured:  # an older file: upgraded on --save
+        stored = _stored(profiles, study, team)
+        if not stored.complete:  # an interrupted run's: its missing games solved first
+            stored = _solve(study, save, profiles, stored)
+        elif save is not None and not stored.measured:  # an older file: upgraded on --save
             with Bar("recording NashConv", len(stored.sigma), fields=("game",)) as bar:
                 stored = stored.with_measures(lambda s: bar.update(advance=1, game=s))
     else:
-        # 2 n + 1 solves: no collusion, then strong and weak for each seat placement
-        n_solves = 2 * n_players(spec) + 1
-        with Bar("collusion solves", n_solves, fields=("game",)) as bar:
-
-            def step(message: str) -> None:
-                bar.update(advance=0 if bar.values["game"] == "-" else 1, game=message)
-
-            try:
-                stored = solve_collusion_profiles(
-                    spec, seats, sharing, method, iterations, target_nash_conv, strong_solve, step
-                )
-            except KeyboardInterrupt:
-                done = bar.completed
-                raise interrupted(
-                    f"{done} of {n_solves} equilibria solved, none kept: every cell averages "
-                    "all the seat rotations, so no cell of the table is complete (run again)",
-                    None,
-                ) from None
+        stored = _solve(study, save, None, None)
     if save is not None:
         stored.save(save)
     # one message a game evaluated (each placement, strong and weak), as many again for
@@ -164,11 +149,10 @@ def table7(
                 team_seconds=team_seconds,
             )
         except KeyboardInterrupt:
-            kept = f"; the equilibria are in {save} (--profiles {save} skips the solves)"
+            kept = f"; the equilibria are kept in {save}" if save is not None else ""
             raise interrupted(
-                "while evaluating the equilibria: no cell of the table is complete"
-                + (kept if save is not None else ""),
-                None,
+                "while evaluating the equilibria: no cell of the table is complete" + kept,
+                _resume(save),
             ) from None
     if plot:
         from toypoker.collusion.figures import table_bars
@@ -200,6 +184,120 @@ def table7(
         out.print(f"bar chart written to {plot}")
     if t.interrupted:
         raise _team_optimal_stopped()
+
+
+@dataclasses.dataclass(frozen=True)
+class _Study:
+    """What ``table7`` solves: :func:`~toypoker.collusion.solve_collusion_profiles`'s
+    arguments."""
+
+    spec: str
+    seats: tuple[int, ...]
+    sharing: str
+    method: str
+    iterations: int
+    target_nash_conv: float | None
+    strong_solve: str
+
+
+def _stored(profiles: Path, study: _Study, team: str) -> CollusionProfiles:
+    """The equilibria of ``--profiles``, refused in one line when of another study or,
+    incomplete (an interrupted run's), of another method or budget than the missing
+    ones would be solved with; what they reached when solved is said on stderr (the
+    table evaluates it afresh)."""
+    stored = CollusionProfiles.load(profiles)
+    if stored.spec != canonical_spec(study.spec) or stored.team != study.seats:
+        raise ToypokerError(
+            f"{profiles} holds the equilibria of {stored.spec} with team "
+            f"{seat_digits(stored.team)}, not of {study.spec} with team {team}"
+        )
+    if stored.sharing != study.sharing:
+        raise ToypokerError(f"{profiles} is for {stored.sharing} sharing, not {study.sharing}")
+    if not stored.complete:
+        merged = study.strong_solve == "merged" and study.sharing == "win"
+        n_games = 2 * n_players(study.spec) + 1
+        how = study_how(study.method, study.iterations, study.target_nash_conv, merged, n_games)
+        if stored.how != how:
+            raise ToypokerError(
+                f"{profiles} holds {stored.progress()} equilibria solved with {stored.how}, "
+                f"not {how}: give the same --method, --iterations, --target-nash-conv and "
+                "--strong-solve to solve the missing ones"
+            )
+    err.print(f"toypoker: {profiles}: {stored.summary()}", highlight=False, soft_wrap=True)
+    return stored
+
+
+def _solve(
+    study: _Study, save: Path | None, profiles: Path | None, solved: CollusionProfiles | None
+) -> CollusionProfiles:
+    """The study's ``2 n + 1`` equilibria, those in ``solved`` (an interrupted run's,
+    from ``--profiles``) kept.  With ``save`` the equilibria solved so far are written
+    there after each solve (a Ctrl-C loses no finished solve); Ctrl-C says
+    how many are kept and the command that resumes (exit 130)."""
+    n_solves = 2 * n_players(study.spec) + 1
+    latest = [solved]  # the equilibria solved so far (in ``save`` once it is given)
+    with Bar("collusion solves", n_solves, fields=("game",)) as bar:
+        bar.update(completed=0 if solved is None else len(solved.sigma))
+
+        def kept(so_far: CollusionProfiles) -> None:
+            latest[0] = so_far
+            bar.update(advance=1)
+            if save is not None and _save_now(so_far, save):
+                raise KeyboardInterrupt  # the solves stop, the file whole
+
+        try:
+            return solve_collusion_profiles(
+                study.spec, study.seats, study.sharing, study.method, study.iterations,
+                study.target_nash_conv, study.strong_solve,
+                lambda message: bar.update(game=message), solved, kept,
+            )  # fmt: skip
+        except KeyboardInterrupt:
+            had = 0 if solved is None else len(solved.sigma)
+            raise _solves_stopped(latest[0], had, n_solves, save, profiles) from None
+
+
+def _save_now(stored: CollusionProfiles, save: Path) -> bool:
+    """Write ``stored`` to ``save``, a Ctrl-C during the write taken once it is written
+    (the file is whole); returns whether one came (or an earlier one was dropped)."""
+    with deferred_interrupts(keeping=f"the equilibria in {save}") as late:
+        stored.save(save)
+    return late.requested
+
+
+def _solves_stopped(
+    stored: CollusionProfiles | None, had: int, n_solves: int, save: Path | None,
+    profiles: Path | None,
+) -> typer.Exit:  # fmt: skip
+    """Ctrl-C in the solves: how many equilibria are solved (``had`` of them read from
+    ``--profiles``), where they are kept and the command that resumes (exit 130)."""
+    done = 0 if stored is None else len(stored.sigma)
+    if save is not None and stored is not None and done:
+        _save_now(stored, save)  # there already, unless the Ctrl-C came within the write
+        return interrupted(f"{done} of {n_solves} equilibria solved, kept in {save}",
+                           _resume(save))  # fmt: skip
+    if save is not None:
+        return interrupted(f"0 of {n_solves} equilibria solved, none kept ({save} not "
+                           "written)", resume_hint())  # fmt: skip
+    if profiles is not None:  # the file read still holds its own: keep the new ones there
+        return interrupted(
+            f"{done} of {n_solves} equilibria solved, the {done - had} solved now not kept "
+            f"(no --save; {profiles} still holds its {had})",
+            resume_hint(add=("--save", str(profiles))),
+        )
+    return interrupted(
+        f"{done} of {n_solves} equilibria solved, none kept: every cell averages all the "
+        "seat rotations, so no cell of the table is complete (give --save FILE to keep the "
+        "solved ones; --profiles FILE then solves only the missing ones)",
+        None,
+    )
+
+
+def _resume(save: Path | None) -> str | None:
+    """The command that resumes from the equilibria kept in ``save``: the same with
+    ``--profiles SAVE`` (the stored ones read, the missing ones solved, all saved)."""
+    if save is None:
+        return None
+    return resume_hint(drop=("--profiles",), add=("--profiles", str(save)))
 
 
 def _team_optimal_stopped() -> typer.Exit:
@@ -402,9 +500,7 @@ def tmecor(
         the_team = team_option(team, game.n_players, the_team)
     if the_team is None:
         seats = "".join(str(s + 1) for s in range(1, game.n_players))
-        raise ToypokerError(
-            f"{game.spec} has no team: give --team (1-based seats, e.g. {seats})"
-        )
+        raise ToypokerError(f"{game.spec} has no team: give --team (1-based seats, e.g. {seats})")
     with Bar("TMECor columns", None, fields=("bracket",)) as bar:
 
         def step(columns: int, value: float, upper: float) -> None:
@@ -484,9 +580,12 @@ def _sharing_stage(
     from toypoker.teams.bounds import sharing_bound, strong_game, tighten
 
     strong = strong_game(game, r.team)
-    with Bar("sharing bound: PDCFR+ on the merged team", iterations) as bar:
-        res = solve_game(strong, "pdcfr+", merge=True, team=False, iterations=iterations,
-                         progress=lambda t, _nc: bar.update(t))  # fmt: skip
+    try:
+        with Bar("sharing bound: PDCFR+ on the merged team", iterations) as bar:
+            res = solve_game(strong, "pdcfr+", merge=True, team=False, iterations=iterations,
+                             progress=lambda t, _nc: bar.update(t))  # fmt: skip
+    except Interrupted as exc:  # the iterations done still bound the team's value
+        res = exc.result
     assert res.profile is not None
     bound = sharing_bound(game, r.team, res.profile, strong)
     r = tighten(r, bound)

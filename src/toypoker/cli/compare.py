@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from toypoker.archive import COMPARISON
 from toypoker.cli.checks import at_least, check_figure, check_file, positive, refuse_replacing
 from toypoker.cli.common import (
     Bar,
@@ -65,7 +66,7 @@ def compare(
     positive("--seconds", seconds)
     at_least("--seed", seed, 0)
     check_figure(plot)
-    check_file(result, "--result")
+    check_file(result, "--result", own=COMPARISON)
     refuse_replacing(result, "--result", resume, overwrite, "methods' traces")
     g = load_game(spec)
     plot = plot or Path(f"compare-{g.name}-{g.n_players}p.png")

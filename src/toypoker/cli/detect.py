@@ -20,14 +20,13 @@ from toypoker.cli.common import (
     plain,
     plot_option,
     print_json,
-    stopped_name,
 )
 from toypoker.cli.evaluate import load_profile
 from toypoker.cli.tables import team_option
 from toypoker.collusion import STRONG_SOLVES, CollusionProfiles, solve_team_game
 from toypoker.collusion.detection import check_same_table, members_game, team_optimal_play
 from toypoker.collusion.detection import detect as detect_collusion
-from toypoker.errors import ToypokerError
+from toypoker.errors import Interrupted, ToypokerError
 from toypoker.evaluation import nash_conv
 from toypoker.game import Game
 from toypoker.games import load_rows
@@ -53,18 +52,19 @@ def _profile(
     if stored is not None and stored.has(g):
         prof = stored.profile(g)
         return prof, f"stored ({stored.how}), NashConv {float(nash_conv(g, prof)):.2g}"
-    with Bar(f"{what}: {method} {g.spec}", iterations) as bar:
-        sol = solve_team_game(
-            g, method, merged=strong_solve == "merged", iterations=iterations,
-            target_nash_conv=target, progress=lambda t, nc: bar.update(t),
-        )  # fmt: skip
-    res = sol.result
-    if stopped_name(res.stopped) == "interrupted":  # the signal the solver deferred
+    try:
+        with Bar(f"{what}: {method} {g.spec}", iterations) as bar:
+            sol = solve_team_game(
+                g, method, merged=strong_solve == "merged", iterations=iterations,
+                target_nash_conv=target, progress=lambda t, nc: bar.update(t),
+            )  # fmt: skip
+    except Interrupted as exc:  # the signal the solver deferred to the end of a step
         raise interrupted(
-            f"{what} solve stopped after {res.iterations} iterations; no result written "
-            "(detect keeps no partial state: run the command again)",
+            f"{what} solve stopped after {exc.result.iterations} iterations; no result "
+            "written (detect keeps no partial state: run the command again)",
             None,
-        )
+        ) from None
+    res = sol.result
     if sol.merged:
         return sol.profile, (
             f"{method} {res.iterations} iterations on the merged team, NashConv "

@@ -47,7 +47,7 @@ from toypoker.dynamics.play import (
     MAX_MEMORY,
     PlayResult,
     estimator_limits,
-    estimator_study,
+    estimator_studies,
     play,
 )
 from toypoker.dynamics.table1 import table1 as compare_table1
@@ -373,6 +373,29 @@ def _print_play(
     out.print(f"final (b, c, d) = ({final}); CSV and figure in {outdir}/")
 
 
+def _estimator_runs(
+    P: float, Ls: list[int], rounds: int, forms: tuple[str, str], clip: bool, runs_dir: Path
+) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """``dynamics estimators``' runs under a progress bar, each kept in ``runs_dir`` as it
+    ends (:func:`~toypoker.dynamics.play.estimator_studies`).  A Ctrl-C or SIGTERM stops
+    within a run: the line says how many runs are kept and the command that resumes."""
+    total = len(forms) * len(Ls)
+    with Bar("estimator runs", total) as bar:
+        bar.update(0)
+        try:
+            return estimator_studies(P, Ls, rounds, estimators=forms, clip=clip,
+                                     progress=lambda: bar.update(advance=1),
+                                     checkpoint=runs_dir)  # fmt: skip
+        except KeyboardInterrupt:
+            # the figures need every run: they are drawn by the same command again
+            kept = len(list(runs_dir.glob("run-*.npz")))
+            raise interrupted(
+                f"{kept} of {total} runs done and kept in {runs_dir}; no figure written "
+                "(they need every run)",
+                resume_hint(drop=("--checkpoint",), add=("--checkpoint", str(runs_dir))),
+            ) from None
+
+
 def estimators(
     pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
     L: Annotated[str, typer.Option("--L", help="Memories to test.")] = "6,12,24,48,96,192",
@@ -380,10 +403,18 @@ def estimators(
     estimator: EstimatorOpt = "corrected",
     clip: ClipOpt = False,
     outdir: Annotated[Path, out_dir_option("Folder for figures.")] = Path("dynamics"),
+    checkpoint: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder keeping every finished run (default OUT_DIR/estimators-runs); the "
+            "same command again continues an interrupted study."
+        ),
+    ] = None,
     json_: JsonOpt = False,
 ) -> None:
     """Figures 16-17: mean and standard deviation of each estimator against L, at fixed
-    Solution 3 frequencies; beside the exact large-L limit of each estimator."""
+    Solution 3 frequencies; beside the exact large-L limit of each estimator.
+    Finished runs are kept as they end: Ctrl-C, then the same command, resumes."""
 
     P = _pot(pot)
     if not billingham.above_p_star(Fraction(P)):
@@ -391,23 +422,13 @@ def estimators(
     Ls = _memories(L)
     at_least("--rounds", rounds, 1)
     check_folder(outdir, "--out-dir")
-    # one compiled run per memory, twice (both forms of eq. 46): a Ctrl-C or SIGTERM
-    # stops between runs; the figures need them all, so nothing is written
-    with deferred_interrupts() as flag, Bar("estimator runs", 2 * len(Ls)) as bar:
-
-        def step() -> None:
-            bar.update(advance=1)
-            if flag.requested:
-                raise interrupted(f"{bar.completed} of {2 * len(Ls)} runs done; no figure "
-                                  "written (they need every run)", None)  # fmt: skip
-
-        bar.update(0)
-        means, stds, truth = estimator_study(P, Ls, rounds, estimator=estimator, clip=clip,
-                                             progress=step)  # fmt: skip
-        # Fig. 16 redrawn with both forms of eq. (46): the other form's run, same rounds
-        other = "printed" if estimator == "corrected" else "corrected"
-        other_means, _, _ = estimator_study(P, Ls, rounds, estimator=other, clip=clip,
-                                            progress=step)  # fmt: skip
+    runs_dir = checkpoint if checkpoint is not None else outdir / "estimators-runs"
+    check_folder(runs_dir, "--checkpoint")
+    # one compiled run per memory, twice: Fig. 16 redrawn with both forms of eq. (46)
+    other = "printed" if estimator == "corrected" else "corrected"
+    studies = _estimator_runs(P, Ls, rounds, (estimator, other), clip, runs_dir)
+    means, stds, truth = studies[estimator]
+    other_means = studies[other][0]
     limits = estimator_limits(truth[0], truth[2], truth[3], estimator=estimator)
     outdir.mkdir(parents=True, exist_ok=True)
     figures.fig_estimators(

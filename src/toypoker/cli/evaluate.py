@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from toypoker.archive import read_profile, reads_as_archive
+from toypoker.archive import profile_game, read_profile, reads_as_archive
 from toypoker.cli.checks import check_exists, check_readable, positive
 from toypoker.cli.common import (
     FractionsOpt,
@@ -30,10 +30,10 @@ from toypoker.cli.solve import vector_values
 from toypoker.cli.tables import team_lines, team_of, values_table
 from toypoker.engines.evaluation import vector_evaluate, vector_of
 from toypoker.engines.registry import layout_for, rows_or_refuse, team_gain_note
-from toypoker.errors import ProfileError
+from toypoker.errors import ProfileError, ToypokerError
 from toypoker.evaluation import evaluate
 from toypoker.game import Game
-from toypoker.games import load_rows
+from toypoker.games import canonical_spec, load_rows
 from toypoker.io import read_text_limited
 from toypoker.profile import FORMAT as PROFILE_FORMAT
 from toypoker.profile import MAX_PROFILE_BYTES, Profile, max_profile_bytes
@@ -97,6 +97,22 @@ def _load_profile(path: Path, game: Game, exact: bool) -> Profile:
     return prof
 
 
+def _check_profile_head(path: Path, spec: str) -> None:
+    """Before the build: a profile file that cannot be one (not a zip under a ``.npz``
+    name, a checkpoint, not a JSON object) or that names another game at its head is
+    refused now, not after minutes of building (a team's game may read its merged
+    partner's profile: those are checked when read)."""
+    declared = profile_game(path)
+    if declared is None or "team=" in spec or "team=" in declared:
+        return
+    try:
+        other = canonical_spec(declared) != canonical_spec(spec)
+    except ToypokerError:  # said when the file is read
+        return
+    if other:
+        raise ProfileError(f"{path} holds a profile of {declared}, not of {canonical_spec(spec)}")
+
+
 #: the formats of the JSON files a profile is read from (a profile, a result's profile)
 PROFILE_FORMATS = (PROFILE_FORMAT, RESULT_FORMAT)
 
@@ -151,6 +167,7 @@ def eval_(
     rows = exact or team is not None
     choice = layout_for(spec, None, "rows" if rows else layout, team=False)
     check_exists(profile, "profile")  # said now, not after the build
+    _check_profile_head(profile, spec)  # so is a file that is no profile of this game
     if choice.layout == "vector":
         err.print(f"layout: vector ({choice.why})", highlight=False, soft_wrap=True)
         g = build_on_layout(spec, choice)
@@ -202,6 +219,7 @@ def verify(
     positive("--milp-seconds", milp_seconds)
     rows_or_refuse(spec, "verify", "toypoker eval gives floats on the vector layout", layout)
     check_exists(profile, "profile")  # said now, not after the build
+    _check_profile_head(profile, spec)  # so is a file that is no profile of this game
     g = load_rows(spec)
     the_team = team_of(g, team)  # checked before the profile is read
     prof = load_profile(profile, g, exact=True)

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
+from toypoker.archive import ROWS
 from toypoker.cli.checks import at_least, check_file, refuse_replacing, temp_checkpoint
 from toypoker.cli.common import (
     Bar,
@@ -86,7 +87,7 @@ def check(
 
     json_ = json_ or bool((ctx.obj or {}).get("json"))  # `literature --json check` too
     at_least("--seed", seed, 0)
-    check_file(output, "-o")
+    check_file(output, "-o", own=ROWS)
     refuse_replacing(output, "-o", resume, overwrite, "checked rows")
     if output is not None:  # a second check writing the same rows file is refused
         hold(run_lock(output, "rows file"))

@@ -49,7 +49,7 @@ from toypoker.dask_client import local_workers
 from toypoker.engines.evaluation import VectorEvaluation
 from toypoker.engines.registry import layout_for, team_gain_note
 from toypoker.engines.sharded import ShardLostError, shard_bytes
-from toypoker.errors import ToypokerError
+from toypoker.errors import Interrupted, ToypokerError
 from toypoker.evaluation import evaluate
 from toypoker.game import Game
 from toypoker.games.collusion import Team
@@ -133,6 +133,13 @@ def run_with_bar(g: Game, method: str, started: str | None = None, **kw: object)
     """``solvers.solve`` with a progress bar (plain lines every few seconds when piped);
     ``started``: a line said on stderr at the run's first step (a resume's start)."""
 
+    try:
+        return _run_with_bar(g, method, started, **kw)
+    except Interrupted as exc:  # what the run kept: saved and reported by the caller
+        return exc.result
+
+
+def _run_with_bar(g: Game, method: str, started: str | None, **kw: object):
     spec = g.spec
     if get_method(method).one_shot:  # one solve (the LP): a spinner, no iteration count
         with Stage(f"{method} {spec}: solving"):
@@ -364,9 +371,7 @@ def solve(
     if seeds > 1:
         base = checkpoint or resume or temp_checkpoint("seeds")
         kw_seeds = {**kw, "team": the_team or False, **milp_option(milp_seconds)}
-        solve_seeds(
-            g, method, seeds, seed or 0, kw_seeds, output, csv, result, base, resume, json_
-        )
+        solve_seeds(g, method, seeds, seed or 0, kw_seeds, output, csv, result, base, resume, json_)
         if checkpoint is None and resume is None:
             for k in range(seeds):
                 seeded(base, (seed or 0) + k).unlink(missing_ok=True)

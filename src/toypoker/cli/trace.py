@@ -34,7 +34,7 @@ from toypoker.cli.common import (
 from toypoker.continuation import figures
 from toypoker.continuation.crossings import multiplicity, system_for
 from toypoker.continuation.curves import EquilibriumCurve, resume_curve, trace_curve
-from toypoker.errors import ToypokerError
+from toypoker.errors import Interrupted, ToypokerError
 from toypoker.games import load_rows
 from toypoker.interrupts import deferred_interrupts
 from toypoker.locks import run_lock
@@ -142,42 +142,46 @@ def trace(
         ckpt = outdir / "curve.csv"
         # a signal is acknowledged at once and heard at the next step; a second one
         # waits until the curve so far is saved
-        with deferred_interrupts("the curve") as flag, Bar(
-            f"trace {g.spec}", fields=("at", "step")
-        ) as bar:
+        with (
+            deferred_interrupts("the curve") as flag,
+            Bar(f"trace {g.spec}", fields=("at", "step")) as bar,
+        ):
 
             def progress(stage: str, lam: float, ds: float) -> None:
                 bar.update(advance=1, at=f"{stage} = {lam:.6g}", step=f"{ds:.2e}")
                 if flag.requested:
                     raise KeyboardInterrupt  # the tracer keeps the branch so far
 
-            if previous is not None:
-                res = resume_curve(
-                    previous,
-                    g,
-                    at=at_values,
-                    ds_max=ds_max,
-                    progress=progress,
-                    checkpoint=ckpt,
-                    checkpoint_every=checkpoint_every,
-                )
-            else:
-                res = trace_curve(
-                    g,
-                    parameter,
-                    lo,
-                    hi,
-                    eps=eps,
-                    at=at_values,
-                    start=start,
-                    response=response,
-                    dominated=not keep_dominated,
-                    rng=rng,
-                    ds_max=ds_max,
-                    progress=progress,
-                    checkpoint=ckpt,
-                    checkpoint_every=checkpoint_every,
-                )
+            try:  # an interrupt: the curve so far, kept below
+                if previous is not None:
+                    res = resume_curve(
+                        previous,
+                        g,
+                        at=at_values,
+                        ds_max=ds_max,
+                        progress=progress,
+                        checkpoint=ckpt,
+                        checkpoint_every=checkpoint_every,
+                    )
+                else:
+                    res = trace_curve(
+                        g,
+                        parameter,
+                        lo,
+                        hi,
+                        eps=eps,
+                        at=at_values,
+                        start=start,
+                        response=response,
+                        dominated=not keep_dominated,
+                        rng=rng,
+                        ds_max=ds_max,
+                        progress=progress,
+                        checkpoint=ckpt,
+                        checkpoint_every=checkpoint_every,
+                    )
+            except Interrupted as exc:
+                res = exc.result
             curve = res.curve
             if curve.reason.endswith("interrupted"):
                 curve.save(ckpt)  # inside the block: a second signal waits for it

@@ -1,7 +1,11 @@
 """Stored collusion equilibria: one ``.npz`` per study (float64 vectors, infosets in
 label order, metadata as JSON text; no pickle), tied to their games by a fingerprint.
-The metadata holds the file's format (:data:`COLLUSION_FORMAT`); a file without one
-(written before toypoker versioned it, the shipped ones among them) is read as it was.
+The metadata holds the file's format: :data:`COMPLETE_FORMAT` for a file holding every
+equilibrium of its study (the layout older versions read), :data:`COLLUSION_FORMAT` for
+an interrupted study's file, which also lists the games still to solve (older versions
+refuse it in one line rather than evaluate a table from part of it).  A file without a
+format (written before toypoker versioned it, the shipped ones among them) is read as it
+was, and is complete.
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ from toypoker.teams.transfer import sees_together
 
 __all__ = [
     "COLLUSION_FORMAT",
+    "COMPLETE_FORMAT",
     "CollusionProfiles",
     "Measured",
     "by_label",
@@ -39,8 +44,12 @@ __all__ = [
     "store_key",
 ]
 
-#: the format of a stored file (its metadata's ``"format"``)
-COLLUSION_FORMAT = "toypoker-collusion/1"
+#: the format this toypoker reads (its metadata's ``"format"``): the layout of
+#: :data:`COMPLETE_FORMAT` and, for an interrupted study, ``"missing"``: the games not
+#: solved yet
+COLLUSION_FORMAT = "toypoker-collusion/2"
+#: the format of a complete study's file (no ``"missing"``), which older versions read
+COMPLETE_FORMAT = "toypoker-collusion/1"
 
 
 def _label_order(game: Game) -> np.ndarray:
@@ -142,6 +151,12 @@ class CollusionProfiles:
         ``{spec: Measured}``: the NashConv each equilibrium reached (and a strong team's
         joint gain), evaluated when it was stored; empty for a file written before
         toypoker recorded them (:meth:`with_measures` adds them).
+    missing
+        The games of the study not solved yet (canonical specs, :func:`store_key`), in
+        solving order, when
+        :func:`~toypoker.collusion.table7.solve_collusion_profiles` was interrupted;
+        empty for a complete study, and for every file written before toypoker kept
+        interrupted studies.
     """
 
     spec: str
@@ -151,6 +166,16 @@ class CollusionProfiles:
     sigma: dict[str, np.ndarray]
     fingerprints: dict[str, str]
     measured: dict[str, Measured] = field(default_factory=dict)
+    missing: tuple[str, ...] = ()
+
+    @property
+    def complete(self) -> bool:
+        """Whether every equilibrium of the study is stored (no game :attr:`missing`)."""
+        return not self.missing
+
+    def progress(self) -> str:
+        """``"3 of 7"``: the equilibria stored of the study's games."""
+        return f"{len(self.sigma)} of {len(self.sigma) + len(self.missing)}"
 
     def profile(self, game: Game) -> Profile:
         """The stored profile of ``game``.
@@ -190,8 +215,10 @@ class CollusionProfiles:
         """One line: the largest NashConv recorded per kind of game (no collusion,
         strong, weak) and the largest strong team's joint gain, or that none was
         recorded."""
+        part = "" if self.complete else (
+            f"{self.progress()} equilibria solved (an interrupted run), ")  # fmt: skip
         if set(self.measured) != set(self.sigma):
-            return "NashConv not recorded in this file (written before toypoker stored it)"
+            return part + "NashConv not recorded in this file (written before toypoker stored it)"
         worst: dict[str, float] = {}
         gains = [m.team_gain for m in self.measured.values() if m.team_gain is not None]
         for key, m in self.measured.items():
@@ -202,14 +229,17 @@ class CollusionProfiles:
         text = ", ".join(f"{k} {v:.3g}" for k, v in worst.items())
         if gains:
             text += f"; strong team's joint gain at most {max(gains):.3g}"
-        return f"NashConv recorded when solved (largest over placements): {text}"
+        if not worst:
+            return part + "none recorded yet"
+        return f"{part}NashConv recorded when solved (largest over placements): {text}"
 
     def save(self, path: str | Path) -> None:
         """Write an ``.npz`` atomically: one float64 array per game, metadata as JSON text
-        (its format :data:`COLLUSION_FORMAT`)."""
+        (its format :data:`COMPLETE_FORMAT`, or :data:`COLLUSION_FORMAT` with the
+        :attr:`missing` games for an incomplete study)."""
         specs = list(self.sigma)
-        meta = {
-            "format": COLLUSION_FORMAT,
+        meta: dict[str, object] = {
+            "format": COMPLETE_FORMAT if self.complete else COLLUSION_FORMAT,
             "spec": self.spec,
             "team": list(self.team),
             "sharing": self.sharing,
@@ -220,6 +250,8 @@ class CollusionProfiles:
         if set(self.measured) == set(specs):
             meta["nash_conv"] = [self.measured[s].nash_conv for s in specs]
             meta["team_gain"] = [self.measured[s].team_gain for s in specs]
+        if not self.complete:
+            meta["missing"] = list(self.missing)
         arrays = {f"sigma_{i}": np.asarray(self.sigma[s], np.float64) for i, s in enumerate(specs)}
         buf = io.BytesIO()
         np.savez_compressed(buf, meta=np.array(json.dumps(meta)), **arrays)
@@ -233,7 +265,8 @@ class CollusionProfiles:
         ------
         ToypokerError
             For a missing or malformed file, or one of a format other than
-            :data:`COLLUSION_FORMAT` (a file without one is read as it was).
+            :data:`COLLUSION_FORMAT` and :data:`COMPLETE_FORMAT` (a file without one is
+            read as it was: complete).
         """
         try:
             source = Path(path) if isinstance(path, str) else path
@@ -241,11 +274,15 @@ class CollusionProfiles:
                 data = np.load(io.BytesIO(fh.read()), allow_pickle=False)
                 meta = json.loads(str(data["meta"]))
                 if isinstance(meta, dict):
-                    check_format(meta.get("format"), COLLUSION_FORMAT, path, "collusion profiles")
+                    check_format(meta.get("format"), COLLUSION_FORMAT, path,
+                                 "collusion profiles", older=(COMPLETE_FORMAT,))  # fmt: skip
                 # canonical again: files written before a weak team's spec lost its
                 # ``merge=false`` name their games as they were then
                 games = [store_key(str(s)) for s in meta["games"]]
                 sigma = {s: np.asarray(data[f"sigma_{i}"], np.float64) for i, s in enumerate(games)}
+            missing = tuple(store_key(str(s)) for s in meta.get("missing", ()))
+            if set(missing) & set(games):
+                raise ValueError("a game is both stored and missing")
             measured = {}
             if "nash_conv" in meta:  # files from before they were recorded have none
                 pairs = zip(meta["nash_conv"], meta["team_gain"], strict=True)
@@ -259,6 +296,7 @@ class CollusionProfiles:
                 sigma,
                 dict(zip(games, (str(f) for f in meta["fingerprints"]), strict=True)),
                 measured,
+                missing,
             )
         except FormatError:
             raise  # one line naming the file already

@@ -6,12 +6,19 @@ from them, and the strong team's value bracketed.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 import numpy as np
 
-from toypoker.collusion.store import CollusionProfiles, Measured, by_label, fingerprint, measure
+from toypoker.collusion.store import (
+    CollusionProfiles,
+    Measured,
+    by_label,
+    fingerprint,
+    measure,
+    store_key,
+)
 from toypoker.engines.rows.values import expected_values
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.evaluation import best_response, evaluate
@@ -28,6 +35,7 @@ from toypoker.games.collusion import (
 from toypoker.profile import Profile
 from toypoker.result import Result, Stopped
 from toypoker.solvers import solve
+from toypoker.solvers.registry import get_method
 from toypoker.teams.transfer import splice, transfer_profile
 
 __all__ = [
@@ -41,6 +49,8 @@ __all__ = [
     "rotated_brackets",
     "solve_collusion_profiles",
     "solve_team_game",
+    "study_games",
+    "study_how",
     "TeamSolve",
     "TeamOptimal",
     "team_optimal_values",
@@ -371,6 +381,55 @@ def solve_team_game(
     return TeamSolve(prof, res, res.solved_as is not None)
 
 
+def study_games(spec: str, n: int, team: tuple[int, ...], sharing: str) -> list[str]:
+    """The ``2 n + 1`` games of a study, in solving order (the keys they are stored
+    under, :func:`~toypoker.collusion.store.store_key`): the no-collusion game ``spec``
+    (canonical), then per placement of ``team`` the strong and the weak collusion game."""
+    games = [store_key(spec)]
+    for members in placements(n, team):
+        games += [store_key(collusion_spec(spec, members, sharing, s)) for s in STRENGTHS]
+    return games
+
+
+def study_how(
+    method: str,
+    iterations: int | None,
+    target_nash_conv: float | None,
+    merged: bool,
+    n_games: int,
+) -> str:
+    """The solver and budget of a study as its :attr:`CollusionProfiles.how` says them
+    (a sampling method's seeds included: game ``k`` of :func:`study_games` is solved
+    with seed ``k``)."""
+    how = f"{method}, at most {iterations} iterations" if iterations else method
+    if get_method(method).stochastic:
+        how += f", seeded 0 to {n_games - 1} by game"
+    if target_nash_conv is not None:
+        how += f", stopped at NashConv {target_nash_conv:g}"
+    if merged:
+        how += STRONG_MERGED
+    return how
+
+
+def _check_solved(
+    solved: CollusionProfiles, spec: str, team: tuple[int, ...], sharing: str, how: str
+) -> None:
+    """Refuse (one line) stored equilibria that are not of this study, or, when some are
+    missing, were solved with another method or budget than ``how`` (a table mixing two
+    budgets would equal no uninterrupted run)."""
+    if (solved.spec, solved.team, solved.sharing) != (spec, team, sharing):
+        raise ToypokerError(
+            f"the stored equilibria are of {solved.spec} with team {seat_digits(solved.team)} "
+            f"({solved.sharing} sharing), not of {spec} with team {seat_digits(team)} "
+            f"({sharing} sharing)"
+        )
+    if not solved.complete and solved.how != how:
+        raise ToypokerError(
+            f"the stored equilibria ({solved.progress()}) were solved with {solved.how}, "
+            f"not {how}: solve the missing ones with the same method and budget"
+        )
+
+
 def solve_collusion_profiles(
     spec: str,
     team: tuple[int, ...],
@@ -380,8 +439,10 @@ def solve_collusion_profiles(
     target_nash_conv: float | None = None,
     strong_solve: str = "merged",
     progress: Callable[[str], None] | None = None,
+    solved: CollusionProfiles | None = None,
+    checkpoint: Callable[[CollusionProfiles], None] | None = None,
 ) -> CollusionProfiles:
-    """Solve the ``2 n + 1`` games behind :func:`collusion_table`.
+    """Solve the ``2 n + 1`` games behind :func:`collusion_table` not yet ``solved``.
 
     Parameters
     ----------
@@ -389,65 +450,107 @@ def solve_collusion_profiles(
         As in :func:`collusion_table`.
     method, iterations, target_nash_conv
         The solver, its iteration cap (``None``: none) and NashConv target (checked on
-        the game solved: the merged one for strong collusion with ``"merged"``).
+        the game solved: the merged one for strong collusion with ``"merged"``).  A
+        sampling method solves game ``k`` of :func:`study_games` with seed ``k``: every
+        solve is deterministic, so a resumed study equals an uninterrupted one.
     strong_solve
         One of :data:`STRONG_SOLVES`; ``"merged"`` applies to win sharing only (pot
         sharing does not give the members one payoff), else ``"members"`` is used.
     progress
         Optional callable ``progress(message)`` before each solve.
+    solved
+        This study's equilibria solved already (an interrupted run's: some
+        :attr:`~CollusionProfiles.missing`), kept; only the games they lack are solved.
+    checkpoint
+        Optional callable ``checkpoint(profiles)`` after each solve, with the equilibria
+        solved so far (incomplete until the last): e.g. to save them.
 
     Returns
     -------
     CollusionProfiles
-        The games are compiled one at a time (only one is held in memory); each
-        equilibrium's NashConv (and a strong team's joint gain) is evaluated on its
+        Complete.  The games are compiled one at a time (only one is held in memory);
+        each equilibrium's NashConv (and a strong team's joint gain) is evaluated on its
         n-player game and recorded (:attr:`CollusionProfiles.measured`).
 
     Raises
     ------
     KeyboardInterrupt
         When a Ctrl-C or SIGTERM stopped a solve: an unfinished equilibrium is never
-        returned as solved.
+        returned as solved (those finished before were given to ``checkpoint``).
+    ToypokerError
+        For bad options; ``solved`` of another study or, incomplete, of another ``how``.
     """
     if strong_solve not in STRONG_SOLVES:
         raise ToypokerError(f"strong_solve must be one of {', '.join(STRONG_SOLVES)}")
     if iterations is None and target_nash_conv is None:
         raise ToypokerError("give an iteration cap or a NashConv target")
     merged = strong_solve == "merged" and sharing == "win"
-
-    def eq(g: Game) -> Profile:
+    g0, t = base_and_team(spec, team)
+    games = study_games(g0.spec, g0.n_players, t.seats, sharing)
+    how = study_how(method, iterations, target_nash_conv, merged, len(games))
+    if solved is not None:
+        _check_solved(solved, g0.spec, t.seats, sharing, how)
+        if solved.complete:
+            return solved
+    base = solved or CollusionProfiles(g0.spec, t.seats, sharing, how, {}, {}, {})
+    found = {s: (base.sigma[s], base.fingerprints[s], base.measured.get(s)) for s in base.sigma}
+    first: Game | None = g0 if games[0] not in found else None  # compiled already
+    del g0
+    for k, key in enumerate(games):
+        if key in found:
+            continue
+        g = first if k == 0 and first is not None else load_rows(key)
+        first = None
         if progress is not None:
             progress(f"{method} {g.spec}")
-        budget = {"iterations": iterations, "target_nash_conv": target_nash_conv}
-        sol = solve_team_game(g, method, merged, **budget)
-        if sol.result.stopped is Stopped.INTERRUPTED:  # never stored as if solved
-            raise KeyboardInterrupt
-        return sol.profile
+        prof = _equilibrium(g, method, merged, k, iterations, target_nash_conv)
+        found[key] = (by_label(g, prof.probs), fingerprint(g), measure(g, prof))  # at once
+        del g, prof
+        if checkpoint is not None:
+            checkpoint(_so_far(base, games, found))
+    return _so_far(base, games, found)
 
-    g0, t = base_and_team(spec, team)
-    base, n = g0.spec, g0.n_players
-    sigma: dict[str, np.ndarray] = {}
-    prints: dict[str, str] = {}
-    measured: dict[str, Measured] = {}
 
-    def keep(g: Game) -> None:  # the equilibrium and what it reached, on the n-player game
-        prof = eq(g)
-        sigma[g.spec], prints[g.spec] = by_label(g, prof.probs), fingerprint(g)
-        measured[g.spec] = measure(g, prof)
+def _so_far(
+    base: CollusionProfiles,
+    games: list[str],
+    found: dict[str, tuple[np.ndarray, str, Measured | None]],
+) -> CollusionProfiles:
+    """``base`` with the equilibria ``found`` (vector, fingerprint, what it reached), in
+    the solving order of ``games``, the others :attr:`~CollusionProfiles.missing`."""
+    done = [s for s in games if s in found]
+    return replace(
+        base,
+        sigma={s: found[s][0] for s in done},
+        fingerprints={s: found[s][1] for s in done},
+        measured={s: m for s in done if (m := found[s][2]) is not None},
+        missing=tuple(s for s in games if s not in found),
+    )
 
-    keep(g0)
-    del g0
-    for members in placements(n, t.seats):
-        for strength in STRENGTHS:
-            gc = load_rows(collusion_spec(base, members, sharing, strength))
-            keep(gc)
-            del gc
-    how = f"{method}, at most {iterations} iterations" if iterations else method
-    if target_nash_conv is not None:
-        how += f", stopped at NashConv {target_nash_conv:g}"
-    if merged:
-        how += STRONG_MERGED
-    return CollusionProfiles(base, t.seats, sharing, how, sigma, prints, measured)
+
+def _equilibrium(
+    g: Game,
+    method: str,
+    merged: bool,
+    k: int,
+    iterations: int | None,
+    target_nash_conv: float | None,
+) -> Profile:
+    """The equilibrium of ``g``, game ``k`` of its study (:func:`solve_team_game`; a
+    sampling method seeded ``k``).
+
+    Raises
+    ------
+    KeyboardInterrupt
+        When a Ctrl-C or SIGTERM stopped the solve (never stored as if solved).
+    """
+    budget: dict[str, object] = {"iterations": iterations, "target_nash_conv": target_nash_conv}
+    if get_method(method).stochastic:
+        budget["seed"] = k
+    sol = solve_team_game(g, method, merged, **budget)
+    if sol.result.stopped is Stopped.INTERRUPTED:
+        raise KeyboardInterrupt
+    return sol.profile
 
 
 STRONG_MERGED = "; strong collusion: the merged team's equilibrium"
@@ -487,6 +590,12 @@ def collusion_table_from(
     CollusionTable
         NashConv and best responses exact (float) on the n-player games.
     """
+    if not profiles.complete:
+        raise ToypokerError(
+            f"only {profiles.progress()} equilibria are stored (an interrupted solve): no "
+            "table from part of them; solve the missing ones first "
+            "(solve_collusion_profiles(..., solved=profiles))"
+        )
     g0, t = base_and_team(profiles.spec if game is None else game, profiles.team)
     n, sharing, team = g0.n_players, profiles.sharing, t.seats
     p0 = profiles.profile(g0)

@@ -30,7 +30,7 @@ from toypoker.continuation.records import Equilibrium, EquilibriumCurve, Multipl
 from toypoker.continuation.regularized import RegularizedSystem
 from toypoker.continuation.tracer import trace
 from toypoker.engines import rows_of
-from toypoker.errors import ToypokerError
+from toypoker.errors import Interrupted, ToypokerError
 from toypoker.game import Game, check_game
 from toypoker.games import load_rows
 from toypoker.result import Result, Stopped
@@ -49,7 +49,7 @@ def _result(
     for v in at:
         eqs += equilibria_at(curve, float(v), system)
     stopped = Stopped.INTERRUPTED if curve.reason.endswith("interrupted") else Stopped.FINISHED
-    return Result(
+    res = Result(
         game=game,
         method="trace",
         options={**options, "at": [float(v) for v in at]},
@@ -62,6 +62,9 @@ def _result(
         seed=options.get("seed"),  # type: ignore[arg-type]
         curve=curve,
     )
+    if stopped is Stopped.INTERRUPTED:  # the caller's script stops too, the curve on it
+        raise Interrupted(res, f"trace stopped by an interrupt after {curve.steps} steps")
+    return res
 
 
 def _check_at(at: Sequence[float], lo: float, hi: float) -> list[float]:
@@ -130,8 +133,13 @@ def trace_curve(
     Result
         ``method="trace"``, ``curve`` the :class:`EquilibriumCurve`,
         ``equilibria`` the :class:`Equilibrium` list at the ``at`` values,
-        ``certified`` when all of them are.  Ctrl-C returns the curve so far
-        (``stopped="interrupted"``), which :func:`resume_curve` continues.
+        ``certified`` when all of them are.
+
+    Raises
+    ------
+    toypoker.Interrupted
+        On Ctrl-C or SIGTERM (a :class:`KeyboardInterrupt`): its ``.result`` holds the
+        curve so far (``stopped="interrupted"``), which :func:`resume_curve` continues.
 
     Examples
     --------

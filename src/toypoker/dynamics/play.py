@@ -404,6 +404,44 @@ def play(
     )  # fmt: skip
 
 
+_RUN_FIELDS = {
+    "P": "pot", "k": "rates k", "L": "memories L", "x0": "start", "rounds": "rounds",
+    "seed": "seed", "record_every": "record interval", "estimator": "estimator", "clip": "clip",
+}  # fmt: skip
+
+
+def _asked(job: dict) -> dict[str, object]:
+    """The fields of the run ``play(**job)`` returns that a run store compares, as that
+    run holds them (``x0`` ``None``: any start)."""
+    rounds = int(job["rounds"])
+    return {
+        "P": float(job["P"]),
+        "k": tuple(float(x) for x in np.broadcast_to(job["k"], 3)),
+        "L": tuple(int(x) for x in np.broadcast_to(job["L"], 3)),
+        "x0": None if job["x0"] is None else tuple(float(v) for v in job["x0"]),
+        "rounds": rounds,
+        "seed": int(job["seed"]),
+        "record_every": max(1, min(int(job["record_every"]), rounds)),
+        "estimator": job["estimator"],
+        "clip": bool(job["clip"]),
+    }
+
+
+def run_differs(r: PlayResult, job: dict) -> str | None:
+    """What makes the kept run ``r`` another run than ``play(**job)`` (``job``: its
+    keywords ``P, k, L, x0, rounds, seed, record_every, estimator, clip``), in a few words
+    (``"rounds 20,000, not 30,000"``); ``None`` when it is that run."""
+
+    def shown(v: object) -> str:
+        return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else f"{v}"
+
+    for name, want in _asked(job).items():
+        have = getattr(r, name)
+        if want is not None and have != want:
+            return f"{_RUN_FIELDS[name]} {shown(have)}, not {shown(want)}"
+    return None
+
+
 # --------------------------------------------------------------- experiments
 def _worker_start() -> None:
     """Pool initializer: a worker leaves Ctrl-C to the parent, which stops the sweep, and
@@ -506,15 +544,6 @@ def sweep(
         k, L = a["k"], a["L"]
         return folder / f"run-L{L}-k{k:g}-seed{a['seed']}.npz"
 
-    def matches(r: PlayResult, a: dict) -> bool:
-        x0_ = None if a["x0"] is None else tuple(float(v) for v in a["x0"])
-        return (
-            r.P == a["P"] and r.k == (a["k"],) * 3 and r.L == (a["L"],) * 3
-            and r.rounds == a["rounds"] and r.seed == a["seed"]
-            and r.record_every == a["record_every"] and r.estimator == a["estimator"]
-            and r.clip == a["clip"] and (x0_ is None or r.x0 == x0_)
-        )  # fmt: skip
-
     def keep(i: int, r: PlayResult) -> None:
         results[i] = r
         if folder is not None:
@@ -528,7 +557,7 @@ def sweep(
             f = run_file(a)
             if f.exists():
                 r = PlayResult.load(f)
-                if matches(r, a):
+                if run_differs(r, a) is None:
                     results[i] = r
                     if progress:
                         progress()
@@ -555,6 +584,147 @@ def sweep(
     return {key: tuple(v) for key, v in runs.items()}
 
 
+def _stored_runs(folder: Path, jobs: list[dict], names: list[str]) -> list[PlayResult | None]:
+    """The runs of ``jobs`` a run store ``folder`` keeps (``jobs[i]``'s in ``names[i]``;
+    ``None`` for those not run yet).
+
+    Raises
+    ------
+    ToypokerError
+        One line, when ``folder`` keeps a run of other options (a ``run-*.npz`` none of
+        ``names``, or one of them made with other arguments): a resume must give the
+        numbers of one uninterrupted batch.
+    """
+    if not folder.is_dir():
+        return [None] * len(jobs)
+    other = (
+        "{folder} keeps runs of other options ({why}): resume with the options they were made "
+        "with, or use another folder"
+    )
+    for f in sorted(folder.glob("run-*.npz")):
+        if f.name not in names:
+            raise ToypokerError(other.format(folder=folder, why=f"{f.name} is none of these runs"))
+    runs: list[PlayResult | None] = []
+    for job, name in zip(jobs, names, strict=True):
+        r = PlayResult.load(folder / name) if (folder / name).exists() else None
+        why = None if r is None else run_differs(r, job)
+        if why is not None:
+            raise ToypokerError(other.format(folder=folder, why=f"{name} has {why}"))
+        runs.append(r)
+    return runs
+
+
+def play_batch(
+    jobs: list[dict], names: list[str], checkpoint: str | Path | None = None,
+    progress: Callable[[], None] | None = None,
+) -> list[PlayResult]:  # fmt: skip
+    """``play(**job)`` for each of ``jobs`` in turn, one after the other, in this process.
+
+    Parameters
+    ----------
+    jobs
+        :func:`play`'s keywords per run (``P, k, L, x0, rounds, seed, record_every,
+        estimator, clip``, and any other).
+    names
+        The file name of each run in ``checkpoint``, ``run-*.npz``.
+    checkpoint
+        A folder keeping each finished run as it ends (:meth:`PlayResult.save`); the runs
+        already there are not run again, so an interrupted batch, called again, gives the
+        very runs of an uninterrupted one.  A folder keeping runs of other options is
+        refused (ToypokerError, one line), before anything runs.
+    progress
+        Called after each run (the kept ones first).
+
+    Returns
+    -------
+    list of PlayResult
+        The runs, in the order of ``jobs``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On a Ctrl-C or SIGTERM: the batch stops between two chunks of a run (the finished
+        runs are kept), a second signal at once.
+    """
+    folder = None if checkpoint is None else Path(checkpoint)
+    runs: list[PlayResult | None] = (
+        [None] * len(jobs) if folder is None else _stored_runs(folder, jobs, names)
+    )
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    for _ in range(sum(r is not None for r in runs) if progress is not None else 0):
+        progress()
+    with deferred_interrupts() as flag:
+
+        def step(_done: int) -> None:
+            if flag.requested:
+                raise KeyboardInterrupt
+
+        for i in (i for i, r in enumerate(runs) if r is None):
+            step(0)
+            r = runs[i] = play(**jobs[i], progress=step)
+            if folder is not None:
+                r.save(folder / names[i])
+            if progress is not None:
+                progress()
+            step(0)
+    return [r for r in runs if r is not None]
+
+
+def estimator_studies(
+    P: float = 9.0,
+    Ls: Sequence[int] = (6, 12, 24, 48, 96, 192),
+    rounds: int = 1_100_000,
+    *,
+    seed: int = 0,
+    estimators: Sequence[str] = ESTIMATORS,
+    clip: bool = False,
+    progress: Callable[[], None] | None = None,
+    checkpoint: str | Path | None = None,
+) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """:func:`estimator_study` for each form of eq. (46) in ``estimators``, in turn, as
+    one batch of runs (memory ``Ls[i]`` with seed ``seed + i`` in each form).
+
+    Parameters
+    ----------
+    P, Ls, rounds, seed, clip
+        As :func:`estimator_study`.
+    estimators
+        The forms of Player 2's estimate of ``c_K``, each of :data:`ESTIMATORS`.
+    progress
+        Called after each run (:func:`play_batch`).
+    checkpoint
+        A folder keeping each finished run (``run-L{L}-{estimator}-seed{seed}.npz``, of
+        format :data:`PLAY_RUN_FORMAT`): the same call again runs only the rest, with the
+        numbers of an uninterrupted batch; one keeping runs of other options is refused
+        (ToypokerError).
+
+    Returns
+    -------
+    dict
+        ``{estimator: (means, stds, truth)}`` as :func:`estimator_study` returns them.
+    """
+    for e in estimators:
+        if e not in ESTIMATORS:
+            raise ToypokerError(f"unknown estimator {e!r}; known: {', '.join(ESTIMATORS)}")
+    s3 = billingham.skp_solution(float(P), 3)[0]
+    x = (s3["b_J"], s3["c_K"], s3["d_Q"])
+    jobs = [
+        dict(P=float(P), k=(0.001,) * 3, L=(int(L),) * 3, x0=x, adapt=False, rounds=int(rounds),
+             seed=int(seed) + i, record_every=int(rounds), estimator=e, clip=bool(clip))
+        for e in estimators for i, L in enumerate(Ls)
+    ]  # fmt: skip
+    names = [f"run-L{a['L'][0]}-{a['estimator']}-seed{a['seed']}.npz" for a in jobs]
+    runs = play_batch(jobs, names, checkpoint, progress)
+    truth = np.array([x[0], x[0], x[1], x[2], x[1]])
+    n = len(Ls)
+    return {
+        e: (np.array([r.estimator_mean for r in runs[j * n : (j + 1) * n]]),
+            np.array([r.estimator_std for r in runs[j * n : (j + 1) * n]]), truth)
+        for j, e in enumerate(estimators)
+    }  # fmt: skip
+
+
 def estimator_study(
     P: float = 9.0,
     Ls: Sequence[int] = (6, 12, 24, 48, 96, 192),
@@ -563,23 +733,15 @@ def estimator_study(
     estimator: str = "corrected",
     clip: bool = False,
     progress: Callable[[], None] | None = None,
+    checkpoint: str | Path | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Means and standard deviations of the five estimates at fixed Solution 3
     frequencies (App. D, Figs. 16-17); returns (means, stds, truth), rows per L and
-    columns (b1, b2, c2, d3, c3).  ``progress()`` is called after each memory's run
-    (it may raise to stop between runs)."""
-    s3 = billingham.skp_solution(float(P), 3)[0]
-    x = (s3["b_J"], s3["c_K"], s3["d_Q"])
-    means, stds = [], []
-    for i, L in enumerate(Ls):
-        r = play(P=P, L=(L,) * 3, x0=x, adapt=False, rounds=rounds, seed=seed + i,
-                 record_every=rounds, estimator=estimator, clip=clip)  # fmt: skip
-        means.append(r.estimator_mean)
-        stds.append(r.estimator_std)
-        if progress is not None:
-            progress()
-    truth = np.array([x[0], x[0], x[1], x[2], x[1]])
-    return np.array(means), np.array(stds), truth
+    columns (b1, b2, c2, d3, c3).  Memory ``Ls[i]`` is run with seed ``seed + i``.
+    ``progress()`` is called after each memory's run; ``checkpoint`` keeps the finished
+    runs (:func:`estimator_studies`)."""
+    return estimator_studies(P, Ls, rounds, seed=seed, estimators=(estimator,), clip=clip,
+                             progress=progress, checkpoint=checkpoint)[estimator]  # fmt: skip
 
 
 def estimator_limits(b: float, c: float, d: float, estimator: str = "corrected") -> np.ndarray:

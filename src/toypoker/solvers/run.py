@@ -15,13 +15,13 @@ from pathlib import Path
 from toypoker.checks import check_number, check_path
 from toypoker.engines import rows_of
 from toypoker.engines.choice import vector_count
-from toypoker.errors import ToypokerError
+from toypoker.errors import Interrupted, ToypokerError
 from toypoker.evaluation import evaluate
 from toypoker.game import Game, check_game
 from toypoker.games import load_rows
 from toypoker.games.collusion import Team, agreeing_team, merged_spec
 from toypoker.profile import Profile
-from toypoker.result import Result, TracePoint
+from toypoker.result import Result, Stopped, TracePoint
 from toypoker.solvers.checkpoint import load_checkpoint, refuse_reuse
 from toypoker.solvers.registry import get_method, parse_options
 from toypoker.solvers.solver import Solver, default_iterations
@@ -144,6 +144,13 @@ def solve(
         ``equilibria``/``variables`` for ``enumerate``, ``bracket`` for ``tmecor``;
         ``team`` and ``solved_as`` for a game with a team.
 
+    Raises
+    ------
+    toypoker.Interrupted
+        When a Ctrl-C or SIGTERM stops the run (at the end of an iteration; its
+        ``checkpoint`` written): a :class:`KeyboardInterrupt`, so the calling script
+        stops too, carrying the result so far as ``.result`` (``stopped="interrupted"``).
+
     Examples
     --------
     >>> import toypoker as tp
@@ -160,9 +167,10 @@ def solve(
     if method == "tmecor":  # the team is the method's: no merging, no team evaluation
         if team is not None and team is not False and team is not True:
             options = {**options, "team": team}
-        return _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
-                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
-                    options, threads, cluster, workers)  # fmt: skip
+        res = _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
+                   check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
+                   options, threads, cluster, workers)  # fmt: skip
+        return _heard(res)
     if game.layout == "vector":  # a team's evaluation and merged game read the deal table
         if team not in (None, False) or merge:
             raise ToypokerError(
@@ -172,7 +180,7 @@ def solve(
         res = _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
                    options, threads, cluster, workers)  # fmt: skip
-        return _vector_team(game, res, team, milp_seconds)
+        return _vector_team(game, _heard(res), team, milp_seconds)
     if team not in (None, True, False):
         team = agreeing_team(game.params, team)
     merged = None if merge is False else merged_spec(game.spec, default_only=merge is None)
@@ -187,6 +195,7 @@ def solve(
                options, threads, cluster, workers)  # fmt: skip
     if merged is not None:
         res = _on_members(res, game)
+    _heard(res)  # an interrupted run is not evaluated further: the caller hears it now
     if team is None or team is True:
         team = None if game.params.get("merge") else Team.of_params(game.params)
     if team is None or team is False or res.profile is None:
@@ -195,6 +204,16 @@ def solve(
     prof = res.profile.to_float() if res.profile.exact and not small else res.profile
     tev = team_evaluation(game, prof, team, milp_seconds=milp_seconds)
     return dataclasses.replace(res, team=tev)
+
+
+def _heard(res: Result) -> Result:
+    """``res``; or, when a Ctrl-C or SIGTERM stopped it, :class:`~toypoker.Interrupted`
+    carrying it: the caller's script stops too (a loop of solves does not run on)."""
+    if res.stopped is not Stopped.INTERRUPTED:
+        return res
+    raise Interrupted(
+        res, f"{res.method} stopped by an interrupt after {res.iterations} iterations"
+    )
 
 
 def _vector_team(game: Game, res: Result, team: object, milp_seconds: float) -> Result:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from toypoker.errors import ToypokerError
+from toypoker.errors import Interrupted, ToypokerError
 from toypoker.game import Game
 from toypoker.interrupts import deferred_interrupts
 from toypoker.io import csv_text
@@ -129,8 +129,10 @@ class SeedSpread:
 
 def seeded(path: str | Path | None, seed: int) -> Path | None:
     """``p.npz`` -> ``p-seed3.npz``: the file of one seed of a batch."""
-    return None if path is None else Path(path).with_name(
-        f"{Path(path).stem}-seed{seed}{Path(path).suffix}"
+    return (
+        None
+        if path is None
+        else Path(path).with_name(f"{Path(path).stem}-seed{seed}{Path(path).suffix}")
     )
 
 
@@ -195,16 +197,17 @@ def seed_spread(
     with deferred_interrupts() as flag:
         for s in range(first, first + seeds):
             previous = seeded(resume, s)
-            r = solve(
-                game, method, iterations, target_nash_conv, seconds, seed=s,
-                checkpoint=seeded(checkpoint, s),
-                resume=previous if previous is not None and previous.exists() else None,
-                **options,
-            )  # fmt: skip
+            try:
+                r = solve(
+                    game, method, iterations, target_nash_conv, seconds, seed=s,
+                    checkpoint=seeded(checkpoint, s),
+                    resume=previous if previous is not None and previous.exists() else None,
+                    **options,
+                )  # fmt: skip
+            except Interrupted as exc:  # the batch stops with the runs it finished
+                r = exc.result
             if r.stopped == Stopped.INTERRUPTED or flag.requested:
-                return SeedSpread.from_runs(
-                    game, method, iterations, runs, threshold, stopped=r
-                )
+                return SeedSpread.from_runs(game, method, iterations, runs, threshold, stopped=r)
             runs.append(r)
             if on_run is not None:
                 on_run(r)
