@@ -259,6 +259,7 @@ CHECKPOINT = ("a solver checkpoint", "solve --resume")
 CURVE = ("a traced equilibrium curve", "trace --resume")
 ROWS = ("the rows of a literature check", "literature check --resume")
 COMPARISON = ("the runs of a compare", "compare --resume")
+STUDY = ("the equilibria of an interrupted collusion table7", "table7 --profiles FILE --save FILE")
 
 #: the largest JSON file :func:`kept_work` reads to recognise it (a rows or compare file)
 _KEPT_JSON_BYTES = 64 * 2**20
@@ -274,6 +275,8 @@ def kept_work(path: str | Path) -> tuple[str, str] | None:
         return None
     if is_checkpoint(path):
         return CHECKPOINT
+    if _unfinished_study(path):
+        return STUDY
     try:
         sidecar = path.with_name(path.name + ".json")
         if sidecar.is_file() and sidecar.stat().st_size < _KEPT_JSON_BYTES:
@@ -297,6 +300,22 @@ def kept_work(path: str | Path) -> tuple[str, str] | None:
     if isinstance(data, dict) and {"game", "seconds", "methods"} <= set(data):
         return COMPARISON
     return None
+
+
+def _unfinished_study(path: Path) -> bool:
+    """Whether ``path`` is a collusion study's store with games still missing (what an
+    interrupted ``collusion table7 --save`` keeps: format ``toypoker-collusion/2``)."""
+    if not zipfile.is_zipfile(path):
+        return False
+    try:
+        with zipfile.ZipFile(path) as z:
+            if "meta.npy" not in z.namelist() or z.getinfo("meta.npy").file_size > 1 << 24:
+                return False
+            with z.open("meta.npy") as f:
+                meta = json.loads(str(npy.read_array(f, allow_pickle=False)))
+    except (OSError, ValueError, zipfile.BadZipFile):
+        return False
+    return isinstance(meta, dict) and meta.get("format") == "toypoker-collusion/2"
 
 
 def refuse_kept_work(path: str | Path, what: str = "this output", own: object = None) -> None:

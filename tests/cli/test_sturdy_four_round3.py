@@ -87,3 +87,83 @@ def test_eval_refuses_a_file_that_is_no_profile_of_the_game_before_building(cli,
         code, _, err = cli("eval", spec, path)
         assert code == 2 and said in err, err
         assert "build" not in err, err  # refused before the game was built
+
+
+_HOLD = """
+import sys, time
+from toypoker.locks import run_lock
+with run_lock(sys.argv[1], "test", folder=sys.argv[2] == "folder"):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+@pytest.mark.parametrize(
+    "args,held,folder",
+    [
+        (("compare", K2, "--methods", "cfr", "--seconds", "1", "--result", "r.json",
+          "--plot", "r.png"), "r.json", False),
+        (("collusion", "table7", "kuhn(players=3,cards=4)", "--iterations", "20",
+          "--no-team-optimal", "--save", "t7.npz"), "t7.npz", False),
+        (("dynamics", "estimators", "--rounds", "10000", "--L", "6", "--out-dir", "d"),
+         "d/estimators-runs", True),
+        (("dynamics", "table1", "--rounds", "10000", "--out-dir", "d"), "d/table1-runs", True),
+    ],
+    ids=["compare-result", "table7-save", "estimators-runs", "table1-runs"],
+)  # fmt: skip
+def test_a_second_run_writing_the_same_file_or_folder_is_refused(
+    cli, tmp_path, monkeypatch, args, held, folder
+):
+    # the round's re-run (LK3b, LK4b, LK5b): two runs started together into one
+    # --result / --save file or run folder both wrote it, the later replacing the other's
+    import subprocess
+    import sys
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    holder = subprocess.Popen([sys.executable, "-c", _HOLD, held, "folder" if folder else "file"],
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert holder.stdout.readline() == "held\n"
+        code, _, err = cli(*args)
+        assert code == 2 and "is in use by another run (pid" in err, err
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_an_unfinished_collusion_study_is_replaced_only_by_its_resume(
+    cli, one_line_error, tmp_path, monkeypatch
+):
+    # R196's store: an interrupted table7 --save keeps the equilibria solved; another
+    # study's --save (or any output) must not write over it, its resume may
+    from toypoker.archive import STUDY, kept_work
+    from toypoker.collusion import table7
+
+    monkeypatch.chdir(tmp_path)
+    real, calls = table7.solve_team_game, [0]
+
+    def stop_at_third(*args, **kwargs):
+        calls[0] += 1
+        if calls[0] == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table7, "solve_team_game", stop_at_third)
+    k4 = "kuhn(players=3,cards=4)"
+    code, _, err = cli("collusion", "table7", k4, "--iterations", "20", "--no-team-optimal",
+                       "--save", "t7.npz")  # fmt: skip
+    assert code == 130 and "2 of 7 equilibria solved, kept in t7.npz" in err, err
+    assert kept_work(tmp_path / "t7.npz") == STUDY
+    monkeypatch.setattr(table7, "solve_team_game", real)
+    before = (tmp_path / "t7.npz").read_bytes()
+    line = one_line_error("collusion", "table7", "kuhn(players=3,cards=5)", "--iterations",
+                          "20", "--no-team-optimal", "--save", "t7.npz")  # fmt: skip
+    assert "is the equilibria of an interrupted collusion table7" in line, line
+    line = one_line_error("solve", "kuhn(players=2)", "--iterations", "5", "-o", "t7.npz")
+    assert "is the equilibria of an interrupted collusion table7" in line, line
+    assert (tmp_path / "t7.npz").read_bytes() == before
+    code, _, err = cli("collusion", "table7", k4, "--iterations", "20", "--no-team-optimal",
+                       "--save", "t7.npz", "--profiles", "t7.npz")  # fmt: skip
+    assert code == 0, err
+    assert kept_work(tmp_path / "t7.npz") is None  # complete: a result, not work to resume

@@ -135,6 +135,11 @@ def check_file(path: Path | None, option: str, own: object = None) -> None:
     refuse_kept_work(target, f"{option}'s output", CHECKPOINT if option == "--checkpoint" else own)
 
 
+def same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file (links followed; neither need exist)."""
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
 def check_distinct(*outputs: tuple[Path | None, str]) -> None:
     """Refuse, in one line, two output options naming the same file (the later write
     would replace the earlier one, which the command would still report written)."""

@@ -10,13 +10,22 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from toypoker.cli.checks import at_least, check_figure, check_file, check_readable, positive
+from toypoker.archive import STUDY
+from toypoker.cli.checks import (
+    at_least,
+    check_figure,
+    check_file,
+    check_readable,
+    positive,
+    same_file,
+)
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
     SpecArg,
     StrongSolveOpt,
     err,
+    hold,
     interrupted,
     new_app,
     num,
@@ -44,6 +53,7 @@ from toypoker.games.collusion import Team, placements, seat_digits
 from toypoker.highs import silence_banner
 from toypoker.interrupts import deferred_interrupts
 from toypoker.io import exact_text
+from toypoker.locks import run_lock
 from toypoker.spec import parse_spec
 
 if TYPE_CHECKING:
@@ -116,7 +126,11 @@ def table7(
             f"--strong-solve must be {' or '.join(STRONG_SOLVES)}, got {strong_solve!r}"
         )
     check_figure(plot)
-    check_file(save, "--save")
+    # an unfinished study's file is replaced only by the run that resumes it
+    resumes = profiles is not None and save is not None and same_file(profiles, save)
+    check_file(save, "--save", own=STUDY if resumes else None)
+    if save is not None:  # a second run saving to the same file is refused
+        hold(run_lock(save, "--save file"))
     check_readable(profiles, "--profiles")
     silence_banner()  # HiGHS's, printed on stdout by its first model (toypoker.highs)
     seats = the_team.seats
@@ -481,6 +495,8 @@ def tmecor(
             "give --sharing-iterations too"
         )
     check_file(save, "--save")
+    if save is not None:  # a second run saving to the same file is refused
+        hold(run_lock(save, "--save file"))
     if save is not None and save.exists():  # a brackets file, read now: not after the work
         from toypoker.collusion.brackets import load_brackets
 

@@ -20,6 +20,7 @@ from toypoker.cli.common import (
     Stage,
     emit,
     err,
+    hold,
     interrupted,
     out,
     plain,
@@ -31,6 +32,7 @@ from toypoker.cli.solve import method_of
 from toypoker.engines import load_game
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
+from toypoker.locks import run_lock
 from toypoker.plots import plot_convergence
 from toypoker.solvers.analysis import Comparison, MethodRun, time_to_target
 from toypoker.solvers.analysis import compare as compare_methods
@@ -68,6 +70,8 @@ def compare(
     check_figure(plot)
     check_file(result, "--result", own=COMPARISON)
     refuse_replacing(result, "--result", resume, overwrite, "methods' traces")
+    if result is not None:  # a second compare writing the same results is refused
+        hold(run_lock(result, "results file"))
     g = load_game(spec)
     plot = plot or Path(f"compare-{g.name}-{g.n_players}p.png")
     check_figure(plot)

@@ -23,6 +23,7 @@ from toypoker.cli.checks import (
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
+    hold,
     interrupted,
     new_app,
     out,
@@ -56,6 +57,7 @@ from toypoker.games import load_rows
 from toypoker.interrupts import deferred_interrupts
 from toypoker.io import atomic_write_text
 from toypoker.literature.papers import billingham
+from toypoker.locks import run_lock
 
 app = new_app("Learning dynamics: the adaptation ODE and repeated play.", no_args_is_help=True)
 
@@ -424,6 +426,7 @@ def estimators(
     check_folder(outdir, "--out-dir")
     runs_dir = checkpoint if checkpoint is not None else outdir / "estimators-runs"
     check_folder(runs_dir, "--checkpoint")
+    hold(run_lock(runs_dir, "run folder", folder=True))  # a second run into it is refused
     # one compiled run per memory, twice: Fig. 16 redrawn with both forms of eq. (46)
     other = "printed" if estimator == "corrected" else "corrected"
     studies = _estimator_runs(P, Ls, rounds, (estimator, other), clip, runs_dir)
@@ -509,6 +512,7 @@ def table1(
     check_file(csv, "--csv")
     runs_dir = checkpoint if checkpoint is not None else outdir / "table1-runs"
     check_folder(runs_dir, "--checkpoint")
+    hold(run_lock(runs_dir, "run folder", folder=True))  # a second run into it is refused
     total = len(k_list) * len(L_list) * seeds
     with Bar("repeated play", total) as bar:
         try:
