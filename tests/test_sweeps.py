@@ -233,3 +233,37 @@ def test_equilibria_name_infosets_by_their_labels() -> None:
     assert res.rows[0]["status"] == "ok" and text
     assert "P3_" not in text and "P1_" not in text and "P2_" not in text
     assert any(f"P{p}:" in text for p in (1, 2, 3)), text
+
+
+def test_a_second_signal_while_a_serial_record_is_written_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # issue 47, audit cases G4/G6/G7: the serial loop now runs each job so that a signal
+    # cuts it, the bookkeeping between jobs staying deferred -- a first signal while a
+    # finished job's record is written is taken after the write, and a second one then
+    # is absorbed until it is written (before: raised at once, the record lost)
+    import signal
+
+    import toypoker.sweeps.run as sweep_run
+    from toypoker import interrupts
+
+    if threading.current_thread() is not threading.main_thread():
+        pytest.skip("signal handlers are the main thread's")
+    real = sweep_run.atomic_write_text
+
+    def write(path: Path, text: str) -> None:
+        if path.parent.name == "jobs":
+            signal.raise_signal(signal.SIGINT)  # the first: the sweep stops after this
+            signal.raise_signal(signal.SIGINT)  # a second, during the write: waits
+        real(path, text)
+
+    monkeypatch.setattr(sweep_run, "atomic_write_text", write)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            sweep("eval", "kuhn(players=2)", {"pot": [2, 3, 4]}, scheduler="serial",
+                  out=tmp_path / "sw")  # fmt: skip
+    finally:
+        interrupts.forget_interrupts()  # the absorbed signals are this test's only
+    records = [json.loads(p.read_text()) for p in (tmp_path / "sw" / "jobs").glob("*.json")]
+    assert [r["status"] for r in records] == ["ok"], records
+    assert not (tmp_path / "sw" / "results.csv").exists()

@@ -7,6 +7,13 @@ CLI prints its message as one line and exits with status 2.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import os
+import signal
+import sys
+import threading
+
 from toypoker import interrupts
 
 # the package's first module: the ``toypoker`` command answers Ctrl-C in one line from
@@ -92,3 +99,27 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, result: object, what: str):
         self.result = result
         super().__init__(f"{what}; what it computed is this exception's .result")
+        _end_as_python_does_if_uncaught()
+
+
+def _end_as_python_does_if_uncaught() -> None:
+    """Make an uncaught :class:`Interrupted` end the process as an uncaught
+    ``KeyboardInterrupt`` does (killed by SIGINT: status 130 in a shell), not with
+    status 1: CPython gives that ending to the exact class only.  Installed on
+    ``sys.excepthook`` once, and only over Python's own hook (IPython and others that
+    handle exceptions themselves are left alone)."""
+    if sys.excepthook is not sys.__excepthook__:
+        return
+    default = sys.excepthook
+
+    def hook(kind: type[BaseException], value: BaseException, tb: object) -> None:
+        default(kind, value, tb)  # type: ignore[arg-type]
+        if issubclass(kind, Interrupted) and threading.current_thread() is threading.main_thread():
+            atexit._run_exitfuncs()
+            for stream in (sys.stdout, sys.stderr):
+                with contextlib.suppress(Exception):
+                    stream.flush()
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    sys.excepthook = hook

@@ -132,11 +132,11 @@ def test_a_second_run_writing_the_same_file_or_folder_is_refused(
         holder.wait()
 
 
-def test_an_unfinished_collusion_study_is_replaced_only_by_its_resume(
+def test_a_collusion_study_is_replaced_only_by_the_run_that_resumes_it(
     cli, one_line_error, tmp_path, monkeypatch
 ):
     # R196's store: an interrupted table7 --save keeps the equilibria solved; another
-    # study's --save (or any output) must not write over it, its resume may
+    # study's --save (N60) or any other output must not write over it, its resume may
     from toypoker.archive import STUDY, kept_work
     from toypoker.collusion import table7
 
@@ -159,11 +159,57 @@ def test_an_unfinished_collusion_study_is_replaced_only_by_its_resume(
     before = (tmp_path / "t7.npz").read_bytes()
     line = one_line_error("collusion", "table7", "kuhn(players=3,cards=5)", "--iterations",
                           "20", "--no-team-optimal", "--save", "t7.npz")  # fmt: skip
-    assert "is the equilibria of an interrupted collusion table7" in line, line
+    assert "is the equilibria of a collusion table7" in line, line
     line = one_line_error("solve", "kuhn(players=2)", "--iterations", "5", "-o", "t7.npz")
-    assert "is the equilibria of an interrupted collusion table7" in line, line
+    assert "is the equilibria of a collusion table7" in line, line
     assert (tmp_path / "t7.npz").read_bytes() == before
     code, _, err = cli("collusion", "table7", k4, "--iterations", "20", "--no-team-optimal",
                        "--save", "t7.npz", "--profiles", "t7.npz")  # fmt: skip
     assert code == 0, err
-    assert kept_work(tmp_path / "t7.npz") is None  # complete: a result, not work to resume
+    assert kept_work(tmp_path / "t7.npz") == STUDY  # complete: reused with --profiles
+
+
+def test_every_kind_of_kept_work_is_recognised(cli, tmp_path, monkeypatch):
+    # audit round 3 (N54b/c/s/d, X1, V3, V5): solve -o and Result.save replaced a
+    # collusion store, a dynamics run, a curve's settings file and a sweep's record
+    from toypoker.archive import PLAY_RUN, SWEEP
+
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli("trace", "kuhn(players=3)", "--pot", "3:3.05", "--no-gif", "--outdir", "tr")
+    assert code == 0, err
+    assert kept_work(tmp_path / "tr" / "curve.csv.json") == CURVE  # V3: the curve's settings
+    code, _, err = cli("dynamics", "table1", "--rounds", "10000", "--L", "6", "--k", "0.01",
+                       "--out-dir", "dy")  # fmt: skip
+    assert code == 0, err
+    (run,) = (tmp_path / "dy" / "table1-runs").glob("run-*.npz")
+    assert kept_work(run) == PLAY_RUN  # X1
+    code, _, err = cli("sweep", "solve", K2, "--param", "iterations=10", "--scheduler", "serial",
+                       "--out-dir", "sw")  # fmt: skip
+    assert code == 0, err
+    assert kept_work(tmp_path / "sw" / "sweep.json") == SWEEP  # V5
+    r = tp.solve(tp.load_game(K2), "cfr+", iterations=5)
+    for path in (tmp_path / "tr" / "curve.csv.json", run, tmp_path / "sw" / "sweep.json"):
+        before = path.read_bytes()
+        with pytest.raises(tp.ToypokerError, match="not to be replaced"):
+            r.save(path)
+        code, _, err = cli("solve", K2, "--iterations", "5", "--no-table", "-o", path)
+        assert code == 2 and "not to be replaced" in err, err
+        # O3, API-c1/c2: "exists: give overwrite=True to replace it" destroyed a curve
+        with pytest.raises(tp.ToypokerError, match="not to be replaced"):
+            tp.solve(tp.load_game(K2), "cfr+", iterations=5, checkpoint=path, overwrite=True)
+        assert path.read_bytes() == before
+
+
+def test_an_interrupted_lp_says_nothing_was_written(cli, tmp_path, monkeypatch):
+    # S16: `solve ... --method lp -o lp.json` stopped by Ctrl-C printed only
+    # "toypoker: interrupted", not that lp.json was not written
+    from toypoker.solvers import lp
+
+    def ctrl_c(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(lp, "solve_lp", ctrl_c)
+    code, _, err = cli("solve", K2, "--method", "lp", "--no-table", "-o", tmp_path / "lp.json")
+    assert code == 130, err
+    assert "lp stopped before it solved kuhn(players=2" in err and "nothing written" in err, err
+    assert not (tmp_path / "lp.json").exists()

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from toypoker.archive import STUDY
+from toypoker.archive import BRACKETS, STUDY
 from toypoker.cli.checks import (
     at_least,
     check_figure,
@@ -494,7 +494,7 @@ def tmecor(
             "--pdlp-seconds certifies the LP at the --sharing-iterations stage's outsider: "
             "give --sharing-iterations too"
         )
-    check_file(save, "--save")
+    check_file(save, "--save", own=BRACKETS)  # adds a record to the brackets there
     if save is not None:  # a second run saving to the same file is refused
         hold(run_lock(save, "--save file"))
     if save is not None and save.exists():  # a brackets file, read now: not after the work

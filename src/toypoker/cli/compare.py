@@ -166,13 +166,26 @@ def _compare_data(cmp: Comparison, plot: Path) -> dict:
 
 
 def _previous_runs(path: Path, spec: str, seconds: float) -> dict[str, MethodRun]:
-    """The finished methods of an earlier (interrupted) ``compare --result`` file."""
+    """The finished methods of an earlier (interrupted) ``compare --result`` file; any
+    other file refused in one line saying what it is not (and what it is, when it is
+    another command's kept work: issue 47, F6-F7)."""
+    from toypoker.archive import kept_work
+
+    not_it = f"--resume {path} is not the results of a compare (the JSON its --result writes)"
+    kind = kept_work(path)
+    if kind is not None and kind != COMPARISON:
+        what, how = kind
+        raise ToypokerError(f"{not_it}: it holds {what} ({how} continues it)")
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(path.read_text(encoding="utf-8"))
         rows = {row["method"]: MethodRun.from_json_dict(row) for row in data["methods"]}
         same = data["game"] == spec and data["seconds"] == seconds
-    except (OSError, ValueError, KeyError, TypeError, ToypokerError) as exc:
-        raise ToypokerError(f"cannot read compare results {path}: {exc}") from exc
+    except OSError as exc:
+        raise ToypokerError(f"cannot read --resume {path}: {exc.strerror or exc}") from None
+    except ToypokerError as exc:
+        raise ToypokerError(f"{not_it}: {exc}") from None
+    except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+        raise ToypokerError(not_it) from None
     if not same:
         raise ToypokerError(f"{path} compares {data['game']} for {data['seconds']} s, not this")
     return rows

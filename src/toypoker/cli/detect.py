@@ -24,7 +24,12 @@ from toypoker.cli.common import (
 from toypoker.cli.evaluate import load_profile
 from toypoker.cli.tables import team_option
 from toypoker.collusion import STRONG_SOLVES, CollusionProfiles, solve_team_game
-from toypoker.collusion.detection import check_same_table, members_game, team_optimal_play
+from toypoker.collusion.detection import (
+    check_same_table,
+    check_sprt_size,
+    members_game,
+    team_optimal_play,
+)
 from toypoker.collusion.detection import detect as detect_collusion
 from toypoker.errors import Interrupted, ToypokerError
 from toypoker.evaluation import nash_conv
@@ -159,6 +164,7 @@ def detect(
     check_readable(profiles, "--profiles")
     at_least("--runs", runs, 1)
     at_least("--max-hands", max_hands, 1)
+    check_sprt_size(runs, max_hands, "--runs")  # issue 47, H3: before any solve
     at_least("--seed", seed, 0)
     if h1_play not in ("equilibrium", "team-optimal"):
         raise ToypokerError(f"--h1-play must be equilibrium or team-optimal, not {h1_play!r}")

@@ -32,6 +32,7 @@ from toypoker.cli.common import (
     print_json,
     resume_hint,
 )
+from toypoker.dask_client import machine_cpus
 from toypoker.dynamics import figures
 from toypoker.dynamics.general import GameDynamics
 from toypoker.dynamics.ode import (
@@ -482,7 +483,10 @@ def table1(
     Ls: Annotated[str, typer.Option("--L", help="Memories.")] = "6,12,24,48,96,192",
     pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
     seeds: Annotated[int, typer.Option(help="Independent runs per (L, k).")] = 1,
-    workers: Annotated[int, typer.Option(help="Parallel processes.")] = 2,
+    workers: Annotated[
+        int | None,
+        typer.Option(help="Parallel processes (default 2; at most the machine's CPUs)."),
+    ] = None,
     seed: Annotated[int, typer.Option(help="Base seed.")] = 0,
     estimator: EstimatorOpt = "corrected",
     clip: ClipOpt = False,
@@ -507,6 +511,14 @@ def table1(
     at_least("--rounds", rounds, 1)
     at_least("--seeds", seeds, 1)
     at_least("--workers", workers, 1)
+    cpus = machine_cpus()
+    if workers is None:
+        workers = min(2, cpus)
+    elif workers > cpus:  # issue 47, W1: 100000 was accepted
+        raise ToypokerError(
+            f"--workers {workers}: more processes than this machine's {cpus} CPUs; "
+            f"give at most {cpus}"
+        )
     at_least("--seed", seed, 0)
     check_folder(outdir, "--out-dir")
     check_file(csv, "--csv")

@@ -3,6 +3,8 @@ progress bar, each seed's files, and the spread printed."""
 
 from __future__ import annotations
 
+import os
+import re
 from pathlib import Path
 
 from toypoker.archive import save_profile
@@ -12,6 +14,23 @@ from toypoker.game import Game
 from toypoker.result import Result
 from toypoker.solvers.checkpoint import checkpoint_head
 from toypoker.solvers.seeds import seed_spread, seeded
+
+
+def kept_seeds(base: Path, first: int, seeds: int) -> list[int]:
+    """The seeds ``first .. first + seeds - 1`` whose file ``seeded(base, s)`` exists, in
+    order, from one listing of its folder: a batch of 100 million seeds is not stat-ed
+    file by file before it starts (issue 47, H8c)."""
+    pattern = re.compile(re.escape(base.stem) + r"-seed(0|[1-9][0-9]*)" + re.escape(base.suffix))
+    found = []
+    try:
+        with os.scandir(base.parent) as entries:
+            for entry in entries:
+                m = pattern.fullmatch(entry.name)
+                if m and first <= int(m.group(1)) < first + seeds:
+                    found.append(int(m.group(1)))
+    except OSError:  # no folder, or one that cannot be listed: no kept seed
+        return []
+    return sorted(found)
 
 
 def solve_seeds(
@@ -37,11 +56,17 @@ def solve_seeds(
         if csv:
             r.profile.to_csv(seeded(csv, r.seed))
 
-    for s in range(first, first + seeds) if resume is not None else ():
-        head = checkpoint_head(seeded(resume, s))
-        if head is not None:  # what each resumed seed starts from, as a single run says
-            err.print(f"resuming seed {s}: {seeded(resume, s)} at iteration {head[2]}",
-                      highlight=False, soft_wrap=True)  # fmt: skip
+    try:  # issue 47, H8c-H8d: one listing of the folder, and a Ctrl-C here says how to resume
+        for s in kept_seeds(resume, first, seeds) if resume is not None else ():
+            head = checkpoint_head(seeded(resume, s))
+            if head is not None:  # what each resumed seed starts from, as a single run says
+                err.print(f"resuming seed {s}: {seeded(resume, s)} at iteration {head[2]}",
+                          highlight=False, soft_wrap=True)  # fmt: skip
+    except KeyboardInterrupt:
+        raise interrupted(
+            f"before the first seed ran (reading the kept states of {resume}); nothing changed",
+            resume_hint(drop=("--resume",), add=("--resume", str(resume))),
+        ) from None
     with Bar(f"{method} {g.spec}: seeds", seeds) as bar:
         spread = seed_spread(
             g, method, seeds, first=first, checkpoint=base, resume=resume,

@@ -43,7 +43,7 @@ from toypoker.cli.common import (
     stopped_name,
 )
 from toypoker.cli.layouts import build_on_layout
-from toypoker.cli.seeds import solve_seeds
+from toypoker.cli.seeds import kept_seeds, solve_seeds
 from toypoker.cli.tables import strategy_table, team_lines, team_of, values_table
 from toypoker.dask_client import local_workers
 from toypoker.engines.evaluation import VectorEvaluation
@@ -142,8 +142,15 @@ def run_with_bar(g: Game, method: str, started: str | None = None, **kw: object)
 def _run_with_bar(g: Game, method: str, started: str | None, **kw: object):
     spec = g.spec
     if get_method(method).one_shot:  # one solve (the LP): a spinner, no iteration count
-        with Stage(f"{method} {spec}: solving"):
-            return solve_game(g, method=method, **kw)
+        try:
+            with Stage(f"{method} {spec}: solving"):
+                return solve_game(g, method=method, **kw)
+        except KeyboardInterrupt:  # one step: nothing to keep, nothing written
+            raise interrupted(
+                f"{method} stopped before it solved {spec}: nothing written (a single "
+                "solve keeps no partial state; run it again)",
+                None,
+            ) from None
     with Bar(f"{method} {spec}", kw.get("iterations"), fields=("NashConv",)) as bar:
         last: list[float | None] = [None]
 
@@ -335,7 +342,7 @@ def solve(
         raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
     if seeds > 1 and resume is not None:
         first = seed or 0
-        if not any(seeded(resume, first + k).exists() for k in range(seeds)):
+        if not kept_seeds(resume, first, seeds):  # one listing of the folder (H8c)
             raise ToypokerError(
                 f"--resume {resume}: no checkpoint of seeds {first}..{first + seeds - 1} "
                 f"(e.g. {seeded(resume, first).name}); give the --checkpoint of the batch"

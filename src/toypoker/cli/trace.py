@@ -12,6 +12,7 @@ from rich.table import Table
 
 from toypoker.cli.checks import (
     at_least,
+    at_most,
     check_folder,
     check_readable,
     floats,
@@ -48,6 +49,7 @@ def _slug(text: str) -> str:
 
 
 GIF_FRAMES = 40  # frames of the range-bar animation
+MAX_FRAMES = figures.MAX_FRAMES  # more is no useful GIF (1e9 frames took 7.9 GB at once)
 
 
 def trace(
@@ -79,7 +81,10 @@ def trace(
     log: Annotated[bool, typer.Option("--log/--linear", help="Log scale for the axis.")] = False,
     gif: Annotated[bool, typer.Option("--gif/--no-gif", help="Write the animation.")] = True,
     frames: Annotated[
-        int, typer.Option(help="Frames of the animation, in equal steps along the curve.")
+        int,
+        typer.Option(
+            help=f"Frames of the animation, in equal steps along the curve (2 to {MAX_FRAMES:,})."
+        ),
     ] = GIF_FRAMES,
     outdir: Annotated[
         Path | None,
@@ -102,6 +107,7 @@ def trace(
     positive("--ds-max", ds_max)
     positive("--checkpoint-every", checkpoint_every)
     at_least("--frames", frames, 2)
+    at_most("--frames", frames, MAX_FRAMES)  # issue 47, K5: checked before any allocation
     at_least("--seed", seed, 0)
     if start is not None and not np.isfinite(start):
         raise ToypokerError(f"--start must be finite, got {start}")
@@ -257,7 +263,7 @@ def trace(
         if json_:
             print_json(data)
         else:
-            _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir)
+            _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir, gif=gif)
         if not complete:
             one_line(
                 f"the curve stopped early ({curve.reason}) at {parameter} = {curve.theta[-1]:.6g}; "
@@ -267,7 +273,9 @@ def trace(
             raise typer.Exit(INCOMPLETE)
 
 
-def _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir: Path) -> None:
+def _summary(
+    g, curve, parameter, lo, hi, eps, rows, listed, outdir: Path, gif: bool = True
+) -> None:
     """The human summary: the run, where the branch holds several equilibria, the lists."""
     reg = "tracing eps itself" if parameter == "eps" else f"eps = {eps:g}"
     out.print(
@@ -315,4 +323,6 @@ def _summary(g, curve, parameter, lo, hi, eps, rows, listed, outdir: Path) -> No
                 "yes" if e.certified else "NO (unpolished)",
             )
         out.print(t)
-    out.print(f"CSV, plots, range bars and animation in {outdir}/")
+    # only what was written (issue 47, T1): range bars for --at, the animation unless --no-gif
+    written = ["CSV", "plots"] + ["range bars"] * bool(listed) + ["animation"] * gif
+    out.print(f"{', '.join(written[:-1])} and {written[-1]} in {outdir}/")

@@ -347,6 +347,7 @@ def detect(
         raise ToypokerError(f"tremble must be in [0, 1), got {tremble}")
     if runs < 1 or max_hands < 1:
         raise ToypokerError("need runs >= 1 and max_hands >= 1")
+    check_sprt_size(runs, max_hands)
     check_same_table(game0, game1)
     if rng is None:
         rng = np.random.default_rng(seed)
@@ -385,6 +386,41 @@ def detect(
 
 MAX_SPRT_ENTRIES = 2**22
 """Draws held at once by the simulated tests (open runs x hands per chunk)."""
+
+SPRT_RUN_BYTES = 80
+"""Bytes held a simulated test for its whole run (sums, stopping hands, decisions, the
+open list, a step's per-run temporaries, the result's copies); a generous count."""
+SPRT_ENTRY_BYTES = 40
+"""Bytes of a step's temporaries a draw (uniforms, observations, log-ratios, their
+running sums, the boundary tests)."""
+
+
+def sprt_bytes(runs: int, max_hands: int) -> int:
+    """The memory :func:`detect`'s simulated tests need for ``runs`` sequences of at
+    most ``max_hands`` hands: per run, plus a step's draws (``runs`` x hands of a chunk,
+    at most ``MAX_SPRT_ENTRIES`` unless there are more runs than that: one hand each)."""
+    entries = min(runs * max_hands, max(runs, MAX_SPRT_ENTRIES))
+    return SPRT_RUN_BYTES * runs + SPRT_ENTRY_BYTES * entries
+
+
+def check_sprt_size(
+    runs: int, max_hands: int, name: str = "runs", max_bytes: int | None = None
+) -> None:
+    """Refuse, in one line naming ``name``, ``runs`` simulated tests that would not fit
+    in the memory budget (``max_bytes``, default ``TOYPOKER_MAX_BYTES``, else half the
+    machine's memory): counted before anything is allocated (``--runs 1e14`` ran out of
+    memory and the message blamed the game)."""
+    from toypoker.games import max_bytes_allowed
+    from toypoker.io import size_text
+
+    need, limit = sprt_bytes(runs, max_hands), max_bytes_allowed(max_bytes)
+    if need > limit:
+        most = max(1, (limit - SPRT_ENTRY_BYTES * MAX_SPRT_ENTRIES) // SPRT_RUN_BYTES)
+        raise ToypokerError(
+            f"{name} {runs:,}: the simulated tests would need {size_text(need)}, more than "
+            f"the budget {size_text(limit)} (TOYPOKER_MAX_BYTES allows more); give at most "
+            f"about {most:,}"
+        )
 
 
 def _sprt(

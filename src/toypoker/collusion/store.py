@@ -127,6 +127,17 @@ def measure(game: Game, profile: Profile) -> Measured:
     return Measured(float(ev.nash_conv), float(ev.team.gain))  # type: ignore[arg-type]
 
 
+def _not_a_store(path: object, files: list[str] | None) -> str:
+    """One line saying what ``path`` is instead of a collusion store (its archive's
+    ``files``; ``None``: not an archive of arrays at all): issue 47, F13 and F17."""
+    store = "a collusion store written by `toypoker collusion table7 --save`"
+    if files is not None and "__meta__" in files:  # what Solver.save_checkpoint writes
+        return f"{path} is a solver checkpoint, not {store} (solve --resume continues it)"
+    if files is not None and "meta.json" in files:  # solve -o p.npz / --result r.npz
+        return f"{path} is a profile archive (solve -o or --result), not {store}"
+    return f"{path} is not {store}"
+
+
 @dataclass(frozen=True)
 class CollusionProfiles:
     """The equilibria behind :func:`toypoker.collusion.table7.collusion_table`, kept so
@@ -272,6 +283,8 @@ class CollusionProfiles:
             source = Path(path) if isinstance(path, str) else path
             with source.open("rb") as fh:
                 data = np.load(io.BytesIO(fh.read()), allow_pickle=False)
+                if not hasattr(data, "files") or "meta" not in data.files:
+                    raise FormatError(_not_a_store(path, getattr(data, "files", None)))
                 meta = json.loads(str(data["meta"]))
                 if isinstance(meta, dict):
                     check_format(meta.get("format"), COLLUSION_FORMAT, path,

@@ -63,7 +63,7 @@ def _result(
         curve=curve,
     )
     if stopped is Stopped.INTERRUPTED:  # the caller's script stops too, the curve on it
-        raise Interrupted(res, f"trace stopped by an interrupt after {curve.steps} steps")
+        raise Interrupted(res, f"trace stopped by an interrupt with {len(curve.theta)} points")
     return res
 
 

@@ -14,6 +14,7 @@ from matplotlib.figure import Figure
 
 from toypoker.continuation.curves import EquilibriumCurve
 from toypoker.engines.rows.values import infoset_reach
+from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.io import atomic_open
 from toypoker.literature.papers.billingham import NODE_NUMBERS
@@ -201,6 +202,11 @@ def plot_ranges(game: Game, sigma: np.ndarray, title: str, path: str | Path) -> 
     save_figure(fig, path)
 
 
+MAX_FRAMES = 10_000
+"""The most frames of :func:`animate_ranges`: a GIF of more is no use to anyone, and its
+arclengths alone would be allocated at once (``frames=10**9``: 7.9 GB in 30 s)."""
+
+
 def animate_ranges(
     curve: EquilibriumCurve,
     game: Game,
@@ -210,7 +216,9 @@ def animate_ranges(
     progress: Callable[[int], None] | None = None,
 ) -> None:
     """A GIF of the range bars along the curve, in equal steps of arclength;
-    ``progress(k)`` after the ``k``-th frame is drawn."""
+    ``progress(k)`` after the ``k``-th frame is drawn; 2 to :data:`MAX_FRAMES` frames."""
+    if not 2 <= frames <= MAX_FRAMES:
+        raise ToypokerError(f"frames must be 2 to {MAX_FRAMES:,}, got {frames}")
     rows, cols, w, h = _screen_grid(len(decision_nodes(game)), 3.0, 2.1)
     fig = figure(figsize=(w * cols, h * rows))  # a frame that fits a screen
     bars = RangeBars(fig, game, (rows, cols))

@@ -190,8 +190,8 @@ def trace(
             checkpoint_every,
             last_save,
         )
-    except KeyboardInterrupt:
-        reason, info = "interrupted", {}
+    except KeyboardInterrupt:  # the steps accepted so far are the points after the first
+        reason, steps, info = "interrupted", len(pts) - 1, {}
     n = min(len(pts), len(arc))
     return Branch(np.array(pts[:n]), np.array(arc[:n]), reason, steps, info)
 

@@ -472,8 +472,11 @@ def _run_in_pool(
     """Run ``jobs[i]`` for ``i`` in ``todo`` on a pool of ``workers`` processes, handing
     each finished run to ``keep(i, run)``; once ``flag`` is set (a Ctrl-C or SIGTERM),
     the runs finished by then are kept, the others cancelled and their workers ended,
-    and ``KeyboardInterrupt`` is raised."""
-    pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_start)
+    and ``KeyboardInterrupt`` is raised.  No more processes than runs are started
+    (``workers=40`` for 2 runs forked 40)."""
+    pool = ProcessPoolExecutor(
+        max_workers=max(1, min(workers, len(todo))), initializer=_worker_start
+    )
     pending: dict = {}
     try:
         pending = {pool.submit(play, **jobs[i]): i for i in todo}

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from toypoker.archive import holds_json
+from toypoker.archive import CHECKPOINT, holds_json, refuse_kept_work
 from toypoker.checks import check_path
 from toypoker.errors import ToypokerError
 from toypoker.io import atomic_write_bytes
@@ -128,11 +128,16 @@ def refuse_reuse(
 ) -> None:
     """One line when ``checkpoint`` names a file that exists and the run neither resumes
     (``resume``) nor may overwrite (``overwrite``): it holds another run's work, never
-    replaced silently.  A :class:`ScratchCheckpoint` is the run's own."""
-    if checkpoint is None or overwrite or resume is not None:
+    replaced silently.  A :class:`ScratchCheckpoint` is the run's own.  A file holding
+    work of another kind (a traced curve, a collusion store...: :func:`kept_work`) is
+    refused whatever ``overwrite`` says: it is no checkpoint to replace."""
+    if checkpoint is None or isinstance(checkpoint, ScratchCheckpoint):
+        return  # the run's own scratch state
+    if not isinstance(checkpoint, str | Path):
+        return  # a wrong type is refused by the run's checks
+    refuse_kept_work(checkpoint, "a checkpoint", own=CHECKPOINT)
+    if overwrite or resume is not None:
         return
-    if isinstance(checkpoint, ScratchCheckpoint) or not isinstance(checkpoint, str | Path):
-        return  # the run's own scratch state; a wrong type is refused by the run's checks
     if not Path(checkpoint).is_file():
         return
     what = describe_checkpoint(checkpoint)

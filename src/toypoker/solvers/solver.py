@@ -153,7 +153,12 @@ class Solver:
         self.close(quiet=exc[0] is not None)
 
     def _setup(
-        self, engine: Engine, method: Method, options: Any, seed: int | None, state: Any,
+        self,
+        engine: Engine,
+        method: Method,
+        options: Any,
+        seed: int | None,
+        state: Any,
         seconds: float,
     ) -> None:
         self.engine = engine  # what computes: the engine the game is built on
@@ -364,6 +369,8 @@ class Solver:
                         iterations, checks, points, seconds, target_nash_conv, target_max_gain,
                         progress, checkpoint, checkpoint_seconds, flag, busy,
                     )  # fmt: skip
+                    if flag.requested:  # a signal during the last step or the last check:
+                        stopped = Stopped.INTERRUPTED  # the caller hears it all the same
                 except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread
                     stopped, hard = Stopped.INTERRUPTED, busy[0]
                 except SystemError as exc:  # a signal surfacing from a compiled kernel
@@ -484,7 +491,6 @@ def _threads(threads: object) -> int | None:
         return None
     with kernel_threads(threads) as n:  # type: ignore[arg-type]
         return n
-
 
 
 def method_seed(method: Method, seed: int | None) -> int | None:

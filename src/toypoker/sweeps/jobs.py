@@ -26,7 +26,7 @@ from toypoker.engines import load_game, rows_of
 from toypoker.errors import ToypokerError
 from toypoker.evaluation import evaluate
 from toypoker.game import Game
-from toypoker.interrupts import caused_by_interrupt
+from toypoker.interrupts import InterruptFlag, caused_by_interrupt
 from toypoker.literature.papers import billingham
 from toypoker.profile import Profile
 from toypoker.solvers import solve
@@ -75,6 +75,19 @@ def _game(p: dict) -> Game:
     g = _compiled(format_spec(base.name, {**base.as_dict(), **structural}))
     values = {k: v for k, v in over.items() if k in numeric}
     return g.at(**values) if values else g
+
+
+_STOP: list[InterruptFlag | None] = [None]  # the flag of the serial sweep running a job
+
+
+def _poll(*_: object) -> None:
+    """A long job's progress callback (a trace's steps, a play run's chunks): raise
+    ``KeyboardInterrupt`` -- the job is cut -- once the serial sweep running it was asked
+    to stop (:func:`run_job`'s ``stop``).  The signal itself raises in the job too; this
+    is for one whose ``KeyboardInterrupt`` CPython dropped (inside numba's compiler)."""
+    flag = _STOP[0]
+    if flag is not None and flag.requested:
+        raise KeyboardInterrupt
 
 
 def _per_player(prefix: str, xs: Sequence[object]) -> dict[str, object]:
@@ -156,7 +169,7 @@ def _job_trace(p: dict) -> dict:
     r = trace_curve(
         g, p["parameter"], p["lo"], p["hi"], eps=p["eps"], ds_max=p["ds_max"],
         response=p["response"], dominated=p["dominated"], seed=p["seed"],
-        max_steps=p["max_steps"],
+        max_steps=p["max_steps"], progress=_poll,
     )  # fmt: skip
     curve = r.curve
     mult = multiplicity(curve, system_for(curve, dominated=p["dominated"], game=g))
@@ -185,6 +198,7 @@ def _job_play(p: dict) -> dict:
     r = play(
         P=pot, k=p["k"], L=p["L"], rounds=p["rounds"], seed=p["seed"],
         record_every=p["record_every"], estimator=p["estimator"], clip=p["clip"],
+        progress=_poll,
     )  # fmt: skip
     e = r.expectation_after(p["burn_in"]) if p["burn_in"] else r.expectation
     out: dict[str, object] = _per_player("E", e)
@@ -256,10 +270,17 @@ def _flat(x: object) -> object:
     return f if math.isfinite(f) else None
 
 
-def run_job(kind: str, params: dict, single_thread: bool = False) -> dict:
+def run_job(
+    kind: str, params: dict, single_thread: bool = False, stop: InterruptFlag | None = None
+) -> dict:
     """Run one job and return its record: ``status`` ``"ok"`` with ``result``, or
-    ``"failed"`` with ``error`` (any exception is caught and recorded)."""
+    ``"failed"`` with ``error`` (any exception is caught and recorded).
+
+    A ``KeyboardInterrupt`` (a Ctrl-C, ``toypoker.Interrupted``) is not caught: the job
+    is cut, with no record.  With ``stop`` (a serial sweep's flag) a long job (trace,
+    play) also raises it at its next progress step once ``stop.requested`` is set."""
     t0 = time.perf_counter()
+    outer, _STOP[0] = _STOP[0], stop
     try:
         if single_thread:
             set_default_blas_threads(1)
@@ -271,5 +292,7 @@ def run_job(kind: str, params: dict, single_thread: bool = False) -> dict:
             raise KeyboardInterrupt from None
         text = str(exc) if isinstance(exc, ToypokerError) else f"{type(exc).__name__}: {exc}"
         rec = {"status": "failed", "result": {}, "error": " ".join(text.split())}
+    finally:
+        _STOP[0] = outer
     rec["seconds"] = time.perf_counter() - t0
     return rec

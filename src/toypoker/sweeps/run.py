@@ -22,8 +22,10 @@ import io
 import itertools
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
-from contextlib import nullcontext
+import signal
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -40,7 +42,7 @@ from toypoker.checks import (
 )
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.games import canonical_spec
-from toypoker.interrupts import deferred_interrupts
+from toypoker.interrupts import InterruptFlag, deferred_interrupts
 from toypoker.io import atomic_write_bytes, atomic_write_text
 from toypoker.locks import LOCK_NAME, run_lock
 from toypoker.solvers.registry import get_method
@@ -339,6 +341,41 @@ def _check_sweep_args(
     return seeds, methods  # type: ignore[return-value]
 
 
+@contextmanager
+def _jobs_cut_by_signals(flag: InterruptFlag) -> Iterator[None]:
+    """Within the block (one job of a serial sweep, inside the sweep's deferred block
+    whose flag is ``flag``), SIGINT and SIGTERM raise ``KeyboardInterrupt`` at once: the
+    job, whatever its kind, is the unit a signal cuts and discards.
+
+    The deferred block's own handler takes the signal first -- it says so, sets ``flag``
+    and has further signals wait until the command has said what it kept -- so a
+    ``KeyboardInterrupt`` that CPython drops (raised inside numba's compiler) still stops
+    the sweep: at the job's next progress call (:func:`~toypoker.sweeps.jobs.run_job`'s
+    ``stop``) or when it returns, and a second signal cuts the job again.  An inner
+    deferred block of the job (a solve's) takes the signals it sees as its own; it sets
+    ``flag`` too.  Outside the main thread signals behave as usual."""
+    if flag.requested:  # a signal before the job began (or one CPython dropped before)
+        raise KeyboardInterrupt
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    taken = signal.getsignal(signal.SIGINT)  # the deferred block's handler
+
+    def cut(signum: int, frame: object) -> None:
+        if not flag.requested and callable(taken):
+            taken(signum, frame)
+        raise KeyboardInterrupt
+
+    previous = {s: signal.signal(s, cut) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        if flag.requested:  # a signal while the handlers were changed
+            raise KeyboardInterrupt
+        yield
+    finally:
+        for s, h in previous.items():
+            signal.signal(s, h)
+
+
 def sweep(
     kind: str,
     spec: str,
@@ -426,9 +463,14 @@ def sweep(
         if progress:
             progress(len(done), len(jobs), 0)
         if scheduler in (None, "serial"):
-            with deferred_interrupts() as flag:
+            # between jobs a Ctrl-C or SIGTERM is said at once and taken before the next
+            # job, a finished job's record written whole (a second signal waits until
+            # the command has said what it kept, as on a cluster); inside a job it also
+            # cuts the job (_jobs_cut_by_signals), which is then not recorded
+            with deferred_interrupts(keeping="the finished jobs") as flag:
                 for j in todo:
-                    rec = run_job(j.kind, j.params)
+                    with _jobs_cut_by_signals(flag):
+                        rec = run_job(j.kind, j.params, stop=flag)
                     if flag.requested:  # the job may have stopped short: not recorded
                         raise KeyboardInterrupt
                     finish(j, rec)
