@@ -132,6 +132,7 @@ NUMBERS: tuple[NumberCase, ...] = (
 NO_NUMBERS: dict[str, str] = {
     "GAMES": "a table", "METHODS": "a table", "BestResponse": "a record methods make",
     "Evaluation": "a record methods make", "InfoSet": "a record games make",
+    "Interrupted": "an exception runs raise",
     "ProfileError": "an error", "Result": "a record methods make", "SpecError": "an error",
     "Stopped": "an enum of names", "ToypokerError": "an error",
     "TracePoint": "a record methods make", "canonical_spec": "a spec string",

@@ -50,7 +50,6 @@ EDITING: dict[str, str] = {
 #: not split yet (issue 46, item 7): the next ones to split
 PENDING: dict[str, str] = {
     "continuation/tensors.py:PayoffTensors.__init__": "not split yet",
-    "dynamics/play.py:sweep": "not split yet",
     "engines/rows/arrays.py:prepare": "not split yet",
     "engines/rows/values.py:best_response": "not split yet",
     "engines/vectors/pieces.py:cut_piece": "not split yet",

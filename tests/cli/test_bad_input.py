@@ -38,7 +38,7 @@ CASES: list[tuple[tuple[str, ...], str]] = [
     (("eval", "kuhn(players=2)", "bin.json"), "JSON"),
     (("eval", "kuhn(players=2)", "nested.json"), "nested"),
     (("eval", "kuhn(players=2)", "nan.json", "--exact"), "NaN"),
-    (("eval", "kuhn(players=2)", "/dev/zero"), "cannot read profile /dev/zero"),
+    (("eval", "kuhn(players=2)", "/dev/zero"), "/dev/zero is not a profile"),
     (("eval", "kuhn(players=2)", "missing.json"), "missing.json"),
     (("verify", "kuhn(players=2)", "other-game.json"), "kuhn(players=3"),
     (("solve", "kuhn(players=2)", "--resume", "trunc.npz"), "trunc.npz"),

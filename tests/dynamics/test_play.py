@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from toypoker.dynamics.play import estimator_limits, play, solution3_start
+from toypoker.dynamics.estimators import estimator_limits
+from toypoker.dynamics.play import play, solution3_start
 from toypoker.dynamics.table1 import table1
 from toypoker.errors import ToypokerError
 
@@ -260,7 +261,7 @@ def test_a_run_of_another_format_is_refused_in_one_line(tmp_path):
 def test_an_interrupted_estimator_study_resumes_with_the_same_runs(tmp_path):
     # issue 47, audit case N12: the kept runs and the rest give the numbers of one
     # uninterrupted batch, bit for bit; memory Ls[i] is run with seed seed + i in each form
-    from toypoker.dynamics.play import estimator_studies, estimator_study
+    from toypoker.dynamics.estimators import estimator_studies, estimator_study
 
     args = dict(P=P, Ls=(6, 12), rounds=20_000, seed=4)
     whole = estimator_studies(**args)
@@ -290,7 +291,7 @@ def test_an_interrupted_estimator_study_resumes_with_the_same_runs(tmp_path):
 def test_an_estimator_run_store_of_other_arguments_is_refused(tmp_path):
     # issue 47, audit case N12: a resume must give one uninterrupted batch's numbers, so a
     # store of runs of other arguments is refused in one line (not mixed in, not replaced)
-    from toypoker.dynamics.play import estimator_studies
+    from toypoker.dynamics.estimators import estimator_studies
 
     ck = tmp_path / "runs"
     estimator_studies(P, (6,), 20_000, estimators=("corrected",), checkpoint=ck)

@@ -34,9 +34,9 @@ from toypoker.cli.common import (
     print_json,
     resume_hint,
     seat_names,
-    stopped_name,
 )
 from toypoker.cli.tables import team_option
+from toypoker.cli.tmecor import save_bracket_of, sharing_stage
 from toypoker.collusion import (
     SCENARIOS,
     STRENGTHS,
@@ -47,7 +47,7 @@ from toypoker.collusion import (
     solve_collusion_profiles,
 )
 from toypoker.collusion.table7 import STRONG_MERGED, study_how
-from toypoker.errors import Interrupted, ToypokerError
+from toypoker.errors import ToypokerError
 from toypoker.games import canonical_spec
 from toypoker.games.collusion import Team, placements, seat_digits
 from toypoker.highs import silence_banner
@@ -57,8 +57,7 @@ from toypoker.locks import run_lock
 from toypoker.spec import parse_spec
 
 if TYPE_CHECKING:
-    from toypoker.game import Game
-    from toypoker.teams.tmecor import TMECor
+    pass
 
 app = new_app(
     "Collusion: Ullman's (2015) Table 7 scenarios for any game (table7) and a team's "
@@ -527,7 +526,7 @@ def tmecor(
                          relaxation_seconds=relaxation_seconds)  # fmt: skip
     ran = 0  # the sharing stage's iterations that ran (none after a Ctrl-C before it)
     if sharing_iterations > 0 and r.stopped != "interrupted":
-        r, ran = _sharing_stage(game, r, sharing_iterations, pdlp_seconds)
+        r, ran = sharing_stage(game, r, sharing_iterations, pdlp_seconds)
     if save is not None:
         argv = ["toypoker", "collusion", "tmecor", spec, "--team", seat_digits(r.team), "--oracle",
                 oracle, "--tol", f"{tol:g}", "--max-columns", str(max_columns)]  # fmt: skip
@@ -543,7 +542,7 @@ def tmecor(
             if pdlp_seconds and ran == sharing_iterations
             else []
         )
-        _save(save, game, r, argv)
+        save_bracket_of(save, game, r, argv)
     if json_:
         print_json({**r.to_json_dict(), "oracle_option": oracle, "sharing_iterations_run": ran})
     else:
@@ -558,70 +557,6 @@ def tmecor(
         out.print(f"oracle: {how}; {r.seconds:.2f} s; stopped: {r.stopped}", soft_wrap=True)
     if r.stopped == "interrupted":
         raise interrupted("the bracket above is valid, not converged", None)
-
-
-def solve_tmecor(
-    spec: str,
-    team: str | None,
-    seconds: float | None,
-    options: dict[str, object],
-    files: Path | None,
-    json_: bool,
-) -> None:
-    """``solve --method tmecor``: ``toypoker collusion tmecor`` with the method's options
-    (``--option oracle=...``, ``tol``, ``max_columns``, ``relaxation_seconds``)."""
-    if files:
-        raise ToypokerError(
-            "--method tmecor gives a correlated plan, not one profile: no -o, --csv or "
-            "--result (toypoker collusion tmecor --save keeps the bracket)"
-        )
-    known = {"oracle", "tol", "max_columns", "relaxation_seconds"}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ToypokerError(
-            f"tmecor does not read option(s) {', '.join(unknown)}; it reads: "
-            f"{', '.join(sorted(known))}"
-        )
-    tmecor(spec, team=team, seconds=seconds, json_=json_, **options)  # type: ignore[arg-type]
-
-
-def _sharing_stage(
-    game: Game, r: TMECor, iterations: int, pdlp_seconds: float
-) -> tuple[TMECor, int]:
-    """``r`` tightened by the team seeing its cards against the merged game's outsider
-    after ``iterations`` PDCFR+ iterations (and the PDLP bound at that outsider); Ctrl-C
-    there keeps the bound of the iterations done (any outsider strategy bounds the
-    team's value from above) and marks ``r`` interrupted.  Returns the iterations run."""
-    from toypoker.solvers import solve as solve_game
-    from toypoker.teams.bounds import sharing_bound, strong_game, tighten
-
-    strong = strong_game(game, r.team)
-    try:
-        with Bar("sharing bound: PDCFR+ on the merged team", iterations) as bar:
-            res = solve_game(strong, "pdcfr+", merge=True, team=False, iterations=iterations,
-                             progress=lambda t, _nc: bar.update(t))  # fmt: skip
-    except Interrupted as exc:  # the iterations done still bound the team's value
-        res = exc.result
-    assert res.profile is not None
-    bound = sharing_bound(game, r.team, res.profile, strong)
-    r = tighten(r, bound)
-    if stopped_name(res.stopped) == "interrupted":
-        return dataclasses.replace(r, stopped="interrupted"), res.iterations
-    if pdlp_seconds > 0:
-        from toypoker.teams.bounds import relaxed_bound
-
-        r = tighten(r, relaxed_bound(game, r.team, bound.outsider, pdlp_seconds))
-    return r, res.iterations
-
-
-def _save(save: Path, game: Game, r: TMECor, argv: list[str]) -> None:
-    """Add ``r`` to the brackets file ``save`` with the command line that ran."""
-    import shlex
-
-    from toypoker.collusion.brackets import save_bracket
-    from toypoker.collusion.store import fingerprint
-
-    save_bracket(save, r, fingerprint(game), shlex.join([*argv, "--save", save.name]))
 
 
 app.command("tmecor")(tmecor)

@@ -168,7 +168,7 @@ def _compare_data(cmp: Comparison, plot: Path) -> dict:
 def _previous_runs(path: Path, spec: str, seconds: float) -> dict[str, MethodRun]:
     """The finished methods of an earlier (interrupted) ``compare --result`` file; any
     other file refused in one line saying what it is not (and what it is, when it is
-    another command's kept work: issue 47, F6-F7)."""
+    another command's kept work)."""
     from toypoker.archive import kept_work
 
     not_it = f"--resume {path} is not the results of a compare (the JSON its --result writes)"

@@ -164,7 +164,7 @@ def detect(
     check_readable(profiles, "--profiles")
     at_least("--runs", runs, 1)
     at_least("--max-hands", max_hands, 1)
-    check_sprt_size(runs, max_hands, "--runs")  # issue 47, H3: before any solve
+    check_sprt_size(runs, max_hands, "--runs")  # before any solve
     at_least("--seed", seed, 0)
     if h1_play not in ("equilibrium", "team-optimal"):
         raise ToypokerError(f"--h1-play must be equilibrium or team-optimal, not {h1_play!r}")

@@ -34,6 +34,7 @@ from toypoker.cli.common import (
 )
 from toypoker.dask_client import machine_cpus
 from toypoker.dynamics import figures
+from toypoker.dynamics.estimators import estimator_limits, estimator_studies
 from toypoker.dynamics.general import GameDynamics
 from toypoker.dynamics.ode import (
     LimitCycle,
@@ -45,13 +46,7 @@ from toypoker.dynamics.ode import (
     expectations,
     poincare,
 )
-from toypoker.dynamics.play import (
-    MAX_MEMORY,
-    PlayResult,
-    estimator_limits,
-    estimator_studies,
-    play,
-)
+from toypoker.dynamics.play import MAX_MEMORY, PlayResult, play
 from toypoker.dynamics.table1 import table1 as compare_table1
 from toypoker.errors import ToypokerError
 from toypoker.games import load_rows
@@ -380,7 +375,7 @@ def _estimator_runs(
     P: float, Ls: list[int], rounds: int, forms: tuple[str, str], clip: bool, runs_dir: Path
 ) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     """``dynamics estimators``' runs under a progress bar, each kept in ``runs_dir`` as it
-    ends (:func:`~toypoker.dynamics.play.estimator_studies`).  A Ctrl-C or SIGTERM stops
+    ends (:func:`~toypoker.dynamics.estimators.estimator_studies`).  A Ctrl-C or SIGTERM stops
     within a run: the line says how many runs are kept and the command that resumes."""
     total = len(forms) * len(Ls)
     with Bar("estimator runs", total) as bar:
@@ -514,7 +509,7 @@ def table1(
     cpus = machine_cpus()
     if workers is None:
         workers = min(2, cpus)
-    elif workers > cpus:  # issue 47, W1: 100000 was accepted
+    elif workers > cpus:  # never more processes than CPUs
         raise ToypokerError(
             f"--workers {workers}: more processes than this machine's {cpus} CPUs; "
             f"give at most {cpus}"

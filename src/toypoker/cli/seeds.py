@@ -19,7 +19,7 @@ from toypoker.solvers.seeds import seed_spread, seeded
 def kept_seeds(base: Path, first: int, seeds: int) -> list[int]:
     """The seeds ``first .. first + seeds - 1`` whose file ``seeded(base, s)`` exists, in
     order, from one listing of its folder: a batch of 100 million seeds is not stat-ed
-    file by file before it starts (issue 47, H8c)."""
+    file by file before it starts."""
     pattern = re.compile(re.escape(base.stem) + r"-seed(0|[1-9][0-9]*)" + re.escape(base.suffix))
     found = []
     try:
@@ -56,7 +56,7 @@ def solve_seeds(
         if csv:
             r.profile.to_csv(seeded(csv, r.seed))
 
-    try:  # issue 47, H8c-H8d: one listing of the folder, and a Ctrl-C here says how to resume
+    try:  # one listing of the folder, and a Ctrl-C here says how to resume
         for s in kept_seeds(resume, first, seeds) if resume is not None else ():
             head = checkpoint_head(seeded(resume, s))
             if head is not None:  # what each resumed seed starts from, as a single run says

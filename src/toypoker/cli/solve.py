@@ -334,9 +334,11 @@ def solve(
     if m.one_shot and (checkpoint or resume or seeds > 1):
         raise ToypokerError(f"--method {method} takes no --checkpoint, --resume or --seeds")
     if m.name == "tmecor":  # team-optimal play: what `toypoker collusion tmecor` prints
-        from toypoker.cli.collusion import solve_tmecor  # the team commands load with it
+        from toypoker.cli.collusion import tmecor  # the team commands load with it
+        from toypoker.cli.tmecor import check_tmecor_options
 
-        solve_tmecor(spec, team, seconds, options, output or csv or result, json_)
+        check_tmecor_options(options, output or csv or result)
+        tmecor(spec, team=team, seconds=seconds, json_=json_, **options)  # type: ignore[arg-type]
         return
     if seeds > 1 and not m.stochastic:
         raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")

@@ -49,7 +49,7 @@ def _slug(text: str) -> str:
 
 
 GIF_FRAMES = 40  # frames of the range-bar animation
-MAX_FRAMES = figures.MAX_FRAMES  # more is no useful GIF (1e9 frames took 7.9 GB at once)
+MAX_FRAMES = figures.MAX_FRAMES  # more is no useful GIF, and the frames are held at once
 
 
 def trace(
@@ -107,7 +107,7 @@ def trace(
     positive("--ds-max", ds_max)
     positive("--checkpoint-every", checkpoint_every)
     at_least("--frames", frames, 2)
-    at_most("--frames", frames, MAX_FRAMES)  # issue 47, K5: checked before any allocation
+    at_most("--frames", frames, MAX_FRAMES)  # checked before any allocation
     at_least("--seed", seed, 0)
     if start is not None and not np.isfinite(start):
         raise ToypokerError(f"--start must be finite, got {start}")
@@ -323,6 +323,6 @@ def _summary(
                 "yes" if e.certified else "NO (unpolished)",
             )
         out.print(t)
-    # only what was written (issue 47, T1): range bars for --at, the animation unless --no-gif
+    # only what was written: range bars for --at, the animation unless --no-gif
     written = ["CSV", "plots"] + ["range bars"] * bool(listed) + ["animation"] * gif
     out.print(f"{', '.join(written[:-1])} and {written[-1]} in {outdir}/")

@@ -129,7 +129,7 @@ def measure(game: Game, profile: Profile) -> Measured:
 
 def _not_a_store(path: object, files: list[str] | None) -> str:
     """One line saying what ``path`` is instead of a collusion store (its archive's
-    ``files``; ``None``: not an archive of arrays at all): issue 47, F13 and F17."""
+    ``files``; ``None``: not an archive of arrays at all)."""
     store = "a collusion store written by `toypoker collusion table7 --save`"
     if files is not None and "__meta__" in files:  # what Solver.save_checkpoint writes
         return f"{path} is a solver checkpoint, not {store} (solve --resume continues it)"

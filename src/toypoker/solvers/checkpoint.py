@@ -129,8 +129,8 @@ def refuse_reuse(
     """One line when ``checkpoint`` names a file that exists and the run neither resumes
     (``resume``) nor may overwrite (``overwrite``): it holds another run's work, never
     replaced silently.  A :class:`ScratchCheckpoint` is the run's own.  A file holding
-    work of another kind (a traced curve, a collusion store...: :func:`kept_work`) is
-    refused whatever ``overwrite`` says: it is no checkpoint to replace."""
+    work of another kind (a traced curve, a collusion store...:
+    :func:`~toypoker.archive.kept_work`) is refused whatever ``overwrite`` says."""
     if checkpoint is None or isinstance(checkpoint, ScratchCheckpoint):
         return  # the run's own scratch state
     if not isinstance(checkpoint, str | Path):

@@ -12,8 +12,7 @@ postflop-solver's ``solve_step``, a user may own the loop::
 largest-gain target), a geometric NashConv trace (float profiles evaluated by
 the fused best-response kernel, :mod:`toypoker.engines.rows`), atomic checkpoints,
 progress callbacks and Ctrl-C, which stops cleanly with a usable result and
-checkpoint.
-Resuming a checkpoint ends bit for bit where an uninterrupted run would.
+checkpoint.  Resuming a checkpoint ends bit for bit where an uninterrupted run would.
 """
 
 from __future__ import annotations
@@ -317,14 +316,9 @@ class Solver:
         if checkpoint is not None:
             checkpoint = check_path(checkpoint, "checkpoint")
         budgets = _check_budgets(
-            self.method,
-            iterations,
-            target_nash_conv,
-            seconds,
-            target_max_gain,
-            check_every,
+            self.method, iterations, target_nash_conv, seconds, target_max_gain, check_every,
             checkpoint,
-        )
+        )  # fmt: skip
         iterations, seconds = budgets["iterations"], budgets["seconds"]  # type: ignore[assignment]
         target_nash_conv = budgets["target_nash_conv"]  # type: ignore[assignment]
         target_max_gain = budgets["target_max_gain"]  # type: ignore[assignment]
@@ -369,8 +363,8 @@ class Solver:
                         iterations, checks, points, seconds, target_nash_conv, target_max_gain,
                         progress, checkpoint, checkpoint_seconds, flag, busy,
                     )  # fmt: skip
-                    if flag.requested:  # a signal during the last step or the last check:
-                        stopped = Stopped.INTERRUPTED  # the caller hears it all the same
+                    if flag.requested:  # a signal in the last step: the caller hears it
+                        stopped = Stopped.INTERRUPTED
                 except KeyboardInterrupt:  # a second Ctrl-C, or one outside the main thread
                     stopped, hard = Stopped.INTERRUPTED, busy[0]
                 except SystemError as exc:  # a signal surfacing from a compiled kernel

@@ -1,0 +1,191 @@
+"""Batches of repeated-play runs kept as they end: Billingham's estimator studies
+(Figures 16-17, eq. (46)) and the run store that lets an interrupted batch resume."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import numpy as np
+
+import toypoker.dynamics.play as _play  # its ``play`` looked up at each call (tests wrap it)
+from toypoker.dynamics.play import ESTIMATORS, PlayResult, run_differs
+from toypoker.errors import ToypokerError
+from toypoker.interrupts import deferred_interrupts
+from toypoker.literature.papers import billingham
+
+
+def _stored_runs(folder: Path, jobs: list[dict], names: list[str]) -> list[PlayResult | None]:
+    """The runs of ``jobs`` a run store ``folder`` keeps (``jobs[i]``'s in ``names[i]``;
+    ``None`` for those not run yet).
+
+    Raises
+    ------
+    ToypokerError
+        One line, when ``folder`` keeps a run of other options (a ``run-*.npz`` none of
+        ``names``, or one of them made with other arguments): a resume must give the
+        numbers of one uninterrupted batch.
+    """
+    if not folder.is_dir():
+        return [None] * len(jobs)
+    other = (
+        "{folder} keeps runs of other options ({why}): resume with the options they were made "
+        "with, or use another folder"
+    )
+    for f in sorted(folder.glob("run-*.npz")):
+        if f.name not in names:
+            raise ToypokerError(other.format(folder=folder, why=f"{f.name} is none of these runs"))
+    runs: list[PlayResult | None] = []
+    for job, name in zip(jobs, names, strict=True):
+        r = PlayResult.load(folder / name) if (folder / name).exists() else None
+        why = None if r is None else run_differs(r, job)
+        if why is not None:
+            raise ToypokerError(other.format(folder=folder, why=f"{name} has {why}"))
+        runs.append(r)
+    return runs
+
+
+def play_batch(
+    jobs: list[dict], names: list[str], checkpoint: str | Path | None = None,
+    progress: Callable[[], None] | None = None,
+) -> list[PlayResult]:  # fmt: skip
+    """``play(**job)`` for each of ``jobs`` in turn, one after the other, in this process.
+
+    Parameters
+    ----------
+    jobs
+        :func:`play`'s keywords per run (``P, k, L, x0, rounds, seed, record_every,
+        estimator, clip``, and any other).
+    names
+        The file name of each run in ``checkpoint``, ``run-*.npz``.
+    checkpoint
+        A folder keeping each finished run as it ends (:meth:`PlayResult.save`); the runs
+        already there are not run again, so an interrupted batch, called again, gives the
+        very runs of an uninterrupted one.  A folder keeping runs of other options is
+        refused (ToypokerError, one line), before anything runs.
+    progress
+        Called after each run (the kept ones first).
+
+    Returns
+    -------
+    list of PlayResult
+        The runs, in the order of ``jobs``.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        On a Ctrl-C or SIGTERM: the batch stops between two chunks of a run (the finished
+        runs are kept), a second signal at once.
+    """
+    folder = None if checkpoint is None else Path(checkpoint)
+    runs: list[PlayResult | None] = (
+        [None] * len(jobs) if folder is None else _stored_runs(folder, jobs, names)
+    )
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    for _ in range(sum(r is not None for r in runs) if progress is not None else 0):
+        progress()
+    with deferred_interrupts() as flag:
+
+        def step(_done: int) -> None:
+            if flag.requested:
+                raise KeyboardInterrupt
+
+        for i in (i for i, r in enumerate(runs) if r is None):
+            step(0)
+            r = runs[i] = _play.play(**jobs[i], progress=step)
+            if folder is not None:
+                r.save(folder / names[i])
+            if progress is not None:
+                progress()
+            step(0)
+    return [r for r in runs if r is not None]
+
+
+def estimator_studies(
+    P: float = 9.0,
+    Ls: Sequence[int] = (6, 12, 24, 48, 96, 192),
+    rounds: int = 1_100_000,
+    *,
+    seed: int = 0,
+    estimators: Sequence[str] = ESTIMATORS,
+    clip: bool = False,
+    progress: Callable[[], None] | None = None,
+    checkpoint: str | Path | None = None,
+) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """:func:`estimator_study` for each form of eq. (46) in ``estimators``, in turn, as
+    one batch of runs (memory ``Ls[i]`` with seed ``seed + i`` in each form).
+
+    Parameters
+    ----------
+    P, Ls, rounds, seed, clip
+        As :func:`estimator_study`.
+    estimators
+        The forms of Player 2's estimate of ``c_K``, each of :data:`ESTIMATORS`.
+    progress
+        Called after each run (:func:`play_batch`).
+    checkpoint
+        A folder keeping each finished run (``run-L{L}-{estimator}-seed{seed}.npz``, of
+        format :data:`~toypoker.dynamics.play.PLAY_RUN_FORMAT`): the same call again runs
+        only the rest, with the numbers of an uninterrupted batch; one keeping runs of
+        other options is refused (ToypokerError).
+
+    Returns
+    -------
+    dict
+        ``{estimator: (means, stds, truth)}`` as :func:`estimator_study` returns them.
+    """
+    for e in estimators:
+        if e not in ESTIMATORS:
+            raise ToypokerError(f"unknown estimator {e!r}; known: {', '.join(ESTIMATORS)}")
+    s3 = billingham.skp_solution(float(P), 3)[0]
+    x = (s3["b_J"], s3["c_K"], s3["d_Q"])
+    jobs = [
+        dict(P=float(P), k=(0.001,) * 3, L=(int(L),) * 3, x0=x, adapt=False, rounds=int(rounds),
+             seed=int(seed) + i, record_every=int(rounds), estimator=e, clip=bool(clip))
+        for e in estimators for i, L in enumerate(Ls)
+    ]  # fmt: skip
+    names = [f"run-L{a['L'][0]}-{a['estimator']}-seed{a['seed']}.npz" for a in jobs]
+    runs = play_batch(jobs, names, checkpoint, progress)
+    truth = np.array([x[0], x[0], x[1], x[2], x[1]])
+    n = len(Ls)
+    return {
+        e: (np.array([r.estimator_mean for r in runs[j * n : (j + 1) * n]]),
+            np.array([r.estimator_std for r in runs[j * n : (j + 1) * n]]), truth)
+        for j, e in enumerate(estimators)
+    }  # fmt: skip
+
+
+def estimator_study(
+    P: float = 9.0,
+    Ls: Sequence[int] = (6, 12, 24, 48, 96, 192),
+    rounds: int = 1_100_000,
+    seed: int = 0,
+    estimator: str = "corrected",
+    clip: bool = False,
+    progress: Callable[[], None] | None = None,
+    checkpoint: str | Path | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Means and standard deviations of the five estimates at fixed Solution 3
+    frequencies (App. D, Figs. 16-17); returns (means, stds, truth), rows per L and
+    columns (b1, b2, c2, d3, c3).  Memory ``Ls[i]`` is run with seed ``seed + i``.
+    ``progress()`` is called after each memory's run; ``checkpoint`` keeps the finished
+    runs (:func:`estimator_studies`)."""
+    return estimator_studies(P, Ls, rounds, seed=seed, estimators=(estimator,), clip=clip,
+                             progress=progress, checkpoint=checkpoint)[estimator]  # fmt: skip
+
+
+def estimator_limits(b: float, c: float, d: float, estimator: str = "corrected") -> np.ndarray:
+    """The large-L limits of the estimates (b1, b2, c2, d3, c3): each estimator (44)-(47)
+    at the expected counts of App. D's Table 2."""
+    if estimator not in ESTIMATORS:
+        raise ToypokerError(f"unknown estimator {estimator!r}; known: {', '.join(ESTIMATORS)}")
+    N = billingham.table2_counts(float(b), float(c), float(d)).astype(float)
+    pairs = [
+        billingham.b_estimator(N),
+        billingham.b_estimator(N),
+        billingham.c2_estimator(N, estimator == "corrected"),
+        billingham.d_estimator(N),
+        billingham.c3_estimator(N),
+    ]
+    return np.array([num / den for num, den in pairs])
