@@ -340,7 +340,8 @@ def refuse_kept_work(path: str | Path, what: str = "this output", own: object = 
     kept = kept_work(path)
     if kept is not None and kept != own:
         raise ToypokerError(
-            f"{path} is {kept[0]} (a run's work to resume: {kept[1]}), not to be "
+            f"{path} is {kept[0]} (a run's work to resume: "
+            f"{kept[1].replace('FILE', str(path))}), not to be "
             f"replaced by {what}: give another path"
         )
 

@@ -160,6 +160,7 @@ def test_a_collusion_study_is_replaced_only_by_the_run_that_resumes_it(
     line = one_line_error("collusion", "table7", "kuhn(players=3,cards=5)", "--iterations",
                           "20", "--no-team-optimal", "--save", "t7.npz")  # fmt: skip
     assert "is the equilibria of a collusion table7" in line, line
+    assert "table7 --profiles t7.npz)" in line, line  # the file named, not a placeholder
     line = one_line_error("solve", "kuhn(players=2)", "--iterations", "5", "-o", "t7.npz")
     assert "is the equilibria of a collusion table7" in line, line
     assert (tmp_path / "t7.npz").read_bytes() == before
