@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Callable
+from pathlib import Path
 
+import psutil
 import pytest
 
 from toypoker.cli import main
@@ -51,3 +56,43 @@ def toypoker_process(*args: str, cwd=None, env=None, **kw) -> subprocess.Popen:
         env=env,
         **kw,
     )
+
+
+def signal_when(
+    args: tuple[str, ...],
+    started: str,
+    sig: int,
+    cwd: Path,
+    *,
+    settle: float = 0.0,
+    start_within: float = 300.0,
+) -> tuple[int, str, float]:
+    """Start ``toypoker ARGS`` in ``cwd`` (progress lines at every update), wait for a
+    stderr line matching ``started`` (and ``settle`` seconds more), send ``sig``: the
+    exit status, the whole stderr and the seconds from the signal to the exit.  The
+    command's own processes (dask's workers...) must end with it."""
+    proc = toypoker_process(*args, cwd=cwd, env={"TOYPOKER_PROGRESS_EVERY": "0"})
+    seen: list[str] = []
+    reader = threading.Thread(target=lambda: seen.extend(iter(proc.stderr.readline, "")))
+    reader.start()
+    t0 = time.monotonic()
+    try:
+        while not any(re.search(started, line) for line in list(seen)):
+            assert proc.poll() is None, f"ended before {started!r}: {''.join(seen)}"
+            assert time.monotonic() - t0 < start_within, f"no {started!r}: {''.join(seen)}"
+            time.sleep(0.02)
+        time.sleep(settle)
+        helpers = psutil.Process(proc.pid).children(recursive=True)
+        proc.send_signal(sig)
+        t_sig = time.monotonic()
+        proc.wait(timeout=120)
+        took = time.monotonic() - t_sig
+        _, alive = psutil.wait_procs(helpers, timeout=30)
+        assert not alive, [p.cmdline() for p in alive]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        reader.join(timeout=60)
+    return proc.returncode, "".join(seen), took

@@ -28,10 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import psutil
 import pytest
 
-from .conftest import toypoker_process
+from .conftest import signal_when, toypoker_process
 
 
 @dataclass(frozen=True)
@@ -389,31 +388,11 @@ SIGNAL_CASES: tuple[SignalCase, ...] = (
 
 
 def run_and_signal(args: tuple[str, ...], started: str, sig: int, cwd: Path) -> tuple[int, str]:
-    """Start ``toypoker ARGS`` in ``cwd`` (progress lines at every update), wait however
-    long it takes for a stderr line matching ``started``, send ``sig``; returns the
-    exit status and the whole stderr."""
-    proc = toypoker_process(*args, cwd=cwd, env={"TOYPOKER_PROGRESS_EVERY": "0"})
-    seen: list[str] = []
-    reader = threading.Thread(target=lambda: seen.extend(iter(proc.stderr.readline, "")))
-    reader.start()
-    t0 = time.monotonic()
-    try:
-        while not any(re.search(started, line) for line in list(seen)):
-            assert proc.poll() is None, f"ended before {started!r}: {''.join(seen)}"
-            assert time.monotonic() - t0 < 300, f"no {started!r} in 300 s: {''.join(seen)}"
-            time.sleep(0.05)
-        helpers = psutil.Process(proc.pid).children(recursive=True)  # e.g. dask's workers
-        proc.send_signal(sig)
-        proc.wait(timeout=120)
-        # the command's own processes end with it (none left running in the background)
-        _, alive = psutil.wait_procs(helpers, timeout=30)
-        assert not alive, [p.cmdline() for p in alive]
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-        proc.stdout.close()
-        reader.join(timeout=60)
-    return proc.returncode, "".join(seen)
+    """Start ``toypoker ARGS`` in ``cwd``, wait however long it takes for a stderr line
+    matching ``started``, send ``sig``; returns the exit status and the whole stderr
+    (:func:`~tests.cli.conftest.signal_when`)."""
+    code, err, _ = signal_when(args, started, sig, cwd)
+    return code, err
 
 
 def _params():

@@ -6,16 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-import re
 import signal
-import subprocess
-import threading
-import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import toypoker_process
+from .conftest import signal_when, toypoker_process
 
 
 @pytest.mark.parametrize(
@@ -58,34 +54,9 @@ SERIAL_CUTS = {
 def _signal_sweep(
     args: tuple[str, ...], started: str, cwd: Path, sig: int = signal.SIGINT
 ) -> tuple[int, str, float]:
-    """Start ``toypoker sweep ARGS`` (progress at every update), wait for a stderr line
-    matching ``started``, send ``sig``: exit status, stderr, seconds from signal to exit
-    (``run_and_signal`` of test_signals.py, timed)."""
-    proc = toypoker_process("sweep", *args, cwd=cwd, env={"TOYPOKER_PROGRESS_EVERY": "0"})
-    seen: list[str] = []
-    reader = threading.Thread(target=lambda: seen.extend(iter(proc.stderr.readline, "")))
-    reader.start()
-    t0 = time.monotonic()
-    try:
-        while not any(re.search(started, line) for line in list(seen)):
-            assert proc.poll() is None, f"ended before {started!r}: {''.join(seen)}"
-            assert time.monotonic() - t0 < 60, f"no {started!r} in 60 s: {''.join(seen)}"
-            time.sleep(0.02)
-        time.sleep(0.3)  # the long job is under way
-        proc.send_signal(sig)
-        t_sig = time.monotonic()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            pass
-        took = time.monotonic() - t_sig
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        proc.stdout.close()
-        reader.join(timeout=30)
-    return proc.returncode, "".join(seen), took
+    """``toypoker sweep ARGS`` signalled 0.3 s after ``started`` (the long job under way):
+    exit status, stderr, seconds from the signal to the exit."""
+    return signal_when(("sweep", *args), started, sig, cwd, settle=0.3, start_within=60)
 
 
 def _one_kept(cwd: Path, err: str, kind: str) -> dict:
