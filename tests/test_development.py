@@ -33,7 +33,7 @@ def test_the_protocol_is_what_the_checklist_names() -> None:
     # docs/development.md lists these members; a new one is a new line there too
     text = (Path(__file__).resolve().parents[1] / "docs" / "development.md").read_text()
     assert MEMBERS == sorted(
-        ["name", "game", "first_check", "checks_per_decade", "runs", "method", "evaluate",
+        ["name", "deals", "game", "first_check", "checks_per_decade", "runs", "method", "evaluate",
          "nash_conv", "best_response", "check", "summary", "shard"]
     )  # fmt: skip
     assert all(f"`{m}`" in text for m in MEMBERS)
@@ -84,11 +84,6 @@ def test_each_method_is_one_module_of_the_solvers(name: str) -> None:
 KNOWN = {
     "identity.py": 3,  # Identity.layout itself, with_vector, the repr
     "game.py": 2,  # Game.at builds a vector game again by its spec
-    "solvers/run.py": 1,  # a team's evaluation beside a run on hand vectors
-    "cli/layouts.py": 1,  # says the counted size of the layout chosen
-    "cli/solve.py": 3,  # the header line; a strong team's merge hint
-    "cli/games.py": 1,  # `info` prints the layout chosen
-    "cli/evaluate.py": 2,  # eval on hand vectors prints floats
 }
 
 QUESTION = re.compile(r'layout ?[!=]= ?"|vector_of\(|"_vector"|\._vector\b|"_rows"')

@@ -201,7 +201,7 @@ def test_row_only_evaluations_refuse_a_big_game_before_building(
         raise AssertionError(f"built {spec}")
 
     monkeypatch.setattr("toypoker.cli.evaluate.load_rows", no_build)
-    monkeypatch.setattr("toypoker.cli.layouts.load_rows", no_build)
+    monkeypatch.setattr("toypoker.engines.load_rows", no_build)
     err = one_line_error(args[0], BIG, tmp_path / "p.npz", *args[1:])
     assert err.startswith(f"toypoker: error: {what} needs the row layout: 32,873,711 rows")
     # past load_game's own budget too (the same count): --layout rows is not offered
@@ -225,7 +225,9 @@ def test_eval_on_the_vector_layout_equals_the_rows(cli, tmp_path):
     vec = json.loads(out)
     code, out, _ = cli("eval", "leduc", prof, "--json")
     rows = json.loads(out)
-    assert vec["layout"] == "vector" and "layout" not in rows
+    # one record on either engine (tp.evaluate's), the layout named in both
+    assert vec["layout"] == "vector" and rows["layout"] == "rows"
+    assert vec.keys() == rows.keys()
     for a, b in zip(vec["values"], rows["values"], strict=True):
         assert a == pytest.approx(float(b), abs=1e-12, rel=0)
     assert vec["nash_conv"] == pytest.approx(float(rows["nash_conv"]), abs=1e-12, rel=0)
@@ -241,7 +243,7 @@ def test_eval_on_the_vector_layout_says_what_it_does_not_compute(cli, tmp_path):
     code, out, err = cli("eval", spec, prof, "--layout", "vector", "--fractions")
     assert code == 0, err
     assert "team gain: not computed on the vector layout (--layout rows computes it)" in out
-    assert "--fractions: the vector layout evaluates in floats" in err
+    assert "--fractions: this evaluation is in floats (--exact computes fractions)" in err
 
 
 def test_eval_strong_collusion_on_the_vector_layout_says_a_sentence(one_line_error, tmp_path):

@@ -55,7 +55,7 @@ def test_a_refusal_names_rows_load_game_admits(one_line_error, monkeypatch):
     solve prefers vectors; the default budget is 2 GB, so here 20 GB are allowed),
     ``--layout rows`` stays the named way out; nothing built."""
     monkeypatch.setenv("TOYPOKER_MAX_BYTES", str(20 * 2**30))
-    monkeypatch.setattr("toypoker.cli.layouts.load_rows", _no_build)
+    monkeypatch.setattr("toypoker.engines.load_rows", _no_build)
     err = one_line_error("solve", ADMITTED, "--method", "es-mccfr")
     assert "56,785,680 rows, about 11.4 GB (--layout rows builds them anyway)" in err, err
 

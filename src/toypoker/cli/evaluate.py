@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import warnings
 from pathlib import Path
 from typing import Annotated
@@ -26,14 +25,13 @@ from toypoker.cli.common import (
     print_json,
 )
 from toypoker.cli.layouts import build_on_layout
-from toypoker.cli.solve import vector_values
 from toypoker.cli.tables import team_lines, team_of, values_table
-from toypoker.engines.evaluation import vector_evaluate, vector_of
-from toypoker.engines.registry import layout_for, rows_or_refuse, team_gain_note
+from toypoker.engines.registry import engine_of, layout_for, rows_or_refuse, team_gain_note
 from toypoker.errors import ProfileError, ToypokerError
 from toypoker.evaluation import evaluate
 from toypoker.game import Game
 from toypoker.games import canonical_spec, load_rows
+from toypoker.games.collusion import Team
 from toypoker.io import read_text_limited
 from toypoker.profile import FORMAT as PROFILE_FORMAT
 from toypoker.profile import MAX_PROFILE_BYTES, Profile, max_profile_bytes
@@ -168,31 +166,24 @@ def eval_(
     choice = layout_for(spec, None, "rows" if rows else layout, team=False)
     check_exists(profile, "profile")  # said now, not after the build
     _check_profile_head(profile, spec)  # so is a file that is no profile of this game
-    if choice.layout == "vector":
-        err.print(f"layout: vector ({choice.why})", highlight=False, soft_wrap=True)
-        g = build_on_layout(spec, choice)
-        vg = vector_of(g)
-        assert vg is not None
-        vev = vector_evaluate(vg, load_profile(profile, g, False).probs)
-        if json_:
-            print_json({"game": g.spec, "layout": "vector", **dataclasses.asdict(vev)})
-        else:
-            out.print(values_table(vector_values(vev), fractions=fractions))
-        if fractions:
-            err.print("--fractions: the vector layout evaluates in floats (--exact needs rows)")
-        if "team=" in spec and not json_:  # weak collusion: the team response reads rows
-            out.print(team_gain_note(spec))
-        return
-    g = load_rows(spec)
-    the_team = team_of(g, team)  # checked before the profile is read
+    said = choice.said(layout)
+    if said is not None:
+        err.print(said, highlight=False, soft_wrap=True)
+    g = build_on_layout(spec, choice)
+    deals = engine_of(g).deals  # a team's gain reads the deal table
+    the_team = team_of(g, team) if deals else None  # checked before the profile is read
     prof = load_profile(profile, g, exact)
     ev = evaluate(g, prof, team=the_team, **milp_option(milp_seconds))
     if json_:
-        print_json({"game": g.spec, **ev.to_dict()})
+        print_json({"game": g.spec, "layout": g.layout, **ev.to_dict()})
         return
     out.print(values_table(ev, fractions=fractions, game=g))
     if ev.team is not None:
         out.print(*team_lines(ev.team), sep="\n")
+    elif not deals and Team.of_params(g.params) is not None:  # weak collusion on vectors
+        out.print(team_gain_note(spec))
+    if fractions and not ev.exact:
+        err.print("--fractions: this evaluation is in floats (--exact computes fractions)")
 
 
 def verify(

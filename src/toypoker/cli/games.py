@@ -113,7 +113,7 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     if counted is not None and refusal is not None:
         if counted.row_bytes <= max_bytes_allowed() and choice is None:
             raise ToypokerError(refusal)  # not the rows' size (the deal table's build)
-        if choice is None or choice.layout != "vector":
+        if choice is None or choice.deals:
             if json_:
                 print_json({"counted": counted.summary()})
             raise ToypokerError(
@@ -124,7 +124,7 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
         if json_:
             print_json({"counted": counted.summary(), "layout": "vector", "why": choice.why})
             return
-        out.print(f"layout: vector ({choice.why})", soft_wrap=True, highlight=False)
+        out.print(choice.said(), soft_wrap=True, highlight=False)
         return
     g = load_rows(spec)
     s = g.summary()

@@ -47,7 +47,7 @@ from toypoker.cli.seeds import kept_seeds, solve_seeds
 from toypoker.cli.tables import strategy_table, team_lines, team_of, values_table
 from toypoker.dask_client import local_workers
 from toypoker.engines.evaluation import VectorEvaluation
-from toypoker.engines.registry import layout_for, team_gain_note
+from toypoker.engines.registry import engine_of, layout_for, team_gain_note
 from toypoker.engines.sharded import ShardLostError, shard_bytes
 from toypoker.errors import Interrupted, ToypokerError
 from toypoker.evaluation import evaluate
@@ -356,17 +356,14 @@ def solve(
     _claim_checkpoints(checkpoint, resume, overwrite, seeds, seed or 0)
     started, nothing = _resume_lines(resume if seeds == 1 else None, iterations)
     choice = layout_for(spec, method, layout, team=team is not None)
-    vector = choice.layout == "vector"
     if scheduler is not None or workers is not None:  # a refusal in one line, said first
-        _check_sharding(spec, scheduler, workers, vector, seeds)
-    if vector or layout != "auto":  # the layout shows where it matters: hand vectors
-        err.print(
-            f"layout: {'vector' if vector else 'rows'} ({choice.why})",
-            highlight=False,
-            soft_wrap=True,
-        )
+        _check_sharding(spec, scheduler, workers, not choice.deals, seeds)
+    where = choice.said(layout)  # where it matters: hand vectors, or asked
+    if where is not None:
+        err.print(where, highlight=False, soft_wrap=True)
     g = build_on_layout(spec, choice)
-    the_team = None if vector else team_of(g, team)
+    deals = choice.deals  # a team's gain reads them; elsewhere the run's own values are shown
+    the_team = team_of(g, team) if deals else None
     kw = {
         **options,
         "iterations": iterations,
@@ -428,9 +425,9 @@ def solve(
             out.print(strategy_table(res.profile, decimals, fractions=fractions))
         out.print(
             values_table(
-                vector_values(res) if vector else evaluate(g, res.profile),
+                evaluate(g, res.profile) if deals else vector_values(res),
                 decimals,
-                game=None if vector else g,
+                game=g if deals else None,
             )
         )
         seed_txt = f", seed {res.seed}" if res.seed is not None else ""
@@ -450,7 +447,7 @@ def solve(
         if res.team is not None:
             aim = target_nash_conv if target_nash_conv is not None else target_max_gain
             out.print(*team_lines(res.team, aim), sep="\n")
-        elif vector and "team=" in spec:  # weak collusion: the lifted team response reads rows
+        elif not deals and "team=" in spec:  # weak collusion: the lifted team response reads rows
             out.print(team_gain_note(spec))
         if output:
             said(f"profile written to {output}")
@@ -525,7 +522,7 @@ def _resume_lines(resume: Path | None, iterations: int | None) -> tuple[str | No
 def _merge_hint(g: Game, message: str) -> str:
     """``message`` of a two-player method refused on a strong team's ``n``-player game,
     said with the way out first (merge=true: the team one player); others unchanged."""
-    team = None if g.layout == "vector" else Team.of_params(g.params)
+    team = Team.of_params(g.params) if engine_of(g).deals else None
     if "two-player" not in message or team is None or not team.strong:
         return message
     if g.n_players - len(team.seats) != 1:  # merged, still more than two players

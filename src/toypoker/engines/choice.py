@@ -30,12 +30,13 @@ from dataclasses import dataclass
 
 from toypoker.engines.vectors.size import (
     check_vector_size,
-    vector_bytes,  # noqa: F401 - the one estimate, here
+    vector_bytes,  # the one estimate, here
     vector_work,
 )
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.games import check_size, count_layout, parse_game_spec
 from toypoker.games.layout_count import MAX_BOARDS, LayoutCount
+from toypoker.io import size_text
 from toypoker.spec import format_spec
 
 LAYOUTS = ("auto", "rows", "vector")
@@ -89,6 +90,32 @@ class LayoutChoice:
     counted: LayoutCount | None = None
     rows_seconds: float | None = None
     vector_seconds: float | None = None
+
+    @property
+    def deals(self) -> bool:
+        """Whether the game goes on the deal table (its engine then has
+        :attr:`~toypoker.engines.protocol.Engine.deals`)."""
+        return self.layout == "rows"
+
+    def said(self, asked: str = "auto") -> str | None:
+        """The line a front end prints before building: where the game goes and why,
+        when that matters (hand vectors, or ``asked``: a layout the user forced, not
+        ``"auto"``); else None."""
+        if self.deals and asked == "auto":
+            return None
+        return f"layout: {'rows' if self.deals else 'vector'} ({self.why})"
+
+    def building(self, spec: str) -> str | None:
+        """The counted size said before a build on hand vectors (None on the deal
+        table, or for a game not counted)."""
+        counted = self.counted
+        if self.deals or counted is None:
+            return None
+        return (
+            f"vector layout: {counted.public_nodes:,} public nodes x {counted.players} players "
+            f"x {counted.hands} hands = {counted.entries:,} entries, about "
+            f"{size_text(vector_bytes(spec, counted))}; building (deal-free)..."
+        )
 
 
 def check_layout(layout: object) -> str:

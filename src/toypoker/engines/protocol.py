@@ -207,6 +207,10 @@ class Engine(Protocol):
     name
         The engine's name in :data:`toypoker.engines.registry.ENGINES` (``"rows"``:
         the deal table; ``"vectors"``: hand vectors on the public tree).
+    deals
+        Whether it holds the table of deals (what a team's joint evaluation, the exact
+        enumerator, deal-sampling MCCFR and TMECor read); where it does not,
+        :func:`~toypoker.engines.registry.engine_for` gives the deal table's engine.
     game
         The game it computes on.
     first_check, checks_per_decade
@@ -216,6 +220,7 @@ class Engine(Protocol):
     """
 
     name: str
+    deals: bool
     game: Game
     first_check: int
     checks_per_decade: int

@@ -38,6 +38,7 @@ from toypoker.evaluation import evaluate
 from toypoker.game import Game
 from toypoker.highs import interruptible
 from toypoker.profile import Profile
+from toypoker.sequence_form import constraint_matrix, constraint_rows, seat_sequences
 from toypoker.solvers.base import OneShotState
 from toypoker.solvers.options import integer
 from toypoker.threads import blas_limited
@@ -70,19 +71,15 @@ def sequence_form(game: Game) -> SequenceForm:
 
 def sequences(game: Game) -> tuple[np.ndarray, tuple[int, int]]:
     """Each flat action's sequence index within its player's (``>= 1``; 0 is the empty
-    sequence) and the players' sequence counts, of a two-player game."""
+    sequence) and the players' sequence counts, of a two-player game
+    (:func:`toypoker.sequence_form.seat_sequences` of each)."""
     if game.n_players != 2:
         raise ToypokerError(
             f"the sequence-form LP is for two-player games; {game.spec} has "
             f"{game.n_players} players"
         )
-    seq_of_sigma = np.zeros(game.n_sigma, dtype=np.int64)
-    n_seq = []
-    for p in range(2):
-        idx = np.nonzero(game.sigma_player == p)[0]
-        seq_of_sigma[idx] = 1 + np.arange(len(idx))
-        n_seq.append(1 + len(idx))
-    return seq_of_sigma, (n_seq[0], n_seq[1])
+    (s0, n0), (s1, n1) = seat_sequences(game, (0,)), seat_sequences(game, (1,))
+    return s0 + s1, (n0, n1)
 
 
 def constraints(
@@ -92,32 +89,16 @@ def constraints(
     parent_seq: np.ndarray,
     A: sp.csr_matrix,
 ) -> SequenceForm:
-    """The :class:`SequenceForm` with the players' constraints ``E x = e`` built from the
-    infosets and their parent sequences, and the payoff matrix ``A`` as given (the
-    layouts assemble ``A``: rows here, :mod:`toypoker.engines.vectors.sequence_form`)."""
+    """The :class:`SequenceForm` with the players' constraints ``E x = e``
+    (:func:`toypoker.sequence_form.constraint_rows`, from the infosets and their parent
+    sequences), and the payoff matrix ``A`` as given (the layouts assemble ``A``: rows
+    here, :mod:`toypoker.engines.vectors.sequence_form`)."""
     Es, es_ = [], []
     for p in range(2):
-        rows, cols, vals = [0], [0], [1.0]
-        r = 1
-        for info in game.infosets:
-            if info.player != p:
-                continue
-            k = len(info.actions)
-            seqs = seq_of_sigma[info.offset : info.offset + k]
-            ps = parent_seq[info.index]
-            if info.restricted:  # x[I,a] = fixed(a) * x[parent]
-                for j in range(k):
-                    rows += [r, r]
-                    cols += [int(seqs[j]), int(ps)]
-                    vals += [1.0, -game.fixed_values[info.offset + j]]
-                    r += 1
-            else:  # sum_a x[I,a] = x[parent]
-                rows += [r] * k + [r]
-                cols += [int(s) for s in seqs] + [int(ps)]
-                vals += [1.0] * k + [-1.0]
-                r += 1
-        Es.append(sp.csr_matrix((vals, (rows, cols)), shape=(r, n_seq[p])))
-        rhs = np.zeros(r)
+        mine = [i for i in game.infosets if i.player == p]
+        rows = constraint_rows(mine, seq_of_sigma, parent_seq, game.fixed_values)
+        Es.append(constraint_matrix(rows, n_seq[p]))
+        rhs = np.zeros(len(rows))
         rhs[0] = 1.0
         es_.append(rhs)
     return SequenceForm(seq_of_sigma, n_seq, (Es[0], Es[1]), (es_[0], es_[1]), A, parent_seq)
@@ -165,22 +146,9 @@ def _last_sequences(game: Game, seq_of_sigma: np.ndarray) -> np.ndarray:
 
 def _exact_E(game: Game, sf: SequenceForm, player: int) -> list[dict[int, Fraction]]:
     """Rows of ``E`` (``F``) with exact entries."""
-    rows: list[dict[int, Fraction]] = [{0: Fraction(1)}]
+    mine = [i for i in game.infosets if i.player == player]
     fixed = game.fixed_values_exact
-    for info in game.infosets:
-        if info.player != player:
-            continue
-        k = len(info.actions)
-        seqs = [int(x) for x in sf.seq_of_sigma[info.offset : info.offset + k]]
-        ps = int(sf.parent_seq[info.index])
-        if info.restricted:
-            for j in range(k):
-                rows.append({seqs[j]: Fraction(1), ps: -fixed[info.offset + j]})
-        else:
-            row = {s: Fraction(1) for s in seqs}
-            row[ps] = row.get(ps, Fraction(0)) - 1
-            rows.append(row)
-    return rows
+    return constraint_rows(mine, sf.seq_of_sigma, sf.parent_seq, fixed, Fraction(1))  # type: ignore[return-value]
 
 
 def exact_plan(

@@ -15,6 +15,7 @@ from pathlib import Path
 from toypoker.checks import check_number, check_path
 from toypoker.engines import rows_of
 from toypoker.engines.choice import vector_count
+from toypoker.engines.registry import engine_of
 from toypoker.errors import Interrupted, ToypokerError
 from toypoker.evaluation import evaluate
 from toypoker.game import Game, check_game
@@ -171,7 +172,7 @@ def solve(
                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
                    options, threads, cluster, workers)  # fmt: skip
         return _heard(res)
-    if game.layout == "vector":  # a team's evaluation and merged game read the deal table
+    if not engine_of(game).deals:  # a team's evaluation and merged game read the deal table
         if team not in (None, False) or merge:
             raise ToypokerError(
                 f"a team's evaluation reads the deal table: load the game with layout='rows' "

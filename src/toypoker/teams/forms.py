@@ -23,6 +23,7 @@ from toypoker.engines.rows.values import edge_probabilities, reaches
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.games.collusion import seat_digits
+from toypoker.sequence_form import constraint_matrix, constraint_rows, seat_sequences
 from toypoker.teams.response import last_sequences
 
 __all__ = ["Columns", "Outsider", "grid_row", "master_lp"]
@@ -50,9 +51,7 @@ class Outsider:
             raise ToypokerError(f"TMECor: seats {seat_digits(seats)} have restricted actions")
         self.game = game
         self.sigma = np.flatnonzero(mine)
-        self.seq_of_sigma = np.zeros(game.n_sigma, dtype=np.int64)
-        self.seq_of_sigma[self.sigma] = 1 + np.arange(len(self.sigma))
-        self.n_seq = 1 + len(self.sigma)
+        self.seq_of_sigma, self.n_seq = seat_sequences(game, seats)
         per_seat = last_sequences(game, seats)
         # the seats' last action on the way to each row: the deepest of the members'
         depth = np.array([game.nodes[i.node].depth for i in game.infosets])[game.sigma_infoset]
@@ -68,18 +67,10 @@ class Outsider:
                        for i in self.infosets}  # fmt: skip
 
     def constraints(self) -> sp.csr_array:
-        """``F^T``, sparse ``(n_seq, 1 + n_infosets)`` (column 0: the root)."""
-        rows, cols, vals = [0], [0], [1.0]
-        for k, inf in enumerate(self.infosets, start=1):
-            for s in range(inf.offset, inf.offset + len(inf.actions)):
-                rows.append(int(self.seq_of_sigma[s]))
-                cols.append(k)
-                vals.append(1.0)
-            rows.append(self.parent[inf.index])
-            cols.append(k)
-            vals.append(-1.0)
-        shape = (self.n_seq, 1 + len(self.infosets))
-        return sp.coo_array((vals, (rows, cols)), shape=shape).tocsr()
+        """``F^T``, sparse ``(n_seq, 1 + n_infosets)`` (column 0: the root): the
+        transpose of :func:`toypoker.sequence_form.constraint_rows`'s ``E``."""
+        rows = constraint_rows(self.infosets, self.seq_of_sigma, self.parent, {})
+        return sp.csr_array(constraint_matrix(rows, self.n_seq).T)
 
     def best_response_value(self, c: list[Fraction], best: Callable = min) -> Fraction:
         """``min_y c^T y`` (or ``best=max``) exactly: backward over the infosets."""

@@ -29,6 +29,12 @@ class ReferenceEngine:
     first_check: int = 1
     checks_per_decade: int = 25
 
+    @property
+    def deals(self) -> bool:
+        """Whether the layout below has the deal table
+        (:attr:`~toypoker.engines.protocol.Engine.deals`)."""
+        return self.inner.deals
+
     def runs(self, method: str) -> bool:
         """The CFR family (its numpy traversal) and the methods that are numpy already
         (the LP, the enumerator, fictitious play, sampling), where ``inner`` runs them."""

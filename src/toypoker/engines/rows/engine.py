@@ -29,6 +29,7 @@ class RowsEngine:
 
     game: Game
     name: str = "rows"
+    deals: bool = True  # a team's evaluation, enumeration and deal sampling read them
     first_check: int = 1
     checks_per_decade: int = 25  # a check costs about one iteration here
 

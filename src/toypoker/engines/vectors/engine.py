@@ -33,6 +33,7 @@ class VectorsEngine:
     game: Game
     vectors: VectorGame
     name: str = "vectors"
+    deals: bool = False  # what reads deals runs on the deal table (engine_for)
     first_check: int = 50
     checks_per_decade: int = 5  # a check costs about two iterations of the fused kernel
 
