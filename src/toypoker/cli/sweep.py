@@ -56,16 +56,17 @@ def check_range(text: str) -> None:
             ) from None
 
 
-def _seeds(text: str | None) -> list[int] | None:
-    """``N`` (seeds 0..N-1) or ``A..B`` (inclusive)."""
+def _seeds(text: str | None) -> range | None:
+    """``N`` (seeds 0..N-1) or ``A..B`` (inclusive), as a range (counted before any job
+    is listed: a billion seeds are refused, not listed)."""
     if text is None:
         return None
     try:
         if ".." in text:
             a, b = (int(x) for x in text.split(".."))
-            seeds = list(range(a, b + 1))
+            seeds = range(a, b + 1)
         else:
-            seeds = list(range(int(text)))
+            seeds = range(int(text))
     except ValueError:
         raise ToypokerError(f"--seeds takes N or A..B, not {text!r}") from None
     if not seeds or seeds[0] < 0:

@@ -138,6 +138,12 @@ def estimator_studies(
     for e in estimators:
         if e not in ESTIMATORS:
             raise ToypokerError(f"unknown estimator {e!r}; known: {', '.join(ESTIMATORS)}")
+    longest = max((int(L) for L in Ls), default=0)
+    if int(rounds) <= longest:  # the estimates are averaged over the rounds after the first L
+        raise ToypokerError(
+            f"rounds ({int(rounds):,}) must exceed the longest memory L ({longest:,}): an "
+            "estimate is averaged over the rounds after its first L"
+        )
     s3 = billingham.skp_solution(float(P), 3)[0]
     x = (s3["b_J"], s3["c_K"], s3["d_Q"])
     jobs = [

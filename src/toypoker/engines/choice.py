@@ -203,13 +203,12 @@ def choose_layout(spec: str, layout: str = "auto", *, max_bytes: int | None = No
         why = "rhode_island always; the deal table holds toy decks only"
         return LayoutChoice("vector", why, counted, rows_s, vec_s)
     if counted is None:  # more boards than counted here: hand vectors where rows do not fit
-        if info.name == "holdem" and rows_refusal(canonical, max_bytes) is not None:
-            # neither fits that can be counted: refused here, before any build
-            raise SpecError(
-                f"{canonical if len(canonical) <= 60 else 'holdem(...)'}: too large: the deal "
-                f"table does not fit and hand vectors have more than {MAX_BOARDS:,} boards at "
-                "one depth, too many to count before building (a smaller deck, fewer board "
-                "cards or fewer rounds)"
+        refused = rows_refusal(canonical, max_bytes) if info.name == "holdem" else None
+        if refused is not None:  # neither fits that can be counted: refused before any build
+            raise SpecError(  # the deal table's estimate, as `toypoker info` says it
+                f"{refused}; hand vectors have more than {MAX_BOARDS:,} boards at one depth, "
+                "too many to count before building (a smaller deck, fewer board cards or "
+                "fewer rounds)"
             )
         return LayoutChoice("rows", "the deal table (not counted further)")
     rows_s, vec_s = predict(canonical, counted)

@@ -168,6 +168,7 @@ def _jobs(
                 raise ToypokerError(f"{kind} jobs take no {name}")
             if name in lists:
                 raise ToypokerError(f"give {name} once (--param or --{name}s)")
+            _check_count(math.prod(len(v) for v in lists.values()) * len(extra))  # before listing
             lists[name] = [_typed(own[name], v) for v in extra]
     missing = [p.name for p in jk.params if p.default is REQUIRED and p.name not in lists]
     if missing:
@@ -176,9 +177,7 @@ def _jobs(
         for m in lists["method"]:
             get_method(m)  # an unknown method is bad input
     names = list(lists)
-    count = math.prod(len(lists[n]) for n in names)
-    if count > MAX_JOBS:
-        raise ToypokerError(f"the grid has {count:,} jobs; at most {MAX_JOBS:,} a sweep")
+    _check_count(math.prod(len(lists[n]) for n in names))
     jobs: dict[str, Job] = {}
     for combo in itertools.product(*(lists[n] for n in names)):
         values = dict(zip(names, combo, strict=True))
@@ -191,6 +190,13 @@ def _jobs(
         job = Job(kind, params)
         jobs.setdefault(job.id, job)
     return list(jobs.values())
+
+
+def _check_count(count: int) -> None:
+    """One line refusing a grid of more than :data:`MAX_JOBS` jobs (counted before its
+    values are listed: ``--seeds 1000000000`` is a range, not a list)."""
+    if count > MAX_JOBS:
+        raise ToypokerError(f"the grid has {count:,} jobs; at most {MAX_JOBS:,} a sweep")
 
 
 # --------------------------------------------------------------------- result
@@ -321,6 +327,8 @@ def _check_sweep_args(
         check_int(workers, "workers", low=1)
     check_int(retries, "retries", low=0)
     if seeds is not None:
+        if isinstance(seeds, range):  # counted before it is listed
+            _check_count(len(seeds))
         listed = plain_values(seeds)
         if whole(seeds) is not None:
             seeds = range(check_int(seeds, "seeds", low=1))
