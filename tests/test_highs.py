@@ -82,3 +82,27 @@ def test_a_process_ending_while_an_abandoned_solve_runs_exits_130_not_a_crash(de
     assert done.stdout == "interrupted; still solving: True\n", (done.stdout, done.stderr)
     assert done.returncode == 130, done.stderr
     assert "terminate called" not in done.stderr
+
+
+def test_every_highs_solve_in_the_package_hears_signals() -> None:
+    """Issue 47, fourth audit round (N182): ``collusion tmecor --oracle exact`` ran its
+    first exact joint response (a HiGHS MILP) in the main thread, deaf to Ctrl-C for
+    25 s; a second Ctrl-C was ignored too.  Every HiGHS call of the package (scipy's
+    ``linprog``/``milp``, a ``highspy`` model's ``run``) goes through
+    :func:`toypoker.highs.interruptible`: none is called directly."""
+    import ast
+    from pathlib import Path
+
+    import toypoker
+
+    direct = []
+    for path in sorted(Path(toypoker.__file__).parent.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not isinstance(node, ast.Call):
+                continue
+            f = node.func
+            if isinstance(f, ast.Name) and f.id in ("linprog", "milp"):
+                direct.append(f"{path.name}:{node.lineno} {f.id}")
+            elif isinstance(f, ast.Attribute) and f.attr == "run" and "highspy" in path.read_text():
+                direct.append(f"{path.name}:{node.lineno} .run")
+    assert direct == []

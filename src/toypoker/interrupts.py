@@ -1,4 +1,4 @@
-"""Ctrl-C and SIGTERM taken between steps, never inside one.
+"""Ctrl-C, SIGTERM and SIGHUP taken between steps, never inside one.
 
 A signal that lands while compiled code runs (a numba kernel, one ``play`` run)
 would surface as a ``SystemError`` from the dispatcher, or as a
@@ -35,6 +35,12 @@ class InterruptFlag:
 
     requested: bool = False
 
+
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals that stop a run the way Ctrl-C does (its state kept, the resume said):
+Ctrl-C, SIGTERM, and SIGHUP (the terminal closed; where the system has it)."""
 
 _ACTIVE: list[InterruptFlag] = []  # the flags of the enclosing deferred blocks
 _SEEN = [False]  # an interrupt was raised outside a deferred block (maybe swallowed)
@@ -95,7 +101,7 @@ def arm_command_line() -> None:
     changes no handler.  Called by the package's first module, :mod:`toypoker.errors`."""
     if not is_command_line() or threading.current_thread() is not threading.main_thread():
         return
-    for s in (signal.SIGINT, signal.SIGTERM):
+    for s in STOP_SIGNALS:
         if signal.getsignal(s) in (signal.default_int_handler, signal.SIG_DFL):
             signal.signal(s, _stop_at_start)
 
@@ -194,7 +200,7 @@ def _say(text: str) -> None:
 
 @contextmanager
 def deferred_interrupts(keeping: str | None = None) -> Iterator[InterruptFlag]:
-    """Within the block, SIGINT and SIGTERM set ``flag.requested`` instead of raising.
+    """Within the block, the :data:`STOP_SIGNALS` set ``flag.requested`` instead of raising.
 
     The first signal is acknowledged at once (:func:`acknowledge_with`).  With
     ``keeping`` (what the run keeps when it stops, e.g. ``"the checkpoint"``) every
@@ -231,7 +237,7 @@ def deferred_interrupts(keeping: str | None = None) -> Iterator[InterruptFlag]:
         else:
             _say("interrupted: stopping after the current step... (Ctrl-C again stops at once)")
 
-    previous = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {s: signal.signal(s, handler) for s in STOP_SIGNALS}
     _ACTIVE.append(flag)
     try:
         yield flag

@@ -221,9 +221,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     interrupts.forget_interrupts()
     previous: dict[int, object] = {}
     try:
-        # SIGTERM does what Ctrl-C does (stop, save, print how to resume); both are
+        # SIGTERM and SIGHUP do what Ctrl-C does (stop, save, print how to resume); all are
         # remembered in case CPython drops the KeyboardInterrupt (interrupts.py)
-        for s in (signal.SIGINT, signal.SIGTERM):
+        for s in interrupts.STOP_SIGNALS:
             previous[s] = signal.signal(s, interrupts.interrupt_now)
     except ValueError:  # not the main thread: leave the signals alone
         pass
@@ -326,7 +326,7 @@ def run() -> None:
         interrupts.quiet_at_exit()
         # the command has said what it kept and how to resume: a signal that comes while
         # the process ends (a second Ctrl-C a moment late) is not a new one to die of
-        for s in (signal.SIGINT, signal.SIGTERM):
+        for s in interrupts.STOP_SIGNALS:
             signal.signal(s, signal.SIG_IGN)
         # nor is the interpreter's teardown a step to crash in: an interrupt may have
         # left native code mid-way (an abandoned HiGHS solve, numba's compiler)

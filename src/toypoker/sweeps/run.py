@@ -42,7 +42,7 @@ from toypoker.checks import (
 )
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.games import canonical_spec
-from toypoker.interrupts import InterruptFlag, deferred_interrupts
+from toypoker.interrupts import STOP_SIGNALS, InterruptFlag, deferred_interrupts
 from toypoker.io import atomic_write_bytes, atomic_write_text
 from toypoker.locks import LOCK_NAME, run_lock
 from toypoker.solvers.registry import get_method
@@ -374,7 +374,7 @@ def _jobs_cut_by_signals(flag: InterruptFlag) -> Iterator[None]:
             taken(signum, frame)
         raise KeyboardInterrupt
 
-    previous = {s: signal.signal(s, cut) for s in (signal.SIGINT, signal.SIGTERM)}
+    previous = {s: signal.signal(s, cut) for s in STOP_SIGNALS}
     try:
         if flag.requested:  # a signal while the handlers were changed
             raise KeyboardInterrupt

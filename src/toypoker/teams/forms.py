@@ -23,6 +23,7 @@ from toypoker.engines.rows.values import edge_probabilities, reaches
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.games.collusion import seat_digits
+from toypoker.highs import interruptible
 from toypoker.sequence_form import constraint_matrix, constraint_rows, seat_sequences
 from toypoker.teams.response import last_sequences
 
@@ -230,8 +231,8 @@ def master_lp(
     a_ub = sp.hstack([ft, sp.csr_array(-c)]).tocsr()
     a_eq = np.concatenate([np.zeros(nz), np.ones(k)])[None, :]
     bounds = [(None, None)] * nz + [(0, None)] * k
-    res = linprog(obj, A_ub=a_ub, b_ub=np.zeros(c.shape[0]), A_eq=a_eq, b_eq=[1.0],
-                  bounds=bounds, method="highs")  # fmt: skip
+    res = interruptible(linprog, obj, A_ub=a_ub, b_ub=np.zeros(c.shape[0]), A_eq=a_eq,
+                        b_eq=[1.0], bounds=bounds, method="highs")  # fmt: skip
     if res.status != 0:
         raise ToypokerError(f"TMECor master LP failed: {res.message}")
     return float(-res.fun), res.x[:nz], res.x[nz:], -res.ineqlin.marginals

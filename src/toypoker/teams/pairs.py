@@ -50,7 +50,7 @@ import numpy as np
 from toypoker.engines.rows.sequences import last_sequences
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
-from toypoker.highs import silence_banner
+from toypoker.highs import interruptible, silence_banner
 
 __all__ = [
     "MilpUnfinishedError",
@@ -267,7 +267,7 @@ class TerminalPairs:
         h.setOptionValue("time_limit", limit)  # type: ignore[attr-defined]
         # only the costs change: HiGHS keeps the last optimal basis (a warm start)
         h.changeColsCost(self.n_vars, self._cols, c)  # type: ignore[attr-defined]
-        h.run()  # type: ignore[attr-defined]
+        interruptible(h.run)  # type: ignore[attr-defined]
         status = h.modelStatusToString(h.getModelStatus())  # type: ignore[attr-defined]
         self._cold = status != "Optimal"
         if self._cold:
@@ -287,9 +287,11 @@ class TerminalPairs:
         options: dict[str, object] = {"presolve": self.n_vars > PRESOLVE_FROM}
         if time_limit is not None:
             options["time_limit"] = float(time_limit)
-        res = linprog(-c, A_ub=ub if some else None, b_ub=np.zeros(ub.shape[0]) if some else None,
-                      A_eq=self.a[self.eq], b_eq=np.zeros(int(self.eq.sum())), bounds=bounds,
-                      method="highs", options=options)  # fmt: skip
+        res = interruptible(
+            linprog, -c, A_ub=ub if some else None, b_ub=np.zeros(ub.shape[0]) if some else None,
+            A_eq=self.a[self.eq], b_eq=np.zeros(int(self.eq.sum())), bounds=bounds,
+            method="highs", options=options,
+        )  # fmt: skip
         if res.status != 0:
             raise MilpUnfinishedError(f"the team's best-response LP did not finish: {res.message}")
         return float(-res.fun), res.x
@@ -359,9 +361,11 @@ class TerminalPairs:
         options: dict[str, object] = {"mip_rel_gap": 0.0}
         if time_limit is not None:
             options["time_limit"] = float(time_limit)
-        res = milp(-c, integrality=integrality, bounds=Bounds(lower, np.ones(self.n_vars)),
-                   constraints=LinearConstraint(self.a, np.where(self.eq, 0.0, -np.inf), 0.0),
-                   options=options)  # fmt: skip
+        res = interruptible(
+            milp, -c, integrality=integrality, bounds=Bounds(lower, np.ones(self.n_vars)),
+            constraints=LinearConstraint(self.a, np.where(self.eq, 0.0, -np.inf), 0.0),
+            options=options,
+        )  # fmt: skip
         if res.status != 0 or res.x is None:
             msg = f"the team's best-response MILP did not finish: {res.message}"
             raise MilpUnfinishedError(msg)

@@ -39,7 +39,7 @@ import numpy as np
 
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
-from toypoker.highs import silence_banner
+from toypoker.highs import interruptible, silence_banner
 from toypoker.teams.pairs import highs_model
 from toypoker.teams.response import last_sequences, member_sequences
 
@@ -274,7 +274,7 @@ def relaxed_response(
     if method == "pdlp":
         w, duals, value, _ = _pdlp(model, c, seconds, 1e-7)
     else:
-        res = linprog(-c, A_eq=model.a, b_eq=b, bounds=(0.0, 1.0), method=method)
+        res = interruptible(linprog, -c, A_eq=model.a, b_eq=b, bounds=(0.0, 1.0), method=method)
         if res.status != 0:
             raise ToypokerError(f"the team's relaxed best-response LP failed: {res.message}")
         w, value = res.x, float(-res.fun)
@@ -390,7 +390,7 @@ def _pdlp(
     for key, val in (("solver", "pdlp"), ("presolve", "off"), ("time_limit", float(seconds)),
                      ("pdlp_d_gap_tol", float(gap))):  # fmt: skip
         h.setOptionValue(key, val)
-    h.run()
+    interruptible(h.run)
     pi = np.asarray(h.getSolution().row_dual, dtype=np.float64)
     if len(pi) != nc:
         raise ToypokerError("HiGHS gave no iterate for the relaxed bound")
@@ -516,7 +516,7 @@ def relaxed_saddle(
         options.update(presolve="off", pdlp_d_gap_tol=float(gap))
     for k, v in options.items():
         h.setOptionValue(k, v)
-    h.run()
+    interruptible(h.run)
     sol = h.getSolution()
     x = np.asarray(sol.col_value, dtype=np.float64)
     dual = np.asarray(sol.row_dual, dtype=np.float64)

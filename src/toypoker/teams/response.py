@@ -41,6 +41,7 @@ import numpy as np
 
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
+from toypoker.highs import interruptible
 from toypoker.teams.beliefs import MAX_PRESCRIPTIONS, joint_plan_by_beliefs
 from toypoker.teams.pairs import (
     MilpUnfinishedError,
@@ -151,7 +152,8 @@ def _joint_plan_product(
     options: dict[str, object] = {"mip_rel_gap": 0.0}
     if time_limit is not None:
         options["time_limit"] = float(time_limit)
-    res = milp(
+    res = interruptible(  # a signal heard while HiGHS runs (toypoker.highs)
+        milp,
         objective,
         constraints=LinearConstraint(a, lo, hi),
         integrality=integrality,
@@ -310,16 +312,16 @@ def _joint_plan_lifted(
     # the LP relaxation first: when the members' own plans come out 0/1 it is a feasible
     # point of the MILP at the relaxation's optimum, so the MILP's optimum (the common
     # case: integral on every 3P-SMH case tried)
-    res = linprog(-obj, A_eq=lifted.a, b_eq=lifted.rhs, bounds=(0.0, 1.0), method="highs",
-                  options=options)  # fmt: skip
+    res = interruptible(linprog, -obj, A_eq=lifted.a, b_eq=lifted.rhs, bounds=(0.0, 1.0),
+                        method="highs", options=options)  # fmt: skip
     if res.status == 0:
         x = res.x[lifted.cols_x]
         if np.all(np.minimum(np.abs(x), np.abs(x - 1.0)) <= 1e-9):
             return _plan_of(game, members, res, lifted.sigma, lifted.cols_x), True
     n = lifted.n
-    res = milp(-obj, constraints=LinearConstraint(lifted.a, lifted.rhs, lifted.rhs),
-               integrality=lifted.integrality, bounds=Bounds(np.zeros(n), np.ones(n)),
-               options={"mip_rel_gap": 0.0, **options})  # fmt: skip
+    res = interruptible(milp, -obj, constraints=LinearConstraint(lifted.a, lifted.rhs, lifted.rhs),
+                        integrality=lifted.integrality, bounds=Bounds(np.zeros(n), np.ones(n)),
+                        options={"mip_rel_gap": 0.0, **options})  # fmt: skip
     return _plan_of(game, members, res, lifted.sigma, lifted.cols_x), False
 
 
