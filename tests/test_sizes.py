@@ -34,29 +34,16 @@ KERNELS: dict[str, str] = {
 
 #: being edited by another engineer (issue 46): split next
 EDITING: dict[str, str] = {
-    "cli/collusion.py:table7": "being edited; split next",
-    "cli/collusion.py:tmecor": "being edited; split next",
-    "cli/detect.py:detect": "being edited; split next",
-    "cli/dynamics.py:table1": "being edited; split next",
-    "cli/reproduce.py:reproduce": "being edited; split next",
     "cli/solve.py:solve": "being edited; split next",
-    "cli/trace.py:trace": "being edited; split next",
     "engines/vectors/direct.py:build_vector": "being edited; split next",
-    "solvers/checkpoint.py:_load": "being edited; split next",
     "solvers/lp.py:exact_plan": "being edited; split next",
-    "solvers/solver.py:Solver.run": "being edited; split next",
 }
 
 #: not split yet (issue 46, item 7): the next ones to split
 PENDING: dict[str, str] = {
-    "continuation/tensors.py:PayoffTensors.__init__": "not split yet",
     "engines/rows/arrays.py:prepare": "not split yet",
     "engines/rows/values.py:best_response": "not split yet",
     "engines/vectors/pieces.py:cut_piece": "not split yet",
-    "games/layout_count.py:count_shape": "not split yet",
-    "interop/openspiel_game.py:_game_classes": "not split yet",
-    "solvers/enumerate.py:_solve_leaf": "not split yet",
-    "teams/plans.py:PlanTable.__init__": "not split yet",
 }
 
 

@@ -200,7 +200,8 @@ def _say(text: str) -> None:
 
 @contextmanager
 def deferred_interrupts(keeping: str | None = None) -> Iterator[InterruptFlag]:
-    """Within the block, the :data:`STOP_SIGNALS` set ``flag.requested`` instead of raising.
+    """Within the block, the :data:`~toypoker.interrupts.STOP_SIGNALS` set
+    ``flag.requested`` instead of raising.
 
     The first signal is acknowledged at once (:func:`acknowledge_with`).  With
     ``keeping`` (what the run keeps when it stops, e.g. ``"the checkpoint"``) every

@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 
 from toypoker.archive import BRACKETS, STUDY
 from toypoker.cli.checks import (
@@ -19,6 +18,7 @@ from toypoker.cli.checks import (
     positive,
     same_file,
 )
+from toypoker.cli.collusion_tables import table7_tables
 from toypoker.cli.common import (
     Bar,
     JsonOpt,
@@ -38,7 +38,6 @@ from toypoker.cli.common import (
 from toypoker.cli.tables import team_option
 from toypoker.cli.tmecor import save_bracket_of, sharing_stage
 from toypoker.collusion import (
-    SCENARIOS,
     STRENGTHS,
     STRONG_SOLVES,
     CollusionProfiles,
@@ -46,7 +45,7 @@ from toypoker.collusion import (
     collusion_table_from,
     solve_collusion_profiles,
 )
-from toypoker.collusion.table7 import STRONG_MERGED, study_how
+from toypoker.collusion.table7 import study_how
 from toypoker.errors import ToypokerError
 from toypoker.games import canonical_spec
 from toypoker.games.collusion import Team, placements, seat_digits
@@ -57,7 +56,8 @@ from toypoker.locks import run_lock
 from toypoker.spec import parse_spec
 
 if TYPE_CHECKING:
-    pass
+    from toypoker.game import Game
+    from toypoker.teams.tmecor import TMECor
 
 app = new_app(
     "Collusion: Ullman's (2015) Table 7 scenarios for any game (table7) and a team's "
@@ -66,48 +66,54 @@ app = new_app(
 )
 
 
+TeamOpt = Annotated[
+    str, typer.Option(help="The colluding players A, B, ... as 1-based seats, e.g. 12.")
+]
+TargetOpt = Annotated[
+    float | None, typer.Option(help="Stop each solve at this NashConv (or the cap).")
+]
+ProfilesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Take the equilibria from this file (--save) instead of solving; the "
+        "NashConv they reached when solved is shown (with --save, recorded if missing). "
+        "A file an interrupted run kept: the missing equilibria are solved first, with "
+        "the same --method and budget."
+    ),
+]
+SaveOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Store the equilibria (.npz) for --profiles, written after each solve: "
+        "Ctrl-C keeps those solved and prints the command that resumes."
+    ),
+]
+TeamOptimalOpt = Annotated[
+    bool,
+    typer.Option(
+        help="Also the team-optimal values (one outsider): a strong team with win "
+        "sharing, the merged team's exact LP value; otherwise (weak, or pot sharing) "
+        "the TMECor bracket within --team-seconds (a strong team's oracle is exact: backward "
+        "induction).  The "
+        "team-optimal column gives each member an equal share of the team's value."
+    ),
+]
+TeamSecondsOpt = Annotated[float, typer.Option(help="Time budget of each weak placement's TMECor.")]
+
+
 def table7(
     spec: SpecArg,
-    team: Annotated[
-        str, typer.Option(help="The colluding players A, B, ... as 1-based seats, e.g. 12.")
-    ] = "12",
+    team: TeamOpt = "12",
     sharing: Annotated[str, typer.Option(help="win or pot sharing.")] = "win",
     method: Annotated[str, typer.Option(help="Solver for every equilibrium.")] = "cfr+",
     iterations: Annotated[int, typer.Option(help="Iteration cap of each solve.")] = 1000,
-    target_nash_conv: Annotated[
-        float | None, typer.Option(help="Stop each solve at this NashConv (or the cap).")
-    ] = None,
+    target_nash_conv: TargetOpt = None,
     strong_solve: StrongSolveOpt = "merged",
-    profiles: Annotated[
-        Path | None,
-        typer.Option(
-            help="Take the equilibria from this file (--save) instead of solving; the "
-            "NashConv they reached when solved is shown (with --save, recorded if missing). "
-            "A file an interrupted run kept: the missing equilibria are solved first, with "
-            "the same --method and budget."
-        ),
-    ] = None,
-    save: Annotated[
-        Path | None,
-        typer.Option(
-            help="Store the equilibria (.npz) for --profiles, written after each solve: "
-            "Ctrl-C keeps those solved and prints the command that resumes."
-        ),
-    ] = None,
+    profiles: ProfilesOpt = None,
+    save: SaveOpt = None,
     plot: Annotated[Path | None, plot_option("Bar chart (PNG/PDF/SVG).")] = None,
-    team_optimal: Annotated[
-        bool,
-        typer.Option(
-            help="Also the team-optimal values (one outsider): a strong team with win "
-            "sharing, the merged team's exact LP value; otherwise (weak, or pot sharing) "
-            "the TMECor bracket within --team-seconds (a strong team's oracle is exact: backward "
-            "induction).  The "
-            "team-optimal column gives each member an equal share of the team's value."
-        ),
-    ] = True,
-    team_seconds: Annotated[
-        float, typer.Option(help="Time budget of each weak placement's TMECor.")
-    ] = 60.0,
+    team_optimal: TeamOptimalOpt = True,
+    team_seconds: TeamSecondsOpt = 60.0,
     json_: JsonOpt = False,
 ) -> None:
     """Payoffs of every player under Public, Private and Suspicious collusion, weak and
@@ -116,6 +122,37 @@ def table7(
     team value bracketed (Ullman 2015, Table 7).  Each cell shows Ullman's printed value
     (3P-MMH, team 23, win sharing), the three-player Nash payoff and, for Public, the
     team-optimal payoff (the team plays its optimal plan, the outsider best-responds)."""
+    the_team = _check_table7_options(spec, team, sharing, iterations, target_nash_conv,
+                                     strong_solve, profiles, save, plot, team_seconds)  # fmt: skip
+    silence_banner()  # HiGHS's, printed on stdout by its first model (toypoker.highs)
+    seats = the_team.seats
+    study = _Study(spec, seats, sharing, method, iterations, target_nash_conv, strong_solve)
+    stored = _equilibria(study, profiles, save, team)
+    if save is not None:
+        stored.save(save)
+    optimal = team_optimal and len(seats) == n_players(spec) - 1
+    t = _evaluate(stored, spec, seats, optimal, team_seconds, save)
+    if plot:
+        from toypoker.collusion.figures import table_bars
+
+        table_bars(t, plot)
+    if json_:
+        print_json(t.to_json_dict())
+        if t.interrupted:
+            raise _team_optimal_stopped()
+        return
+    _print_table7(t, save, plot)
+    if t.interrupted:
+        raise _team_optimal_stopped()
+
+
+def _check_table7_options(
+    spec: str, team: str, sharing: str, iterations: int, target_nash_conv: float | None,
+    strong_solve: str, profiles: Path | None, save: Path | None, plot: Path | None,
+    team_seconds: float,
+) -> Team:  # fmt: skip
+    """The team, with every option checked and the ``--save`` file locked, in one line
+    each, before any solve."""
     at_least("--iterations", iterations, 1)
     positive("--team-seconds", team_seconds)
     positive("--target-nash-conv", target_nash_conv)
@@ -131,9 +168,14 @@ def table7(
     if save is not None:  # a second run saving to the same file is refused
         hold(run_lock(save, "--save file"))
     check_readable(profiles, "--profiles")
-    silence_banner()  # HiGHS's, printed on stdout by its first model (toypoker.highs)
-    seats = the_team.seats
-    study = _Study(spec, seats, sharing, method, iterations, target_nash_conv, strong_solve)
+    return the_team
+
+
+def _equilibria(
+    study: _Study, profiles: Path | None, save: Path | None, team: str
+) -> CollusionProfiles:
+    """The study's equilibria: read from ``--profiles`` (its missing ones solved, an older
+    file's NashConv recorded for ``--save``), or all solved."""
     if profiles is not None:
         stored = _stored(profiles, study, team)
         if not stored.complete:  # an interrupted run's: its missing games solved first
@@ -143,11 +185,17 @@ def table7(
                 stored = stored.with_measures(lambda s: bar.update(advance=1, game=s))
     else:
         stored = _solve(study, save, None, None)
-    if save is not None:
-        stored.save(save)
+    return stored
+
+
+def _evaluate(
+    stored: CollusionProfiles, spec: str, seats: tuple[int, ...], optimal: bool,
+    team_seconds: float, save: Path | None,
+) -> CollusionTable:  # fmt: skip
+    """The table of ``stored`` under a progress bar; a Ctrl-C says no cell is complete
+    and, with ``--save``, where the equilibria are kept."""
     # one message a game evaluated (each placement, strong and weak), as many again for
     # the team-optimal values: the bar's count never passes its total
-    optimal = team_optimal and len(seats) == n_players(spec) - 1
     n_games = len(placements(n_players(spec), seats)) * len(STRENGTHS) * (2 if optimal else 1)
     with Bar("collusion evaluations", n_games, fields=("game",)) as bar:
 
@@ -155,7 +203,7 @@ def table7(
             bar.update(advance=0 if bar.values["game"] == "-" else 1, game=message)
 
         try:
-            t = collusion_table_from(
+            return collusion_table_from(
                 stored,
                 progress=seen,
                 team_optimal=optimal,
@@ -167,15 +215,10 @@ def table7(
                 "while evaluating the equilibria: no cell of the table is complete" + kept,
                 _resume(save),
             ) from None
-    if plot:
-        from toypoker.collusion.figures import table_bars
 
-        table_bars(t, plot)
-    if json_:
-        print_json(t.to_json_dict())
-        if t.interrupted:
-            raise _team_optimal_stopped()
-        return
+
+def _print_table7(t: CollusionTable, save: Path | None, plot: Path | None) -> None:
+    """Print the tables, the equilibria's NashConv, the team values and the files written."""
     for line in table7_tables(t):
         out.print(line)
     nc = t.nash_conv
@@ -195,8 +238,6 @@ def table7(
         out.print(f"equilibria written to {save}")
     if plot:
         out.print(f"bar chart written to {plot}")
-    if t.interrupted:
-        raise _team_optimal_stopped()
 
 
 @dataclasses.dataclass(frozen=True)
@@ -331,138 +372,88 @@ def n_players(spec: str) -> int:
     return int(parse_spec(canonical_spec(spec)).as_dict()["players"])
 
 
-def _printed(spec: str, team: tuple[int, ...], sharing: str) -> dict[str, dict[str, tuple]] | None:
-    """Ullman's printed Table 7 (per strength, player: Public, Private, Suspicious) when
-    the table is his (3P-MMH, team B, C = seats 2, 3, win sharing), else ``None``."""
-    from toypoker.literature.papers import ullman2015
-
-    if canonical_spec(spec) != canonical_spec(ullman2015.SPEC["3P-MMH"]):
-        return None
-    if team != (1, 2) or sharing != "win":
-        return None
-    weak = {p: tuple(x * ullman2015.TABLE7_WEAK_FACTOR for x in v)
-            for p, v in ullman2015.TABLE7_WEAK_PRINTED.items()}  # fmt: skip
-    return {"strong": dict(ullman2015.TABLE7_STRONG), "weak": weak}
-
-
-def table7_tables(t: CollusionTable) -> list[Table]:
-    """One table per strength, three columns per scenario where known: Ullman's printed
-    value, the three-player Nash payoff, the team-optimal payoff (Public only; a
-    bracket ``[lo, hi]`` when the TMECor did not close)."""
-    n = len(next(iter(t.payoffs.values())))
-    names = seat_names(t.team)
-    printed = _printed(t.spec, t.team, t.sharing)
-    tables = []
-    for strength in STRENGTHS:
-        optimal = t.team_optimal_payoffs(strength)
-        closed = all(r.exact for r in t.team_optimal if r.strength == strength)
-        note = None
-        if optimal is not None and t.sharing != "win":
-            note = ("team-optimal: the team's value split equally between its members "
-                    "(with pot sharing a member's own payoff may differ); the outsider "
-                    "gets minus the team's value")  # fmt: skip
-        how = t.how if strength == "strong" else t.how.replace(STRONG_MERGED, "")
-        tab = Table(
-            title=f"{strength.capitalize()} collusion payoffs, {t.spec}, team {names} "
-            f"({t.sharing} sharing), averaged over {n} seat rotations; {how}",
-            title_justify="left",
-            caption=note,
-            caption_justify="left",
-        )
-        tab.add_column("player")
-        for c in SCENARIOS:
-            if printed is not None:
-                tab.add_column(f"{c}\nUllman", justify="right")
-            tab.add_column(f"{c}\nNash", justify="right")
-            if c == "public" and optimal is not None:
-                tab.add_column(f"{c}\nteam-optimal", justify="right")
-        for p in range(n):
-            role = "team" if p in t.team else "out"
-            cells = []
-            for k, c in enumerate(SCENARIOS):
-                if printed is not None:
-                    cells.append(f"{printed[strength][chr(65 + p)][k]:+.5f}")
-                cells.append(f"{t.payoffs[(strength, c)][p]:+.5f}")
-                if c == "public" and optimal is not None:
-                    lo, hi = optimal[p]
-                    cells.append(f"{lo:+.5f}" if closed else f"[{lo:+.5f}, {hi:+.5f}]")
-            tab.add_row(f"P{p + 1} ({role})", *cells)
-        tables.append(tab)
-    return tables
-
-
 TMECOR_ORACLES = ("hybrid", "exact", "alternating", "relaxation")
 """The ``--oracle`` choices of ``collusion tmecor``."""
 
 
+TmecorTeamOpt = Annotated[
+    str | None,
+    typer.Option(help="The team as 1-based seats, e.g. 23 (default: the spec's team=)."),
+]
+SecondsOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="Time budget of the column generation (default: no limit): it stops "
+        "after the first oracle call past it with the bracket found so far (anytime). "
+        "The --sharing-iterations and --pdlp-seconds stages have their own budgets."
+    ),
+]
+TolOpt = Annotated[
+    float,
+    typer.Option(
+        help="Stop when no plan beats the master's value by more than TOL "
+        "(chips per hand, the team's summed value)."
+    ),
+]
+OracleOpt = Annotated[
+    str,
+    typer.Option(
+        help="hybrid (alternating best responses, the exact joint response -- "
+        "enumeration, certified LP or MILP -- to certify), exact (the exact response "
+        "every step), alternating (none while generating; one final exact response "
+        "for the upper end) or relaxation (a weak "
+        "team of two on big games: the relevant-pairs LP's plan and certified bound). "
+        "With alternating or relaxation the run ends 'stopped: heuristic' when the "
+        "oracle's plan no longer improves the master: the bracket stays certified, "
+        "its width is what is left."
+    ),  # fmt: skip
+]
+RelaxationSecondsOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="With --oracle relaxation: solve each relevant-pairs LP by HiGHS's PDLP "
+        "stopped after this many seconds (LPs too big for the interior point, e.g. "
+        "3P-MMH) instead of the interior point (default)."
+    ),
+]
+SharingIterationsOpt = Annotated[
+    int,
+    typer.Option(
+        help="A weak team: also bound the upper end by the team seeing its cards "
+        "against the outsider of the merged game solved this many PDCFR+ iterations "
+        "(0, the default: no such stage).  Ctrl-C in this stage keeps the bound of "
+        "the iterations done."
+    ),
+]
+PdlpSecondsOpt = Annotated[
+    float,
+    typer.Option(
+        help="With --sharing-iterations, a weak team of two: also certify the "
+        "relevant-pairs LP at that outsider (HiGHS PDLP, this many seconds; 0, the "
+        "default: no such stage)."
+    ),
+]
+BracketsOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Add the bracket to this JSON file of TMECor brackets (kept by "
+        "game and team, with the command line that ran); the file must be absent or "
+        "a brackets file (checked before the work)."
+    ),
+]
+
+
 def tmecor(
     spec: SpecArg,
-    team: Annotated[
-        str | None,
-        typer.Option(help="The team as 1-based seats, e.g. 23 (default: the spec's team=)."),
-    ] = None,
-    seconds: Annotated[
-        float | None,
-        typer.Option(
-            help="Time budget of the column generation (default: no limit): it stops "
-            "after the first oracle call past it with the bracket found so far (anytime). "
-            "The --sharing-iterations and --pdlp-seconds stages have their own budgets."
-        ),
-    ] = None,
+    team: TmecorTeamOpt = None,
+    seconds: SecondsOpt = None,
     max_columns: Annotated[int, typer.Option(help="Cap on the joint plans generated.")] = 1000,
-    tol: Annotated[
-        float,
-        typer.Option(
-            help="Stop when no plan beats the master's value by more than TOL "
-            "(chips per hand, the team's summed value)."
-        ),
-    ] = 1e-9,
-    oracle: Annotated[
-        str,
-        typer.Option(
-            help="hybrid (alternating best responses, the exact joint response -- "
-            "enumeration, certified LP or MILP -- to certify), exact (the exact response "
-            "every step), alternating (none while generating; one final exact response "
-            "for the upper end) or relaxation (a weak "
-            "team of two on big games: the relevant-pairs LP's plan and certified bound). "
-            "With alternating or relaxation the run ends 'stopped: heuristic' when the "
-            "oracle's plan no longer improves the master: the bracket stays certified, "
-            "its width is what is left."
-        ),  # fmt: skip
-    ] = "hybrid",
-    relaxation_seconds: Annotated[
-        float | None,
-        typer.Option(
-            help="With --oracle relaxation: solve each relevant-pairs LP by HiGHS's PDLP "
-            "stopped after this many seconds (LPs too big for the interior point, e.g. "
-            "3P-MMH) instead of the interior point (default)."
-        ),
-    ] = None,
-    sharing_iterations: Annotated[
-        int,
-        typer.Option(
-            help="A weak team: also bound the upper end by the team seeing its cards "
-            "against the outsider of the merged game solved this many PDCFR+ iterations "
-            "(0, the default: no such stage).  Ctrl-C in this stage keeps the bound of "
-            "the iterations done."
-        ),
-    ] = 0,
-    pdlp_seconds: Annotated[
-        float,
-        typer.Option(
-            help="With --sharing-iterations, a weak team of two: also certify the "
-            "relevant-pairs LP at that outsider (HiGHS PDLP, this many seconds; 0, the "
-            "default: no such stage)."
-        ),
-    ] = 0.0,
-    save: Annotated[
-        Path | None,
-        typer.Option(
-            help="Add the bracket to this JSON file of TMECor brackets (kept by "
-            "game and team, with the command line that ran); the file must be absent or "
-            "a brackets file (checked before the work)."
-        ),
-    ] = None,
+    tol: TolOpt = 1e-9,
+    oracle: OracleOpt = "hybrid",
+    relaxation_seconds: RelaxationSecondsOpt = None,
+    sharing_iterations: SharingIterationsOpt = 0,
+    pdlp_seconds: PdlpSecondsOpt = 0.0,
+    save: BracketsOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """The team-maxmin equilibrium with correlation of a team against one outsider:
@@ -473,9 +464,40 @@ def tmecor(
     The game is the members' n-player game (a merged team's spec, merge=true, is
     refused).  In --json, "columns" counts the joint plans generated in all, "plans"
     those in the final mixture (positive weight)."""
-    from toypoker.games import load_rows
     from toypoker.teams.tmecor import tmecor as solve_tmecor
 
+    _check_tmecor_options(seconds, tol, relaxation_seconds, max_columns, sharing_iterations,
+                          oracle, pdlp_seconds, save)  # fmt: skip
+    game, the_team = _tmecor_game(spec, team)
+    with Bar("TMECor columns", None, fields=("bracket",)) as bar:
+
+        def step(columns: int, value: float, upper: float) -> None:
+            bar.update(completed=columns, bracket=f"[{value:+.6f}, {upper:+.6f}]")
+
+        r = solve_tmecor(game, the_team, tol=tol, max_columns=max_columns, seconds=seconds,
+                         progress=step, oracle=oracle,
+                         relaxation_seconds=relaxation_seconds)  # fmt: skip
+    ran = 0  # the sharing stage's iterations that ran (none after a Ctrl-C before it)
+    if sharing_iterations > 0 and r.stopped != "interrupted":
+        r, ran = sharing_stage(game, r, sharing_iterations, pdlp_seconds)
+    if save is not None:
+        argv = _bracket_argv(spec, r, oracle, tol, max_columns, seconds, relaxation_seconds,
+                             ran, pdlp_seconds, sharing_iterations)  # fmt: skip
+        save_bracket_of(save, game, r, argv)
+    if json_:
+        print_json({**r.to_json_dict(), "oracle_option": oracle, "sharing_iterations_run": ran})
+    else:
+        _print_tmecor(r, oracle, sharing_iterations, ran)
+    if r.stopped == "interrupted":
+        raise interrupted("the bracket above is valid, not converged", None)
+
+
+def _check_tmecor_options(
+    seconds: float | None, tol: float, relaxation_seconds: float | None, max_columns: int,
+    sharing_iterations: int, oracle: str, pdlp_seconds: float, save: Path | None,
+) -> None:  # fmt: skip
+    """Refuse bad options in one line, lock ``--save`` and read it, before the game is
+    built."""
     positive("--seconds", seconds)
     positive("--tol", tol)
     positive("--relaxation-seconds", relaxation_seconds)
@@ -500,6 +522,13 @@ def tmecor(
         from toypoker.collusion.brackets import load_brackets
 
         load_brackets(save)
+
+
+def _tmecor_game(spec: str, team: str | None) -> tuple[Game, Team]:
+    """The members' game (three players or more, not merged) and its team: ``--team``,
+    else the spec's own."""
+    from toypoker.games import load_rows
+
     if parse_spec(spec).as_dict().get("merge"):
         raise ToypokerError(
             "TMECor is for the members' n-player game, not the merged team's: drop merge=true"
@@ -516,47 +545,41 @@ def tmecor(
     if the_team is None:
         seats = "".join(str(s + 1) for s in range(1, game.n_players))
         raise ToypokerError(f"{game.spec} has no team: give --team (1-based seats, e.g. {seats})")
-    with Bar("TMECor columns", None, fields=("bracket",)) as bar:
+    return game, the_team
 
-        def step(columns: int, value: float, upper: float) -> None:
-            bar.update(completed=columns, bracket=f"[{value:+.6f}, {upper:+.6f}]")
 
-        r = solve_tmecor(game, the_team, tol=tol, max_columns=max_columns, seconds=seconds,
-                         progress=step, oracle=oracle,
-                         relaxation_seconds=relaxation_seconds)  # fmt: skip
-    ran = 0  # the sharing stage's iterations that ran (none after a Ctrl-C before it)
-    if sharing_iterations > 0 and r.stopped != "interrupted":
-        r, ran = sharing_stage(game, r, sharing_iterations, pdlp_seconds)
-    if save is not None:
-        argv = ["toypoker", "collusion", "tmecor", spec, "--team", seat_digits(r.team), "--oracle",
-                oracle, "--tol", f"{tol:g}", "--max-columns", str(max_columns)]  # fmt: skip
-        argv += [] if seconds is None else ["--seconds", f"{seconds:g}"]
-        argv += (
-            []
-            if relaxation_seconds is None
-            else ["--relaxation-seconds", f"{relaxation_seconds:g}"]
-        )
-        argv += ["--sharing-iterations", str(ran)] if ran else []
-        argv += (
-            ["--pdlp-seconds", f"{pdlp_seconds:g}"]
-            if pdlp_seconds and ran == sharing_iterations
-            else []
-        )
-        save_bracket_of(save, game, r, argv)
-    if json_:
-        print_json({**r.to_json_dict(), "oracle_option": oracle, "sharing_iterations_run": ran})
-    else:
-        out.print(f"TMECor of team {seat_names(r.team)} against P{r.outsider + 1} in {r.spec}")
-        out.print(f"team value in [{_exact(r.lower)}, {_exact(r.upper)}]")
-        out.print(f"width {_exact(r.width)}{' (exact)' if r.exact else ''}")
-        out.print(f"{r.columns} joint plans generated, {len(r.plans)} in the mixture")
-        how = r.how if r.how.startswith(oracle) else f"{oracle} (exact oracle: {r.how})"
-        if sharing_iterations:
-            part = "" if ran == sharing_iterations else f" of {sharing_iterations}"
-            how += f"; sharing bound: {ran}{part} PDCFR+ iterations"
-        out.print(f"oracle: {how}; {r.seconds:.2f} s; stopped: {r.stopped}", soft_wrap=True)
-    if r.stopped == "interrupted":
-        raise interrupted("the bracket above is valid, not converged", None)
+def _bracket_argv(
+    spec: str, r: TMECor, oracle: str, tol: float, max_columns: int, seconds: float | None,
+    relaxation_seconds: float | None, ran: int, pdlp_seconds: float, sharing_iterations: int,
+) -> list[str]:  # fmt: skip
+    """The command line that ran, as the brackets file records it (only the sharing
+    stage's iterations that ran)."""
+    argv = ["toypoker", "collusion", "tmecor", spec, "--team", seat_digits(r.team), "--oracle",
+            oracle, "--tol", f"{tol:g}", "--max-columns", str(max_columns)]  # fmt: skip
+    argv += [] if seconds is None else ["--seconds", f"{seconds:g}"]
+    argv += (
+        [] if relaxation_seconds is None else ["--relaxation-seconds", f"{relaxation_seconds:g}"]
+    )
+    argv += ["--sharing-iterations", str(ran)] if ran else []
+    argv += (
+        ["--pdlp-seconds", f"{pdlp_seconds:g}"]
+        if pdlp_seconds and ran == sharing_iterations
+        else []
+    )
+    return argv
+
+
+def _print_tmecor(r: TMECor, oracle: str, sharing_iterations: int, ran: int) -> None:
+    """Print the bracket, its width, the plans and how the run went."""
+    out.print(f"TMECor of team {seat_names(r.team)} against P{r.outsider + 1} in {r.spec}")
+    out.print(f"team value in [{_exact(r.lower)}, {_exact(r.upper)}]")
+    out.print(f"width {_exact(r.width)}{' (exact)' if r.exact else ''}")
+    out.print(f"{r.columns} joint plans generated, {len(r.plans)} in the mixture")
+    how = r.how if r.how.startswith(oracle) else f"{oracle} (exact oracle: {r.how})"
+    if sharing_iterations:
+        part = "" if ran == sharing_iterations else f" of {sharing_iterations}"
+        how += f"; sharing bound: {ran}{part} PDCFR+ iterations"
+    out.print(f"oracle: {how}; {r.seconds:.2f} s; stopped: {r.stopped}", soft_wrap=True)
 
 
 app.command("tmecor")(tmecor)

@@ -25,6 +25,7 @@ from toypoker.cli.evaluate import load_profile
 from toypoker.cli.tables import team_option
 from toypoker.collusion import STRONG_SOLVES, CollusionProfiles, solve_team_game
 from toypoker.collusion.detection import (
+    Detection,
     check_same_table,
     check_sprt_size,
     members_game,
@@ -78,138 +79,102 @@ def _profile(
     return sol.profile, f"{method} {res.iterations} iterations, NashConv {res.nash_conv:.2g}"
 
 
+CollusionOpt = Annotated[
+    str,
+    typer.Option(
+        help="The game the team plays in (H1), e.g. the same spec with "
+        "team=12,sharing=win,strong=true."
+    ),
+]
+H0Opt = Annotated[
+    Path | None, typer.Option(help="Honest profile (H0) file; default: CFR+ on GAME.")
+]
+H1Opt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Collusion profile (H1) file (a merged team's profile is read on the "
+        "seats); default: --method on the collusion game (a strong win-sharing team: "
+        "its merged game, see --strong-solve)."
+    ),
+]
+H1PlayOpt = Annotated[
+    str,
+    typer.Option(
+        help="equilibrium: H1 is a solve of the collusion game; team-optimal: the "
+        "team's optimal play (strong win sharing: the merged team's LP equilibrium; "
+        "otherwise the TMECor plan, one joint pure plan drawn per hand)."
+    ),
+]
+TeamSecondsOpt = Annotated[
+    float, typer.Option(help="Time budget of the TMECor for --h1-play team-optimal.")
+]
+ScenarioOpt = Annotated[
+    str,
+    typer.Option(
+        help="public: everybody plays the collusion equilibrium; private: the outsiders "
+        "keep the honest one (needs --team)."
+    ),
+]
+TeamOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="The colluding seats (1-based digits, e.g. 12; default: the --collusion "
+        "spec's team).  Needed by --scenario private (the outsiders keep the honest "
+        "play); checked against the spec's team in both scenarios."
+    ),
+]
+TargetOpt = Annotated[
+    float | None, typer.Option(help="Stop a solve at this NashConv (or --iterations).")
+]
+ProfilesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Equilibria stored by `toypoker collusion table7 --save` (used for the "
+        "games they hold)."
+    ),
+]
+TrembleOpt = Annotated[
+    float,
+    typer.Option(
+        help="The observer mixes every choice of both profiles with uniform play at this "
+        "rate (an action honest play never takes is then strong evidence, not proof)."
+    ),
+]
+
+
 def detect(
     spec: SpecArg,
-    collusion: Annotated[
-        str,
-        typer.Option(
-            help="The game the team plays in (H1), e.g. the same spec with "
-            "team=12,sharing=win,strong=true."
-        ),
-    ],
-    h0: Annotated[
-        Path | None, typer.Option(help="Honest profile (H0) file; default: CFR+ on GAME.")
-    ] = None,
-    h1: Annotated[
-        Path | None,
-        typer.Option(
-            help="Collusion profile (H1) file (a merged team's profile is read on the "
-            "seats); default: --method on the collusion game (a strong win-sharing team: "
-            "its merged game, see --strong-solve)."
-        ),
-    ] = None,
-    h1_play: Annotated[
-        str,
-        typer.Option(
-            help="equilibrium: H1 is a solve of the collusion game; team-optimal: the "
-            "team's optimal play (strong win sharing: the merged team's LP equilibrium; "
-            "otherwise the TMECor plan, one joint pure plan drawn per hand)."
-        ),
-    ] = "equilibrium",
-    team_seconds: Annotated[
-        float, typer.Option(help="Time budget of the TMECor for --h1-play team-optimal.")
-    ] = 60.0,
-    scenario: Annotated[
-        str,
-        typer.Option(
-            help="public: everybody plays the collusion equilibrium; private: the outsiders "
-            "keep the honest one (needs --team)."
-        ),
-    ] = "public",
-    team: Annotated[
-        str | None,
-        typer.Option(
-            help="The colluding seats (1-based digits, e.g. 12; default: the --collusion "
-            "spec's team).  Needed by --scenario private (the outsiders keep the honest "
-            "play); checked against the spec's team in both scenarios."
-        ),
-    ] = None,
+    collusion: CollusionOpt,
+    h0: H0Opt = None,
+    h1: H1Opt = None,
+    h1_play: H1PlayOpt = "equilibrium",
+    team_seconds: TeamSecondsOpt = 60.0,
+    scenario: ScenarioOpt = "public",
+    team: TeamOpt = None,
     method: Annotated[str, typer.Option(help="Solver for a missing profile.")] = "cfr+",
     iterations: Annotated[int, typer.Option(help="Iterations for a missing profile.")] = 2000,
-    target_nash_conv: Annotated[
-        float | None, typer.Option(help="Stop a solve at this NashConv (or --iterations).")
-    ] = None,
+    target_nash_conv: TargetOpt = None,
     strong_solve: StrongSolveOpt = "merged",
-    profiles: Annotated[
-        Path | None,
-        typer.Option(
-            help="Equilibria stored by `toypoker collusion table7 --save` (used for the "
-            "games they hold)."
-        ),
-    ] = None,
+    profiles: ProfilesOpt = None,
     alpha: Annotated[float, typer.Option(help="False-alarm probability of the test.")] = 0.05,
     beta: Annotated[float, typer.Option(help="Miss probability (power = 1 - beta).")] = 0.05,
     runs: Annotated[int, typer.Option(help="Simulated test sequences.")] = 2000,
     max_hands: Annotated[int, typer.Option(help="Give up on a sequence after this.")] = 1_000_000,
     seed: Annotated[int, typer.Option(help="Random seed of the simulation.")] = 0,
-    tremble: Annotated[
-        float,
-        typer.Option(
-            help="The observer mixes every choice of both profiles with uniform play at this "
-            "rate (an action honest play never takes is then strong evidence, not proof)."
-        ),
-    ] = 0.01,
+    tremble: TrembleOpt = 0.01,
     plot: Annotated[Path | None, plot_option("Power curve (PNG/PDF/SVG).")] = None,
     json_: JsonOpt = False,
 ) -> None:
     """How many hands an observer (public actions, showdown cards) needs to tell
     collusion from honest play: Wald's sequential likelihood-ratio test, exact
     per-hand evidence, simulated stopping times and the hands for 95 % power."""
-    at_least("--iterations", iterations, 1)
-    positive("--target-nash-conv", target_nash_conv)
-    if strong_solve not in STRONG_SOLVES:
-        raise ToypokerError(
-            f"--strong-solve must be {' or '.join(STRONG_SOLVES)}, got {strong_solve!r}"
-        )
-    check_readable(profiles, "--profiles")
-    at_least("--runs", runs, 1)
-    at_least("--max-hands", max_hands, 1)
-    check_sprt_size(runs, max_hands, "--runs")  # before any solve
-    at_least("--seed", seed, 0)
-    if h1_play not in ("equilibrium", "team-optimal"):
-        raise ToypokerError(f"--h1-play must be equilibrium or team-optimal, not {h1_play!r}")
-    if h1_play == "team-optimal" and h1 is not None:
-        raise ToypokerError("give --h1 or --h1-play team-optimal, not both")
-    positive("--team-seconds", team_seconds)
-    if scenario not in ("public", "private"):
-        raise ToypokerError(f"--scenario must be public or private, not {scenario!r}")
-    check_figure(plot)
-    g0, g1 = load_rows(spec), load_rows(collusion)
-    g1 = members_game(g1) or g1  # a merged team plays on its members' seats
-    own = Team.of_params(g1.params)
-    if scenario == "private" and team is None and own is None:
-        raise ToypokerError("--scenario private needs a team: --team 12 or a team= in --collusion")
-    if g0.spec == g1.spec and h0 == h1:  # both solved (or read) alike
-        raise ToypokerError(
-            f"H0 and H1 are the same game {g0.spec} played the same way: nothing to detect; "
-            "give --collusion a team (e.g. team=12,sharing=win) or different --h0/--h1"
-        )
-    check_same_table(g0, g1)  # before any solve
-    seats = own.seats if own is not None else ()
-    if team is not None:  # checked alike in both scenarios; the colluders when private
-        seats = team_option(team, g1.n_players, own).seats
-    if scenario == "public":
-        seats = ()
+    _check_options(iterations, target_nash_conv, strong_solve, profiles, runs, max_hands, seed,
+                   h1_play, h1, team_seconds, scenario, plot)  # fmt: skip
+    g0, g1, seats = _games(spec, collusion, scenario, team, h0, h1)
     stored = CollusionProfiles.load(profiles) if profiles is not None else None
     opts = (method, iterations, target_nash_conv, strong_solve)
     p0, how0 = _profile(g0, h0, stored, *opts, "H0")
-    outsiders = set(range(g1.n_players)) - set(seats)
-    h1_law: Profile | list[tuple[float, Profile]]
-    if h1_play == "team-optimal":
-        with Bar(f"H1: team-optimal play in {g1.spec}", None, fields=("plans",)) as bar:
-            play = team_optimal_play(
-                g1, team_seconds, progress=lambda k, _v, _b: bar.update(k, plans=k)
-            )
-        if play.interrupted:
-            raise interrupted("H1 team-optimal solve stopped; no result written (detect keeps "
-                              "no partial state: run the command again)", None)  # fmt: skip
-        how1 = play.how
-        h1_law = [(w, splice(p, p0, outsiders) if scenario == "private" else p)
-                  for w, p in play.mixture]  # fmt: skip
-    else:
-        p1, how1 = _profile(g1, h1, stored, *opts, "H1")
-        # private: the outsiders keep the honest strategy
-        h1_law = splice(p1, p0, outsiders) if scenario == "private" else p1
+    h1_law, how1 = _h1_law(g1, p0, seats, scenario, h1_play, h1, stored, opts, team_seconds)
     d = detect_collusion(
         g0,
         p0,
@@ -236,6 +201,94 @@ def detect(
                           "h1_profile": how1, "h1_play": h1_play,
                           "tremble": tremble}))  # fmt: skip
         return
+    _print_detection(d, g0, g1, scenario, how0, how1, runs, alpha)
+    if plot:
+        out.print(f"power curve written to {plot}")
+
+
+def _check_options(
+    iterations: int, target_nash_conv: float | None, strong_solve: str, profiles: Path | None,
+    runs: int, max_hands: int, seed: int, h1_play: str, h1: Path | None, team_seconds: float,
+    scenario: str, plot: Path | None,
+) -> None:  # fmt: skip
+    """Refuse bad options in one line, before any game is built or solved."""
+    at_least("--iterations", iterations, 1)
+    positive("--target-nash-conv", target_nash_conv)
+    if strong_solve not in STRONG_SOLVES:
+        raise ToypokerError(
+            f"--strong-solve must be {' or '.join(STRONG_SOLVES)}, got {strong_solve!r}"
+        )
+    check_readable(profiles, "--profiles")
+    at_least("--runs", runs, 1)
+    at_least("--max-hands", max_hands, 1)
+    check_sprt_size(runs, max_hands, "--runs")  # before any solve
+    at_least("--seed", seed, 0)
+    if h1_play not in ("equilibrium", "team-optimal"):
+        raise ToypokerError(f"--h1-play must be equilibrium or team-optimal, not {h1_play!r}")
+    if h1_play == "team-optimal" and h1 is not None:
+        raise ToypokerError("give --h1 or --h1-play team-optimal, not both")
+    positive("--team-seconds", team_seconds)
+    if scenario not in ("public", "private"):
+        raise ToypokerError(f"--scenario must be public or private, not {scenario!r}")
+    check_figure(plot)
+
+
+def _games(
+    spec: str, collusion: str, scenario: str, team: str | None, h0: Path | None,
+    h1: Path | None,
+) -> tuple[Game, Game, tuple[int, ...]]:  # fmt: skip
+    """The honest game, the collusion game (on the members' seats) and the colluding
+    seats whose outsiders keep the honest play (none in the public scenario)."""
+    g0, g1 = load_rows(spec), load_rows(collusion)
+    g1 = members_game(g1) or g1  # a merged team plays on its members' seats
+    own = Team.of_params(g1.params)
+    if scenario == "private" and team is None and own is None:
+        raise ToypokerError("--scenario private needs a team: --team 12 or a team= in --collusion")
+    if g0.spec == g1.spec and h0 == h1:  # both solved (or read) alike
+        raise ToypokerError(
+            f"H0 and H1 are the same game {g0.spec} played the same way: nothing to detect; "
+            "give --collusion a team (e.g. team=12,sharing=win) or different --h0/--h1"
+        )
+    check_same_table(g0, g1)  # before any solve
+    seats = own.seats if own is not None else ()
+    if team is not None:  # checked alike in both scenarios; the colluders when private
+        seats = team_option(team, g1.n_players, own).seats
+    if scenario == "public":
+        seats = ()
+    return g0, g1, seats
+
+
+def _h1_law(
+    g1: Game, p0: Profile, seats: tuple[int, ...], scenario: str, h1_play: str,
+    h1: Path | None, stored: CollusionProfiles | None, opts: tuple, team_seconds: float,
+) -> tuple[Profile | list[tuple[float, Profile]], str]:  # fmt: skip
+    """The collusion play (H1): a profile, or the team-optimal mixture of profiles, the
+    outsiders keeping ``p0`` when private; and how it was found."""
+    outsiders = set(range(g1.n_players)) - set(seats)
+    h1_law: Profile | list[tuple[float, Profile]]
+    if h1_play == "team-optimal":
+        with Bar(f"H1: team-optimal play in {g1.spec}", None, fields=("plans",)) as bar:
+            play = team_optimal_play(
+                g1, team_seconds, progress=lambda k, _v, _b: bar.update(k, plans=k)
+            )
+        if play.interrupted:
+            raise interrupted("H1 team-optimal solve stopped; no result written (detect keeps "
+                              "no partial state: run the command again)", None)  # fmt: skip
+        how1 = play.how
+        h1_law = [(w, splice(p, p0, outsiders) if scenario == "private" else p)
+                  for w, p in play.mixture]  # fmt: skip
+    else:
+        p1, how1 = _profile(g1, h1, stored, *opts, "H1")
+        # private: the outsiders keep the honest strategy
+        h1_law = splice(p1, p0, outsiders) if scenario == "private" else p1
+    return h1_law, how1
+
+
+def _print_detection(
+    d: Detection, g0: Game, g1: Game, scenario: str, how0: str, how1: str, runs: int,
+    alpha: float,
+) -> None:  # fmt: skip
+    """Print the detection's table: the profiles, the evidence and the hands it takes."""
     t = Table(title=f"Detecting collusion ({scenario}): {g1.spec} against {g0.spec}",
               title_justify="left")  # fmt: skip
     t.add_column("quantity")
@@ -253,5 +306,3 @@ def detect(
     ):
         t.add_row(name, value)
     out.print(t)
-    if plot:
-        out.print(f"power curve written to {plot}")

@@ -32,6 +32,7 @@ from toypoker.cli.common import (
     print_json,
     resume_hint,
 )
+from toypoker.cli.dynamics_table1 import print_table1, table1_runs
 from toypoker.dask_client import machine_cpus
 from toypoker.dynamics import figures
 from toypoker.dynamics.estimators import estimator_limits, estimator_studies
@@ -47,7 +48,6 @@ from toypoker.dynamics.ode import (
     poincare,
 )
 from toypoker.dynamics.play import MAX_MEMORY, PlayResult, play
-from toypoker.dynamics.table1 import table1 as compare_table1
 from toypoker.errors import ToypokerError
 from toypoker.games import load_rows
 from toypoker.interrupts import deferred_interrupts
@@ -505,43 +505,14 @@ def table1(
     P = _pot(pot)
     at_least("--rounds", rounds, 1)
     at_least("--seeds", seeds, 1)
-    at_least("--workers", workers, 1)
-    cpus = machine_cpus()
-    if workers is None:
-        workers = min(2, cpus)
-    elif workers > cpus:  # never more processes than CPUs
-        raise ToypokerError(
-            f"--workers {workers}: more processes than this machine's {cpus} CPUs; "
-            f"give at most {cpus}"
-        )
+    workers = _table1_workers(workers)
     at_least("--seed", seed, 0)
     check_folder(outdir, "--out-dir")
     check_file(csv, "--csv")
     runs_dir = checkpoint if checkpoint is not None else outdir / "table1-runs"
     check_folder(runs_dir, "--checkpoint")
     hold(run_lock(runs_dir, "run folder", folder=True))  # a second run into it is refused
-    total = len(k_list) * len(L_list) * seeds
-    with Bar("repeated play", total) as bar:
-        try:
-            cmp = compare_table1(
-                P,
-                tuple(k_list),
-                tuple(L_list),
-                rounds,
-                seeds=seeds,
-                seed=seed,
-                workers=workers,
-                estimator=estimator,
-                clip=clip,
-                progress=lambda: bar.update(advance=1),
-                checkpoint=runs_dir,
-            )
-        except KeyboardInterrupt:
-            saved = len(list(runs_dir.glob("run-*.npz")))
-            raise interrupted(
-                f"{saved} finished run(s) kept in {runs_dir}",
-                resume_hint(drop=("--checkpoint",), add=("--checkpoint", str(runs_dir))),
-            ) from None
+    cmp = table1_runs(P, k_list, L_list, rounds, seeds, seed, workers, estimator, clip, runs_dir)
     outdir.mkdir(parents=True, exist_ok=True)
     for kk in k_list:
         figures.fig_play(
@@ -554,29 +525,21 @@ def table1(
     if json_:
         print_json(plain(cmp.to_json_dict()))
         return
-    t = Table(
-        title=f"Table 1: ex-showdown expectations, P = {P:g}, {rounds:,} rounds x {seeds} "
-        "seed(s) per row",
-        title_justify="left",
-        caption="|diff|/error: distance to the published value in Monte Carlo standard errors",
-        caption_justify="left",
-    )
-    for c in ["L", "k", "player", "ours +- MC error", "published", "|diff|/error"]:
-        t.add_column(c, justify="right")
-    for row in cmp.rows:
-        for p in range(3):
-            pub = "-" if row.published is None else f"{row.published[p]:+.3f}"
-            z = "-" if row.z is None else f"{abs(row.z[p]):.1f}"
-            t.add_row(
-                str(row.L) if p == 0 else "",
-                f"{row.k:g}" if p == 0 else "",
-                f"P{p + 1}",
-                f"{row.ours[p]:+.4f} +- {row.se[p]:.4f}",
-                pub,
-                z,
-            )
-    out.print(t)
-    out.print(cmp.reading)
+    print_table1(cmp, P, rounds, seeds)
+
+
+def _table1_workers(workers: int | None) -> int:
+    """``--workers`` checked: at least 1, at most the machine's CPUs (default 2 or fewer)."""
+    at_least("--workers", workers, 1)
+    cpus = machine_cpus()
+    if workers is None:
+        workers = min(2, cpus)
+    elif workers > cpus:  # never more processes than CPUs
+        raise ToypokerError(
+            f"--workers {workers}: more processes than this machine's {cpus} CPUs; "
+            f"give at most {cpus}"
+        )
+    return workers
 
 
 app.command("ode")(ode)

@@ -160,17 +160,8 @@ def reproduce(
 
     Finished items are kept in OUT/items/ and reused: after Ctrl-C the same command
     continues.  Exit status 1 when an item failed (the report shows the error)."""
-    at_least("--seed", seed, 0)
-    if format_ not in FORMATS:
-        raise ToypokerError(f"--format must be html or json, got {format_!r}")
-    _out_folder(out_dir)
+    _check_options(out_dir, format_, claims, seed)
     wanted = [*(claims or []), *(items or [])]
-    known_claims = report.plan(False, seed)
-    for c in claims or []:
-        if not any(t.id == c and t.kind == "claim" for t in known_claims):
-            raise UnknownNameError(
-                f"unknown claim {c!r}", [t.id for t in known_claims if t.kind == "claim"]
-            )
     tasks = report.plan(quick, seed, wanted or None)
     skipped = tuple(report.skipped_in_quick(seed)) if quick and not wanted else ()
     t0 = time.perf_counter()
@@ -192,6 +183,34 @@ def reproduce(
         raise interrupted(
             f"finished items are kept in {out_dir / 'items'}", resume_hint(drop=("--fresh",))
         ) from None
+    if _print_report(out_dir, format_, pages, results, progress.reused, run, json_):
+        raise typer.Exit(1)
+
+
+def _check_options(out_dir: Path, format_: str, claims: list[str] | None, seed: int) -> None:
+    """Refuse a bad ``--seed``, ``--format``, ``--out-dir`` or an unknown ``--claims`` id."""
+    at_least("--seed", seed, 0)
+    if format_ not in FORMATS:
+        raise ToypokerError(f"--format must be html or json, got {format_!r}")
+    _out_folder(out_dir)
+    known_claims = report.plan(False, seed)
+    for c in claims or []:
+        if not any(t.id == c and t.kind == "claim" for t in known_claims):
+            raise UnknownNameError(
+                f"unknown claim {c!r}", [t.id for t in known_claims if t.kind == "claim"]
+            )
+
+
+def _print_report(
+    out_dir: Path,
+    format_: str,
+    pages: list[Path],
+    results: list[report.ItemResult],
+    reused: int,
+    run: report.RunInfo,
+    json_: bool,
+) -> bool:
+    """Print the report's summary (or its JSON) and each failed item; whether any failed."""
     failed = [r for r in results if r.error]
     total = report.counts(results)
     if json_:
@@ -201,7 +220,7 @@ def reproduce(
                 "format": format_,
                 "pages": [str(p) for p in pages],
                 "items": len(results),
-                "reused": progress.reused,
+                "reused": reused,
                 "failed": [r.item for r in failed],
                 "counts": total,
                 "seconds": sum(r.seconds for r in results),
@@ -211,12 +230,11 @@ def reproduce(
     else:
         summary = ", ".join(f"{total[s]} {s}" for s in report.STATUSES)
         out.print(
-            f"report written: {pages[0]} ({len(results)} items, {progress.reused} reused; "
+            f"report written: {pages[0]} ({len(results)} items, {reused} reused; "
             f"{summary}; {run.wall_seconds:.1f} s)",
             highlight=False,
             soft_wrap=True,
         )
     for r in failed:
         err.print(f"toypoker: item {r.item} failed: {r.error}", highlight=False, markup=False)
-    if failed:
-        raise typer.Exit(1)
+    return bool(failed)

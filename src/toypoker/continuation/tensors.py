@@ -46,6 +46,27 @@ def _pad(lists: list[list[int]], pad: int) -> np.ndarray:
     return out
 
 
+def _path_positions(game: Game, terminal: int, n_obs: int) -> list[tuple[int, np.ndarray]]:
+    """``(player, sigma index by observation)`` of each decision on the path to the node
+    ``terminal``, nearest first (observations that never reach it: ``game.n_sigma``)."""
+    dummy = game.n_sigma
+    path = []
+    child, node = terminal, game.nodes[terminal].parent
+    while node >= 0:
+        par = game.nodes[node]
+        if par.kind == "decision":
+            p = par.actor
+            act = par.children.index(child)
+            ra, rb = game.node_row_start[node], game.node_row_start[node + 1]
+            sig = np.full(n_obs, dummy, dtype=np.int64)
+            sig[game.obs[p, game.node_deals[node]]] = (
+                game.infoset_offset[game.row_infoset[ra:rb]] + act
+            )
+            path.append((p, sig))
+        child, node = node, par.parent
+    return path
+
+
 class PayoffTensors:
     """The multilinear model of a compiled game (optionally affine in a parameter).
 
@@ -89,7 +110,21 @@ class PayoffTensors:
         if game_b is not None and (game_b.n_rows != game.n_rows or game_b.n_sigma != game.n_sigma):
             raise ToypokerError("the two compilations differ in structure, not only in payoffs")
         self.n_sigma = game.n_sigma
-        dummy = game.n_sigma
+        self._payoffs(game, game_b, theta_a, theta_b, slope)
+        rec_t, rec_p, paths = self._records(game)
+        self._gathers(rec_t, rec_p, paths)
+        self._subscripts()
+
+    def _payoffs(
+        self,
+        game: Game,
+        game_b: Game | None,
+        theta_a: float,
+        theta_b: float,
+        slope: np.ndarray | None,
+    ) -> None:
+        """Set the payoff tensors ``W`` and their slope ``dW`` in the parameter, if any."""
+        n, O = self.n_players, self.n_obs
         flat = np.zeros(game.n_deals, dtype=np.int64)
         for p in range(n):
             flat = flat * O + game.obs[p]
@@ -102,26 +137,16 @@ class PayoffTensors:
                 float(theta_b) - float(theta_a)
             )
         self.affine = self.dW is not None
-        # records: the decision positions on every terminal's path
+
+    def _records(self, game: Game) -> tuple[list[int], list[int], list[list[int]]]:
+        """Set the records, the decision positions on every terminal's path; return their
+        terminals, players and each terminal's record ids (root first)."""
+        O = self.n_obs
         rec_t, rec_p, rec_sig = [], [], []
         paths: list[list[int]] = []
         for t, nd in enumerate(game._term_nodes):
-            path = []
-            child, node = nd.id, game.nodes[nd.id].parent
-            while node >= 0:
-                par = game.nodes[node]
-                if par.kind == "decision":
-                    p = par.actor
-                    act = par.children.index(child)
-                    ra, rb = game.node_row_start[node], game.node_row_start[node + 1]
-                    sig = np.full(O, dummy, dtype=np.int64)
-                    sig[game.obs[p, game.node_deals[node]]] = (
-                        game.infoset_offset[game.row_infoset[ra:rb]] + act
-                    )
-                    path.append((p, sig))
-                child, node = node, par.parent
             ids = []
-            for p, sig in reversed(path):
+            for p, sig in reversed(_path_positions(game, nd.id, O)):
                 ids.append(len(rec_t))
                 rec_t.append(t)
                 rec_p.append(p)
@@ -131,6 +156,12 @@ class PayoffTensors:
         self.rec_t = np.array(rec_t, dtype=np.int64)
         self.rec_p = np.array(rec_p, dtype=np.int64)
         self.rec_sig = np.array(rec_sig, dtype=np.int64).reshape(K, O)
+        return rec_t, rec_p, paths
+
+    def _gathers(self, rec_t: list[int], rec_p: list[int], paths: list[list[int]]) -> None:
+        """Set the index lists that gather the products of action probabilities the
+        values and their derivatives need."""
+        n, T, K = self.n_players, self.game.n_terminals, len(rec_t)
         same = {(t, p): [k for k in paths[t] if rec_p[k] == p] for t in range(T) for p in range(n)}
         later = [[m for m in same[rec_t[k], rec_p[k]] if m > k] for k in range(K)]
         self._suffix_idx = _pad(later, K)
@@ -157,7 +188,10 @@ class PayoffTensors:
             self.rec_sig[self._ko][:, :, None] * m + self.rec_sig[self._lo][:, None, :]
         ).ravel()
         self._flat_s = (self.rec_sig[self._ks] * m + self.rec_sig[self._ls]).ravel()
-        # einsum subscripts: contract W[p] with every reach but those kept
+
+    def _subscripts(self) -> None:
+        """Set the einsum subscripts that contract ``W[p]`` with every reach but those kept."""
+        n = self.n_players
         self._sub: dict[tuple[int, ...], str] = {}
         for keep in (
             [()] + [(p,) for p in range(n)] + [(p, q) for p in range(n) for q in range(n) if p != q]

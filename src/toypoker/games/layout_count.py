@@ -42,10 +42,10 @@ import numpy as np
 
 from toypoker.definition import NumericParams, RawNode
 from toypoker.games.base import Params
-from toypoker.games.deals import canonical_boards, count_group_deals, group_options
+from toypoker.games.deals import Deck, canonical_boards, count_group_deals, group_options
 from toypoker.games.hands import EVALUATORS
 from toypoker.games.holdem import limit_shape
-from toypoker.games.limit import TooLargeError, betting_tree, limit_deck
+from toypoker.games.limit import Round, TooLargeError, betting_tree, limit_deck
 
 BYTES_PER_ROW = 200
 """Peak bytes per row of a compiled game while CFR+ runs on it (compile plus solver
@@ -220,7 +220,40 @@ def count_shape(
     else:
         deals = orbit_count(ranks, suits, [], groups, True) if merged else full
 
-    # the betting tree once, one stand-in board per chance node: nodes per board depth
+    nodes_at, decisions_at = _nodes_by_depth(n, rounds, deck, sizes, deals, max_entries)  # type: ignore[arg-type]
+    if not suited:
+        return _count_ranks(spec, n, multiplicity, hole, sizes, nodes_at, decisions_at, full)
+    if merged:
+        counts = _count_merged(ranks, suits, hole, n_cards, sizes, holes, nodes_at, decisions_at)
+        if counts is None:
+            return None
+    else:
+        counts = _count_unmerged(hole, n_cards, sizes, holes, nodes_at, decisions_at)
+    public, decision, infosets, rows = counts
+    return LayoutCount(
+        spec=spec,
+        players=n,
+        deals=deals,
+        deals_without_suit_isomorphism=full,
+        public_nodes=public,
+        decision_nodes=decision,
+        infosets=infosets,
+        rows=rows,
+        hands=math.comb(n_cards, hole),
+    )
+
+
+def _nodes_by_depth(
+    n: int,
+    rounds: Sequence[Round],
+    deck: Deck,
+    sizes: list[int],
+    deals: int,
+    max_entries: int | None,
+) -> tuple[dict[int, int], dict[int, int]]:
+    """The betting tree's public nodes and decision nodes at each board depth, walked
+    once with one stand-in board per chance node (:class:`TooLargeError` past
+    ``max_entries`` at the first depth)."""
     nodes_at: dict[int, int] = {}
     decisions_at: dict[int, int] = {}
 
@@ -236,7 +269,7 @@ def count_shape(
     def stand_in(cols: tuple[int, ...], shown: tuple[int, ...]) -> list[tuple[int, ...]]:
         return [tuple(range(len(shown), len(shown) + len(cols)))]
 
-    unit = [dataclasses.replace(r, bet=Fraction(1), ante=Fraction(0)) for r in rounds]  # type: ignore[union-attr]
+    unit = [dataclasses.replace(r, bet=Fraction(1), ante=Fraction(0)) for r in rounds]
     betting_tree(
         n,
         unit,
@@ -249,64 +282,74 @@ def count_shape(
         deck.show,
         record=False,
     )
+    return nodes_at, decisions_at
 
-    def split(board: tuple[int, ...]) -> list[tuple[int, ...]]:
-        out, col = [], 0
-        for s in sizes:
-            if col < len(board):
-                out.append(board[col : col + s])
-            col += s
-        return out
 
+def _split_board(board: tuple[int, ...], sizes: list[int]) -> list[tuple[int, ...]]:
+    """``board`` cut into the boards of its rounds (``sizes`` cards each)."""
+    out, col = [], 0
+    for s in sizes:
+        if col < len(board):
+            out.append(board[col : col + s])
+        col += s
+    return out
+
+
+def _count_merged(
+    ranks: int,
+    suits: int,
+    hole: int,
+    n_cards: int,
+    sizes: list[int],
+    holes: list[int],
+    nodes_at: dict[int, int],
+    decisions_at: dict[int, int],
+) -> tuple[int, int, int, int] | None:
+    """Public nodes, decision nodes, infosets and rows on suit-canonical boards (orbits
+    of the deals); None past :data:`MAX_BOARDS` boards at a depth."""
     public = decision = infosets = rows = 0
-    if not suited:
-        return _count_ranks(spec, n, multiplicity, hole, sizes, nodes_at, decisions_at, full)
-    if merged:
-        level = [()]
-        for depth in range(len(sizes) + 1):
-            if depth:
-                level = [
-                    b + v
-                    for b in level
-                    for v in canonical_boards(
-                        n_cards, suits, sizes[: depth - 1], b, sizes[depth - 1]
-                    )
-                ]
-                if len(level) > MAX_BOARDS:
-                    return None
-            for b in level:
-                pre = split(b)
-                rest = holes + sizes[depth:]
-                rows += nodes_at.get(depth, 0) * orbit_count(ranks, suits, pre, rest, True)
-                infosets += decisions_at.get(depth, 0) * orbit_count(
-                    ranks, suits, pre, [hole], True
-                )
-            public += nodes_at.get(depth, 0) * len(level)
-            decision += decisions_at.get(depth, 0) * len(level)
-    else:
-        for depth in range(len(sizes) + 1):
-            shown = sum(sizes[:depth])
-            boards = math.perm(n_cards, shown) // math.prod(
-                math.factorial(s) for s in sizes[:depth]
-            )
-            left = n_cards - shown
-            rest = [*holes, *sizes[depth:]]
-            per_board = math.perm(left, sum(rest)) // math.prod(math.factorial(g) for g in rest)
-            rows += nodes_at.get(depth, 0) * boards * per_board
-            infosets += decisions_at.get(depth, 0) * boards * math.comb(left, hole)
-            public += nodes_at.get(depth, 0) * boards
-            decision += decisions_at.get(depth, 0) * boards
-    return LayoutCount(
-        spec=spec,
-        players=n,
-        deals=deals,
-        deals_without_suit_isomorphism=full,
-        public_nodes=public,
-        decision_nodes=decision,
-        infosets=infosets,
-        rows=rows,
-        hands=math.comb(n_cards, hole),
-    )
+    level = [()]
+    for depth in range(len(sizes) + 1):
+        if depth:
+            level = [
+                b + v
+                for b in level
+                for v in canonical_boards(n_cards, suits, sizes[: depth - 1], b, sizes[depth - 1])
+            ]
+            if len(level) > MAX_BOARDS:
+                return None
+        for b in level:
+            pre = _split_board(b, sizes)
+            rest = holes + sizes[depth:]
+            rows += nodes_at.get(depth, 0) * orbit_count(ranks, suits, pre, rest, True)
+            infosets += decisions_at.get(depth, 0) * orbit_count(ranks, suits, pre, [hole], True)
+        public += nodes_at.get(depth, 0) * len(level)
+        decision += decisions_at.get(depth, 0) * len(level)
+    return public, decision, infosets, rows
+
+
+def _count_unmerged(
+    hole: int,
+    n_cards: int,
+    sizes: list[int],
+    holes: list[int],
+    nodes_at: dict[int, int],
+    decisions_at: dict[int, int],
+) -> tuple[int, int, int, int]:
+    """Public nodes, decision nodes, infosets and rows when every sequence of distinct
+    cards is its own board (counted, not listed)."""
+    public = decision = infosets = rows = 0
+    for depth in range(len(sizes) + 1):
+        shown = sum(sizes[:depth])
+        boards = math.perm(n_cards, shown) // math.prod(math.factorial(s) for s in sizes[:depth])
+        left = n_cards - shown
+        rest = [*holes, *sizes[depth:]]
+        per_board = math.perm(left, sum(rest)) // math.prod(math.factorial(g) for g in rest)
+        rows += nodes_at.get(depth, 0) * boards * per_board
+        infosets += decisions_at.get(depth, 0) * boards * math.comb(left, hole)
+        public += nodes_at.get(depth, 0) * boards
+        decision += decisions_at.get(depth, 0) * boards
+    return public, decision, infosets, rows
 
 
 def vector_hands(n_players: int, ranks: int, suits: int, hole: int, suited: bool) -> int:

@@ -208,6 +208,13 @@ def game_type() -> Any:
 def _game_classes() -> tuple[type, type, type]:
     """The Game, State and Observer classes (defined lazily: pyspiel is optional)."""
     pyspiel = _require()
+    state_class = _state_class(pyspiel)
+    observer_class = _observer_class(pyspiel)
+    return _game_class(pyspiel, state_class, observer_class), state_class, observer_class
+
+
+def _game_class(pyspiel: Any, state_class: type, observer_class: type) -> type:
+    """The OpenSpiel Game class, making states and observers of the classes given."""
 
     class ToypokerOpenSpielGame(pyspiel.Game):
         """A compiled toypoker game as an OpenSpiel game (see the module docstring)."""
@@ -234,20 +241,24 @@ def _game_classes() -> tuple[type, type, type]:
 
         def new_initial_state(self) -> Any:
             """The state before the deal."""
-            return ToypokerState(self)
+            return state_class(self)
 
-        def make_py_observer(
-            self, iig_obs_type: Any = None, params: dict | None = None
-        ) -> ToypokerObserver:
+        def make_py_observer(self, iig_obs_type: Any = None, params: dict | None = None) -> Any:
             """Information state / observation strings (our infoset labels)."""
-            return ToypokerObserver(
+            return observer_class(
                 iig_obs_type or pyspiel.IIGObservationType(perfect_recall=True), params
             )
+
+    return ToypokerOpenSpielGame
+
+
+def _state_class(pyspiel: Any) -> type:
+    """The OpenSpiel State class: a row of the compiled game."""
 
     class ToypokerState(pyspiel.State):
         """A row of the compiled game (public node, deal); ``-1`` before the deal."""
 
-        def __init__(self, game: ToypokerOpenSpielGame):
+        def __init__(self, game: Any):
             super().__init__(game)
             self.tables = game.tables
             self.row = -1
@@ -296,6 +307,12 @@ def _game_classes() -> tuple[type, type, type]:
             hands = "|".join(t.private[p][d] for p in range(t.game.n_players))
             return f"{hands}:{t.game.nodes[t.row_node[self.row]].history}"
 
+    return ToypokerState
+
+
+def _observer_class(pyspiel: Any) -> type:
+    """The OpenSpiel Observer class: information state and observation strings."""
+
     class ToypokerObserver:
         """Strings only: private part per ``iig_obs_type``, then the public history."""
 
@@ -326,7 +343,7 @@ def _game_classes() -> tuple[type, type, type]:
             history = t.game.nodes[t.row_node[state.row]].history if self.public else ""
             return make_label(player, private, history)
 
-    return ToypokerOpenSpielGame, ToypokerState, ToypokerObserver
+    return ToypokerObserver
 
 
 @functools.cache  # the three classes, made once (no game is held)

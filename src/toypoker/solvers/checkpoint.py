@@ -230,6 +230,27 @@ def load_checkpoint(path: str | Path) -> Checkpoint:
 
 
 def _load(path: Path) -> Checkpoint:
+    """Read the checkpoint at ``path`` and check every part of it."""
+    raw, arrays = _read_archive(path)
+    meta = _read_meta(path, raw)
+    method = _meta_method(path, meta)
+    try:
+        options = parse_options(method, meta["options"])
+    except ToypokerError as exc:
+        raise ToypokerError(f"checkpoint {path}: {exc}") from None
+    state = _state(path, method.state_type, arrays, meta["scalars"])
+    trace = _trace(path, meta["trace"])
+    seed, seconds = meta["seed"], meta["seconds"]
+    _check_seed_and_seconds(path, seed, seconds)
+    if method.stochastic:
+        _check_rng(path, state)
+    return Checkpoint(
+        path, str(meta["game"]), method.name, options, seed, state, trace, float(seconds)
+    )
+
+
+def _read_archive(path: Path) -> tuple[str, dict[str, np.ndarray]]:
+    """The metadata text and the state arrays of the ``.npz`` at ``path``."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):  # a zip is read by seeking: no devices, pipes
             raise ToypokerError(f"cannot read checkpoint {path}: not a regular file")
@@ -260,6 +281,11 @@ def _load(path: Path) -> Checkpoint:
         raise ToypokerError(
             f"cannot read checkpoint {path}: not a valid .npz file ({reason})"
         ) from None
+    return raw, arrays
+
+
+def _read_meta(path: Path, raw: str) -> dict[str, Any]:
+    """The metadata parsed from ``raw``: a JSON object of this format with every key."""
     try:
         meta = json.loads(raw, parse_constant=_reject_constant)
     except json.JSONDecodeError as exc:
@@ -282,6 +308,11 @@ def _load(path: Path) -> Checkpoint:
     for key in ("game", "method", "state_type"):
         if not isinstance(meta[key], str):
             raise ToypokerError(f"checkpoint {path}: {key} must be a string, not {meta[key]!r:.60}")
+    return meta
+
+
+def _meta_method(path: Path, meta: dict[str, Any]) -> Method:
+    """The method the metadata names, checked against its state type and option types."""
     method = METHODS.get(meta["method"])
     if method is None or method.one_shot:
         raise ToypokerError(f"checkpoint {path}: unknown method {meta['method']!r}")
@@ -293,13 +324,11 @@ def _load(path: Path) -> Checkpoint:
         )
     if not isinstance(meta["options"], dict) or not isinstance(meta["scalars"], dict):
         raise ToypokerError(f"checkpoint {path}: options and scalars must be JSON objects")
-    try:
-        options = parse_options(method, meta["options"])
-    except ToypokerError as exc:
-        raise ToypokerError(f"checkpoint {path}: {exc}") from None
-    state = _state(path, cls, arrays, meta["scalars"])
-    trace = _trace(path, meta["trace"])
-    seed, seconds = meta["seed"], meta["seconds"]
+    return method
+
+
+def _check_seed_and_seconds(path: Path, seed: object, seconds: object) -> None:
+    """Refuse a seed that is not a whole number, or seconds not a finite number >= 0."""
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise ToypokerError(f"checkpoint {path}: seed must be an integer, not {seed!r}")
     if (
@@ -309,11 +338,6 @@ def _load(path: Path) -> Checkpoint:
         or seconds < 0
     ):
         raise ToypokerError(f"checkpoint {path}: seconds must be a number >= 0, not {seconds!r}")
-    if method.stochastic:
-        _check_rng(path, state)
-    return Checkpoint(
-        path, str(meta["game"]), method.name, options, seed, state, trace, float(seconds)
-    )
 
 
 def _state(path: Path, cls: type, arrays: dict[str, np.ndarray], scalars: dict) -> Any:

@@ -274,6 +274,7 @@ def _solve_leaf(
     P_domain: sp.Set | None,
     grid: int,
 ) -> list[Piece]:
+    """The pieces of equilibria whose variables are at the bounds ``status`` gives."""
     sub = {x: int(s) for x, s in zip(variables, status, strict=True) if s != FREE}
     unknowns = [x for x, s in zip(variables, status, strict=True) if s == FREE]
     eqs = [sp.expand(D[i].subs(sub)) for i, s in enumerate(status) if s == FREE]
@@ -287,69 +288,85 @@ def _solve_leaf(
         sols = [{}]
     out = []
     for sol in sols:
-        values = {
-            x: sp.simplify(sp.sympify(sub[x]) if x in sub else sol.get(x, x)) for x in variables
-        }
-        if P is None and any(not v.free_symbols and not _is_real(v) for v in values.values()):
-            continue
-        free = tuple(x for x in unknowns if x not in sol)
-        cons = []
-        for i, x in enumerate(variables):
-            v = values[x]
-            if status[i] == FREE:
-                cons += [v >= 0, v <= 1]
-            d = sp.simplify(D[i].subs(values))
-            if status[i] == ZERO:
-                cons.append(d <= 0)
-            elif status[i] == ONE:
-                cons.append(d >= 0)
-            elif status[i] == FREE and d != 0:
-                cons.append(sp.Eq(d, 0))
-        cons = [c for c in cons if c is not sp.true]
-        if any(c is sp.false for c in cons):
-            continue
-        pinned = _pin_free(values, free, cons)
-        if pinned is None:
-            continue
-        values, free, cons = pinned
-        region = None
-        if P is not None and not free:
-            region = _solve_region(cons, P, P_domain)
-            if region is None or region is sp.EmptySet:
-                continue
-        elif free:
-            pts = _sample_points(cons, free, grid)
-            if not pts:
-                continue
-            if len(free) == 1:
-                region = _solve_region(cons, free[0], sp.Interval(0, 1))
-                if isinstance(region, sp.FiniteSet):  # a point after all
-                    for r in region:
-                        pv = {x: sp.simplify(v.subs(free[0], r)) for x, v in values.items()}
-                        out.append(Piece(pv, (), (), status, None))
-                    continue
-        else:
-            if not all(_sign_ok(_as_expr(c), _need(c)) for c in cons):
-                continue
-        extra = {}
-        if len(free) == 2:
-            poly = _polygon(cons, free)
-            if poly is not None and len(poly) == 1:  # a point after all
-                pt = dict(zip(free, poly[0], strict=True))
-                out.append(
-                    Piece(
-                        {x: sp.simplify(v.subs(pt)) for x, v in values.items()},
-                        (),
-                        (),
-                        status,
-                        None,
-                    )
-                )
-                continue
-            if poly is not None:
-                extra["polygon"] = poly
-        out.append(Piece(values, free, tuple(cons), status, region, extra))
+        out += _solution_pieces(sol, sub, unknowns, status, D, variables, P, P_domain, grid)
     return out
+
+
+def _leaf_constraints(
+    status: tuple[Status, ...],
+    D: Sequence[sp.Expr],
+    variables: Sequence[sp.Symbol],
+    values: dict[sp.Symbol, sp.Expr],
+) -> list[sp.Basic]:
+    """The conditions ``values`` must meet: free variables in [0, 1], each one's sign."""
+    cons = []
+    for i, x in enumerate(variables):
+        v = values[x]
+        if status[i] == FREE:
+            cons += [v >= 0, v <= 1]
+        d = sp.simplify(D[i].subs(values))
+        if status[i] == ZERO:
+            cons.append(d <= 0)
+        elif status[i] == ONE:
+            cons.append(d >= 0)
+        elif status[i] == FREE and d != 0:
+            cons.append(sp.Eq(d, 0))
+    return [c for c in cons if c is not sp.true]
+
+
+def _solution_pieces(
+    sol: dict,
+    sub: dict[sp.Symbol, int],
+    unknowns: list[sp.Symbol],
+    status: tuple[Status, ...],
+    D: Sequence[sp.Expr],
+    variables: Sequence[sp.Symbol],
+    P: sp.Symbol | None,
+    P_domain: sp.Set | None,
+    grid: int,
+) -> list[Piece]:
+    """The pieces one solution ``sol`` of a leaf's equations gives (none if it fails)."""
+    values = {x: sp.simplify(sp.sympify(sub[x]) if x in sub else sol.get(x, x)) for x in variables}
+    if P is None and any(not v.free_symbols and not _is_real(v) for v in values.values()):
+        return []
+    free = tuple(x for x in unknowns if x not in sol)
+    cons = _leaf_constraints(status, D, variables, values)
+    if any(c is sp.false for c in cons):
+        return []
+    pinned = _pin_free(values, free, cons)
+    if pinned is None:
+        return []
+    values, free, cons = pinned
+    region = None
+    if P is not None and not free:
+        region = _solve_region(cons, P, P_domain)
+        if region is None or region is sp.EmptySet:
+            return []
+    elif free:
+        pts = _sample_points(cons, free, grid)
+        if not pts:
+            return []
+        if len(free) == 1:
+            region = _solve_region(cons, free[0], sp.Interval(0, 1))
+            if isinstance(region, sp.FiniteSet):  # a point after all
+                out = []
+                for r in region:
+                    pv = {x: sp.simplify(v.subs(free[0], r)) for x, v in values.items()}
+                    out.append(Piece(pv, (), (), status, None))
+                return out
+    else:
+        if not all(_sign_ok(_as_expr(c), _need(c)) for c in cons):
+            return []
+    extra = {}
+    if len(free) == 2:
+        poly = _polygon(cons, free)
+        if poly is not None and len(poly) == 1:  # a point after all
+            pt = dict(zip(free, poly[0], strict=True))
+            pv = {x: sp.simplify(v.subs(pt)) for x, v in values.items()}
+            return [Piece(pv, (), (), status, None)]
+        if poly is not None:
+            extra["polygon"] = poly
+    return [Piece(values, free, tuple(cons), status, region, extra)]
 
 
 def _pin_free(values: dict, free: tuple, cons: list) -> tuple[dict, tuple, list] | None:

@@ -40,6 +40,8 @@ from toypoker.locks import run_lock
 from toypoker.profile import Profile
 from toypoker.result import Result, Stopped, TracePoint
 from toypoker.solvers.base import Method
+from toypoker.solvers.budgets import DEFAULT_ITERATIONS as DEFAULT_ITERATIONS
+from toypoker.solvers.budgets import check_budgets, default_iterations
 from toypoker.solvers.cfr import steps_in_place
 from toypoker.solvers.checkpoint import (
     Checkpoint,
@@ -315,7 +317,7 @@ class Solver:
         check_number(checkpoint_seconds, "checkpoint_seconds", positive=True)
         if checkpoint is not None:
             checkpoint = check_path(checkpoint, "checkpoint")
-        budgets = _check_budgets(
+        budgets = check_budgets(
             self.method, iterations, target_nash_conv, seconds, target_max_gain, check_every,
             checkpoint,
         )  # fmt: skip
@@ -324,29 +326,8 @@ class Solver:
         target_max_gain = budgets["target_max_gain"]  # type: ignore[assignment]
         check_every = budgets["check_every"]  # type: ignore[assignment]
         if self.method.one_shot:
-            stopped = Stopped.SOLVED
-            try:
-                self.step(1)
-            except KeyboardInterrupt:
-                stopped = Stopped.INTERRUPTED
-            if progress is not None:
-                progress(self.iteration, None)
-            if stopped is Stopped.INTERRUPTED:
-                raise KeyboardInterrupt
-            return self.result(stopped, (), budgets)
-        checks = Checks(
-            (lambda t: t % check_every == 0 or t == iterations)
-            if check_every
-            else self._checks(iterations),
-            None if check_every else target_nash_conv,
-        )
-        # a resumed run keeps the checks its own schedule would have made, in order (the
-        # interrupted run's final check is not one of them)
-        points = []
-        for p in trace:
-            if checks(p.iteration):
-                points.append(p)
-                checks.observe(p.iteration, p.nash_conv)
+            return self._run_once(progress, budgets)
+        checks, points = self._replay_checks(trace, iterations, check_every, target_nash_conv)
         stopped = Stopped.ITERATIONS
         busy = [False]  # inside a step: an interrupt there may leave the state mid-step
         hard = False
@@ -382,6 +363,46 @@ class Solver:
                 if stopped is Stopped.INTERRUPTED:  # its result too, for the resume line
                     return self.result(stopped, tuple(points), budgets)
         return self.result(stopped, tuple(points), budgets)
+
+    def _run_once(
+        self,
+        progress: Callable[[int, float | None], None] | None,
+        budgets: dict[str, object],
+    ) -> Result:
+        """Run a one-step method: its one step, then the progress call and the result."""
+        stopped = Stopped.SOLVED
+        try:
+            self.step(1)
+        except KeyboardInterrupt:
+            stopped = Stopped.INTERRUPTED
+        if progress is not None:
+            progress(self.iteration, None)
+        if stopped is Stopped.INTERRUPTED:
+            raise KeyboardInterrupt
+        return self.result(stopped, (), budgets)
+
+    def _replay_checks(
+        self,
+        trace: tuple[TracePoint, ...],
+        iterations: int | None,
+        check_every: int | None,
+        target_nash_conv: float | None,
+    ) -> tuple[Checks, list[TracePoint]]:
+        """Build the run's check schedule and replay a resumed run's ``trace`` through it."""
+        checks = Checks(
+            (lambda t: t % check_every == 0 or t == iterations)
+            if check_every
+            else self._checks(iterations),
+            None if check_every else target_nash_conv,
+        )
+        # a resumed run keeps the checks its own schedule would have made, in order (the
+        # interrupted run's final check is not one of them)
+        points = []
+        for p in trace:
+            if checks(p.iteration):
+                points.append(p)
+                checks.observe(p.iteration, p.nash_conv)
+        return checks, points
 
     def _save(self, path: Path, trace: tuple[TracePoint, ...]) -> None:
         """:meth:`save_checkpoint`, best-effort and silent for a :class:`ScratchCheckpoint`
@@ -459,26 +480,6 @@ class Solver:
         return Stopped.ITERATIONS
 
 
-DEFAULT_ITERATIONS = 1000
-"""The iterations of a run given neither a budget nor a target."""
-
-
-def default_iterations(
-    iterations: int | None,
-    target_nash_conv: float | None,
-    target_max_gain: float | None,
-    seconds: float | None,
-) -> int | None:
-    """``iterations``, or when not given :data:`DEFAULT_ITERATIONS` if nothing else
-    bounds the run; with a target (or ``seconds``) and no iterations, none: a target
-    means run until it is met (``tp.solve(g, m, target_nash_conv=1e-6)`` stopped at
-    1,000 iterations short of it, silently)."""
-    given = (target_nash_conv, target_max_gain, seconds)
-    if iterations is None and all(x is None for x in given):
-        return DEFAULT_ITERATIONS
-    return iterations
-
-
 def _threads(threads: object) -> int | None:
     """``threads`` checked (a whole number >= 1, or None for every core)."""
     if threads is None:
@@ -550,48 +551,6 @@ def check_schedule(iterations: int | None, per_decade: int = 25) -> Callable[[in
     if iterations:
         marks.add(iterations)
     return lambda t: t in marks
-
-
-def _check_budgets(
-    method: Method,
-    iterations: int | None,
-    target_nash_conv: float | None,
-    seconds: float | None,
-    target_max_gain: float | None,
-    check_every: int | None,
-    checkpoint: object,
-) -> dict[str, object]:
-    """The run's budgets, checked once here (the CLI does not repeat this): whole
-    numbers for counts (not ``2.5``, not ``"10"``), finite numbers for the rest."""
-    if iterations is not None:
-        iterations = check_int(iterations, "iterations", low=1)
-    if seconds is not None:
-        seconds = check_number(seconds, "seconds", positive=True)
-    if check_every is not None:
-        check_every = check_int(check_every, "check_every", low=1)
-    if target_nash_conv is not None:
-        target_nash_conv = check_number(target_nash_conv, "target_nash_conv", nonnegative=True)
-    if target_max_gain is not None:
-        target_max_gain = check_number(target_max_gain, "target_max_gain", nonnegative=True)
-    if method.one_shot:
-        # budgets bound the steps; an exact method's one step always fits them
-        for name, v in (("check_every", check_every), ("checkpoint", checkpoint)):
-            if v is not None:
-                raise ToypokerError(f"{method.name} finishes in one step: {name} does not apply")
-    elif (
-        iterations is None
-        and target_nash_conv is None
-        and seconds is None
-        and (target_max_gain is None)
-    ):
-        raise ToypokerError("give iterations, target_nash_conv, target_max_gain or seconds")
-    return {
-        "iterations": iterations,
-        "target_nash_conv": target_nash_conv,
-        "target_max_gain": target_max_gain,
-        "seconds": seconds,
-        "check_every": check_every,
-    }
 
 
 __all__ = ["Checks", "Solver", "check_schedule", "default_iterations", "method_seed"]

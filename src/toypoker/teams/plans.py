@@ -81,8 +81,6 @@ class PlanTable:
     """
 
     def __init__(self, game: Game, members: tuple[int, ...]):
-        from scipy.sparse import csr_array
-
         model = per_team(game, TerminalPairs, members)
         self.model = model
         n = (model.n_a, len(model.sigma) - model.n_a + 2)  # sequences, the empty one included
@@ -100,64 +98,93 @@ class PlanTable:
         # the enumerated member's subtrees (one per root infoset): their plans, 0/1
         self.subtrees = _subtrees(trees[a], n[a])
         shape = [len(x) for x, _ in self.subtrees]
-        owner_a = np.full(n[a], -1, dtype=np.int64)
+        owner_a, groups = self._groups(trees[b], n[a], n[b], i, j)
+        blocks = self._blocks(groups, owner_a, var_of, shape, counts[a], n[b])
+        if blocks is None:
+            return
+        self._assemble(blocks, model.n_vars)
+        self.shape = shape
+        self.levels_b = _levels(trees[b])
+        self.plans = counts[a]
+
+    def _groups(
+        self, tree_b: list[tuple[np.ndarray, int]], n_a: int, n_b: int, i: np.ndarray,
+        j: np.ndarray,
+    ) -> tuple[np.ndarray, dict[tuple[int, ...], list]]:  # fmt: skip
+        """The enumerated member's subtree of each of its sequences, and the other
+        member's root subtrees grouped by the enumerated member's subtrees they meet."""
+        owner_a = np.full(n_a, -1, dtype=np.int64)
         for u, (_, seqs) in enumerate(self.subtrees):
             owner_a[seqs] = u
-        owner_b = np.full(n[b], -1, dtype=np.int64)
-        roots_b = _subtrees(trees[b], n[b], plans=False)
+        owner_b = np.full(n_b, -1, dtype=np.int64)
+        roots_b = _subtrees(tree_b, n_b, plans=False)
         for v, (_, seqs) in enumerate(roots_b):
             owner_b[seqs] = v
-        ti, tj = i[model.term_var], j[model.term_var]  # pairs met at a terminal row
+        ti, tj = i[self.model.term_var], j[self.model.term_var]  # pairs met at a terminal row
         groups: dict[tuple[int, ...], list[tuple[list[tuple[np.ndarray, int]], np.ndarray]]] = {}
         for v, part in enumerate(roots_b):  # the other's subtrees, by the subtrees they meet
             met = np.unique(owner_a[ti[(owner_b[tj] == v) & (ti > 0)]])
             groups.setdefault(tuple(int(u) for u in met), []).append(part)
-        for u in range(len(shape)):  # a subtree nobody meets: a group of its own
+        for u in range(len(self.subtrees)):  # a subtree nobody meets: a group of its own
             if not any(u in met for met in groups):
                 groups[(u,)] = []
+        return owner_a, groups
+
+    def _blocks(
+        self, groups: dict[tuple[int, ...], list], owner_a: np.ndarray, var_of: np.ndarray,
+        shape: list[int], plans: int, n_b: int,
+    ) -> list[tuple] | None:  # fmt: skip
+        """Each group's block of ``m`` (its shape as a key, its cells and pairs, each
+        plan's row), sorted by key; None when the work would pass :data:`MAX_WORK`."""
         home = {}  # the group adding each subtree's own terms (pairs (i, 0))
         for met in groups:
             for u in met:
                 home.setdefault(u, met)
-        work = counts[a] * (1 + len(groups))
+        work = plans * (1 + len(groups))
         blocks = []
         grid = np.indices(shape).reshape(len(shape), -1)
         for g, (met, parts) in enumerate(groups.items()):
-            seqs = np.concatenate([q for _, q in parts] + [np.zeros(0, dtype=np.int64)])
-            local = {int(x): k for k, x in enumerate(seqs)}
-            below, roots = [], {}
-            for infos, _ in parts:
-                for acts, p in reversed(infos):  # deepest first
-                    mine = tuple(local[int(x)] for x in acts)
-                    if p == 0:
-                        roots.setdefault(len(acts), []).append(mine)
-                    else:
-                        below.append((mine, local[p]))
+            seqs, below, roots = _group_sequences(parts)
             rows, width = int(np.prod([shape[u] for u in met])), len(seqs) + 1
             work += rows * width
             if work > MAX_WORK:
-                return
+                return None
             # the group's values, one block of m's product: its sequences (columns; the
             # last one the own terms of the subtrees at home here) for the empty plan,
             # then for each plan of each met subtree: summed over a combination later
             cols = np.append(seqs, 0)
-            parts_i = [np.zeros(1, dtype=np.int64)]  # per block row: the a-sequences in it
-            for u in met:
-                parts_i += [np.flatnonzero(x) for x in self.subtrees[u][0]]
-            cell, var = [], []
-            for row_, ii in enumerate(parts_i):
-                v = var_of[ii[:, None] * n[b] + cols[None, :]]
-                last = np.isin(owner_a[ii], [u for u in met if home[u] == met])
-                v[:, -1] = np.where(last | ((ii == 0) & (g == 0)), v[:, -1], -1)
-                c_ = np.broadcast_to(row_ * width + np.arange(width), v.shape)
-                cell.append(c_[v >= 0])
-                var.append(v[v >= 0])
+            at_home = [u for u in met if home[u] == met]
+            cell, var = self._group_cells(g, met, cols, at_home, var_of, owner_a, n_b, width)
             at = np.ravel_multi_index(grid[list(met)], [shape[u] for u in met]) if met else 0
             key = (rows, width, tuple(shape[u] for u in met), tuple(below),
                    tuple(sorted(roots.items())))  # fmt: skip
-            blocks.append((key, np.concatenate(cell), np.concatenate(var),
-                           np.broadcast_to(at, (counts[a],))))  # fmt: skip
+            blocks.append((key, cell, var, np.broadcast_to(at, (plans,))))
         blocks.sort(key=lambda blk: repr(blk[0]))
+        return blocks
+
+    def _group_cells(
+        self, g: int, met: tuple[int, ...], cols: np.ndarray, at_home: list[int],
+        var_of: np.ndarray, owner_a: np.ndarray, n_b: int, width: int,
+    ) -> tuple[np.ndarray, np.ndarray]:  # fmt: skip
+        """A group's entries of ``m``: each one's cell in the group's block and its pair."""
+        parts_i = [np.zeros(1, dtype=np.int64)]  # per block row: the a-sequences in it
+        for u in met:
+            parts_i += [np.flatnonzero(x) for x in self.subtrees[u][0]]
+        cell, var = [], []
+        for row_, ii in enumerate(parts_i):
+            v = var_of[ii[:, None] * n_b + cols[None, :]]
+            last = np.isin(owner_a[ii], at_home)
+            v[:, -1] = np.where(last | ((ii == 0) & (g == 0)), v[:, -1], -1)
+            c_ = np.broadcast_to(row_ * width + np.arange(width), v.shape)
+            cell.append(c_[v >= 0])
+            var.append(v[v >= 0])
+        return np.concatenate(cell), np.concatenate(var)
+
+    def _assemble(self, blocks: list[tuple], n_vars: int) -> None:
+        """Set ``m`` (the groups' blocks stacked, those of one shape together), ``idx``
+        and the classes of equal-shaped groups :meth:`best` induces together."""
+        from scipy.sparse import csr_array
+
         rows_m, cols_m, idx, self.classes = [], [], [], []
         top = row = 0  # the next entry of m's product, and of the groups' worths
         for key, members_ in _runs(blocks):
@@ -177,11 +204,8 @@ class PlanTable:
             row += len(members_) * n_rows
         rows_all, cols_all = np.concatenate(rows_m), np.concatenate(cols_m)
         self.m = csr_array((np.ones(len(rows_all)), (rows_all, cols_all)),
-                           shape=(top, model.n_vars))  # fmt: skip
+                           shape=(top, n_vars))  # fmt: skip
         self.idx = np.stack(idx)
-        self.shape = shape
-        self.levels_b = _levels(trees[b])
-        self.plans = counts[a]
 
     def best(self, c: np.ndarray) -> tuple[np.ndarray, float]:
         """The best joint plan (0/1 over the members' sequences, ``sigma`` order of
@@ -244,6 +268,23 @@ def _subtrees(tree: list[tuple[np.ndarray, int]], n: int, plans: bool = True
         seqs = np.concatenate([acts for acts, _ in mine])
         out.append((_plans(mine, n) if plans else mine, seqs))  # type: ignore[arg-type]
     return out  # type: ignore[return-value]
+
+
+def _group_sequences(parts: list) -> tuple[np.ndarray, list, dict[int, list]]:
+    """A group's sequences of the other member (its root subtrees ``parts``), and its
+    infosets numbered within them: those below a sequence (deepest first, with their
+    parent) and the root ones by action count."""
+    seqs = np.concatenate([q for _, q in parts] + [np.zeros(0, dtype=np.int64)])
+    local = {int(x): k for k, x in enumerate(seqs)}
+    below, roots = [], {}
+    for infos, _ in parts:
+        for acts, p in reversed(infos):  # deepest first
+            mine = tuple(local[int(x)] for x in acts)
+            if p == 0:
+                roots.setdefault(len(acts), []).append(mine)
+            else:
+                below.append((mine, local[p]))
+    return seqs, below, roots
 
 
 def _runs(blocks: list) -> list[tuple[object, list]]:
