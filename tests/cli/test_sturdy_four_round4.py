@@ -58,3 +58,28 @@ def test_a_game_too_large_to_count_is_refused_with_the_deal_tables_estimate():
     refused = rows_refusal(HOLDEM)
     assert refused is not None and "2,334,488,579,280 deals" in refused
     assert message.startswith(refused) and "more than 20,000 boards at one depth" in message
+
+
+def test_detect_refuses_bad_error_rates_before_any_solve(one_line_error, monkeypatch):
+    # N81: `--alpha 1.5` was refused only after both CFR+ solves (12.6 s)
+    def solved(*_a: object, **_k: object) -> None:
+        raise AssertionError("a profile was solved before the options were checked")
+
+    monkeypatch.setattr("toypoker.cli.detect._profile", solved)
+    spec, coll = "kuhn(players=3)", "kuhn(players=3,team=12,strong=true)"
+    line = one_line_error("detect", spec, "--collusion", coll, "--alpha", "1.5")
+    assert line.strip() == "toypoker: error: alpha must be in (0, 0.5), got 1.5"
+    line = one_line_error("detect", spec, "--collusion", coll, "--tremble", "1")
+    assert line.strip() == "toypoker: error: tremble must be in [0, 1), got 1.0"
+
+
+def test_ode_of_a_game_starts_from_its_own_default(cli, tmp_path):
+    # N197: `dynamics ode --game G` without --y0 applied SKP's three numbers to G and
+    # blamed --y0 ("--y0 needs 7 numbers (or one for all), got 3"); now every choice
+    # starts at 1/2.  The third-street game has 7 binary choices (Billingham, Sec. 2).
+    code, out, err = cli("dynamics", "ode", "--game", "kuhn_third_street(rational=true)",
+                         "--t-end", "1", "--outdir", tmp_path)  # fmt: skip
+    assert code == 0, err
+    assert "integrated 7 variables to t = 1" in out
+    header, first = (tmp_path / "trajectory.csv").read_text().splitlines()[:2]
+    assert header.count(",") == 7 and first.split(",")[1:] == ["0.5"] * 7

@@ -28,6 +28,7 @@ from toypoker.collusion.detection import (
     Detection,
     check_same_table,
     check_sprt_size,
+    check_test,
     members_game,
     team_optimal_play,
 )
@@ -170,6 +171,7 @@ def detect(
     per-hand evidence, simulated stopping times and the hands for 95 % power."""
     _check_options(iterations, target_nash_conv, strong_solve, profiles, runs, max_hands, seed,
                    h1_play, h1, team_seconds, scenario, plot)  # fmt: skip
+    check_test(alpha, beta, tremble)  # before any solve
     g0, g1, seats = _games(spec, collusion, scenario, team, h0, h1)
     stored = CollusionProfiles.load(profiles) if profiles is not None else None
     opts = (method, iterations, target_nash_conv, strong_solve)

@@ -98,7 +98,13 @@ def _y0(text: str, n: int) -> list[float]:
 def ode(
     pot: Annotated[float, typer.Option(help="Pot P.")] = 9.0,
     k: Annotated[str, typer.Option(help="Rates k1,k2,k3 (or one value).")] = "1",
-    y0: Annotated[str, typer.Option(help="Initial b_J,c_K,d_Q.")] = "0.25,0.2,0.25",
+    y0: Annotated[
+        str | None,
+        typer.Option(
+            help="Initial b_J,c_K,d_Q (default 0.25,0.2,0.25); with --game one value per "
+            "binary choice, or one for all (default 0.5 each)."
+        ),
+    ] = None,
     t_end: Annotated[float, typer.Option(help="Integration time.")] = 400.0,
     basins_grid: Annotated[int, typer.Option(help="Basin grid size (n x n).")] = 9,
     game: Annotated[
@@ -120,7 +126,7 @@ def ode(
     if game is not None:
         g = load_rows(game)
         gd = GameDynamics(g, k=_rates(k, None)[0])
-        x0 = _y0(y0, len(gd.labels))
+        x0 = _y0("0.5" if y0 is None else y0, len(gd.labels))
         outdir.mkdir(parents=True, exist_ok=True)
         sol = gd.integrate(x0, t_end, t_eval=np.linspace(0, t_end, 2001))
         rows = ["t," + ",".join(gd.labels)]
@@ -135,7 +141,7 @@ def ode(
                 out.print(f"  {lbl}: {v:.6f}")
         return
     dyn = SKPDynamics(P=_pot(pot), k=tuple(_rates(k, 3)))
-    y = _y0(y0, 3)
+    y = _y0("0.25,0.2,0.25" if y0 is None else y0, 3)
     outdir.mkdir(parents=True, exist_ok=True)
     try:  # each file is written whole (atomically): an interrupt keeps those written
         with Bar("dynamics ode", len(ODE_STEPS), fields=("step",)) as bar:

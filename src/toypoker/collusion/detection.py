@@ -292,6 +292,16 @@ class Detection:
         }  # fmt: skip
 
 
+def check_test(alpha: float, beta: float, tremble: float) -> None:
+    """The test's error rates in ``(0, 1/2)`` and the tremble in ``[0, 1)``, or one line
+    (what :func:`detect` checks first, and the CLI before any solve)."""
+    for name, v in (("alpha", alpha), ("beta", beta)):
+        if not 0 < v < 0.5:
+            raise ToypokerError(f"{name} must be in (0, 0.5), got {v}")
+    if not 0 <= tremble < 1:
+        raise ToypokerError(f"tremble must be in [0, 1), got {tremble}")
+
+
 def detect(
     game0: Game,
     profile0: Profile | np.ndarray,
@@ -340,11 +350,7 @@ def detect(
         For games that do not share their public tree and deals, or errors
         outside (0, 1/2).
     """
-    for name, v in (("alpha", alpha), ("beta", beta)):
-        if not 0 < v < 0.5:
-            raise ToypokerError(f"{name} must be in (0, 0.5), got {v}")
-    if not 0 <= tremble < 1:
-        raise ToypokerError(f"tremble must be in [0, 1), got {tremble}")
+    check_test(alpha, beta, tremble)
     if runs < 1 or max_hands < 1:
         raise ToypokerError("need runs >= 1 and max_hands >= 1")
     check_sprt_size(runs, max_hands)
