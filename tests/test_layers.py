@@ -46,6 +46,7 @@ FLOORS: dict[str, int] = {
     "highs": 0,  # HiGHS without its banner
     "locks": 0,  # run locks on checkpoints and output folders
     "formats": 0,  # the format strings of resumable files: one check, one message
+    "kept": 0,  # what resumable work a file holds (no output replaces it)
     "dask_client": 0,  # Dask clients: a LocalCluster deaf to Ctrl-C, a scheduler or one line
     # 1-2 the game
     "definition": 1,

@@ -66,7 +66,12 @@ def test_a_folder_lock_lives_inside_the_folder_it_creates(tmp_path):
     out = tmp_path / "new" / "out"
     with run_lock(out, "sweep folder", folder=True) as lock:
         assert lock == out / LOCK_NAME and out.is_dir()
-    assert os.listdir(out) == []
+    # folders the lock alone made are gone when the run wrote nothing (issue 47, fourth
+    # audit round: a refused run left empty folders); a run's files stay, lock gone
+    assert not (tmp_path / "new").exists()
+    with run_lock(out, "sweep folder", folder=True):
+        (out / "result.json").write_text("{}")
+    assert os.listdir(out) == ["result.json"]
 
 
 def _cli(*args: str, cwd) -> subprocess.CompletedProcess:

@@ -78,6 +78,7 @@ def run_lock(path: str | Path, what: str, folder: bool = False) -> Iterator[Path
         finally:
             _HELD[key] -= 1
         return
+    made = [] if lock.parent.exists() else _missing(lock.parent)  # removed again if empty
     while True:
         try:
             lock.parent.mkdir(parents=True, exist_ok=True)  # as the writer of path would
@@ -110,6 +111,18 @@ def run_lock(path: str | Path, what: str, folder: bool = False) -> Iterator[Path
         with contextlib.suppress(OSError):
             os.unlink(lock)  # while still held: a waiting run then locks a new file
         os.close(fd)
+        for folder in made:  # the folders the lock alone made, if the run wrote nothing
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+
+
+def _missing(folder: Path) -> list[Path]:
+    """``folder`` and its ancestors that do not exist yet, deepest first."""
+    out = []
+    while not folder.exists() and folder != folder.parent:
+        out.append(folder)
+        folder = folder.parent
+    return out
 
 
 __all__ = ["LOCK_NAME", "lock_path", "run_lock"]

@@ -31,6 +31,7 @@ from toypoker.checks import plain, shown
 from toypoker.errors import ProfileError
 from toypoker.game import Game, check_game
 from toypoker.io import atomic_write_text
+from toypoker.kept import refuse_kept_work
 from toypoker.profile_io import (  # noqa: F401 (re-exported: imported from here)
     FORMAT,
     JSON_BATCH,
@@ -345,6 +346,7 @@ class Profile:
         """The JSON text of :meth:`to_json_dict`, written atomically to ``path`` if given."""
         text = json.dumps(self.to_json_dict(), indent=1) + "\n"
         if path is not None:
+            refuse_kept_work(path, "a profile")  # another run's resumable work stays
             atomic_write_text(path, text)
         return text
 
@@ -364,6 +366,7 @@ class Profile:
         ...     f.read_text(encoding="utf-8") == p.to_json()
         True
         """
+        refuse_kept_work(path, "a profile")  # another run's resumable work stays
         write_json(self.game, self.probs, path)
 
     def _json_pieces(self, batch: int = JSON_BATCH, stop: int | None = None) -> Iterator[str]:
@@ -414,6 +417,8 @@ class Profile:
     def to_csv(self, path: str | Path | None = None) -> str:
         """One row per (infoset, action): label, player (1-based), private, history,
         action, action name, probability (exact as ``p/q`` when exact)."""
+        if path is not None:
+            refuse_kept_work(path, "a profile's CSV")
         return profile_csv(self.game, self.probs, path)
 
     def __repr__(self) -> str:

@@ -12,7 +12,7 @@ import pytest
 
 import toypoker.cli.seeds as cli_seeds
 import toypoker.cli.trace as cli_trace
-import toypoker.dynamics.play as play_module
+import toypoker.dynamics.estimators as batch_module
 from toypoker.errors import ToypokerError
 
 K2 = "kuhn(players=2)"
@@ -75,15 +75,15 @@ def test_dynamics_workers_bounded_by_the_cpus(one_line_error, tmp_path, monkeypa
 def test_dynamics_pool_never_larger_than_the_runs(monkeypatch):
     """issue 47, audit case W1: workers=40 for 2 runs started a pool of 40 processes."""
     sizes = []
-    real = play_module.ProcessPoolExecutor
+    real = batch_module.ProcessPoolExecutor
 
     class Recording(real):  # type: ignore[misc, valid-type]
         def __init__(self, max_workers=None, **kw):
             sizes.append(max_workers)
             super().__init__(max_workers=max_workers, **kw)
 
-    monkeypatch.setattr(play_module, "ProcessPoolExecutor", Recording)
-    runs = play_module.sweep(9.0, [0.01], [6], 200, workers=40, seeds=2, record_every=100)
+    monkeypatch.setattr(batch_module, "ProcessPoolExecutor", Recording)
+    runs = batch_module.sweep(9.0, [0.01], [6], 200, workers=40, seeds=2, record_every=100)
     assert len(runs[(6, 0.01)]) == 2
     assert sizes == [2]
 

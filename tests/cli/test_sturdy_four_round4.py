@@ -5,12 +5,16 @@ on the code before."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 import toypoker as tp
+from tests.cli.conftest import toypoker_process
 from toypoker.dynamics.estimators import estimator_studies
 from toypoker.engines.choice import choose_layout, rows_refusal
 from toypoker.errors import SpecError, ToypokerError
+from toypoker.locks import lock_path
 from toypoker.sweeps.run import MAX_JOBS
 
 #: a 52-card, two-hole-card, four-round hold'em: more boards than are counted before
@@ -83,3 +87,81 @@ def test_ode_of_a_game_starts_from_its_own_default(cli, tmp_path):
     assert "integrated 7 variables to t = 1" in out
     header, first = (tmp_path / "trajectory.csv").read_text().splitlines()[:2]
     assert header.count(",") == 7 and first.split(",")[1:] == ["0.5"] * 7
+
+
+def test_table1_does_not_write_into_another_commands_run_store(cli, one_line_error, tmp_path):
+    # N232/N242: `table1 --checkpoint` on an estimators store ran and added its run there;
+    # the estimators' own resume was then refused for a file that was not its own
+    store = tmp_path / "o" / "estimators-runs"
+    code, _, err = cli("dynamics", "estimators", "--L", "6", "--rounds", "20000",
+                       "--out-dir", tmp_path / "o")  # fmt: skip
+    assert code == 0, err
+    before = sorted(p.name for p in store.iterdir())
+    line = one_line_error(
+        "dynamics", "table1", "--L", "6", "--k", "0.01", "--rounds", "20000", "--seeds", "1",
+        "--checkpoint", store, "--out-dir", tmp_path / "t",
+    )  # fmt: skip
+    assert "keeps runs of other options" in line and "is none of these runs" in line, line
+    assert sorted(p.name for p in store.iterdir()) == before
+    assert not (tmp_path / "t").exists()  # the refused run's locked folder is not left
+
+
+def test_solve_checkpoint_on_a_plain_file_does_not_advise_resuming(one_line_error, tmp_path):
+    # N236: a CSV given as --checkpoint was called a checkpoint to --resume
+    plain = tmp_path / "play.csv"
+    plain.write_text("round,b_J\n0,0.25\n")
+    line = one_line_error("solve", "kuhn", "--iterations", "5", "--no-table",
+                          "--checkpoint", plain)  # fmt: skip
+    assert f"{plain} exists and is not a checkpoint" in line and "--resume" not in line, line
+
+
+def test_a_tmecor_save_on_its_mixtures_names_what_they_are(cli, one_line_error, tmp_path):
+    # N223: --save on the brackets' own mixtures file gave a UTF-8 decoding error
+    brackets = tmp_path / "br.json"
+    code, _, err = cli("collusion", "tmecor", "kuhn(players=3)", "--team", "23",
+                       "--save", brackets)  # fmt: skip
+    assert code == 0, err
+    mixtures = tmp_path / "br_mixtures.npz"
+    assert mixtures.is_file()
+    line = one_line_error("collusion", "tmecor", "kuhn(players=3)", "--team", "23",
+                          "--save", mixtures)  # fmt: skip
+    assert "is the mixtures of a collusion tmecor's brackets" in line, line
+    assert "codec" not in line
+
+
+@pytest.mark.parametrize("args,locked,folder", [
+    (("solve", "leduc(players=3)", "--iterations", "100000000", "--no-table", "--result",
+      "r.json"), "r.json", False),
+    (("dynamics", "ode", "--outdir", "d"), "d", True),
+])  # fmt: skip
+def test_two_runs_into_one_output_the_second_refused(args, locked, folder, tmp_path):
+    # N212/N213/N217/N218: two solves into one --result (or -o), two dynamics runs into
+    # one --out-dir, ran at once and the later one replaced (or mixed into) the first's
+    lock = lock_path(tmp_path / locked, folder)
+    first = toypoker_process(*args, cwd=tmp_path, env={"TOYPOKER_PROGRESS_EVERY": "0"})
+    try:
+        deadline = time.monotonic() + 120
+        while not lock.exists():
+            assert first.poll() is None and time.monotonic() < deadline, "no lock taken"
+            time.sleep(0.05)
+        second = toypoker_process(*args, cwd=tmp_path)
+        _, err = second.communicate(timeout=120)
+        assert second.returncode == 2, err
+        assert "is in use by another run (pid" in err.strip().splitlines()[-1], err
+    finally:
+        first.kill()
+        first.communicate()
+
+
+def test_a_profile_written_from_python_does_not_replace_kept_work(tmp_path):
+    # N256: Profile.write_json over a collusion table7 store destroyed it (Result.save and
+    # every CLI output refuse that file); to_json(path) and to_csv(path) likewise
+    g = tp.load_game("kuhn(players=2)")
+    p = tp.Profile.uniform(g)
+    r = tp.solve(g, "cfr+", iterations=5, checkpoint=tmp_path / "ck.npz")
+    assert r.iterations == 5
+    before = (tmp_path / "ck.npz").read_bytes()
+    for write in (p.write_json, p.to_json, p.to_csv):
+        with pytest.raises(ToypokerError, match="is a solver checkpoint"):
+            write(tmp_path / "ck.npz")
+    assert (tmp_path / "ck.npz").read_bytes() == before

@@ -162,8 +162,9 @@ def test_interrupted_table1_resumes_with_the_same_runs(tmp_path):
         np.testing.assert_array_equal(runs[0].freqs, resumed.runs[key][0].freqs)
 
 
-def test_a_saved_run_of_other_arguments_is_not_reused(tmp_path):
-    from toypoker.dynamics.play import PlayResult, sweep
+def test_a_saved_run_of_other_arguments_is_refused_not_replaced(tmp_path):
+    from toypoker.dynamics.estimators import sweep
+    from toypoker.dynamics.play import PlayResult
 
     ck = tmp_path / "runs"
     (a,) = sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck)[(6, 0.01)]
@@ -171,9 +172,12 @@ def test_a_saved_run_of_other_arguments_is_not_reused(tmp_path):
     back = PlayResult.load(f)
     np.testing.assert_array_equal(back.batch_means, a.batch_means)
     assert back.k == a.k and back.L == a.L and back.estimator == a.estimator
-    (b,) = sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck,
-                 estimator="printed")[(6, 0.01)]  # fmt: skip
-    assert b.estimator == "printed"
+    # a run of other options in the folder is refused, not replaced (issue 47, fourth
+    # audit round, N232: table1 --checkpoint wrote into another batch's store)
+    with pytest.raises(ToypokerError, match=r"has estimator corrected, not printed"):
+        sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck,
+              estimator="printed")  # fmt: skip
+    assert PlayResult.load(f).estimator == "corrected"
     f.write_bytes(b"not a zip")
     with pytest.raises(ToypokerError, match="cannot read the play run"):
         sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck)

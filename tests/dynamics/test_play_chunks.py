@@ -13,7 +13,8 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from toypoker.dynamics.play import PlayResult, play, sweep
+from toypoker.dynamics.estimators import sweep
+from toypoker.dynamics.play import PlayResult, play
 
 
 def _same(a: PlayResult, b: PlayResult) -> bool:

@@ -123,6 +123,7 @@ def ode(
     if basins_grid > MAX_BASINS_GRID:
         raise ToypokerError(f"--basins-grid must be at most {MAX_BASINS_GRID}, got {basins_grid}")
     check_folder(outdir, "--out-dir")
+    hold(run_lock(outdir, "output folder", folder=True))  # a second run into it is refused
     if game is not None:
         g = load_rows(game)
         gd = GameDynamics(g, k=_rates(k, None)[0])
@@ -298,6 +299,7 @@ def play_(
     ks = tuple(_rates(k, 3))
     P = _pot(pot)
     check_folder(outdir, "--out-dir")
+    hold(run_lock(outdir, "output folder", folder=True))  # a second run into it is refused
     t0 = time.perf_counter()
     r, stopped = _play_run(P, ks, Ls, x0, rounds, seed, record_every, estimator, clip)
     dt = time.perf_counter() - t0
@@ -426,6 +428,7 @@ def estimators(
     Ls = _memories(L)
     at_least("--rounds", rounds, 1)
     check_folder(outdir, "--out-dir")
+    hold(run_lock(outdir, "output folder", folder=True))  # a second run into it is refused
     runs_dir = checkpoint if checkpoint is not None else outdir / "estimators-runs"
     check_folder(runs_dir, "--checkpoint")
     hold(run_lock(runs_dir, "run folder", folder=True))  # a second run into it is refused
@@ -514,6 +517,7 @@ def table1(
     workers = _table1_workers(workers)
     at_least("--seed", seed, 0)
     check_folder(outdir, "--out-dir")
+    hold(run_lock(outdir, "output folder", folder=True))  # a second run into it is refused
     check_file(csv, "--csv")
     runs_dir = checkpoint if checkpoint is not None else outdir / "table1-runs"
     check_folder(runs_dir, "--checkpoint")

@@ -39,6 +39,7 @@ from pathlib import Path
 import numpy as np
 from numpy.lib.npyio import NpzFile
 
+from toypoker.archive import kept_work
 from toypoker.collusion.store import fingerprint
 from toypoker.collusion.table7 import TeamOptimal
 from toypoker.errors import ToypokerError
@@ -81,6 +82,12 @@ def _read(source: Path | Traversable) -> dict[str, dict[str, object]]:
     try:
         data = json.loads(source.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
+        kept = kept_work(source) if isinstance(source, Path) else None
+        if kept is not None:  # another kind of file: say which, as a wrong --resume hears
+            raise ToypokerError(
+                f"{source} is {kept[0]}, not a brackets file (JSON): give the brackets' own "
+                "file (collusion tmecor --save FILE.json), or another path"
+            ) from None
         raise ToypokerError(f"cannot read TMECor brackets from {source}: {exc}") from None
     if isinstance(data, dict):
         check_format(data.get("format"), BRACKETS_FORMAT, source, "TMECor brackets")

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +13,7 @@ import numpy as np
 import toypoker.dynamics.play as _play  # its ``play`` looked up at each call (tests wrap it)
 from toypoker.dynamics.play import ESTIMATORS, PlayResult, run_differs
 from toypoker.errors import ToypokerError
-from toypoker.interrupts import deferred_interrupts
+from toypoker.interrupts import InterruptFlag, deferred_interrupts, ignore_interrupts_in_worker
 from toypoker.literature.papers import billingham
 
 
@@ -195,3 +197,145 @@ def estimator_limits(b: float, c: float, d: float, estimator: str = "corrected")
         billingham.c3_estimator(N),
     ]
     return np.array([num / den for num, den in pairs])
+
+
+# --------------------------------------------------------------- experiments
+def _worker_start() -> None:
+    """Pool initializer: a worker leaves Ctrl-C to the parent, which stops the sweep, and
+    takes SIGTERM's default (it ends), not the parent's handler it inherits by fork."""
+    ignore_interrupts_in_worker()
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+def _end_pool(pool: ProcessPoolExecutor) -> None:
+    """Stop ``pool`` now: its queued runs cancelled, its workers ended (SIGTERM, then
+    SIGKILL after a second) and waited for, so none outlives the sweep."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for p in procs:
+        p.terminate()
+    for p in procs:
+        p.join(1.0)
+        if p.exitcode is None:  # still alive
+            p.kill()
+            p.join(5.0)
+    pool.shutdown(wait=True)
+
+
+def _run_in_pool(
+    todo: list[int], jobs: list[dict], workers: int, keep: Callable[[int, PlayResult], None],
+    flag: InterruptFlag,
+) -> None:  # fmt: skip
+    """Run ``jobs[i]`` for ``i`` in ``todo`` on a pool of ``workers`` processes, handing
+    each finished run to ``keep(i, run)``; once ``flag`` is set (a Ctrl-C or SIGTERM),
+    the runs finished by then are kept, the others cancelled and their workers ended,
+    and ``KeyboardInterrupt`` is raised.  No more processes than runs are started
+    (``workers=40`` for 2 runs forked 40)."""
+    pool = ProcessPoolExecutor(
+        max_workers=max(1, min(workers, len(todo))), initializer=_worker_start
+    )
+    pending: dict = {}
+    try:
+        pending = {pool.submit(_play.play, **jobs[i]): i for i in todo}
+        while pending:
+            finished, _ = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            for fut in finished:
+                keep(pending.pop(fut), fut.result())
+            if flag.requested:
+                raise KeyboardInterrupt
+    finally:
+        # a second signal waits until the workers are ended and the finished runs kept
+        with deferred_interrupts(keeping="the finished runs"):
+            done = [(f, i) for f, i in pending.items() if f.done() and not f.cancelled()]
+            _end_pool(pool)
+            for fut, i in done:
+                if fut.exception() is None:
+                    keep(i, fut.result())
+
+
+def sweep(
+    P: float,
+    ks: Sequence[float],
+    Ls: Sequence[int],
+    rounds: int,
+    seed: int = 0,
+    workers: int = 2,
+    record_every: int = 10000,
+    progress: Callable[[], None] | None = None,
+    estimator: str = "corrected",
+    clip: bool = False,
+    seeds: int = 1,
+    x0: Sequence[float] | None = None,
+    common_seed: bool = False,
+    checkpoint: str | Path | None = None,
+) -> dict[tuple[int, float], tuple[PlayResult, ...]]:
+    """Repeated play over a (k, L) grid, ``seeds`` independent runs per cell, on a
+    process pool of ``workers``.  With ``checkpoint`` (a folder) every finished run
+    is written there as it ends, and runs already there (same arguments) are not run
+    again: an interrupted sweep resumes where it stopped, with the same results.
+
+    Run ``s`` of cell ``(L_i, k_j)`` has seed ``seed + 1000 i + j + 100000 s``
+    (``seed + 100000 s`` for every cell with ``common_seed``: common random
+    numbers across the rows).  Returns ``{(L, k): (run per seed, ...)}``.
+    """
+    if seeds < 1:
+        raise ToypokerError("need at least one seed")
+    jobs = [
+        dict(
+            P=float(P),
+            k=float(k),
+            L=int(L),
+            rounds=int(rounds),
+            seed=seed + 100000 * s + (0 if common_seed else 1000 * i + j),
+            record_every=record_every,
+            estimator=estimator,
+            clip=clip,
+            x0=x0,
+        )  # fmt: skip
+        for s in range(seeds)
+        for i, L in enumerate(Ls)
+        for j, k in enumerate(ks)
+    ]
+    results: list[PlayResult | None] = [None] * len(jobs)
+    folder = None if checkpoint is None else Path(checkpoint)
+
+    def run_file(a: dict) -> Path:
+        assert folder is not None
+        k, L = a["k"], a["L"]
+        return folder / f"run-L{L}-k{k:g}-seed{a['seed']}.npz"
+
+    def keep(i: int, r: PlayResult) -> None:
+        results[i] = r
+        if folder is not None:
+            r.save(run_file(jobs[i]))
+        if progress:
+            progress()
+
+    if folder is not None:  # finished runs of an interrupted sweep are kept; others refused
+        for i, r in enumerate(_stored_runs(folder, jobs, [run_file(a).name for a in jobs])):
+            if r is not None:
+                results[i] = r
+                if progress:
+                    progress()
+        folder.mkdir(parents=True, exist_ok=True)
+    todo = [i for i in range(len(jobs)) if results[i] is None]
+    # Ctrl-C / SIGTERM stop between chunks of a run here, or at once in the pool (its
+    # runs under way are ended): the finished runs are kept; a second signal stops at once
+    with deferred_interrupts() as flag:
+        if workers <= 1 or len(todo) <= 1:
+
+            def step(_done: int) -> None:
+                if flag.requested:
+                    raise KeyboardInterrupt
+
+            for i in todo:
+                keep(i, _play.play(**jobs[i], progress=step))
+                if flag.requested:
+                    raise KeyboardInterrupt
+        else:
+            _run_in_pool(todo, jobs, workers, keep, flag)
+    runs: dict[tuple[int, float], list[PlayResult]] = {}
+    for a, r in zip(jobs, results, strict=True):
+        assert r is not None
+        runs.setdefault((a["L"], a["k"]), []).append(r)
+    return {key: tuple(v) for key, v in runs.items()}

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import numpy as np
 
-from toypoker.dynamics.play import ESTIMATORS, PlayResult, sweep
+from toypoker.dynamics.estimators import sweep
+from toypoker.dynamics.play import ESTIMATORS, PlayResult
 from toypoker.errors import ToypokerError
 from toypoker.io import atomic_write_text
 from toypoker.literature.papers import billingham
@@ -238,7 +239,7 @@ def table1(
     record_every, progress
         Recording interval of the frequencies; a callback after each finished run.
     checkpoint
-        A folder keeping each finished run (see :func:`~toypoker.dynamics.play.sweep`; a
+        A folder keeping each finished run (see :func:`~toypoker.dynamics.estimators.sweep`; a
         ``.npz`` of format :data:`~toypoker.dynamics.play.PLAY_RUN_FORMAT`): a rerun with
         the same arguments continues an interrupted table.
 

@@ -141,9 +141,14 @@ def refuse_reuse(
     if not Path(checkpoint).is_file():
         return
     what = describe_checkpoint(checkpoint)
+    if not what:  # no checkpoint: nothing to resume, say so rather than advise resuming
+        raise ToypokerError(
+            f"{checkpoint} exists and is not a checkpoint: give another path, or "
+            f"{overwrite_how} to replace it"
+        )
     raise ToypokerError(
-        f"checkpoint {checkpoint} exists{f' ({what})' if what else ''}: give "
-        f"{resume_how}{checkpoint} to continue it, {overwrite_how} to replace it, or another path"
+        f"checkpoint {checkpoint} exists ({what}): give {resume_how}{checkpoint} to continue "
+        f"it, {overwrite_how} to replace it, or another path"
     )
 
 
