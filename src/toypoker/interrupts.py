@@ -106,6 +106,13 @@ def arm_command_line() -> None:
             signal.signal(s, _stop_at_start)
 
 
+def interrupt_seen() -> bool:
+    """Whether a Ctrl-C (or another of :data:`~toypoker.interrupts.STOP_SIGNALS`) was
+    raised outside a deferred block since the command started: an error that follows it
+    may be its debris."""
+    return _SEEN[0]
+
+
 def forget_interrupts() -> None:
     """Start a new command with no interrupt remembered."""
     _SEEN[0] = False

@@ -165,3 +165,52 @@ def test_a_profile_written_from_python_does_not_replace_kept_work(tmp_path):
         with pytest.raises(ToypokerError, match="is a solver checkpoint"):
             write(tmp_path / "ck.npz")
     assert (tmp_path / "ck.npz").read_bytes() == before
+
+
+def test_an_error_left_by_an_interrupt_in_native_code_ends_as_interrupted(capsys):
+    # N103: a SIGTERM while numba compiled lcfr's kernel came out as "RuntimeError: no
+    # compiled object yet for <Library 'backward_regrets'>", a traceback and exit 1
+    from toypoker import cli, interrupts
+
+    class Command:
+        def main(self, **_kw: object) -> None:
+            try:
+                interrupts.interrupt_now(15, None)  # the signal's handler, inside the compile
+            except KeyboardInterrupt:
+                pass  # swallowed by the native code, which fails on its own
+            raise RuntimeError("no compiled object yet for <Library 'backward_regrets'>")
+
+    interrupts.forget_interrupts()
+    try:
+        assert cli._command(Command(), []) == 130
+    finally:
+        interrupts.forget_interrupts()
+    assert capsys.readouterr().err == "toypoker: interrupted\n"
+
+    class Plain:
+        def main(self, **_kw: object) -> None:
+            raise RuntimeError("a bug")
+
+    with pytest.raises(RuntimeError, match="a bug"):  # without an interrupt: shown as a bug
+        cli._command(Plain(), [])
+
+
+def test_equilibria_of_a_game_past_any_enumeration_refused_before_its_build(
+    one_line_error, monkeypatch
+):
+    # N94 (fifth round): `equilibria 'kuhn(cards=1000)'` built the deal table (15.4 GB,
+    # 69 s) before counting its 4,000 infosets (kuhn(cards=N): 4N, Kuhn 1950's tree)
+    def built(*_a: object, **_k: object) -> None:
+        raise AssertionError("the game was built")
+
+    monkeypatch.setattr("toypoker.cli.equilibria.load_rows", built)
+    line = one_line_error("equilibria", "kuhn(cards=1000)")
+    assert "4,000 infosets: too many free choices to enumerate (3^k); at most 9" in line
+
+
+def test_table1_counts_its_runs_before_listing_them(one_line_error, tmp_path):
+    # N98 (fifth round): `dynamics table1 --seeds 1000000000` listed 12 billion runs (7.7 GB)
+    line = one_line_error("dynamics", "table1", "--seeds", "1000000000",
+                          "--outdir", tmp_path / "t")  # fmt: skip
+    assert "12,000,000,000 runs (6 L x 2 k x 1,000,000,000 seeds); at most 100,000" in line
+    assert not (tmp_path / "t").exists()

@@ -316,6 +316,11 @@ def _command(command: Any, args: list[str]) -> int:
                 return 0
             common.one_line(exc.format_message())
             return 2
+        if interrupts.caused_by_interrupt(exc) or interrupts.interrupt_seen():
+            # the interrupt landed inside native code (numba compiling a kernel) and came
+            # out as its error ("no compiled object yet"): the user stopped the command
+            sys.stderr.write("toypoker: interrupted\n")
+            return common.INTERRUPTED
         raise
 
 

@@ -16,7 +16,7 @@ from toypoker.errors import ToypokerError
 from toypoker.games import load_rows
 from toypoker.literature.papers import billingham
 from toypoker.solvers.enumerate import game_equilibria
-from toypoker.solvers.enumerate_method import check_free_choices
+from toypoker.solvers.enumerate_method import check_counted_choices, check_free_choices
 from toypoker.spec import parse_number
 
 
@@ -87,6 +87,7 @@ def equilibria(
     lo = bounded_number(pot_min, "--pot-min") if pot_min is not None else Fraction(0)
     if lo < 0:
         raise ToypokerError(f"--pot-min must be >= 0, got {pot_min}")
+    check_counted_choices(spec)  # before the deals are built
     g = load_rows(spec)
     if (symbolic_pot or at_p_star) and "pot" not in g.numeric_params:
         raise ToypokerError(f"{g.name} has no pot parameter")

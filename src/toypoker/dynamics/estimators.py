@@ -16,6 +16,9 @@ from toypoker.errors import ToypokerError
 from toypoker.interrupts import InterruptFlag, deferred_interrupts, ignore_interrupts_in_worker
 from toypoker.literature.papers import billingham
 
+MAX_RUNS = 100_000
+"""The most runs one batch of repeated play lists (a billion seeds are refused, not listed)."""
+
 
 def _stored_runs(folder: Path, jobs: list[dict], names: list[str]) -> list[PlayResult | None]:
     """The runs of ``jobs`` a run store ``folder`` keeps (``jobs[i]``'s in ``names[i]``;
@@ -280,6 +283,12 @@ def sweep(
     """
     if seeds < 1:
         raise ToypokerError("need at least one seed")
+    n_runs = seeds * len(Ls) * len(ks)
+    if n_runs > MAX_RUNS:  # counted before the runs are listed
+        raise ToypokerError(
+            f"{n_runs:,} runs ({len(Ls)} L x {len(ks)} k x {seeds:,} seeds); at most "
+            f"{MAX_RUNS:,} a batch"
+        )
     jobs = [
         dict(
             P=float(P),

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
+from toypoker.games import count_layout
 from toypoker.solvers.base import OneShotState
 from toypoker.solvers.options import Pot, integer
 
@@ -44,6 +45,19 @@ def check_free_choices(
     if n_free > most:
         raise ToypokerError(f"{n_free} free choices: too many to enumerate (3^k); at most {most}")
     return n_free
+
+
+def check_counted_choices(spec: str, most: int = MAX_FREE) -> None:
+    """Refuse, before building, a game whose counted infosets are so many that it cannot
+    have at most ``most`` free choices (a game restricts few of its infosets): what
+    :func:`check_free_choices` would say after the build, without building the deals
+    (``kuhn(cards=1000)``: 4,000 infosets, a build of gigabytes)."""
+    counted = count_layout(spec)
+    if counted is not None and counted.infosets > 100 * most:
+        raise ToypokerError(
+            f"{counted.infosets:,} infosets: too many free choices to enumerate (3^k); "
+            f"at most {most}"
+        )
 
 
 @dataclass(frozen=True)
