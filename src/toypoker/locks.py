@@ -69,6 +69,8 @@ def run_lock(path: str | Path, what: str, folder: bool = False) -> Iterator[Path
         One line naming the other run's pid when a live run holds the lock, or the
         lock file when it cannot be created.
     """
+    if folder and Path(path).exists() and not Path(path).is_dir():
+        raise ToypokerError(f"{what} {path} is a file, not a folder")
     lock = lock_path(path, folder)
     key = (os.path.realpath(lock), threading.get_ident())  # another thread is refused
     if key in _HELD:  # this process holds it already (a command locks before it builds)

@@ -133,6 +133,10 @@ def test_a_tmecor_save_on_its_mixtures_names_what_they_are(cli, one_line_error, 
     (("solve", "leduc(players=3)", "--iterations", "100000000", "--no-table", "--result",
       "r.json"), "r.json", False),
     (("dynamics", "ode", "--outdir", "d"), "d", True),
+    # the fifth round's N131 and N133: every output file option is locked (check_file)
+    (("export", "rhode_island(ranks=4,suits=4)", "-o", "d.efg"), "d.efg", False),
+    (("dynamics", "table1", "--rounds", "3000000", "--csv", "t.csv", "--outdir", "A"),
+     "t.csv", False),
 ])  # fmt: skip
 def test_two_runs_into_one_output_the_second_refused(args, locked, folder, tmp_path):
     # N212/N213/N217/N218: two solves into one --result (or -o), two dynamics runs into
@@ -214,3 +218,13 @@ def test_table1_counts_its_runs_before_listing_them(one_line_error, tmp_path):
                           "--outdir", tmp_path / "t")  # fmt: skip
     assert "12,000,000,000 runs (6 L x 2 k x 1,000,000,000 seeds); at most 100,000" in line
     assert not (tmp_path / "t").exists()
+
+
+def test_a_folder_lock_on_a_file_says_it_is_a_file(tmp_path):
+    # N158 (fifth round): tp.sweep(out=FILE) said "cannot lock sweep folder kprof.json:
+    # kprof.json/.toypoker.lock: File exists" (no lock file existed)
+    f = tmp_path / "kprof.json"
+    f.write_text("{}")
+    with pytest.raises(ToypokerError, match=r"sweep folder .*kprof.json is a file, not a folder"):
+        tp.sweep("solve", "kuhn", {"iterations": [10]}, out=f)
+    assert f.read_text() == "{}"

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from toypoker.archive import CHECKPOINT, refuse_kept_work
+from toypoker.cli.held import hold
 from toypoker.errors import ToypokerError
 from toypoker.io import in_place, write_target
+from toypoker.locks import run_lock
 
 if TYPE_CHECKING:
     from toypoker.solvers.checkpoint import ScratchCheckpoint
@@ -123,7 +125,8 @@ def _writable(folder: Path, option: str, path: Path) -> None:
 def check_file(path: Path | None, option: str, own: object = None) -> None:
     """An output file: not a folder, in an existing writable folder, not another run's
     work to resume (:func:`toypoker.archive.kept_work`; ``own``: the kind this output
-    is, which it may replace -- ``--checkpoint`` a checkpoint). Checked before work."""
+    is, which it may replace -- ``--checkpoint`` a checkpoint). Checked before work, and
+    locked until the command ends (:func:`toypoker.locks.run_lock`)."""
     if path is None:
         return
     if str(path).endswith(os.sep) or path.is_dir():
@@ -133,6 +136,7 @@ def check_file(path: Path | None, option: str, own: object = None) -> None:
     target = write_target(path)  # a symbolic link's target is what gets written
     _folder_ok(target.parent if str(target.parent) else Path("."), option, path)
     refuse_kept_work(target, f"{option}'s output", CHECKPOINT if option == "--checkpoint" else own)
+    hold(run_lock(target, option))  # a second run writing the same file is refused at once
 
 
 def same_file(a: Path, b: Path) -> bool:

@@ -3,7 +3,6 @@ paths, progress that stays visible when piped, interrupts and resume hints."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
 import json
 import os
@@ -28,6 +27,7 @@ from rich.progress import (
 )
 
 from toypoker.cli.checks import positive
+from toypoker.cli.held import HELD, hold, release_held  # noqa: F401 - re-exported
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.io import atomic_write_text, exact_text
 
@@ -347,23 +347,6 @@ class ResumeHintError(ToypokerError):
     def __init__(self, message: str, command: str):
         super().__init__(f"{message}; resume with: {command}")
         self.message, self.command = message, command
-
-
-# ------------------------------------------------------------ held for a command
-#: what the running command holds until it ends (locks taken before the work): closed
-#: by :func:`toypoker.cli.main` when the command returns or fails
-HELD = contextlib.ExitStack()
-
-
-def hold(manager: contextlib.AbstractContextManager) -> object:
-    """Enter ``manager`` now (a run lock, taken before the game is built: a refusal then
-    comes at once, not after the build) and exit it when the command ends."""
-    return HELD.enter_context(manager)
-
-
-def release_held() -> None:
-    """Exit what the command held (:func:`hold`), last taken first."""
-    HELD.close()
 
 
 # ------------------------------------------------------------ interrupts

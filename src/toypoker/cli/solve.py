@@ -354,9 +354,6 @@ def solve(
     if iterations is None and seconds is None and (not target or seeds > 1):
         iterations = DEFAULT_ITERATIONS
     _claim_checkpoints(checkpoint, resume, overwrite, seeds, seed or 0)
-    for path, what in ((output, "profile"), (result, "result file"), (csv, "CSV file")):
-        if path is not None:  # a second run writing the same file is refused at once
-            hold(run_lock(path, what))
     started, nothing = _resume_lines(resume if seeds == 1 else None, iterations)
     choice = layout_for(spec, method, layout, team=team is not None)
     if scheduler is not None or workers is not None:  # a refusal in one line, said first
