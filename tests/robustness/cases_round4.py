@@ -12,7 +12,7 @@ raising a ToypokerError is the one-line error, exit 2).  Their unit tests:
 
 from __future__ import annotations
 
-from .cases import CP, K2, Case
+from .cases import CP, K2, K3, Case
 from .cases_api import _program
 from .cases_files import FileCase, _release, held
 
@@ -78,6 +78,23 @@ def _command_cases() -> list[Case]:
                  "--out-dir", "t"), E, "both traces wrote one folder", SECTION,
                  files=(("t", held(True)),), match="trace folder t " + _LOCK,
                  after=_release),
+        FileCase("r4-output-file-in-use", ("export", K2, "-o", "k.efg"), E,
+                 "two exports wrote one file", SECTION, files=(("k.efg", held(False)),),
+                 match="-o k.efg " + _LOCK, after=_release),
+        # counts refused before anything is listed or built (the fourth and fifth rounds)
+        Case("r4-sweep-billion-seeds", ("sweep", "solve", "kuhn", "--seeds", "1000000000",
+             "--methods", "es-mccfr", "--scheduler", "serial", "--out-dir", "sw"), E,
+             "13.5 GB, no output", SECTION, match="1,000,000,000 jobs; at most 100,000"),
+        Case("r4-table1-billion-seeds", ("dynamics", "table1", "--seeds", "1000000000",
+             "--outdir", "t"), E, "7.7 GB, no output", SECTION, match="runs .*at most 100,000"),
+        Case("r4-estimators-memory-past-play", ("dynamics", "estimators", "--L", "1000",
+             "--rounds", "100", "--outdir", "e"), E, "every mean printed as 0.0000",
+             SECTION, match="must exceed the longest memory L"),
+        Case("r4-equilibria-past-enumeration", ("equilibria", "kuhn(cards=1000)"), E,
+             "15.4 GB built, then refused", SECTION, match="4,000 infosets: too many"),
+        Case("r4-detect-alpha-first", ("detect", K3, "--collusion",
+             "kuhn(players=3,team=12,strong=true)", "--alpha", "1.5"), E,
+             "refused after both solves", SECTION, match="alpha must be in", max_seconds=30),
     ]  # fmt: skip
 
 
