@@ -104,8 +104,9 @@ def run_lock(path: str | Path, what: str, folder: bool = False) -> Iterator[Path
             break
         os.close(fd)
     try:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+        with contextlib.suppress(OSError):  # the pid is for the message; the lock is held
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
         _HELD[key] = 0
         yield lock
     finally:

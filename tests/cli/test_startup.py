@@ -30,6 +30,7 @@ def test_light_commands_load_no_heavy_stack(argv: list[str]) -> None:
     ran = {"toypoker.cli.games"} if argv[0] != "--help" else set()
     assert {m for m in loaded if m.startswith("toypoker.cli.")} == {
         "toypoker.cli.common",
+        "toypoker.cli.held",
         "toypoker.cli.checks",  # the option checks every command makes (common's own)
         *ran,
     }

@@ -136,7 +136,8 @@ def check_file(path: Path | None, option: str, own: object = None) -> None:
     target = write_target(path)  # a symbolic link's target is what gets written
     _folder_ok(target.parent if str(target.parent) else Path("."), option, path)
     refuse_kept_work(target, f"{option}'s output", CHECKPOINT if option == "--checkpoint" else own)
-    hold(run_lock(target, option))  # a second run writing the same file is refused at once
+    what = "checkpoint" if option == "--checkpoint" else option
+    hold(run_lock(target, what))  # a second run writing the same file is refused at once
 
 
 def same_file(a: Path, b: Path) -> bool:

@@ -20,6 +20,15 @@ MAX_RUNS = 100_000
 """The most runs one batch of repeated play lists (a billion seeds are refused, not listed)."""
 
 
+def _check_runs(n_L: int, n_k: int, seeds: int) -> None:
+    """One line refusing a batch of more than :data:`MAX_RUNS` runs."""
+    if n_L * n_k * seeds > MAX_RUNS:
+        raise ToypokerError(
+            f"{n_L * n_k * seeds:,} runs ({n_L} L x {n_k} k x {seeds:,} seeds); at most "
+            f"{MAX_RUNS:,} a batch"
+        )
+
+
 def _stored_runs(folder: Path, jobs: list[dict], names: list[str]) -> list[PlayResult | None]:
     """The runs of ``jobs`` a run store ``folder`` keeps (``jobs[i]``'s in ``names[i]``;
     ``None`` for those not run yet).
@@ -283,12 +292,7 @@ def sweep(
     """
     if seeds < 1:
         raise ToypokerError("need at least one seed")
-    n_runs = seeds * len(Ls) * len(ks)
-    if n_runs > MAX_RUNS:  # counted before the runs are listed
-        raise ToypokerError(
-            f"{n_runs:,} runs ({len(Ls)} L x {len(ks)} k x {seeds:,} seeds); at most "
-            f"{MAX_RUNS:,} a batch"
-        )
+    _check_runs(len(Ls), len(ks), seeds)  # counted before the runs are listed
     jobs = [
         dict(
             P=float(P),
