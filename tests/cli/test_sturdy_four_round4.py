@@ -80,7 +80,8 @@ def test_detect_refuses_bad_error_rates_before_any_solve(one_line_error, monkeyp
 def test_ode_of_a_game_starts_from_its_own_default(cli, tmp_path):
     # N197: `dynamics ode --game G` without --y0 applied SKP's three numbers to G and
     # blamed --y0 ("--y0 needs 7 numbers (or one for all), got 3"); now every choice
-    # starts at 1/2.  The third-street game has 7 binary choices (Billingham, Sec. 2).
+    # starts at 1/2.  The rational third-street game has 7 free binary choices (the 7
+    # unknowns `toypoker equilibria` solves it in: P3:1:kk ... P2:3:kkbc).
     code, out, err = cli("dynamics", "ode", "--game", "kuhn_third_street(rational=true)",
                          "--t-end", "1", "--outdir", tmp_path)  # fmt: skip
     assert code == 0, err
