@@ -47,6 +47,7 @@ FLOORS: dict[str, int] = {
     "locks": 0,  # run locks on checkpoints and output folders
     "formats": 0,  # the format strings of resumable files: one check, one message
     "kept": 0,  # what resumable work a file holds (no output replaces it)
+    "jit": 0,  # numba kernels compiled with their disk cache under a file lock
     "dask_client": 0,  # Dask clients: a LocalCluster deaf to Ctrl-C, a scheduler or one line
     # 1-2 the game
     "definition": 1,

@@ -29,11 +29,11 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from toypoker.errors import ToypokerError
 from toypoker.formats import FormatError, check_format
 from toypoker.io import atomic_write_bytes, npz_reason
+from toypoker.jit import njit
 from toypoker.literature.papers import billingham
 
 ESTIMATORS = ("corrected", "printed")  # Player 2's c_K estimate: eq. (46) corrected / as printed
@@ -50,13 +50,13 @@ DEALS = np.array(
 )  # fmt: skip
 
 # App. D's estimators (44)-(47), compiled from their one definition
-_b_est = njit(cache=True)(billingham.b_estimator)
-_d_est = njit(cache=True)(billingham.d_estimator)
-_c2_est = njit(cache=True)(billingham.c2_estimator)
-_c3_est = njit(cache=True)(billingham.c3_estimator)
+_b_est = njit()(billingham.b_estimator)
+_d_est = njit()(billingham.d_estimator)
+_c2_est = njit()(billingham.c2_estimator)
+_c3_est = njit()(billingham.c3_estimator)
 
 
-@njit(cache=True)
+@njit
 def _ratio(num, den, prev, clip):
     """``num/den`` (the previous estimate while ``den`` is 0), clipped to [0, 1] if asked."""
     if den <= 0:
@@ -67,7 +67,7 @@ def _ratio(num, den, prev, clip):
     return x
 
 
-@njit(cache=True)
+@njit
 def _estimates(cp, est, corrected, clip):
     """(b1, b2, c2, d3, c3) from each player's counts ``cp[p][i, j] = N^p_{i,j}``, into ``est``.
 
@@ -84,7 +84,7 @@ def _estimates(cp, est, corrected, clip):
     est[4] = _ratio(num, den, est[4], clip)
 
 
-@njit(cache=True)
+@njit
 def _simulate(P, k, L, n_rounds, stop, rng, record_every, adapt, n_batches, corrected, clip,
               now, ring, cp, est, freqs, ests, stacks, batch, est_sum, est_sq, pos):  # fmt: skip
     # Kept whole: one compiled loop (numba); splitting it costs a call and the unboxing

@@ -22,11 +22,11 @@ equal those of the earlier full-scan kernel bit for bit
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from toypoker.blocks import deal_blocks
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
+from toypoker.jit import njit
 
 GAME_ARRAYS = (
     "start",
@@ -103,7 +103,7 @@ class Blocks:
         self.arrays = tuple(getattr(self, f) for f in GAME_ARRAYS)
 
 
-@njit(cache=True)
+@njit
 def _sample_deal(cumw, rng):
     u = rng.random() * cumw[-1]
     lo, hi = 0, len(cumw) - 1
@@ -116,7 +116,7 @@ def _sample_deal(cumw, rng):
     return lo
 
 
-@njit(cache=True)
+@njit
 def _regret_match(regrets, sigma, offset, nact, info):
     off, k = offset[info], nact[info]
     total = 0.0
@@ -130,7 +130,7 @@ def _regret_match(regrets, sigma, offset, nact, info):
             sigma[off + a] = 1.0 / k
 
 
-@njit(cache=True)
+@njit
 def es_traverse(p, regrets, average, sigma, floor, weight, g, scratch, rng):
     """One external-sampling traversal for player ``p`` (in place).
 
@@ -219,7 +219,7 @@ def es_traverse(p, regrets, average, sigma, floor, weight, g, scratch, rng):
                     average[off + x] += weight * sigma[off + x]
 
 
-@njit(cache=True)
+@njit
 def os_traverse(p, regrets, average, sigma, floor, weight, eps, n_players, g, scratch, rng):
     """One outcome-sampling traversal for player ``p`` (in place)."""
     start, rec, child, term_u, offset, nact, fixed, inf_fixed, cumw, sigma_player = g
@@ -289,7 +289,7 @@ def os_traverse(p, regrets, average, sigma, floor, weight, eps, n_players, g, sc
             _regret_match(regrets, sigma, offset, nact, info)
 
 
-@njit(cache=True)
+@njit
 def _discount_player(regrets, p, sigma_player, fixed, t, alpha, beta):
     ta = float(t) ** alpha
     tb = float(t) ** beta
@@ -301,7 +301,7 @@ def _discount_player(regrets, p, sigma_player, fixed, t, alpha, beta):
                 regrets[e] *= tb / (tb + 1.0)
 
 
-@njit(cache=True)
+@njit
 def run_many(
     kind,
     n_iter,

@@ -15,14 +15,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from toypoker.engines.rows.arrays import GameArrays, GameKernel
 from toypoker.engines.rows.passes import forward_cf
 from toypoker.game import Game
+from toypoker.jit import njit
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _best_response(
     player, sigma, with_values, depth_node_start, node_row_start, node_parent_row_start,
     node_edge_actor, node_term_start, node_flags, parent, es, term_u, root_w, sigma_free,
@@ -152,7 +152,7 @@ def _best_response(
     out[1] = val
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def _game_order():
     """``ties`` of the first maximum in the game's action order (NashConv's rule)."""
     return (np.zeros((0, 0), dtype=np.int64), 0.0)
@@ -162,7 +162,7 @@ def _game_order():
 GAME_ORDER = (np.zeros((0, 0), dtype=np.int64), 0.0)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def first_best(q, row, tie_rtol):
     """The first flat action of ``row`` (``-1`` padded) whose ``q`` is within ``tie_rtol``
     times the row's largest absolute ``q`` of the best (``values.first_best``; the row
@@ -259,7 +259,7 @@ def _packed(k: GameKernel) -> tuple[np.ndarray, np.ndarray]:
     return k._br_packed
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _unpack(ix, fx, scratch):
     """The arrays of :func:`_best_response` as views into ``ix``, ``fx`` and ``scratch``."""
     n, r, n_a, n_t, n_root = ix[0], ix[2], ix[3], ix[4], ix[5]
@@ -275,7 +275,7 @@ def _unpack(ix, fx, scratch):
     )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _best_response_packed(player, sigma, with_values, ix, fx, scratch, ties, choice, out):
     (
         depth_node_start, node_row_start, node_parent_row_start, node_edge_actor,
@@ -324,7 +324,7 @@ def best_response(
     return float(out[0]), float(out[1]), k.choice.copy()
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _all_players(sigma, with_values, ix, fx, scratch, ties, choice, out):
     """``out[p] = (br_value, value)`` for every player (values if ``with_values``)."""
     (
@@ -341,13 +341,13 @@ def _all_players(sigma, with_values, ix, fx, scratch, ties, choice, out):
         )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _evaluate(sigma, ix, fx, scratch, choice, out):
     """``out[p] = (br_value, value)`` for every player: one compiled call."""
     _all_players(sigma, True, ix, fx, scratch, _game_order(), choice, out)
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _nash_conv(sigma, ix, fx, scratch, choice, out):
     """NashConv ``sum_p max(br_value_p - value_p, 0)`` (``values.nash_conv``): one call.
 
@@ -390,7 +390,7 @@ def evaluate(game_kernel: GameKernel, sigma: np.ndarray) -> KernelEvaluation:
     return KernelEvaluation(val, br, gains, float(sum(gains)))
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _responses(sigma, ix, fx, scratch, ties, choice, out):
     """:func:`_evaluate` with the tie rule ``ties`` (see :func:`_best_response`)."""
     _all_players(sigma, True, ix, fx, scratch, ties, choice, out)

@@ -41,11 +41,11 @@ stays the readable reference; ``tests/engines/rows`` shows the iterates agree to
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from toypoker.engines.rows.arrays import GameArrays, GameKernel
 from toypoker.engines.rows.passes import backward_regrets, forward_cf, own_reach
 from toypoker.game import Game
+from toypoker.jit import njit
 
 REGRET_TOLERANCE = 1e-13
 """Regrets (and predicted regrets) at most this times :func:`payoff_scale` times the
@@ -79,7 +79,7 @@ def regret_tolerance(scale: float, t: int) -> float:
     return REGRET_TOLERANCE * float(scale) * max(int(t), 1)
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _accumulate_average(
     player, sigma, strategy_sum, weight, infoset_player, infoset_free, infoset_offset,
     infoset_parent_seq, sigma_infoset, own,
@@ -94,7 +94,7 @@ def _accumulate_average(
             strategy_sum[s] += wr * sigma[s]
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def update_regrets_and_match(
     player, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
     predict_discount, predict_neg_discount, tol, infoset_player, infoset_free, infoset_offset,
@@ -117,7 +117,7 @@ def update_regrets_and_match(
             )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def update_infoset(
     lo, hi, sigma, regrets, inst, pos_discount, neg_discount, floor, predictive,
     predict_discount, predict_neg_discount, tol, average, wr, sigma_free, accumulate,
@@ -154,7 +154,7 @@ def update_infoset(
             sigma[s] = u
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _player_update(
     player, sigma, regrets, strategy_sum, weight, pos_discount, neg_discount, floor,
     predictive, predict_discount, predict_neg_discount, tol, depth_node_start, node_row_start,
@@ -184,7 +184,7 @@ def _player_update(
     return value
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _iteration(
     n_players, alternating, sigma, regrets, strategy_sum, weight, pos_discount, neg_discount,
     floor, predictive, predict_discount, predict_neg_discount, tol, depth_node_start,
@@ -405,7 +405,7 @@ class CFRKernel(GameKernel):
         return own
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def normalise_average(average, sigma, offset, fixed, fixed_values, out):
     """``out``: ``average`` normalised per infoset (its flat actions
     ``offset[i]..offset[i + 1] - 1``, summed left to right from 0 as

@@ -16,10 +16,10 @@ Node arrays (see :class:`~.arrays.GameArrays`): ``depth_node_start``,
 
 from __future__ import annotations
 
-from numba import njit
+from toypoker.jit import njit
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def forward_cf(
     player, sigma, depth_node_start, node_row_start, node_parent_row_start, node_edge_actor,
     parent, es, root_w, cf,
@@ -51,7 +51,7 @@ def forward_cf(
                 cf[r] = cf[off + r] * sigma[es[r]]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def init_values(player, n0, n1, node_row_start, node_term_start, term_u, v):
     """``v`` on the rows of nodes ``n0:n1``: terminal payoffs of ``player``, 0 elsewhere."""
     for c in range(n0, n1):
@@ -66,7 +66,7 @@ def init_values(player, n0, n1, node_row_start, node_term_start, term_u, v):
                 v[r] = 0.0
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def backward_regrets(
     player, sigma, depth_node_start, node_row_start, node_parent_row_start, node_edge_actor,
     node_term_start, parent, es, term_u, sigma_player, sigma_free, cf, v, inst,
@@ -122,7 +122,7 @@ def backward_regrets(
     return total
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def own_reach(player, sigma, infoset_player, infoset_parent_seq, sigma_infoset, own):
     """Own reach of each of ``player``'s infosets, into ``own`` (others untouched).
 

@@ -46,7 +46,6 @@ from fractions import Fraction
 
 import numba
 import numpy as np
-from numba import njit
 
 from toypoker.engines.rows.cfr import payoff_scale
 from toypoker.engines.vectors.layout import VectorGame
@@ -69,12 +68,13 @@ from toypoker.engines.vectors.terminals import (  # fmt: skip
     sweep_arrays,
 )
 from toypoker.engines.vectors.values import plan_for
+from toypoker.jit import njit
 from toypoker.threads import use_kernel_threads
 
 _PARALLEL = threading.Lock()  # held while a kernel runs on numba's threads
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def _reach_player(p, sigma, tree, parts, reach, parallel):
     """``reach[p, t, h]``: ``p``'s own probability of reaching ``t`` holding ``h`` (zero
     where ``h`` meets ``t``'s board): the top, then the subtrees (threads if
@@ -87,7 +87,7 @@ def _reach_player(p, sigma, tree, parts, reach, parallel):
         sub_reach(s, p, sigma, tree, parts, reach[p])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def _values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes, parallel):
     """Steps 2-3 for ``p``: terminal values, backward pass and instantaneous regrets,
     the subtrees (threads if ``parallel``) then the top; returns the root value."""
@@ -100,7 +100,7 @@ def _values(p, sigma, reach, tree, terms, parts, cfv, inst, sizes, parallel):
     return _root_value(cfv)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def _root_value(cfv):
     """The root's values summed over hands: the player's expected payoff."""
     value = 0.0
@@ -109,7 +109,7 @@ def _root_value(cfv):
     return value
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def _step(reach_of, values_of, update_of, a, parallel):
     """:func:`~.subtrees.sub_step` on every subtree (threads if ``parallel``): one
     parallel region; ``a`` holds ``sub_step``'s arguments after the three players."""
@@ -120,7 +120,7 @@ def _step(reach_of, values_of, update_of, a, parallel):
         sub_step(s, reach_of, values_of, update_of, *a)
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _iteration(alternating, kept, sigma, regrets, average, weight, rule, tree, terms, parts,
                infos, reach, cfv, inst, sizes, values, parallel):  # fmt: skip
     """One iteration, every player: alternating (each sees the strategies updated
@@ -156,7 +156,7 @@ def _iteration(alternating, kept, sigma, regrets, average, weight, rule, tree, t
         sub_step(np.int64(0), np.int64(-2), np.int64(-1), np.int64(-1), *a)
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _evaluate(sigma, sigma_fixed, tree, terms, parts, reach, cfv, inst, sizes, ties, choice,
               values, best, parallel):  # fmt: skip
     """Each player's expected value (``values``) and best-response value (``best``)
@@ -179,7 +179,7 @@ def _evaluate(sigma, sigma_fixed, tree, terms, parts, reach, cfv, inst, sizes, t
         best[p] = _root_value(cfv)
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _expected(sigma, tree, terms, parts, reach, cfv, inst, sizes, values, parallel):
     """Each player's expected value against ``sigma`` (``values``): :func:`_evaluate`
     without the best-response passes."""
@@ -190,7 +190,7 @@ def _expected(sigma, tree, terms, parts, reach, cfv, inst, sizes, values, parall
                             parallel)  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _own_reach(p, sigma, tree, parts, reach, parallel):
     """:func:`_reach_player` as a call of its own."""
     _reach_player(p, sigma, tree, parts, reach, parallel)

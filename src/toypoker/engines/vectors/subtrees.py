@@ -33,12 +33,13 @@ scratch vectors.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from toypoker.engines.rows.best_response import first_best
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.engines.vectors.terminals import terminals
 from toypoker.engines.vectors.update import rule_scalars, update_infoset
+from toypoker.jit import njit
 
 # the cut: the shallowest depth with at least this many nodes (enough to balance)
 MIN_SUBTREES = 64
@@ -139,7 +140,7 @@ def threaded(parts: tuple, threads: int) -> tuple:
     return (*parts[:3], binned, parts[4], parts[5], bounds)
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def reach_seg(player, sigma, order, lo, hi, parent, edge_player, edge_sigma, chance_child,
               node_board, compat, reach):  # fmt: skip
     """``reach[t, h]``, ``player``'s own probability of reaching ``t`` holding ``h``
@@ -166,7 +167,7 @@ def reach_seg(player, sigma, order, lo, hi, parent, edge_player, edge_sigma, cha
                 reach[t, h] = reach[q, h]
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def backward_seg(player, sigma, order, lo, hi, edge_player, edge_sigma, child_lo, child_hi, cfv,
                  inst):  # fmt: skip
     """Values up ``order[lo:hi]`` in place, deepest first: a node's ``cfv`` is the sum
@@ -201,7 +202,7 @@ def backward_seg(player, sigma, order, lo, hi, edge_player, edge_sigma, child_lo
                         inst[e] += cfv[c, h] - cfv[q, h]
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def best_seg(player, sigma, sigma_fixed, order, lo, hi, edge_player, edge_sigma, child_lo,
              child_hi, cfv, total, ties, choice):  # fmt: skip
     """``player``'s best-response values up ``order[lo:hi]`` in place (terminal values
@@ -261,7 +262,7 @@ def best_seg(player, sigma, sigma_fixed, order, lo, hi, edge_player, edge_sigma,
                         choice[a] = 1 if a == best else 0
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def sub_reach(s, player, sigma, tree, parts, reach):
     """Forward reach of ``player`` on segment ``s`` (0: the top, ``s + 1``: subtree
     ``s``)."""
@@ -270,7 +271,7 @@ def sub_reach(s, player, sigma, tree, parts, reach):
               tree[4], tree[5], reach)  # fmt: skip
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def _terminals(player, lo, hi, reach, terms, cfv, sizes):
     """:func:`~toypoker.engines.vectors.terminals.terminals` ``lo..hi - 1`` with scratch vectors of
     its own (``sizes``: the two scratch sizes, the hand count), whatever thread runs it."""
@@ -285,7 +286,7 @@ def _terminals(player, lo, hi, reach, terms, cfv, sizes):
     )  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def sub_values(s, player, sigma, reach, tree, terms, parts, cfv, inst, sizes):
     """Terminal values and the backward pass (with the instantaneous regrets) of
     ``player`` on segment ``s`` (0: the top, ``s + 1``: subtree ``s``)."""
@@ -295,7 +296,7 @@ def sub_values(s, player, sigma, reach, tree, terms, parts, cfv, inst, sizes):
                  cfv, inst)  # fmt: skip
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def sub_best(s, player, sigma, sigma_fixed, tree, parts, cfv, total, ties, choice):
     """The best-response pass of ``player`` on segment ``s`` (:func:`best_seg`'s ``ties``
     and ``choice``), after :func:`sub_values` of the same player on the same reach: the
@@ -306,7 +307,7 @@ def sub_best(s, player, sigma, sigma_fixed, tree, parts, cfv, total, ties, choic
              tree[7], cfv, total, ties, choice)  # fmt: skip
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def _first_of(iorder, infoset_player, lo, hi, player):
     """The first ``j`` in ``lo..hi`` with ``infoset_player[iorder[j]] >= player``
     (``hi`` if none): a binary search, the players ascending there."""
@@ -319,7 +320,7 @@ def _first_of(iorder, infoset_player, lo, hi, player):
     return lo
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def sub_update(s, player, sigma, regrets, average, inst, weight, reach, rule, infos, parts):
     """Segment ``s``'s infosets: the average accumulation (``weight`` times the owner's
     reach at the infoset times ``sigma``, free flat actions) and the regret update of
@@ -351,7 +352,7 @@ def sub_update(s, player, sigma, regrets, average, inst, weight, reach, rule, in
                     average[a] += wr * sigma[a]
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def sub_step(s, reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule,
              tree, terms, parts, infos, reach, cfv, sizes):  # fmt: skip
     """One segment's share of an iteration, in order: the forward reach of player
@@ -372,7 +373,7 @@ def sub_step(s, reach_of, values_of, update_of, sigma, regrets, average, inst, w
                    parts)  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
+@njit(parallel=True)
 def par_reach(player, sigma, tree, parts, reach):
     """:func:`sub_reach` on every subtree, on numba's threads (a bin a thread)."""
     binned, bounds = parts[3], parts[6]
@@ -381,7 +382,7 @@ def par_reach(player, sigma, tree, parts, reach):
             sub_reach(binned[j] + 1, player, sigma, tree, parts, reach)
 
 
-@njit(cache=True, parallel=True)
+@njit(parallel=True)
 def par_values(player, sigma, reach, tree, terms, parts, cfv, inst, sizes):
     """:func:`sub_values` on every subtree, on numba's threads (a bin a thread)."""
     binned, bounds = parts[3], parts[6]
@@ -391,7 +392,7 @@ def par_values(player, sigma, reach, tree, terms, parts, cfv, inst, sizes):
                        sizes)  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
+@njit(parallel=True)
 def par_best(player, sigma, sigma_fixed, tree, parts, cfv, total, ties, choice):
     """:func:`sub_best` on every subtree, on numba's threads (a bin a thread)."""
     binned, bounds = parts[3], parts[6]
@@ -401,7 +402,7 @@ def par_best(player, sigma, sigma_fixed, tree, parts, cfv, total, ties, choice):
                      choice)  # fmt: skip
 
 
-@njit(cache=True, parallel=True)
+@njit(parallel=True)
 def par_step(reach_of, values_of, update_of, sigma, regrets, average, inst, weight, rule, tree,
              terms, parts, infos, reach, cfv, sizes):  # fmt: skip
     """:func:`sub_step` on every subtree, on numba's threads (a bin a thread)."""

@@ -21,13 +21,13 @@ The numpy reference is :mod:`toypoker.engines.vectors.values`.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.engines.vectors.terminal_values import plan_for, pot_shares, share_fraction
+from toypoker.jit import njit
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _compatible(r, wt, sub_id, sub_sign, n_sub, m, out):
     """``out[h]``: the mass of ``r`` on hands disjoint from ``h`` (inclusion-exclusion
     over the card subsets of ``h``; ``m`` a scratch vector of ``n_sub``).  Hands of two
@@ -45,7 +45,7 @@ def _compatible(r, wt, sub_id, sub_sign, n_sub, m, out):
         out[h] = x
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def _one_card_sums(w, wt, hand, cs):
     """One card a hand: ``cs[j]`` the mass of ``w`` (``wt`` copies of each hand) on the
     first ``j`` hands of the showdown board's strength order ``hand`` (its first
@@ -56,7 +56,7 @@ def _one_card_sums(w, wt, hand, cs):
         cs[j + 1] = cs[j] + wt[x] * w[x]
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _below_level(w, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sign, cs, below,
                  level):  # fmt: skip
     """The mass of ``w`` on hands disjoint from ``h`` weaker than / level with ``h`` on
@@ -93,7 +93,7 @@ def _below_level(w, wt, slot, sw_hand, sw_level, sw_start, sw_lo, sw_hi, sub_sig
         level[h] = eq
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _pair_sweep(r, plan, acc, mass, below, upto, showdown):
     """Two cards a hand: ``mass[h]``, the mass of ``r`` on hands disjoint from ``h``
     (the total less the sums on ``h``'s two cards plus ``h`` itself, the one hand
@@ -137,7 +137,7 @@ def _pair_sweep(r, plan, acc, mass, below, upto, showdown):
         mass[h] = run - acc[plan[i, 1]] - acc[plan[i, 2]] + r[h]
 
 
-@njit(cache=True, nogil=True, fastmath={"reassoc", "contract", "nsz"})
+@njit(nogil=True, fastmath={"reassoc", "contract", "nsz"})
 def _dense_terminal(player, reach_t, wt, w, dense_s, g, pot, paid, n_live, me_live, pair, mass,
                     tmp):  # fmt: skip
     """Three players on rank pairs, one terminal: with ``P[i1 R + i2]`` the two others'
@@ -175,7 +175,7 @@ def _dense_terminal(player, reach_t, wt, w, dense_s, g, pot, paid, n_live, me_li
         tmp[h] = pot * acc - paid * mass[h]
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def _zero(reach, o, t):
     """Whether ``reach[o, t]`` is zero on every hand."""
     for h in range(reach.shape[2]):
@@ -184,7 +184,7 @@ def _zero(reach, o, t):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def _one_card_terminals(player, lo, hi, reach, term_node, term_slot, term_board, term_live,
                         term_committed, term_weight, compat, one_card, cfv):  # fmt: skip
     """:func:`terminals` ``lo..hi - 1`` for two players with one card a hand (Rhode
@@ -246,7 +246,7 @@ def one_card_arrays(sweep: tuple, n_players: int) -> np.ndarray:
     return np.ascontiguousarray(out, dtype=np.int32)
 
 
-@njit(cache=True, nogil=True)
+@njit(nogil=True)
 def terminals(
     player, lo, hi, reach, term_node, term_slot, term_board, term_live, term_committed, term_weight,
     compat, sub_id, sub_sign, n_sub, sw_hand, sw_level, sw_start, sw_lo, sw_hi, hand_pair,

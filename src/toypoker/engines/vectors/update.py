@@ -14,10 +14,10 @@ infosets:
 
 from __future__ import annotations
 
-from numba import njit
+from toypoker.jit import njit
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def rule_scalars(rule):
     """``rule`` (the float64 vector of :meth:`~.kernel.VectorKernel.rule`) as the
     scalars :func:`update_infoset` takes: (pos_discount, neg_discount, floor,
@@ -25,7 +25,7 @@ def rule_scalars(rule):
     return (rule[0], rule[1], rule[2] != 0.0, rule[3] != 0.0, rule[4], rule[5], rule[6])
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(nogil=True, inline="always")
 def update_infoset(lo, hi, sigma, regrets, inst, row, rs, average, wr, sigma_free):
     """The regret update and regret matching of the flat actions ``lo..hi - 1`` (one
     free infoset) and, first, ``average[s] += wr * sigma[s]`` where ``sigma_free[s]``
