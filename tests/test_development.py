@@ -78,18 +78,10 @@ def test_each_method_is_one_module_of_the_solvers(name: str) -> None:
     assert m.options.__module__ in (module, "toypoker.solvers.cfr")  # its own options
 
 
-#: what may still ask, outside src/toypoker/engines/, which layout a game is on: the
-#: game's own identity (where it lives) and the front ends that print the choice.
-#: Issue 46's target is none; remove a line when its place asks the engine instead.
-KNOWN = {
-    "identity.py": 3,  # Identity.layout itself, with_vector, the repr
-    "game.py": 2,  # Game.at builds a vector game again by its spec
-}
-
 QUESTION = re.compile(r'layout ?[!=]= ?"|vector_of\(|"_vector"|\._vector\b|"_rows"')
 
 
-def test_no_new_layout_question_outside_the_engines() -> None:
+def test_no_layout_question_outside_the_engines() -> None:
     found: dict[str, int] = {}
     for path in sorted(SRC.rglob("*.py")):
         rel = path.relative_to(SRC).as_posix()
@@ -98,4 +90,4 @@ def test_no_new_layout_question_outside_the_engines() -> None:
         n = sum(1 for line in path.read_text().splitlines() if QUESTION.search(line))
         if n:
             found[rel] = n
-    assert found == KNOWN
+    assert found == {}

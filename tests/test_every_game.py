@@ -142,13 +142,22 @@ def test_every_game_or_one_line(module: str, name: str, where: str) -> None:
     # anything else (AttributeError, TypeError, ...) fails the test
 
 
-def test_a_computation_on_the_deal_table_of_a_game_without_one_names_the_way() -> None:
-    # the row evaluation itself, as the issue tried it
+def test_a_computation_on_the_deal_table_of_a_game_without_one_builds_it_or_says_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # the row evaluation itself, as the issue tried it: the deal table is built once
+    # from the spec where it fits, refused in one line where it does not
     from toypoker.engines.rows.values import evaluate
 
     g = tp.load_game("kuhn(players=3,cards=13)")
     assert g.layout == "vector"
-    with pytest.raises(ToypokerError, match=r"layout='rows'"):
-        evaluate(g, tp.Profile.uniform(g))
-    ev = tp.evaluate(g, tp.Profile.uniform(g))  # the flat API asks the engine
+    uniform = tp.Profile.uniform(g)
+    ev = tp.evaluate(g, uniform)  # the flat API asks the engine
     assert np.isfinite(float(ev.nash_conv))
+    on_rows = evaluate(g, uniform)
+    assert float(on_rows.nash_conv) == pytest.approx(float(ev.nash_conv), abs=1e-12)
+    fresh = tp.load_game("kuhn(players=3,cards=13)")
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", "100000")
+    with pytest.raises(ToypokerError, match="deal table") as info:
+        evaluate(fresh, tp.Profile.uniform(fresh))
+    assert "\n" not in str(info.value)

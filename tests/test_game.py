@@ -6,7 +6,7 @@ from fractions import Fraction as F
 import numpy as np
 import pytest
 
-from toypoker import Game
+from toypoker import Game, deal_table
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.games import canonical_spec, load_rows
 from toypoker.spec import parse_spec
@@ -46,12 +46,13 @@ def test_at_equals_load_game(spec, values, target, monkeypatch):
     g = load_rows(spec)
     want = load_rows(target)
     calls = []
-    init = Game.__init__
-    monkeypatch.setattr(
-        Game, "__init__", lambda self, *a, **k: calls.append(1) or init(self, *a, **k)
-    )
+    for name in ("compile_game", "compile_nodes", "decision_infosets", "compile_terminals"):
+        real = getattr(deal_table, name)
+        monkeypatch.setattr(
+            deal_table, name, lambda *a, real=real, **k: calls.append(1) or real(*a, **k)
+        )
     h = g.at(**values)
-    assert calls == []  # no recompilation
+    assert calls == []  # no recompilation: the game's one constructor, the table shared
     _same_payoffs(h, want)
     # everything but the payoffs is shared with the original
     assert h.row_deal is g.row_deal and h.infosets is g.infosets and h.obs is g.obs

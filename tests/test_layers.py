@@ -57,6 +57,7 @@ FLOORS: dict[str, int] = {
     "blocks": 2,  # rows grouped by deal (beside game)
     "infosets": 2,  # a compiled game's infosets and their flat tables (beside game)
     "sequence_form": 2,  # sequences and their constraints, for the LP and the team wing
+    "deal_table": 2,  # the rows engine's data, compiled beside the game's public tree
     # 3 the catalogue and its builders (and the collusion transform of a definition)
     "games": 3,
     # 4 what is computed on one compiled game

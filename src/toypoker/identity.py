@@ -1,49 +1,48 @@
-"""A game's identity: the layout it lives on and how it is built again.
+"""A game's identity: the engine it is built on and how it is built again.
 
-:class:`Identity` is what :class:`~toypoker.game.Game` adds to its compiled arrays so
-that one public type serves both layouts (``game.layout``: the deal table, or hand
-vectors read through :mod:`toypoker.engines.vectors`) and so that a game pickles, copies and
-compares as its spec (games are pure functions of their spec: a Dask worker or a child
-process builds one again from the builder recorded by :func:`toypoker.load_game`).
+:class:`Identity` is what :class:`~toypoker.game.Game` adds to its public tree so that
+one public type serves every engine (``game.engine``: the deal table, or hand vectors,
+:mod:`toypoker.engines`; ``game.layout`` names it) and so that a game pickles, copies
+and compares as its spec (games are pure functions of their spec: a Dask worker or a
+child process builds one again from the builder recorded by :func:`toypoker.load_game`).
+
+The engines sit above the game: a game holds its engine's data and name, and the
+engine itself (:func:`toypoker.engines.registry.engine_on`) is made on first use, its
+module imported by name then.
 Game floor: imports only the ground.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping
-from typing import Self
+from typing import Any, Self
 
 from toypoker.errors import ToypokerError
 from toypoker.spec import format_spec
 
 
 class Identity:
-    """The layout and identity of a compiled game (mixed into :class:`~toypoker.game.Game`)."""
+    """The engine and identity of a game (mixed into :class:`~toypoker.game.Game`)."""
 
     spec: str
     name: str
     params: Mapping[str, object]
 
-    # ------------------------------------------------------------------ layout
+    # ------------------------------------------------------------------ engine
+    @property
+    def engine(self) -> Any:
+        """The engine the game is built on (:mod:`toypoker.engines`: ``engine.name``
+        ``"rows"``, the deal table, or ``"vectors"``, hands as vectors on the public
+        tree; a :class:`toypoker.engines.protocol.Engine`), made once a game."""
+        return self.derived(_engine)  # type: ignore[attr-defined,no-any-return]
+
     @property
     def layout(self) -> str:
-        """Where the game lives: ``"rows"`` (the deal table, what this class compiles)
+        """Where the game lives, named after its engine: ``"rows"`` (the deal table)
         or ``"vector"`` (hands as vectors on the public tree,
         :mod:`toypoker.engines.vectors`; :func:`toypoker.load_game` chooses, by cost)."""
-        return "vector" if self.__dict__.get("_vector") is not None else "rows"
-
-    def with_vector(self, vg: object, builder: Callable[[str], Self] | None = None) -> Self:
-        """This game on the vector layout ``vg`` (a :class:`toypoker.engines.vectors.VectorGame`
-        of it): the same infosets, labels and flat actions, now read through ``vg``
-        (a copy sharing every array; a game without rows is marked in place).
-        ``builder(spec)`` builds it again (pickling, :meth:`~toypoker.game.Game.at`)."""
-        new = self if "row_node" not in self.__dict__ else object.__new__(type(self))
-        if new is not self:
-            new.__dict__.update(self.__dict__)
-        new.__dict__["_vector"] = vg
-        if builder is not None:
-            new.__dict__["_builder"] = builder
-        return new
+        return self.__dict__["_engine_data"].layout  # type: ignore[no-any-return]
 
     def with_builder(self, builder: Callable[[str], Self]) -> Self:
         """This game, recording ``builder(spec)`` as how to build it again (what
@@ -89,10 +88,17 @@ class Identity:
         builder = self.__dict__.get("_builder")
         if builder is None:
             raise ToypokerError(f"game {self.spec} cannot be rebuilt at other values")
-        numeric = self.__dict__.get("numeric") or self.definition.numeric
-        _, params = numeric.assign(self.name, self.params, values)
+        _, params = self.numeric.assign(self.name, self.params, values)
         return builder(format_spec(self.name, params))
 
+    numeric: object
+
     def __repr__(self) -> str:
-        where = "" if self.layout == "rows" else ", layout='vector'"
-        return f"Game({self.spec!r}{where})"
+        return f"Game({self.spec!r}, layout={self.layout!r})"
+
+
+def _engine(game: Identity) -> Any:
+    """The engine ``game`` is built on, from the table of engines (imported here, on
+    first use: the engines sit above the game)."""
+    registry = importlib.import_module("toypoker.engines.registry")
+    return registry.engine_on(game)  # type: ignore[no-any-return]

@@ -5,7 +5,7 @@ import json
 import pytest
 from PIL import Image
 
-import toypoker.game
+import toypoker.deal_table
 
 
 @pytest.mark.parametrize(
@@ -34,13 +34,13 @@ def test_bad_trace_input_is_one_line(one_line_error, tmp_path, args, message):
 def test_trace_writes_curve_plots_and_certified_equilibria(cli, tmp_path, monkeypatch):
     # Billingham (N cards), Sec. 5.1 / Szafron et al.: N = 4 at P = 3 has E2 = -1/48
     compiled = []
-    init = toypoker.game.Game.__init__
+    compile_game = toypoker.deal_table.compile_game
 
-    def counting(self, *a, **kw):
+    def counting(*a, **kw):
         compiled.append(1)
-        init(self, *a, **kw)
+        return compile_game(*a, **kw)
 
-    monkeypatch.setattr(toypoker.game.Game, "__init__", counting)
+    monkeypatch.setattr(toypoker.deal_table, "compile_game", counting)
     code, out, err = cli(
         "trace", "kuhn(players=3,cards=4)", "--pot", "2.5:3.5", "--at", "3",
         "--outdir", tmp_path, "--no-gif", "--json",

@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from toypoker import Game
+from toypoker import deal_table
 from toypoker.continuation.crossings import equilibria_at, multiplicity, turning_points
 from toypoker.continuation.curves import EquilibriumCurve, resume_curve, trace_curve
 from toypoker.engines.rows.values import expected_values
@@ -176,8 +176,10 @@ def test_a_trace_compiles_the_game_once(monkeypatch):
     # CLI makes (load_game, trace_curve with at, multiplicity) compile the game once
     # (it used to be 9 times: every pot value was a new spec string)
     calls = []
-    init = Game.__init__
-    monkeypatch.setattr(Game, "__init__", lambda s, *a, **k: calls.append(1) or init(s, *a, **k))
+    compile_game = deal_table.compile_game
+    monkeypatch.setattr(
+        deal_table, "compile_game", lambda *a, **k: calls.append(1) or compile_game(*a, **k)
+    )
     g = load_rows("kuhn(players=3,cards=4)")
     r = trace_curve(g, "pot", 2.0, 4.0, eps=1e-6, at=(3.0,))
     m = multiplicity(r.curve)

@@ -1,14 +1,18 @@
-"""One :class:`~toypoker.game.Game`, two layouts behind it.
+"""One :class:`~toypoker.game.Game`, an engine behind it.
 
 :func:`load_game` is the flat API's ``tp.load_game``: it counts the game before
-building anything and puts it on the layout the cost model predicts faster
-(:mod:`.choice`), or the one ``layout=`` forces:
+building anything and builds it on the engine the cost model predicts faster
+(:mod:`.choice`), or the layout ``layout=`` forces.  Every game is one
+:class:`~toypoker.game.Game` (its public tree, infosets, labels, identity) holding the
+data of its engine (``game.engine``):
 
-* the **deal table** (``game.layout == "rows"``): :class:`toypoker.game.Game` compiled
-  by :func:`toypoker.games.load_rows`; every method, exact ones included;
+* the **deal table** (``game.layout == "rows"``): the game compiled by
+  :func:`toypoker.games.load_rows`, its :class:`toypoker.deal_table.DealTable`; every
+  method, exact ones included;
 * **hand vectors** (``game.layout == "vector"``): :mod:`toypoker.engines.vectors` (the
-  layout, its kernels, values and each method's part on it); the same infosets, labels
-  and flat actions, so profiles, results and checkpoints are the same files.
+  layout, its kernels, values and each method's part on it,
+  :class:`~toypoker.engines.vectors.layout.OnVectors`); the same infosets, labels and
+  flat actions, so profiles, results and checkpoints are the same files.
 
 Every public function takes either (:mod:`.evaluation` for evaluation;
 :class:`toypoker.solvers.Solver` runs each method on the engine's steps).  What one
@@ -22,14 +26,14 @@ solvers' floor.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 
 from toypoker.checks import check_text
+from toypoker.deal_table import OnRows
 from toypoker.engines.choice import DIRECT_GAMES, LAYOUTS, LayoutChoice, check_layout, choose_layout
 from toypoker.engines.evaluation import vector_of
 from toypoker.engines.vectors.direct import build_vector
-from toypoker.engines.vectors.layout import VectorGame, compile_vector
+from toypoker.engines.vectors.layout import OnVectors, VectorGame, compile_vector
 from toypoker.errors import SpecError
 from toypoker.game import Game
 from toypoker.games import load_rows, parse_game_spec
@@ -96,29 +100,29 @@ def build(spec: str, choice: LayoutChoice, *, max_bytes: int | None = None) -> G
         vg = build_vector(
             format_spec(info.name, {**params, **coll}), rank=True, max_bytes=max_bytes
         )
-        return vg.game.with_vector(vg, builder)
+        return vg.game.with_builder(builder)
     rows = load_rows(spec, max_bytes=max_bytes)  # read once, then left to the vectors
-    vg = compile_vector(rows)
-    game = rows.with_vector(vg, builder)
-    # the vectors name the public game (its profiles and results carry it)
-    game.__dict__["_vector"] = dataclasses.replace(vg, game=game)
-    return game
+    return as_game(compile_vector(rows)).with_builder(builder)
 
 
 def rows_of(game: Game, why: str) -> Game:
     """``game`` on the deal table, for ``why`` (a method or computation only the deal
-    table does): ``game`` itself there; else built once from its spec (and kept with
-    it), or refused in one line when the deal table does not fit."""
+    table does): ``game`` itself there; the deal table it was compiled from; else built
+    once from its spec (and kept with it), or refused in one line when the deal table
+    does not fit."""
     if game.layout == "rows":
         return game
-    rows = game.__dict__.get("_rows")
-    if rows is None:
-        try:
-            rows = load_game(game.spec, layout="rows")
-        except SpecError as exc:
-            raise SpecError(f"{why} needs the deal table, and it does not fit: {exc}") from None
-        game.__dict__["_rows"] = rows
-    return rows  # type: ignore[return-value]
+    data: OnVectors = game.engine_data  # type: ignore[assignment]
+    if data.rows is None:
+        if data.table is not None:  # compiled from it: the same table, on the rows
+            rows = Game(game.tree, OnRows(data.table))  # type: ignore[arg-type]
+            data.rows = rows.with_builder(functools.partial(load_game, layout="rows"))
+        else:
+            try:
+                data.rows = load_game(game.spec, layout="rows")
+            except SpecError as exc:
+                raise SpecError(f"{why} needs the deal table, and it does not fit: {exc}") from None
+    return data.rows
 
 
 def hand_vectors(game: Game) -> VectorGame:
@@ -129,12 +133,18 @@ def hand_vectors(game: Game) -> VectorGame:
 
 
 def as_game(vg: VectorGame) -> Game:
-    """The :class:`~toypoker.game.Game` that reads the hand vectors ``vg`` (built by
+    """The :class:`~toypoker.game.Game` on the hand vectors ``vg`` (built by
     :func:`~toypoker.engines.vectors.direct.build_vector` or
-    :func:`~toypoker.engines.vectors.layout.compile_vector`): what every public function takes."""
-    if vector_of(vg.game) is vg:
-        return vg.game
-    return vg.game.with_vector(vg)
+    :func:`~toypoker.engines.vectors.layout.compile_vector`): what every public function
+    takes.  A game compiled from a deal table keeps that table (and how to build it
+    again)."""
+    source = vg.game
+    if vector_of(source) is vg:
+        return source
+    table = getattr(source.engine_data, "table", None)
+    game = Game(source.tree, OnVectors(vg, table))
+    builder = source.__dict__.get("_builder")
+    return game if builder is None else game.with_builder(builder)
 
 
 __all__ = [

@@ -37,8 +37,8 @@ class VectorEvaluation:
 
 
 def vector_of(game: Game) -> VectorGame | None:
-    """The hand vectors a vector-layout game reads (None on the deal table)."""
-    return game.__dict__.get("_vector")  # type: ignore[return-value]
+    """The hand vectors a game on hand vectors computes on (None on the deal table)."""
+    return getattr(game.engine_data, "vectors", None)
 
 
 def vector_evaluate(vg: VectorGame, sigma: np.ndarray) -> VectorEvaluation:

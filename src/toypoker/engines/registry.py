@@ -1,7 +1,9 @@
 """The engines, one literal table: name -> the class that computes on a game there.
 
-:func:`engine_of` is the one place that asks which layout a game is built on; everything
-above (the solvers' run loop, the flat API, the front ends) asks the engine it returns.
+:func:`engine_on` makes the engine a game is built on from the engine data the game
+holds (``game.engine``, once a game; :func:`engine_of` is the same with a choice of the
+reference engine); everything above (the solvers' run loop, the flat API, the front
+ends) asks the engine, never the layout.
 Adding an engine is a package in :mod:`toypoker.engines` and a line here.
 
 Before anything is built, :func:`layout_for` says where a run of a method takes a spec:
@@ -49,6 +51,7 @@ __all__ = [
     "ROW_LAYOUT_LIMIT",
     "engine_for",
     "engine_of",
+    "engine_on",
     "layout_for",
     "rows_or_refuse",
     "rows_text",
@@ -57,10 +60,10 @@ __all__ = [
 
 
 def engine_of(game: Game, name: str | None = None) -> Engine:
-    """The engine ``game`` is built on (kept with the game: built once); ``name``
-    ``"reference"``: the numpy passes on that layout (what the kernels are tested
-    against)."""
-    engine = game.derived(_engine)
+    """The engine ``game`` is built on, ``game.engine`` (kept with the game: built once);
+    ``name`` ``"reference"``: the numpy passes on that layout (what the kernels are
+    tested against)."""
+    engine: Engine = game.engine
     if name is None or name == engine.name:
         return engine
     if name == "reference":
@@ -75,7 +78,9 @@ def _reference(game: Game) -> Engine:
     return ReferenceEngine(game, engine_of(game))
 
 
-def _engine(game: Game) -> Engine:
+def engine_on(game: Game) -> Engine:
+    """A new engine of the kind ``game``'s engine data names (what ``game.engine`` makes
+    once a game)."""
     vg = vector_of(game)
     return RowsEngine(game) if vg is None else VectorsEngine(game, vg)
 

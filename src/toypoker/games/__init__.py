@@ -26,6 +26,7 @@ import os
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from toypoker import deal_table
 from toypoker.checks import check_int, check_text
 from toypoker.errors import SpecError
 from toypoker.game import Game
@@ -313,7 +314,8 @@ def load_rows(spec: str, *, max_bytes: int | None = None) -> Game:
         definition.validate = validate
     else:
         definition.validate = info.validate
-    return Game(definition, format_spec(info.name, {**params, **coll})).with_builder(load_rows)
+    spec = format_spec(info.name, {**params, **coll})
+    return deal_table.compile_game(definition, spec).with_builder(load_rows)
 
 
 __all__ = [

@@ -149,7 +149,7 @@ class Columns:
         """Per terminal row, ``weight * team payoff`` as ``num / den``."""
         if self._exact is None:
             g = self.game
-            # rows share their payoff objects (Game._payoffs_exact): scale each once
+            # rows share their payoff objects (DealTable.payoffs, exact): scale each once
             u = [g.term_u_exact[p] for p in self.seats]
             distinct = [{id(v): v for v in row} for row in u]
             den = math.lcm(*(v.denominator for d in distinct for v in d.values()))

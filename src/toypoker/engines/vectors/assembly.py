@@ -169,11 +169,12 @@ def _hand_infosets(
     suits: int,
 ) -> np.ndarray:
     """``(nodes, H)`` the infoset of each decision node's actor holding each hand (-1
-    elsewhere): (node, private observation) -> the compiled game's infoset (a TreeGame
-    looks its infosets up itself: ``infoset_rows``, vectorised)."""
+    elsewhere): (node, private observation) -> the compiled game's infoset (the lazy
+    infosets of a game built without deals look themselves up: ``infoset_rows``,
+    vectorised)."""
     nodes = game.nodes
     n_hands = len(hands)
-    rows_of = getattr(game, "infoset_rows", None)
+    rows_of = getattr(game.infosets, "infoset_rows", None)
     by_key = {} if rows_of else {(i.node, i.private): i.index for i in game.infosets}
     hand_infoset = np.full((len(nodes), n_hands), -1, dtype=np.int32)
     private_cache: dict[tuple[tuple[int, ...], ...], tuple[list, np.ndarray]] = {}

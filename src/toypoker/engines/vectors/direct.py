@@ -1,10 +1,13 @@
 """The vector layout built without a deal table: games the row layout cannot hold.
 
 :func:`build_vector` reads a ``kuhn(...)``, ``holdem(...)``, ``mercer(...)`` or
-``rhode_island(...)`` spec and makes a :class:`TreeGame` -- the public tree and the
-infosets, in the order and with the labels :class:`~toypoker.game.Game` gives them -- then the
+``rhode_island(...)`` spec and makes the public tree and the infosets, in the order and
+with the labels the deal table's game has (:class:`~toypoker.game.PublicTree`), then the
 :class:`~toypoker.engines.vectors.layout.VectorGame` over it, with showdown strengths from
-the game's evaluator on (hand, board) pairs.  Nothing of size ``H^n`` is built.
+the game's evaluator on (hand, board) pairs, and the :class:`~toypoker.game.Game` on
+those hand vectors (the one constructor every game has).  Nothing of size ``H^n`` is
+built: the game has no deal table (reading one builds it from the spec where it fits,
+:func:`toypoker.engines.rows_of`, else refuses in one line).
 
 * **Boards.**  An evaluator blind to suits deals ranks (every rank multiset the deck
   still holds); a suited one (Rhode Island's three-card hands, ``standard`` with five
@@ -17,7 +20,7 @@ the game's evaluator on (hand, board) pairs.  Nothing of size ``H^n`` is built.
   once (``games/limit.py``'s builder, one board a chance node) and copied under every
   board (:func:`_expand`).
 * **Infosets.**  Millions on Rhode Island (3,937,128): :class:`InfoSets` makes them on
-  access from flat arrays, and :meth:`TreeGame.infoset_rows` maps hands to them.
+  access from flat arrays, and :meth:`InfoSets.infoset_rows` maps hands to them.
 
 Rhode Island Hold'em on a standard deck builds in about a minute in about 1 GB
 (``benchmarks/bench_rhode.py``).  Three players build the same way (the tree walk is
@@ -39,15 +42,22 @@ import itertools
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from types import MappingProxyType, SimpleNamespace
+from types import MappingProxyType
 
 import numpy as np
 
-from toypoker.definition import InfoSet, Linear, NumericParams, RawNode, key_label, make_label
-from toypoker.engines.vectors.layout import VectorGame, _private, assemble, rank_hands, with_payoff
+from toypoker.definition import InfoSet, Linear, Node, NumericParams, RawNode, make_label
+from toypoker.engines.vectors.layout import (
+    OnVectors,
+    VectorGame,
+    _private,
+    assemble,
+    rank_hands,
+    with_payoff,
+)
 from toypoker.engines.vectors.size import check_vector_size
-from toypoker.errors import ProfileError, SpecError, ToypokerError
-from toypoker.game import Game
+from toypoker.errors import SpecError, ToypokerError
+from toypoker.game import Game, PublicTree, compile_nodes, infoset_tables
 from toypoker.games import count_layout, holdem, kuhn, mercer, parse_game_spec, rhode_island
 from toypoker.games.collusion import check_collusion, team_average
 from toypoker.games.deals import canonical_boards, group_options
@@ -56,105 +66,31 @@ from toypoker.games.layout_count import MAX_BOARDS
 from toypoker.games.limit import betting_tree, limit_deck
 from toypoker.spec import format_spec
 
-#: what only the deal table holds (:class:`~toypoker.game.Game`'s rows, deals and
-#: terminal payoffs): reading one on a game without deals is refused in one line
-_DEAL_TABLE = frozenset({
-    "n_rows", "row_deal", "row_node", "parent_row", "edge_sigma", "_edge_action", "row_actor",
-    "row_infoset", "row_is_terminal", "depth_start", "node_row_start", "node_deals",
-    "term_rows", "term_u", "term_u_exact", "n_terminals", "weights", "weights_exact",
-    "weight_num", "weight_den", "obs", "obs_private", "n_deals", "cards",
-    "infoset_rep_row", "depth_player_edges", "depth_player_infosets", "_terminals", "_chips",
-})  # fmt: skip
 
+class InfoSets(Sequence[InfoSet]):
+    """The infosets of a game built without deals, made on access from flat arrays (a
+    tuple of millions of objects would cost more than the game's vectors), and the
+    lookup (decision node, private observations) -> infosets (:meth:`infoset_rows`)."""
 
-class TreeGame(Game):
-    """The public tree, infosets and flat-strategy layout of a game, without deals.
-
-    A :class:`~toypoker.game.Game` in everything the vector layout, the CFR schedule
-    and :class:`~toypoker.profile.Profile` read (``spec``, ``nodes``, ``infosets``,
-    ``infoset_offset``, ``n_sigma``, ``sigma_infoset``, ``infoset_n_actions``,
-    ``sigma_fixed``, ...), but holding no deal table: what reads rows is not here.
-    ``infosets`` is a lazy sequence (:class:`InfoSets`; millions on Rhode Island).
-    """
-
-    def __init__(self, spec: str, n_players: int, raw: list[RawNode], root: int):
-        object.__setattr__(self, "spec", spec)
-        self.name = spec.split("(", 1)[0]
-        self.n_players = n_players
-        # the compiled game's breadth-first node order, by the same code
-        shell = SimpleNamespace(definition=SimpleNamespace(nodes=raw, root=root))
-        Game._compile_nodes(shell)  # type: ignore[arg-type]
-        self.nodes = shell.nodes
-        self.n_depths = shell.n_depths
-        self._derived: dict[object, object] = {}
-        self._fixed_exact: dict[int, Fraction] = {}  # no restrictions
-
-    def __getattr__(self, name: str) -> object:
-        """An attribute only the deal table has (``n_rows``, ``row_deal``, ``weights``,
-        ``term_u``, ...: :data:`_DEAL_TABLE`): refused in one line naming the way out, not
-        an AttributeError deep in a computation."""
-        if name not in _DEAL_TABLE:
-            raise AttributeError(name)
-        raise ToypokerError(
-            f"this computation reads the deal table ({name}), and {self.spec} is built on "
-            f"hand vectors: tp.load_game({self.spec!r}, layout='rows') builds it there"
-        )
-
-    def set_infosets(self, privates: dict[int, np.ndarray], suits: int = 0) -> None:
-        """Infosets of each decision node: its actor's sorted private observations
-        (``privates[node]``: ``(k, hole)`` 1-based, one array shared by the nodes of a
-        board), ``suits`` > 0: card codes + 1 of a suit-isomorphic game."""
-        dec = [nd.id for nd in self.nodes if nd.kind == "decision"]
+    def __init__(
+        self, nodes: Sequence, privates: dict[int, np.ndarray], n_act: np.ndarray, suits: int
+    ):  # fmt: skip
+        dec = [nd.id for nd in nodes if nd.kind == "decision"]
         counts = np.array([len(privates[i]) for i in dec], dtype=np.int64)
-        n_act = np.array([len(self.nodes[i].actions) for i in dec], dtype=np.int64)
-        node_of = np.repeat(np.asarray(dec, dtype=np.int64), counts)
         hole = next((privates[i].shape[1] for i in dec if len(privates[i])), 1)
         private = np.concatenate([privates[i].reshape(-1, hole) for i in dec] or [np.zeros((0, 1))])
-        per = np.repeat(n_act, counts)
-        offset = int(per.sum())
-        self.infosets = InfoSets(self.nodes, node_of, private.astype(np.int64), per, suits)
-        self.n_infosets = len(node_of)
-        self.n_sigma = offset
-        self.infoset_offset = np.concatenate([[0], np.cumsum(per)]).astype(np.int64)
-        self.infoset_player = np.array([self.nodes[i].actor for i in dec], dtype=np.int64)
-        self.infoset_player = np.repeat(self.infoset_player, counts)
-        self.infoset_n_actions = per
-        self.sigma_infoset = np.repeat(np.arange(self.n_infosets), per)
-        self.sigma_player = self.infoset_player[self.sigma_infoset]
-        self.sigma_fixed = np.zeros(offset, dtype=bool)
-        self.fixed_values = np.zeros(offset)
-        self.infoset_restricted = np.zeros(self.n_infosets, dtype=bool)
-        kmax = int(per.max()) if self.n_infosets else 1
-        k = np.arange(kmax)[None, :]
-        pad = np.where(k < per[:, None], self.infoset_offset[:-1, None] + k, -1)
-        self.infoset_actions_padded = pad
+        self._nodes, self._suits = nodes, suits
+        self._node_of = np.repeat(np.asarray(dec, dtype=np.int64), counts)
+        self._private = private.astype(np.int64)
+        self._offset = np.concatenate([[0], np.cumsum(n_act)[:-1]]).astype(np.int64)
         # the lookup (node, private) -> infoset of infoset_rows
-        first = np.zeros(len(self.nodes), dtype=np.int64)
+        first = np.zeros(len(nodes), dtype=np.int64)
         first[dec] = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int64)
         self._first = first
         self._codes: dict[int, np.ndarray] = {}
         self._local: dict[tuple[int, int], np.ndarray] = {}
+        self._keep: list[np.ndarray] = []  # the arrays whose ids key the cache
         self._node_codes = {i: self._code_of(privates[i]) for i in dec}
-
-    @property
-    def _label_index(self) -> dict[str, int]:
-        """Label -> infoset index, made on first use (a profile read by label: a JSON
-        profile file); the labels are the canonical ones the game writes."""
-        if "_labels" not in self.__dict__:
-            n = self.n_infosets
-            self.__dict__["_labels"] = dict(zip(self.infosets.labels(0, n), range(n), strict=True))
-        return self.__dict__["_labels"]
-
-    def infoset(self, key: str | tuple) -> InfoSet:
-        """The infoset with that label or key (as :meth:`Game.infoset`; labels as written)."""
-        idx = self._label_index.get(key_label(key))
-        if idx is None:
-            raise ProfileError(f"unknown infoset {key_label(key)!r} in game {self.spec}")
-        return self.infosets[idx]
-
-    def has_infoset(self, key: str | tuple) -> bool:
-        """Whether the game has that infoset (keys as for :meth:`infoset`)."""
-        return key_label(key) in self._label_index
 
     def _code_of(self, rows: np.ndarray) -> np.ndarray:
         """One int64 per private observation (base 64 digits), cached per array."""
@@ -165,7 +101,6 @@ class TreeGame(Game):
             for j in range(r.shape[1]):
                 out = out * 64 + r[:, j]
             self._codes[key] = out
-            self._keep = getattr(self, "_keep", [])  # the arrays whose ids key the cache
             self._keep.append(rows)
         return self._codes[key]
 
@@ -183,18 +118,6 @@ class TreeGame(Game):
                 self._local[key] = np.full(len(want), -1, dtype=np.int64)
         local = self._local[key]
         return np.where(local >= 0, self._first[node] + local, -1)
-
-
-class InfoSets(Sequence[InfoSet]):
-    """The infosets of a :class:`TreeGame`, made on access from flat arrays (a tuple of
-    millions of objects would cost more than the game's vectors)."""
-
-    def __init__(
-        self, nodes: Sequence, node_of: np.ndarray, private: np.ndarray, n_act: np.ndarray,
-        suits: int,
-    ):  # fmt: skip
-        self._nodes, self._node_of, self._private, self._suits = nodes, node_of, private, suits
-        self._offset = np.concatenate([[0], np.cumsum(n_act)[:-1]]).astype(np.int64)
 
     def __len__(self) -> int:
         return len(self._node_of)
@@ -382,16 +305,13 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
         deck.show,
     )
     raw, root = _expand(raw, template_root, board_values, deck.show)
-    tree = TreeGame(canonical, n, raw, root)
-    tree.params = MappingProxyType({**p, **coll})
-    tree.numeric = numeric  # what Game.at re-assigns (pot and ante: one coordinate)
-    tree.numeric_params = tuple(name for name, _, _ in numeric.names)
+    nodes, _, chips, n_depths = compile_nodes(raw, root)  # as the deal table's game
     card_value = np.repeat(np.arange(len(mult)), mult)
     hands = np.array(list(itertools.combinations(range(len(card_value)), hole)))
     # infosets: the private observations of the hands avoiding the node's board
     privates: dict[int, np.ndarray] = {}
     by_board: dict[tuple[int, ...], np.ndarray] = {}
-    for node in tree.nodes:
+    for node in nodes:
         if node.kind == "decision":
             if node.board not in by_board:
                 used = np.bincount(np.asarray(node.board, dtype=np.int64), minlength=len(mult))
@@ -406,7 +326,8 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
                     obs = [o for o in private if _fits(o, mult - used)]
                 by_board[node.board] = np.array(obs, dtype=np.int64).reshape(len(obs), hole)
             privates[node.id] = by_board[node.board]
-    tree.set_infosets(privates, suits if merged else 0)
+    tree = _public_tree(canonical, {**p, **coll}, n, nodes, n_depths, chips, numeric)
+    tree = _with_infosets(tree, privates, suits if merged else 0)
 
     def strength_of(
         boards: tuple[tuple[int, ...], ...],
@@ -431,7 +352,7 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
         return out
 
     vg = assemble(
-        tree,  # type: ignore[arg-type]
+        tree,  # type: ignore[arg-type]  (the game's public tree, before the game)
         hole,
         board_sizes,
         mult,
@@ -443,8 +364,53 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
         vg = with_payoff(vg, (a, a if team.sharing == "win" else team_average(n, ())))
     dense = vg.payoff is not None  # collusion: rank hands give the fused dense kernel
     if rank and n <= 3 and (hole == 1 or n == 3) and not suits and (int(mult.max()) > 1 or dense):
-        return rank_hands(vg)
-    return vg
+        vg = rank_hands(vg)
+    return Game(tree, OnVectors(vg)).engine_data.vectors  # type: ignore[attr-defined,no-any-return]
+
+
+def _public_tree(
+    spec: str, params: dict[str, object], n: int, nodes: tuple[Node, ...], n_depths: int,
+    chips: tuple[tuple[Linear, ...] | None, ...], numeric: NumericParams,
+) -> dict[str, object]:  # fmt: skip
+    """The fields of the game's public tree but its infosets."""
+    return {
+        "spec": spec,
+        "name": spec.split("(", 1)[0],
+        "params": MappingProxyType(params),
+        "n_players": n,
+        "nodes": nodes,
+        "n_depths": n_depths,
+        "numeric": numeric,  # what Game.at re-assigns (pot and ante: one coordinate)
+        "numeric_params": tuple(name for name, _, _ in numeric.names),
+        "_chips": chips,
+        "_canonical_label": None,  # labels as the game writes them
+    }
+
+
+def _with_infosets(fields: dict[str, object], privates: dict[int, np.ndarray], suits: int
+                   ) -> PublicTree:  # fmt: skip
+    """The public tree with its infosets: at each decision node its actor's sorted
+    private observations (``privates[node]``: ``(k, hole)`` 1-based, one array shared
+    by the nodes of a board); ``suits`` > 0: card codes + 1 of a suit-isomorphic game.
+    No restrictions."""
+    nodes: tuple[Node, ...] = fields["nodes"]  # type: ignore[assignment]
+    dec = [nd.id for nd in nodes if nd.kind == "decision"]
+    counts = np.array([len(privates[i]) for i in dec], dtype=np.int64)
+    n_act = np.array([len(nodes[i].actions) for i in dec], dtype=np.int64)
+    per = np.repeat(n_act, counts)
+    player = np.repeat(np.array([nodes[i].actor for i in dec], dtype=np.int64), counts)
+    tables = infoset_tables(player, per)
+    n_infosets, n_sigma = tables["n_infosets"], tables["n_sigma"]
+    return PublicTree(
+        **fields,
+        **tables,
+        infosets=InfoSets(nodes, privates, per, suits),
+        label_suits=suits,
+        sigma_fixed=np.zeros(n_sigma, dtype=bool),  # type: ignore[call-overload]
+        fixed_values=np.zeros(n_sigma),  # type: ignore[call-overload]
+        _fixed_exact={},
+        infoset_restricted=np.zeros(n_infosets, dtype=bool),  # type: ignore[call-overload]
+    )
 
 
 def _expand(

@@ -50,6 +50,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -73,7 +74,8 @@ class VectorGame:
 
     Attributes
     ----------
-    game : the compiled row-layout game it was built from (labels, profiles)
+    game : the game on these hand vectors (its public tree, labels, profiles); the
+        row-layout game it was compiled from until a game is built on it
     n_cards : physical cards; ``card_value[c]`` the card in deal-table coordinates
     hands : (H, hole) physical cards of each hand, sorted
     hand_cards : (H, n_cards) bool incidence
@@ -140,6 +142,36 @@ class VectorGame:
     def entries(self) -> int:
         """Hand-vector entries: public nodes x players x hands (the counterpart of rows)."""
         return self.n_nodes * self.n_players * self.n_hands
+
+
+class OnVectors:
+    """A game on hand vectors, as it holds its engine's data (``name`` ``"vectors"``,
+    :class:`toypoker.engines.vectors.engine.VectorsEngine`): its :class:`VectorGame`, and
+    the deal table it was compiled from (``table``; None for a game built without one,
+    whose deal table is built from its spec on first use where it fits, or refused in
+    one line: :func:`toypoker.engines.rows_of`)."""
+
+    name = "vectors"
+    layout = "vector"  #: what ``layout=`` of :func:`toypoker.load_game` calls it
+
+    def __init__(self, vectors: VectorGame, table: object | None = None):
+        self.vectors = vectors
+        self.table = table
+        self.rows: Game | None = None  # the game on the deal table, once asked for
+
+    def bind(self, game: Game) -> OnVectors:
+        return OnVectors(dataclasses.replace(self.vectors, game=game), self.table)
+
+    def deal_table(self, game: Game, name: str) -> object:
+        if self.table is None:
+            from toypoker.engines import rows_of  # the package builds games: above this module
+
+            self.table = rows_of(game, f"{name} of {game.spec} (on hand vectors)").engine_data.table
+        return self.table
+
+    def at(self, game: Game, values: Mapping[str, object]) -> Game:
+        """Built again from the spec at the new values, on hand vectors."""
+        return game._at_by_spec(values)
 
 
 def _group_sizes(game: Game) -> tuple[int, list[int]]:
@@ -291,7 +323,7 @@ def assemble(
     strength_of: StrengthOf,
 ) -> VectorGame:
     """The vector layout over ``game``'s public tree and infosets (a compiled
-    :class:`~toypoker.game.Game` or a :class:`~toypoker.engines.vectors.direct.TreeGame`):
+    :class:`~toypoker.game.Game`, or the :class:`~toypoker.game.PublicTree` of one being built):
     ``hole`` cards a hand, ``mult[v]`` physical cards of each deal-table value ``v``
     (all 1 for card codes), ``suits`` > 0 for a suit-isomorphic tree, and
     ``strength_of(boards, board_groups, node_board, hands, card_value)`` the
@@ -394,7 +426,7 @@ def rank_hands(vg: VectorGame) -> VectorGame:
         raise _refuse(
             game, "rank hands need one hole card and at most three players, or three players"
         )
-    if int(getattr(getattr(game, "definition", None), "suits", 0)):
+    if int(game.label_suits):
         raise _refuse(game, "rank hands need a rank deck (suits merged)")
     values = np.sort(vg.card_value[vg.hands], axis=1)
     uniq, rid = np.unique(values, axis=0, return_inverse=True)
