@@ -35,16 +35,10 @@ KERNELS: dict[str, str] = {
 #: being edited by another engineer (issue 46): split next
 EDITING: dict[str, str] = {
     "cli/solve.py:solve": "being edited; split next",
-    "engines/vectors/direct.py:build_vector": "being edited; split next",
-    "solvers/lp.py:exact_plan": "being edited; split next",
 }
 
 #: not split yet (issue 46, item 7): the next ones to split
-PENDING: dict[str, str] = {
-    "engines/rows/arrays.py:prepare": "not split yet",
-    "engines/rows/values.py:best_response": "not split yet",
-    "engines/vectors/pieces.py:cut_piece": "not split yet",
-}
+PENDING: dict[str, str] = {}
 
 
 def _lines(path: Path) -> int:

@@ -25,6 +25,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from types import ModuleType
 
 import numpy as np
 import scipy.sparse as sp
@@ -177,29 +178,61 @@ def exact_plan(
     Erows = _exact_E(game, sf, me)
     Frows = _exact_E(game, sf, other)
     nq = len(Frows)
+    M = _own_payoffs(payoffs, player)
+    # float q from the LP dual is not at hand: tightness from x alone via a dual solve
+    xf = np.maximum(x, 0.0)
+    support = [i for i in range(nx) if xf[i] > tol]
+    dual = _tight_rows(Frows, M, xf, sf.n_seq[other], tol)
+    if dual is None:
+        return None
+    qf, tight = dual
+    # unknowns: x_support then q; equations: E rows then tight rows
+    cols = [("x", i) for i in support] + [("q", i) for i in range(nq)]
+    eqs = _face_equations(Erows, Frows, M, sf.n_seq[other], support, tight)
+    values = _solve_face(flint, eqs, cols, np.concatenate([xf[support], qf]))
+    if values is None:
+        return None
+    plan = [Fraction(0)] * nx
+    for k, (kind, i) in enumerate(cols):
+        if kind == "x":
+            plan[i] = values[k]
+    if any(v < 0 for v in plan):
+        return None
+    return plan
+
+
+#: one linear equation of the optimal face: coefficients by unknown (``("x", i)`` or
+#: ``("q", i)``), and the right-hand side
+_Equation = tuple[dict[tuple[str, int], Fraction], Fraction]
+
+
+def _own_payoffs(
+    payoffs: dict[tuple[int, int], Fraction], player: int
+) -> dict[tuple[int, int], Fraction]:
+    """``M[s_me, s_other]``: the payoff of ``player`` from player 1's exact payoffs
+    (:func:`~toypoker.solvers.lp._exact_payoffs`), keyed by its own sequence first."""
     sign = 1 if player == 0 else -1
-    # M[s_me, s_other]: payoff of ``player``
     M: dict[tuple[int, int], Fraction] = {}
     for (s1, s2), c in payoffs.items():
         key = (s1, s2) if player == 0 else (s2, s1)
         M[key] = sign * c
-    # the q-side: F^T q - M^T x <= 0, one row per sequence of the other player
-    Fcols: list[dict[int, Fraction]] = [dict() for _ in range(sf.n_seq[other])]
-    for i, row in enumerate(Frows):
-        for s, c in row.items():
-            Fcols[s][i] = c
-    Mcols: list[dict[int, Fraction]] = [dict() for _ in range(sf.n_seq[other])]
-    for (sm, so), c in M.items():
-        Mcols[so][sm] = c
-    # float q from the LP dual is not at hand: tightness from x alone via a dual solve
-    xf = np.maximum(x, 0.0)
-    support = [i for i in range(nx) if xf[i] > tol]
+    return M
+
+
+def _tight_rows(
+    Frows: list[dict[int, Fraction]], M: dict[tuple[int, int], Fraction], xf: np.ndarray,
+    n_other: int, tol: float,
+) -> tuple[np.ndarray, list[int]] | None:  # fmt: skip
+    """The float dual ``q`` at the plan ``xf`` and the other player's sequences whose
+    rows of ``F^T q <= M^T x`` are tight there (within ``tol``); ``None`` if the dual
+    LP fails."""
+    nq = len(Frows)
     # slack of each other-sequence row needs q; solve the LP dual in floats for it
-    Fmat = np.zeros((nq, sf.n_seq[other]))
+    Fmat = np.zeros((nq, n_other))
     for i, row in enumerate(Frows):
         for s, c in row.items():
             Fmat[i, s] = float(c)
-    Mx = np.zeros(sf.n_seq[other])
+    Mx = np.zeros(n_other)
     for (sm, so), c in M.items():
         Mx[so] += float(c) * xf[sm]
     f = np.zeros(nq)
@@ -211,10 +244,24 @@ def exact_plan(
         return None
     qf = res.x
     slack = Mx - Fmat.T @ qf
-    tight = [j for j in range(sf.n_seq[other]) if abs(slack[j]) < tol]
-    # unknowns: x_support then q; equations: E rows then tight rows
-    cols = [("x", i) for i in support] + [("q", i) for i in range(nq)]
-    eqs: list[tuple[dict[tuple[str, int], Fraction], Fraction]] = []
+    return qf, [j for j in range(n_other) if abs(slack[j]) < tol]
+
+
+def _face_equations(
+    Erows: list[dict[int, Fraction]], Frows: list[dict[int, Fraction]],
+    M: dict[tuple[int, int], Fraction], n_other: int, support: list[int], tight: list[int],
+) -> list[_Equation]:  # fmt: skip
+    """The exact equations of the optimal face: ``E x = e`` over the support, then
+    ``F^T q - M^T x = 0`` at each tight row of the other player's sequences."""
+    # the q-side: F^T q - M^T x <= 0, one row per sequence of the other player
+    Fcols: list[dict[int, Fraction]] = [dict() for _ in range(n_other)]
+    for i, row in enumerate(Frows):
+        for s, c in row.items():
+            Fcols[s][i] = c
+    Mcols: list[dict[int, Fraction]] = [dict() for _ in range(n_other)]
+    for (sm, so), c in M.items():
+        Mcols[so][sm] = c
+    eqs: list[_Equation] = []
     sup = set(support)
     for row in Erows:
         eqs.append(
@@ -229,6 +276,16 @@ def exact_plan(
             if sm in sup:
                 eq[("x", sm)] = eq.get(("x", sm), Fraction(0)) - c
         eqs.append((eq, Fraction(0)))
+    return eqs
+
+
+def _solve_face(
+    flint: ModuleType, eqs: list[_Equation], cols: list[tuple[str, int]], guess: np.ndarray
+) -> dict[int, Fraction] | None:
+    """The exact value of each unknown (by its position in ``cols``) on the face
+    ``eqs``: independent rows and columns chosen by pivoted QR in floats, free unknowns
+    fixed at ``guess`` rounded, the square system solved in FLINT's rationals; ``None``
+    if it is singular."""
     col_index = {c: k for k, c in enumerate(cols)}
     K = np.zeros((len(eqs), len(cols)))
     for r, (eq, _) in enumerate(eqs):
@@ -239,7 +296,6 @@ def exact_plan(
     keep_cols = sorted(piv[:rank])
     kept = set(keep_cols)
     free_cols = [k for k in range(len(cols)) if k not in kept]
-    guess = np.concatenate([xf[support], qf])
     fixed_vals = {k: Fraction(float(guess[k])).limit_denominator(10**6) for k in free_cols}
     _, _, rpiv = qr(K[:, keep_cols].T, pivoting=True, mode="economic")
     keep_rows = sorted(rpiv[:rank])
@@ -264,13 +320,7 @@ def exact_plan(
     for ci, k in enumerate(keep_cols):
         q = sol[ci, 0]
         values[k] = Fraction(int(q.p), int(q.q))
-    plan = [Fraction(0)] * nx
-    for k, (kind, i) in enumerate(cols):
-        if kind == "x":
-            plan[i] = values[k]
-    if any(v < 0 for v in plan):
-        return None
-    return plan
+    return values
 
 
 def behaviour(game: Game, sf: SequenceForm, plans: list[np.ndarray]) -> np.ndarray:

@@ -136,48 +136,16 @@ def prepare(game: Game) -> GameArrays:
     root_rows = np.arange(int(depth_start[1]))
     root_w = np.asarray(game.weights, dtype=np.float64)[np.asarray(game.row_deal)[root_rows]]
     sigma_player = np.asarray(game.sigma_player)
-    # the actor's last own sequence on the path to each infoset (perfect recall:
-    # the same on every row of the infoset, so the representative row is enough)
     rep = np.asarray(game.infoset_rep_row)
-    parent_seq = np.full(game.n_infosets, -1, dtype=I32)
-    for i in range(game.n_infosets):
-        p = int(game.infoset_player[i])
-        x = int(rep[i])
-        while x >= 0:
-            s = int(es[x])
-            if s >= 0 and sigma_player[s] == p:
-                parent_seq[i] = s
-                break
-            x = int(parent[x])
+    parent_seq = _parent_sequences(game, rep, parent, es, sigma_player)
     row_depth = np.searchsorted(depth_start, rep, side="right") - 1
     if np.any(np.diff(row_depth) < 0):  # compiled games number infosets in depth order
         raise ToypokerError(f"game {game.spec}: infosets are not in depth order")
     depth_inf_start = np.searchsorted(row_depth, np.arange(game.n_depths + 1), side="left")
-    # the public nodes: depth order, contiguous row slices (checked, the kernels rely on it)
-    nodes = game.nodes
     node_row_start = np.asarray(game.node_row_start, dtype=np.int64)
-    node_depth = np.array([nd.depth for nd in nodes], dtype=np.int64)
-    if np.any(np.diff(node_depth) < 0) or node_row_start[-1] != n_rows:
-        raise ToypokerError(f"game {game.spec}: public nodes are not in depth order")
-    depth_node_start = np.searchsorted(node_depth, np.arange(game.n_depths + 1), side="left")
-    node_parent_row_start = np.full(len(nodes), -1, dtype=np.int64)
-    node_edge_actor = np.full(len(nodes), -1, dtype=np.int64)
-    node_term_start = np.full(len(nodes), -1, dtype=np.int64)
-    for nd in nodes:
-        a, b = int(node_row_start[nd.id]), int(node_row_start[nd.id + 1])
-        if nd.kind == "terminal":
-            node_term_start[nd.id] = row_term[a]
-            if b > a and np.any(row_term[a:b] != row_term[a] + np.arange(b - a)):
-                raise ToypokerError(f"game {game.spec}: terminal rows out of order")
-        if nd.parent < 0:
-            continue
-        par = nodes[nd.parent]
-        pa = int(node_row_start[par.id])
-        node_parent_row_start[nd.id] = pa
-        if par.kind == "decision":
-            node_edge_actor[nd.id] = par.actor
-            if np.any(parent[a:b] != pa + np.arange(b - a)):
-                raise ToypokerError(f"game {game.spec}: decision children change deal order")
+    depth_node_start, node_parent_row_start, node_edge_actor, node_term_start = _node_arrays(
+        game, node_row_start, parent, row_term
+    )
     return GameArrays(
         n_players=int(game.n_players),
         n_rows=n_rows,
@@ -208,6 +176,66 @@ def prepare(game: Game) -> GameArrays:
         node_edge_actor=_frozen(node_edge_actor, np.int64),
         node_term_start=_frozen(node_term_start, np.int64),
     )
+
+
+def _parent_sequences(
+    game: Game, rep: np.ndarray, parent: np.ndarray, es: np.ndarray, sigma_player: np.ndarray
+) -> np.ndarray:
+    """The actor's last own sequence on the path to each infoset (``-1``: none), read
+    up the parents of its representative row ``rep`` (perfect recall: the same on every
+    row of the infoset, so the representative row is enough)."""
+    parent_seq = np.full(game.n_infosets, -1, dtype=I32)
+    for i in range(game.n_infosets):
+        p = int(game.infoset_player[i])
+        x = int(rep[i])
+        while x >= 0:
+            s = int(es[x])
+            if s >= 0 and sigma_player[s] == p:
+                parent_seq[i] = s
+                break
+            x = int(parent[x])
+    return parent_seq
+
+
+def _node_arrays(
+    game: Game, node_row_start: np.ndarray, parent: np.ndarray, row_term: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The public nodes' arrays of :class:`~toypoker.engines.rows.arrays.GameArrays`:
+    ``depth_node_start``, ``node_parent_row_start``, ``node_edge_actor`` and
+    ``node_term_start``, after checking the layout the kernels rely on (nodes in
+    depth order over contiguous row slices, terminal rows in order, a decision's
+    children holding its deals in its order).
+
+    Raises
+    ------
+    ToypokerError
+        Where the game breaks that layout.
+    """
+    nodes = game.nodes
+    n_rows = int(game.n_rows)
+    node_depth = np.array([nd.depth for nd in nodes], dtype=np.int64)
+    if np.any(np.diff(node_depth) < 0) or node_row_start[-1] != n_rows:
+        raise ToypokerError(f"game {game.spec}: public nodes are not in depth order")
+    depth_node_start = np.searchsorted(node_depth, np.arange(game.n_depths + 1), side="left")
+    node_parent_row_start = np.full(len(nodes), -1, dtype=np.int64)
+    node_edge_actor = np.full(len(nodes), -1, dtype=np.int64)
+    node_term_start = np.full(len(nodes), -1, dtype=np.int64)
+    for nd in nodes:
+        a, b = int(node_row_start[nd.id]), int(node_row_start[nd.id + 1])
+        if nd.kind == "terminal":
+            node_term_start[nd.id] = row_term[a]
+            if b > a and np.any(row_term[a:b] != row_term[a] + np.arange(b - a)):
+                raise ToypokerError(f"game {game.spec}: terminal rows out of order")
+        if nd.parent < 0:
+            continue
+        par = nodes[nd.parent]
+        pa = int(node_row_start[par.id])
+        node_parent_row_start[nd.id] = pa
+        if par.kind == "decision":
+            node_edge_actor[nd.id] = par.actor
+            if np.any(parent[a:b] != pa + np.arange(b - a)):
+                raise ToypokerError(f"game {game.spec}: decision children change deal order")
+    return depth_node_start, node_parent_row_start, node_edge_actor, node_term_start
 
 
 class GameKernel:

@@ -303,33 +303,14 @@ def best_response(
     Fraction(1, 2)
     """
     sigma = check_profile(game, profile, validate=False).probs
-    if isinstance(player, tuple | list):
-        seats = tuple(check_int(p, "a team seat", low=0, high=game.n_players - 1) for p in player)
-        if not seats:
-            raise ToypokerError("a responding team needs at least one seat")
-    else:
-        seats = (check_int(player, "player", low=0, high=game.n_players - 1),)
+    seats = _seats(game, player)
     exact = _is_exact(sigma)
     if eprob is None:
         eprob = edge_probabilities(game, sigma)
     if reach is None:
         reach = reaches(game, eprob)
-    u = terminal_payoffs(game, exact)
-    term = sum((u[p] for p in seats[1:]), u[seats[0]])
-    # exact: the passes in FLINT's rationals (see _rational), the value a Fraction
-    fast = _rational_reach(game, reach, eprob, seats) if exact else None
-    term_fast = _rational(term) if fast is not None else None
-    v = np.empty(game.n_rows, dtype=object if exact else np.float64)
-    if fast is not None and term_fast is not None:
-        cf, eprob = fast
-        v[:] = _ZERO
-        v[game.term_rows] = term_fast
-    else:
-        fast = None
-        cf = counterfactual_reach(game, reach, seats)
-        v[:] = Fraction(0) if exact else 0.0
-        v[game.term_rows] = term
-    zero = _ZERO if fast is not None else None
+    v, cf, eprob, fast = _response_start(game, reach, eprob, seats, exact)
+    zero = _ZERO if fast else None
     choice = np.zeros(game.n_sigma, dtype=np.int8)
     neg = float("-inf")
     for t in range(game.n_depths - 1, 0, -1):
@@ -346,23 +327,10 @@ def best_response(
             q = segment_sum(es[idx], cf[game.parent_row[a + idx]] * v[a + idx], game.n_sigma, zero)
             pad = (game.infoset_actions_padded if order is None else order)[infs]
             qm = np.where(pad >= 0, q[pad.clip(0)], neg)
-            if exact:  # the first best of each row's actions (its padding left out)
-                best = (
-                    np.array(
-                        [
-                            max(np.flatnonzero(ok).tolist(), key=lambda k, r=r: (r[k], -k))
-                            for r, ok in zip(qm, pad >= 0, strict=True)
-                        ],
-                        dtype=np.int64,
-                    )
-                    if len(qm)
-                    else np.zeros(0, dtype=np.int64)
-                )
-            else:
-                best = first_best(qm, pad, tie_rtol)
+            best = _exact_first_best(qm, pad) if exact else first_best(qm, pad, tie_rtol)
             chosen = pad[np.arange(len(infs)), best]
             choice[chosen] = 1
-            if fast is not None:
+            if fast:
                 ep[idx] = [_ONE if x else _ZERO for x in choice[es[idx]]]
             elif exact:
                 ep[idx] = [Fraction(int(x)) for x in choice[es[idx]]]
@@ -370,10 +338,75 @@ def best_response(
                 ep[idx] = choice[es[idx]]
         size = int(a - pa)
         v[pa:a] = v[pa:a] + segment_sum(game.parent_row[a:b] - pa, ep * v[a:b], size, zero)
-    if fast is not None:
+    if fast:
         d0, d1 = game.depth_start[0], game.depth_start[1]
         v[d0:d1] = _fractions(v[d0:d1])  # the root rows: root_value weighs them exactly
     return BestResponse(player, root_value(game, v), choice)
+
+
+def _seats(game: Game, player: int | tuple[int, ...]) -> tuple[int, ...]:
+    """The responding seats of :func:`~toypoker.engines.rows.values.best_response`:
+    ``player`` alone, or a team's seats, each checked.
+
+    Raises
+    ------
+    ToypokerError
+        A seat out of range, or a team without seats.
+    """
+    if isinstance(player, tuple | list):
+        seats = tuple(check_int(p, "a team seat", low=0, high=game.n_players - 1) for p in player)
+        if not seats:
+            raise ToypokerError("a responding team needs at least one seat")
+    else:
+        seats = (check_int(player, "player", low=0, high=game.n_players - 1),)
+    return seats
+
+
+def _response_start(
+    game: Game, reach: np.ndarray, eprob: np.ndarray, seats: tuple[int, ...], exact: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, bool]:
+    """Where the backward pass of a best response of ``seats`` starts.
+
+    Returns
+    -------
+    tuple
+        The row values (the seats' summed payoff at the terminal rows, zero elsewhere),
+        the counterfactual reach of ``seats``, the edge probabilities, and whether the
+        three hold FLINT rationals (an exact profile of Fractions and ints:
+        :func:`~toypoker.engines.rows.values._rational`) rather than the profile's own
+        numbers.
+    """
+    u = terminal_payoffs(game, exact)
+    term = sum((u[p] for p in seats[1:]), u[seats[0]])
+    # exact: the passes in FLINT's rationals (see _rational), the value a Fraction
+    fast = _rational_reach(game, reach, eprob, seats) if exact else None
+    term_fast = _rational(term) if fast is not None else None
+    v = np.empty(game.n_rows, dtype=object if exact else np.float64)
+    if fast is not None and term_fast is not None:
+        cf, eprob = fast
+        v[:] = _ZERO
+        v[game.term_rows] = term_fast
+        return v, cf, eprob, True
+    cf = counterfactual_reach(game, reach, seats)
+    v[:] = Fraction(0) if exact else 0.0
+    v[game.term_rows] = term
+    return v, cf, eprob, False
+
+
+def _exact_first_best(qm: np.ndarray, pad: np.ndarray) -> np.ndarray:
+    """Per row of the exact action values ``qm``, the first column of the best among
+    those where ``pad`` is not ``-1`` (its padding left out)."""
+    return (
+        np.array(
+            [
+                max(np.flatnonzero(ok).tolist(), key=lambda k, r=r: (r[k], -k))
+                for r, ok in zip(qm, pad >= 0, strict=True)
+            ],
+            dtype=np.int64,
+        )
+        if len(qm)
+        else np.zeros(0, dtype=np.int64)
+    )
 
 
 def evaluate(game: Game, profile: Profile | np.ndarray) -> Evaluation:

@@ -47,6 +47,7 @@ from types import MappingProxyType
 import numpy as np
 
 from toypoker.definition import InfoSet, Linear, Node, NumericParams, RawNode, make_label
+from toypoker.engines.vectors.assembly import StrengthOf
 from toypoker.engines.vectors.layout import (
     OnVectors,
     VectorGame,
@@ -59,9 +60,10 @@ from toypoker.engines.vectors.size import check_vector_size
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.game import Game, PublicTree, compile_nodes, infoset_tables
 from toypoker.games import count_layout, holdem, kuhn, mercer, parse_game_spec, rhode_island
+from toypoker.games.base import Params
 from toypoker.games.collusion import check_collusion, team_average
-from toypoker.games.deals import canonical_boards, group_options
-from toypoker.games.hands import EVALUATORS
+from toypoker.games.deals import Deck, canonical_boards, group_options
+from toypoker.games.hands import EVALUATORS, Evaluator
 from toypoker.games.layout_count import MAX_BOARDS
 from toypoker.games.limit import betting_tree, limit_deck
 from toypoker.spec import format_spec
@@ -219,15 +221,64 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
             f"build_vector: strong collusion (members see each other's cards) runs on "
             f"--layout rows ({canonical})"
         )
+    shape, numeric, ante, evaluator, suits, merged = _family_rules(info.name, p, canonical)
+    n = int(shape["n_players"])
+    team = check_collusion(coll, n, False) if coll else None
+    rounds = shape["rounds"]
+    _check_budget(info.name, p, canonical, shape, rank, max_bytes)
+    deck = limit_deck(n, list(shape["multiplicity"]), rounds, shape.get("hole_cards"), suits)
+    mult = np.asarray(deck.cards, dtype=np.int64)  # physical cards of each table value
+    hole = deck.hole
+    board_sizes = [b for b in deck.boards if b]
+    board_values = _board_values(mult, suits, merged, board_sizes)
+    nodes, chips, n_depths = _public_nodes(deck, n, rounds, ante, numeric, board_values)
+    privates = _privates(nodes, mult, hole, board_sizes, suits, merged)
+    tree = _public_tree(canonical, {**p, **coll}, n, nodes, n_depths, chips, numeric)
+    tree = _with_infosets(tree, privates, suits if merged else 0)
+    vg = assemble(
+        tree,  # type: ignore[arg-type]  (the game's public tree, before the game)
+        hole,
+        board_sizes,
+        mult,
+        suits if merged else 0,
+        _strength_of(board_sizes, suits, evaluator),
+    )
+    if team is not None:  # weak collusion: the payoff map of games.collusion.collude
+        a = team_average(n, team.seats)
+        vg = with_payoff(vg, (a, a if team.sharing == "win" else team_average(n, ())))
+    dense = vg.payoff is not None  # collusion: rank hands give the fused dense kernel
+    if rank and n <= 3 and (hole == 1 or n == 3) and not suits and (int(mult.max()) > 1 or dense):
+        vg = rank_hands(vg)
+    return Game(tree, OnVectors(vg)).engine_data.vectors  # type: ignore[attr-defined,no-any-return]
+
+
+def _family_rules(
+    name: str, p: Params, canonical: str
+) -> tuple[dict[str, object], NumericParams, Fraction | Linear, Evaluator | None, int, bool]:
+    """What the game family fixes before the tree is walked.
+
+    Returns
+    -------
+    tuple
+        The limit shape (:func:`toypoker.games.holdem.limit_shape` and its kin), the
+        numeric parameters, the ante, the showdown evaluator (``None``: Kuhn's higher
+        card), the suits dealt as card identities (0: ranks only) and whether boards
+        are merged by suit isomorphism.
+
+    Raises
+    ------
+    ToypokerError
+        For a family :func:`~toypoker.engines.vectors.direct.build_vector` does not build.
+    """
     suits = 0  # > 0: card identities (a suited evaluator)
     merged = False
-    if info.name == "kuhn":
+    if name == "kuhn":
         shape = kuhn.limit_shape(p)
         numeric = kuhn.numeric(p)
         ante: Fraction | Linear = Linear.coordinate(0, 2)  # as kuhn.build
         evaluator = None
-    elif info.name in ("holdem", "rhode_island"):
-        hp = p if info.name == "holdem" else rhode_island.holdem_params(p)
+    elif name in ("holdem", "rhode_island"):
+        hp = p if name == "holdem" else rhode_island.holdem_params(p)
         shape = holdem.limit_shape(hp)
         numeric = NumericParams()
         ante = Fraction(hp["ante"])
@@ -236,7 +287,7 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
         if evaluator.suited(dealt):
             suits = int(hp["suits"])
             merged = suits > 1 and hp.get("suit_isomorphism") is not False
-    elif info.name == "mercer":
+    elif name == "mercer":
         shape = mercer.limit_shape(p)
         numeric = NumericParams()
         ante = mercer.ANTE
@@ -246,34 +297,44 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
             "build_vector: only kuhn, holdem, mercer and rhode_island are supported yet "
             f"({canonical})"
         )
-    n = int(shape["n_players"])
-    team = check_collusion(coll, n, False) if coll else None
-    rounds = shape["rounds"]
-    counted = count_layout(format_spec(info.name, p))  # collusion: the same tree and hands
+    return shape, numeric, ante, evaluator, suits, merged
+
+
+def _check_budget(
+    name: str, p: Params, canonical: str, shape: dict[str, object], rank: bool,
+    max_bytes: int | None,
+) -> None:  # fmt: skip
+    """Refuse a layout over the memory budget ``max_bytes``, counted before anything
+    is allocated (collusion counts as the same tree and hands).
+
+    Raises
+    ------
+    SpecError
+        Over the budget, or a hold'em family game with too many boards to count.
+    """
+    counted = count_layout(format_spec(name, p))  # collusion: the same tree and hands
     if counted is not None:
         if not rank:  # physical hands: any hole cards from the whole deck
             cards = int(sum(shape["multiplicity"]))  # type: ignore[call-overload]
             hole_cards = int(shape.get("hole_cards") or 1)  # type: ignore[call-overload]
             counted = dataclasses.replace(counted, hands=math.comb(cards, hole_cards))
         check_vector_size(canonical, counted, max_bytes, rank=rank)
-    elif info.name in ("holdem", "rhode_island"):  # not counted: never built blind
+    elif name in ("holdem", "rhode_island"):  # not counted: never built blind
         # more boards at one depth than are counted (a 52-card, two-hole-card, three-round
         # hold'em): refused before anything is allocated
         raise SpecError(
-            f"{canonical if len(canonical) <= 60 else info.name + '(...)'}: too large for the "
+            f"{canonical if len(canonical) <= 60 else name + '(...)'}: too large for the "
             f"vector layout: more than {MAX_BOARDS:,} boards at one depth, too many to count "
             "before building (a smaller deck, fewer board cards or fewer rounds)"
         )
-    deck = limit_deck(n, list(shape["multiplicity"]), rounds, shape.get("hole_cards"), suits)
-    mult = np.asarray(deck.cards, dtype=np.int64)  # physical cards of each table value
-    hole = deck.hole
-    board_sizes = [b for b in deck.boards if b]
-    raw: list[RawNode] = []
 
-    def add(node: RawNode) -> int:
-        raw.append(node)
-        return len(raw) - 1
 
+def _board_values(
+    mult: np.ndarray, suits: int, merged: bool, board_sizes: list[int]
+) -> Callable[[tuple[int, ...], tuple[int, ...]], list[tuple[int, ...]]]:
+    """The boards a chance node deals, as a function of its columns and the cards
+    ``shown`` before it (cached per ``shown``): the canonical boards when ``merged``,
+    else every rank multiset the deck still holds."""
     seen: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
 
     def board_values(cols: tuple[int, ...], shown: tuple[int, ...]) -> list[tuple[int, ...]]:
@@ -291,8 +352,22 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
                 ]
         return seen[shown]
 
-    # limit betting has one shape under every board: walk it once with the first board
-    # of each chance node (a template), then copy the template under every board
+    return board_values
+
+
+def _public_nodes(
+    deck: Deck, n: int, rounds: object, ante: Fraction | Linear, numeric: NumericParams,
+    board_values: Callable[[tuple[int, ...], tuple[int, ...]], list[tuple[int, ...]]],
+) -> tuple[tuple[Node, ...], tuple[tuple[Linear, ...] | None, ...], int]:  # fmt: skip
+    """The compiled public nodes, their chips and the number of depths: the limit
+    betting walked once under the first board of each chance node (a template), then
+    copied under every board (:func:`~toypoker.engines.vectors.direct._expand`)."""
+    raw: list[RawNode] = []
+
+    def add(node: RawNode) -> int:
+        raw.append(node)
+        return len(raw) - 1
+
     template_root = betting_tree(
         n,
         rounds,
@@ -306,9 +381,18 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
     )
     raw, root = _expand(raw, template_root, board_values, deck.show)
     nodes, _, chips, n_depths = compile_nodes(raw, root)  # as the deal table's game
+    return nodes, chips, n_depths
+
+
+def _privates(
+    nodes: Sequence[Node], mult: np.ndarray, hole: int, board_sizes: list[int], suits: int,
+    merged: bool,
+) -> dict[int, np.ndarray]:  # fmt: skip
+    """The private observations at each decision node: the sorted observations
+    (``(k, hole)``, 1-based) of the hands avoiding the node's board, one array shared
+    by the nodes of a board; canonicalised jointly with the board when ``merged``."""
     card_value = np.repeat(np.arange(len(mult)), mult)
     hands = np.array(list(itertools.combinations(range(len(card_value)), hole)))
-    # infosets: the private observations of the hands avoiding the node's board
     privates: dict[int, np.ndarray] = {}
     by_board: dict[tuple[int, ...], np.ndarray] = {}
     for node in nodes:
@@ -326,8 +410,13 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
                     obs = [o for o in private if _fits(o, mult - used)]
                 by_board[node.board] = np.array(obs, dtype=np.int64).reshape(len(obs), hole)
             privates[node.id] = by_board[node.board]
-    tree = _public_tree(canonical, {**p, **coll}, n, nodes, n_depths, chips, numeric)
-    tree = _with_infosets(tree, privates, suits if merged else 0)
+    return privates
+
+
+def _strength_of(board_sizes: list[int], suits: int, evaluator: Evaluator | None) -> StrengthOf:
+    """The showdown strengths function :func:`~toypoker.engines.vectors.layout.assemble`
+    reads: per full board, each hand's strength under ``evaluator`` (``None``: the
+    higher card wins), 0 where the board is not full or meets the hand."""
 
     def strength_of(
         boards: tuple[tuple[int, ...], ...],
@@ -351,21 +440,7 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
                 out[b, ok] = evaluator.strength(values[ok], board, suits)
         return out
 
-    vg = assemble(
-        tree,  # type: ignore[arg-type]  (the game's public tree, before the game)
-        hole,
-        board_sizes,
-        mult,
-        suits if merged else 0,
-        strength_of,
-    )
-    if team is not None:  # weak collusion: the payoff map of games.collusion.collude
-        a = team_average(n, team.seats)
-        vg = with_payoff(vg, (a, a if team.sharing == "win" else team_average(n, ())))
-    dense = vg.payoff is not None  # collusion: rank hands give the fused dense kernel
-    if rank and n <= 3 and (hole == 1 or n == 3) and not suits and (int(mult.max()) > 1 or dense):
-        vg = rank_hands(vg)
-    return Game(tree, OnVectors(vg)).engine_data.vectors  # type: ignore[attr-defined,no-any-return]
+    return strength_of
 
 
 def _public_tree(

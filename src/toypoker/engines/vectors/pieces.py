@@ -139,7 +139,7 @@ def cut_piece(k: VectorKernel, subtrees: np.ndarray, work: bool = True) -> Piece
     >>> 0.4 < half.work[1].size / k.work[1].size < 0.6
     True
     """
-    order, seg, tseg, _, iorder, iseg, _ = k.parts
+    order, seg, _, _, iorder, iseg, _ = k.parts
     segs = np.concatenate([[0], np.asarray(subtrees, dtype=np.int64) + 1])
     n_nodes, n_hands = k.work[1].shape
     # nodes: the kept segments' (each segment's in ascending id order already)
@@ -152,15 +152,37 @@ def cut_piece(k: VectorKernel, subtrees: np.ndarray, work: bool = True) -> Piece
     info_at = _local(infosets, len(offset) - 1)
     actions = _ranges(offset[infosets], offset[infosets + 1])
     action_at = _local(actions, len(k.infos[2]))
-    # the tree
+    return Piece(
+        tree=_piece_tree(k, nodes, node_at, action_at, by_seg[0]),
+        terms=_piece_terms(k, segs, node_at),
+        parts=_piece_parts(k, segs, by_seg, node_at, info_at),
+        infos=_piece_infos(k, infosets, actions, node_at),
+        work=_piece_work(k.work[0].shape[0], len(nodes), n_hands, len(actions), work),
+        sizes=k.sizes.copy(),
+        n_sigma=len(actions),
+        top_nodes_at=node_at[np.sort(by_seg[0])],
+        roots_at=node_at[order[seg[segs[1:]]]],
+        top_actions_at=action_at[segment_actions(k, segs[:1])],
+        mine_at=action_at[segment_actions(k, segs[1:])],
+    )
+
+
+def _piece_tree(
+    k: VectorKernel, nodes: np.ndarray, node_at: np.ndarray, action_at: np.ndarray,
+    top: np.ndarray,
+) -> tuple[np.ndarray, ...]:  # fmt: skip
+    """The kernel's tree arrays over the piece's ``nodes``: parents, edge actions and
+    child ranges as local positions (``node_at``, ``action_at``), the child ranges
+    empty at the top's nodes ``top`` (their sums run on the driver, never here)."""
+    n_nodes = len(node_at)
     parent, edge_player, edge_sigma, chance_child, node_board, compat, lo, hi = k.tree
     lo_l = node_at[np.minimum(lo[nodes], n_nodes - 1)]
     inside = hi[nodes] > lo[nodes]
-    inside[node_at[by_seg[0]]] = False  # the top's sums run on the driver, never here
+    inside[node_at[top]] = False  # the top's sums run on the driver, never here
     child_lo = np.where(inside, lo_l, 0).astype(np.int64)
     child_hi = np.where(inside, lo_l + hi[nodes] - lo[nodes], 0).astype(np.int64)
     es = edge_sigma[nodes]
-    tree = (
+    return (
         np.where(parent[nodes] >= 0, node_at[np.maximum(parent[nodes], 0)], -1),
         edge_player[nodes],
         np.where(es >= 0, action_at[np.maximum(es, 0)], -1).astype(es.dtype),
@@ -170,18 +192,34 @@ def cut_piece(k: VectorKernel, subtrees: np.ndarray, work: bool = True) -> Piece
         child_lo,
         child_hi,
     )
-    # terminals, segment by segment
+
+
+def _piece_terms(k: VectorKernel, segs: np.ndarray, node_at: np.ndarray) -> tuple[Any, ...]:
+    """The kernel's terms over the terminals of the segments ``segs``, segment by
+    segment, their nodes as local positions (``node_at``); the terms indexed by boards
+    or hands kept whole."""
+    tseg = k.parts[2]
     t_idx = _ranges(tseg[segs], tseg[segs + 1])
     terms = list(k.terms)
     for i in _PER_TERMINAL:
         terms[i] = np.ascontiguousarray(terms[i][t_idx]) if len(terms[i]) else terms[i]
     terms[0] = node_at[terms[0]]
-    # segments: the top (local segment 0), then the subtrees in the order given
+    return tuple(terms)
+
+
+def _piece_parts(
+    k: VectorKernel, segs: np.ndarray, by_seg: list[np.ndarray], node_at: np.ndarray,
+    info_at: np.ndarray,
+) -> tuple[np.ndarray, ...]:  # fmt: skip
+    """The piece's segments: the top (local segment 0), then the subtrees in the order
+    of ``segs``; each segment's nodes (``by_seg``), terminals and infosets as local
+    positions, with their boundaries."""
+    tseg, iorder, iseg = k.parts[2], k.parts[4], k.parts[5]
     sizes = [len(x) for x in by_seg]
     t_sizes = (tseg[segs + 1] - tseg[segs]).tolist()
     i_by_seg = [info_at[iorder[iseg[s] : iseg[s + 1]]] for s in segs]
     cum = np.cumsum  # boundaries from sizes
-    parts = (
+    return (
         node_at[np.concatenate(by_seg)],
         cum([0, *sizes]).astype(np.int64),
         cum([0, *t_sizes]).astype(np.int64),
@@ -190,32 +228,33 @@ def cut_piece(k: VectorKernel, subtrees: np.ndarray, work: bool = True) -> Piece
         cum([0, *(len(x) for x in i_by_seg)]).astype(np.int64),
         np.zeros(1, dtype=np.int64),
     )
-    rep_node, rep_hand, free, player, unrestricted, _ = k.infos
+
+
+def _piece_infos(
+    k: VectorKernel, infosets: np.ndarray, actions: np.ndarray, node_at: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """The kernel's infoset arrays over the piece's ``infosets`` and their flat
+    ``actions``: representative nodes as local positions (``node_at``), action offsets
+    re-counted from 0."""
+    rep_node, rep_hand, free, player, unrestricted, offset = k.infos
     n_act = offset[infosets + 1] - offset[infosets]
-    infos = (
+    return (
         node_at[rep_node[infosets]],
         rep_hand[infosets],
         free[actions],
         player[infosets],
         unrestricted[infosets],
-        cum([0, *n_act.tolist()]).astype(np.int64),
+        np.cumsum([0, *n_act.tolist()]).astype(np.int64),
     )
-    n = k.work[0].shape[0]
+
+
+def _piece_work(
+    players: int, nodes: int, hands: int, actions: int, work: bool
+) -> tuple[np.ndarray, ...]:
+    """A piece's work buffers (:func:`~toypoker.engines.vectors.pieces._work`), or
+    with ``work=False`` read-only views of one zero: shaped, no memory
+    (:meth:`~toypoker.engines.vectors.pieces.Piece.payload` reads their shapes)."""
     if work:
-        buffers = _work(n, len(nodes), n_hands, len(actions))
-    else:  # read-only views of one zero: shaped, no memory (Piece.payload reads shapes)
-        shapes = ((n, len(nodes), n_hands), (len(nodes), n_hands), (n, len(actions)))
-        buffers = tuple(np.broadcast_to(np.zeros(1), shape) for shape in shapes)
-    return Piece(
-        tree=tree,
-        terms=tuple(terms),
-        parts=parts,
-        infos=infos,
-        work=buffers,
-        sizes=k.sizes.copy(),
-        n_sigma=len(actions),
-        top_nodes_at=node_at[np.sort(by_seg[0])],
-        roots_at=node_at[order[seg[segs[1:]]]],
-        top_actions_at=action_at[segment_actions(k, segs[:1])],
-        mine_at=action_at[segment_actions(k, segs[1:])],
-    )
+        return _work(players, nodes, hands, actions)
+    shapes = ((players, nodes, hands), (nodes, hands), (players, actions))
+    return tuple(np.broadcast_to(np.zeros(1), shape) for shape in shapes)
