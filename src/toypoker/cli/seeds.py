@@ -8,8 +8,10 @@ import re
 from pathlib import Path
 
 from toypoker.archive import save_profile
+from toypoker.cli.checks import temp_checkpoint
 from toypoker.cli.common import Bar, emit, err, interrupted, out, plain, resume_hint, said
 from toypoker.cli.tables import WrappedColumns, team_lines
+from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.result import Result
 from toypoker.solvers.checkpoint import checkpoint_head
@@ -31,6 +33,42 @@ def kept_seeds(base: Path, first: int, seeds: int) -> list[int]:
     except OSError:  # no folder, or one that cannot be listed: no kept seed
         return []
     return sorted(found)
+
+
+def check_batch(method: str, stochastic: bool, seeds: int, first: int, resume: Path | None) -> None:
+    """One line for a batch of ``seeds`` that cannot be: a deterministic ``method``, or a
+    ``--resume`` with no checkpoint of any of the batch's seeds."""
+    if seeds > 1 and not stochastic:
+        raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
+    if seeds > 1 and resume is not None:
+        if not kept_seeds(resume, first, seeds):  # one listing of the folder (H8c)
+            raise ToypokerError(
+                f"--resume {resume}: no checkpoint of seeds {first}..{first + seeds - 1} "
+                f"(e.g. {seeded(resume, first).name}); give the --checkpoint of the batch"
+            )
+
+
+def solve_batch(
+    g: Game,
+    method: str,
+    seeds: int,
+    first: int,
+    kw: dict,
+    output: Path | None,
+    csv: Path | None,
+    result: Path | None,
+    checkpoint: Path | None,
+    resume: Path | None,
+    json_: bool,
+) -> None:
+    """:func:`~toypoker.cli.seeds.solve_seeds` with each seed checkpointed beside
+    ``checkpoint`` (or ``resume``), else beside a scratch file: its seeds' states are
+    removed once the batch has run (an interrupted batch keeps them to resume)."""
+    base = checkpoint or resume or temp_checkpoint("seeds")
+    solve_seeds(g, method, seeds, first, kw, output, csv, result, base, resume, json_)
+    if checkpoint is None and resume is None:
+        for k in range(seeds):
+            seeded(base, first + k).unlink(missing_ok=True)
 
 
 def solve_seeds(

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Annotated
 
 import typer
 
-from toypoker.archive import save_profile
 from toypoker.cli.checks import (
     at_least,
     at_most,
@@ -33,24 +31,19 @@ from toypoker.cli.common import (
     hold,
     interrupted,
     milp_option,
-    num,
     one_line,
-    out,
     output_option,
-    print_json,
     resume_hint,
-    said,
     stopped_name,
 )
 from toypoker.cli.layouts import build_on_layout
-from toypoker.cli.seeds import kept_seeds, solve_seeds
-from toypoker.cli.tables import strategy_table, team_lines, team_of, values_table
+from toypoker.cli.seeds import check_batch, solve_batch
+from toypoker.cli.solve_report import report
+from toypoker.cli.tables import team_of
 from toypoker.dask_client import local_workers
-from toypoker.engines.evaluation import VectorEvaluation
-from toypoker.engines.registry import engine_of, layout_for, team_gain_note
+from toypoker.engines.registry import engine_of, layout_for
 from toypoker.engines.sharded import ShardLostError, shard_bytes
 from toypoker.errors import Interrupted, ToypokerError
-from toypoker.evaluation import evaluate
 from toypoker.game import Game
 from toypoker.games.collusion import Team
 from toypoker.io import size_text
@@ -63,7 +56,6 @@ from toypoker.solvers.seeds import seeded
 from toypoker.spec import parse_value
 
 DEFAULT_ITERATIONS = 2000  # the budget when neither a budget nor a target is given
-TABLE_INFOSETS = 2000  # more infosets than this: no strategy table (-o or --csv writes them)
 MAX_DECIMALS = 30  # beyond a double's 17 significant digits already; a billion would hang
 
 DecimalsOpt = Annotated[
@@ -167,27 +159,6 @@ def _run_with_bar(g: Game, method: str, started: str | None, **kw: object):
         return solve_game(g, method=method, progress=progress, **kw)
 
 
-def vector_values(res: Result | VectorEvaluation) -> SimpleNamespace:
-    """The values table's numbers from a vector-layout result or evaluation (its own
-    best responses)."""
-    br = tuple(v + g for v, g in zip(res.values, res.gains, strict=True))
-    return SimpleNamespace(
-        values=res.values, br_values=br, gains=res.gains, nash_conv=res.nash_conv
-    )
-
-
-def value_text(res: object) -> str:
-    """The value for the summary line: an exact method's, or -- a two-player zero-sum
-    game -- player 1's value bracketed by the two best responses
-    (:attr:`~toypoker.result.Result.value_bracket`; its width is NashConv)."""
-    if res.value_exact:
-        return f"; exact value {num(res.value_exact[0])} (P1), certified: {res.certified}"
-    b = res.value_bracket
-    if b is not None:
-        return f"; P1's value in [{b.lower:.6f}, {b.upper:.6f}]"
-    return ""
-
-
 def method_options(items: list[str]) -> dict[str, object]:
     """``--option KEY=VALUE`` items as typed values (numbers, true/false, words); the
     method checks names and values."""
@@ -203,109 +174,130 @@ def method_options(items: list[str]) -> dict[str, object]:
     return out
 
 
+MethodOpt = Annotated[
+    str,
+    typer.Option(
+        help="cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+, fp, es-mccfr, os-mccfr, "
+        "pcs-cfr+ (public chance sampling, vector layout), lp or enumerate."
+    ),
+]
+IterationsOpt = Annotated[
+    int | None,
+    typer.Option(
+        help=f"Maximum iterations (default {DEFAULT_ITERATIONS}; with a target and no "
+        "--iterations or --seconds, none: the run goes on to the target)."
+    ),
+]
+TargetNashConvOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="Stop once NashConv (chips per hand, summed over the players) is at or "
+        "below this; for a strong win-sharing team solved merged, NashConv of the "
+        "merged game."
+    ),
+]
+SecondsOpt = Annotated[float | None, typer.Option(help="Stop after this many seconds.")]
+TargetMaxGainOpt = Annotated[
+    float | None,
+    typer.Option(
+        help="Stop once every best-response gain (chips per hand) is at or below this "
+        "(eps); for a strong win-sharing team solved merged, in the merged game."
+    ),
+]
+SeedOpt = Annotated[
+    int | None, typer.Option(help="Seed of sampling methods (with --seeds: the first seed).")
+]
+SeedsOpt = Annotated[
+    int, typer.Option(help="Run this many seeds (SEED..SEED+N-1) and summarise their spread.")
+]
+OutputOpt = Annotated[
+    Path | None,
+    output_option(
+        "Write the profile as JSON (with --seeds: -seedK); a name ending in .npz writes "
+        "the compact archive (arrays and labels, streamed: big games)."
+    ),
+]
+ResultOpt = Annotated[
+    Path | None,
+    typer.Option(
+        help="Write the whole result (or the seed summary) as JSON; .npz: the compact "
+        "archive (toypoker eval/verify read both)."
+    ),
+]
+CsvOpt = Annotated[
+    Path | None, typer.Option(help="Write the profile as CSV (with --seeds: -seedK).")
+]
+CheckpointOpt = Annotated[
+    Path | None,
+    typer.Option(help="Checkpoint file (.npz), written atomically (with --seeds: -seedK)."),
+]
+CheckpointSecondsOpt = Annotated[float, typer.Option(help="Seconds between checkpoints.")]
+ResumeOpt = Annotated[Path | None, typer.Option(help="Continue from a checkpoint.")]
+CheckpointOverwriteOpt = Annotated[
+    bool,
+    typer.Option(
+        "--overwrite",
+        help="Replace an existing --checkpoint file (without it, or --resume, an "
+        "existing one is refused: it holds another run's work).",
+    ),
+]
+TableOpt = Annotated[bool, typer.Option("--table/--no-table", help="Print the strategy.")]
+OptionOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        help="A method option KEY=VALUE (repeatable), e.g. ullman=true for fp (Ullman's "
+        "variant; with --target-max-gain it stops by his rule), alpha=1.5 for dcfr."
+    ),
+]
+LayoutOpt = Annotated[
+    str,
+    typer.Option(
+        help="auto, rows or vector. With auto the game is counted first and runs on "
+        "the vector layout where a CFR+ iteration is predicted faster there among the "
+        "layouts that fit (rhode_island, kuhn with many cards, three-player Mercer "
+        "Hold'em), else on the deal table; a method or --team the vector layout does "
+        "not run goes to the deal table where it fits.  vector runs any catalogue game "
+        "without strong collusion (compiled first where it has no deal-free builder)."
+    ),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Shard the iterations over Dask workers: local (a LocalCluster of "
+        "--workers processes) or tcp://host:port.  The CFR family on hand vectors; the "
+        "iterates equal the in-process run's."
+    ),
+]
+WorkersOpt = Annotated[
+    int | None, typer.Option(help="With --scheduler local: its worker processes.")
+]
+
+
 def solve(
     spec: SpecArg,
-    method: Annotated[
-        str,
-        typer.Option(
-            help="cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+, fp, es-mccfr, os-mccfr, "
-            "pcs-cfr+ (public chance sampling, vector layout), lp or enumerate."
-        ),
-    ] = "cfr+",
-    iterations: Annotated[
-        int | None,
-        typer.Option(
-            help=f"Maximum iterations (default {DEFAULT_ITERATIONS}; with a target and no "
-            "--iterations or --seconds, none: the run goes on to the target)."
-        ),
-    ] = None,
-    target_nash_conv: Annotated[
-        float | None,
-        typer.Option(
-            help="Stop once NashConv (chips per hand, summed over the players) is at or "
-            "below this; for a strong win-sharing team solved merged, NashConv of the "
-            "merged game."
-        ),
-    ] = None,
-    seconds: Annotated[float | None, typer.Option(help="Stop after this many seconds.")] = None,
-    target_max_gain: Annotated[
-        float | None,
-        typer.Option(
-            help="Stop once every best-response gain (chips per hand) is at or below this "
-            "(eps); for a strong win-sharing team solved merged, in the merged game."
-        ),
-    ] = None,
-    seed: Annotated[
-        int | None, typer.Option(help="Seed of sampling methods (with --seeds: the first seed).")
-    ] = None,
-    seeds: Annotated[
-        int, typer.Option(help="Run this many seeds (SEED..SEED+N-1) and summarise their spread.")
-    ] = 1,
-    output: Annotated[
-        Path | None,
-        output_option(
-            "Write the profile as JSON (with --seeds: -seedK); a name ending in .npz writes "
-            "the compact archive (arrays and labels, streamed: big games)."
-        ),
-    ] = None,
-    result: Annotated[
-        Path | None,
-        typer.Option(
-            help="Write the whole result (or the seed summary) as JSON; .npz: the compact "
-            "archive (toypoker eval/verify read both)."
-        ),
-    ] = None,
-    csv: Annotated[
-        Path | None, typer.Option(help="Write the profile as CSV (with --seeds: -seedK).")
-    ] = None,
-    checkpoint: Annotated[
-        Path | None,
-        typer.Option(help="Checkpoint file (.npz), written atomically (with --seeds: -seedK)."),
-    ] = None,
-    checkpoint_seconds: Annotated[float, typer.Option(help="Seconds between checkpoints.")] = 60.0,
-    resume: Annotated[Path | None, typer.Option(help="Continue from a checkpoint.")] = None,
-    overwrite: Annotated[
-        bool,
-        typer.Option(
-            "--overwrite",
-            help="Replace an existing --checkpoint file (without it, or --resume, an "
-            "existing one is refused: it holds another run's work).",
-        ),
-    ] = False,
-    table: Annotated[bool, typer.Option("--table/--no-table", help="Print the strategy.")] = True,
+    method: MethodOpt = "cfr+",
+    iterations: IterationsOpt = None,
+    target_nash_conv: TargetNashConvOpt = None,
+    seconds: SecondsOpt = None,
+    target_max_gain: TargetMaxGainOpt = None,
+    seed: SeedOpt = None,
+    seeds: SeedsOpt = 1,
+    output: OutputOpt = None,
+    result: ResultOpt = None,
+    csv: CsvOpt = None,
+    checkpoint: CheckpointOpt = None,
+    checkpoint_seconds: CheckpointSecondsOpt = 60.0,
+    resume: ResumeOpt = None,
+    overwrite: CheckpointOverwriteOpt = False,
+    table: TableOpt = True,
     decimals: DecimalsOpt = None,
     fractions: FractionsOpt = False,
-    option: Annotated[
-        list[str] | None,
-        typer.Option(
-            help="A method option KEY=VALUE (repeatable), e.g. ullman=true for fp (Ullman's "
-            "variant; with --target-max-gain it stops by his rule), alpha=1.5 for dcfr."
-        ),
-    ] = None,
+    option: OptionOpt = None,
     team: TeamOpt = None,
     milp_seconds: MilpSecondsOpt = None,
-    layout: Annotated[
-        str,
-        typer.Option(
-            help="auto, rows or vector. With auto the game is counted first and runs on "
-            "the vector layout where a CFR+ iteration is predicted faster there among the "
-            "layouts that fit (rhode_island, kuhn with many cards, three-player Mercer "
-            "Hold'em), else on the deal table; a method or --team the vector layout does "
-            "not run goes to the deal table where it fits.  vector runs any catalogue game "
-            "without strong collusion (compiled first where it has no deal-free builder)."
-        ),
-    ] = "auto",
-    scheduler: Annotated[
-        str | None,
-        typer.Option(
-            help="Shard the iterations over Dask workers: local (a LocalCluster of "
-            "--workers processes) or tcp://host:port.  The CFR family on hand vectors; the "
-            "iterates equal the in-process run's."
-        ),
-    ] = None,
-    workers: Annotated[
-        int | None, typer.Option(help="With --scheduler local: its worker processes.")
-    ] = None,
+    layout: LayoutOpt = "auto",
+    scheduler: SchedulerOpt = None,
+    workers: WorkersOpt = None,
     json_: JsonOpt = False,
 ) -> None:
     """Solve a game (CFR+ by default) and print the strategy, values and NashConv.
@@ -314,6 +306,48 @@ def solve(
     solved merged unless the spec says merge=false."""
     m = method_of(method)
     options = method_options(option or [])
+    _check_numbers(iterations, seeds, seed, decimals, target_nash_conv, target_max_gain,
+                   milp_seconds, seconds, checkpoint_seconds)  # fmt: skip
+    _check_files(method, m.one_shot, seeds, output, result, csv, checkpoint, resume)
+    if m.name == "tmecor":  # team-optimal play: what `toypoker collusion tmecor` prints
+        _solve_tmecor(spec, options, team, seconds, json_, output or csv or result)
+        return
+    check_batch(method, m.stochastic, seeds, seed or 0, resume)
+    target = target_nash_conv is not None or target_max_gain is not None
+    budget = iterations is not None or seconds is not None
+    if iterations is None and seconds is None and (not target or seeds > 1):
+        iterations = DEFAULT_ITERATIONS
+    _claim_checkpoints(checkpoint, resume, overwrite, seeds, seed or 0)
+    started, nothing = _resume_lines(resume if seeds == 1 else None, iterations)
+    g, deals = _build_game(spec, method, layout, team, scheduler, workers, seeds)
+    the_team = team_of(g, team) if deals else None  # a team's gain reads the deal table
+    kw = _run_keywords(options, iterations, target_nash_conv, target_max_gain, seconds,
+                       checkpoint_seconds, scheduler, workers, the_team, milp_seconds)  # fmt: skip
+    if seeds > 1:
+        solve_batch(g, method, seeds, seed or 0, kw, output, csv, result, checkpoint, resume,
+                    json_)  # fmt: skip
+        return
+    res, ck = _solve_once(g, method, m.one_shot, kw, seed, checkpoint, resume, started, nothing)
+    aim = target_nash_conv if target_nash_conv is not None else target_max_gain
+    report(res, g, spec, m.one_shot, deals, json_, table, decimals, fractions, aim,
+           (output, csv, result, checkpoint))  # fmt: skip
+    if target and budget:
+        _check_target(res, target_nash_conv, target_max_gain)
+    _check_interrupted(res, ck)
+
+
+def _check_numbers(
+    iterations: int | None,
+    seeds: int,
+    seed: int | None,
+    decimals: int | None,
+    target_nash_conv: float | None,
+    target_max_gain: float | None,
+    milp_seconds: float | None,
+    seconds: float | None,
+    checkpoint_seconds: float,
+) -> None:
+    """One line for a count or a number out of its range (each option's own refusal)."""
     at_least("--iterations", iterations, 1)
     at_least("--seeds", seeds, 1)
     at_least("--seed", seed, 0)
@@ -324,47 +358,86 @@ def solve(
     positive("--milp-seconds", milp_seconds)
     positive("--seconds", seconds)
     positive("--checkpoint-seconds", checkpoint_seconds)
-    for path, option in ((output, "-o"), (result, "--result"), (csv, "--csv")):
-        check_file(path, option)
+
+
+def _check_files(
+    method: str,
+    one_shot: bool,
+    seeds: int,
+    output: Path | None,
+    result: Path | None,
+    csv: Path | None,
+    checkpoint: Path | None,
+    resume: Path | None,
+) -> None:
+    """One line for a file option that cannot be: a path not writable as a file, two
+    options naming one file, an unreadable ``--resume``, or a checkpoint, resume or
+    seed batch of a method that solves in one step."""
+    for path, name in ((output, "-o"), (result, "--result"), (csv, "--csv")):
+        check_file(path, name)
     check_file(checkpoint, "--checkpoint")
     check_distinct(
         (output, "-o"), (result, "--result"), (csv, "--csv"), (checkpoint, "--checkpoint")
     )
     check_readable(resume, "--resume")
-    if m.one_shot and (checkpoint or resume or seeds > 1):
+    if one_shot and (checkpoint or resume or seeds > 1):
         raise ToypokerError(f"--method {method} takes no --checkpoint, --resume or --seeds")
-    if m.name == "tmecor":  # team-optimal play: what `toypoker collusion tmecor` prints
-        from toypoker.cli.collusion import tmecor  # the team commands load with it
-        from toypoker.cli.tmecor import check_tmecor_options
 
-        check_tmecor_options(options, output or csv or result)
-        tmecor(spec, team=team, seconds=seconds, json_=json_, **options)  # type: ignore[arg-type]
-        return
-    if seeds > 1 and not m.stochastic:
-        raise ToypokerError(f"--seeds needs a sampling method; {method} is deterministic")
-    if seeds > 1 and resume is not None:
-        first = seed or 0
-        if not kept_seeds(resume, first, seeds):  # one listing of the folder (H8c)
-            raise ToypokerError(
-                f"--resume {resume}: no checkpoint of seeds {first}..{first + seeds - 1} "
-                f"(e.g. {seeded(resume, first).name}); give the --checkpoint of the batch"
-            )
-    target = target_nash_conv is not None or target_max_gain is not None
-    budget = iterations is not None or seconds is not None
-    if iterations is None and seconds is None and (not target or seeds > 1):
-        iterations = DEFAULT_ITERATIONS
-    _claim_checkpoints(checkpoint, resume, overwrite, seeds, seed or 0)
-    started, nothing = _resume_lines(resume if seeds == 1 else None, iterations)
+
+def _solve_tmecor(
+    spec: str,
+    options: dict[str, object],
+    team: str | None,
+    seconds: float | None,
+    json_: bool,
+    files: Path | None,
+) -> None:
+    """``solve --method tmecor``: its options checked (``files``: a profile file asked
+    for, refused), then what ``toypoker collusion tmecor`` prints."""
+    from toypoker.cli.collusion import tmecor  # the team commands load with it
+    from toypoker.cli.tmecor import check_tmecor_options
+
+    check_tmecor_options(options, files)
+    tmecor(spec, team=team, seconds=seconds, json_=json_, **options)  # type: ignore[arg-type]
+
+
+def _build_game(
+    spec: str,
+    method: str,
+    layout: str,
+    team: str | None,
+    scheduler: str | None,
+    workers: int | None,
+    seeds: int,
+) -> tuple[Game, bool]:
+    """``(game, deals)``: the layout the library chooses
+    (:func:`~toypoker.engines.registry.layout_for`), a sharded run that cannot be
+    refused and the choice said where it matters, then the game built on it;
+    ``deals``: whether it runs on the deal table."""
     choice = layout_for(spec, method, layout, team=team is not None)
     if scheduler is not None or workers is not None:  # a refusal in one line, said first
         _check_sharding(spec, scheduler, workers, not choice.deals, seeds)
     where = choice.said(layout)  # where it matters: hand vectors, or asked
     if where is not None:
         err.print(where, highlight=False, soft_wrap=True)
-    g = build_on_layout(spec, choice)
-    deals = choice.deals  # a team's gain reads them; elsewhere the run's own values are shown
-    the_team = team_of(g, team) if deals else None
-    kw = {
+    return build_on_layout(spec, choice), choice.deals
+
+
+def _run_keywords(
+    options: dict[str, object],
+    iterations: int | None,
+    target_nash_conv: float | None,
+    target_max_gain: float | None,
+    seconds: float | None,
+    checkpoint_seconds: float,
+    scheduler: str | None,
+    workers: int | None,
+    team: Team | None,
+    milp_seconds: float | None,
+) -> dict[str, object]:
+    """The keywords of each run (one solve, or each seed of a batch): the method's
+    options, the budgets and targets, the cluster, the team and its MILP's time limit."""
+    return {
         **options,
         "iterations": iterations,
         "target_nash_conv": target_nash_conv,
@@ -373,27 +446,33 @@ def solve(
         "checkpoint_seconds": checkpoint_seconds,
         "overwrite": True,  # an existing --checkpoint was refused above, or may be replaced
         **({"cluster": scheduler, "workers": workers} if scheduler is not None else {}),
+        "team": team or False,
+        **milp_option(milp_seconds),
     }
-    if seeds > 1:
-        base = checkpoint or resume or temp_checkpoint("seeds")
-        kw_seeds = {**kw, "team": the_team or False, **milp_option(milp_seconds)}
-        solve_seeds(g, method, seeds, seed or 0, kw_seeds, output, csv, result, base, resume, json_)
-        if checkpoint is None and resume is None:
-            for k in range(seeds):
-                seeded(base, (seed or 0) + k).unlink(missing_ok=True)
-        return
-    ck = None if m.one_shot else checkpoint or temp_checkpoint("solve")
+
+
+def _solve_once(
+    g: Game,
+    method: str,
+    one_shot: bool,
+    kw: dict[str, object],
+    seed: int | None,
+    checkpoint: Path | None,
+    resume: Path | None,
+    started: str | None,
+    nothing: str | None,
+) -> tuple[Result, Path | None]:
+    """``(result, state)``: one run with a progress bar
+    (:func:`~toypoker.cli.solve.run_with_bar`), its state kept in ``checkpoint`` or else
+    a scratch file (none for a method that solves in one step), removed with the scratch
+    state it resumed from unless the run was interrupted.  A lost worker's error carries
+    the command that resumes from the state; a two-player method refused on a strong
+    team's game says how to merge it; ``nothing``, a resume's note that nothing more was
+    run, is said after the run."""
+    ck = None if one_shot else checkpoint or temp_checkpoint("solve")
     try:
         res = run_with_bar(
-            g,
-            method,
-            seed=seed,
-            checkpoint=ck,
-            resume=resume,
-            team=the_team or False,
-            started=started,
-            **kw,
-            **milp_option(milp_seconds),
+            g, method, seed=seed, checkpoint=ck, resume=resume, started=started, **kw
         )
     except ShardLostError as exc:  # the state before the lost batch is in ck
         hint = resume_hint(drop=("--resume",), add=("--resume", str(ck)))
@@ -402,80 +481,50 @@ def solve(
         raise ToypokerError(_merge_hint(g, str(exc))) from None
     if nothing is not None:
         one_line(nothing, kind="note")
-    stopped = stopped_name(res.stopped)
-    if checkpoint is None and ck is not None and stopped != "interrupted":
-        ck.unlink(missing_ok=True)
-        if resume is not None and resume.name.startswith("toypoker-solve-"):
-            resume.unlink(missing_ok=True)  # our own temporary state, now used up
-    if output:
-        save_profile(res.profile, output)
-    if csv:
-        res.profile.to_csv(csv)
-    if result:
-        res.save(result)
-    if json_:
-        print_json(res.to_json_dict())
-    else:
-        if table and res.game.n_infosets > TABLE_INFOSETS:
-            out.print(
-                f"(strategy table omitted: {res.game.n_infosets:,} infosets; "
-                "-o or --csv writes the profile)"
-            )
-        elif table:
-            out.print(strategy_table(res.profile, decimals, fractions=fractions))
-        out.print(
-            values_table(
-                evaluate(g, res.profile) if deals else vector_values(res),
-                decimals,
-                game=g if deals else None,
-            )
-        )
-        seed_txt = f", seed {res.seed}" if res.seed is not None else ""
-        if not m.one_shot:
-            ran = (
-                f"{res.iterations} iterations in {res.seconds:.2f} s "
-                f"({'interrupted' if stopped == 'interrupted' else f'stopped by {stopped}'}"
-                f"{seed_txt})"
-            )
-        elif stopped == "solved":
-            ran = f"solved in {res.seconds:.2f} s"  # one solve: no iterations to count
-        else:
-            ran = f"stopped by {stopped} after {res.seconds:.2f} s"
-        out.print(f"{res.method}: {ran}; NashConv {res.nash_conv:.3g}{value_text(res)}")
-        if res.solved_as is not None:
-            out.print(f"solved as the merged team: {res.solved_as}")
-        if res.team is not None:
-            aim = target_nash_conv if target_nash_conv is not None else target_max_gain
-            out.print(*team_lines(res.team, aim), sep="\n")
-        elif not deals and "team=" in spec:  # weak collusion: the lifted team response reads rows
-            out.print(team_gain_note(spec))
-        if output:
-            said(f"profile written to {output}")
-        if csv:
-            said(f"CSV written to {csv}")
-        if result:
-            said(f"result written to {result}")
-        if checkpoint:
-            said(f"checkpoint written to {checkpoint}")
-    if target and budget and stopped in ("iterations", "seconds"):
-        aim = (
-            f"NashConv {target_nash_conv:.3g}"
-            if target_nash_conv is not None
-            else f"largest gain {target_max_gain:.3g}"
-        )
-        one_line(
-            f"the budget ended first: {res.iterations} iterations in {res.seconds:.2f} s "
-            f"reached NashConv {res.nash_conv:.3g}, not the target {aim}",
-            kind="note",
-        )
-        raise typer.Exit(1)
-    if stopped == "interrupted":
-        if ck is None or not ck.exists():  # a scratch state that could not be written
-            raise interrupted(f"stopped after {res.iterations} iterations; state not kept", None)
-        raise interrupted(
-            f"stopped after {res.iterations} iterations; state saved in {ck}",
-            resume_hint(drop=("--resume",), add=("--resume", str(ck))),
-        )
+    if checkpoint is None and ck is not None and stopped_name(res.stopped) != "interrupted":
+        _remove_scratch(ck, resume)
+    return res, ck
+
+
+def _remove_scratch(ck: Path, resume: Path | None) -> None:
+    """Remove a run's scratch state ``ck`` (not asked for, not needed once the run was not
+    interrupted) and the scratch state it resumed from, now used up."""
+    ck.unlink(missing_ok=True)
+    if resume is not None and resume.name.startswith("toypoker-solve-"):
+        resume.unlink(missing_ok=True)  # our own temporary state, now used up
+
+
+def _check_target(
+    res: Result, target_nash_conv: float | None, target_max_gain: float | None
+) -> None:
+    """Exit status 1, with a note, when the budget given ended the run before the
+    target."""
+    if stopped_name(res.stopped) not in ("iterations", "seconds"):
+        return
+    aim = (
+        f"NashConv {target_nash_conv:.3g}"
+        if target_nash_conv is not None
+        else f"largest gain {target_max_gain:.3g}"
+    )
+    one_line(
+        f"the budget ended first: {res.iterations} iterations in {res.seconds:.2f} s "
+        f"reached NashConv {res.nash_conv:.3g}, not the target {aim}",
+        kind="note",
+    )
+    raise typer.Exit(1)
+
+
+def _check_interrupted(res: Result, ck: Path | None) -> None:
+    """Exit status 130 for an interrupted run, with the command that resumes it from
+    its state ``ck`` (or a line that its state was not kept)."""
+    if stopped_name(res.stopped) != "interrupted":
+        return
+    if ck is None or not ck.exists():  # a scratch state that could not be written
+        raise interrupted(f"stopped after {res.iterations} iterations; state not kept", None)
+    raise interrupted(
+        f"stopped after {res.iterations} iterations; state saved in {ck}",
+        resume_hint(drop=("--resume",), add=("--resume", str(ck))),
+    )
 
 
 def _claim_checkpoints(
