@@ -29,6 +29,7 @@ import importlib
 import os
 import signal
 import sys
+import warnings
 from collections.abc import Sequence
 from typing import Annotated, Any
 
@@ -233,7 +234,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if previous:  # a signal a run takes between steps is acknowledged at once
         interrupts.acknowledge_with(_acknowledge)
     try:
-        with quiet:
+        with quiet, warnings.catch_warnings():
+            warnings.showwarning = _warning_line  # one line, not a source path and line
             try:
                 return _flushed(_command(command, args))
             finally:
@@ -243,6 +245,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             signal.signal(s, h)
         interrupts.acknowledge_with(None)
         interrupts.forget_interrupts()  # the Python API after this command starts clean
+
+
+def _warning_line(message: Warning | str, category: type[Warning], *_: object) -> None:
+    """A warning raised during a command, as one line on stderr: ``toypoker: warning:
+    TEXT`` (Python's own shows the source file, line and code that raised it)."""
+    text = str(message).strip().splitlines()
+    sys.stderr.write(f"toypoker: warning: {text[0] if text else category.__name__}\n")
 
 
 def _acknowledge(text: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 from pathlib import Path
 from typing import Annotated
@@ -471,9 +472,11 @@ def _solve_once(
     run, is said after the run."""
     ck = None if one_shot else checkpoint or temp_checkpoint("solve")
     try:
-        res = run_with_bar(
-            g, method, seed=seed, checkpoint=ck, resume=resume, started=started, **kw
-        )
+        with warnings.catch_warnings():  # said below, in the command's own terms
+            warnings.filterwarnings("ignore", r"checkpoint .* iterations already", UserWarning)
+            res = run_with_bar(
+                g, method, seed=seed, checkpoint=ck, resume=resume, started=started, **kw
+            )
     except ShardLostError as exc:  # the state before the lost batch is in ck
         hint = resume_hint(drop=("--resume",), add=("--resume", str(ck)))
         raise ResumeHintError(str(exc), hint) from None
