@@ -60,3 +60,7 @@ from toypoker.sweeps import cluster as _cluster  # noqa: E402
 
 _cluster.nanny.auto_restart  # distributed's Nanny reads it: no restart of a killed worker
 _exit_past_an_abandoned_solve  # highs.py: an atexit handler (Python calls it)
+
+import warnings  # noqa: E402
+
+warnings.showwarning  # the warnings module calls it (cli/__init__.py sets one-line warnings)

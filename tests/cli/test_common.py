@@ -6,8 +6,6 @@ import time
 import pytest
 
 from toypoker.cli import common
-from toypoker.errors import SpecError
-from toypoker.games import load_rows
 
 
 @pytest.mark.parametrize(
@@ -198,26 +196,6 @@ def test_stage_prints_plain_lines_while_a_step_runs(monkeypatch, capsys) -> None
     time.sleep(0.6)
     lines = capsys.readouterr().err.splitlines()
     assert 1 <= len(lines) <= 3 and all(x.startswith("toypoker: lp kuhn: solving, ") for x in lines)
-
-
-def test_rows_refusal_is_load_games_rule():
-    """rows_refusal (the one rule the CLI's refusals follow) says what load_game says,
-    without building: its line where it refuses -- the full Rhode Island game, 366,145
-    deals x >= 1,197 public nodes x 2 x 8 bytes > 2^31, and rhode_island(ranks=8),
-    56,785,680 rows counted (11.4 GB) -- and None where it compiles: rhode_island(ranks=4),
-    and ranks=8 under a 20 GB budget (the compile not run here: the budget's check is the
-    first thing load_game does)."""
-    for spec in ("rhode_island", "rhode_island(ranks=8)"):
-        with pytest.raises(SpecError) as e:
-            load_rows(spec)
-        assert common.rows_refusal(spec) == str(e.value)
-    assert common.rows_refusal("rhode_island(ranks=4)") is None
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("TOYPOKER_MAX_BYTES", str(20 * 2**30))
-        assert common.rows_refusal("rhode_island(ranks=8)") is None
-    # collusion keeps the uncolluded game's size
-    assert common.rows_refusal("rhode_island(players=3,team=12,strong=true)") is not None
-    assert common.rows_refusal("kuhn(players=3,team=12)") is None
 
 
 def test_shortened_specs_keep_the_part_that_differs():

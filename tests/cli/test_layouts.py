@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from toypoker.cli.common import rows_refusal
+from toypoker.engines.choice import rows_refusal
 
 FULL = "rhode_island"
 ADMITTED = "rhode_island(ranks=8)"  # rows counted past 2 GB, within load_game's budget

@@ -229,3 +229,21 @@ def test_a_folder_lock_on_a_file_says_it_is_a_file(tmp_path):
     with pytest.raises(ToypokerError, match=r"sweep folder .*kprof.json is a file, not a folder"):
         tp.sweep("solve", "kuhn", {"iterations": [10]}, out=f)
     assert f.read_text() == "{}"
+
+
+def test_info_prints_the_vector_memory_its_refusal_says(cli, monkeypatch):
+    # a review of issue 46 (gap 5): with TOYPOKER_MAX_BYTES=1e9 the table said 2.8 GB
+    # and the refusal 3.1 GB for a four-player game (the entries alone, then the one
+    # estimate with the numpy kernel's dense product)
+    import json
+
+    from toypoker.engines.choice import row_count, vector_bytes
+    from toypoker.io import size_text
+
+    spec = "holdem(players=4,ranks=13,suits=4)"
+    monkeypatch.setenv("TOYPOKER_MAX_BYTES", str(10**9))
+    code, out, err = cli("info", spec, "--json")
+    assert code == 2
+    printed = json.loads(out)["counted"]["vector_layout_bytes"]
+    assert printed == vector_bytes(spec, row_count(spec)) > row_count(spec).entry_bytes
+    assert f"hand vectors: about {size_text(printed)}" in err, err

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from toypoker.engines import choose_layout
-from toypoker.engines.choice import predict, vector_count
+from toypoker.engines.choice import predict, rows_refusal, vector_count
+from toypoker.errors import SpecError
+from toypoker.games import load_rows
 
 RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "results" / "layout_costs.json"
 LADDER = json.loads(RESULTS.read_text())["games"]
@@ -59,3 +61,23 @@ def test_nothing_is_built_to_choose(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("TOYPOKER_MAX_BYTES", "8e9")  # Rhode Island on vectors: 3.2 GB
     assert choose_layout("rhode_island").layout == "vector"
     assert choose_layout("kuhn(players=3,cards=52)").layout == "vector"
+
+
+def test_rows_refusal_is_load_games_rule():
+    """rows_refusal (the one rule every command's refusals follow) says what load_game says,
+    without building: its line where it refuses -- the full Rhode Island game, 366,145
+    deals x >= 1,197 public nodes x 2 x 8 bytes > 2^31, and rhode_island(ranks=8),
+    56,785,680 rows counted (11.4 GB) -- and None where it compiles: rhode_island(ranks=4),
+    and ranks=8 under a 20 GB budget (the compile not run here: the budget's check is the
+    first thing load_game does)."""
+    for spec in ("rhode_island", "rhode_island(ranks=8)"):
+        with pytest.raises(SpecError) as e:
+            load_rows(spec)
+        assert rows_refusal(spec) == str(e.value)
+    assert rows_refusal("rhode_island(ranks=4)") is None
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("TOYPOKER_MAX_BYTES", str(20 * 2**30))
+        assert rows_refusal("rhode_island(ranks=8)") is None
+    # collusion keeps the uncolluded game's size
+    assert rows_refusal("rhode_island(players=3,team=12,strong=true)") is not None
+    assert rows_refusal("kuhn(players=3,team=12)") is None

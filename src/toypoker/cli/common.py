@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
@@ -28,11 +28,8 @@ from rich.progress import (
 
 from toypoker.cli.checks import positive
 from toypoker.cli.held import HELD, hold, release_held  # noqa: F401 - re-exported
-from toypoker.errors import SpecError, ToypokerError
+from toypoker.errors import ToypokerError
 from toypoker.io import atomic_write_text, exact_text
-
-if TYPE_CHECKING:
-    from toypoker.games.layout_count import LayoutCount
 
 
 def reader_gone() -> None:
@@ -195,32 +192,6 @@ FractionsOpt = Annotated[
         "prints as its 12-digit decimal; --json always has the fraction).",
     ),
 ]
-
-
-def row_count(spec: str) -> LayoutCount | None:
-    """The counted row layout of ``spec`` (:func:`~toypoker.games.count_layout`), any
-    collusion spec as its uncolluded game: collusion keeps the deals and the public
-    tree, so the rows.  None for a game not counted there."""
-    from toypoker.games import count_layout, parse_game_spec
-    from toypoker.spec import format_spec
-
-    info, params, coll = parse_game_spec(spec)
-    return count_layout(format_spec(info.name, params) if coll else spec)
-
-
-def rows_refusal(spec: str) -> str | None:
-    """Why ``load_game`` would not build ``spec``'s rows -- its own one-line refusal --
-    or None where it would: :func:`~toypoker.games.check_size`, the check ``load_game``
-    makes first, asked without building (collusion keeps the uncolluded game's size).
-    The one rule for "the rows may be built" every command's refusal follows."""
-    from toypoker.games import check_size, parse_game_spec
-
-    info, params, _ = parse_game_spec(spec)
-    try:
-        check_size(info, params)
-    except SpecError as e:
-        return str(e)
-    return None
 
 
 def seat_names(seats: Sequence[int]) -> str:

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from toypoker.cli.common import JsonOpt, SpecArg, out, print_json, row_count, rows_refusal
+from toypoker.cli.common import JsonOpt, SpecArg, out, print_json
 from toypoker.engines import choose_layout
-from toypoker.engines.choice import vector_bytes
+from toypoker.engines.choice import row_count, rows_refusal, vector_bytes
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.games import GAMES, canonical_spec, load_rows, max_bytes_allowed
 from toypoker.games.base import Param
 from toypoker.games.collusion import COLLUSION_PARAMS
+from toypoker.games.layout_count import LayoutCount
 from toypoker.io import size_text
 from toypoker.spec import format_value
 
@@ -88,6 +89,12 @@ def _counted_table(summary: dict[str, object], colluded: bool) -> Table:
     return t
 
 
+def _counted(spec: str, counted: LayoutCount) -> dict[str, object]:
+    """The counts ``info`` prints, with the vector layout's memory as the size check
+    holds it (:func:`toypoker.engines.vectors.size.vector_bytes`: one estimate)."""
+    return {**counted.summary(), "vector_layout_bytes": vector_bytes(spec, counted)}
+
+
 def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     """Sizes of a compiled game: players, deals, public nodes, infosets, terminals.
 
@@ -104,7 +111,7 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     if counted is not None and not json_:
         # the spec on a line of its own, never cut (a table cell would fold or elide it)
         out.print(name, soft_wrap=True, highlight=False, markup=False)
-        out.print(_counted_table(counted.summary(), name != counted.spec))
+        out.print(_counted_table(_counted(name, counted), name != counted.spec))
     refusal = None if counted is None else rows_refusal(spec)  # load_game's own rule
     try:
         choice = choose_layout(spec)  # what toypoker.load_game builds it on
@@ -115,14 +122,14 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
             raise ToypokerError(refusal)  # not the rows' size (the deal table's build)
         if choice is None or choice.deals:
             if json_:
-                print_json({"counted": counted.summary()})
+                print_json({"counted": _counted(name, counted)})
             raise ToypokerError(
                 f"too large to compile: {counted.rows:,} rows counted, about "
                 f"{size_text(counted.row_bytes)}; hand vectors: about "
                 f"{size_text(vector_bytes(name, counted))} (TOYPOKER_MAX_BYTES allows more)"
             )
         if json_:
-            print_json({"counted": counted.summary(), "layout": "vector", "why": choice.why})
+            print_json({"counted": _counted(name, counted), "layout": "vector", "why": choice.why})
             return
         out.print(choice.said(), soft_wrap=True, highlight=False)
         return
@@ -130,9 +137,8 @@ def info(spec: SpecArg, json_: JsonOpt = False) -> None:
     s = g.summary()
     layout = {} if choice is None else {"layout": choice.layout, "why": choice.why}
     if json_:
-        print_json(
-            {**s, **layout} if counted is None else {**s, "counted": counted.summary(), **layout}
-        )
+        more = {} if counted is None else {"counted": _counted(name, counted)}
+        print_json({**s, **more, **layout})
         return
     if counted is None:
         out.print(g.spec, soft_wrap=True, highlight=False, markup=False)

@@ -125,14 +125,20 @@ def check_layout(layout: object) -> str:
     return layout
 
 
-def vector_count(spec: str) -> LayoutCount | None:
-    """:func:`~toypoker.games.count_layout` for the layout decision: a weak collusion
-    spec counted as its uncolluded game (the same deals, tree, rows and infosets:
-    collusion is a payoff map); strong collusion is not counted (``None``)."""
+def row_count(spec: str) -> LayoutCount | None:
+    """:func:`~toypoker.games.count_layout` of ``spec``, a collusion spec counted as its
+    uncolluded game (collusion keeps the deals, the public tree and so the rows); None
+    for a game not counted there."""
     info, params, coll = parse_game_spec(spec)
-    if coll.get("strong"):
-        return None
     return count_layout(format_spec(info.name, params) if coll else spec)
+
+
+def vector_count(spec: str) -> LayoutCount | None:
+    """:func:`row_count` for the layout decision: a weak collusion spec counted as its
+    uncolluded game (the same deals, tree, rows and infosets: collusion is a payoff
+    map); strong collusion is not counted (``None``)."""
+    _, _, coll = parse_game_spec(spec)
+    return None if coll.get("strong") else row_count(spec)
 
 
 def predict(spec: str, counted: LayoutCount) -> tuple[float, float]:

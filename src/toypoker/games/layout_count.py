@@ -91,12 +91,15 @@ class LayoutCount:
         return self.public_nodes * self.players * self.hands
 
     @property
-    def vector_bytes(self) -> int:
-        """Peak memory of the vector layout under CFR (entries x :data:`BYTES_PER_ENTRY`)."""
+    def entry_bytes(self) -> int:
+        """The hand entries' part of the vector layout's memory (entries x
+        :data:`BYTES_PER_ENTRY`); :func:`toypoker.engines.vectors.size.vector_bytes` adds
+        the rest: the one estimate printed and checked."""
         return self.entries * BYTES_PER_ENTRY
 
     def summary(self) -> dict[str, object]:
-        """The counts as ``toypoker info`` prints them."""
+        """The counts as ``toypoker info`` prints them (it adds the vector layout's
+        memory, :func:`toypoker.engines.vectors.size.vector_bytes`)."""
         return {
             "spec": self.spec,
             "players": self.players,
@@ -109,7 +112,6 @@ class LayoutCount:
             "row_layout_bytes": self.row_bytes,
             "vector_hands": self.hands,
             "vector_entries": self.entries,
-            "vector_layout_bytes": self.vector_bytes,
         }
 
 

@@ -42,7 +42,7 @@ def vector_bytes(spec: str, counted: LayoutCount, rank: bool = True) -> int:
     estimate, so what is printed is what is checked."""
     kind, units = vector_work(spec, counted, rank)
     dense = 4 * 8 * counted.hands**counted.players if kind == "numpy" else 0
-    return counted.vector_bytes + dense
+    return counted.entry_bytes + dense
 
 
 def _hole(name: str, params: dict) -> int:
