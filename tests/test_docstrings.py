@@ -318,9 +318,6 @@ ALLOWED: dict[str, dict[str, list[str]]] = {
             "``1/shards`` of the game's hand entries at :data:`SHARD_BYTE",
             "Bytes a hand entry takes in a shard: the kernel's arrays and",
         ],
-        "toypoker.engines.vectors.direct": [
-            "Rhode Island Hold'em on a standard deck builds in about a mi",
-        ],
         "toypoker.solvers.run": [
             "An exact (``lp``, ``enumerate``) profile of a team game with",
         ],

@@ -239,9 +239,9 @@ PARALLEL_JSON_INFOSETS = 200_000
 def _float_texts(xs: np.ndarray) -> list[str]:
     """``json.dumps``'s text of each number of the float vector ``xs`` (``repr``), made
     by ``orjson``: the same shortest round-trip digits, written the same way for zero and
-    magnitudes in [1e-4, 1e16) (checked on 5.5 million random floats); the others (an
-    exponent from ``repr``, ``orjson`` writes them another way) and non-finite numbers
-    by Python.  Rhode Island's 9.8 million probabilities: 0.7 s, not 12 s.
+    magnitudes in [1e-4, 1e16) (``tests/test_profile.py`` checks them against
+    ``json.dumps``); the others (an exponent from ``repr``, ``orjson`` writes them
+    another way) and non-finite numbers by Python.
 
     Examples
     --------

@@ -204,7 +204,7 @@ def plot_ranges(game: Game, sigma: np.ndarray, title: str, path: str | Path) -> 
 
 MAX_FRAMES = 10_000
 """The most frames of :func:`animate_ranges`: a GIF of more is no use to anyone, and its
-arclengths alone would be allocated at once (``frames=10**9``: 7.9 GB in 30 s)."""
+arclengths alone would be allocated at once (8 bytes a frame)."""
 
 
 def animate_ranges(

@@ -87,8 +87,8 @@ class Blocks:
             np.array_equal(self.child, np.flatnonzero(has) - self.start[deal[has]])
         )
         # what a traversal reads of a block position, in one int32 record (columns
-        # TERM .. ES, padded to 32 bytes): 7.5 MB for 3-player Leduc instead of 13 MB
-        # of separate int64 arrays; the row arrays below are views of its columns
+        # TERM .. ES, padded to 32 bytes), not 56 bytes of seven separate int64
+        # arrays; the row arrays below are views of its columns
         rec = np.zeros((n, 8), dtype=np.int32)
         rec[:, TERM] = b.row_term[rows]
         rec[:, C0] = self.child_ptr[:-1]

@@ -1,4 +1,6 @@
-"""The reference engine (:class:`~toypoker.engines.protocol.Engine`): numpy, no kernels."""
+"""The reference engine (:class:`~toypoker.engines.protocol.Engine`): the CFR family's
+numpy traversal and the numpy evaluations, on the layout below; the other methods run
+as the layout below runs them (fictitious play and the MCCFRs there with their kernels)."""
 
 from __future__ import annotations
 
@@ -36,8 +38,9 @@ class ReferenceEngine:
         return self.inner.deals
 
     def runs(self, method: str) -> bool:
-        """The CFR family (its numpy traversal) and the methods that are numpy already
-        (the LP, the enumerator, fictitious play, sampling), where ``inner`` runs them."""
+        """What ``inner`` runs: the CFR family on its numpy traversal here, every other
+        method (the LP, the enumerator, fictitious play, the MCCFRs) as ``inner`` runs it,
+        its kernels included."""
         return self.inner.runs(method)
 
     def method(self, method: str) -> Method:

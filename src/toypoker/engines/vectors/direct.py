@@ -22,13 +22,12 @@ built: the game has no deal table (reading one builds it from the spec where it 
 * **Infosets.**  Millions on Rhode Island (3,937,128): :class:`InfoSets` makes them on
   access from flat arrays, and :meth:`InfoSets.infoset_rows` maps hands to them.
 
-Rhode Island Hold'em on a standard deck builds in about a minute in about 1 GB
-(``benchmarks/bench_rhode.py``).  Three players build the same way (the tree walk is
-the same; a three-player tree is much larger: ``rhode_island(players=3,ranks=3)``,
-1.9 M public nodes, several minutes and a few GB; the full three-player deck is 40 M
-public nodes and 6.3 G hand entries, beyond one machine).  With ``rank=True`` a rank
-deck with one hole card gets one hand a rank (``holdem(players=3,ranks=13,suits=4)``:
-14,051 nodes x 3 x 13 entries).
+Rhode Island Hold'em on a standard deck builds this way (``benchmarks/bench_rhode.py``
+times the build and its memory).  Three players build the same way (the
+tree walk is the same; a three-player tree is much larger, and the full three-player
+deck with full betting is beyond one machine: ``toypoker info`` counts it).  With
+``rank=True`` a rank deck with one hole card gets one hand a rank
+(``holdem(players=3,ranks=13,suits=4)``: 14,051 nodes x 3 x 13 entries).
 Weak collusion (``team=..``, win or pot sharing) is the payoff map of
 :func:`~toypoker.games.collusion.collude` on the same tree and labels
 (:attr:`~toypoker.engines.vectors.layout.VectorGame.payoff`); strong collusion and the other
