@@ -247,3 +247,18 @@ def test_info_prints_the_vector_memory_its_refusal_says(cli, monkeypatch):
     printed = json.loads(out)["counted"]["vector_layout_bytes"]
     assert printed == vector_bytes(spec, row_count(spec)) > row_count(spec).entry_bytes
     assert f"hand vectors: about {size_text(printed)}" in err, err
+
+
+def test_solve_help_names_every_method_of_the_registry(cli):
+    # the help was a list typed by hand (it left tmecor out); it is the registry's now
+    code, out, _ = cli("solve", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    for name in tp.METHODS:
+        assert name in text, name
+
+
+def test_compare_refuses_a_method_named_twice(one_line_error):
+    # the fifth audit round's minor point: `compare --methods cfr,cfr` ran cfr twice
+    line = one_line_error("compare", "kuhn(players=2)", "--methods", "cfr,cfr+,cfr")
+    assert "--methods names cfr more than once" in line, line

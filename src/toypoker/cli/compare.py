@@ -63,6 +63,9 @@ def compare(
     names = [m.strip() for m in methods.split(",") if m.strip()]
     if not names:
         raise ToypokerError("--methods names no method")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:
+        raise ToypokerError(f"--methods names {', '.join(twice)} more than once")
     for n in names:
         method_of(n)
     positive("--seconds", seconds)

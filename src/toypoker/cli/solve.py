@@ -52,7 +52,7 @@ from toypoker.locks import run_lock
 from toypoker.result import Result
 from toypoker.solvers import solve as solve_game
 from toypoker.solvers.checkpoint import checkpoint_head, refuse_reuse
-from toypoker.solvers.registry import get_method
+from toypoker.solvers.registry import METHODS, get_method
 from toypoker.solvers.seeds import seeded
 from toypoker.spec import parse_value
 
@@ -178,8 +178,8 @@ def method_options(items: list[str]) -> dict[str, object]:
 MethodOpt = Annotated[
     str,
     typer.Option(
-        help="cfr, cfr+, lcfr, dcfr, pcfr+, dcfr+, pdcfr+, fp, es-mccfr, os-mccfr, "
-        "pcs-cfr+ (public chance sampling, vector layout), lp or enumerate."
+        help=f"One of {', '.join(METHODS)} (the registry, tp.METHODS; the methods page "
+        "says what each does)."
     ),
 ]
 IterationsOpt = Annotated[
