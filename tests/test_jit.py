@@ -126,3 +126,17 @@ def test_every_cached_kernel_of_the_package_saves_under_the_lock() -> None:
               if p.name != "jit.py" and ("from numba import njit" in p.read_text()
                                          or "numba.njit" in p.read_text())]  # fmt: skip
     assert direct == []
+
+
+def test_a_file_system_without_locks_keeps_numbas_behaviour(tmp_path, monkeypatch):
+    # flock can fail (ENOLCK on some network file systems): the save goes on unlocked
+    import fcntl
+
+    def no_locks(fd: int, how: int) -> None:
+        raise OSError(37, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    cache = LockedCacheFile(cache_path=str(tmp_path), filename_base="f-1.py311",
+                            source_stamp=(0.0, 0))  # fmt: skip
+    cache.save(("sig", "target"), {"code": 1})
+    assert cache.load(("sig", "target")) == {"code": 1}

@@ -16,7 +16,8 @@ lock (reported upstream in numba's tracker, still open).
 Under the lock a save reads the index afresh, writes the data file first and the index
 last, and a load reads both under a shared lock, so no process sees an index entry whose
 data file is missing or another signature's.  Where the lock file cannot be created (a
-read-only cache folder) numba's own behaviour is kept.
+read-only cache folder) or locked (a file system without locks) numba's own behaviour
+is kept.
 """
 
 from __future__ import annotations
@@ -49,7 +50,10 @@ class LockedCacheFile(IndexDataCacheFile):
             yield
             return
         try:
-            fcntl.flock(fd, how)
+            try:
+                fcntl.flock(fd, how)
+            except OSError:  # a file system without locks: numba's behaviour, unlocked
+                pass
             yield
         finally:
             os.close(fd)  # closing the descriptor releases the lock
