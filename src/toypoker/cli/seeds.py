@@ -61,32 +61,12 @@ def solve_batch(
     resume: Path | None,
     json_: bool,
 ) -> None:
-    """:func:`~toypoker.cli.seeds.solve_seeds` with each seed checkpointed beside
-    ``checkpoint`` (or ``resume``), else beside a scratch file: its seeds' states are
-    removed once the batch has run (an interrupted batch keeps them to resume)."""
-    base = checkpoint or resume or temp_checkpoint("seeds")
-    solve_seeds(g, method, seeds, first, kw, output, csv, result, base, resume, json_)
-    if checkpoint is None and resume is None:
-        for k in range(seeds):
-            seeded(base, first + k).unlink(missing_ok=True)
-
-
-def solve_seeds(
-    g: Game,
-    method: str,
-    seeds: int,
-    first: int,
-    kw: dict,
-    output: Path | None,
-    csv: Path | None,
-    result: Path | None,
-    base: Path,
-    resume: Path | None,
-    json_: bool,
-) -> None:
     """:func:`~toypoker.solvers.seeds.seed_spread` with a bar, each seed checkpointed
-    beside ``base`` and its profile written as it finishes; the spread (and each seed's
-    team evaluation) printed.  One Ctrl-C stops the batch; ``--resume`` continues it."""
+    beside ``checkpoint`` (or ``resume``, else a scratch file whose seeds' states are
+    removed once the batch has run) and its profile written as it finishes; the spread
+    (and each seed's team evaluation) printed.  One Ctrl-C stops the batch and keeps the
+    states; ``--resume`` continues it."""
+    base = checkpoint or resume or temp_checkpoint("seeds")
 
     def save(r: Result) -> None:
         if output:
@@ -120,6 +100,9 @@ def solve_seeds(
             f"in {base.parent}",
             resume_hint(drop=("--resume",), add=("--resume", str(base))),
         )
+    if checkpoint is None and resume is None:  # the scratch states, used up
+        for k in range(seeds):
+            seeded(base, first + k).unlink(missing_ok=True)
     runs = spread.runs
     summary = plain(spread.to_json_dict())
     if runs[0].solved_as is not None:
