@@ -178,8 +178,9 @@ def method_options(items: list[str]) -> dict[str, object]:
 MethodOpt = Annotated[
     str,
     typer.Option(
-        help=f"One of {', '.join(METHODS)} (the registry, tp.METHODS; the methods page "
-        "says what each does)."
+        help="pcs-cfr+ (public chance sampling, on hand vectors) or another of the "
+        f"registry's methods (tp.METHODS): {', '.join(METHODS)}; the methods page says "
+        "what each does."
     ),
 ]
 IterationsOpt = Annotated[
