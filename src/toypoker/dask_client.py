@@ -79,6 +79,26 @@ def _workers_deaf_to_sigint() -> Iterator[None]:
 
 _DISTRIBUTED_LOGGERS = ("distributed", "tornado", "asyncio", "bokeh")
 
+_HEARTBEAT_LOST = "Failed to communicate with scheduler during heartbeat"
+
+
+def _not_a_closing_heartbeat(record: logging.LogRecord) -> bool:
+    """False for a worker's report that its heartbeat found the scheduler's connection
+    closed: in toypoker's own LocalCluster the scheduler lives in toypoker's process,
+    so it is closed on purpose (the cluster is being closed: a heartbeat in flight
+    then prints a two-exception traceback after the command's last line)."""
+    return not record.getMessage().startswith(_HEARTBEAT_LOST)
+
+
+def dask_setup(worker: object) -> None:
+    """Run by each worker of :func:`open_client`'s LocalCluster as it starts (Dask's
+    ``preload`` of this module): its heartbeat's loss of the scheduler at shutdown is
+    not logged.  Every other worker log is left as it is."""
+    del worker  # Dask passes the worker; the filter is the process's logger's
+    log = logging.getLogger("distributed.worker")
+    if _not_a_closing_heartbeat not in log.filters:
+        log.addFilter(_not_a_closing_heartbeat)
+
 
 def quiet_distributed() -> None:
     """From now on distributed (and the event loop under it) logs nothing: the cluster is
@@ -141,6 +161,7 @@ def open_client(
             cluster = LocalCluster(
                 n_workers=n, processes=True, threads_per_worker=1, dashboard_address=None,
                 silence_logs=logging.ERROR, memory_limit=memory_limit,
+                preload=[__name__],  # dask_setup: no heartbeat traceback at shutdown
             )  # fmt: skip
         return Client(cluster), cluster, True
     return connect(Client, scheduler), None, True
