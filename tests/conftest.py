@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copyreg
 import pickle
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -91,6 +92,17 @@ def _shares_a_fixture(item: pytest.Item) -> bool:
     info = getattr(item, "_fixtureinfo", None)
     defs = info.name2fixturedefs.values() if info is not None else ()
     return any(d[-1].scope in ("module", "class", "package") for d in defs if d)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """A suite started with SIGINT ignored (``pytest ... &`` from a script: a shell
+    without job control starts background commands so) gets Python's handler back.  The
+    signal tests send SIGINT to child processes, and an ignored disposition survives
+    ``exec``: every child would ignore it as well, and seven tests fail for a reason
+    that is the shell's, not toypoker's."""
+    del config
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups into the test ids
