@@ -64,3 +64,4 @@ _exit_past_an_abandoned_solve  # highs.py: an atexit handler (Python calls it)
 import warnings  # noqa: E402
 
 warnings.showwarning  # the warnings module calls it (cli/__init__.py sets one-line warnings)
+pytest_configure  # tests/conftest.py: a hook (pytest calls it)

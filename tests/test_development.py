@@ -33,8 +33,8 @@ def test_the_protocol_is_what_the_checklist_names() -> None:
     # docs/development.md lists these members; a new one is a new line there too
     text = (Path(__file__).resolve().parents[1] / "docs" / "development.md").read_text()
     assert MEMBERS == sorted(
-        ["name", "deals", "game", "first_check", "checks_per_decade", "runs", "method", "evaluate",
-         "nash_conv", "best_response", "check", "summary", "shard"]
+        ["name", "provides", "game", "first_check", "checks_per_decade", "runs", "method",
+         "evaluate", "nash_conv", "best_response", "check", "summary", "shard"]
     )  # fmt: skip
     assert all(f"`{m}`" in text for m in MEMBERS)
 
@@ -48,6 +48,7 @@ def test_each_engine_is_a_package_answering_the_whole_protocol(name: str) -> Non
     missing = [m for m in MEMBERS if not hasattr(cls, m) and m not in _fields(cls)]
     assert missing == []
     assert cls.name == name  # the registry's key is the engine's own name
+    assert callable(getattr(cls, "on", None))  # how engine_on makes it of a game
 
 
 def _fields(cls: type) -> set[str]:
@@ -65,6 +66,16 @@ def test_engine_of_names_the_engine_a_game_is_built_on(spec: str, layout: str, e
     # a method that needs the deals takes the deal table, built from the spec
     assert engine_for(g, "es-mccfr").name == "rows"
     assert engine_for(g, "cfr+") is e
+
+
+@pytest.mark.parametrize("name", sorted(tp.METHODS))
+def test_each_method_runs_on_hand_vectors_or_says_what_they_lack(name: str) -> None:
+    """Checklist step 3 of a method: its steps on hand vectors, or a need they do not
+    provide (then ``engine_for`` takes the deal table)."""
+    from toypoker.engines.vectors.methods import _STEPS, PROVIDES
+
+    m = tp.METHODS[name]
+    assert (m.options in _STEPS) or not m.needs <= PROVIDES, name
 
 
 @pytest.mark.parametrize("name", sorted(tp.METHODS))

@@ -170,7 +170,7 @@ def eval_(
     if said is not None:
         err.print(said, highlight=False, soft_wrap=True)
     g = build_on_layout(spec, choice)
-    deals = engine_of(g).deals  # a team's gain reads the deal table
+    deals = "deals" in engine_of(g).provides  # a team's gain reads the deal table
     the_team = team_of(g, team) if deals else None  # checked before the profile is read
     prof = load_profile(profile, g, exact)
     ev = evaluate(g, prof, team=the_team, **milp_option(milp_seconds))

@@ -575,7 +575,7 @@ def _resume_lines(resume: Path | None, iterations: int | None) -> tuple[str | No
 def _merge_hint(g: Game, message: str) -> str:
     """``message`` of a two-player method refused on a strong team's ``n``-player game,
     said with the way out first (merge=true: the team one player); others unchanged."""
-    team = Team.of_params(g.params) if engine_of(g).deals else None
+    team = Team.of_params(g.params) if "deals" in engine_of(g).provides else None
     if "two-player" not in message or team is None or not team.strong:
         return message
     if g.n_players - len(team.seats) != 1:  # merged, still more than two players

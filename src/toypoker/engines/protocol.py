@@ -207,10 +207,14 @@ class Engine(Protocol):
     name
         The engine's name in :data:`toypoker.engines.registry.ENGINES` (``"rows"``:
         the deal table; ``"vectors"``: hand vectors on the public tree).
-    deals
-        Whether it holds the table of deals (what a team's joint evaluation, the exact
-        enumerator, deal-sampling MCCFR and TMECor read); where it does not,
-        :func:`~toypoker.engines.registry.engine_for` gives the deal table's engine.
+    provides
+        What it offers beyond the public tree, words of
+        :data:`toypoker.solvers.base.NEEDS`: ``"deals"`` where it holds the table of
+        joint deals (what a team's joint evaluation, the exact enumerator,
+        deal-sampling MCCFR and TMECor read), ``"exact"`` where it computes in exact
+        arithmetic.  It runs every method whose ``needs`` are among them; where a
+        method needs more, :func:`~toypoker.engines.registry.engine_for` gives the deal
+        table's engine or refuses in one line.
     game
         The game it computes on.
     first_check, checks_per_decade
@@ -220,13 +224,14 @@ class Engine(Protocol):
     """
 
     name: str
-    deals: bool
+    provides: frozenset[str]
     game: Game
     first_check: int
     checks_per_decade: int
 
     def runs(self, method: str) -> bool:
-        """Whether ``method`` (a name of :data:`toypoker.METHODS`) has steps here."""
+        """Whether ``method`` (a name of :data:`toypoker.METHODS`) runs here: its
+        ``needs`` are among :attr:`provides`."""
         ...
 
     def method(self, method: str) -> Method:

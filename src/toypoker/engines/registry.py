@@ -25,7 +25,6 @@ from types import MappingProxyType
 
 from toypoker.engines import LayoutChoice, choose_layout, rows_of
 from toypoker.engines.choice import check_layout, rows_refusal, vector_count
-from toypoker.engines.evaluation import vector_of
 from toypoker.engines.protocol import Engine
 from toypoker.engines.reference.engine import ReferenceEngine
 from toypoker.engines.rows.engine import RowsEngine
@@ -44,11 +43,17 @@ ENGINES: Mapping[str, type] = MappingProxyType(
     {"rows": RowsEngine, "vectors": VectorsEngine, "reference": ReferenceEngine}
 )
 """Each engine by name (``Engine.name``): the deal table's fused kernels, hand vectors',
-and the numpy passes of either (``engine="reference"``)."""
+and the numpy passes of either (``engine="reference"``).  Each class's ``on(game)``
+makes its engine of a game: the data engines (``"rows"``, ``"vectors"``) of a game
+whose engine data bears their name, the wrapping one (:data:`WRAPPING`) of any game."""
+
+WRAPPING = frozenset({"reference"})
+"""The engines that compute on the layout below them, so on any game."""
 
 __all__ = [
     "ENGINES",
     "ROW_LAYOUT_LIMIT",
+    "WRAPPING",
     "engine_for",
     "engine_of",
     "engine_on",
@@ -66,23 +71,22 @@ def engine_of(game: Game, name: str | None = None) -> Engine:
     engine: Engine = game.engine
     if name is None or name == engine.name:
         return engine
-    if name == "reference":
-        return game.derived(_reference)
-    raise ToypokerError(
-        f"engine must be one of {', '.join(ENGINES)} where the game is built "
-        f"({game.spec} is on {engine.name}), not {name!r}"
-    )
-
-
-def _reference(game: Game) -> Engine:
-    return ReferenceEngine(game, engine_of(game))
+    if name in WRAPPING:
+        return game.derived(ENGINES[name].on)  # type: ignore[no-any-return]
+    if name in ENGINES:  # the other data engine: the game is not built there
+        layout = "rows" if name == "rows" else "vector"
+        raise ToypokerError(
+            f"engine {name!r}: {game.spec} is built on {engine.name} (load it with "
+            f"layout={layout!r} to run on {name}); engine may be "
+            f"{' or '.join([engine.name, *sorted(WRAPPING)])} here"
+        )
+    raise ToypokerError(f"engine must be one of {', '.join(ENGINES)}, not {name!r}")
 
 
 def engine_on(game: Game) -> Engine:
     """A new engine of the kind ``game``'s engine data names (what ``game.engine`` makes
-    once a game)."""
-    vg = vector_of(game)
-    return RowsEngine(game) if vg is None else VectorsEngine(game, vg)
+    once a game): ``ENGINES[name].on(game)``."""
+    return ENGINES[game.engine_data.name].on(game)  # type: ignore[no-any-return]
 
 
 def engine_for(game: Game, method: str, engine: str | None = None) -> Engine:
@@ -100,6 +104,7 @@ def engine_for(game: Game, method: str, engine: str | None = None) -> Engine:
 ROW_LAYOUT_LIMIT = 2 * 10**9
 """Counted bytes of the deal table past which a run the vector layout cannot do is not
 sent to the rows unasked: it is refused, naming ``--layout rows``."""
+
 
 def _vector_methods(lp: bool = True) -> str:
     """The methods that run on hand vectors, as a refusal names them (from the registry)."""

@@ -16,7 +16,10 @@ typed options (a frozen dataclass):
   rule in force; Ullman's fictitious play declares one).
 
 The driver knows no method by name: what its run loop needs from a method is
-declared here.
+declared here, and so is what a method needs of the engine it runs on
+(``needs``, words of :data:`NEEDS`): each engine says what it ``provides``
+(:class:`toypoker.engines.protocol.Engine`), and a method whose needs an engine
+lacks is refused there in one line (or sent to an engine that has them).
 
 :class:`~toypoker.solvers.solver.Solver` drives any of them (the stepping
 API); :func:`~toypoker.solvers.solve` is its run loop.
@@ -24,13 +27,23 @@ API); :func:`~toypoker.solvers.solve` is its run loop.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 
 from toypoker.game import Game
+
+NEEDS: Mapping[str, str] = MappingProxyType(
+    {
+        "deals": "the table of joint deals (it samples or enumerates them)",
+        "exact": "exact rational arithmetic (its answer is certified exactly)",
+    }
+)
+"""What a method may need of an engine beyond the public tree, each word with what it
+means (:attr:`Method.needs`; an engine's ``provides``)."""
 
 
 @dataclass(frozen=True)
@@ -69,6 +82,10 @@ class Method:
         Finishes in one step (exact methods): no checkpoints, no NashConv checks.
     stop_gain : callable or None
         The method's own stopping rule (see the module docstring).
+    needs : frozenset of str
+        What it needs of an engine (words of :data:`NEEDS`): ``"deals"`` for the
+        methods that sample or enumerate joint deals, ``"exact"`` for the exact
+        ones.  Every engine runs a method whose needs it provides.
     """
 
     name: str
@@ -84,6 +101,12 @@ class Method:
     step_many: Callable[[Game, Any, Any, int], Any] | None = None
     summary: Callable[[Game, Any, Any], dict[str, object]] | None = None
     stop_gain: Callable[[Any, Any], float | None] | None = None
+    needs: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        unknown = sorted(self.needs - set(NEEDS))
+        if unknown:  # a registry entry's typo, caught at import
+            raise ValueError(f"method {self.name}: unknown needs {unknown}; known: {list(NEEDS)}")
 
 
-__all__ = ["Method", "OneShotState"]
+__all__ = ["NEEDS", "Method", "OneShotState"]

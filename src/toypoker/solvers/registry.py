@@ -128,6 +128,7 @@ METHODS: Mapping[str, Method] = MappingProxyType(
             mccfr.MCCFRState,
             stochastic=True,
             step_many=mccfr.es_step_many,
+            needs=frozenset({"deals"}),  # samples the joint deals
         ),
         "os-mccfr": Method(
             "os-mccfr",
@@ -140,6 +141,7 @@ METHODS: Mapping[str, Method] = MappingProxyType(
             mccfr.MCCFRState,
             stochastic=True,
             step_many=mccfr.os_step_many,
+            needs=frozenset({"deals"}),  # samples the joint deals
         ),
         "pcs-cfr+": Method(
             "pcs-cfr+",
@@ -164,6 +166,7 @@ METHODS: Mapping[str, Method] = MappingProxyType(
             OneShotState,
             one_shot=True,
             summary=lp.summary,
+            needs=frozenset({"exact"}),
         ),
         "enumerate": Method(
             "enumerate",
@@ -176,6 +179,7 @@ METHODS: Mapping[str, Method] = MappingProxyType(
             OneShotState,
             one_shot=True,
             summary=enumerate_method.summary,
+            needs=frozenset({"deals", "exact"}),  # enumerates the joint deals' supports
         ),
         "tmecor": Method(
             "tmecor",
@@ -189,6 +193,7 @@ METHODS: Mapping[str, Method] = MappingProxyType(
             OneShotState,
             one_shot=True,
             summary=tmecor.summary,
+            needs=frozenset({"deals", "exact"}),  # the team's plans over the joint deals
         ),
     }
 )

@@ -172,7 +172,7 @@ def solve(
                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
                    options, threads, cluster, workers)  # fmt: skip
         return _heard(res)
-    if not engine_of(game).deals:  # a team's evaluation and merged game read the deal table
+    if "deals" not in engine_of(game).provides:  # a team's evaluation and merged game read them
         if team not in (None, False) or merge:
             raise ToypokerError(
                 f"a team's evaluation reads the deal table: load the game with layout='rows' "

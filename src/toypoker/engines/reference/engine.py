@@ -31,11 +31,16 @@ class ReferenceEngine:
     first_check: int = 1
     checks_per_decade: int = 25
 
+    @classmethod
+    def on(cls, game: Game) -> ReferenceEngine:
+        """The numpy passes on the layout ``game`` is built on (its own engine)."""
+        return cls(game, game.engine)
+
     @property
-    def deals(self) -> bool:
-        """Whether the layout below has the deal table
-        (:attr:`~toypoker.engines.protocol.Engine.deals`)."""
-        return self.inner.deals
+    def provides(self) -> frozenset[str]:
+        """What the layout below provides
+        (:attr:`~toypoker.engines.protocol.Engine.provides`)."""
+        return self.inner.provides
 
     def runs(self, method: str) -> bool:
         """What ``inner`` runs: the CFR family on its numpy traversal here, every other

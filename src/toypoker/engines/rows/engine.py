@@ -29,16 +29,20 @@ class RowsEngine:
 
     game: Game
     name: str = "rows"
-    deals: bool = True  # a team's evaluation, enumeration and deal sampling read them
+    provides: frozenset[str] = frozenset({"deals", "exact"})  # the deals, and Fractions
     first_check: int = 1
     checks_per_decade: int = 25  # a check costs about one iteration here
 
+    @classmethod
+    def on(cls, game: Game) -> RowsEngine:
+        """The engine of ``game``, built on the deal table (its engine data)."""
+        return cls(game)
+
     def runs(self, method: str) -> bool:
-        get_method(method)  # a name of the registry, or one line
-        return True
+        return get_method(method).needs <= self.provides
 
     def method(self, method: str) -> Method:
-        return get_method(method)
+        return get_method(method)  # every need is provided here (runs)
 
     def evaluate(self, profile: Profile) -> Evaluation:
         return R.evaluate(self.game, profile)

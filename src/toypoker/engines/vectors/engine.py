@@ -18,7 +18,7 @@ from toypoker.engines.sharded import ShardedKernel
 from toypoker.engines.sharded import start as start_shards
 from toypoker.engines.vectors.kernel import vector_kernel
 from toypoker.engines.vectors.layout import VectorGame
-from toypoker.engines.vectors.methods import runs_on_vectors, vector_method
+from toypoker.engines.vectors.methods import PROVIDES, runs_on_vectors, vector_method
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.profile import Profile
@@ -33,9 +33,14 @@ class VectorsEngine:
     game: Game
     vectors: VectorGame
     name: str = "vectors"
-    deals: bool = False  # what reads deals runs on the deal table (engine_for)
+    provides: frozenset[str] = PROVIDES  # no deals: what reads them takes the deal table
     first_check: int = 50
     checks_per_decade: int = 5  # a check costs about two iterations of the fused kernel
+
+    @classmethod
+    def on(cls, game: Game) -> VectorsEngine:
+        """The engine of ``game``, built on hand vectors (its engine data holds them)."""
+        return cls(game, game.engine_data.vectors)
 
     def runs(self, method: str) -> bool:
         return runs_on_vectors(method)

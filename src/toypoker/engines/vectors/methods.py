@@ -16,9 +16,9 @@ progress callbacks and Ctrl-C.  No method has two schedules: the CFR family shar
 :func:`~toypoker.solvers.lp.solve_sequence_form`; each layout supplies only its regrets,
 best responses or payoff matrix, tested equal to the other's.
 
-What stays on the deal table: the exact enumerator (``enumerate``) and deal-sampling
-MCCFR (``es-mccfr``, ``os-mccfr``), which sample the joint deals the table stores
-(refused here in one line naming what runs).  ``benchmarks/bench_engine.py`` measures
+What stays on the deal table: the methods that declare they need its joint deals
+(``Method.needs``: the exact enumerator, deal-sampling MCCFR, TMECor), refused here in
+one line naming the need and what runs.  ``benchmarks/bench_engine.py`` measures
 every method on both layouts (``benchmarks/results/``).
 """
 
@@ -36,24 +36,37 @@ from toypoker.engines.vectors.layout import VectorGame
 from toypoker.errors import ToypokerError
 from toypoker.profile import Profile
 from toypoker.solvers import cfr, lp, pcs
+from toypoker.solvers.base import NEEDS
 from toypoker.solvers.fictitious import FPOptions
 from toypoker.solvers.lp import LPOptions, certified_fields
 from toypoker.solvers.registry import METHODS, get_method
 
+PROVIDES: frozenset[str] = frozenset({"exact"})
+"""What hand vectors provide (:attr:`toypoker.engines.protocol.Engine.provides`): exact
+values (:mod:`toypoker.engines.vectors.values`), and no table of joint deals."""
+
 
 def runs_on_vectors(name: str) -> bool:
-    """Whether the method ``name`` has steps on the vector layout."""
-    return get_method(name).options in _STEPS
+    """Whether the method ``name`` runs on the vector layout: its ``needs`` are among
+    :data:`PROVIDES` (such a method has steps in :data:`_STEPS`: a test holds the
+    registry to it)."""
+    return get_method(name).needs <= PROVIDES
 
 
 def check_vector_method(name: str, spec: str) -> None:
-    """Refuse (one line) a method that does not run on the vector layout: the exact
-    enumerator and the row layout's deal-sampling MCCFR."""
-    if get_method(name).options not in _STEPS:
+    """Refuse (one line) a method that needs what hand vectors do not provide (the
+    exact enumerator, deal-sampling MCCFR and TMECor read the joint deals), naming the
+    need and the methods that run."""
+    m = get_method(name)
+    lacking = sorted(m.needs - PROVIDES)
+    if lacking:
+        need = " and ".join(NEEDS[w] for w in lacking)
         raise ToypokerError(
-            f"{name} does not run on the vector layout ({spec}): use "
-            f"{', '.join(n for n, m in METHODS.items() if m.options in _STEPS)}"
+            f"{name} does not run on the vector layout ({spec}): it needs {need}; use "
+            f"{', '.join(n for n, m in METHODS.items() if m.needs <= PROVIDES)}"
         )
+    if m.options not in _STEPS:  # a registry entry without its steps here: a defect
+        raise ToypokerError(f"{name} declares nothing hand vectors lack but has no steps here")
 
 
 def _cfr_steps(vg: VectorGame) -> dict[str, Any]:
