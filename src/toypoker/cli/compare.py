@@ -36,16 +36,20 @@ from toypoker.locks import run_lock
 from toypoker.plots import plot_convergence
 from toypoker.solvers.analysis import Comparison, MethodRun, time_to_target
 from toypoker.solvers.analysis import compare as compare_methods
-from toypoker.solvers.registry import get_method
+from toypoker.solvers.registry import METHODS, get_method
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
+
+ITERATIVE = ",".join(n for n, m in METHODS.items() if not m.one_shot)
+"""compare's default methods: every iterative method of the registry, in its order
+(the exact one-shot methods have no curve against time)."""
 
 
 def compare(
     spec: SpecArg,
     methods: Annotated[
-        str, typer.Option(help="Comma-separated methods.")
-    ] = "cfr,cfr+,dcfr,lcfr,pcfr+,dcfr+,pdcfr+,fp,es-mccfr,os-mccfr",
+        str, typer.Option(help="Comma-separated methods: by default every iterative one.")
+    ] = ITERATIVE,
     seconds: Annotated[float, typer.Option(help="Time budget of each method.")] = 8.0,
     seed: Annotated[int, typer.Option(help="Seed of the sampling methods.")] = 0,
     plot: Annotated[Path | None, plot_option("Plot file (PNG); default compare-<game>.png")] = None,
