@@ -189,3 +189,34 @@ def test_steps_in_place_update_the_given_arrays_with_the_same_iterates(game):
     read_only.sigma.flags.writeable = False
     with C.steps_in_place():  # an array the kernel cannot write is copied
         assert C.step_many(g, read_only, opts, 1).sigma is not read_only.sigma
+
+
+def test_the_one_cfr_iteration_asks_the_game_s_engine(monkeypatch):
+    """solvers/cfr.py holds the schedule and no layout: an iteration takes the regrets
+    (``Engine.regrets``) and the fused kernel (``Engine.cfr_kernel``) from the engine
+    the game is built on.  An engine without a kernel whose regrets are counted: CFR+
+    on two-player Kuhn asks it once per player an iteration (alternating updates), and
+    its iterates are the fused kernel's (equal to 1e-12 over 20 iterations: the same
+    sums in another order)."""
+    from types import MappingProxyType
+
+    import toypoker as tp
+    from toypoker.engines import registry
+
+    asked: list[tuple[int, ...]] = []
+
+    class NoKernel(registry.ENGINES["rows"]):  # type: ignore[misc,valid-type]
+        def regrets(self, sigma, group):
+            asked.append(tuple(group))
+            return super().regrets(sigma, group)
+
+        def cfr_kernel(self):
+            return None
+
+    spec = "kuhn(players=2,ante=3)"
+    kernel = solve(tp.load_game(spec), "cfr+", iterations=20)
+    engines = MappingProxyType({**registry.ENGINES, "rows": NoKernel})
+    monkeypatch.setattr(registry, "ENGINES", engines)
+    counted = solve(tp.load_game(spec), "cfr+", iterations=20)  # a new game: a new engine
+    assert asked[:2] == [(0,), (1,)] and len(asked) >= 40
+    np.testing.assert_allclose(counted.profile.probs, kernel.profile.probs, rtol=0, atol=1e-12)

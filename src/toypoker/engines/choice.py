@@ -93,8 +93,8 @@ class LayoutChoice:
 
     @property
     def deals(self) -> bool:
-        """Whether the game goes on the deal table (its engine then has
-        :attr:`~toypoker.engines.protocol.Engine.deals`)."""
+        """Whether the game goes on the deal table (its engine then provides
+        ``"deals"``, :attr:`~toypoker.engines.protocol.Engine.provides`)."""
         return self.layout == "rows"
 
     def said(self, asked: str = "auto") -> str | None:

@@ -27,7 +27,14 @@ if TYPE_CHECKING:
     from toypoker.game import Game
     from toypoker.solvers.base import Method
 
-__all__ = ["BestResponse", "Engine", "Evaluation", "TeamEvaluation", "number_data"]
+__all__ = [
+    "BestResponse",
+    "Engine",
+    "Evaluation",
+    "PlayerRegrets",
+    "TeamEvaluation",
+    "number_data",
+]
 
 
 def number_data(x: object) -> object:
@@ -77,6 +84,18 @@ class BestResponse(FrozenRecord):
         else:
             probs[mask] = self.choice[mask]
         return Profile(game, probs)
+
+
+@dataclass(frozen=True)
+class PlayerRegrets:
+    """One player's part of a CFR iteration, as an engine computes it
+    (:meth:`Engine.regrets`): her instantaneous counterfactual regrets per flat action,
+    her free actions (``mask``), and her own reach at the infoset of each flat action
+    (the average strategy's weight)."""
+
+    inst: np.ndarray
+    mask: np.ndarray
+    own_reach: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -249,6 +268,20 @@ class Engine(Protocol):
 
     def best_response(self, profile: Profile, player: int) -> BestResponse:
         """A pure best response of the checked seat ``player`` to ``profile``."""
+        ...
+
+    def regrets(self, sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
+        """The CFR family's regret step in numpy (the readable reference): for each
+        player of ``group``, her :class:`PlayerRegrets` under the flat profile
+        ``sigma``.  :func:`toypoker.solvers.cfr.scheduled_step` turns them into the
+        next strategy and the average."""
+        ...
+
+    def cfr_kernel(self) -> object | None:
+        """The fused kernel of a whole CFR iteration on this engine (``iteration(sigma,
+        regrets, average, **schedule)`` in place, :func:`toypoker.solvers.cfr.kernel_steps`),
+        a sharded run's inside :func:`toypoker.engines.sharded.sharding`, or None where
+        there is none (then :meth:`regrets` steps the schedule)."""
         ...
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:

@@ -5,14 +5,16 @@ discounted CFR (Brown & Sandholm 2019), predictive CFR+ (Farina, Kroer &
 Sandholm 2021), DCFR+ and predictive DCFR+ (Xu et al. 2024) differ only in how
 accumulated regrets are discounted, floored or predicted and how iterations are
 weighted in the average strategy.  :class:`CFROptions` holds those choices;
-:func:`step` performs one iteration over the compiled game (full width).
-Every method is the same traversal under a different schedule, in two
-implementations chosen by ``CFROptions.backend``: ``"numba"`` (the default)
-runs the fused compiled kernel (:mod:`toypoker.engines.rows`, one call per
+:func:`step` performs one iteration over the compiled game (full width), on
+whatever engine the game is built on (``game.engine``).  Every method is the same
+iteration under a different schedule (:func:`iterate`), computed one of two ways
+chosen by ``CFROptions.backend``: ``"numba"`` (the default) runs the engine's fused
+kernel (:meth:`~toypoker.engines.protocol.Engine.cfr_kernel`, one call per
 iteration, arguments from :func:`kernel_schedule`); ``"numpy"`` runs
-:func:`reference_step`, the readable reference vectorised over the rows
-(:func:`_instant_regrets`), which the tests compare the kernel with (equal
-iterates to 1e-12: the kernel sums in another order).
+:func:`reference_step`, :func:`scheduled_step` on the engine's numpy regrets
+(:meth:`~toypoker.engines.protocol.Engine.regrets`), the readable reference the
+tests compare the kernels with (equal iterates to 1e-12 at first: the kernels sum in
+another order).
 
 With ``r^t`` the instantaneous counterfactual regrets of iteration ``t``, the
 accumulated regrets of one player are, per sequence,
@@ -67,18 +69,12 @@ from enum import StrEnum
 
 import numpy as np
 
-from toypoker.engines.rows import kernel_for
+from toypoker.engines.protocol import PlayerRegrets
 from toypoker.engines.rows.cfr import (
     REGRET_TOLERANCE,
     normalise_average,
     payoff_scale,
     regret_tolerance,
-)
-from toypoker.engines.rows.values import (
-    backward_values,
-    counterfactual_reach,
-    edge_probabilities,
-    reaches,
 )
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
@@ -207,24 +203,6 @@ class CFRState:
     sigma: np.ndarray  # (A,) current strategy
 
 
-class _Edges:
-    """Per-player action edges of the compiled game (precomputed once)."""
-
-    def __init__(self, game: Game):
-        actor = game.row_actor[game.parent_row.clip(0)]
-        es = game.edge_sigma
-        self.rows = []
-        for p in range(game.n_players):
-            idx = np.nonzero((es >= 0) & (actor == p))[0]
-            idx = idx[~game.sigma_fixed[es[idx]]]
-            self.rows.append(idx)
-        self.mask = [game.free_mask(p) for p in range(game.n_players)]
-
-
-def _edges(game: Game) -> _Edges:
-    return game.derived(_Edges)
-
-
 def regret_matching(
     game: Game, regrets: np.ndarray, sigma: np.ndarray, mask: np.ndarray, tol: float = 0.0
 ) -> np.ndarray:
@@ -266,24 +244,6 @@ def init(game: Game, options: CFROptions | None = None, seed: int | None = None)
     return state
 
 
-def _instant_regrets(
-    game: Game,
-    player: int,
-    edges: _Edges,
-    eprob: np.ndarray,
-    reach: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """Counterfactual regrets of ``player``'s actions and its own reach per row."""
-    cf = counterfactual_reach(game, reach, player)
-    v = backward_values(game, eprob, [player])[0]
-    idx = edges.rows[player]
-    par = game.parent_row[idx]
-    inst = np.bincount(
-        game.edge_sigma[idx], weights=cf[par] * (v[idx] - v[par]), minlength=game.n_sigma
-    )
-    return inst, reach[player]
-
-
 def discount_factors(options: CFROptions, s: int) -> tuple[float, float]:
     """DCFR's factors ``d(s)`` for positive and negative accumulated regrets.
 
@@ -313,8 +273,11 @@ def discounted(r: np.ndarray, factors: tuple[float, float], options: CFROptions)
 def reference_step(game: Game, state: CFRState, options: CFROptions) -> CFRState:
     """One CFR iteration under the schedule ``options`` in numpy: the reference.
 
-    The readable form of the traversal (``backend="numpy"``); :func:`step`
-    with the default backend computes the same iterates in the fused kernel.
+    The readable form of the iteration (``backend="numpy"``): the engine's regrets
+    (:meth:`toypoker.engines.protocol.Engine.regrets`; the deal table's
+    :mod:`toypoker.engines.rows.regrets`, the hand vectors'
+    :mod:`toypoker.engines.vectors.regrets`) under :func:`scheduled_step`; :func:`step`
+    with the default backend computes the same iterates in the engine's fused kernel.
 
     Parameters
     ----------
@@ -332,30 +295,7 @@ def reference_step(game: Game, state: CFRState, options: CFROptions) -> CFRState
         iteration ``t + 1`` (for ``predictive`` schedules: matched on the
         predicted regrets).
     """
-    edges = _edges(game)
-    own_rep = game.infoset_rep_row[game.sigma_infoset]
-
-    def regrets_of(sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
-        eprob = edge_probabilities(game, sigma)
-        reach = reaches(game, eprob)
-        out = []
-        for p in group:
-            inst, own = _instant_regrets(game, p, edges, eprob, reach)
-            mask = edges.mask[p]
-            out.append(PlayerRegrets(inst, mask, own[own_rep]))
-        return out
-
-    return scheduled_step(game, state, options, regrets_of)
-
-
-@dataclass(frozen=True)
-class PlayerRegrets:
-    """One player's part of an iteration: instantaneous regrets per flat action, her
-    free actions (``mask``), and her own reach at the infoset of each flat action."""
-
-    inst: np.ndarray
-    mask: np.ndarray
-    own_reach: np.ndarray
+    return scheduled_step(game, state, options, game.engine.regrets)
 
 
 def scheduled_step(
@@ -367,10 +307,11 @@ def scheduled_step(
     """One iteration of the schedule ``options`` given how the regrets are computed.
 
     ``regrets_of(sigma, group)`` returns, for each player of ``group``, her
-    :class:`PlayerRegrets` under the profile ``sigma``; the row layout
-    (:func:`reference_step`) and the vector layout
-    (:func:`toypoker.engines.vectors.regrets.step`) share everything else: the average
-    strategy, the discounted and floored regrets, prediction and regret matching.
+    :class:`~toypoker.engines.protocol.PlayerRegrets` under the profile ``sigma`` (an
+    engine's :meth:`~toypoker.engines.protocol.Engine.regrets`, or public chance
+    sampling's estimate, :mod:`toypoker.solvers.pcs`); everything else is here: the
+    average strategy, the discounted and floored regrets, prediction and regret
+    matching.
     """
     t = state.iteration + 1
     regrets = state.regrets.copy()
@@ -461,14 +402,32 @@ def step(game: Game, state: CFRState, options: CFROptions) -> CFRState:
 def step_many(game: Game, state: CFRState, options: CFROptions, n: int) -> CFRState:
     """``n`` iterations: the same state as ``n`` calls of :func:`step`, bit for bit.
 
-    On the numba backend the arrays are copied once and updated in place by
-    ``n`` kernel calls (no state object per iteration).
+    On the numba backend the engine's fused kernel runs them
+    (:meth:`~toypoker.engines.protocol.Engine.cfr_kernel`: the arrays copied once and
+    updated in place by ``n`` kernel calls, no state object per iteration); on the
+    numpy backend, or an engine without a kernel for the game, :func:`reference_step`.
     """
-    if options.backend is Backend.NUMPY:
-        for _ in range(n):
-            state = reference_step(game, state, options)
-        return state
-    return kernel_steps(kernel_for(game), state, options, n)
+    engine = game.engine
+    kernel = engine.cfr_kernel() if options.backend is Backend.NUMBA else None
+    return iterate(game, state, options, n, engine.regrets, kernel)
+
+
+def iterate(
+    game: Game,
+    state: CFRState,
+    options: CFROptions,
+    n: int,
+    regrets_of: Callable[[np.ndarray, list[int]], list[PlayerRegrets]],
+    kernel: object | None,
+) -> CFRState:
+    """``n`` iterations of the schedule ``options``: in the fused ``kernel``
+    (:func:`kernel_steps`), or, without one, :func:`scheduled_step` on the regrets
+    ``regrets_of`` gives.  The one CFR iteration every engine's run goes through."""
+    if kernel is not None:
+        return kernel_steps(kernel, state, options, n)
+    for _ in range(n):
+        state = scheduled_step(game, state, options, regrets_of)
+    return state
 
 
 _IN_PLACE: ContextVar[list[int] | None] = ContextVar("toypoker_steps_in_place", default=None)
@@ -569,6 +528,7 @@ __all__ = [
     "average_strategy",
     "discount_factors",
     "init",
+    "iterate",
     "kernel_schedule",
     "output",
     "reference_step",

@@ -35,13 +35,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from toypoker.engines import hand_vectors
+from toypoker.engines.protocol import PlayerRegrets
 from toypoker.engines.vectors import values as V
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.engines.vectors.regrets import init as vector_start
 from toypoker.engines.vectors.regrets import instant_regrets
 from toypoker.engines.vectors.sampled import path_subtree, sample_path
 from toypoker.game import Game
-from toypoker.solvers.cfr import CFRState, PlayerRegrets, ScheduleOptions, scheduled_step
+from toypoker.solvers.cfr import CFRState, ScheduleOptions, scheduled_step
 from toypoker.solvers.mccfr import MCCFRState, make_rng
 from toypoker.solvers.mccfr import output as mccfr_output
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from toypoker.engines.evaluation import evaluate, vector_of
-from toypoker.engines.protocol import BestResponse, Engine, Evaluation
+from toypoker.engines.protocol import BestResponse, Engine, Evaluation, PlayerRegrets
 from toypoker.engines.rows import values as R
 from toypoker.engines.vectors import values as V
 from toypoker.errors import ToypokerError
@@ -68,6 +68,12 @@ class ReferenceEngine:
             return R.best_response(self.game, profile.probs, player)
         value, choice = V.best_response_value(vg, profile.probs, player)
         return BestResponse(player, value if profile.exact else float(value), choice)
+
+    def regrets(self, sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
+        return self.inner.regrets(sigma, group)  # the layout's numpy regrets
+
+    def cfr_kernel(self) -> None:
+        return None  # the numpy iteration: no fused kernel here
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         ev = self._exact_or_numpy(Profile(self.game, probs, validate=False))

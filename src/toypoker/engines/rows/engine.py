@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from toypoker.engines.protocol import BestResponse, Evaluation
-from toypoker.engines.rows import KernelEvaluation, kernel_for
+from toypoker.engines.protocol import BestResponse, Evaluation, PlayerRegrets
+from toypoker.engines.rows import CFRKernel, KernelEvaluation, kernel_for
 from toypoker.engines.rows import evaluate as kernel_evaluate
 from toypoker.engines.rows import values as R
+from toypoker.engines.rows.regrets import player_regrets
 from toypoker.engines.sharded import ShardedKernel
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
@@ -52,6 +53,12 @@ class RowsEngine:
 
     def best_response(self, profile: Profile, player: int | tuple[int, ...]) -> BestResponse:
         return R.best_response(self.game, profile.probs, player)
+
+    def regrets(self, sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
+        return player_regrets(self.game, sigma, group)
+
+    def cfr_kernel(self) -> CFRKernel:
+        return kernel_for(self.game)  # the calling thread's, prepared once a game
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         ev = self._output(probs)

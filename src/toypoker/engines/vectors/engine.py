@@ -13,12 +13,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from toypoker.engines.evaluation import best_response, evaluate, nash_conv, vector_evaluate
-from toypoker.engines.protocol import BestResponse, Evaluation
+from toypoker.engines.protocol import BestResponse, Evaluation, PlayerRegrets
 from toypoker.engines.sharded import ShardedKernel
 from toypoker.engines.sharded import start as start_shards
 from toypoker.engines.vectors.kernel import vector_kernel
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.engines.vectors.methods import PROVIDES, runs_on_vectors, vector_method
+from toypoker.engines.vectors.regrets import cfr_kernel, player_regrets
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.profile import Profile
@@ -56,6 +57,12 @@ class VectorsEngine:
 
     def best_response(self, profile: Profile, player: int | tuple[int, ...]) -> BestResponse:
         return best_response(self.game, profile, player)
+
+    def regrets(self, sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
+        return player_regrets(self.vectors, sigma, group)
+
+    def cfr_kernel(self) -> object | None:
+        return cfr_kernel(self.vectors)
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         vev = vector_evaluate(self.vectors, np.ascontiguousarray(probs, dtype=np.float64))

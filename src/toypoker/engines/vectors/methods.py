@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from toypoker.engines.evaluation import vector_evaluate
-from toypoker.engines.vectors import regrets, responses, sequence_form
+from toypoker.engines.vectors import responses, sequence_form
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.errors import ToypokerError
 from toypoker.profile import Profile
@@ -70,11 +70,9 @@ def check_vector_method(name: str, spec: str) -> None:
 
 
 def _cfr_steps(vg: VectorGame) -> dict[str, Any]:
-    return {
-        "init": lambda game, options, seed: regrets.init(vg),
-        "step": lambda game, state, options: regrets.step(vg, state, options),
-        "step_many": lambda game, state, options, n: regrets.step_many(vg, state, options, n),
-    }
+    """None: the CFR family's steps are the registry's (:mod:`toypoker.solvers.cfr`
+    iterates on ``game.engine``'s regrets and kernel, these hand vectors')."""
+    return {}
 
 
 def _fp_steps(vg: VectorGame) -> dict[str, Any]:

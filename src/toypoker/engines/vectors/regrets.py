@@ -11,30 +11,28 @@ summed over the hands of each infoset.  The average-strategy weight uses ``p``'s
 reach at one (node, hand) of the infoset.  So the iterates equal the row layout's to
 rounding (``tests/engines/vectors/test_regrets.py``).
 
-Two implementations, chosen by ``CFROptions.backend`` as for the row layout:
-``"numba"`` (the default) runs :meth:`toypoker.engines.vectors.kernel.VectorKernel.iteration`,
-one fused call an iteration, where the kernel applies (two players; three with one
-card a hand); ``"numpy"`` and the other games run :func:`reference_step`, the
-readable reference the tests compare the kernel with (``tests/engines/vectors/test_kernel.py``).
+The engine protocol's regret step (:func:`player_regrets`) and fused kernel
+(:func:`cfr_kernel`: :meth:`toypoker.engines.vectors.kernel.VectorKernel.iteration`,
+one fused call an iteration, where the kernel applies); the iteration itself is
+:func:`toypoker.solvers.cfr.iterate`, chosen by ``CFROptions.backend`` as for the row
+layout.  :func:`step` and :func:`step_many` run it on a :class:`VectorGame` given
+outright (the tests compare layouts and kernels with them,
+``tests/engines/vectors/test_kernel.py``).
 """
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
+from toypoker.engines.protocol import PlayerRegrets
 from toypoker.engines.rows.values import segment_sum
 from toypoker.engines.sharded import active_sharded
 from toypoker.engines.vectors.kernel import vector_kernel
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.engines.vectors.values import counterfactual_values, plan_for, reaches
-from toypoker.solvers.cfr import (
-    Backend,
-    CFROptions,
-    CFRState,
-    PlayerRegrets,
-    kernel_steps,
-    scheduled_step,
-)
+from toypoker.solvers.cfr import Backend, CFROptions, CFRState, iterate, scheduled_step
 
 
 def init(vg: VectorGame) -> CFRState:
@@ -74,33 +72,38 @@ def step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:
 
 
 def step_many(vg: VectorGame, state: CFRState, options: CFROptions, n: int) -> CFRState:
-    """``n`` iterations: the same state as ``n`` calls of :func:`step`, bit for bit."""
-    kernel = vector_kernel(vg) if options.backend is Backend.NUMBA else None
+    """``n`` iterations: the same state as ``n`` calls of :func:`step`, bit for bit
+    (:func:`toypoker.solvers.cfr.iterate` on these regrets and this kernel)."""
+    kernel = cfr_kernel(vg) if options.backend is Backend.NUMBA else None
+    return iterate(vg.game, state, options, n, partial(player_regrets, vg), kernel)
+
+
+def cfr_kernel(vg: VectorGame) -> object | None:
+    """The fused kernel of a CFR iteration on ``vg`` (None where the kernel does not
+    apply); inside a sharded solve, its sharded kernel."""
+    kernel = vector_kernel(vg)
     sharded = active_sharded(vg)  # inside a sharded solve: its kernel
-    if sharded is not None and kernel is not None:
-        return kernel_steps(sharded, state, options, n)
-    if kernel is None:
-        for _ in range(n):
-            state = reference_step(vg, state, options)
-        return state
-    return kernel_steps(kernel, state, options, n)
+    return sharded if sharded is not None and kernel is not None else kernel
+
+
+def player_regrets(vg: VectorGame, sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
+    """The regrets of each player of ``group`` under the flat profile ``sigma`` (the
+    engine protocol's regret step), with her free actions and her own reach at one
+    (node, hand) of each action's infoset."""
+    game = vg.game
+    rep = plan_for(vg).infoset_rep[game.sigma_infoset]
+    reach = reaches(vg, sigma)
+    return [
+        PlayerRegrets(
+            instant_regrets(vg, sigma, p, reach), game.free_mask(p), reach[p].ravel()[rep]
+        )
+        for p in group
+    ]
 
 
 def reference_step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:
     """One iteration under the schedule ``options`` in numpy: the reference."""
-    game = vg.game
-    rep = plan_for(vg).infoset_rep[game.sigma_infoset]
-
-    def regrets_of(sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
-        reach = reaches(vg, sigma)
-        return [
-            PlayerRegrets(
-                instant_regrets(vg, sigma, p, reach), game.free_mask(p), reach[p].ravel()[rep]
-            )
-            for p in group
-        ]
-
-    return scheduled_step(game, state, options, regrets_of)  # type: ignore[arg-type]
+    return scheduled_step(vg.game, state, options, partial(player_regrets, vg))  # type: ignore[arg-type]
 
 
 def run(vg: VectorGame, options: CFROptions, iterations: int) -> CFRState:
