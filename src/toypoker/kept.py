@@ -40,7 +40,8 @@ PLAY_RUN = ("a repeated-play run", "dynamics table1 or estimators --checkpoint")
 #: the kinds by the name of their files' ``format`` (the part before ``/``)
 _KEPT_FORMATS = {
     "toypoker-checkpoint": CHECKPOINT,
-    "toypoker-trace": CURVE,  # a curve's settings (curve.csv.json): the curve needs them
+    "toypoker-trace": CURVE,
+    "toypoker-comparison": COMPARISON,  # a curve's settings (curve.csv.json): the curve needs them
     "toypoker-collusion": STUDY,
     "toypoker-brackets": BRACKETS,
     "toypoker-mixtures": MIXTURES,

@@ -66,3 +66,28 @@ def test_expectation_integrals_at_a_fixed_point():
     e = expectations(dyn, sol)[:, -1] / 10.0
     want = [-(P - 2) / (12 * P), -(P - 1) * (P - 2) / (12 * P * (P + 1)), (P - 2) / (6 * (P + 1))]
     assert np.allclose(e, want, rtol=0, atol=1e-9)
+
+
+def test_an_integration_that_fails_is_one_line_not_an_empty_trajectory(
+    capsys, tmp_path, monkeypatch
+):
+    """The fuzzer's case (tests/robustness/test_fuzz.py, a CI run): rates k = 38.7 and a
+    start at the simplex's corner make the system too stiff for DOP853, which stops
+    early ("Required step size is less than spacing between numbers"); the basin step
+    read the empty trajectory and crashed with a TypeError traceback.  Now the
+    integration is refused in one line saying where it stopped and why."""
+    from toypoker.cli import main
+    from toypoker.errors import ToypokerError
+
+    dyn = SKPDynamics(P=38.74910467850527, k=(38.74910467850527,) * 3)
+    with pytest.raises(ToypokerError, match=r"could not be integrated to t = 13\.766 \(it stopped"):
+        dyn.integrate([1.1754943508222875e-38] * 3, 13.766, t_eval=[13.766])
+    monkeypatch.chdir(tmp_path)
+    code = main([
+        "dynamics", "ode", "--t-end", "13.766222495679024", "--basins-grid", "2", "--pot",
+        "38.74910467850527", "--k", "38.74910467850527", "--y0", "1.1754943508222875e-38",
+        "--outdir", "out",
+    ])  # fmt: skip
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and err[0].startswith("toypoker: error: the ODE from")
+    assert "could not be integrated" in err[0] and "spacing between numbers" in err[0]

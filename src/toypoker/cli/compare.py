@@ -3,7 +3,6 @@ time plotted, the time each needs to reach NashConv 1e-3; resumable after Ctrl-C
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -34,13 +33,13 @@ from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.locks import run_lock
 from toypoker.plots import plot_convergence
-from toypoker.solvers.analysis import Comparison, MethodRun, time_to_target
+from toypoker.solvers.analysis import Comparison, MethodRun, read_comparison, time_to_target
 from toypoker.solvers.analysis import compare as compare_methods
-from toypoker.solvers.registry import METHODS, get_method
+from toypoker.solvers.registry import get_method, iterative_methods
 
 COMPARE_TARGET = 1e-3  # the NashConv whose time to reach compare tabulates
 
-ITERATIVE = ",".join(n for n, m in METHODS.items() if not m.one_shot)
+ITERATIVE = ",".join(iterative_methods())
 """compare's default methods: every iterative method of the registry, in its order
 (the exact one-shot methods have no curve against time)."""
 
@@ -162,37 +161,25 @@ class _MethodBars:
 
 
 def _compare_data(cmp: Comparison, plot: Path) -> dict:
-    """What ``compare --json`` prints and ``--result`` holds (``--resume`` reads it)."""
-    rows = [
-        {**r.to_json_dict(), "seconds_to_1e-3": time_to_target(r, COMPARE_TARGET)} for r in cmp.runs
-    ]
-    return {
-        "game": cmp.game.spec, "seconds": cmp.seconds, "seed": cmp.seed, "plot": str(plot),
-        "methods": rows,
-    }  # fmt: skip
+    """What ``compare --json`` prints and ``--result`` holds (``--resume`` reads it):
+    the comparison (:data:`~toypoker.solvers.analysis.COMPARISON_FORMAT`) and its plot."""
+    return {**cmp.to_json_dict(), "plot": str(plot)}
 
 
 def _previous_runs(path: Path, spec: str, seconds: float) -> dict[str, MethodRun]:
-    """The finished methods of an earlier (interrupted) ``compare --result`` file; any
-    other file refused in one line saying what it is not (and what it is, when it is
-    another command's kept work)."""
+    """The finished methods of an earlier (interrupted) ``compare --result`` file
+    (:func:`~toypoker.solvers.analysis.read_comparison`); another command's kept work
+    refused in one line saying what it is."""
     from toypoker.archive import kept_work
 
-    not_it = f"--resume {path} is not the results of a compare (the JSON its --result writes)"
     kind = kept_work(path)
     if kind is not None and kind != COMPARISON:
         what, how = kind
-        raise ToypokerError(f"{not_it}: it holds {what} ({how} continues it)")
+        raise ToypokerError(
+            f"--resume {path} is not the results of a compare (the JSON its --result "
+            f"writes): it holds {what} ({how} continues it)"
+        )
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        rows = {row["method"]: MethodRun.from_json_dict(row) for row in data["methods"]}
-        same = data["game"] == spec and data["seconds"] == seconds
-    except OSError as exc:
-        raise ToypokerError(f"cannot read --resume {path}: {exc.strerror or exc}") from None
+        return read_comparison(path, spec, seconds)
     except ToypokerError as exc:
-        raise ToypokerError(f"{not_it}: {exc}") from None
-    except (ValueError, KeyError, TypeError, AttributeError, IndexError):
-        raise ToypokerError(not_it) from None
-    if not same:
-        raise ToypokerError(f"{path} compares {data['game']} for {data['seconds']} s, not this")
-    return rows
+        raise ToypokerError(f"--resume {exc}") from None

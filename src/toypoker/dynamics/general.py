@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 from scipy.integrate import solve_ivp
 
-from toypoker.dynamics.ode import default_g
+from toypoker.dynamics.ode import default_g, integrated
 from toypoker.engines.rows.values import backward_values, edge_probabilities, reaches
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
@@ -85,7 +85,9 @@ class GameDynamics:
         return self.k * self.g(np.asarray(x)) * self.D(x)
 
     def integrate(self, x0, t_end: float, t_eval=None, rtol: float = 1e-8, atol: float = 1e-10):
-        return solve_ivp(
+        """``solve_ivp`` (DOP853) from ``x0`` over ``[0, t_end]``; a failed integration
+        refused in one line (:func:`toypoker.dynamics.ode.integrated`)."""
+        sol = solve_ivp(
             self.rhs,
             (0.0, t_end),
             np.asarray(x0, dtype=float),
@@ -94,3 +96,4 @@ class GameDynamics:
             rtol=rtol,
             atol=atol,
         )
+        return integrated(sol, x0, t_end)

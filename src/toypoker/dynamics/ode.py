@@ -14,12 +14,30 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import sympy as sp
 from scipy.integrate import cumulative_trapezoid, solve_ivp
 
+from toypoker.errors import ToypokerError
 from toypoker.literature.papers import billingham
+
+
+def integrated(sol: Any, y0: object, t_end: float) -> Any:
+    """``sol``, a ``solve_ivp`` result, when the integration reached its end (or a
+    terminal event); else one line saying where it failed and scipy's reason (a step
+    size below the spacing of floats: the rates ``k`` so large, or ``y0`` so close to
+    the simplex's edge, that the system is too stiff for the explicit solver).  Without
+    this check the callers read an empty trajectory and crashed."""
+    if sol.status == -1:
+        start = ", ".join(f"{float(v):.6g}" for v in np.ravel(np.asarray(y0, dtype=float)))
+        reached = f"{float(sol.t[-1]):.6g}" if len(sol.t) else "its start"
+        raise ToypokerError(
+            f"the ODE from y0 = ({start}) could not be integrated to t = {t_end:g} (it "
+            f"stopped at {reached}): {' '.join(str(sol.message).split())}"
+        )
+    return sol
 
 
 def default_g(x: np.ndarray) -> np.ndarray:
@@ -71,9 +89,10 @@ class SKPDynamics:
         atol: float = 1e-11,
         events=None,
     ):
-        """``solve_ivp`` (DOP853) from ``y0`` over ``[0, t_end]`` (or backwards)."""
+        """``solve_ivp`` (DOP853) from ``y0`` over ``[0, t_end]`` (or backwards); a
+        failed integration refused in one line (:func:`integrated`)."""
         span = (0.0, -t_end) if backward else (0.0, t_end)
-        return solve_ivp(
+        sol = solve_ivp(
             self.rhs,
             span,
             np.asarray(y0, dtype=float),
@@ -84,6 +103,7 @@ class SKPDynamics:
             events=events,
             dense_output=False,
         )
+        return integrated(sol, y0, t_end)
 
     # ---------------------------------------------------------------- points
     def fixed_points(self) -> dict[str, np.ndarray]:

@@ -34,6 +34,7 @@ from toypoker.report.table7 import (
     table7_ours,
     table7_table,
 )
+from toypoker.solvers.registry import iterative_methods
 
 
 def _signed(x: float, digits: int = 4) -> str:
@@ -86,11 +87,7 @@ def _images(ctx: RunContext, pairs: Sequence[tuple[str, str]]) -> tuple[tuple[st
 
 def _compare(paper: str, spec: str, quick: bool) -> Task:
     seconds = "0.5" if quick else "4"
-    methods = (
-        "cfr,cfr+,pdcfr+,fp,es-mccfr"
-        if quick
-        else "cfr,cfr+,dcfr,lcfr,pcfr+,dcfr+,pdcfr+,fp,es-mccfr,os-mccfr"
-    )
+    methods = "cfr,cfr+,pdcfr+,fp,es-mccfr" if quick else ",".join(iterative_methods())
     # --result: a stopped run's finished methods stay in the item's folder, not the cwd
     # (--overwrite: a rerun of the item replaces what a stopped one left there)
     argv = ["compare", spec, "--methods", methods, "--seconds", seconds, "--seed", "0",
@@ -103,7 +100,7 @@ def _compare(paper: str, spec: str, quick: bool) -> Task:
                 m["method"],
                 str(m["iterations"]),
                 f"{m['nash_conv']:.3g}",
-                "-" if m["seconds_to_1e-3"] is None else f"{m['seconds_to_1e-3']:.3g} s",
+                "-" if m["seconds_to_target"] is None else f"{m['seconds_to_target']:.3g} s",
             )
             for m in data["methods"]
         )

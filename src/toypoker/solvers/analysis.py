@@ -2,6 +2,8 @@
 
 * :func:`time_to_target` and :func:`compare` -- several methods for the same
   time budget, NashConv against time and the time each needs to reach a target;
+  :func:`read_comparison` -- the finished methods of a saved comparison (what
+  ``compare --resume`` keeps), of this format or the unversioned one before it;
 * :func:`deviations` -- an exact certificate of a profile: every player's gain
   and, where it is positive, the infosets where a best response differs.
 
@@ -10,6 +12,7 @@ Each returns a frozen object with ``to_json_dict()`` and ``to_csv()``.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,15 +20,25 @@ from pathlib import Path
 from toypoker.engines.protocol import Evaluation
 from toypoker.errors import ToypokerError
 from toypoker.evaluation import evaluate
+from toypoker.formats import check_format
 from toypoker.game import Game
-from toypoker.io import csv_text
+from toypoker.io import csv_text, read_text_limited
 from toypoker.profile import Profile
 from toypoker.result import Result, Stopped, TracePoint
 from toypoker.solvers.registry import get_method
 from toypoker.solvers.solver import Solver
 
-
 # -------------------------------------------------------------------- compare
+COMPARISON_FORMAT = "toypoker-comparison/1"
+"""The format of a saved comparison (:meth:`Comparison.to_json_dict`).  Files without a
+``format`` are the layout before it (``toypoker compare --result`` until 2026-11-29:
+``seconds_to_1e-3`` where this has ``seconds_to_target``, no ``target`` or
+``skipped``), read by :func:`read_comparison` all the same."""
+
+MAX_COMPARISON_BYTES = 64 * 2**20
+"""The largest comparison file :func:`read_comparison` reads (a trace a check)."""
+
+
 def time_to_target(result: Result | MethodRun, target: float = 1e-3) -> float | None:
     """Seconds until the first NashConv check at or below ``target`` (None: never)."""
     return next((p.seconds for p in result.trace if p.nash_conv <= target), None)
@@ -109,8 +122,10 @@ class Comparison:
         ]
 
     def to_json_dict(self) -> dict[str, object]:
-        """Game, budget, seed, the skipped methods and one row per method."""
+        """Its format (:data:`COMPARISON_FORMAT`), game, budget, seed, target, the
+        skipped methods and one row per method (:meth:`rows`)."""
         return {
+            "format": COMPARISON_FORMAT,
             "game": self.game.spec,
             "seconds": self.seconds,
             "seed": self.seed,
@@ -177,6 +192,37 @@ def compare(
         finished[m.name] = MethodRun.from_result(result)
     runs = tuple(finished[m.name] for m in ms if m.name in finished)
     return Comparison(game, float(seconds), seed, target, runs, tuple(skipped))
+
+
+def read_comparison(path: str | Path, spec: str, seconds: float) -> dict[str, MethodRun]:
+    """The finished methods of a comparison saved in ``path`` (:meth:`Comparison.to_json_dict`,
+    or the unversioned layout before :data:`COMPARISON_FORMAT`), by name: what
+    :func:`compare` takes as ``done`` to run only the others.
+
+    Raises
+    ------
+    ToypokerError
+        One line: unreadable; another format; not a comparison; or a comparison of
+        another game (``spec``, canonical) or budget (``seconds``).
+    """
+    not_it = f"{path} is not the results of a compare (the JSON its --result writes)"
+    text = read_text_limited(Path(path), MAX_COMPARISON_BYTES, "the comparison")  # one line
+    try:
+        data = json.loads(text)
+        found = data.get("format")
+    except (ValueError, AttributeError):
+        raise ToypokerError(not_it) from None
+    check_format(found, COMPARISON_FORMAT, path, "the comparison")  # another: one line
+    try:
+        runs = {row["method"]: MethodRun.from_json_dict(row) for row in data["methods"]}
+        game, budget = data["game"], data["seconds"]
+    except ToypokerError as exc:  # a method run that is not one
+        raise ToypokerError(f"{not_it}: {exc}") from None
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        raise ToypokerError(not_it) from None
+    if game != spec or budget != seconds:
+        raise ToypokerError(f"{path} compares {game} for {budget} s, not {spec} for {seconds:g} s")
+    return runs
 
 
 # ----------------------------------------------------------------- deviations

@@ -211,6 +211,12 @@ def get_method(name: str) -> Method:
     return m
 
 
+def iterative_methods() -> tuple[str, ...]:
+    """The methods that iterate (not one-shot exact ones), in the registry's order: what
+    a comparison of NashConv against time runs by default."""
+    return tuple(n for n, m in METHODS.items() if not m.one_shot)
+
+
 def parse_options(method: Method, given: Mapping[str, object]) -> object:
     """``method``'s typed options: its defaults with ``given`` applied and checked.
 
@@ -239,4 +245,4 @@ def options_dict(options: object) -> dict[str, object]:
     return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
 
 
-__all__ = ["METHODS", "get_method", "options_dict", "parse_options"]
+__all__ = ["METHODS", "get_method", "iterative_methods", "options_dict", "parse_options"]
