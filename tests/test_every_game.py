@@ -161,3 +161,23 @@ def test_a_computation_on_the_deal_table_of_a_game_without_one_builds_it_or_says
     with pytest.raises(ToypokerError, match="deal table") as info:
         evaluate(fresh, tp.Profile.uniform(fresh))
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("engine", [None, "reference"])
+@pytest.mark.parametrize("where", sorted(GAMES))
+@pytest.mark.parametrize("method", sorted(tp.METHODS))
+def test_every_method_on_every_game_and_engine_or_one_line(method, where, engine) -> None:
+    """Every method of the registry on every kind of game ``tp.load_game`` returns, on
+    the game's own engine and on the reference engine: a result, or one line (the LP
+    beyond two players, the enumerator past its size, TMECor without a team).  A
+    method that needs the deal table takes it from the spec where it fits."""
+    game = GAMES[where]()
+    seed = {"seed": 1} if tp.METHODS[method].stochastic else {}
+    try:
+        r = tp.solve(game, method, iterations=5, seconds=20.0, engine=engine, **seed)
+    except ToypokerError as exc:
+        assert str(exc) and "\n" not in str(exc), f"{method} on {where}: {exc!r}"
+        return
+    assert r.iterations >= 1 and r.method == method
+    if r.profile is not None:  # a set-valued or correlated answer has none
+        assert r.profile.game.spec == game.spec
