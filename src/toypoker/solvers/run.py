@@ -1,5 +1,6 @@
 """The one run of a method on a game: :func:`solve`, returning a :class:`~toypoker.result.Result`
-(teams solved on their merged game and mapped back, the vector layout's team bracket).
+(a strong team solved on its merged game and mapped back, a team's joint gain added:
+:mod:`toypoker.teams.results`).
 
 Solvers floor: may import the game, the catalogue, profiles, results, the engines;
 never a study or a front end.
@@ -7,36 +8,22 @@ never a study or a front end.
 
 from __future__ import annotations
 
-import dataclasses
 import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 from toypoker.checks import check_number, check_path
-from toypoker.engines import rows_of
-from toypoker.engines.choice import vector_count
 from toypoker.engines.registry import engine_of
 from toypoker.errors import Interrupted, ToypokerError
-from toypoker.evaluation import evaluate
 from toypoker.game import Game, check_game
 from toypoker.games import load_rows
 from toypoker.games.collusion import Team, agreeing_team, merged_spec
-from toypoker.profile import Profile
 from toypoker.result import Result, Stopped, TracePoint
 from toypoker.solvers.checkpoint import load_checkpoint, refuse_reuse
 from toypoker.solvers.registry import get_method, parse_options
 from toypoker.solvers.solver import Solver, default_iterations
-from toypoker.teams.evaluation import TEAM_MILP_SECONDS, team_evaluation
-from toypoker.teams.transfer import transfer_profile
-
-TEAM_ROWS_ON_VECTORS = 2_000_000
-"""A vector-layout game with a weak team in its spec gets the team's joint gain on its
-result when its deal table has at most this many rows (it is built for that)."""
-
-EXACT_TEAM_ROWS = 20_000
-"""An exact (``lp``, ``enumerate``) profile of a team game with at most this many rows
-gets its team numbers in exact rationals (three-player Kuhn: 600 rows, 0.3 s); larger
-ones in floats (3P-SMH's exact team evaluation takes minutes)."""
+from toypoker.teams.evaluation import TEAM_MILP_SECONDS
+from toypoker.teams.results import on_members, vector_team_gain, with_team_gain
 
 
 def solve(
@@ -181,7 +168,7 @@ def solve(
         res = _run(game, method, iterations, target_nash_conv, seconds, target_max_gain,
                    check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
                    options, threads, cluster, workers)  # fmt: skip
-        return _vector_team(game, _heard(res), team, milp_seconds)
+        return vector_team_gain(game, _heard(res), team, milp_seconds)
     if team not in (None, True, False):
         team = agreeing_team(game.params, team)
     merged = None if merge is False else merged_spec(game.spec, default_only=merge is None)
@@ -195,16 +182,9 @@ def solve(
                check_every, seed, progress, checkpoint, checkpoint_seconds, resume,
                options, threads, cluster, workers)  # fmt: skip
     if merged is not None:
-        res = _on_members(res, game)
+        res = on_members(res, game)
     _heard(res)  # an interrupted run is not evaluated further: the caller hears it now
-    if team is None or team is True:
-        team = None if game.params.get("merge") else Team.of_params(game.params)
-    if team is None or team is False or res.profile is None:
-        return res
-    small = game.n_rows <= EXACT_TEAM_ROWS  # an exact profile keeps exact team numbers
-    prof = res.profile.to_float() if res.profile.exact and not small else res.profile
-    tev = team_evaluation(game, prof, team, milp_seconds=milp_seconds)
-    return dataclasses.replace(res, team=tev)
+    return with_team_gain(game, res, team, milp_seconds)
 
 
 def _heard(res: Result) -> Result:
@@ -214,58 +194,6 @@ def _heard(res: Result) -> Result:
         return res
     raise Interrupted(
         res, f"{res.method} stopped by an interrupt after {res.iterations} iterations"
-    )
-
-
-def _vector_team(game: Game, res: Result, team: object, milp_seconds: float) -> Result:
-    """A vector-layout result with the spec's weak team's joint best-response gain,
-    evaluated on the deal table where it is small (at most :data:`TEAM_ROWS_ON_VECTORS`
-    rows counted: the lifted team response reads the rows); else as it is."""
-    spec_team = Team.of_params(game.params)
-    if team is False or spec_team is None or res.profile is None:
-        return res
-    counted = vector_count(game.spec)
-    if counted is None or counted.rows > TEAM_ROWS_ON_VECTORS:
-        return res
-    rows = rows_of(game, "a team's evaluation")
-    prof = Profile(rows, res.profile.probs, validate=False)
-    return dataclasses.replace(
-        res, team=team_evaluation(rows, prof, spec_team, milp_seconds=milp_seconds)
-    )
-
-
-def _on_members(res: Result, game: Game) -> Result:
-    """A result of a merged team's game expressed on ``game``'s seats: the profile (and
-    equilibria) mapped back; values, gains and NashConv evaluated in ``game`` (floats).
-
-    Exact values need no exact evaluation of the larger game: with win sharing each
-    member receives the merged team's value over the team's size, and the outsiders
-    keep theirs; a certified merged equilibrium stays one on the members' seats (a
-    member's deviation is a deviation of the team, which gains nothing).
-    """
-    assert res.profile is not None
-    prof = transfer_profile(res.profile, game)
-    ev = evaluate(game, prof.to_float() if prof.exact else prof)
-    value_exact = None
-    if res.value_exact is not None:
-        team = Team.of_params(game.params)
-        assert team is not None
-        where = team.merged_seat(game.n_players)
-        size = len(team.seats)
-        value_exact = tuple(
-            res.value_exact[where[p]] / size if p in team.seats else res.value_exact[where[p]]
-            for p in range(game.n_players)
-        )
-    return dataclasses.replace(
-        res,
-        game=game,
-        profile=prof,
-        equilibria=tuple(transfer_profile(e, game) for e in res.equilibria),
-        values=tuple(float(x) for x in ev.values),
-        gains=tuple(float(x) for x in ev.gains),
-        nash_conv=float(ev.nash_conv),
-        value_exact=value_exact,
-        solved_as=res.game.spec,
     )
 
 
