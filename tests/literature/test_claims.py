@@ -283,3 +283,29 @@ def test_skp_maxmin_regimes_exact():
     assert sp.simplify(bounds[1][1] - (7 + sp.sqrt(97)) / 2) == 0
     assert [c[2] for _, _, c in regimes] == [[1, 2, 3], [2, 3], [2]]
     assert all(c[1] == [1, 2, 3] and c[3] == [1, 2, 3] for _, _, c in regimes)
+
+
+def test_a_rows_file_of_the_previous_version_reads_back_with_the_same_rows(tmp_path):
+    """The rows file ``literature check -o`` wrote before this version (a JSON list of
+    the six fields, key for key; text as json.dumps(..., indent=1) wrote it) is read
+    back through the library (:func:`toypoker.literature.claims.read_rows`), row for
+    row; a row of another claim or with a missing field is refused in one line."""
+    from toypoker.errors import ToypokerError
+    from toypoker.literature.claims import Row, read_rows
+
+    old = (
+        '[\n {\n  "claim": "kuhn1950.value",\n  "source": "Kuhn (1950), Sec. 3",\n'
+        '  "params": "a=1, b=1",\n  "status": "verified",\n  "detail": "",\n'
+        '  "exact": {\n   "value": "-1/18"\n  }\n }\n]\n'
+    )
+    path = tmp_path / "rows.json"
+    path.write_text(old)
+    assert read_rows(path, {"kuhn1950.value"}) == [
+        Row("kuhn1950.value", "Kuhn (1950), Sec. 3", "a=1, b=1", "verified", "",
+            {"value": "-1/18"})  # fmt: skip
+    ]
+    with pytest.raises(ToypokerError, match=r"row 1 is of claim 'kuhn1950.value'.*not one"):
+        read_rows(path, {"szafron2013.family"})
+    path.write_text(old.replace('  "detail": "",\n', ""))
+    with pytest.raises(ToypokerError, match="row 1 is not a row of literature check -o"):
+        read_rows(path, {"kuhn1950.value"})

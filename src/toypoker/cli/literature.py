@@ -26,8 +26,8 @@ from toypoker.cli.common import (
 )
 from toypoker.errors import ToypokerError, UnknownNameError
 from toypoker.interrupts import caused_by_interrupt
-from toypoker.io import atomic_write_text, read_text_limited
-from toypoker.literature.claims import CLAIMS, PAPERS, Row
+from toypoker.io import atomic_write_text
+from toypoker.literature.claims import CLAIMS, PAPERS, Row, read_rows
 from toypoker.literature.claims import check as check_claims
 from toypoker.locks import run_lock
 
@@ -139,35 +139,13 @@ def _keep_interrupted(rows: list, output: Path | None) -> None:
     raise interrupted(f"{done} claim(s) checked, their {len(rows)} rows kept in {path}", hint)
 
 
-#: the largest rows file --resume reads (a whole check's rows: about 1 MB)
-MAX_ROWS_BYTES = 64 * 2**20
-
-
 def kept_rows(path: Path, wanted: set[str]) -> list[Row]:
-    """The rows an interrupted ``literature check`` kept in ``path``, checked: each a
-    row of a claim asked for now, with every field.
-
-    Raises
-    ------
-    ToypokerError
-        One line: unreadable, not JSON, or not such rows.
-    """
-    text = read_text_limited(path, MAX_ROWS_BYTES, "--resume rows")
+    """The rows an interrupted ``literature check`` kept in ``path``
+    (:func:`toypoker.literature.claims.read_rows`), said as ``--resume``'s."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ToypokerError(f"--resume {path} is not JSON ({exc.msg}, line {exc.lineno})") from None
-    fields = ("claim", "source", "params", "status", "detail", "exact")
-    rows = []
-    for k, d in enumerate(data if isinstance(data, list) else [None]):
-        if not (isinstance(d, dict) and set(d) == set(fields)):
-            raise ToypokerError(f"--resume {path}: row {k + 1} is not a row of literature "
-                                f"check -o (fields {', '.join(fields)})")  # fmt: skip
-        if d["claim"] not in wanted or d["status"] not in ("verified", "disagrees"):
-            raise ToypokerError(f"--resume {path}: row {k + 1} is of claim {d['claim']!r} "
-                                f"(status {d['status']!r}), not one asked for")  # fmt: skip
-        rows.append(Row(*(d[f] for f in fields)))
-    return rows
+        return read_rows(path, wanted)
+    except ToypokerError as exc:
+        raise ToypokerError(f"--resume {exc}") from None
 
 
 def _summary(rows: list) -> Table:

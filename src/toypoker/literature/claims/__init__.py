@@ -10,11 +10,14 @@ the library, the papers' data and the collusion study; never a front end.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Sequence
+from pathlib import Path
 
 import numpy as np
 
-from toypoker.errors import UnknownNameError
+from toypoker.errors import ToypokerError, UnknownNameError
+from toypoker.io import read_text_limited
 from toypoker.literature.claims import (
     billingham,
     kuhn1950,
@@ -98,4 +101,40 @@ def check(
     return rows
 
 
-__all__ = ["CLAIMS", "Claim", "Context", "Row", "certify", "check", "claim_ids"]
+MAX_ROWS_BYTES = 64 * 2**20
+"""The largest rows file :func:`read_rows` reads (a whole check's rows: about 1 MB)."""
+
+ROW_FIELDS = ("claim", "source", "params", "status", "detail", "exact")
+"""The fields of a row as a rows file holds it (:meth:`Row.to_dict`; a JSON list of
+such objects, the layout every version has written)."""
+
+
+def read_rows(path: str | Path, wanted: Collection[str]) -> list[Row]:
+    """The rows a (interrupted) check kept in ``path`` -- the JSON list of
+    :meth:`Row.to_dict` that ``toypoker literature check -o`` writes -- checked: each a
+    row of a claim in ``wanted``, with every field.  What :func:`check` takes back as
+    ``rows``, with their claims as ``skip``.
+
+    Raises
+    ------
+    ToypokerError
+        One line: unreadable, not JSON, or not such rows.
+    """
+    text = read_text_limited(Path(path), MAX_ROWS_BYTES, "the rows")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ToypokerError(f"{path} is not JSON ({exc.msg}, line {exc.lineno})") from None
+    rows = []
+    for k, d in enumerate(data if isinstance(data, list) else [None]):
+        if not (isinstance(d, dict) and set(d) == set(ROW_FIELDS)):
+            raise ToypokerError(f"{path}: row {k + 1} is not a row of literature check -o "
+                                f"(fields {', '.join(ROW_FIELDS)})")  # fmt: skip
+        if d["claim"] not in wanted or d["status"] not in ("verified", "disagrees"):
+            raise ToypokerError(f"{path}: row {k + 1} is of claim {d['claim']!r} "
+                                f"(status {d['status']!r}), not one asked for")  # fmt: skip
+        rows.append(Row(*(d[f] for f in ROW_FIELDS)))
+    return rows
+
+
+__all__ = ["CLAIMS", "Claim", "Context", "Row", "certify", "check", "claim_ids", "read_rows"]
