@@ -310,18 +310,7 @@ def offences(rule: str) -> dict[str, tuple[str, ...]]:
 ALLOWED: dict[str, dict[str, list[str]]] = {
     "tracker": {},
     "roles": {},
-    "measured": {
-        "toypoker.cli.literature": [
-            "the largest rows file --resume reads (a whole check's rows: ",
-        ],
-        "toypoker.engines.sharded": [
-            "``1/shards`` of the game's hand entries at :data:`SHARD_BYTE",
-            "Bytes a hand entry takes in a shard: the kernel's arrays and",
-        ],
-        "toypoker.solvers.run": [
-            "An exact (``lp``, ``enumerate``) profile of a team game with",
-        ],
-    },
+    "measured": {},
 }
 
 

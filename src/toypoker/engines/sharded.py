@@ -183,9 +183,8 @@ class Shard:
 
 
 #: Bytes a hand entry takes in a shard: the kernel's arrays and the CFR state (regrets,
-#: averages, strategy), measured by ``benchmarks/bench_sharded.py`` at 31.2 B an entry on
-#: Rhode Island (1,091 MB for 34,981,128 entries, and on its 8-rank deck) and 25.5 B on
-#: ``rhode_island(players=3,ranks=3)``
+#: averages, strategy), rounded up from what ``benchmarks/bench_sharded.py`` measures
+#: (``docs/howto/clusters.md``, "Sizing a cluster", gives the run)
 SHARD_BYTES_PER_ENTRY = 32
 
 
@@ -197,10 +196,10 @@ def _version() -> str:
 def shard_bytes(spec: str, shards: int) -> int | None:
     """Bytes one of ``shards`` workers holds for its piece (sent by the driver) and its
     CFR state: ``1/shards`` of the game's hand entries at :data:`SHARD_BYTES_PER_ENTRY`
-    each (the part above the cut, which every piece holds, is a few dozen nodes of
-    tens of thousands: not counted), besides the worker process itself (Python, numba
-    and Dask: about 0.3 GB); counted before anything is built, ``None`` where the spec
-    is not counted.
+    each (the part above the cut, which every piece holds, is a small top of the tree:
+    not counted), besides the worker process itself (Python, numba and Dask; the
+    measured peaks are in ``docs/howto/clusters.md``); counted before anything is
+    built, ``None`` where the spec is not counted.
 
     Examples
     --------

@@ -23,8 +23,9 @@ result when its deal table has at most this many rows (it is built for that)."""
 
 EXACT_TEAM_ROWS = 20_000
 """An exact (``lp``, ``enumerate``) profile of a team game with at most this many rows
-gets its team numbers in exact rationals (three-player Kuhn: 600 rows, 0.3 s); larger
-ones in floats (3P-SMH's exact team evaluation takes minutes)."""
+gets its team numbers in exact rationals (three-player Kuhn's 600 rows among them);
+larger ones in floats, an exact team evaluation growing far faster than the rows (its
+cost: ``benchmarks/results/teams.md``)."""
 
 
 

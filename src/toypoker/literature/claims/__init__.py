@@ -102,7 +102,7 @@ def check(
 
 
 MAX_ROWS_BYTES = 64 * 2**20
-"""The largest rows file :func:`read_rows` reads (a whole check's rows: about 1 MB)."""
+"""The largest rows file :func:`read_rows` reads (far above a whole check's rows)."""
 
 ROW_FIELDS = ("claim", "source", "params", "status", "detail", "exact")
 """The fields of a row as a rows file holds it (:meth:`Row.to_dict`; a JSON list of
