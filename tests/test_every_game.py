@@ -50,6 +50,7 @@ CANNED = {
     "hi": lambda g: 3.2,
     "eps": lambda g: 0.1,
     "seconds": lambda g: 2.0,
+    "milp_seconds": lambda g: 5.0,
 }
 
 #: keyword values that keep a call short
@@ -79,6 +80,9 @@ INSIDE = {
     "reach": "a method's reach arrays",
     "eprob": "a method's edge probabilities",
     "seed": "a sampling method's seed, reached by tp.solve",
+    "regrets_of": "an engine's regret step, handed to the CFR iteration by tp.solve",
+    "kernel": "an engine's fused kernel, handed to the CFR iteration by tp.solve",
+    "res": "a solver's result, to which tp.solve adds a team's part",
 }
 
 

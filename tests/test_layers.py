@@ -72,10 +72,11 @@ FLOORS: dict[str, int] = {
     # 5 the methods and their driver; the layouts behind the one Game
     "solvers": 5,
     "evaluation": 5,  # the flat API's evaluation: an engine's, and a team's joint gain
-    # the methods' parts on hand vectors, on the solvers' floor until the engine protocol
-    # takes them (issue 46, item 3)
+    # the methods' parts on an engine (the engine protocol's regrets and responses), on
+    # the solvers' floor: they run the solvers' schedules on what the engine computes
     "engines.vectors.regrets": 5,
     "engines.vectors.responses": 5,
+    "engines.rows.responses": 5,  # fictitious play's part on the deal table
     "engines.vectors.sequence_form": 5,
     "engines.vectors.methods": 5,
     # each engine as a whole (its Engine class binds the registry's methods) and the

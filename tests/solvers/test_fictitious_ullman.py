@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 import toypoker as tp
+from toypoker.engines.rows.responses import ullman_best_response
 from toypoker.engines.rows.values import edge_probabilities, reaches
 from toypoker.errors import ToypokerError
 from toypoker.solvers import Solver
-from toypoker.solvers.fictitious import ullman_best_response, ullman_order
+from toypoker.solvers.fictitious import ullman_order
 from toypoker.solvers.ullman import run_ullman
 
 

@@ -284,6 +284,13 @@ class Engine(Protocol):
         there is none (then :meth:`regrets` steps the schedule)."""
         ...
 
+    def fp_responses(self, fused: bool = True) -> object:
+        """Fictitious play's part here (:class:`toypoker.solvers.fictitious.Layout`:
+        each player's best response to a profile, the values, the realization weights),
+        on the engine's fused kernel where it has one (``fused=False``: the numpy
+        reference); :func:`toypoker.solvers.fictitious.layout_step` is the schedule."""
+        ...
+
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         """NashConv and the largest gain of a float flat profile (a run's check: the
         engine's fused kernel where it has one)."""

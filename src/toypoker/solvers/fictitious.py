@@ -76,16 +76,6 @@ from typing import Protocol
 
 import numpy as np
 
-from toypoker.engines.rows import kernel_for
-from toypoker.engines.rows.best_response import responses as kernel_responses
-from toypoker.engines.rows.values import (
-    backward_values,
-    best_response,
-    edge_probabilities,
-    player_reach,
-    reaches,
-    root_value,
-)
 from toypoker.game import Game
 from toypoker.profile import Profile
 from toypoker.solvers.cfr import average_strategy
@@ -138,13 +128,16 @@ class FPState:
 
 
 class Layout(Protocol):
-    """What a fictitious-play step reads from a game layout (the row layout here,
-    :class:`_Rows`; the vector layout's in :mod:`toypoker.engines.vectors.responses`), so that
-    both run the one schedule of :func:`layout_step`."""
+    """What a fictitious-play step reads from the engine a game is built on
+    (:meth:`toypoker.engines.protocol.Engine.fp_responses`: the deal table's in
+    :mod:`toypoker.engines.rows.responses`, the hand vectors' in
+    :mod:`toypoker.engines.vectors.responses`), so that every engine runs the one
+    schedule of :func:`layout_step`."""
 
     def responses(self, sigma: np.ndarray, ullman: bool) -> list[tuple[float, np.ndarray]]:
         """Each player's pure best response to ``sigma`` as (value, 0/1 choice); with
-        ``ullman``, under Ullman's tie rule (:func:`ullman_best_response`)."""
+        ``ullman``, under Ullman's tie rule (the first maximal action in
+        :func:`ullman_order`, ties within :data:`TIE_RTOL`)."""
         ...
 
     def values(self, sigma: np.ndarray) -> np.ndarray:
@@ -156,59 +149,11 @@ class Layout(Protocol):
         ...
 
 
-class _Rows:
-    """The row layout's part of a step (:class:`Layout`): float profiles on the compiled
-    best-response kernel (:func:`toypoker.engines.rows.best_response.responses`, every
-    player's response and value in one call), exact ones on :mod:`toypoker.engines.rows.values`."""
-
-    def __init__(self, game: Game, fused: bool = True) -> None:
-        self.game = game
-        self.fused = fused  # False: the numpy reference for floats too (tests)
-        self._values: tuple[np.ndarray, np.ndarray] | None = None  # (sigma, its values)
-
-    def responses(self, sigma: np.ndarray, ullman: bool) -> list[tuple[float, np.ndarray]]:
-        game = self.game
-        if self.fused and sigma.dtype != object:
-            order = ullman_order(game) if ullman else game.infoset_actions_padded
-            values, best, choice = kernel_responses(kernel_for(game), sigma, order, TIE_RTOL)
-            self._values = (sigma, values)  # what values(sigma) asks next (Ullman's rule)
-            player = game.sigma_player
-            return [
-                (float(best[p]), np.where(player == p, choice, 0).astype(np.int8))
-                for p in range(game.n_players)
-            ]
-        eprob = edge_probabilities(game, sigma)
-        reach = reaches(game, eprob)
-        if ullman:
-            return [
-                ullman_best_response(game, sigma, p, reach, eprob) for p in range(game.n_players)
-            ]
-        brs = [
-            best_response(game, sigma, p, reach, eprob, tie_rtol=TIE_RTOL)
-            for p in range(game.n_players)
-        ]
-        return [(float(br.value), br.choice) for br in brs]
-
-    def values(self, sigma: np.ndarray) -> np.ndarray:
-        game = self.game
-        if self._values is not None and self._values[0] is sigma:
-            return self._values[1].copy()
-        v = backward_values(game, edge_probabilities(game, sigma))
-        return np.array([float(root_value(game, v[p])) for p in range(game.n_players)])
-
-    def realization(self, sigma: np.ndarray, player: int) -> np.ndarray:
-        game = self.game
-        reach = player_reach(game, edge_probabilities(game, sigma), player)
-        rep = game.infoset_rep_row[game.sigma_infoset]
-        mask = game.free_mask(player)
-        return np.where(mask, reach[rep] * sigma, 0.0)
-
-
 def init(game: Game, options: FPOptions | None = None, seed: int | None = None) -> FPState:
     """The start: the uniform profile, counted once in the average.
 
     ``seed`` is not read (the method protocol passes it)."""
-    return layout_init(game, options, _Rows(game))
+    return layout_init(game, options, game.engine.fp_responses())
 
 
 def layout_init(game: Game, options: FPOptions | None, layout: Layout) -> FPState:
@@ -249,29 +194,9 @@ def _build_ullman_order(game: Game) -> np.ndarray:
     return pad
 
 
-def ullman_best_response(
-    game: Game, sigma: np.ndarray, player: int, reach: np.ndarray, eprob: np.ndarray
-) -> tuple[float, np.ndarray]:
-    """``player``'s pure best response to ``sigma`` with Ullman's tie rule (floats).
-
-    :func:`toypoker.engines.rows.values.best_response` with his tie rule: among the maximal
-    actions of an infoset (equal up to :data:`TIE_RTOL` relative to the largest
-    absolute value there) the first in :func:`ullman_order` is chosen.
-
-    Returns
-    -------
-    (value, choice)
-        The best-response value and the 0/1 choice vector over the flat actions.
-    """
-    br = best_response(
-        game, sigma, player, reach, eprob, order=ullman_order(game), tie_rtol=TIE_RTOL
-    )
-    return float(br.value), br.choice
-
-
 def step(game: Game, state: FPState, options: FPOptions) -> FPState:
     """One iteration: every player's best response to the current profile enters it."""
-    return layout_step(game, state, options, _Rows(game))
+    return layout_step(game, state, options, game.engine.fp_responses())
 
 
 def layout_step(game: Game, state: FPState, options: FPOptions, layout: Layout) -> FPState:
@@ -322,6 +247,5 @@ __all__ = [
     "output",
     "step",
     "stop_gain",
-    "ullman_best_response",
     "ullman_order",
 ]

@@ -215,13 +215,14 @@ def test_fictitious_plays_responses_equal_the_numpy_reference(game, spec, rng):
 def test_fictitious_play_on_the_kernel_equals_the_numpy_run(game, ullman):
     # the row layout's fictitious play on the kernel (the default for floats) against
     # its numpy reference (fused=False), 30 steps on three-player Leduc
-    from toypoker.solvers.fictitious import FPOptions, _Rows, layout_init, layout_step
+    from toypoker.engines.rows.responses import RowsResponses
+    from toypoker.solvers.fictitious import FPOptions, layout_init, layout_step
 
     g = game("leduc(players=3)")
     options = FPOptions(ullman=ullman)
     runs = []
     for fused in (True, False):
-        layout = _Rows(g, fused=fused)
+        layout = RowsResponses(g, fused=fused)
         state = layout_init(g, options, layout)
         for _ in range(30):
             state = layout_step(g, state, options, layout)

@@ -1,6 +1,7 @@
 """The reference engine (:class:`~toypoker.engines.protocol.Engine`): the CFR family's
-numpy traversal and the numpy evaluations, on the layout below; the other methods run
-as the layout below runs them (fictitious play and the MCCFRs there with their kernels)."""
+numpy traversal, fictitious play's numpy best responses and the numpy evaluations, on
+the layout below; the other methods run as the layout below runs them (the MCCFRs
+there with their kernels, the exact ones in rationals)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from toypoker.game import Game
 from toypoker.profile import Profile
 from toypoker.solvers.base import Method
 from toypoker.solvers.cfr import Backend, CFROptions
+from toypoker.solvers.fictitious import FPOptions, layout_init, layout_step
 
 
 @dataclass(frozen=True, eq=False)
@@ -54,6 +56,15 @@ class ReferenceEngine:
             return dataclasses.replace(
                 m, defaults=dataclasses.replace(m.defaults, backend=Backend.NUMPY)
             )
+        if isinstance(m.defaults, FPOptions):  # fictitious play on the numpy responses
+            return dataclasses.replace(
+                m,
+                init=lambda game, options, seed: layout_init(game, options, self.fp_responses()),
+                step=lambda game, state, options: layout_step(
+                    game, state, options, self.fp_responses()
+                ),
+                step_many=None,
+            )
         return m
 
     def evaluate(self, profile: Profile) -> Evaluation:
@@ -74,6 +85,9 @@ class ReferenceEngine:
 
     def cfr_kernel(self) -> None:
         return None  # the numpy iteration: no fused kernel here
+
+    def fp_responses(self, fused: bool = True) -> object:
+        return self.inner.fp_responses(fused=False)  # the numpy responses, whatever asked
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         ev = self._exact_or_numpy(Profile(self.game, probs, validate=False))

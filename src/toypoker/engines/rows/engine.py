@@ -16,6 +16,7 @@ from toypoker.engines.rows import CFRKernel, KernelEvaluation, kernel_for
 from toypoker.engines.rows import evaluate as kernel_evaluate
 from toypoker.engines.rows import values as R
 from toypoker.engines.rows.regrets import player_regrets
+from toypoker.engines.rows.responses import RowsResponses
 from toypoker.engines.sharded import ShardedKernel
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
@@ -59,6 +60,9 @@ class RowsEngine:
 
     def cfr_kernel(self) -> CFRKernel:
         return kernel_for(self.game)  # the calling thread's, prepared once a game
+
+    def fp_responses(self, fused: bool = True) -> RowsResponses:
+        return RowsResponses(self.game, fused)
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         ev = self._output(probs)

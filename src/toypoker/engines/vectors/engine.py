@@ -20,6 +20,7 @@ from toypoker.engines.vectors.kernel import vector_kernel
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.engines.vectors.methods import PROVIDES, runs_on_vectors, vector_method
 from toypoker.engines.vectors.regrets import cfr_kernel, player_regrets
+from toypoker.engines.vectors.responses import VectorLayout
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.profile import Profile
@@ -63,6 +64,9 @@ class VectorsEngine:
 
     def cfr_kernel(self) -> object | None:
         return cfr_kernel(self.vectors)
+
+    def fp_responses(self, fused: bool = True) -> VectorLayout:
+        return VectorLayout(self.vectors, fused)
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         vev = vector_evaluate(self.vectors, np.ascontiguousarray(probs, dtype=np.float64))

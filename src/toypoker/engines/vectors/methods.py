@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from toypoker.engines.evaluation import vector_evaluate
-from toypoker.engines.vectors import responses, sequence_form
+from toypoker.engines.vectors import sequence_form
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.errors import ToypokerError
 from toypoker.profile import Profile
@@ -76,11 +76,9 @@ def _cfr_steps(vg: VectorGame) -> dict[str, Any]:
 
 
 def _fp_steps(vg: VectorGame) -> dict[str, Any]:
-    return {
-        "init": lambda game, options, seed: responses.init(vg, options),
-        "step": lambda game, state, options: responses.step(vg, state, options),
-        "step_many": None,
-    }
+    """None: fictitious play's steps are the registry's (:mod:`toypoker.solvers.fictitious`
+    asks ``game.engine`` for its responses, these hand vectors')."""
+    return {}
 
 
 def _pcs_steps(vg: VectorGame) -> dict[str, Any]:
