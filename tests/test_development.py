@@ -35,7 +35,7 @@ def test_the_protocol_is_what_the_checklist_names() -> None:
     assert MEMBERS == sorted(
         ["name", "provides", "game", "first_check", "checks_per_decade", "runs", "method",
          "evaluate", "nash_conv", "best_response", "regrets", "cfr_kernel", "fp_responses",
-         "check", "summary", "shard"]
+         "sequence_form", "check", "summary", "shard"]
     )  # fmt: skip
     assert all(f"`{m}`" in text for m in MEMBERS)
 

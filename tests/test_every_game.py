@@ -83,6 +83,7 @@ INSIDE = {
     "regrets_of": "an engine's regret step, handed to the CFR iteration by tp.solve",
     "kernel": "an engine's fused kernel, handed to the CFR iteration by tp.solve",
     "res": "a solver's result, to which tp.solve adds a team's part",
+    "sf": "a game's sequence form, assembled by its engine for the LP",
 }
 
 

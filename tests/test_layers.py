@@ -77,6 +77,7 @@ FLOORS: dict[str, int] = {
     "engines.vectors.regrets": 5,
     "engines.vectors.responses": 5,
     "engines.rows.responses": 5,  # fictitious play's part on the deal table
+    "engines.rows.sequence_form": 5,  # the LP's sequence form on the deal table
     "engines.vectors.sequence_form": 5,
     "engines.vectors.methods": 5,
     # each engine as a whole (its Engine class binds the registry's methods) and the

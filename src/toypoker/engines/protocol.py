@@ -12,6 +12,7 @@ Engines floor, its ground: imports only the game, profiles and the ground.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Protocol
@@ -32,6 +33,7 @@ __all__ = [
     "Engine",
     "Evaluation",
     "PlayerRegrets",
+    "SequenceFormData",
     "TeamEvaluation",
     "number_data",
 ]
@@ -96,6 +98,20 @@ class PlayerRegrets:
     inst: np.ndarray
     mask: np.ndarray
     own_reach: np.ndarray
+
+
+@dataclass(frozen=True)
+class SequenceFormData:
+    """A two-player game's sequence form as an engine assembles it
+    (:meth:`Engine.sequence_form`): ``form``, a
+    :class:`toypoker.solvers.lp.SequenceForm` (sequences, constraints, the float payoff
+    matrix ``A``); ``exact_payoffs()``, ``A`` in exact rationals (``(s1, s2) ->
+    coefficient``); ``evaluate_exact(profile)``, the engine's exact evaluation, with
+    which the LP's answer is certified."""
+
+    form: object
+    exact_payoffs: Callable[[], dict[tuple[int, int], Fraction]]
+    evaluate_exact: Callable[[Profile], Evaluation]
 
 
 @dataclass(frozen=True)
@@ -289,6 +305,12 @@ class Engine(Protocol):
         each player's best response to a profile, the values, the realization weights),
         on the engine's fused kernel where it has one (``fused=False``: the numpy
         reference); :func:`toypoker.solvers.fictitious.layout_step` is the schedule."""
+        ...
+
+    def sequence_form(self) -> SequenceFormData:
+        """The sequence form of the (two-player) game, assembled here, for the LP
+        (:func:`toypoker.solvers.lp.solve_lp`); refused in one line where it does not
+        fit."""
         ...
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:

@@ -33,7 +33,6 @@ from scipy.linalg import qr
 from scipy.optimize import linprog
 
 from toypoker.engines.protocol import Evaluation
-from toypoker.engines.rows.sequences import last_sequences
 from toypoker.errors import ToypokerError
 from toypoker.evaluation import evaluate
 from toypoker.game import Game
@@ -59,15 +58,9 @@ class SequenceForm:
 
 def sequence_form(game: Game) -> SequenceForm:
     """Sequences, constraint matrices ``E``, ``F`` and payoff matrix ``A`` of a
-    two-player game (Koller, Megiddo, von Stengel 1996)."""
-    seq_of_sigma, n_seq = sequences(game)
-    last = _last_sequences(game, seq_of_sigma)
-    parent_seq = last[game.infoset_player, game.infoset_rep_row]
-    term = game.term_rows
-    coef = game.weights[game.row_deal[term]] * game.term_u[0]
-    A = sp.csr_matrix((coef, (last[0, term], last[1, term])), shape=n_seq)
-    A.sum_duplicates()
-    return constraints(game, seq_of_sigma, n_seq, parent_seq, A)
+    two-player game (Koller, Megiddo, von Stengel 1996), as the engine the game is built
+    on assembles them (:meth:`toypoker.engines.protocol.Engine.sequence_form`)."""
+    return game.engine.sequence_form().form  # type: ignore[no-any-return]
 
 
 def sequences(game: Game) -> tuple[np.ndarray, tuple[int, int]]:
@@ -123,26 +116,6 @@ def _solve_player(sf: SequenceForm, player: int) -> tuple[np.ndarray, float]:
     if res.status != 0:
         raise ToypokerError(f"the LP solver failed: {res.message}")
     return res.x[:nx], float(-res.fun)
-
-
-def _exact_payoffs(game: Game, sf: SequenceForm) -> dict[tuple[int, int], Fraction]:
-    """``A`` with exact rational entries, as a dict of (s1, s2) -> coefficient."""
-    out: dict[tuple[int, int], Fraction] = {}
-    last0, last1 = _last_sequences(game, sf.seq_of_sigma)
-    w = game.weights_exact
-    u = game.term_u_exact[0]
-    for k, r in enumerate(game.term_rows):
-        key = (int(last0[r]), int(last1[r]))
-        out[key] = out.get(key, Fraction(0)) + w[game.row_deal[r]] * u[k]
-    return out
-
-
-def _last_sequences(game: Game, seq_of_sigma: np.ndarray) -> np.ndarray:
-    """Each row's last own sequence per player (0 = the empty sequence), shape (2, R):
-    :func:`~toypoker.engines.rows.sequences.last_sequences` with restricted actions
-    counted (the LP's sequences include them, fixed by their constraints)."""
-    last = last_sequences(game, (0, 1), restricted=True)
-    return np.where(last >= 0, seq_of_sigma[last.clip(0)], 0)
 
 
 def _exact_E(game: Game, sf: SequenceForm, player: int) -> list[dict[int, Fraction]]:
@@ -209,8 +182,9 @@ _Equation = tuple[dict[tuple[str, int], Fraction], Fraction]
 def _own_payoffs(
     payoffs: dict[tuple[int, int], Fraction], player: int
 ) -> dict[tuple[int, int], Fraction]:
-    """``M[s_me, s_other]``: the payoff of ``player`` from player 1's exact payoffs
-    (:func:`~toypoker.solvers.lp._exact_payoffs`), keyed by its own sequence first."""
+    """``M[s_me, s_other]``: the payoff of ``player`` from player 1's exact payoffs (an
+    engine's exact ``A``, :meth:`~toypoker.engines.protocol.Engine.sequence_form`),
+    keyed by its own sequence first."""
     sign = 1 if player == 0 else -1
     M: dict[tuple[int, int], Fraction] = {}
     for (s1, s2), c in payoffs.items():
@@ -371,9 +345,9 @@ def solve_lp(game: Game, max_denominator: int = 10**12) -> LPResult:
         are 0; then ``value_bounds[0]`` is the value of the game.
     """
     t0 = time.perf_counter()
-    sf = sequence_form(game)
+    data = game.engine.sequence_form()  # the engine's sequence form, assembled (or refused)
     return solve_sequence_form(
-        game, sf, lambda: _exact_payoffs(game, sf), lambda p: evaluate(game, p), max_denominator, t0
+        game, data.form, data.exact_payoffs, data.evaluate_exact, max_denominator, t0
     )
 
 
@@ -385,9 +359,9 @@ def solve_sequence_form(
     max_denominator: int,
     t0: float,
 ) -> LPResult:
-    """:func:`solve_lp`'s LP and certificate on any layout: ``sf`` and ``payoffs()``
-    (``A`` exactly) assembled by the layout, ``evaluate_exact`` its exact evaluation
-    of a profile (values, best-response values); ``t0`` when the assembly began."""
+    """:func:`solve_lp`'s LP and certificate: ``sf`` and ``payoffs()`` (``A`` exactly)
+    assembled by an engine, ``evaluate_exact`` its exact evaluation of a profile
+    (values, best-response values); ``t0`` when the assembly began."""
     x, v1 = _solve_player(sf, 0)
     y, _ = _solve_player(sf, 1)
     probs = behaviour(game, sf, [x, y])

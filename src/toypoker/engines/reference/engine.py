@@ -11,7 +11,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from toypoker.engines.evaluation import evaluate, vector_of
-from toypoker.engines.protocol import BestResponse, Engine, Evaluation, PlayerRegrets
+from toypoker.engines.protocol import (
+    BestResponse,
+    Engine,
+    Evaluation,
+    PlayerRegrets,
+    SequenceFormData,
+)
 from toypoker.engines.rows import values as R
 from toypoker.engines.vectors import values as V
 from toypoker.errors import ToypokerError
@@ -88,6 +94,9 @@ class ReferenceEngine:
 
     def fp_responses(self, fused: bool = True) -> object:
         return self.inner.fp_responses(fused=False)  # the numpy responses, whatever asked
+
+    def sequence_form(self) -> SequenceFormData:
+        return self.inner.sequence_form()  # the layout's, in numpy and rationals already
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         ev = self._exact_or_numpy(Profile(self.game, probs, validate=False))

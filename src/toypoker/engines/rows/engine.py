@@ -11,12 +11,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from toypoker.engines.protocol import BestResponse, Evaluation, PlayerRegrets
+from toypoker.engines.protocol import BestResponse, Evaluation, PlayerRegrets, SequenceFormData
 from toypoker.engines.rows import CFRKernel, KernelEvaluation, kernel_for
 from toypoker.engines.rows import evaluate as kernel_evaluate
 from toypoker.engines.rows import values as R
 from toypoker.engines.rows.regrets import player_regrets
 from toypoker.engines.rows.responses import RowsResponses
+from toypoker.engines.rows.sequence_form import exact_payoffs, rows_sequence_form
 from toypoker.engines.sharded import ShardedKernel
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
@@ -63,6 +64,10 @@ class RowsEngine:
 
     def fp_responses(self, fused: bool = True) -> RowsResponses:
         return RowsResponses(self.game, fused)
+
+    def sequence_form(self) -> SequenceFormData:
+        form = rows_sequence_form(self.game)
+        return SequenceFormData(form, lambda: exact_payoffs(self.game, form), self.evaluate)
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         ev = self._output(probs)

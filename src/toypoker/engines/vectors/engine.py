@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from toypoker.engines.evaluation import best_response, evaluate, nash_conv, vector_evaluate
-from toypoker.engines.protocol import BestResponse, Evaluation, PlayerRegrets
+from toypoker.engines.protocol import BestResponse, Evaluation, PlayerRegrets, SequenceFormData
 from toypoker.engines.sharded import ShardedKernel
 from toypoker.engines.sharded import start as start_shards
 from toypoker.engines.vectors.kernel import vector_kernel
@@ -21,6 +21,7 @@ from toypoker.engines.vectors.layout import VectorGame
 from toypoker.engines.vectors.methods import PROVIDES, runs_on_vectors, vector_method
 from toypoker.engines.vectors.regrets import cfr_kernel, player_regrets
 from toypoker.engines.vectors.responses import VectorLayout
+from toypoker.engines.vectors.sequence_form import sequence_form_data as vectors_sequence_form
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.profile import Profile
@@ -67,6 +68,9 @@ class VectorsEngine:
 
     def fp_responses(self, fused: bool = True) -> VectorLayout:
         return VectorLayout(self.vectors, fused)
+
+    def sequence_form(self) -> SequenceFormData:
+        return vectors_sequence_form(self.vectors)
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         vev = vector_evaluate(self.vectors, np.ascontiguousarray(probs, dtype=np.float64))

@@ -1,19 +1,20 @@
-"""Each method on the vector layout: the registry's methods with their layout parts swapped.
+"""Each method on the vector layout: the registry's methods, with what hand vectors add.
 
 :func:`vector_method` is what :class:`~toypoker.solvers.Solver` runs on a game whose
-layout is ``"vector"``: the method of :data:`~toypoker.solvers.METHODS` with its
-``init``/``step``/``step_many`` reading the hand vectors (:data:`_STEPS`) -- the CFR
-family's regrets (:mod:`.regrets`, the fused vector kernel), fictitious play's best
-responses (:mod:`.responses`), public-chance-sampling CFR (:mod:`toypoker.solvers.pcs`)
-and the sequence-form LP's payoff matrix (:mod:`.sequence_form`) -- and NashConv and the
-players' values from the vector layout's best responses
+engine is hand vectors: the method of :data:`~toypoker.solvers.METHODS`, whose steps ask
+``game.engine`` for what depends on the layout -- the CFR family its regrets and fused
+kernel (:mod:`.regrets`), fictitious play its best responses (:mod:`.responses`), the
+LP its sequence form (:mod:`.sequence_form`) -- with the parts only hand vectors have
+put in from :data:`_STEPS`: public-chance-sampling CFR's steps
+(:mod:`toypoker.solvers.pcs`) and the LP's size check before anything is assembled;
+and NashConv and the players' values from the vector layout's best responses
 (:func:`toypoker.engines.evaluation.vector_evaluate`).  Everything else is the one run
 loop -- budgets, the NashConv trace, atomic checkpoints (the same state arrays over the
 same flat actions, so a checkpoint names the spec and nothing of the layout), seeds,
-progress callbacks and Ctrl-C.  No method has two schedules: the CFR family shares
-:func:`~toypoker.solvers.cfr.scheduled_step`, fictitious play
-:func:`~toypoker.solvers.fictitious.layout_step`, the LP
-:func:`~toypoker.solvers.lp.solve_sequence_form`; each layout supplies only its regrets,
+progress callbacks and Ctrl-C.  No method has two schedules: the CFR family's is
+:func:`~toypoker.solvers.cfr.scheduled_step`, fictitious play's
+:func:`~toypoker.solvers.fictitious.layout_step`, the LP's
+:func:`~toypoker.solvers.lp.solve_sequence_form`; each engine supplies only its regrets,
 best responses or payoff matrix, tested equal to the other's.
 
 What stays on the deal table: the methods that declare they need its joint deals
@@ -94,11 +95,7 @@ def _lp_steps(vg: VectorGame) -> dict[str, Any]:
         sequence_form.check_size(vg)  # refused in one line before anything is assembled
         return lp.init(game, options)
 
-    return {
-        "init": init,
-        "step": lambda game, state, options: sequence_form.step(vg, state, options),
-        "step_many": None,
-    }
+    return {"init": init}  # the step is the registry's: lp asks game.engine.sequence_form()
 
 
 _STEPS: dict[type, Callable[[VectorGame], dict[str, Any]]] = {

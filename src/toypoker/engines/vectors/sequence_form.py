@@ -26,14 +26,13 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
+from toypoker.engines.protocol import SequenceFormData
 from toypoker.engines.rows.values import BestResponse, Evaluation
 from toypoker.engines.vectors import values as V
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.errors import ToypokerError
 from toypoker.profile import Profile
-from toypoker.solvers.base import OneShotState
 from toypoker.solvers.lp import (
-    LPOptions,
     LPResult,
     SequenceForm,
     constraints,
@@ -158,28 +157,25 @@ def exact_evaluation(vg: VectorGame, profile: Profile) -> Evaluation:
     return Evaluation(values, br_values, gains, gains[0] + gains[1], responses, profile.exact)
 
 
-@blas_limited
-def solve_vector_lp(vg: VectorGame, max_denominator: int = 10**12) -> LPResult:
-    """:func:`toypoker.solvers.lp.solve_lp` with ``A`` from the vector layout (two
-    players: three or more are refused in one line)."""
-    t0 = time.perf_counter()
+def sequence_form_data(vg: VectorGame) -> SequenceFormData:
+    """The engine protocol's sequence form on hand vectors
+    (:meth:`~toypoker.engines.protocol.Engine.sequence_form`): its size checked first
+    (one line past :data:`MAX_ENTRIES`), then ``A`` assembled in floats, exactly on
+    demand, with the exact evaluation that certifies the LP's answer."""
     check_size(vg)
     sf = vector_sequence_form(vg)
+    return SequenceFormData(sf, lambda: exact_payoffs(vg, sf), lambda p: exact_evaluation(vg, p))
+
+
+@blas_limited
+def solve_vector_lp(vg: VectorGame, max_denominator: int = 10**12) -> LPResult:
+    """:func:`toypoker.solvers.lp.solve_lp` on ``vg`` given outright (two players: three
+    or more are refused in one line)."""
+    t0 = time.perf_counter()
+    data = sequence_form_data(vg)
     return solve_sequence_form(
-        vg.game,
-        sf,
-        lambda: exact_payoffs(vg, sf),
-        lambda p: exact_evaluation(vg, p),
-        max_denominator,
-        t0,
-    )
-
-
-def step(vg: VectorGame, state: OneShotState, options: LPOptions) -> OneShotState:
-    """Solve (once; the method's ``init`` is :func:`toypoker.solvers.lp.init`)."""
-    if state.iteration:
-        return state
-    return OneShotState(1, solve_vector_lp(vg, options.max_denominator))
+        vg.game, data.form, data.exact_payoffs, data.evaluate_exact, max_denominator, t0
+    )  # type: ignore[arg-type]
 
 
 __all__ = [
@@ -187,6 +183,7 @@ __all__ = [
     "exact_payoffs",
     "check_size",
     "lp_size",
+    "sequence_form_data",
     "solve_vector_lp",
     "vector_sequence_form",
 ]
