@@ -104,8 +104,3 @@ def player_regrets(vg: VectorGame, sigma: np.ndarray, group: list[int]) -> list[
 def reference_step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:
     """One iteration under the schedule ``options`` in numpy: the reference."""
     return scheduled_step(vg.game, state, options, partial(player_regrets, vg))  # type: ignore[arg-type]
-
-
-def run(vg: VectorGame, options: CFROptions, iterations: int) -> CFRState:
-    """``iterations`` iterations from :func:`init`."""
-    return step_many(vg, init(vg), options, iterations)

@@ -25,14 +25,7 @@ import numpy as np
 from toypoker.engines.vectors import values as V
 from toypoker.engines.vectors.kernel import VectorKernel, vector_kernel
 from toypoker.engines.vectors.layout import VectorGame
-from toypoker.solvers.fictitious import (
-    TIE_RTOL,
-    FPOptions,
-    FPState,
-    layout_init,
-    layout_step,
-    ullman_order,
-)
+from toypoker.solvers.fictitious import TIE_RTOL, ullman_order
 
 
 class VectorLayout:
@@ -83,13 +76,3 @@ class VectorLayout:
             own = V.reaches(vg, sigma)[player].ravel()
         rep = V.plan_for(vg).infoset_rep[game.sigma_infoset]
         return np.where(game.free_mask(player), own[rep.clip(0)] * sigma, 0.0)
-
-
-def init(vg: VectorGame, options: FPOptions | None = None) -> FPState:
-    """The uniform start (as :func:`toypoker.solvers.fictitious.init`)."""
-    return layout_init(vg.game, options, VectorLayout(vg))
-
-
-def step(vg: VectorGame, state: FPState, options: FPOptions) -> FPState:
-    """One iteration (as :func:`toypoker.solvers.fictitious.step`)."""
-    return layout_step(vg.game, state, options, VectorLayout(vg))
