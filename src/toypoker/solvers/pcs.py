@@ -125,12 +125,13 @@ def _free_masks(vg: VectorGame) -> list[np.ndarray]:
 
 
 def init(game: Game, options: PCSOptions, seed: int | None) -> MCCFRState:
-    """The start on a row-layout game (its vector layout)."""
+    """The start on ``game``'s hand vectors (:func:`layout_of`: its own, or compiled once
+    from its deal table)."""
     return vector_init(layout_of(game), seed)
 
 
 def step(game: Game, state: MCCFRState, options: PCSOptions) -> MCCFRState:
-    """One iteration on a row-layout game (its vector layout)."""
+    """One iteration on ``game``'s hand vectors (:func:`layout_of`)."""
     return vector_step(layout_of(game), state, options)
 
 

@@ -5,8 +5,9 @@ engine is hand vectors: the method of :data:`~toypoker.solvers.METHODS`, whose s
 ``game.engine`` for what depends on the layout -- the CFR family its regrets and fused
 kernel (:mod:`.regrets`), fictitious play its best responses (:mod:`.responses`), the
 LP its sequence form (:mod:`.sequence_form`) -- with the parts only hand vectors have
-put in from :data:`_STEPS`: public-chance-sampling CFR's steps
-(:mod:`toypoker.solvers.pcs`) and the LP's size check before anything is assembled;
+put in from :data:`_STEPS`: the LP's size check before anything is assembled
+(public-chance-sampling CFR, :mod:`toypoker.solvers.pcs`, runs on any game's hand
+vectors: these ones here);
 and NashConv and the players' values from the vector layout's best responses
 (:func:`toypoker.engines.evaluation.vector_evaluate`).  Everything else is the one run
 loop -- budgets, the NashConv trace, atomic checkpoints (the same state arrays over the
@@ -83,11 +84,9 @@ def _fp_steps(vg: VectorGame) -> dict[str, Any]:
 
 
 def _pcs_steps(vg: VectorGame) -> dict[str, Any]:
-    return {
-        "init": lambda game, options, seed: pcs.vector_init(vg, seed),
-        "step": lambda game, state, options: pcs.vector_step(vg, state, options),
-        "step_many": None,
-    }
+    """None: public-chance-sampling CFR's steps are the registry's, which run on the
+    game's hand vectors (:func:`toypoker.engines.hand_vectors`: these, on this engine)."""
+    return {}
 
 
 def _lp_steps(vg: VectorGame) -> dict[str, Any]:
