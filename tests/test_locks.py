@@ -4,6 +4,7 @@ by a live run is refused to a second run, in one line naming the first run's pid
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -111,3 +112,23 @@ def test_a_report_folder_in_use_is_refused(tmp_path):
         f"toypoker: error: report folder r is in use by another run (pid {other.pid}); "
         "wait for it to end, or give another path\n"
     )
+
+
+@pytest.mark.parametrize("where", ["/", ".", ".."])
+def test_a_file_lock_on_a_folder_is_one_line(where, tmp_path):
+    """The API fuzz found it (tests/test_api.py, ``checkpoint="/"``): the lock of a
+    checkpoint named ``/`` raised pathlib's "PosixPath('/') has an empty name"
+    ValueError.  A checkpoint must name a file: a folder, or a name without one, is
+    refused in one line, by the lock and by ``tp.solve`` alike."""
+    import toypoker as tp
+
+    said = f"checkpoint {re.escape(where)} is a folder, not a file"
+    with pytest.raises(ToypokerError, match=said):
+        with run_lock(where, "checkpoint"):
+            pass
+    with pytest.raises(ToypokerError, match="is a folder, not a file"):
+        with run_lock(tmp_path, "checkpoint"):
+            pass
+    g = tp.load_game("kuhn(players=2)")
+    with pytest.raises(ToypokerError, match="is a folder, not a file"):
+        tp.solve(g, "cfr+", iterations=5, checkpoint=where)

@@ -71,6 +71,8 @@ def run_lock(path: str | Path, what: str, folder: bool = False) -> Iterator[Path
     """
     if folder and Path(path).exists() and not Path(path).is_dir():
         raise ToypokerError(f"{what} {path} is a file, not a folder")
+    if not folder and (Path(path).name in ("", "..") or Path(path).is_dir()):
+        raise ToypokerError(f"{what} {path} is a folder, not a file")  # "/", ".", a folder
     lock = lock_path(path, folder)
     key = (os.path.realpath(lock), threading.get_ident())  # another thread is refused
     if key in _HELD:  # this process holds it already (a command locks before it builds)
