@@ -19,6 +19,7 @@ import pytest
 import toypoker as tp
 from toypoker.engines.protocol import Engine
 from toypoker.engines.registry import ENGINES, engine_for, engine_of
+from toypoker.errors import ToypokerError
 
 SRC = Path(tp.__file__).parent
 
@@ -71,12 +72,21 @@ def test_engine_of_names_the_engine_a_game_is_built_on(spec: str, layout: str, e
 
 @pytest.mark.parametrize("name", sorted(tp.METHODS))
 def test_each_method_runs_on_hand_vectors_or_says_what_they_lack(name: str) -> None:
-    """Checklist step 3 of a method: its steps on hand vectors, or a need they do not
-    provide (then ``engine_for`` takes the deal table)."""
-    from toypoker.engines.vectors.methods import _STEPS, PROVIDES
+    """Checklist step 3 of a method: where hand vectors provide its needs its steps run
+    there (on a game built on them, a few iterations), else it is refused in one line
+    naming the need (then ``engine_for`` takes the deal table)."""
+    from toypoker.engines.vectors.methods import PROVIDES
 
     m = tp.METHODS[name]
-    assert (m.options in _STEPS) or not m.needs <= PROVIDES, name
+    g = tp.load_game("leduc(players=2)", layout="vector")
+    engine = engine_of(g)
+    if not m.needs <= PROVIDES:
+        with pytest.raises(ToypokerError, match="it needs"):
+            engine.method(name)
+        return
+    seed = {"seed": 1} if m.stochastic else {}
+    r = tp.solve(g, name, iterations=3, **seed)
+    assert r.iterations >= 1 and engine.method(name).name == name
 
 
 @pytest.mark.parametrize("name", sorted(tp.METHODS))

@@ -37,9 +37,8 @@ from toypoker.engines.vectors import sequence_form
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.errors import ToypokerError
 from toypoker.profile import Profile
-from toypoker.solvers import cfr, lp, pcs
+from toypoker.solvers import lp
 from toypoker.solvers.base import NEEDS
-from toypoker.solvers.fictitious import FPOptions
 from toypoker.solvers.lp import LPOptions, certified_fields
 from toypoker.solvers.registry import METHODS, get_method
 
@@ -50,8 +49,8 @@ values (:mod:`toypoker.engines.vectors.values`), and no table of joint deals."""
 
 def runs_on_vectors(name: str) -> bool:
     """Whether the method ``name`` runs on the vector layout: its ``needs`` are among
-    :data:`PROVIDES` (such a method has steps in :data:`_STEPS`: a test holds the
-    registry to it)."""
+    :data:`PROVIDES` (its steps are the registry's, asking ``game.engine``; a test runs
+    every such method on hand vectors)."""
     return get_method(name).needs <= PROVIDES
 
 
@@ -59,34 +58,13 @@ def check_vector_method(name: str, spec: str) -> None:
     """Refuse (one line) a method that needs what hand vectors do not provide (the
     exact enumerator, deal-sampling MCCFR and TMECor read the joint deals), naming the
     need and the methods that run."""
-    m = get_method(name)
-    lacking = sorted(m.needs - PROVIDES)
+    lacking = sorted(get_method(name).needs - PROVIDES)
     if lacking:
         need = " and ".join(NEEDS[w] for w in lacking)
         raise ToypokerError(
             f"{name} does not run on the vector layout ({spec}): it needs {need}; use "
             f"{', '.join(n for n, m in METHODS.items() if m.needs <= PROVIDES)}"
         )
-    if m.options not in _STEPS:  # a registry entry without its steps here: a defect
-        raise ToypokerError(f"{name} declares nothing hand vectors lack but has no steps here")
-
-
-def _cfr_steps(vg: VectorGame) -> dict[str, Any]:
-    """None: the CFR family's steps are the registry's (:mod:`toypoker.solvers.cfr`
-    iterates on ``game.engine``'s regrets and kernel, these hand vectors')."""
-    return {}
-
-
-def _fp_steps(vg: VectorGame) -> dict[str, Any]:
-    """None: fictitious play's steps are the registry's (:mod:`toypoker.solvers.fictitious`
-    asks ``game.engine`` for its responses, these hand vectors')."""
-    return {}
-
-
-def _pcs_steps(vg: VectorGame) -> dict[str, Any]:
-    """None: public-chance-sampling CFR's steps are the registry's, which run on the
-    game's hand vectors (:func:`toypoker.engines.hand_vectors`: these, on this engine)."""
-    return {}
 
 
 def _lp_steps(vg: VectorGame) -> dict[str, Any]:
@@ -97,13 +75,9 @@ def _lp_steps(vg: VectorGame) -> dict[str, Any]:
     return {"init": init}  # the step is the registry's: lp asks game.engine.sequence_form()
 
 
-_STEPS: dict[type, Callable[[VectorGame], dict[str, Any]]] = {
-    cfr.CFROptions: _cfr_steps,
-    FPOptions: _fp_steps,
-    pcs.PCSOptions: _pcs_steps,
-    LPOptions: _lp_steps,
-}
-"""Each method family that runs on the vector layout: its steps there."""
+_STEPS: dict[type, Callable[[VectorGame], dict[str, Any]]] = {LPOptions: _lp_steps}
+"""What hand vectors add to a method family's registry steps: the LP's size check at
+``init``, before anything is assembled (every other step asks ``game.engine``)."""
 
 
 def vector_method(vg: VectorGame, name: str) -> Any:
@@ -125,4 +99,5 @@ def vector_method(vg: VectorGame, name: str) -> Any:
             "nash_conv": ev.nash_conv,
         }
 
-    return dataclasses.replace(m, summary=summary, **_STEPS[m.options](vg))
+    extra = _STEPS.get(m.options)
+    return dataclasses.replace(m, summary=summary, **(extra(vg) if extra else {}))
