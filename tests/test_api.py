@@ -147,3 +147,15 @@ def test_wrong_arguments_raise_only_toypoker_errors(
     except ToypokerError as exc:
         text = str(exc)
         assert text and "\n" not in text, f"{name}({arg}={wrong!r}): {text!r}"
+
+
+def test_an_error_naming_a_path_with_a_line_break_stays_one_line(tmp_path):
+    """The API fuzz found it (``load_profile("0\\n", g)``): the message named the path
+    as typed, so it ran over two lines.  Every ToypokerError is one line: a line break
+    inside it is shown escaped."""
+    g = tp.load_game("kuhn(players=2)")
+    with pytest.raises(tp.ToypokerError) as err:
+        tp.load_profile(str(tmp_path / "a\nb.json"), g)
+    text = str(err.value)
+    assert "\n" not in text and "a\\nb.json" in text and "No such file" in text
+    assert str(tp.ToypokerError("x\r\ny")) == "x\\r\\ny"

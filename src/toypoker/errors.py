@@ -34,6 +34,11 @@ class ToypokerError(ValueError):
     SpecError
     """
 
+    def __str__(self) -> str:
+        """The message on one line: a line break inside it (a file name a user typed
+        with one) is shown escaped, as ``\\n``."""
+        return super().__str__().replace("\r", "\\r").replace("\n", "\\n")
+
 
 class UnknownNameError(ToypokerError):
     """An unknown name (a claim id, a report item) with the names that are known: the
