@@ -35,7 +35,8 @@ def test_the_protocol_is_what_the_checklist_names() -> None:
     text = (Path(__file__).resolve().parents[1] / "docs" / "development.md").read_text()
     assert MEMBERS == sorted(
         ["name", "provides", "game", "first_check", "checks_per_decade", "runs", "method",
-         "evaluate", "nash_conv", "best_response", "regrets", "cfr_kernel", "fp_responses",
+         "evaluate", "nash_conv", "best_response", "regrets", "sampled_regrets", "cfr_kernel",
+         "fp_responses",
          "sequence_form", "check", "summary", "shard"]
     )  # fmt: skip
     assert all(f"`{m}`" in text for m in MEMBERS)
@@ -51,6 +52,18 @@ def test_each_engine_is_a_package_answering_the_whole_protocol(name: str) -> Non
     assert missing == []
     assert cls.name == name  # the registry's key is the engine's own name
     assert callable(getattr(cls, "on", None))  # how engine_on makes it of a game
+
+
+def test_the_run_s_engine_is_a_package_answering_the_whole_protocol() -> None:
+    """The sharded run (started by ``Engine.shard``, not listed in ENGINES: it holds
+    workers) is held to the same checklist."""
+    from toypoker.engines.sharded.engine import ShardedEngine
+
+    assert ShardedEngine.__module__ == "toypoker.engines.sharded.engine"
+    fields = _fields(ShardedEngine)
+    missing = [m for m in MEMBERS if not hasattr(ShardedEngine, m) and m not in fields]
+    assert missing == []
+    assert ShardedEngine.name == "sharded" and "sharded" not in ENGINES
 
 
 def _fields(cls: type) -> set[str]:

@@ -85,6 +85,7 @@ FLOORS: dict[str, int] = {
     "engines.rows.engine": 5,
     "engines.vectors.engine": 5,
     "engines.reference.engine": 5,
+    "engines.sharded.engine": 5,
     "engines.registry": 5,
     "teams.tmecor": 5,  # team-optimal play (TMECor) and its parts
     "teams.forms": 5,

@@ -146,7 +146,7 @@ def test_a_lost_worker_stops_the_run_in_one_line_and_keeps_the_state(client, tmp
     with Solver(g, "cfr+", cluster=client) as s:
         s.step(3)
         before = s.state
-        gone = s.sharded.workers[0]
+        gone = s.engine.cfr_kernel().workers[0]
         with contextlib.suppress(Exception):  # the worker dies before it answers
             client.run(os._exit, 1, workers=[gone])  # (its nanny starts another)
         deadline = time.monotonic() + 60
@@ -157,6 +157,32 @@ def test_a_lost_worker_stops_the_run_in_one_line_and_keeps_the_state(client, tmp
         assert "\n" not in str(info.value)
         assert s.state is before and s.iteration == 3  # the lost batch changed nothing
     client.wait_for_workers(2, timeout=60)
+
+
+def test_the_sharded_run_is_an_engine_wrapping_hand_vectors(client):
+    """The sharded run is the third engine (issue 46): it answers the whole protocol,
+    its CFR steps go through its own kernel (no context of the thread), and when it
+    closes the run goes on in process on the engine it wrapped."""
+    from tests.test_development import MEMBERS
+
+    g = tp.load_game(RI)
+    s = Solver(g, "cfr+", cluster=client)
+    e = s.engine
+    assert e.name == "sharded" and e.inner is g.engine and e.game is g
+    assert [m for m in MEMBERS if not hasattr(e, m)] == []
+    assert e.runs("cfr+") and not e.runs("fp")
+    calls = []
+    kernel = e.cfr_kernel()
+    many = kernel.iterations
+    kernel.iterations = lambda *a: (calls.append(len(a[3])), many(*a))[1]
+    s.step(3)
+    assert calls == [3]  # one batch of three, on the shards
+    s.close()
+    assert s.engine is g.engine and s.sharded is None
+    s.step(1)  # in process now
+    assert calls == [3] and s.iteration == 4
+    with pytest.raises(ToypokerError, match="sharded already"):
+        e.shard(s.options, client, None)
 
 
 def test_what_cannot_be_sharded_is_refused_in_one_line(client):

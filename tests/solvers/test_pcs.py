@@ -1,5 +1,6 @@
-"""Public-chance-sampling CFR+ (``pcs-cfr+``, ``toypoker.solvers.pcs``): one
-implementation on the vector layout, reached from a row-layout game too; it converges
+"""Public-chance-sampling CFR+ (``pcs-cfr+``, ``toypoker.solvers.pcs``): one schedule
+on the engine's sampled regrets (hand vectors', compiled once for a game on the deal
+table, so a row-layout game runs the same iterates); it converges
 on small decks, and its runs are reproducible from the seed and resume bit for bit."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from toypoker.errors import ToypokerError
 from toypoker.games import load_rows
 from toypoker.profile import Profile
 from toypoker.solvers import solve
-from toypoker.solvers.pcs import PCSOptions, vector_init, vector_step
+from toypoker.solvers.pcs import PCSOptions, init, step
 
 RI = "rhode_island(ranks=3,suits=2,cap=1)"
 
@@ -50,12 +51,12 @@ def test_rhode_island_deck_converges_and_is_checked_by_the_row_layout() -> None:
 def test_updating_the_path_only_leaves_the_same_state() -> None:
     # independent path: the update over every infoset (restrict=False) from the same
     # states and generator; off the path regrets gain 0 and regret matching repeats
-    vg = build_vector(RI)
+    g = as_game(build_vector(RI))
     opts = PCSOptions(floor=True, gamma=1.0)
-    state = vector_init(vg, 11)
+    state = init(g, opts, 11)
     for _ in range(20):
-        whole = vector_step(vg, state, opts, restrict=False)
-        state = vector_step(vg, state, opts)
+        whole = step(g, state, opts, restrict=False)
+        state = step(g, state, opts)
         for name in ("regrets", "average", "sigma"):
             assert np.array_equal(getattr(state, name), getattr(whole, name))
         assert state.rng == whole.rng

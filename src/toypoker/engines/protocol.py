@@ -293,11 +293,21 @@ class Engine(Protocol):
         next strategy and the average."""
         ...
 
+    def sampled_regrets(
+        self, sigma: np.ndarray, group: list[int], rng: np.random.Generator, restrict: bool
+    ) -> list[PlayerRegrets]:
+        """Public chance sampling's regret step (``pcs-cfr+``,
+        :mod:`toypoker.solvers.pcs`): one board path drawn with ``rng``, and for each
+        player of ``group`` the importance-weighted regrets of the subtree it fixes, her
+        free actions (only those on the path with ``restrict``) and her own reach times
+        the path's weight."""
+        ...
+
     def cfr_kernel(self) -> object | None:
         """The fused kernel of a whole CFR iteration on this engine (``iteration(sigma,
-        regrets, average, **schedule)`` in place, :func:`toypoker.solvers.cfr.kernel_steps`),
-        a sharded run's inside :func:`toypoker.engines.sharded.sharding`, or None where
-        there is none (then :meth:`regrets` steps the schedule)."""
+        regrets, average, **schedule)`` in place, :func:`toypoker.solvers.cfr.kernel_steps`;
+        a sharded run's drives the shards), or None where there is none (then
+        :meth:`regrets` steps the schedule)."""
         ...
 
     def fp_responses(self, fused: bool = True) -> object:
@@ -324,6 +334,7 @@ class Engine(Protocol):
         ...
 
     def shard(self, options: object, cluster: object, workers: int | None) -> object:
-        """Start a sharded run of the CFR family's fused kernel over Dask workers (a
-        :class:`toypoker.engines.sharded.ShardedKernel`), or refuse in one line."""
+        """This engine with the CFR family's fused kernel sharded over Dask workers: the
+        sharded run's engine (:class:`toypoker.engines.sharded.engine.ShardedEngine`, a
+        run's, closed when the run ends), or refuse in one line."""
         ...

@@ -69,7 +69,7 @@ from enum import StrEnum
 
 import numpy as np
 
-from toypoker.engines.protocol import PlayerRegrets
+from toypoker.engines.protocol import Engine, PlayerRegrets
 from toypoker.engines.rows.cfr import (
     REGRET_TOLERANCE,
     normalise_average,
@@ -407,7 +407,15 @@ def step_many(game: Game, state: CFRState, options: CFROptions, n: int) -> CFRSt
     updated in place by ``n`` kernel calls, no state object per iteration); on the
     numpy backend, or an engine without a kernel for the game, :func:`reference_step`.
     """
-    engine = game.engine
+    return engine_steps(game.engine, game, state, options, n)
+
+
+def engine_steps(engine: Engine, game: Game, state: CFRState, options: CFROptions, n: int
+                 ) -> CFRState:  # fmt: skip
+    """:func:`step_many` on ``engine`` (an :class:`~toypoker.engines.protocol.Engine`
+    of ``game``): its fused kernel on the numba backend where it has one, else
+    :func:`scheduled_step` on its regrets.  A sharded run's engine
+    (:mod:`toypoker.engines.sharded`) steps through here with its own kernel."""
     kernel = engine.cfr_kernel() if options.backend is Backend.NUMBA else None
     return iterate(game, state, options, n, engine.regrets, kernel)
 

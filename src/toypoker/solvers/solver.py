@@ -32,7 +32,7 @@ from toypoker.dask_client import local_workers
 from toypoker.engines import load_game
 from toypoker.engines.protocol import Engine
 from toypoker.engines.registry import engine_for
-from toypoker.engines.sharded import ShardedKernel, ShardLostError, sharding
+from toypoker.engines.sharded import ShardLostError
 from toypoker.errors import ToypokerError
 from toypoker.game import Game, check_game
 from toypoker.interrupts import caused_by_interrupt, deferred_interrupts
@@ -120,7 +120,7 @@ class Solver:
 
     def _shard(self, cluster: object, workers: int | None) -> None:
         """Start the shards of a sharded run (``cluster`` not ``None``)."""
-        self.sharded: ShardedKernel | None = None
+        self.sharded: Engine | None = None  # the sharded run's engine, while it runs
         if cluster is None:
             if workers is not None:
                 raise ToypokerError("workers= is the size of a local cluster: give cluster='local'")
@@ -139,13 +139,18 @@ class Solver:
             local_workers(workers, "workers=")
         with kernel_threads(self.threads):
             self.sharded = self.engine.shard(self.options, cluster, workers)
+        self._setup(self.sharded, self.sharded.method(self.method.name), self.options, self.seed,
+                    self.state, self.seconds)  # fmt: skip
 
     def close(self, quiet: bool = False) -> None:
         """Release a sharded run's workers (closing the cluster it started); idempotent.
         ``quiet``: after a failure, errors while closing are not reported."""
         sharded, self.sharded = getattr(self, "sharded", None), None
-        if sharded is not None:
-            sharded.close(quiet=quiet)
+        if sharded is not None:  # the run goes on in process, on the engine it wrapped
+            inner = sharded.inner  # type: ignore[attr-defined]
+            self._setup(inner, inner.method(self.method.name), self.options, self.seed,
+                        self.state, self.seconds)  # fmt: skip
+            sharded.close(quiet=quiet)  # type: ignore[attr-defined]
 
     def __enter__(self) -> Solver:
         return self
@@ -217,7 +222,7 @@ class Solver:
     def step(self, n: int = 1) -> Solver:
         """Run ``n`` iterations (an exact method finishes in its first); returns self."""
         n = check_int(n, "n", low=0)
-        with kernel_threads(self.threads), sharding(getattr(self, "sharded", None)):
+        with kernel_threads(self.threads):
             t0 = time.perf_counter()
             m, g, o = self.method, self.game, self.options
             if m.step_many is not None and n > 1:

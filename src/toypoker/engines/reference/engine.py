@@ -89,6 +89,11 @@ class ReferenceEngine:
     def regrets(self, sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
         return self.inner.regrets(sigma, group)  # the layout's numpy regrets
 
+    def sampled_regrets(
+        self, sigma: np.ndarray, group: list[int], rng: np.random.Generator, restrict: bool
+    ) -> list[PlayerRegrets]:
+        return self.inner.sampled_regrets(sigma, group, rng, restrict)  # numpy already
+
     def cfr_kernel(self) -> None:
         return None  # the numpy iteration: no fused kernel here
 

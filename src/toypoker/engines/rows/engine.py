@@ -11,14 +11,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from toypoker.engines.protocol import BestResponse, Evaluation, PlayerRegrets, SequenceFormData
+from toypoker.engines import hand_vectors
+from toypoker.engines.protocol import (
+    BestResponse,
+    Engine,
+    Evaluation,
+    PlayerRegrets,
+    SequenceFormData,
+)
 from toypoker.engines.rows import CFRKernel, KernelEvaluation, kernel_for
 from toypoker.engines.rows import evaluate as kernel_evaluate
 from toypoker.engines.rows import values as R
 from toypoker.engines.rows.regrets import player_regrets
 from toypoker.engines.rows.responses import RowsResponses
 from toypoker.engines.rows.sequence_form import exact_payoffs, rows_sequence_form
-from toypoker.engines.sharded import ShardedKernel
+from toypoker.engines.vectors.regrets import sampled_regrets
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.profile import Profile
@@ -59,6 +66,12 @@ class RowsEngine:
     def regrets(self, sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
         return player_regrets(self.game, sigma, group)
 
+    def sampled_regrets(
+        self, sigma: np.ndarray, group: list[int], rng: np.random.Generator, restrict: bool
+    ) -> list[PlayerRegrets]:
+        # public chance sampling keeps whole hand vectors: the game's, compiled once
+        return sampled_regrets(hand_vectors(self.game), sigma, group, rng, restrict)
+
     def cfr_kernel(self) -> CFRKernel:
         return kernel_for(self.game)  # the calling thread's, prepared once a game
 
@@ -89,7 +102,7 @@ class RowsEngine:
             return R.evaluate(self.game, Profile(self.game, probs, validate=False))
         return kernel_evaluate(kernel_for(self.game), np.ascontiguousarray(probs, dtype=np.float64))
 
-    def shard(self, options: object, cluster: object, workers: int | None) -> ShardedKernel:
+    def shard(self, options: object, cluster: object, workers: int | None) -> Engine:
         raise ToypokerError(
             f"cluster= shards the CFR family's fused kernel on hand vectors; {self.game.spec} "
             "is on the deal table and runs in process"

@@ -14,19 +14,15 @@ import numpy as np
 
 from toypoker.engines.evaluation import best_response, evaluate, nash_conv, vector_evaluate
 from toypoker.engines.protocol import BestResponse, Evaluation, PlayerRegrets, SequenceFormData
-from toypoker.engines.sharded import ShardedKernel
-from toypoker.engines.sharded import start as start_shards
-from toypoker.engines.vectors.kernel import vector_kernel
+from toypoker.engines.sharded.engine import ShardedEngine
 from toypoker.engines.vectors.layout import VectorGame
 from toypoker.engines.vectors.methods import PROVIDES, runs_on_vectors, vector_method
-from toypoker.engines.vectors.regrets import cfr_kernel, player_regrets
+from toypoker.engines.vectors.regrets import cfr_kernel, player_regrets, sampled_regrets
 from toypoker.engines.vectors.responses import VectorLayout
 from toypoker.engines.vectors.sequence_form import sequence_form_data as vectors_sequence_form
-from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.profile import Profile
 from toypoker.solvers.base import Method
-from toypoker.solvers.cfr import Backend, CFROptions
 
 
 @dataclass(frozen=True, eq=False)
@@ -63,6 +59,11 @@ class VectorsEngine:
     def regrets(self, sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
         return player_regrets(self.vectors, sigma, group)
 
+    def sampled_regrets(
+        self, sigma: np.ndarray, group: list[int], rng: np.random.Generator, restrict: bool
+    ) -> list[PlayerRegrets]:
+        return sampled_regrets(self.vectors, sigma, group, rng, restrict)
+
     def cfr_kernel(self) -> object | None:
         return cfr_kernel(self.vectors)
 
@@ -85,11 +86,5 @@ class VectorsEngine:
             "nash_conv": vev.nash_conv,
         }
 
-    def shard(self, options: object, cluster: object, workers: int | None) -> ShardedKernel:
-        cfr = isinstance(options, CFROptions) and options.backend is Backend.NUMBA
-        if vector_kernel(self.vectors) is None or not cfr:
-            raise ToypokerError(
-                "cluster= shards the CFR family's fused kernel on hand vectors; this method "
-                f"on {self.game.spec} runs in process"
-            )
-        return start_shards(self.vectors, cluster, workers)
+    def shard(self, options: object, cluster: object, workers: int | None) -> ShardedEngine:
+        return ShardedEngine.start(self, self.vectors, options, cluster, workers)

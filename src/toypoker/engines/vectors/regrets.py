@@ -28,9 +28,9 @@ import numpy as np
 
 from toypoker.engines.protocol import PlayerRegrets
 from toypoker.engines.rows.values import segment_sum
-from toypoker.engines.sharded import active_sharded
 from toypoker.engines.vectors.kernel import vector_kernel
 from toypoker.engines.vectors.layout import VectorGame
+from toypoker.engines.vectors.sampled import path_subtree, sample_path
 from toypoker.engines.vectors.values import counterfactual_values, plan_for, reaches
 from toypoker.solvers.cfr import Backend, CFROptions, CFRState, iterate, scheduled_step
 
@@ -80,10 +80,8 @@ def step_many(vg: VectorGame, state: CFRState, options: CFROptions, n: int) -> C
 
 def cfr_kernel(vg: VectorGame) -> object | None:
     """The fused kernel of a CFR iteration on ``vg`` (None where the kernel does not
-    apply); inside a sharded solve, its sharded kernel."""
-    kernel = vector_kernel(vg)
-    sharded = active_sharded(vg)  # inside a sharded solve: its kernel
-    return sharded if sharded is not None and kernel is not None else kernel
+    apply)."""
+    return vector_kernel(vg)
 
 
 def player_regrets(vg: VectorGame, sigma: np.ndarray, group: list[int]) -> list[PlayerRegrets]:
@@ -99,6 +97,55 @@ def player_regrets(vg: VectorGame, sigma: np.ndarray, group: list[int]) -> list[
         )
         for p in group
     ]
+
+
+def sampled_regrets(
+    vg: VectorGame,
+    sigma: np.ndarray,
+    group: list[int],
+    rng: np.random.Generator,
+    restrict: bool,
+) -> list[PlayerRegrets]:
+    """Public chance sampling's regret step (the engine protocol's
+    ``sampled_regrets``): one board path drawn with ``rng``
+    (:func:`~toypoker.engines.vectors.sampled.sample_path`) and, for each player of
+    ``group``, the importance-weighted regrets of the subtree it fixes, with her own
+    reach times the path's weight as the average's weight.  ``restrict``: only the
+    infosets on the path are updated (off it the regrets gain 0)."""
+    game = vg.game
+    rep = _reps(vg)
+    masks = _free_masks(vg)
+    active, scale = path_subtree(vg, sample_path(vg, rng))
+    reach = reaches(vg, sigma, active)
+    out = []
+    for p in group:
+        mask = masks[p]
+        if restrict:
+            on_path = np.zeros(game.n_sigma, dtype=bool)
+            e = vg.edge_sigma[active[vg.edge_player[active] == p]]
+            on_path[e[e >= 0]] = True
+            mask = mask & on_path
+        # own reach times the path's importance weight, where the update reads it
+        idx = np.flatnonzero(mask)
+        own = np.zeros(game.n_sigma)
+        own[idx] = reach[p].ravel()[rep[idx]] * scale[rep[idx] // vg.n_hands]
+        inst = instant_regrets(vg, sigma, p, reach, (active, scale))
+        out.append(PlayerRegrets(inst, mask, own))
+    return out
+
+
+def _reps(vg: VectorGame) -> np.ndarray:
+    """Per flat action, the flat (node, hand) index of one holder of its infoset."""
+    if "action_reps" not in vg.cache:
+        vg.cache["action_reps"] = plan_for(vg).infoset_rep[vg.game.sigma_infoset].clip(0)
+    return vg.cache["action_reps"]  # type: ignore[return-value]
+
+
+def _free_masks(vg: VectorGame) -> list[np.ndarray]:
+    """Each player's free flat actions (kept with the layout)."""
+    if "free_masks" not in vg.cache:
+        vg.cache["free_masks"] = [vg.game.free_mask(p) for p in range(vg.n_players)]
+    return vg.cache["free_masks"]  # type: ignore[return-value]
 
 
 def reference_step(vg: VectorGame, state: CFRState, options: CFROptions) -> CFRState:

@@ -36,9 +36,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import sys
-import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -55,8 +53,6 @@ from toypoker.engines.vectors.pieces import Piece, cut_piece, segment_actions
 from toypoker.engines.vectors.subtrees import deal as bins_of
 from toypoker.engines.vectors.subtrees import sub_reach, sub_step, weights
 from toypoker.errors import ToypokerError
-
-_ACTIVE = threading.local()  # the ShardedKernel of the innermost sharding() block
 
 
 def _workers(client: Any, wait: float = 30.0) -> list[str]:
@@ -428,21 +424,3 @@ def start(vg: VectorGame, cluster: object, workers: int | None = None) -> Sharde
         raise
     kernel.owner = (client, own_cluster, own)
     return kernel
-
-
-@contextlib.contextmanager
-def sharding(kernel: ShardedKernel | None) -> Iterator[None]:
-    """Inside the block, the CFR family's vector steps of this thread run on ``kernel``
-    (``None``: in process, as outside)."""
-    previous = getattr(_ACTIVE, "kernel", None)
-    _ACTIVE.kernel = kernel
-    try:
-        yield
-    finally:
-        _ACTIVE.kernel = previous
-
-
-def active_sharded(vg: VectorGame) -> ShardedKernel | None:
-    """The :func:`sharding` block's kernel, when it is ``vg``'s."""
-    k = getattr(_ACTIVE, "kernel", None)
-    return k if k is not None and k.kernel is vector_kernel(vg) else None
