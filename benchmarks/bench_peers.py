@@ -57,8 +57,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from toypoker import load_game
-from toypoker.engines.rows import CFRKernel
-from toypoker.engines.rows import nash_conv as kernel_nash_conv
+from toypoker.engines.rows import CFRKernel, kernel_nash_conv
 from toypoker.evaluation import evaluate, nash_conv
 from toypoker.solvers import Solver
 from toypoker.threads import limit_blas, set_numba_threads

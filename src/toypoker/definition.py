@@ -140,7 +140,7 @@ class GameDefinition:
     # the game's parameter check (``GameInfo.validate``), for Game.at
     validate: Callable[[Mapping[str, object]], dict[str, object]] | None = None
     # payoff map ``u = A @ (share * pot) - B @ committed`` (exact; None = identity),
-    # set by :func:`toypoker.games.collusion.collude`
+    # set by :func:`toypoker.games.team_transform.collude`
     payoff_a: tuple[tuple[Fraction, ...], ...] | None = None
     payoff_b: tuple[tuple[Fraction, ...], ...] | None = None
     # per player: hole_slots split into groups sorted separately (own cards, then each

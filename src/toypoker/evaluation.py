@@ -15,7 +15,7 @@ from toypoker.engines import evaluation as E
 from toypoker.engines import rows_of
 from toypoker.engines.protocol import BestResponse, Evaluation
 from toypoker.game import Game, check_game
-from toypoker.games.collusion import Team, agreeing_team
+from toypoker.games.team_transform import Team, agreeing_team
 from toypoker.profile import Profile, check_profile
 from toypoker.teams import TEAM_MILP_SECONDS
 

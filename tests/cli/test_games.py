@@ -93,7 +93,7 @@ def test_no_arguments_prints_help(cli):
 
 def test_games_documents_the_collusion_keys(cli) -> None:
     """Issue 24: team, sharing, strong and merge, accepted by every spec
-    (games/collusion.py split_collusion), are listed where the games are."""
+    (games/team_transform.py split_collusion), are listed where the games are."""
     code, out, _ = cli("games")
     assert code == 0
     section = out[out.index("Collusion") :]

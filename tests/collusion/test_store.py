@@ -13,7 +13,7 @@ import pytest
 from toypoker.collusion import CollusionProfiles, solve_collusion_profiles
 from toypoker.evaluation import evaluate
 from toypoker.games import load_rows  # the deal table: these tests read its rows
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.literature.claims.ullman2015 import COLLUSION_DATA, stored_profiles
 
 K3 = "kuhn(players=3)"

@@ -19,7 +19,7 @@ from toypoker.engines.rows.values import (
 from toypoker.errors import ToypokerError
 from toypoker.evaluation import best_response, evaluate, nash_conv
 from toypoker.games import load_rows  # the deal table: these tests read its rows
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.teams import plans as team_plans
 from toypoker.teams.beliefs import joint_plan_by_beliefs
 from toypoker.teams.evaluation import team_evaluation

@@ -48,7 +48,7 @@ from toypoker.collusion import (
 from toypoker.collusion.table7 import study_how
 from toypoker.errors import ToypokerError
 from toypoker.games import canonical_spec
-from toypoker.games.collusion import Team, placements, seat_digits
+from toypoker.games.team_transform import Team, placements, seat_digits
 from toypoker.highs import silence_banner
 from toypoker.interrupts import deferred_interrupts
 from toypoker.io import exact_text

@@ -37,7 +37,7 @@ from toypoker.errors import Interrupted, ToypokerError
 from toypoker.evaluation import nash_conv
 from toypoker.game import Game
 from toypoker.games import load_rows
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.profile import Profile
 from toypoker.teams.transfer import splice
 

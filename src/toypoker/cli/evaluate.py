@@ -31,7 +31,7 @@ from toypoker.errors import ProfileError, ToypokerError
 from toypoker.evaluation import evaluate
 from toypoker.game import Game
 from toypoker.games import canonical_spec, load_rows
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.io import read_text_limited
 from toypoker.profile import FORMAT as PROFILE_FORMAT
 from toypoker.profile import MAX_PROFILE_BYTES, Profile, max_profile_bytes

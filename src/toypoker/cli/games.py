@@ -10,8 +10,8 @@ from toypoker.engines.choice import row_count, rows_refusal, vector_bytes
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.games import GAMES, canonical_spec, load_rows, max_bytes_allowed
 from toypoker.games.base import Param
-from toypoker.games.collusion import COLLUSION_PARAMS
 from toypoker.games.layout_count import LayoutCount
+from toypoker.games.team_transform import COLLUSION_PARAMS
 from toypoker.io import size_text
 from toypoker.spec import format_value
 

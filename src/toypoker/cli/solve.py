@@ -46,7 +46,7 @@ from toypoker.engines.registry import engine_of, layout_for
 from toypoker.engines.sharded import ShardLostError, shard_bytes
 from toypoker.errors import Interrupted, ToypokerError
 from toypoker.game import Game
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.io import size_text
 from toypoker.locks import run_lock
 from toypoker.result import Result

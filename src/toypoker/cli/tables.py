@@ -12,7 +12,7 @@ from toypoker.cli.common import num, seat_names
 from toypoker.engines.protocol import Evaluation, TeamEvaluation
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.io import exact_text
 from toypoker.profile import Profile
 

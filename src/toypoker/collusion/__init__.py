@@ -4,8 +4,8 @@ solve, detection by a sequential test (:mod:`.detection`) and the payoff figures
 (:mod:`.figures`).
 
 A studies-floor package: it may import the games, profiles, evaluation and solvers; the
-collusion *transform* of a game definition and the :class:`~toypoker.games.collusion.Team`
-value type live below it, in :mod:`toypoker.games.collusion`.
+collusion *transform* of a game definition and the :class:`~toypoker.games.team_transform.Team`
+value type live below it, in :mod:`toypoker.games.team_transform`.
 """
 
 from __future__ import annotations

@@ -46,7 +46,7 @@ from toypoker.errors import ToypokerError
 from toypoker.formats import check_format
 from toypoker.game import Game
 from toypoker.games import canonical_spec
-from toypoker.games.collusion import collusion_spec, placements, seat_digits
+from toypoker.games.team_transform import collusion_spec, placements, seat_digits
 from toypoker.io import atomic_write_bytes, atomic_write_text
 from toypoker.teams.bounds import mixture_lower
 from toypoker.teams.tmecor import TMECor
@@ -158,7 +158,7 @@ def stored_weak_brackets(
     source: Path | None = None,
 ) -> list[TeamOptimal | None]:
     """The stored weak-collusion TMECor bracket of each placement of ``team`` in the
-    no-collusion game ``spec``, in the order of :func:`~toypoker.games.collusion.placements`
+    no-collusion game ``spec``, in the order of :func:`~toypoker.games.team_transform.placements`
     (``None`` where none is stored).
 
     Returns

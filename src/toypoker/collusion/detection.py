@@ -38,7 +38,7 @@ from toypoker.engines.rows.values import edge_probabilities
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.games import load_rows
-from toypoker.games.collusion import COLLUSION_KEYS, Team, merged_spec
+from toypoker.games.team_transform import COLLUSION_KEYS, Team, merged_spec
 from toypoker.profile import Profile, uniform_sigma
 from toypoker.spec import format_spec, parse_spec
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from toypoker.games.collusion import seat_digits
+from toypoker.games.team_transform import seat_digits
 
 SCENARIOS = ("public", "private", "suspicious")
 STRENGTHS = ("strong", "weak")
@@ -131,7 +131,7 @@ def rotated_brackets(
     rows: list[tuple[tuple[int, ...], float, float]], n: int
 ) -> tuple[tuple[float, float], ...]:
     """Per placement ``(members, low, high)`` of the team's summed value, in the order of
-    :func:`~toypoker.games.collusion.placements`, as players ``A, B, ...``'s brackets
+    :func:`~toypoker.games.team_transform.placements`, as players ``A, B, ...``'s brackets
     averaged over the seat rotations (``n`` players): each member gets an equal share
     of the team's bracket, the outsider minus the team's."""
     low, high = np.zeros(n), np.zeros(n)

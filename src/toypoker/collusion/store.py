@@ -26,7 +26,7 @@ from toypoker.evaluation import evaluate
 from toypoker.formats import FormatError, check_format
 from toypoker.game import Game
 from toypoker.games import canonical_spec, load_rows
-from toypoker.games.collusion import Team, merged_spec, with_spec
+from toypoker.games.team_transform import Team, merged_spec, with_spec
 from toypoker.io import atomic_write_bytes, npz_reason
 from toypoker.profile import Profile
 from toypoker.spec import parse_spec

@@ -31,7 +31,7 @@ from toypoker.errors import SpecError, ToypokerError
 from toypoker.evaluation import best_response, evaluate
 from toypoker.game import Game
 from toypoker.games import load_rows
-from toypoker.games.collusion import (
+from toypoker.games.team_transform import (
     COLLUSION_KEYS,
     Team,
     collusion_spec,

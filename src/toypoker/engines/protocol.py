@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 
 from toypoker.frozen import FrozenRecord, read_only_copy
-from toypoker.games.collusion import seat_digits
+from toypoker.games.team_transform import seat_digits
 from toypoker.io import exact_text
 from toypoker.profile import Profile
 

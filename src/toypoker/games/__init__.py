@@ -32,12 +32,6 @@ from toypoker.errors import SpecError
 from toypoker.game import Game
 from toypoker.games import kuhn, mercer
 from toypoker.games.base import GameInfo, Param, Params
-from toypoker.games.collusion import (
-    COLLUSION_KEYS,
-    apply_collusion,
-    check_collusion,
-    split_collusion,
-)
 from toypoker.games.holdem import HOLDEM
 from toypoker.games.kuhn import KUHN
 from toypoker.games.layout_count import LayoutCount, count_holdem, count_shape
@@ -45,6 +39,12 @@ from toypoker.games.leduc import LEDUC
 from toypoker.games.limit import TooLargeError
 from toypoker.games.mercer import MERCER
 from toypoker.games.rhode_island import RHODE_ISLAND, holdem_params
+from toypoker.games.team_transform import (
+    COLLUSION_KEYS,
+    apply_collusion,
+    check_collusion,
+    split_collusion,
+)
 from toypoker.games.third_street import SKP, THIRD_STREET
 from toypoker.spec import format_spec, parse_spec
 

@@ -80,7 +80,7 @@ END GAMEDEF
 """
 """Kuhn poker as an ACPC gamedef (what :func:`to_gamedef` writes for ``kuhn(players=2)``)."""
 
-# collusion parameters any game may carry (toypoker.games.collusion)
+# collusion parameters any game may carry (toypoker.games.team_transform)
 TEAM_PARAMS = ("team", "sharing", "strong", "merge")
 
 

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from toypoker.collusion.brackets import SHIPPED, stored_weak_brackets
 from toypoker.collusion.table7 import rotated_brackets
-from toypoker.games.collusion import seat_digits
+from toypoker.games.team_transform import seat_digits
 from toypoker.literature.figures_ullman import collusion_bars
 from toypoker.report.model import RunContext, Table
 

@@ -17,7 +17,7 @@ from toypoker.engines.registry import engine_of
 from toypoker.errors import Interrupted, ToypokerError
 from toypoker.game import Game, check_game
 from toypoker.games import load_rows
-from toypoker.games.collusion import Team, agreeing_team, merged_spec
+from toypoker.games.team_transform import Team, agreeing_team, merged_spec
 from toypoker.result import Result, Stopped, TracePoint
 from toypoker.solvers.checkpoint import load_checkpoint, refuse_reuse
 from toypoker.solvers.registry import get_method, parse_options
@@ -92,7 +92,7 @@ def solve(
         work.
     team
         Evaluate this team's joint best-response gain on the result: a
-        :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``:
+        :class:`~toypoker.games.team_transform.Team`, seat digits as in a spec (``"13"``:
         seats 1 and 3) or 0-based seats (``(0, 2)``); ``None``: the game's own collusion
         team, if any; ``False``: none.  A strong win-sharing team without ``merge`` in
         the spec is solved as its merged team (budgets and targets then apply to the

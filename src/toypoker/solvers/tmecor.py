@@ -22,7 +22,7 @@ import numpy as np
 from toypoker.errors import ToypokerError
 from toypoker.evaluation import evaluate
 from toypoker.game import Game
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.profile import Profile
 from toypoker.solvers.base import OneShotState
 

@@ -10,7 +10,7 @@ more (it may simply ignore the partner's cards).  So against **any** outsider st
     BR_weak(y) <= BR_strong(y),   hence   TMECor_weak = min_y BR_weak(y) <= BR_strong(y),
 
 and ``BR_strong(y)`` is cheap and exact: the strong team is one player with perfect
-recall (the merged team of :func:`toypoker.games.collusion.merge_team`), so its best
+recall (the merged team of :func:`toypoker.games.team_transform.merge_team`), so its best
 response is a backward induction over its sequences.  This is the information argument
 behind Farina, Celli, Gatti and Sandholm (2018, "Ex ante coordination and collusion in
 zero-sum multi-player extensive-form games", Sec. 3: the value of a team grows with the
@@ -43,7 +43,7 @@ from toypoker.engines.rows.values import edge_probabilities, reaches
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.games import load_rows
-from toypoker.games.collusion import COLLUSION_KEYS, Team, collusion_spec
+from toypoker.games.team_transform import COLLUSION_KEYS, Team, collusion_spec
 from toypoker.profile import Profile
 from toypoker.spec import format_spec, parse_spec
 from toypoker.teams.evaluation import team_best_response
@@ -150,7 +150,7 @@ def sharing_bound(
     game
         A game with one player outside ``team`` (the team need not see its cards).
     team
-        The team's seats (0-based) or :class:`~toypoker.games.collusion.Team`.
+        The team's seats (0-based) or :class:`~toypoker.games.team_transform.Team`.
     outsider
         A profile of any game holding the outsider's infosets under the same labels
         (the strong game, the weak one, a merged game's profile moved back); only the
@@ -389,7 +389,7 @@ def mixture_lower(
     game
         The game (one outsider).
     team
-        A :class:`~toypoker.games.collusion.Team` or 0-based seats.
+        A :class:`~toypoker.games.team_transform.Team` or 0-based seats.
     plans
         Joint pure plans over ``game``'s actions (``n_sigma`` entries, 0 or 1): at each
         member's infoset exactly one action 1.

@@ -23,7 +23,7 @@ from toypoker.engines.rows.values import (
 )
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.profile import Profile
 from toypoker.teams import TEAM_MILP_SECONDS
 from toypoker.teams.pairs import MilpUnfinishedError, outside_weights, per_team, plan_value
@@ -135,14 +135,14 @@ def team_evaluation(
     pairs of sequences met at the terminals, kept when its plan certifies it, else a
     MILP), then evaluated (exactly, for an exact profile; for floats from the same
     outside weights).  Without ``evaluation`` a float profile's values and outsider
-    gains come from the fused kernel (:func:`toypoker.engines.rows.evaluate`).
+    gains come from the fused kernel (:func:`toypoker.engines.rows.kernel_evaluate`).
 
     Parameters
     ----------
     game, profile
         As in :func:`evaluate`.
     team
-        A :class:`~toypoker.games.collusion.Team`, seat digits as in a spec
+        A :class:`~toypoker.games.team_transform.Team`, seat digits as in a spec
         (``"13"``: seats 1 and 3) or 0-based seats (``(0, 2)``); 2 or more, at least one
         seat outside.
     evaluation, reach, eprob

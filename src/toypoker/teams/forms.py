@@ -22,7 +22,7 @@ import scipy.sparse as sp
 from toypoker.engines.rows.values import edge_probabilities, reaches
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
-from toypoker.games.collusion import seat_digits
+from toypoker.games.team_transform import seat_digits
 from toypoker.highs import interruptible
 from toypoker.sequence_form import constraint_matrix, constraint_rows, seat_sequences
 from toypoker.teams.response import last_sequences

@@ -11,7 +11,7 @@ from toypoker.engines import rows_of
 from toypoker.engines.choice import vector_count
 from toypoker.evaluation import evaluate
 from toypoker.game import Game
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.profile import Profile
 from toypoker.result import Result
 from toypoker.teams.evaluation import team_evaluation

@@ -70,7 +70,7 @@ from toypoker.engines.rows.values import (
 )
 from toypoker.errors import ToypokerError
 from toypoker.game import Game, check_game
-from toypoker.games.collusion import Team, seat_digits
+from toypoker.games.team_transform import Team, seat_digits
 from toypoker.interrupts import deferred_interrupts
 from toypoker.profile import Profile
 from toypoker.solvers.exact_face import exact_master
@@ -194,7 +194,7 @@ def tmecor(
         A game with exactly one player outside ``team``.
     team
         The team (default: the game's collusion team): a
-        :class:`~toypoker.games.collusion.Team`, seat digits as in a spec (``"13"``:
+        :class:`~toypoker.games.team_transform.Team`, seat digits as in a spec (``"13"``:
         seats 1 and 3) or 0-based seats (``(0, 2)``).
     tol
         Stop generating plans when the oracle's best response beats the master's

@@ -5,7 +5,7 @@ its members see each other's cards (:func:`sees_together`); a team's joint
 best-response gain as a result object (:class:`TeamEvaluation`, computed by
 :func:`toypoker.teams.evaluation.team_evaluation`).
 
-Imports the game, the catalogue's :class:`~toypoker.games.collusion.Team` and the
+Imports the game, the catalogue's :class:`~toypoker.games.team_transform.Team` and the
 profile layer only.
 """
 
@@ -16,7 +16,7 @@ import numpy as np
 from toypoker.engines.protocol import TeamEvaluation, number_data
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.profile import Profile
 from toypoker.teams.pairs import per_team
 
@@ -52,7 +52,7 @@ def transfer_profile(src: Profile, dst: Game) -> Profile:
 
     Every infoset of ``dst`` takes the strategy of the ``src`` infoset holding its
     representative row (same public node, same deal).  Between a strong-collusion game
-    and its merged form (:func:`~toypoker.games.collusion.merge_team`) this maps the
+    and its merged form (:func:`~toypoker.games.team_transform.merge_team`) this maps the
     team agent's strategy onto the members (each member's infoset is the team's at that
     node: both see all the team's cards) and back.
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from toypoker.engines.rows import CFRKernel, GameKernel, evaluate, nash_conv, prepare
-from toypoker.engines.rows.best_response import best_response as kernel_best_response
+from toypoker.engines.rows import CFRKernel, GameKernel, kernel_evaluate, kernel_nash_conv, prepare
+from toypoker.engines.rows.best_response import kernel_best_response
 from toypoker.engines.rows.cfr import regret_tolerance
 from toypoker.engines.rows.values import (
     backward_values,
@@ -168,7 +168,7 @@ def test_nash_conv_and_best_responses(game, spec, sigma_kind, rng):
     g = game(spec)
     k = kernel_of(game, spec)
     sigma = make_sigma(g, k, sigma_kind, rng)
-    ev = evaluate(k, sigma)
+    ev = kernel_evaluate(k, sigma)
     values = expected_values(g, sigma)
     np.testing.assert_allclose(ev.values, values, **TOL)
     gains = []
@@ -184,7 +184,7 @@ def test_nash_conv_and_best_responses(game, spec, sigma_kind, rng):
         np.testing.assert_allclose(expected_values(g, played)[p], ref.value, **TOL)
         gains.append(max(float(ref.value - values[p]), 0.0))
     np.testing.assert_allclose(ev.nash_conv, sum(gains), **TOL)
-    np.testing.assert_allclose(nash_conv(k, sigma), sum(gains), **TOL)
+    np.testing.assert_allclose(kernel_nash_conv(k, sigma), sum(gains), **TOL)
 
 
 @pytest.mark.parametrize("spec", [*SMALL, "mercer(players=3,variant=smh)"])
@@ -298,7 +298,7 @@ def test_predictive_cfr_plus_converges_on_kuhn(game):
         k.iteration(sigma, regrets, ssum, weight=float(t) ** 2, predictive=True)
     sums = np.bincount(g.sigma_infoset, weights=ssum, minlength=g.n_infosets)[g.sigma_infoset]
     assert np.all(sums > 0)
-    assert nash_conv(k, np.ascontiguousarray(ssum / sums)) < 1e-4
+    assert kernel_nash_conv(k, np.ascontiguousarray(ssum / sums)) < 1e-4
 
 
 def test_kernel_rejects_bad_arrays(game):
@@ -306,9 +306,9 @@ def test_kernel_rejects_bad_arrays(game):
 
     k = GameKernel(game("kuhn(players=2)"))
     with pytest.raises(ToypokerError):
-        nash_conv(k, np.zeros(3))
+        kernel_nash_conv(k, np.zeros(3))
     with pytest.raises(ToypokerError):
-        nash_conv(k, k.uniform().astype(np.float32))
+        kernel_nash_conv(k, k.uniform().astype(np.float32))
 
 
 def test_unfloored_predictive_uses_the_sign_dependent_pair(game):

@@ -1,5 +1,5 @@
 """Weak collusion on the vector layout (issue 21, item 2): the payoff map of
-:func:`toypoker.games.collusion.collude` (win or pot sharing) on the hand vectors.
+:func:`toypoker.games.team_transform.collude` (win or pot sharing) on the hand vectors.
 
 Independent path for every expected number: the row layout over the deal table
 (:mod:`toypoker.engines.rows.values`, :func:`toypoker.solvers.cfr.step_many`), whose terminal

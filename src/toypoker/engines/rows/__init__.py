@@ -6,7 +6,8 @@ are the readable reference; the kernels here compute the same numbers (to
 index arrays prepared once per game (:func:`prepare`).  Modules:
 :mod:`.arrays` (``prepare``, ``GameKernel``), :mod:`.passes` (the shared
 forward/backward loops), :mod:`.cfr` (``CFRKernel``), :mod:`.best_response`
-(``best_response``, ``evaluate``, ``nash_conv``), :mod:`.local`
+(``kernel_best_response``, ``kernel_evaluate``, ``kernel_nash_conv``: named apart
+from the flat API's ``tp.evaluate``, which they serve), :mod:`.local`
 (``kernel_for(game)``: the calling thread's kernel, prepared once per game).
 
 The kernels are serial (``nogil``, no ``prange``): numba's thread pool is not
@@ -16,10 +17,10 @@ their speed; several threads may run them at once on different kernels.
 Floor of profile and evaluate: may import the game and the ground only.
 
 >>> from toypoker import load_game
->>> from toypoker.engines.rows import CFRKernel, nash_conv
+>>> from toypoker.engines.rows import CFRKernel, kernel_nash_conv
 >>> g = load_game("kuhn(players=2)")
 >>> k = CFRKernel(g)          # prepare once, keep it
->>> round(nash_conv(k, k.uniform()), 6)
+>>> round(kernel_nash_conv(k, k.uniform()), 6)
 0.916667
 """
 
@@ -35,9 +36,9 @@ _LAZY = {
     "GameKernel": "toypoker.engines.rows.arrays",
     "KernelCache": "toypoker.engines.rows.local",
     "KernelEvaluation": "toypoker.engines.rows.best_response",
-    "evaluate": "toypoker.engines.rows.best_response",
+    "kernel_evaluate": "toypoker.engines.rows.best_response",
     "kernel_for": "toypoker.engines.rows.local",
-    "nash_conv": "toypoker.engines.rows.best_response",
+    "kernel_nash_conv": "toypoker.engines.rows.best_response",
     "prepare": "toypoker.engines.rows.arrays",
     "team_values": "toypoker.engines.rows.best_response",
 }
@@ -52,9 +53,9 @@ __all__ = [
     "GameKernel",
     "KernelCache",
     "KernelEvaluation",
-    "evaluate",
+    "kernel_evaluate",
     "kernel_for",
-    "nash_conv",
+    "kernel_nash_conv",
     "prepare",
     "team_values",
 ]

@@ -294,7 +294,7 @@ def _as_kernel(game_kernel: GameKernel | Game) -> GameKernel:
     return game_kernel if isinstance(game_kernel, GameKernel) else GameKernel(game_kernel)
 
 
-def best_response(
+def kernel_best_response(
     game_kernel: GameKernel, sigma: np.ndarray, player: int
 ) -> tuple[float, float, np.ndarray]:
     """``player``'s best response to ``sigma``.
@@ -363,7 +363,7 @@ def _nash_conv(sigma, ix, fx, scratch, choice, out):
     return max(total, 0.0)
 
 
-def evaluate(game_kernel: GameKernel, sigma: np.ndarray) -> KernelEvaluation:
+def kernel_evaluate(game_kernel: GameKernel, sigma: np.ndarray) -> KernelEvaluation:
     """Values, best-response values, gains and NashConv (``values.evaluate``, float).
 
     Parameters
@@ -419,7 +419,7 @@ def responses(
     return out[:, 1].copy(), out[:, 0].copy(), choice
 
 
-def nash_conv(game_kernel: GameKernel, sigma: np.ndarray) -> float:
+def kernel_nash_conv(game_kernel: GameKernel, sigma: np.ndarray) -> float:
     """Sum over players of the best-response gain of ``sigma`` (``values.nash_conv``, float).
 
     Parameters
@@ -443,10 +443,10 @@ def team_values(game_kernel: GameKernel, sigma: np.ndarray, seats: tuple[int, ..
                 outsiders: tuple[int, ...]) -> tuple[float, tuple[float, ...]]:  # fmt: skip
     """A float profile's team value and outsiders' gains: in a zero-sum game each
     outsider's best response and value, the team's value minus theirs; otherwise
-    every player's values and best responses (:func:`evaluate`)."""
+    every player's values and best responses (:func:`kernel_evaluate`)."""
     sigma = np.ascontiguousarray(sigma, dtype=np.float64)
     if not game_kernel.arrays.zero_sum:
-        ev = evaluate(game_kernel, sigma)
+        ev = kernel_evaluate(game_kernel, sigma)
         return sum(ev.values[p] for p in seats), tuple(ev.gains[p] for p in outsiders)
-    outs = [best_response(game_kernel, sigma, q)[:2] for q in outsiders]
+    outs = [kernel_best_response(game_kernel, sigma, q)[:2] for q in outsiders]
     return -sum(v for _, v in outs), tuple(max(b - v, 0.0) for b, v in outs)

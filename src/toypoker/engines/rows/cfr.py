@@ -247,14 +247,14 @@ class CFRKernel(GameKernel):
     --------
     >>> import numpy as np
     >>> from toypoker import load_game
-    >>> from toypoker.engines.rows import nash_conv
+    >>> from toypoker.engines.rows import kernel_nash_conv
     >>> g = load_game("kuhn(players=2)")
     >>> k = CFRKernel(g)
     >>> sigma, R, S = k.uniform(), np.zeros(g.n_sigma), np.zeros(g.n_sigma)
     >>> for t in range(1, 1001):
     ...     _ = k.iteration(sigma, R, S, weight=float(t))  # CFR+: floor, linear average
     >>> avg = S / np.bincount(g.sigma_infoset, S)[g.sigma_infoset]
-    >>> nash_conv(k, avg) < 1e-3
+    >>> kernel_nash_conv(k, avg) < 1e-3
     True
     """
 

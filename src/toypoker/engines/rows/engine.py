@@ -19,8 +19,7 @@ from toypoker.engines.protocol import (
     PlayerRegrets,
     SequenceFormData,
 )
-from toypoker.engines.rows import CFRKernel, KernelEvaluation, kernel_for
-from toypoker.engines.rows import evaluate as kernel_evaluate
+from toypoker.engines.rows import CFRKernel, KernelEvaluation, kernel_evaluate, kernel_for
 from toypoker.engines.rows import values as R
 from toypoker.engines.rows.regrets import player_regrets
 from toypoker.engines.rows.responses import RowsResponses

@@ -56,8 +56,8 @@ def kernel_for(game: Game) -> CFRKernel:
     Returns
     -------
     CFRKernel
-        Also serves :func:`~.best_response.evaluate` and
-        :func:`~.best_response.nash_conv` (a ``GameKernel``).
+        Also serves :func:`~.best_response.kernel_evaluate` and
+        :func:`~.best_response.kernel_nash_conv` (a ``GameKernel``).
     """
     return game.derived(KernelCache).kernel()
 

@@ -426,7 +426,7 @@ def nash_conv(game: Game, profile: Profile | np.ndarray) -> object:
     """Sum over players of the best-response gain (0 exactly at an equilibrium).
 
     Exact (Fraction) profiles: :func:`evaluate`, exactly.  Float profiles: the
-    fused best-response kernel (:func:`toypoker.engines.rows.nash_conv`, equal to
+    fused best-response kernel (:func:`toypoker.engines.rows.kernel_nash_conv`, equal to
     ``evaluate(game, profile).nash_conv`` to 1e-12, ``tests/engines/rows``).
 
     Parameters
@@ -450,8 +450,7 @@ def nash_conv(game: Game, profile: Profile | np.ndarray) -> object:
     if profile.exact:
         return evaluate(game, profile).nash_conv
     # numba loads with the first float NashConv, not with ``import toypoker``
-    from toypoker.engines.rows import kernel_for
-    from toypoker.engines.rows import nash_conv as kernel_nash_conv
+    from toypoker.engines.rows import kernel_for, kernel_nash_conv
 
     sigma = np.ascontiguousarray(profile.probs, dtype=np.float64)
     return kernel_nash_conv(kernel_for(game), sigma)

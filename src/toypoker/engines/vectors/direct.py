@@ -29,7 +29,7 @@ deck with full betting is beyond one machine: ``toypoker info`` counts it).  Wit
 ``rank=True`` a rank deck with one hole card gets one hand a rank
 (``holdem(players=3,ranks=13,suits=4)``: 14,051 nodes x 3 x 13 entries).
 Weak collusion (``team=..``, win or pot sharing) is the payoff map of
-:func:`~toypoker.games.collusion.collude` on the same tree and labels
+:func:`~toypoker.games.team_transform.collude` on the same tree and labels
 (:attr:`~toypoker.engines.vectors.layout.VectorGame.payoff`); strong collusion and the other
 games are refused with one line.
 """
@@ -60,11 +60,11 @@ from toypoker.errors import SpecError, ToypokerError
 from toypoker.game import Game, PublicTree, compile_nodes, infoset_tables
 from toypoker.games import count_layout, holdem, kuhn, mercer, parse_game_spec, rhode_island
 from toypoker.games.base import Params
-from toypoker.games.collusion import check_collusion, team_average
 from toypoker.games.deals import Deck, canonical_boards, group_options
 from toypoker.games.hands import EVALUATORS, Evaluator
 from toypoker.games.layout_count import MAX_BOARDS
 from toypoker.games.limit import betting_tree, limit_deck
+from toypoker.games.team_transform import check_collusion, team_average
 from toypoker.spec import format_spec
 
 
@@ -242,7 +242,7 @@ def build_vector(spec: str, *, rank: bool = False, max_bytes: int | None = None)
         suits if merged else 0,
         _strength_of(board_sizes, suits, evaluator),
     )
-    if team is not None:  # weak collusion: the payoff map of games.collusion.collude
+    if team is not None:  # weak collusion: the payoff map of games.team_transform.collude
         a = team_average(n, team.seats)
         vg = with_payoff(vg, (a, a if team.sharing == "win" else team_average(n, ())))
     dense = vg.payoff is not None  # collusion: rank hands give the fused dense kernel

@@ -34,7 +34,7 @@ layout) and returns a :class:`VectorGame` over the same public tree:
   only; a game where it does not is refused).
 
 * **Collusion.**  Weak collusion's payoff map
-  (:func:`toypoker.games.collusion.collude`:
+  (:func:`toypoker.games.team_transform.collude`:
   ``u_i = sum_j A[i, j] share_j pot - sum_j B[i, j] committed_j``) is kept as
   ``payoff`` and applied at the terminals by :mod:`toypoker.engines.vectors.values` (the
   dense product: player ``i``'s value reads the others' shares indexed by her hand).
@@ -65,7 +65,7 @@ from toypoker.engines.vectors.assembly import (  # noqa: F401 (mark_edges, _priv
     mark_edges,
 )
 from toypoker.game import Game
-from toypoker.games.collusion import team_average
+from toypoker.games.team_transform import team_average
 
 
 @dataclass(frozen=True, eq=False)
@@ -98,7 +98,7 @@ class VectorGame:
     merged : a strong team merged into one player (:mod:`toypoker.engines.vectors.merged`):
         its index space (team hand pairs, then the outsider's hands); else ``None``
     payoff : collusion's payoff map ``(A, B)``
-        (:func:`toypoker.games.collusion.collude`): player ``i`` receives ``sum_j A[i,
+        (:func:`toypoker.games.team_transform.collude`): player ``i`` receives ``sum_j A[i,
         j] share_j pot - sum_j B[i, j] committed_j``, exact rows of Fractions; ``None``
         without collusion
     depth_start : (depths + 1,) node id boundaries of the depths

@@ -1,7 +1,7 @@
 """A strong team merged into one player on the vector layout (collusion).
 
 A strong team sees its members' cards and shares one payoff; merged
-(:func:`toypoker.games.collusion.merge_team`) it is one player whose private state
+(:func:`toypoker.games.team_transform.merge_team`) it is one player whose private state
 is the ordered pair of its members' hands (own, partner's).  The layout keeps one
 index space for both players of the merged game: indices ``[0, P)`` are the team's
 hand pairs and ``[P, P + H)`` the outsider's hands (``VectorGame.merged``); each
@@ -30,7 +30,7 @@ from toypoker.engines.vectors.layout import VectorGame, check_payoff_map, compil
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.games import load_rows, parse_game_spec
-from toypoker.games.collusion import Team
+from toypoker.games.team_transform import Team
 from toypoker.spec import format_spec
 
 

@@ -50,7 +50,7 @@ from collections.abc import Iterator
 
 from toypoker.evaluation import evaluate
 from toypoker.game import Game
-from toypoker.games.collusion import collusion_spec
+from toypoker.games.team_transform import collusion_spec
 from toypoker.literature.claims.base import Claim, Context, Row
 from toypoker.literature.claims.ullman2015_cells import bet_probability, digits, norm, table_cells
 from toypoker.literature.claims.ullman2015_collusion import (

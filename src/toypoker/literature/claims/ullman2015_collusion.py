@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from toypoker.engines.rows.values import expected_values
-from toypoker.games.collusion import collusion_spec, seat_digits
+from toypoker.games.team_transform import collusion_spec, seat_digits
 from toypoker.literature.claims.base import Claim, Context, Row
 from toypoker.literature.claims.ullman2015_solved import (
     REPRODUCED,

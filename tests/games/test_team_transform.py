@@ -9,7 +9,7 @@ import pytest
 from toypoker import canonical_spec, evaluate, solve
 from toypoker.errors import SpecError, ToypokerError
 from toypoker.games import load_rows  # the deal table: these tests read its rows
-from toypoker.games.collusion import Team, placements, seat_digits
+from toypoker.games.team_transform import Team, placements, seat_digits
 
 F = Fraction
 
