@@ -83,7 +83,7 @@ def test_dynamics_pool_never_larger_than_the_runs(monkeypatch):
             super().__init__(max_workers=max_workers, **kw)
 
     monkeypatch.setattr(batch_module, "ProcessPoolExecutor", Recording)
-    runs = batch_module.sweep(9.0, [0.01], [6], 200, workers=40, seeds=2, record_every=100)
+    runs = batch_module.play_sweep(9.0, [0.01], [6], 200, workers=40, seeds=2, record_every=100)
     assert len(runs[(6, 0.01)]) == 2
     assert sizes == [2]
 

@@ -163,11 +163,12 @@ def test_interrupted_table1_resumes_with_the_same_runs(tmp_path):
 
 
 def test_a_saved_run_of_other_arguments_is_refused_not_replaced(tmp_path):
-    from toypoker.dynamics.estimators import sweep
+    from toypoker.dynamics.estimators import play_sweep
     from toypoker.dynamics.play import PlayResult
 
     ck = tmp_path / "runs"
-    (a,) = sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck)[(6, 0.01)]
+    runs = play_sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck)
+    (a,) = runs[(6, 0.01)]
     (f,) = ck.glob("run-*.npz")
     back = PlayResult.load(f)
     np.testing.assert_array_equal(back.batch_means, a.batch_means)
@@ -175,12 +176,12 @@ def test_a_saved_run_of_other_arguments_is_refused_not_replaced(tmp_path):
     # a run of other options in the folder is refused, not replaced (issue 47, fourth
     # audit round, N232: table1 --checkpoint wrote into another batch's store)
     with pytest.raises(ToypokerError, match=r"has estimator corrected, not printed"):
-        sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck,
+        play_sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck,
               estimator="printed")  # fmt: skip
     assert PlayResult.load(f).estimator == "corrected"
     f.write_bytes(b"not a zip")
     with pytest.raises(ToypokerError, match="cannot read the play run"):
-        sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck)
+        play_sweep(P, (0.01,), (6,), 20_000, workers=1, record_every=1000, checkpoint=ck)
 
 
 # ----------------------------------------------------------------------------- format

@@ -13,7 +13,7 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from toypoker.dynamics.estimators import sweep
+from toypoker.dynamics.estimators import play_sweep
 from toypoker.dynamics.play import PlayResult, play
 
 
@@ -54,6 +54,6 @@ def test_a_signal_stops_a_serial_sweep_within_a_chunk(tmp_path) -> None:
     threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT)).start()
     t0 = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        sweep(9.0, [0.001], [24], 100_000_000, workers=1, checkpoint=tmp_path / "runs")
+        play_sweep(9.0, [0.001], [24], 100_000_000, workers=1, checkpoint=tmp_path / "runs")
     assert time.monotonic() - t0 < 4.0
     assert not list((tmp_path / "runs").glob("*.npz"))

@@ -10,19 +10,19 @@ from __future__ import annotations
 import time
 
 from toypoker.cli.common import err
-from toypoker.engines import LayoutChoice, build
+from toypoker.engines import LayoutChoice, build_on
 from toypoker.game import Game
 
 
 def build_on_layout(spec: str, choice: LayoutChoice) -> Game:
     """Say ``spec``'s counted size where the choice says it (hand vectors:
     :meth:`~toypoker.engines.LayoutChoice.building`), then build it
-    (:func:`toypoker.engines.build`)."""
+    (:func:`toypoker.engines.build_on`)."""
     line = choice.building(spec)
     if line is None:
-        return build(spec, choice)
+        return build_on(spec, choice)
     err.print(line, highlight=False, soft_wrap=True)
     t0 = time.perf_counter()
-    game = build(spec, choice)
+    game = build_on(spec, choice)
     err.print(f"built in {time.perf_counter() - t0:.1f} s")
     return game

@@ -265,7 +265,7 @@ def _run_in_pool(
                     keep(i, fut.result())
 
 
-def sweep(
+def play_sweep(
     P: float,
     ks: Sequence[float],
     Ls: Sequence[int],

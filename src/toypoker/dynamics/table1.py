@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from toypoker.dynamics.estimators import sweep
+from toypoker.dynamics.estimators import play_sweep
 from toypoker.dynamics.play import ESTIMATORS, PlayResult
 from toypoker.errors import ToypokerError
 from toypoker.io import atomic_write_text
@@ -239,7 +239,7 @@ def table1(
     record_every, progress
         Recording interval of the frequencies; a callback after each finished run.
     checkpoint
-        A folder keeping each finished run (see :func:`~toypoker.dynamics.estimators.sweep`; a
+        A folder keeping each finished run (see :func:`~toypoker.dynamics.estimators.play_sweep`; a
         ``.npz`` of format :data:`~toypoker.dynamics.play.PLAY_RUN_FORMAT`): a rerun with
         the same arguments continues an interrupted table.
 
@@ -251,7 +251,7 @@ def table1(
         raise ToypokerError(f"unknown estimator {estimator!r}; known: {', '.join(ESTIMATORS)}")
     if not 0 <= burn_in < 1:
         raise ToypokerError("burn-in must be a fraction in [0, 1)")
-    runs = sweep(
+    runs = play_sweep(
         P,
         ks,
         Ls,

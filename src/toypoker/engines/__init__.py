@@ -87,10 +87,10 @@ def load_game(spec: str, *, layout: str = "auto", max_bytes: int | None = None) 
     spec = check_text(spec, "spec", "a game spec", SpecError)
     check_layout(layout)
     choice = choose_layout(spec, layout, max_bytes=max_bytes)
-    return build(spec, choice, max_bytes=max_bytes)
+    return build_on(spec, choice, max_bytes=max_bytes)
 
 
-def build(spec: str, choice: LayoutChoice, *, max_bytes: int | None = None) -> Game:
+def build_on(spec: str, choice: LayoutChoice, *, max_bytes: int | None = None) -> Game:
     """Build ``spec`` on the layout ``choice`` names (see :func:`load_game`)."""
     builder = functools.partial(load_game, layout=choice.layout)
     if choice.layout == "rows":
@@ -152,7 +152,7 @@ __all__ = [
     "as_game",
     "rows_of",
     "LayoutChoice",
-    "build",
+    "build_on",
     "hand_vectors",
     "choose_layout",
     "load_game",

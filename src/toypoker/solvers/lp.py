@@ -297,7 +297,7 @@ def _solve_face(
     return values
 
 
-def behaviour(game: Game, sf: SequenceForm, plans: list[np.ndarray]) -> np.ndarray:
+def behaviour_of_plans(game: Game, sf: SequenceForm, plans: list[np.ndarray]) -> np.ndarray:
     """Behaviour strategies from realization plans (uniform where unreachable)."""
     probs = np.empty(game.n_sigma)
     for info in game.infosets:
@@ -364,7 +364,7 @@ def solve_sequence_form(
     (values, best-response values); ``t0`` when the assembly began."""
     x, v1 = _solve_player(sf, 0)
     y, _ = _solve_player(sf, 1)
-    probs = behaviour(game, sf, [x, y])
+    probs = behaviour_of_plans(game, sf, [x, y])
     prof = Profile(game, probs, validate=False)
     seconds = time.perf_counter() - t0
     best: tuple[Fraction, Fraction] | None = None

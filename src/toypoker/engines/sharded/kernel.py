@@ -49,7 +49,7 @@ from toypoker.dask_client import (
 )
 from toypoker.engines.vectors.kernel import vector_kernel
 from toypoker.engines.vectors.layout import VectorGame
-from toypoker.engines.vectors.pieces import Piece, cut_piece, segment_actions
+from toypoker.engines.vectors.pieces import ShardPiece, cut_piece, segment_actions
 from toypoker.engines.vectors.subtrees import deal as bins_of
 from toypoker.engines.vectors.subtrees import sub_reach, sub_step, weights
 from toypoker.errors import ToypokerError
@@ -128,12 +128,12 @@ def deal(weight: np.ndarray, k: int) -> list[np.ndarray]:
 class Shard:
     """One worker's subtrees (a Dask actor): the piece of the game that runs them
     (:func:`~toypoker.engines.vectors.pieces.cut_piece`, cut and sent by the driver as
-    :meth:`~toypoker.engines.vectors.pieces.Piece.payload`), and the state of the piece's flat
+    :meth:`~toypoker.engines.vectors.pieces.ShardPiece.payload`), and the state of the piece's flat
     actions, kept between calls.  The worker never builds the game.
     """
 
     def __init__(self, payload: dict[str, Any]):
-        self.piece = Piece.from_payload(payload)
+        self.piece = ShardPiece.from_payload(payload)
         n_sigma = self.piece.n_sigma
         self.sigma, self.regrets, self.average = (np.zeros(n_sigma) for _ in range(3))
         self.segments = np.arange(1, len(self.piece.roots_at) + 1, dtype=np.int64)

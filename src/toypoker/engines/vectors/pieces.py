@@ -30,7 +30,7 @@ _PER_TERMINAL = (0, 1, 2, 3, 4, 5, 18)
 
 
 @dataclass(eq=False)
-class Piece:
+class ShardPiece:
     """The arrays of :class:`~toypoker.engines.vectors.kernel.VectorKernel` for the top and some
     subtrees (:func:`cut_piece`), and where the whole game's ids land in them.
 
@@ -69,7 +69,7 @@ class Piece:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in out.items()}
 
     @classmethod
-    def from_payload(cls, payload: dict[str, Any]) -> Piece:
+    def from_payload(cls, payload: dict[str, Any]) -> ShardPiece:
         """The piece of :meth:`payload`, with fresh work buffers.
 
         Examples
@@ -79,7 +79,7 @@ class Piece:
         >>> from toypoker.engines.vectors.kernel import vector_kernel
         >>> k = vector_kernel(vector_of(load_game("kuhn(players=3)", layout="vector")))
         >>> p = cut_piece(k, np.arange(2), work=False)
-        >>> q = Piece.from_payload(p.payload())
+        >>> q = ShardPiece.from_payload(p.payload())
         >>> [a.shape for a in q.work] == [(3, len(q.tree[0]), 4), (len(q.tree[0]), 4),
         ...                               (3, q.n_sigma)]
         True
@@ -122,7 +122,7 @@ def segment_actions(k: VectorKernel, segments: np.ndarray) -> np.ndarray:
     return np.sort(_ranges(offset[infosets], offset[infosets + 1]))
 
 
-def cut_piece(k: VectorKernel, subtrees: np.ndarray, work: bool = True) -> Piece:
+def cut_piece(k: VectorKernel, subtrees: np.ndarray, work: bool = True) -> ShardPiece:
     """The piece of ``k`` that runs ``subtrees`` (0-based subtree ids, ascending);
     ``work=False``: its work buffers empty but shaped (the driver of a sharded solve
     cuts the pieces it sends: the workers make their own buffers).
@@ -152,7 +152,7 @@ def cut_piece(k: VectorKernel, subtrees: np.ndarray, work: bool = True) -> Piece
     info_at = _local(infosets, len(offset) - 1)
     actions = _ranges(offset[infosets], offset[infosets + 1])
     action_at = _local(actions, len(k.infos[2]))
-    return Piece(
+    return ShardPiece(
         tree=_piece_tree(k, nodes, node_at, action_at, by_seg[0]),
         terms=_piece_terms(k, segs, node_at),
         parts=_piece_parts(k, segs, by_seg, node_at, info_at),
@@ -253,7 +253,7 @@ def _piece_work(
 ) -> tuple[np.ndarray, ...]:
     """A piece's work buffers (:func:`~toypoker.engines.vectors.pieces._work`), or
     with ``work=False`` read-only views of one zero: shaped, no memory
-    (:meth:`~toypoker.engines.vectors.pieces.Piece.payload` reads their shapes)."""
+    (:meth:`~toypoker.engines.vectors.pieces.ShardPiece.payload` reads their shapes)."""
     if work:
         return _work(players, nodes, hands, actions)
     shapes = ((players, nodes, hands), (nodes, hands), (players, actions))
