@@ -35,8 +35,8 @@ def test_the_protocol_is_what_the_checklist_names() -> None:
     text = (Path(__file__).resolve().parents[1] / "docs" / "development.md").read_text()
     assert MEMBERS == sorted(
         ["name", "provides", "game", "first_check", "checks_per_decade", "runs", "method",
-         "evaluate", "nash_conv", "best_response", "regrets", "sampled_regrets", "cfr_kernel",
-         "fp_responses",
+         "evaluate", "nash_conv", "best_response", "regrets", "sampled_regrets",
+         "mccfr_iterations", "cfr_kernel", "fp_responses",
          "sequence_form", "check", "summary", "shard"]
     )  # fmt: skip
     assert all(f"`{m}`" in text for m in MEMBERS)

@@ -16,8 +16,9 @@ import toypoker as tp
 
 SRC = Path(tp.__file__).parent
 
-#: the protocol functions of each method (``solvers/base.py``) and of each game builder
-PROTOCOL = {"init", "step", "step_many", "output", "summary",
+#: the protocol functions of each method (``solvers/base.py``; ``engine_steps``: its
+#: steps on a given engine, a wrapping one's) and of each game builder
+PROTOCOL = {"init", "step", "step_many", "output", "summary", "engine_steps",
             "build", "check", "size", "limit_shape", "openspiel"}  # fmt: skip
 
 #: the same computation on each engine, or a layer's form of one computation
@@ -31,6 +32,7 @@ SAME = {
     "player_regrets": "each engine's Engine.regrets",
     "exact_payoffs": "each engine's Engine.sequence_form payoffs",
     "update_infoset": "regret matching of one infoset, in each engine's kernel",
+    "run_many": "MCCFR's iterations on the deal table, compiled and in plain Python",
     "first_best": "the tie rule of a best response, numpy and compiled",
     "reference_step": "the CFR family's numpy iteration, on a game or on its hand vectors",
     "check_size": "a size refused in one line before anything is built",

@@ -303,6 +303,14 @@ class Engine(Protocol):
         the path's weight."""
         ...
 
+    def mccfr_iterations(self, kind: int, fused: bool = True) -> Callable[..., None]:
+        """Deal-sampling MCCFR's part (:mod:`toypoker.solvers.mccfr`): ``run(n, t0,
+        regrets, average, sigma, options, rng)`` runs iterations ``t0 + 1 .. t0 + n`` of
+        ``kind`` (0 external, 1 outcome sampling) in place, in the compiled traversals or
+        (``fused=False``) their plain-Python reference; refused in one line where the
+        engine has no table of joint deals (``provides`` lacks ``"deals"``)."""
+        ...
+
     def cfr_kernel(self) -> object | None:
         """The fused kernel of a whole CFR iteration on this engine (``iteration(sigma,
         regrets, average, **schedule)`` in place, :func:`toypoker.solvers.cfr.kernel_steps`;

@@ -1,6 +1,8 @@
 """Monte Carlo CFR: external sampling and outcome sampling (Lanctot et al. 2009).
 
-Deals are sampled from the deal table with their probabilities; one iteration
+Deals are sampled from the deal table with their probabilities (the engine's
+``mccfr_iterations``: the deal table's compiled traversals,
+:mod:`toypoker.engines.rows.mccfr`, or their plain-Python reference); one iteration
 is one traversal per player (the traverser), players in turn (updates always
 alternate, so there is no ``alternating`` option; nor ``delay``: the average
 accumulates from the first iteration).
@@ -26,10 +28,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from toypoker.engines.protocol import Engine
 from toypoker.game import Game
 from toypoker.profile import Profile
 from toypoker.solvers.cfr import average_strategy, check_regret_options
-from toypoker.solvers.mccfr_kernels import Blocks, run_many
 from toypoker.solvers.options import Output, Sampling, real
 
 
@@ -97,10 +99,6 @@ def make_rng(seed: int | None, state: dict | None = None) -> np.random.Generator
     return rng
 
 
-def _blocks(game: Game) -> Blocks:
-    return game.derived(Blocks)
-
-
 def _init(kind: Sampling, game: Game, options: ESOptions, seed: int | None) -> MCCFRState:
     z = np.zeros(game.n_sigma)
     sigma = Profile.uniform(game).probs  # uniform, restrictions kept (as CFR)
@@ -122,28 +120,20 @@ def os_init(game: Game, options: OSOptions, seed: int | None) -> MCCFRState:
 def step_many(
     kind: Sampling, game: Game, state: MCCFRState, options: ESOptions, n: int
 ) -> MCCFRState:
-    """``n`` iterations in one compiled call; identical to ``n`` single steps."""
+    """``n`` iterations in one call of the engine's traversals; identical to ``n`` single
+    steps."""
+    return engine_steps(game.engine, kind, game, state, options, n)
+
+
+def engine_steps(
+    engine: Engine, kind: Sampling, game: Game, state: MCCFRState, options: ESOptions, n: int
+) -> MCCFRState:
+    """:func:`step_many` on ``engine`` (one that provides the deals): its
+    ``mccfr_iterations`` -- the compiled traversals, or the reference engine's plain
+    Python -- from a copy of the state, the generator restored and saved again."""
     rng = make_rng(None, state.rng)
     regrets, average, sigma = state.regrets.copy(), state.average.copy(), state.sigma.copy()
-    b = _blocks(game)
-    run_many(
-        int(kind),
-        int(n),
-        state.iteration,
-        regrets,
-        average,
-        sigma,
-        options.floor,
-        float(options.gamma),
-        options.alpha is not None,
-        float(options.alpha or 0.0),
-        float(options.beta or 0.0),
-        float(getattr(options, "epsilon", 0.0)),  # read by outcome sampling only
-        b.n_players,
-        b.max_block,
-        b.arrays,
-        rng,
-    )
+    engine.mccfr_iterations(kind)(n, state.iteration, regrets, average, sigma, options, rng)
     return MCCFRState(state.iteration + n, regrets, average, sigma, rng.bit_generator.state)
 
 
@@ -184,6 +174,7 @@ __all__ = [
     "os_init",
     "os_step",
     "os_step_many",
+    "engine_steps",
     "output",
     "step_many",
 ]

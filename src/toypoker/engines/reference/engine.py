@@ -1,11 +1,13 @@
 """The reference engine (:class:`~toypoker.engines.protocol.Engine`): the CFR family's
-numpy traversal, fictitious play's numpy best responses and the numpy evaluations, on
-the layout below; the other methods run as the layout below runs them (the MCCFRs
-there with their kernels, the exact ones in rationals)."""
+numpy traversal, fictitious play's numpy best responses, MCCFR's plain-Python
+traversals and the numpy evaluations, on the layout below; the exact methods run as
+the layout below runs them (in rationals)."""
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,9 +25,12 @@ from toypoker.engines.vectors import values as V
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.profile import Profile
+from toypoker.solvers import mccfr
 from toypoker.solvers.base import Method
 from toypoker.solvers.cfr import Backend, CFROptions
 from toypoker.solvers.fictitious import FPOptions, layout_init, layout_step
+from toypoker.solvers.mccfr import ESOptions, OSOptions
+from toypoker.solvers.options import Sampling
 
 
 @dataclass(frozen=True, eq=False)
@@ -51,9 +56,9 @@ class ReferenceEngine:
         return self.inner.provides
 
     def runs(self, method: str) -> bool:
-        """What ``inner`` runs: the CFR family on its numpy traversal here, every other
-        method (the LP, the enumerator, fictitious play, the MCCFRs) as ``inner`` runs it,
-        its kernels included."""
+        """What ``inner`` runs: the CFR family, fictitious play and the MCCFRs on their
+        numpy or plain-Python parts here, the exact methods (the LP, the enumerator,
+        TMECor) as ``inner`` runs them."""
         return self.inner.runs(method)
 
     def method(self, method: str) -> Method:
@@ -61,6 +66,14 @@ class ReferenceEngine:
         if isinstance(m.defaults, CFROptions):  # the numpy traversal, not the fused kernel
             return dataclasses.replace(
                 m, defaults=dataclasses.replace(m.defaults, backend=Backend.NUMPY)
+            )
+        if isinstance(m.defaults, ESOptions):  # MCCFR in the plain-Python traversals
+            kind = Sampling.OUTCOME if isinstance(m.defaults, OSOptions) else Sampling.EXTERNAL
+            many = functools.partial(mccfr.engine_steps, self, kind)
+            return dataclasses.replace(
+                m,
+                step=lambda game, state, options: many(game, state, options, 1),
+                step_many=many,
             )
         if isinstance(m.defaults, FPOptions):  # fictitious play on the numpy responses
             return dataclasses.replace(
@@ -93,6 +106,9 @@ class ReferenceEngine:
         self, sigma: np.ndarray, group: list[int], rng: np.random.Generator, restrict: bool
     ) -> list[PlayerRegrets]:
         return self.inner.sampled_regrets(sigma, group, rng, restrict)  # numpy already
+
+    def mccfr_iterations(self, kind: int, fused: bool = True) -> Callable[..., None]:
+        return self.inner.mccfr_iterations(kind, fused=False)  # plain Python, whatever asked
 
     def cfr_kernel(self) -> None:
         return None  # the numpy iteration: no fused kernel here

@@ -7,6 +7,7 @@ rows (:mod:`toypoker.engines.rows.values` for exact numbers, the fused kernels o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,6 +22,7 @@ from toypoker.engines.protocol import (
 )
 from toypoker.engines.rows import CFRKernel, KernelEvaluation, kernel_evaluate, kernel_for
 from toypoker.engines.rows import values as R
+from toypoker.engines.rows.mccfr import traversals
 from toypoker.engines.rows.regrets import player_regrets
 from toypoker.engines.rows.responses import RowsResponses
 from toypoker.engines.rows.sequence_form import exact_payoffs, rows_sequence_form
@@ -70,6 +72,9 @@ class RowsEngine:
     ) -> list[PlayerRegrets]:
         # public chance sampling keeps whole hand vectors: the game's, compiled once
         return sampled_regrets(hand_vectors(self.game), sigma, group, rng, restrict)
+
+    def mccfr_iterations(self, kind: int, fused: bool = True) -> Callable[..., None]:
+        return traversals(self.game, kind, fused)
 
     def cfr_kernel(self) -> CFRKernel:
         return kernel_for(self.game)  # the calling thread's, prepared once a game

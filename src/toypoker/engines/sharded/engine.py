@@ -11,6 +11,7 @@ iterates as in process (``tests/engines/test_sharded.py``).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 
@@ -113,6 +114,9 @@ class ShardedEngine:
         self, sigma: np.ndarray, group: list[int], rng: np.random.Generator, restrict: bool
     ) -> list[PlayerRegrets]:
         return self.inner.sampled_regrets(sigma, group, rng, restrict)
+
+    def mccfr_iterations(self, kind: int, fused: bool = True) -> Callable[..., None]:
+        return self.inner.mccfr_iterations(kind, fused)  # refused there: no deals
 
     def cfr_kernel(self) -> ShardedKernel:
         return self.kernel

@@ -8,6 +8,7 @@ enumerates joint deals is refused in one line (the solvers then take the deal ta
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +21,7 @@ from toypoker.engines.vectors.methods import PROVIDES, runs_on_vectors, vector_m
 from toypoker.engines.vectors.regrets import cfr_kernel, player_regrets, sampled_regrets
 from toypoker.engines.vectors.responses import VectorLayout
 from toypoker.engines.vectors.sequence_form import sequence_form_data as vectors_sequence_form
+from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.profile import Profile
 from toypoker.solvers.base import Method
@@ -63,6 +65,12 @@ class VectorsEngine:
         self, sigma: np.ndarray, group: list[int], rng: np.random.Generator, restrict: bool
     ) -> list[PlayerRegrets]:
         return sampled_regrets(self.vectors, sigma, group, rng, restrict)
+
+    def mccfr_iterations(self, kind: int, fused: bool = True) -> Callable[..., None]:
+        raise ToypokerError(
+            f"deal-sampling MCCFR reads the table of joint deals; {self.game.spec} is on "
+            "hand vectors (load it with layout='rows')"
+        )
 
     def cfr_kernel(self) -> object | None:
         return cfr_kernel(self.vectors)

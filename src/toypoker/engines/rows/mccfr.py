@@ -1,4 +1,4 @@
-"""Compiled (numba) traversals for Monte Carlo CFR over the compiled game.
+"""The deal table's Monte Carlo CFR: compiled (numba) traversals of sampled deals.
 
 The benchmark (``benchmarks/bench_solvers.py``) showed that one sampled
 traversal is too small a unit of work for numpy's per-call overhead, so the
@@ -6,7 +6,8 @@ two MCCFR traversals run as loops over one deal's block of rows (see
 :func:`toypoker.blocks.deal_blocks`: rows of a deal in depth order, each
 with its parent's position).  They compute exactly what
 :mod:`toypoker.solvers.mccfr` documents; the random generator is passed in and
-advanced in place.
+advanced in place.  :mod:`.mccfr_reference` is the same in plain Python, the reference
+engine's (``engine="reference"``), and the tests hold the two equal bit for bit.
 
 A sampled traversal reaches few of its block's rows (external sampling on
 3-player Leduc: ~29 of 1151), so both follow per-block child lists built
@@ -15,15 +16,19 @@ scratch arrays are allocated once per batch (:func:`run_many`).  External
 sampling walks the reached rows breadth first, which meets them in the
 block's row order (:attr:`Blocks.breadth_first`, true of every built-in
 game): the random draws come in the order of a full scan, so the results
-equal those of the earlier full-scan kernel bit for bit
-(``tests/solvers/test_mccfr_kernels.py``).
+equal those of the full-scan reference bit for bit
+(``tests/engines/rows/test_mccfr.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
 from toypoker.blocks import deal_blocks
+from toypoker.engines.rows import mccfr_reference
 from toypoker.errors import ToypokerError
 from toypoker.game import Game
 from toypoker.jit import njit
@@ -350,3 +355,31 @@ def run_many(
                 os_traverse(
                     p, regrets, average, sigma, floor, weight, eps, n_players, g, os_scratch, rng
                 )
+
+
+def traversals(game: Game, kind: int, fused: bool = True) -> Callable[..., None]:
+    """Deal-sampling MCCFR's part on the deal table (the engine protocol's
+    ``mccfr_iterations``): ``run(n, t0, regrets, average, sigma, options, rng)`` runs
+    iterations ``t0 + 1 .. t0 + n`` of ``kind`` (0 external, 1 outcome sampling) in
+    place, in the compiled kernel, or (``fused=False``) in the plain-Python reference
+    (:mod:`.mccfr_reference`), on the same random draws."""
+    b = game.derived(Blocks)
+
+    def run(n: int, t0: int, regrets: np.ndarray, average: np.ndarray, sigma: np.ndarray,
+            options: Any, rng: np.random.Generator) -> None:  # fmt: skip
+        schedule = (
+            options.floor,
+            float(options.gamma),
+            options.alpha is not None,
+            float(options.alpha or 0.0),
+            float(options.beta or 0.0),
+            float(getattr(options, "epsilon", 0.0)),  # read by outcome sampling only
+        )
+        if fused:
+            run_many(int(kind), int(n), t0, regrets, average, sigma, *schedule,
+                     b.n_players, b.max_block, b.arrays, rng)  # fmt: skip
+        else:
+            mccfr_reference.run_many(int(kind), int(n), t0, regrets, average, sigma,
+                                     *schedule, b, rng)  # fmt: skip
+
+    return run

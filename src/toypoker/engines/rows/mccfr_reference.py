@@ -1,34 +1,24 @@
-"""The compiled MCCFR traversals against a plain-Python full-block reference.
+"""The deal table's Monte Carlo CFR in plain Python: the reference of the compiled
+traversals (:mod:`.mccfr`).
 
-The compiled external-sampling traversal walks only the rows reached under the
-sampled actions (breadth first through per-block child lists) and outcome
-sampling follows the same child lists.  The reference below is the earlier
-formulation, written out in Python: a scan over *every* row of the sampled
-deal's block in row order, drawing the other players' actions as their rows
-are met, then the values, regrets (Lanctot et al. 2009, eq. for the sampled
-counterfactual regret ``v(ha) - v(h)``; importance weights cancel) and the
-simple average.  The random draws come in the same order, so states must be
-*equal*, not merely close: every regret, average and probability, and the
-generator's state after the run.
+External sampling scans *every* row of the sampled deal's block in row order, drawing
+the other players' actions as their rows are met, then computes the values, the sampled
+counterfactual regrets ``v(ha) - v(h)`` (Lanctot et al. 2009; the importance weights
+cancel) and the simple average; outcome sampling follows one trajectory, the traverser
+exploring with probability ``epsilon``, with importance-weighted regrets and the
+stochastically weighted average.  The random draws come in the order the kernels draw
+them, so the states are *equal*, not merely close
+(``tests/engines/rows/test_mccfr.py``).  The reference engine
+(``engine="reference"``) runs MCCFR here.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
-import pytest
 
-from toypoker.solvers.mccfr import (
-    ESOptions,
-    OSOptions,
-    es_init,
-    es_step_many,
-    make_rng,
-    os_init,
-    os_step_many,
-)
-from toypoker.solvers.mccfr_kernels import Blocks
-
-SPECS = ["kuhn(players=2)", "kuhn(players=3)", "leduc(players=2)", "leduc(players=3)"]
+Blocks = Any  # toypoker.engines.rows.mccfr.Blocks (which imports this module)
 
 
 def _deal(b: Blocks, rng: np.random.Generator) -> int:
@@ -36,7 +26,7 @@ def _deal(b: Blocks, rng: np.random.Generator) -> int:
     return int(np.searchsorted(b.cumw, u, side="right"))
 
 
-def _match(regrets, sigma, b, info):
+def _match(regrets: np.ndarray, sigma: np.ndarray, b: Blocks, info: int) -> None:
     off, k = b.offset[info], b.nact[info]
     r = np.maximum(regrets[off : off + k], 0.0)
     total = 0.0
@@ -45,7 +35,7 @@ def _match(regrets, sigma, b, info):
     sigma[off : off + k] = r / total if total > 0 else 1.0 / k
 
 
-def _draw(rng, probs) -> int:
+def _draw(rng: np.random.Generator, probs: np.ndarray | list[float]) -> int:
     u = rng.random()
     acc = 0.0
     for x, s in enumerate(probs):
@@ -55,21 +45,22 @@ def _draw(rng, probs) -> int:
     return len(probs) - 1
 
 
-def es_reference(b, p, regrets, average, sigma, floor, weight, rng):
-    """External sampling by a scan of the whole block (the earlier kernel, in Python)."""
+def es_traversal(b: Blocks, p: int, regrets: np.ndarray, average: np.ndarray,
+                 sigma: np.ndarray, floor: bool, weight: float, rng: np.random.Generator
+                 ) -> None:  # fmt: skip
+    """One external-sampling traversal for ``p``, by a scan of the sampled deal's block."""
     d = _deal(b, rng)
     a, m = b.start[d], b.start[d + 1] - b.start[d]
     chosen = np.full(m, -1)
     eprob, reached = np.ones(m), np.ones(m)
-    vis = []
+    vis = [0]
 
-    def draw(i):
+    def draw(i: int) -> None:
         info = b.inf[a + i]
         if info >= 0 and b.actor[a + i] != p:
             off, k = b.offset[info], b.nact[info]
             chosen[i] = _draw(rng, sigma[off : off + k])
 
-    vis.append(0)
     draw(0)
     for j in range(1, m):
         pr = b.local_parent[a + j]
@@ -112,8 +103,10 @@ def es_reference(b, p, regrets, average, sigma, floor, weight, rng):
             average[off : off + k] += weight * sigma[off : off + k]
 
 
-def os_reference(b, p, regrets, average, sigma, floor, weight, eps, rng):
-    """Outcome sampling with the children found by scanning the block (earlier kernel)."""
+def os_traversal(b: Blocks, p: int, regrets: np.ndarray, average: np.ndarray,
+                 sigma: np.ndarray, floor: bool, weight: float, eps: float,
+                 rng: np.random.Generator) -> None:  # fmt: skip
+    """One outcome-sampling trajectory for ``p`` (children found by scanning the block)."""
     d = _deal(b, rng)
     a, m = b.start[d], b.start[d + 1] - b.start[d]
     kids: list[list[int]] = [[] for _ in range(m)]
@@ -163,56 +156,29 @@ def os_reference(b, p, regrets, average, sigma, floor, weight, eps, rng):
             _match(regrets, sigma, b, info)
 
 
-def _reference_run(kind, game, state, options, n):
-    b = Blocks(game)
-    rng = make_rng(None, state.rng)
-    regrets, average, sigma = state.regrets.copy(), state.average.copy(), state.sigma.copy()
-    for it in range(n):
-        weight = float(state.iteration + it + 1) ** options.gamma
-        for p in range(game.n_players):
-            if kind == "es":
-                es_reference(b, p, regrets, average, sigma, options.floor, weight, rng)
+def _discount(b: Blocks, regrets: np.ndarray, p: int, t: int, alpha: float, beta: float
+              ) -> None:  # fmt: skip
+    """DCFR's discount of ``p``'s free regrets before her traversal of iteration ``t``."""
+    ta, tb = float(t) ** alpha, float(t) ** beta
+    mine = (b.sigma_player == p) & ~b.fixed
+    pos = mine & (regrets > 0)
+    neg = mine & ~(regrets > 0)
+    regrets[pos] *= ta / (ta + 1.0)
+    regrets[neg] *= tb / (tb + 1.0)
+
+
+def run_many(kind: int, n_iter: int, t0: int, regrets: np.ndarray, average: np.ndarray,
+             sigma: np.ndarray, floor: bool, gamma: float, discount: bool, alpha: float,
+             beta: float, eps: float, b: Blocks, rng: np.random.Generator) -> None:  # fmt: skip
+    """:func:`toypoker.engines.rows.mccfr.run_many` in plain Python (``kind`` 0 external,
+    1 outcome sampling), in place, on the same random draws."""
+    for it in range(n_iter):
+        t = t0 + it + 1
+        weight = float(t) ** gamma
+        for p in range(b.n_players):
+            if discount:
+                _discount(b, regrets, p, t, alpha, beta)
+            if kind == 0:
+                es_traversal(b, p, regrets, average, sigma, floor, weight, rng)
             else:
-                os_reference(
-                    b, p, regrets, average, sigma, options.floor, weight, options.epsilon, rng
-                )
-    return regrets, average, sigma, rng.bit_generator.state
-
-
-@pytest.mark.parametrize("spec", SPECS)
-def test_blocks_are_met_breadth_first_in_row_order(spec, game):
-    # the condition under which the reached-rows walk draws in the full scan's order
-    b = Blocks(game(spec))
-    assert b.breadth_first
-    # every row but each block's root is some row's child
-    assert b.child_ptr[-1] == len(b.child) == len(b.inf) - (len(b.start) - 1)
-
-
-@pytest.mark.parametrize("spec", SPECS)
-@pytest.mark.parametrize("floor, gamma", [(False, 0.0), (True, 1.0)])
-def test_external_sampling_equals_full_block_scan(spec, floor, gamma, game):
-    g = game(spec)
-    opts = ESOptions(floor=floor, gamma=gamma)
-    s0 = es_init(g, opts, 11)
-    s0 = es_step_many(g, s0, opts, 7)  # start from a non-uniform strategy
-    n = 30 if "leduc(players=3)" in spec else 60
-    fast = es_step_many(g, s0, opts, n)
-    regrets, average, sigma, rng_state = _reference_run("es", g, s0, opts, n)
-    assert np.array_equal(fast.regrets, regrets)
-    assert np.array_equal(fast.average, average)
-    assert np.array_equal(fast.sigma, sigma)
-    assert fast.rng == rng_state
-    assert np.any(fast.regrets != s0.regrets)  # the run did update something
-
-
-@pytest.mark.parametrize("spec", SPECS)
-def test_outcome_sampling_equals_block_scan(spec, game):
-    g = game(spec)
-    opts = OSOptions(floor=True, gamma=1.0, epsilon=0.4)
-    s0 = os_step_many(g, os_init(g, opts, 5), opts, 11)
-    fast = os_step_many(g, s0, opts, 80)
-    regrets, average, sigma, rng_state = _reference_run("os", g, s0, opts, 80)
-    assert np.array_equal(fast.regrets, regrets)
-    assert np.array_equal(fast.average, average)
-    assert np.array_equal(fast.sigma, sigma)
-    assert fast.rng == rng_state
+                os_traversal(b, p, regrets, average, sigma, floor, weight, eps, rng)
