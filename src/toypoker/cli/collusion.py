@@ -36,7 +36,7 @@ from toypoker.cli.common import (
     seat_names,
 )
 from toypoker.cli.tables import team_option
-from toypoker.cli.tmecor import save_bracket_of, sharing_stage
+from toypoker.cli.tmecor import save_bracket_of
 from toypoker.collusion import (
     STRENGTHS,
     STRONG_SOLVES,
@@ -479,7 +479,11 @@ def tmecor(
                          relaxation_seconds=relaxation_seconds)  # fmt: skip
     ran = 0  # the sharing stage's iterations that ran (none after a Ctrl-C before it)
     if sharing_iterations > 0 and r.stopped != "interrupted":
-        r, ran = sharing_stage(game, r, sharing_iterations, pdlp_seconds)
+        from toypoker.teams.bounds import sharing_stage
+
+        with Bar("sharing bound: PDCFR+ on the merged team", sharing_iterations) as bar:
+            r, ran = sharing_stage(game, r, sharing_iterations, pdlp_seconds,
+                                   progress=lambda t, _nc: bar.update(t))  # fmt: skip
     if save is not None:
         argv = _bracket_argv(spec, r, oracle, tol, max_columns, seconds, relaxation_seconds,
                              ran, pdlp_seconds, sharing_iterations)  # fmt: skip

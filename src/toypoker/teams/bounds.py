@@ -292,6 +292,40 @@ def tighten(result: TMECor, bound: SharingBound | RelaxedBound) -> TMECor:
     return dataclasses.replace(result, upper=bound.value, profile=Profile(game, probs), how=how)
 
 
+def sharing_stage(
+    game: Game,
+    result: TMECor,
+    iterations: int,
+    pdlp_seconds: float = 0.0,
+    progress: Callable[[int, float], None] | None = None,
+) -> tuple[TMECor, int]:
+    """``result`` tightened by the team seeing its cards against the merged game's
+    outsider after ``iterations`` PDCFR+ iterations (:func:`merged_outsider`,
+    :func:`sharing_bound`), and, with ``pdlp_seconds``, the PDLP bound at that outsider
+    (:func:`relaxed_bound`).  Ctrl-C during the iterations keeps the bound of those
+    done (any outsider strategy bounds the team's value from above) and marks the result
+    interrupted.  ``progress(t, nash_conv)`` is the solve's.  Returns the result and the
+    iterations run."""
+    from toypoker.errors import Interrupted
+    from toypoker.solvers import solve
+
+    strong = strong_game(game, result.team)
+    try:
+        res = solve(strong, "pdcfr+", merge=True, team=False, iterations=iterations,
+                    progress=progress)  # fmt: skip
+    except Interrupted as exc:  # the iterations done still bound the team's value
+        res = exc.result
+    assert res.profile is not None
+    bound = sharing_bound(game, result.team, res.profile, strong)
+    tightened = tighten(result, bound)
+    if str(getattr(res.stopped, "value", res.stopped)) == "interrupted":
+        return dataclasses.replace(tightened, stopped="interrupted"), res.iterations
+    if pdlp_seconds > 0:
+        tightened = tighten(tightened, relaxed_bound(game, result.team, bound.outsider,
+                                                     pdlp_seconds))  # fmt: skip
+    return tightened, res.iterations
+
+
 def projected_starts(
     game: Game,
     strong: Game,

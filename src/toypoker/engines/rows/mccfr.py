@@ -325,9 +325,9 @@ def run_many(
     g,
     rng,
 ):
-    """``n_iter`` MCCFR iterations (``kind``: a :class:`~.options.Sampling` value,
-    0 external, 1 outcome sampling) in place,
-    iterations ``t0 + 1 .. t0 + n_iter``, every player traversing in turn.
+    """``n_iter`` MCCFR iterations (``kind``: a
+    :class:`toypoker.solvers.options.Sampling` value, 0 external, 1 outcome sampling) in
+    place, iterations ``t0 + 1 .. t0 + n_iter``, every player traversing in turn.
 
     The traversals' scratch arrays (``max_block``: the largest deal block) are
     allocated once here; a traversal writes every entry it reads.
