@@ -464,6 +464,7 @@ def tmecor(
     The game is the members' n-player game (a merged team's spec, merge=true, is
     refused).  In --json, "columns" counts the joint plans generated in all, "plans"
     those in the final mixture (positive weight)."""
+    from toypoker.teams.bounds import sharing_stage
     from toypoker.teams.tmecor import tmecor as solve_tmecor
 
     _check_tmecor_options(seconds, tol, relaxation_seconds, max_columns, sharing_iterations,
@@ -479,8 +480,6 @@ def tmecor(
                          relaxation_seconds=relaxation_seconds)  # fmt: skip
     ran = 0  # the sharing stage's iterations that ran (none after a Ctrl-C before it)
     if sharing_iterations > 0 and r.stopped != "interrupted":
-        from toypoker.teams.bounds import sharing_stage
-
         with Bar("sharing bound: PDCFR+ on the merged team", sharing_iterations) as bar:
             r, ran = sharing_stage(game, r, sharing_iterations, pdlp_seconds,
                                    progress=lambda t, _nc: bar.update(t))  # fmt: skip
