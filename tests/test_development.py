@@ -37,7 +37,7 @@ def test_the_protocol_is_what_the_checklist_names() -> None:
         ["name", "provides", "game", "first_check", "checks_per_decade", "runs", "method",
          "evaluate", "nash_conv", "best_response", "regrets", "sampled_regrets",
          "mccfr_iterations", "cfr_kernel", "fp_responses",
-         "sequence_form", "check", "summary", "shard"]
+         "sequence_form", "memory_bytes", "check", "summary", "shard"]
     )  # fmt: skip
     assert all(f"`{m}`" in text for m in MEMBERS)
 

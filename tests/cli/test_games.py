@@ -166,6 +166,28 @@ def test_info_and_solve_say_one_memory_estimate(cli, one_line_error):
     assert "6,266,747,916 hand entries, about 570.3 GB > 2.1 GB" in solve_err, solve_err
 
 
+@pytest.mark.parametrize(("layout", "key"), [("rows", "row_layout_bytes"),
+                                             ("vector", "vector_layout_bytes")])  # fmt: skip
+def test_an_engine_s_memory_is_the_one_estimate(cli, layout, key):
+    """The engine protocol's memory estimate (issue 46, item 1) is the number ``info``
+    prints for that layout and the one ``load_game`` holds ``max_bytes`` to: a byte less
+    is refused, that many builds.  A game not counted before building has none."""
+    import toypoker as tp
+    from toypoker.engines.registry import engine_of
+    from toypoker.errors import SpecError
+
+    spec = "kuhn(players=3,cards=13)"
+    g = tp.load_game(spec, layout=layout)
+    m = g.engine.memory_bytes()
+    code, out, _ = cli("info", spec, "--json")
+    assert code == 0 and json.loads(out)["counted"][key] == m > 0
+    assert engine_of(g, "reference").memory_bytes() == m
+    with pytest.raises(SpecError, match="too large"):
+        tp.load_game(spec, layout=layout, max_bytes=m - 1)
+    assert tp.load_game(spec, layout=layout, max_bytes=m).engine.memory_bytes() == m
+    assert tp.load_game("leduc").engine.memory_bytes() is None
+
+
 def test_the_default_budget_is_half_the_machine_memory(monkeypatch):
     """Issue 47: the docs promise TOYPOKER_MAX_BYTES defaults to half the machine's
     memory; the code used 2 GiB.  Expected: half of os.sysconf's physical memory (or of

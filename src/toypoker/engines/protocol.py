@@ -331,6 +331,14 @@ class Engine(Protocol):
         fit."""
         ...
 
+    def memory_bytes(self) -> int | None:
+        """The estimate of this engine's memory for its game that
+        :func:`toypoker.load_game` held ``max_bytes`` to before building, and ``toypoker
+        info`` prints: the deal table's ``LayoutCount.row_bytes``, hand vectors'
+        :func:`toypoker.engines.vectors.size.vector_bytes` (one estimate each); None where
+        the game's size is not counted before it is built (a small game)."""
+        ...
+
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         """NashConv and the largest gain of a float flat profile (a run's check: the
         engine's fused kernel where it has one)."""

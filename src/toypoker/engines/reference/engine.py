@@ -119,6 +119,9 @@ class ReferenceEngine:
     def sequence_form(self) -> SequenceFormData:
         return self.inner.sequence_form()  # the layout's, in numpy and rationals already
 
+    def memory_bytes(self) -> int | None:
+        return self.inner.memory_bytes()  # the numpy passes on the same data
+
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         ev = self._exact_or_numpy(Profile(self.game, probs, validate=False))
         return float(ev.nash_conv), float(max(ev.gains))

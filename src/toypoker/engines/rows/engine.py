@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from toypoker.engines import hand_vectors
+from toypoker.engines.choice import row_count
 from toypoker.engines.protocol import (
     BestResponse,
     Engine,
@@ -85,6 +86,10 @@ class RowsEngine:
     def sequence_form(self) -> SequenceFormData:
         form = rows_sequence_form(self.game)
         return SequenceFormData(form, lambda: exact_payoffs(self.game, form), self.evaluate)
+
+    def memory_bytes(self) -> int | None:
+        counted = row_count(self.game.spec)
+        return None if counted is None else counted.row_bytes
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         ev = self._output(probs)

@@ -127,6 +127,9 @@ class ShardedEngine:
     def sequence_form(self) -> SequenceFormData:
         return self.inner.sequence_form()
 
+    def memory_bytes(self) -> int | None:
+        return self.inner.memory_bytes()  # the driver's: it holds the whole game
+
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         return self.inner.check(probs)
 

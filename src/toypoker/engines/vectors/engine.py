@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from toypoker.engines.choice import vector_bytes, vector_count
 from toypoker.engines.evaluation import best_response, evaluate, nash_conv, vector_evaluate
 from toypoker.engines.protocol import BestResponse, Evaluation, PlayerRegrets, SequenceFormData
 from toypoker.engines.sharded.engine import ShardedEngine
@@ -80,6 +81,10 @@ class VectorsEngine:
 
     def sequence_form(self) -> SequenceFormData:
         return vectors_sequence_form(self.vectors)
+
+    def memory_bytes(self) -> int | None:
+        counted = vector_count(self.game.spec)
+        return None if counted is None else vector_bytes(self.game.spec, counted)
 
     def check(self, probs: np.ndarray) -> tuple[float, float]:
         vev = vector_evaluate(self.vectors, np.ascontiguousarray(probs, dtype=np.float64))
